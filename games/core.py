@@ -1,0 +1,214 @@
+"""The contract every game engine implements, and the small pieces they share.
+
+An engine is a `Game` object (a definition, like boardgame.io's) whose methods are pure
+functions over a JSON-serialisable state. Nothing here does I/O, imports Discord or storage,
+or touches the module-level `random` functions: all chance comes from `chance(seed, step)`,
+so `new_game(seed)` plus the action log always rebuilds the same state.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+Seat = int
+"""A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
+
+JSON = Any
+"""A value made only of dict, list, str, int, float, bool and None."""
+
+
+# ----------------------------------------------------------------------------------------
+# Errors a player can read. The bot turns each into a short ephemeral reply.
+
+
+class GameError(Exception):
+    """Base of the errors an engine raises for a refused action; the message is for players."""
+
+
+class NotYourTurn(GameError):
+    pass
+
+
+class IllegalAction(GameError):
+    """The action is well-formed text but not allowed now, or the text cannot be parsed."""
+
+
+class GameOver(GameError):
+    pass
+
+
+class InvalidState(GameError):
+    """A stored state failed validation on load."""
+
+
+# ----------------------------------------------------------------------------------------
+# Values
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move in one canonical text form: a verb and zero or more arguments.
+
+    `encode()` gives e.g. ``"roll 1,3,5"`` or ``"lay 2 C4"``; `Action.parse` reads it back.
+    The text is short (well under 80 characters) so it fits a Discord custom_id together with
+    the game id and state version, and a log line. Arguments never contain spaces.
+    """
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def encode(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        parts = str(text).split()
+        if not parts:
+            raise IllegalAction("That move is empty. Pick one of the moves offered.")
+        if len(" ".join(parts)) > 80:
+            raise IllegalAction("That move text is too long to be a move.")
+        return cls(parts[0].lower(), tuple(parts[1:]))
+
+    def __str__(self) -> str:
+        return self.encode()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as a line for the channel log.
+
+    `seat` set means the line is private to that seat (sent by DM, never to the channel).
+    """
+
+    text: str
+    seat: Seat | None = None
+    kind: str = "info"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, as data."""
+
+    winners: tuple[Seat, ...]
+    scores: tuple[int, ...]
+    reason: str
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option a host may set in the lobby (a choice among a few values)."""
+
+    name: str
+    description: str
+    default: str
+    choices: tuple[str, ...]
+
+
+# ----------------------------------------------------------------------------------------
+# Chance
+
+
+def chance(seed: int, step: int) -> random.Random:
+    """The generator for the `step`-th chance event of a game with this seed.
+
+    Engines keep a counter in their state and call `chance(state.seed, counter)`, then bump the
+    counter; so any stored state can go on drawing without storing generator internals.
+    """
+    digest = hashlib.sha256(f"{int(seed)}:{int(step)}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+# ----------------------------------------------------------------------------------------
+# The engine contract
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game defines. States are engine-specific objects; the bot never looks inside.
+
+    Attributes:
+      name: short id used in commands and storage, e.g. ``"knatsch"``.
+      title: display name, e.g. ``"Knatsch (Knights)"``.
+      min_players, max_players: seat limits.
+      options: table options a host may choose in the lobby.
+      rules_summary: a short summary of the rules in our own words (Markdown, < 1,800 chars).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    rules_summary: str
+
+    def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
+        """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""
+
+    def to_act(self, state: Any) -> frozenset[Seat]:
+        """Seats that may act now: several while simultaneous choices are open; empty when over."""
+
+    def legal_actions(self, state: Any, seat: Seat) -> list[Action]:
+        """Every legal action for `seat`, in a stable order; empty when the seat may not act."""
+
+    def apply(self, state: Any, seat: Seat, action: Action) -> tuple[Any, list[Event]]:
+        """Apply and return (new state, events). Never mutates `state`.
+
+        Raises GameOver, NotYourTurn or IllegalAction (messages readable by players).
+        """
+
+    def describe(self, state: Any, seat: Seat, action: Action) -> str:
+        """A short human label for a legal action (buttons, autocomplete: <= 100 chars)."""
+
+    def view(self, state: Any, seat: Seat | None) -> dict:
+        """What `seat` may know, as JSON; `None` is the public view. The only way hidden
+        information leaves the engine.
+
+        Always holds: "game" (the engine name), "seats" (player count), "viewer" (seat or None),
+        "to_act" (sorted list of seats), "status" (one public line on what is going on, with
+        seat placeholders `{s0}`...), "over" (bool). Everything else is the game's own."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while the game goes on."""
+
+    def to_dict(self, state: Any) -> dict:
+        """State as JSON (includes the seed and the chance counter)."""
+
+    def from_dict(self, data: Mapping[str, JSON]) -> Any:
+        """State from JSON, validated; raises InvalidState."""
+
+    def hidden_variant(self, state: Any, owner: Seat | None, rng: random.Random) -> Any:
+        """A state that differs from `state` only in what is hidden from everyone but `owner`
+        (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
+        every other seat's view and the public view must not change."""
+
+
+def parse_action(text: str) -> Action:
+    """Parse the canonical text form of any game's action."""
+    return Action.parse(text)
+
+
+def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
+    """The shared refusal path: game over, not your turn, or not a legal action."""
+    if game.outcome(state) is not None:
+        raise GameOver("This game is over; no more moves can be made.")
+    if seat not in game.to_act(state):
+        raise NotYourTurn("It is not your turn to act.")
+    legal = game.legal_actions(state, seat)
+    if action not in legal:
+        hint = ", ".join(a.encode() for a in legal[:5])
+        more = f" (and {len(legal) - 5} more)" if len(legal) > 5 else ""
+        raise IllegalAction(f"`{action.encode()}` is not a legal move now. You could play: {hint}{more}.")
+
+
+def name_seats(text: str, names: list[str] | tuple[str, ...]) -> str:
+    """Fill the seat placeholders `{s0}`, `{s1}`, ... that engines use in event and status text.
+
+    Engines never know player names; the bot passes display names or mentions, the command-line
+    runner passes "P1", "P2", ...
+    """
+    for index, name in enumerate(names):
+        text = text.replace(f"{{s{index}}}", name)
+    return text

@@ -1,0 +1,27 @@
+"""Pillow renderers, one module per game, plus shared drawing helpers (`renderers.common`).
+
+Each game module exposes `render(view: dict, names: list[str]) -> PIL.Image.Image`, drawing only what the view
+holds (so a public view can never draw a secret). `render_png` picks the module by the view's
+"game" key and encodes a compact PNG.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+
+from PIL import Image
+
+
+def render_image(view: dict, names: list[str]) -> Image.Image:
+    module = importlib.import_module(f"renderers.{view['game']}")
+    return module.render(view, names)
+
+
+def render_png(view: dict, names: list[str]) -> bytes:
+    image = render_image(view, names)
+    buffer = io.BytesIO()
+    # Palette PNGs are several times smaller than RGB for flat board art, and look the same.
+    if image.mode != "P":
+        image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
