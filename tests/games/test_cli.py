@@ -1,0 +1,38 @@
+"""The command-line runner plays whole games, the same way for the same seed."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from games import REGISTRY
+from games.__main__ import main, play
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_same_seed_same_game(name, tmp_path):
+    game = REGISTRY[name]
+    first, second, other = io.StringIO(), io.StringIO(), io.StringIO()
+    assert play(name, game.min_players, 11, None, out=first) == 0
+    assert play(name, game.min_players, 11, None, out=second) == 0
+    assert play(name, game.min_players, 12, None, out=other) == 0
+    assert first.getvalue() == second.getvalue()
+    assert first.getvalue() != other.getvalue()
+    assert "Game over" in first.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_render_writes_a_board_per_move(name, tmp_path):
+    game = REGISTRY[name]
+    out = io.StringIO()
+    assert play(name, game.min_players, 5, tmp_path, out=out) == 0
+    moves = sum(1 for line in out.getvalue().splitlines() if line[:5].strip().rstrip(".").isdigit())
+    images = sorted(tmp_path.glob("*.png"))
+    assert len(images) == moves + 1  # the opening board plus one per move
+    assert images[-1].read_bytes().startswith(b"\x89PNG")
+
+
+def test_player_count_is_checked(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "knatsch", "--players", "9"])
+    assert "players" in capsys.readouterr().err

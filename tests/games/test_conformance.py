@@ -1,0 +1,182 @@
+"""The conformance suite: every registered game, played at random to the end with fixed seeds.
+
+At every step it checks the contract (see games/core.py): apply never mutates its input, the
+state round-trips through JSON, views are JSON with the shared keys, no view leaks another seat's
+secrets or the hidden order of a deck, refusals are typed errors, and the renderer accepts views.
+At the end: an outcome exists, and replaying seed + action log rebuilds the same state.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games import REGISTRY
+from games.core import Action, GameError, GameOver, IllegalAction, NotYourTurn
+from renderers import render_png
+
+GAMES = sorted(REGISTRY)
+SEEDS = range(6)
+MAX_STEPS = 20_000
+REQUIRED_VIEW_KEYS = {"game", "seats", "viewer", "to_act", "status", "over"}
+
+
+def player_counts(game):
+    return range(game.min_players, game.max_players + 1)
+
+
+def cases():
+    for name in GAMES:
+        game = REGISTRY[name]
+        for players in player_counts(game):
+            for seed in SEEDS:
+                yield pytest.param(name, players, seed, id=f"{name}-{players}p-seed{seed}")
+
+
+def snapshot(game, state) -> str:
+    return json.dumps(game.to_dict(state), sort_keys=True)
+
+
+def viewers(players):
+    return [None, *range(players)]
+
+
+def check_views(game, state, players):
+    for viewer in viewers(players):
+        view = game.view(state, viewer)
+        json.dumps(view)  # must be JSON
+        assert REQUIRED_VIEW_KEYS <= set(view), f"view lacks {REQUIRED_VIEW_KEYS - set(view)}"
+        assert view["game"] == game.name
+        assert view["seats"] == players
+        assert view["viewer"] == viewer
+        assert view["to_act"] == sorted(game.to_act(state))
+        assert view["over"] == (game.outcome(state) is not None)
+
+
+def check_no_leaks(game, state, players, rng) -> set:
+    """Each owner's secrets (and the hidden-from-all part) may change without any other view
+    changing. Returns the owners whose variant really differed, so the caller can check the
+    test had teeth."""
+    differed = set()
+    for owner in viewers(players):
+        variant = game.hidden_variant(state, owner, rng)
+        if snapshot(game, variant) != snapshot(game, state):
+            differed.add(owner)
+        for viewer in viewers(players):
+            if viewer == owner and owner is not None:
+                continue
+            assert game.view(variant, viewer) == game.view(state, viewer), (
+                f"view of {viewer} changes with the secrets of {owner}: a leak"
+            )
+    return differed
+
+
+def check_refusals(game, state, players, rng):
+    before = snapshot(game, state)
+    acting = game.to_act(state)
+    idle = [seat for seat in range(players) if seat not in acting]
+    if idle:
+        seat = rng.choice(idle)
+        some_action = (game.legal_actions(state, next(iter(acting))) or [Action("pass")])[0]
+        with pytest.raises(NotYourTurn):
+            game.apply(state, seat, some_action)
+    seat = next(iter(acting))
+    with pytest.raises(IllegalAction):
+        game.apply(state, seat, Action("no-such-move", ("zz",)))
+    assert snapshot(game, state) == before
+
+
+@pytest.mark.parametrize("name,players,seed", list(cases()))
+def test_random_game_keeps_the_contract(name, players, seed):
+    game = REGISTRY[name]
+    rng = random.Random(f"{name}:{players}:{seed}")
+    state = game.new_game(players, seed=seed)
+    log: list[tuple[int, str]] = []
+    owners_with_secrets: set = set()
+    steps = 0
+    while game.outcome(state) is None:
+        steps += 1
+        assert steps < MAX_STEPS, "random play did not end"
+        acting = sorted(game.to_act(state))
+        assert acting, "nobody may act but the game is not over"
+        for seat in acting:
+            legal = game.legal_actions(state, seat)
+            assert legal, f"seat {seat} must act but has no legal action"
+            assert legal == game.legal_actions(state, seat), "legal actions not in a stable order"
+            for action in legal:
+                assert Action.parse(action.encode()) == action
+                assert len(action.encode()) <= 80
+                assert game.describe(state, seat, action)
+        seat = rng.choice(acting)
+        action = rng.choice(game.legal_actions(state, seat))
+
+        if steps % 7 == 1:
+            check_views(game, state, players)
+            owners_with_secrets |= check_no_leaks(game, state, players, rng)
+            check_refusals(game, state, players, rng)
+        if steps % 40 == 1:
+            for viewer in viewers(players):
+                png = render_png(game.view(state, viewer), [f"P{i + 1}" for i in range(players)])
+                assert png.startswith(b"\x89PNG")
+
+        before = snapshot(game, state)
+        new_state, events = game.apply(state, seat, action)
+        assert snapshot(game, state) == before, "apply mutated its input"
+        assert all(event.text for event in events)
+        log.append((seat, action.encode()))
+        # JSON round trip at every step.
+        data = json.loads(json.dumps(game.to_dict(new_state)))
+        assert snapshot(game, game.from_dict(data)) == snapshot(game, new_state)
+        state = new_state
+
+    outcome = game.outcome(state)
+    assert outcome.reason
+    assert set(outcome.winners) <= set(range(players))
+    assert len(outcome.scores) == players
+    check_views(game, state, players)
+    with pytest.raises(GameOver):
+        game.apply(state, 0, Action("end"))
+    for viewer in viewers(players):
+        assert render_png(game.view(state, viewer), [f"P{i + 1}" for i in range(players)])
+
+    # Replay from seed + log rebuilds the very same state.
+    replay = game.new_game(players, seed=seed)
+    for seat, text in log:
+        replay, _ = game.apply(replay, seat, Action.parse(text))
+    assert snapshot(game, replay) == snapshot(game, state)
+
+    # The leak check had teeth: something is hidden from everyone (a deck, a pile, a bag).
+    assert None in owners_with_secrets, "hidden_variant(owner=None) never changed anything"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_setups_are_refused(name):
+    game = REGISTRY[name]
+    for players in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(GameError):
+            game.new_game(players, seed=1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_corrupt_state_is_refused_on_load(name):
+    from games.core import InvalidState
+
+    game = REGISTRY[name]
+    data = game.to_dict(game.new_game(game.min_players, seed=3))
+    for broken in ({}, {"nonsense": True}, {**data, "seed": "not a number"}):
+        with pytest.raises(InvalidState):
+            game.from_dict(broken)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_definition_is_complete(name):
+    game = REGISTRY[name]
+    assert game.name == name
+    assert game.title
+    assert 2 <= game.min_players <= game.max_players <= 6
+    assert 50 < len(game.rules_summary) < 1800
+
+
+def test_both_builtin_games_are_registered():
+    assert {"knatsch", "raubritter"} <= set(REGISTRY)
