@@ -1,0 +1,367 @@
+"""The Raub Ritter rules engine (the `games.core.Game` contract).
+
+Actions (canonical text; arguments never contain spaces):
+  keep <face>                 keep-phase choice of the A tile kept besides the castle: "keep M"
+  lay <face> <square>         lay a hand tile, named by its face code: "lay Fv D5"
+  knights - <n>               after laying a castle: place n knights that all stay on it ("knights - 0")
+  knights <dir> <counts>      place and move: direction N/E/S/W and knights left per tile along the
+                              path, starting with the castle: "knights E 1,2,1"
+  end                         end the turn after at least one lay
+
+Decisions where the rules are silent (documented in the summary too):
+  - A castle's stack may stay whole on the castle (at most four there), and may be empty.
+  - A stack on a forest castle needs two knights: with one knight left a forest castle gets none.
+  - The player draws after the knights of a castle are placed (they come "along with" the tile).
+  - Two hand tiles with the same face are interchangeable; "lay" takes the one held longer.
+  - The turn ends by itself when nothing but "end" would be left (three lays, empty hand,
+    no free square).
+  - The game also ends when no square is left to lay on (only possible with 3 players, whose
+    72 tiles do not fit in 8 x 8); unlaid tiles then simply stay out.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from games.core import Action, Event, GameError, Option, Outcome, chance, check_turn
+from games.raubritter import state as state_io
+from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
+from games.raubritter.state import RaubRitterState
+from games.raubritter.tiles import (
+    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
+    building_of, face_label,
+)
+
+RULES_SUMMARY = """\
+**Raub Ritter (Robber Knights)** - build a shared landscape and send knights out of castles to hold villages and towns.
+
+**Setup.** Everyone has 24 tiles (A-E on the back) and 30 knights. From your four A tiles you secretly keep the castle and one more; the other two form the shared starting area. Your draw pile holds B on top down to E.
+
+**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 8x8 (3) or 10x10 (4). Finish with `end`.
+
+**Castles.** After laying a castle, place up to 5 knights on it and move them in one straight line (`knights E 1,2,1`), or let them all stay (`knights - 3`, even `knights - 0`). The stack leaves knights on every tile it covers, castle included: 1 on a plain, 2 in a forest, 3 on a mountain; it needs that many to enter. Lakes and gaps stop it. A tile is closed if the minimum would put more than 4 knights there, so 3 knights guard a forest. New knights go on top. Knights never move again.
+
+**End.** When all tiles are laid, the top knight on each tile scores: castle 1, village 2, town 3. Most points wins; ties go to the most unused knights, then the win is shared.
+
+Tiles are named by face: P plain, F forest, M mountain, L lake, plus c castle, v village, t town. Squares are fixed labels like D5."""
+
+
+class RaubRitter:
+    name = "raubritter"
+    title = "Raub Ritter (Robber Knights)"
+    min_players = 2
+    max_players = 4
+    options: tuple[Option, ...] = ()
+    rules_summary = RULES_SUMMARY
+
+    # ------------------------------------------------------------------------------------
+    # Setup
+
+    def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> RaubRitterState:
+        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
+            raise GameError(f"Raub Ritter is for {self.min_players} to {self.max_players} players, not {seats}.")
+        if options:
+            raise GameError(f"Raub Ritter has no table options (got {', '.join(options)}).")
+        rng = chance(seed, 0)
+        piles = []
+        for _ in range(seats):
+            pile: list[str] = []
+            for letter in PILE_LETTERS:  # top to bottom, each letter shuffled on its own
+                tiles = [letter + face for face in TILES_BY_LETTER[letter]]
+                rng.shuffle(tiles)
+                pile.extend(tiles)
+            piles.append(pile)
+        a_tiles = [START_LETTER + face for face in TILES_BY_LETTER[START_LETTER]]
+        return RaubRitterState(
+            seats=seats, seed=int(seed), chance_counter=1, phase="keep", turn=0, lays_this_turn=0,
+            kept=[None] * seats, hands=[list(a_tiles) for _ in range(seats)], piles=piles,
+            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={},
+        )
+
+    # ------------------------------------------------------------------------------------
+    # Whose move, which moves
+
+    def to_act(self, state: RaubRitterState) -> frozenset[int]:
+        if state.phase == "keep":
+            return frozenset(s for s in range(state.seats) if state.kept[s] is None)
+        if state.phase in ("lay", "knights"):
+            return frozenset({state.turn})
+        return frozenset()
+
+    def legal_actions(self, state: RaubRitterState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == "keep":
+            return [Action("keep", (face,)) for face in _keep_choices(state.hands[seat])]
+        if state.phase == "knights":
+            return [Action("knights", (direction, ",".join(map(str, counts))))
+                    for direction, counts in _knight_options(state)]
+        actions: list[Action] = []
+        if state.lays_this_turn < MAX_LAYS_PER_TURN:
+            squares = [state.geometry.name(sq) for sq in legal_squares(state.board, state.geometry)]
+            for face in _distinct_faces(state.hands[seat]):
+                actions.extend(Action("lay", (face, square)) for square in squares)
+        if state.lays_this_turn >= 1:
+            actions.append(Action("end"))
+        return actions
+
+    # ------------------------------------------------------------------------------------
+    # Applying moves
+
+    def apply(self, state: RaubRitterState, seat: int, action: Action) -> tuple[RaubRitterState, list[Event]]:
+        action = self._canonical(state, action)
+        check_turn(self, state, seat, action)
+        new = state.clone()
+        events: list[Event] = []
+        if action.verb == "keep":
+            self._keep(new, seat, action.args[0], events)
+        elif action.verb == "lay":
+            self._lay(new, seat, action.args[0], new.geometry.parse(action.args[1]), events)
+        elif action.verb == "knights":
+            self._knights(new, seat, action.args[0], [int(n) for n in action.args[1].split(",")], events)
+        else:  # "end"
+            self._end_turn(new, events)
+        for event in events:
+            if event.seat is None:
+                new.add_log(event.text)
+        return new, events
+
+    def _keep(self, state: RaubRitterState, seat: int, face: str, events: list[Event]) -> None:
+        state.kept[seat] = face
+        events.append(Event(f"You keep your castle and the {face_label(face)} tile.", seat=seat))
+        events.append(Event(f"{{s{seat}}} has chosen which A tiles to keep."))
+        if any(choice is None for choice in state.kept):
+            return
+        # Everyone has chosen: the donated tiles form the starting area in shuffled positions.
+        donated: list[tuple[str, int]] = []
+        for s in range(state.seats):
+            hand = state.hands[s]
+            castle = next(t for t in hand if building_of(t[1:]) == "castle")
+            rest = [t for t in hand if t != castle]
+            kept = next(t for t in rest if t[1:] == state.kept[s])
+            rest.remove(kept)
+            state.hands[s] = [castle, kept]
+            donated.extend((tile, s) for tile in rest)
+        rng = chance(state.seed, state.chance_counter)
+        state.chance_counter += 1
+        rng.shuffle(donated)
+        for square, (tile, owner) in zip(state.geometry.start_squares(), donated):
+            state.board[square] = Laid(tile, owner)
+        state.kept = [None] * state.seats
+        state.phase, state.turn, state.lays_this_turn = "lay", 0, 0
+        events.append(Event("Everyone has chosen; the starting area is turned face up. {s0} begins.", kind="phase"))
+
+    def _lay(self, state: RaubRitterState, seat: int, face: str, square, events: list[Event]) -> None:
+        hand = state.hands[seat]
+        tile = next(t for t in hand if t[1:] == face)  # the tile held longest
+        hand.remove(tile)
+        state.board[square] = Laid(tile, seat)
+        state.this_turn.append(square)
+        state.lays_this_turn += 1
+        events.append(Event(f"{{s{seat}}} lays {face_label(face)} at {state.geometry.name(square)}.", kind="lay"))
+        if building_of(face) == "castle":
+            state.phase, state.pending_castle = "knights", square
+            return
+        self._after_lay(state, seat, events)
+
+    def _knights(self, state: RaubRitterState, seat: int, direction: str, counts: list[int],
+                 events: list[Event]) -> None:
+        castle = state.pending_castle
+        total = sum(counts)
+        squares = path(castle, direction, len(counts))
+        for square, count in zip(squares, counts):
+            laid = state.board[square]
+            state.board[square] = laid._replace(stack=laid.stack + (seat,) * count)
+        state.knights_left[seat] -= total
+        name = state.geometry.name
+        if total == 0:
+            text = f"{{s{seat}}} places no knights on the castle at {name(castle)}."
+        elif direction == "-":
+            text = f"{{s{seat}}} places {_knights_word(total)} on the castle at {name(castle)}; they stay there."
+        else:
+            spread = ", ".join(f"{count} on {name(sq)}" for sq, count in zip(squares, counts))
+            text = (f"{{s{seat}}} places {_knights_word(total)} at {name(castle)} and moves "
+                    f"{DIRECTION_NAMES[direction]}: {spread}.")
+        events.append(Event(text, kind="knights"))
+        state.phase, state.pending_castle = "lay", None
+        self._after_lay(state, seat, events)
+
+    def _after_lay(self, state: RaubRitterState, seat: int, events: list[Event]) -> None:
+        """Draw a replacement, then end the turn if nothing but `end` would be left."""
+        if state.piles[seat]:
+            drawn = state.piles[seat].pop(0)
+            state.hands[seat].append(drawn)
+            events.append(Event(f"You draw {face_label(drawn[1:])} ({drawn[0]}).", seat=seat, kind="draw"))
+        if (state.lays_this_turn >= MAX_LAYS_PER_TURN or not state.hands[seat]
+                or not legal_squares(state.board, state.geometry)):
+            self._end_turn(state, events)
+
+    def _end_turn(self, state: RaubRitterState, events: list[Event]) -> None:
+        state.recent_turns = (state.recent_turns + [(state.turn, tuple(state.this_turn))])[-state.seats:]
+        state.this_turn = []
+        state.lays_this_turn = 0
+        following = [(state.turn + step) % state.seats for step in range(1, state.seats + 1)]
+        with_tiles = [s for s in following if state.hands[s]]
+        if not with_tiles:
+            self._finish(state, "all_laid", events)
+        elif not legal_squares(state.board, state.geometry):
+            self._finish(state, "area_full", events)
+        else:
+            state.turn = with_tiles[0]
+            events.append(Event(f"It is {{s{state.turn}}}'s turn.", kind="turn"))
+
+    def _finish(self, state: RaubRitterState, reason: str, events: list[Event]) -> None:
+        state.phase, state.end_reason = "over", reason
+        events.append(Event(f"Game over. {_result_line(self.outcome(state))}", kind="end"))
+
+    def _canonical(self, state: RaubRitterState, action: Action) -> Action:
+        """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
+        check_turn compares like with like. Unreadable text is left for check_turn to refuse."""
+        args = action.args
+        if action.verb in ("keep", "lay") and args:
+            face = args[0][:1].upper() + args[0][1:].lower()
+            args = (face, *args[1:])
+            if action.verb == "lay" and len(args) == 2:
+                square = state.geometry.parse(args[1])
+                if square is not None:
+                    args = (face, state.geometry.name(square))
+        elif action.verb == "knights" and len(args) == 2:
+            direction = args[0].upper()
+            try:
+                counts = [int(n) for n in args[1].split(",")]
+            except ValueError:
+                return Action(action.verb, args)
+            if len(counts) == 1:
+                direction = "-"  # a single count never moves: everything stays on the castle
+            args = (direction, ",".join(map(str, counts)))
+        return Action(action.verb, args)
+
+    # ------------------------------------------------------------------------------------
+    # Labels, views, results
+
+    def describe(self, state: RaubRitterState, seat: int, action: Action) -> str:
+        action = self._canonical(state, action)
+        args = action.args
+        if action.verb == "keep" and args:
+            return f"Keep the castle and {face_label(args[0])}"[:100]
+        if action.verb == "lay" and len(args) == 2:
+            return f"Lay {face_label(args[0])} at {args[1]}"[:100]
+        if action.verb == "end":
+            return "End the turn"
+        if action.verb == "knights" and len(args) == 2 and state.pending_castle is not None \
+                and args[0] in ("-", *DIRECTION_NAMES) and all(n.isdigit() for n in args[1].split(",")):
+            counts = [int(n) for n in args[1].split(",")]
+            total = sum(counts)
+            if total == 0:
+                return "Place no knights"
+            if args[0] == "-":
+                return f"Place {_knights_word(total)}, all stay on the castle"
+            squares = path(state.pending_castle, args[0], len(counts))
+            spread = " ".join(f"{state.geometry.name(sq)}:{n}" for sq, n in zip(squares, counts))
+            return f"{_knights_word(total).capitalize()} {DIRECTION_NAMES[args[0]]}: {spread}"[:100]
+        return action.encode()[:100]
+
+    def view(self, state: RaubRitterState, seat: int | None) -> dict:
+        from games.raubritter.views import build_view
+
+        return build_view(self, state, seat)
+
+    def outcome(self, state: RaubRitterState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        points = score(state)
+        unused = list(state.knights_left)
+        best = max(zip(points, unused))
+        winners = tuple(s for s in range(state.seats) if (points[s], unused[s]) == best)
+        best_points = max(points)
+        tied_on_points = points.count(best_points) > 1
+        ended = "All tiles are laid" if state.end_reason == "all_laid" else "The play area is full"
+        if not tied_on_points:
+            reason = f"{ended}; most points ({best_points}) wins."
+        elif len(winners) == 1:
+            reason = f"{ended}; tied on {best_points} points, most unused knights ({best[1]}) wins."
+        else:
+            reason = f"{ended}; tied on {best_points} points and {best[1]} unused knights: a shared win."
+        return Outcome(winners=winners, scores=tuple(points), reason=reason,
+                       details={"points": list(points), "unused_knights": unused, "end": state.end_reason})
+
+    def to_dict(self, state: RaubRitterState) -> dict:
+        return state_io.to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> RaubRitterState:
+        return state_io.from_dict(data)
+
+    def hidden_variant(self, state: RaubRitterState, owner: int | None, rng: random.Random) -> RaubRitterState:
+        """Owner seat: its hand faces are dealt afresh from the hidden tiles of the same letter
+        (hand and pile), and an open keep choice may differ. Owner None: every pile is shuffled
+        within each letter. The backs everyone sees stay where they are."""
+        new = state.clone()
+        if owner is None:
+            for seat in range(new.seats):
+                new.piles[seat] = _shuffle_within_letters(new.piles[seat], rng)
+            return new
+        hand_size = len(new.hands[owner])
+        # Hand and pile together, reshuffled within each letter: every back stays in place.
+        tiles = _shuffle_within_letters(new.hands[owner] + new.piles[owner], rng)
+        new.hands[owner], new.piles[owner] = tiles[:hand_size], tiles[hand_size:]
+        if new.phase == "keep" and new.kept[owner] is not None:
+            new.kept[owner] = rng.choice(_keep_choices(new.hands[owner]))
+        return new
+
+
+# ----------------------------------------------------------------------------------------
+# Helpers
+
+
+def score(state: RaubRitterState) -> list[int]:
+    """Points per seat for the top knights now on the board."""
+    points = [0] * state.seats
+    for laid in state.board.values():
+        scored = top_points(laid)
+        if scored is not None:
+            points[scored[0]] += scored[1]
+    return points
+
+
+def _distinct_faces(hand: list[str]) -> list[str]:
+    return list(dict.fromkeys(tile[1:] for tile in hand))
+
+
+def _keep_choices(hand: list[str]) -> list[str]:
+    """Faces of the A tiles a player may keep besides the (first) castle."""
+    castle_index = next(i for i, t in enumerate(hand) if building_of(t[1:]) == "castle")
+    return _distinct_faces([t for i, t in enumerate(hand) if i != castle_index])
+
+
+def _knight_options(state: RaubRitterState) -> list[tuple[str, tuple[int, ...]]]:
+    """Every legal knights action: no knights, then for each stack size every way to place it."""
+    options: list[tuple[str, tuple[int, ...]]] = [("-", (0,))]
+    most = min(MAX_KNIGHTS_PLACED, state.knights_left[state.turn])
+    for knights in range(1, most + 1):
+        options.extend(knight_moves(state.board, state.pending_castle, knights))
+    return options
+
+
+def _shuffle_within_letters(pile: list[str], rng: random.Random) -> list[str]:
+    result = list(pile)
+    for letter in sorted({t[0] for t in pile}):
+        indices = [i for i, t in enumerate(pile) if t[0] == letter]
+        tiles = [pile[i] for i in indices]
+        rng.shuffle(tiles)
+        for i, tile in zip(indices, tiles):
+            result[i] = tile
+    return result
+
+
+def _knights_word(count: int) -> str:
+    return "1 knight" if count == 1 else f"{count} knights"
+
+
+def _result_line(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return ""
+    names = " and ".join(f"{{s{s}}}" for s in outcome.winners)
+    points = outcome.scores[outcome.winners[0]]
+    if len(outcome.winners) > 1:
+        return f"Shared win for {names} with {points} points each."
+    return f"{names} wins with {points} points."

@@ -1,0 +1,97 @@
+"""What each seat may see of a Raub Ritter game, as JSON (the only way state leaves the engine).
+
+Public: the whole table, each pile's count and the back (letter) of its top tile, the backs of
+every hand. Private to a seat: its hand's faces and, during the keep phase, its choice.
+Never shown: the order of any pile below its top back.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.raubritter.board import bounds, legal_squares
+from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_label, terrain_of
+
+if TYPE_CHECKING:
+    from games.raubritter.engine import RaubRitter
+    from games.raubritter.state import RaubRitterState
+
+
+def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -> dict:
+    from games.raubritter.engine import score
+
+    geometry = state.geometry
+    name = geometry.name
+    to_act = sorted(game.to_act(state))
+    outcome = game.outcome(state)
+    points = score(state)
+    allowed = bounds(state.board, geometry)
+    view = {
+        "game": game.name,
+        "seats": state.seats,
+        "viewer": seat,
+        "to_act": to_act,
+        "status": _status(state, to_act, outcome),
+        "over": outcome is not None,
+        "phase": state.phase,
+        "turn": state.turn if state.phase in ("lay", "knights") else None,
+        "lays_this_turn": state.lays_this_turn,
+        "max_lays": MAX_LAYS_PER_TURN,
+        "colours": list(COLOURS[:state.seats]),
+        "grid": {"cols": geometry.cols, "rows": geometry.rows, "limit": geometry.limit,
+                 "col_labels": geometry.col_labels(), "row_labels": geometry.row_labels()},
+        "bounds": {"min_col": allowed.min_col, "max_col": allowed.max_col,
+                   "min_row": allowed.min_row, "max_row": allowed.max_row,
+                   "cols_fixed": allowed.cols_fixed, "rows_fixed": allowed.rows_fixed,
+                   "text": (f"columns {name((allowed.min_col, 0))[0]}-{name((allowed.max_col, 0))[0]}, "
+                            f"rows {allowed.min_row + 1}-{allowed.max_row + 1}")},
+        "tiles": [
+            {"square": name(sq), "col": sq[0], "row": sq[1], "terrain": laid.terrain,
+             "building": laid.building, "owner": laid.owner, "colour": COLOURS[laid.owner],
+             "knights": list(laid.stack)}
+            for sq, laid in sorted(state.board.items(), key=lambda item: (item[0][1], item[0][0]))
+        ],
+        "open_squares": ([name(sq) for sq in legal_squares(state.board, geometry)]
+                         if state.phase == "lay" else []),
+        "pending_castle": name(state.pending_castle) if state.pending_castle else None,
+        "this_turn": [name(sq) for sq in state.this_turn],
+        "recent_turns": [{"seat": s, "squares": [name(sq) for sq in squares]} for s, squares in state.recent_turns],
+        "players": [
+            {"seat": s, "colour": COLOURS[s], "knights_left": state.knights_left[s],
+             "pile": len(state.piles[s]), "next_back": state.piles[s][0][0] if state.piles[s] else None,
+             "hand": len(state.hands[s]), "hand_backs": [tile[0] for tile in state.hands[s]],
+             "chosen": (state.kept[s] is not None) if state.phase == "keep" else None,
+             "points": points[s]}
+            for s in range(state.seats)
+        ],
+        "events": list(state.log),
+        "outcome": None,
+    }
+    if outcome is not None:
+        view["outcome"] = {"winners": list(outcome.winners), "scores": list(outcome.scores),
+                           "reason": outcome.reason, **{k: v for k, v in outcome.details.items()}}
+    if seat is not None and 0 <= seat < state.seats:
+        view["private"] = {
+            "hand": [{"code": tile[1:], "letter": tile[0], "terrain": terrain_of(tile[1:]),
+                      "building": building_of(tile[1:]), "label": face_label(tile[1:])}
+                     for tile in state.hands[seat]],
+            "keep_choice": state.kept[seat] if state.phase == "keep" else None,
+        }
+    return view
+
+
+def _status(state: "RaubRitterState", to_act: list[int], outcome) -> str:
+    if outcome is not None:
+        names = " and ".join(f"{{s{s}}}" for s in outcome.winners)
+        points = outcome.scores[outcome.winners[0]]
+        if len(outcome.winners) > 1:
+            return f"Game over: shared win for {names} with {points} points each."
+        return f"Game over: {names} wins with {points} points."
+    player = f"{{s{state.turn}}} ({COLOURS[state.turn]})"
+    if state.phase == "keep":
+        waiting = ", ".join(f"{{s{s}}}" for s in to_act)
+        return f"Everyone secretly keeps their castle and one more A tile. Waiting for {waiting}."
+    if state.phase == "knights":
+        return f"{player} places knights on the castle at {state.geometry.name(state.pending_castle)}."
+    if state.lays_this_turn == 0:
+        return f"{player} lays a tile."
+    return f"{player} may lay tile {state.lays_this_turn + 1} of {MAX_LAYS_PER_TURN} or end the turn."

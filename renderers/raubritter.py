@@ -1,0 +1,355 @@
+"""Raub Ritter board renderer: draws only what a view (public or a seat's) holds.
+
+Layout (landscape, fixed 1500 x 1000 so the board never jumps around in the channel): the board
+window on the left, showing the laid tiles plus one free ring around them (grey where the area
+limit forbids laying), with the fixed square labels; on the right a panel with the status, each
+player's knights, tiles and points, the viewer's hand and the latest events.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.core import name_seats
+from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, font, text_width
+
+WIDTH, HEIGHT = 1500, 1000
+BOARD_BOX = (16, 16, 984, 984)   # left, top, right, bottom of the board area incl. labels
+LABEL_STRIP = 34
+PANEL_LEFT = 1004
+
+# Neutral paints (named so the PNG palette can hold each exactly).
+HATCH = (176, 172, 166)
+BUILDING_INK = (40, 34, 30)
+OUTLINE = (20, 20, 20)
+SNOW = (245, 245, 245)
+FACE_DOWN_LETTER = (240, 234, 220)
+PANEL_ACTIVE = (255, 250, 238)
+PANEL_IDLE = (236, 229, 214)
+WHITE = (255, 255, 255)
+
+# Raub Ritter's own player colours (tile backs and knights), in seat order.
+PLAYER_COLOURS = {"blue": (30, 96, 200), "yellow": (244, 200, 24), "green": (30, 150, 70), "red": (205, 40, 40)}
+TEXT_ON = {"blue": WHITE, "yellow": INK, "green": WHITE, "red": WHITE}
+
+TERRAIN_FILL = {"plain": (214, 226, 150), "forest": (92, 150, 80), "mountain": (170, 160, 150), "lake": (110, 170, 225)}
+TERRAIN_MARK = {"plain": (176, 196, 110), "forest": (36, 96, 40), "mountain": (110, 100, 92), "lake": (232, 244, 255)}
+BUILDING_FILL = {"castle": (120, 110, 110), "village": (196, 120, 70), "town": (178, 60, 50)}
+BUILDING_LETTER = {"castle": "C", "village": "V", "town": "T"}
+EMPTY_FILL = (236, 230, 214)
+OUTSIDE_FILL = (196, 192, 186)
+GRID_LINE = (170, 160, 145)
+FACE_DOWN = (180, 168, 150)
+
+
+def render(view: dict, names: list[str]) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
+    _draw_board(draw, view)
+    _draw_panel(draw, view, seat_names)
+    # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Every colour this module paints exactly, then a colour cube and greys for the
+    anti-aliased edges of text."""
+    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *PLAYER_COLOURS.values(), *TERRAIN_FILL.values(),
+             *TERRAIN_MARK.values(), *BUILDING_FILL.values(), EMPTY_FILL, OUTSIDE_FILL, GRID_LINE,
+             FACE_DOWN, HATCH, BUILDING_INK, OUTLINE, SNOW, FACE_DOWN_LETTER, PANEL_ACTIVE, PANEL_IDLE, WHITE]
+    colours = list(dict.fromkeys(exact))
+    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
+    colours = list(dict.fromkeys(colours))
+    grey = 0
+    while len(colours) < 256:
+        grey = (grey + 37) % 256
+        colours.append((grey, grey, grey))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours[:256] for channel in colour])
+    return palette
+
+
+# ----------------------------------------------------------------------------------------
+# Board
+
+
+def _window(view: dict) -> tuple[int, int, int, int]:
+    """Columns and rows to show: the laid tiles (or the starting area before it is turned up,
+    taken as the middle of the grid) plus one ring, clipped to the grid."""
+    grid = view["grid"]
+    tiles = view["tiles"]
+    if tiles:
+        cols = [t["col"] for t in tiles]
+        rows = [t["row"] for t in tiles]
+        lo_c, hi_c, lo_r, hi_r = min(cols), max(cols), min(rows), max(rows)
+    else:
+        lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
+        lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
+    return (max(0, lo_c - 1), min(grid["cols"] - 1, hi_c + 1), max(0, lo_r - 1), min(grid["rows"] - 1, hi_r + 1))
+
+
+def _start_span(size: int, limit: int) -> tuple[int, int]:
+    # The grid is 2 * limit - start, with the starting area centred in it.
+    start = 2 * limit - size
+    return limit - start, limit - 1
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
+    min_c, max_c, min_r, max_r = _window(view)
+    n_cols, n_rows = max_c - min_c + 1, max_r - min_r + 1
+    left, top, right, bottom = BOARD_BOX
+    cell = min(132, (right - left - LABEL_STRIP) // n_cols, (bottom - top - LABEL_STRIP) // n_rows)
+    board_w, board_h = cell * n_cols, cell * n_rows
+    x0 = left + LABEL_STRIP + (right - left - LABEL_STRIP - board_w) // 2
+    y0 = top + LABEL_STRIP + (bottom - top - LABEL_STRIP - board_h) // 2
+    grid = view["grid"]
+    label_size = max(18, min(28, cell // 3))
+    for i, c in enumerate(range(min_c, max_c + 1)):
+        draw.text((x0 + i * cell + cell // 2, y0 - 6), grid["col_labels"][c], font=font(label_size),
+                  fill=INK, anchor="ms")
+    for j, r in enumerate(range(min_r, max_r + 1)):
+        draw.text((x0 - 8, y0 + j * cell + cell // 2), grid["row_labels"][r], font=font(label_size),
+                  fill=INK, anchor="rm")
+
+    def origin(col: int, row: int) -> tuple[int, int]:
+        return x0 + (col - min_c) * cell, y0 + (row - min_r) * cell
+
+    bounds = view["bounds"]
+    open_squares = set(view.get("open_squares", []))
+    laid = {(t["col"], t["row"]): t for t in view["tiles"]}
+    for c in range(min_c, max_c + 1):
+        for r in range(min_r, max_r + 1):
+            if (c, r) in laid:
+                continue
+            x, y = origin(c, r)
+            inside = bounds["min_col"] <= c <= bounds["max_col"] and bounds["min_row"] <= r <= bounds["max_row"]
+            draw.rectangle((x, y, x + cell, y + cell), fill=EMPTY_FILL if inside else OUTSIDE_FILL, outline=GRID_LINE)
+            if not inside:  # hatched: the area limit forbids laying here
+                for k in range(-cell, cell, max(8, cell // 6)):
+                    draw.line((x + max(0, k), y + max(0, -k), x + min(cell, cell + k), y + min(cell, cell - k)),
+                              fill=HATCH, width=2)
+            elif grid["col_labels"][c] + grid["row_labels"][r] in open_squares:
+                draw.ellipse((x + cell // 2 - 5, y + cell // 2 - 5, x + cell // 2 + 5, y + cell // 2 + 5), fill=MUTED)
+
+    if not laid and view["phase"] == "keep":
+        lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
+        lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
+        for c in range(lo_c, hi_c + 1):
+            for r in range(lo_r, hi_r + 1):
+                x, y = origin(c, r)
+                draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), fill=FACE_DOWN, outline=INK, width=2)
+                draw.text((x + cell // 2, y + cell // 2), "A", font=font(cell // 2), fill=FACE_DOWN_LETTER, anchor="mm")
+
+    for (c, r), tile in laid.items():
+        _draw_tile(draw, *origin(c, r), cell, tile, view["colours"])
+
+    # Highlights: the last turns in the layer's colour, this turn (and a castle awaiting knights) bold.
+    index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
+    for turn in view.get("recent_turns", []):
+        colour = PLAYER_COLOURS[view["colours"][turn["seat"]]]
+        for square in turn["squares"]:
+            if square in index:
+                x, y = origin(*index[square])
+                draw.rectangle((x + 1, y + 1, x + cell - 1, y + cell - 1), outline=colour, width=4)
+    # This turn: a dark frame with a white line inside, distinct from every seat colour.
+    for square in view.get("this_turn", []):
+        if square in index:
+            x, y = origin(*index[square])
+            draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=7)
+            draw.rectangle((x + 7, y + 7, x + cell - 7, y + cell - 7), outline=WHITE, width=2)
+    if view.get("pending_castle") in index:  # the castle waiting for its knights
+        x, y = origin(*index[view["pending_castle"]])
+        draw.rectangle((x + 9, y + 9, x + cell - 9, y + cell - 9), outline=HIGHLIGHT, width=5)
+
+
+def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str]) -> None:
+    terrain = tile["terrain"]
+    draw.rectangle((x, y, x + cell, y + cell), fill=TERRAIN_FILL[terrain], outline=GRID_LINE)
+    mark = TERRAIN_MARK[terrain]
+    s = cell / 100  # icon shapes are drawn on a 100-unit tile
+    if terrain == "forest":  # trees along the left edge
+        for tx, ty in ((14, 30), (14, 62), (30, 88)):
+            draw.polygon([(x + (tx - 9) * s, y + (ty + 8) * s), (x + (tx + 9) * s, y + (ty + 8) * s),
+                          (x + tx * s, y + (ty - 12) * s)], fill=mark)
+    elif terrain == "mountain":  # two peaks
+        draw.polygon([(x + 8 * s, y + 80 * s), (x + 40 * s, y + 22 * s), (x + 72 * s, y + 80 * s)], fill=mark)
+        draw.polygon([(x + 45 * s, y + 80 * s), (x + 68 * s, y + 40 * s), (x + 92 * s, y + 80 * s)], fill=mark)
+        draw.polygon([(x + 32 * s, y + 36 * s), (x + 40 * s, y + 22 * s), (x + 48 * s, y + 36 * s)], fill=SNOW)
+    elif terrain == "lake":  # waves
+        for wy in (36, 54, 72):
+            for wx in (14, 44):
+                draw.arc((x + wx * s, y + (wy - 8) * s, x + (wx + 20) * s, y + (wy + 8) * s), 200, 340,
+                         fill=mark, width=max(2, cell // 30))
+    elif terrain == "plain":  # a few tufts
+        for tx, ty in ((12, 84), (24, 90)):
+            draw.line((x + tx * s, y + ty * s, x + (tx + 4) * s, y + (ty - 8) * s), fill=mark, width=max(2, cell // 40))
+    building = tile.get("building")
+    if building:
+        _draw_building(draw, x, y, s, building)
+    # The owner's colour as a corner flag (the tile's back colour).
+    owner = PLAYER_COLOURS[tile["colour"]]
+    draw.polygon([(x + cell, y), (x + cell - 18 * s, y), (x + cell, y + 18 * s)], fill=owner)
+    if tile["knights"]:
+        _draw_stack(draw, x, y, cell, tile["knights"], seat_colours)
+
+
+def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building: str) -> None:
+    fill, ink = BUILDING_FILL[building], BUILDING_INK
+    if building == "castle":  # a keep with battlements
+        draw.rectangle((x + 30 * s, y + 20 * s, x + 64 * s, y + 50 * s), fill=fill, outline=ink, width=2)
+        for bx in (30, 43, 56):
+            draw.rectangle((x + bx * s, y + 12 * s, x + (bx + 8) * s, y + 20 * s), fill=fill, outline=ink, width=2)
+        draw.rectangle((x + 43 * s, y + 36 * s, x + 51 * s, y + 50 * s), fill=ink)
+    elif building == "village":  # one house
+        draw.rectangle((x + 34 * s, y + 30 * s, x + 60 * s, y + 50 * s), fill=fill, outline=ink, width=2)
+        draw.polygon([(x + 30 * s, y + 31 * s), (x + 47 * s, y + 14 * s), (x + 64 * s, y + 31 * s)], fill=ink)
+    else:  # town: a hall and a church tower
+        draw.rectangle((x + 26 * s, y + 28 * s, x + 52 * s, y + 50 * s), fill=fill, outline=ink, width=2)
+        draw.polygon([(x + 23 * s, y + 29 * s), (x + 39 * s, y + 16 * s), (x + 55 * s, y + 29 * s)], fill=ink)
+        draw.rectangle((x + 54 * s, y + 18 * s, x + 68 * s, y + 50 * s), fill=fill, outline=ink, width=2)
+        draw.polygon([(x + 52 * s, y + 19 * s), (x + 61 * s, y + 4 * s), (x + 70 * s, y + 19 * s)], fill=ink)
+    # The letter too, so colour is never the only cue.
+    draw.text((x + 6 * s, y + 4 * s), BUILDING_LETTER[building], font=font(max(14, int(22 * s))), fill=ink)
+
+
+def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
+                seat_colours: list[str]) -> None:
+    """The top knight as a big disc with the stack height; the knights below as small bars."""
+    s = cell / 100
+    colours = seat_colours
+    top = colours[knights[-1]]
+    cx, cy, radius = x + 64 * s, y + 74 * s, 21 * s
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
+                 outline=OUTLINE, width=3)
+    draw.text((cx, cy), str(len(knights)), font=font(max(16, int(28 * s))), fill=TEXT_ON[top], anchor="mm")
+    for i, knight in enumerate(knights[:-1]):  # bottom first, upwards
+        bar_y = y + (92 - i * 9) * s
+        draw.rectangle((x + 88 * s, bar_y - 7 * s, x + 98 * s, bar_y), fill=PLAYER_COLOURS[colours[knight]],
+                       outline=OUTLINE)
+
+
+# ----------------------------------------------------------------------------------------
+# Panel
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
+    x, right = PANEL_LEFT, WIDTH - 18
+    width = right - x
+    draw.text((x, 18), "Raub Ritter", font=font(40), fill=INK)
+    phase = {"keep": "Choosing A tiles", "lay": f"Laying (tile {view['lays_this_turn'] + 1} of {view['max_lays']})",
+             "knights": "Placing knights", "over": "Game over"}[view["phase"]]
+    draw.text((right, 30), phase, font=font(26), fill=MUTED, anchor="ra")
+    y = 72
+    for line in _wrap(draw, name_seats(view["status"], names), 28, width)[:3]:
+        draw.text((x, y), line, font=font(28), fill=INK)
+        y += 34
+    y += 10
+
+    outcome = view.get("outcome")
+    winners = set(outcome["winners"]) if outcome else set()
+    row_h = 112 if view["seats"] <= 3 else 104
+    for player in view["players"]:
+        seat = player["seat"]
+        colour = PLAYER_COLOURS[player["colour"]]
+        active = seat in view["to_act"]
+        box = (x, y, right, y + row_h - 8)
+        draw.rounded_rectangle(box, radius=12, fill=PANEL_ACTIVE if active or seat in winners else PANEL_IDLE,
+                               outline=HIGHLIGHT if active else (colour if seat in winners else GRID_LINE),
+                               width=5 if active or seat in winners else 2)
+        draw.ellipse((x + 12, y + 14, x + 56, y + 58), fill=colour, outline=OUTLINE, width=3)
+        label = _fit(draw, names[seat], 32, width - 200)
+        draw.text((x + 70, y + 12), label, font=font(32), fill=INK)
+        if view["phase"] == "keep":
+            corner, corner_size = ("chosen" if player["chosen"] else "choosing"), 26
+        else:
+            corner, corner_size = f"{player['points']} pts", 32
+        draw.text((right - 14, y + 12), corner, font=font(corner_size), fill=INK if outcome else MUTED, anchor="ra")
+        next_back = f", next {player['next_back']}" if player["next_back"] else ""
+        detail = f"{player['knights_left']} knights  pile {player['pile']}{next_back}"
+        draw.text((x + 70, y + 54), detail, font=font(24), fill=INK)
+        if view["phase"] != "keep":  # while choosing, every hand is the same four A tiles
+            _draw_backs(draw, right - 14, y + 54, player["hand_backs"], colour, player["colour"])
+        if seat in winners:
+            draw.text((x + 12, y + 64), "WIN", font=font(18), fill=INK)
+        y += row_h
+
+    private = view.get("private")
+    if private and view["viewer"] is not None:
+        y += 4
+        draw.text((x, y), "Your hand (only you see this):", font=font(24), fill=INK)
+        y += 32
+        tx = x
+        for tile in private["hand"]:
+            size = 74
+            _draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
+                                           "colour": view["colours"][view["viewer"]], "knights": []},
+                       view["colours"])
+            chosen = private.get("keep_choice") == tile["code"]
+            draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=4 if chosen else 2)
+            draw.text((tx + size // 2, y + size + 4), tile["code"], font=font(22), fill=INK, anchor="ma")
+            tx += size + 14
+        y += 74 + 34
+
+    if outcome:
+        for line in _wrap(draw, outcome["reason"], 24, width)[:2]:
+            draw.text((x, y), line, font=font(24), fill=INK)
+            y += 30
+        y += 6
+
+    events = view.get("events", [])
+    if events and y < HEIGHT - 130:
+        draw.line((x, y, right, y), fill=GRID_LINE, width=2)
+        y += 10
+        room = max(0, (HEIGHT - 124 - y) // 28)
+        lines: list[str] = []
+        for event in reversed(events):  # newest last, whole events only
+            wrapped = _wrap(draw, name_seats(event, names), 22, width)
+            if len(lines) + len(wrapped) > room:
+                break
+            lines = wrapped + lines
+        for line in lines:
+            draw.text((x, y), line, font=font(22), fill=MUTED)
+            y += 28
+    _draw_legend(draw, x, HEIGHT - 60, right)
+
+
+def _draw_backs(draw, right: int, y: int, letters: list[str], colour, colour_name: str) -> None:
+    """Hand tiles seen from the back: the owner's colour and letter."""
+    for i, letter in enumerate(reversed(letters)):
+        bx = right - (i + 1) * 40 + 4
+        draw.rectangle((bx, y, bx + 34, y + 34), fill=colour, outline=OUTLINE, width=2)
+        draw.text((bx + 17, y + 17), letter, font=font(22), fill=TEXT_ON[colour_name], anchor="mm")
+
+
+def _draw_legend(draw, x: int, y: int, right: int) -> None:
+    """Terrain colours with the knights a stack must leave there."""
+    draw.text((x, y - 6), "Knights a stack must leave:", font=font(20), fill=MUTED, anchor="ls")
+    lx = x
+    for terrain, need in (("plain", "1"), ("forest", "2"), ("mountain", "3"), ("lake", "no entry")):
+        draw.rectangle((lx, y, lx + 34, y + 34), fill=TERRAIN_FILL[terrain], outline=INK)
+        draw.text((lx + 17, y + 17), need if need.isdigit() else "x", font=font(20), fill=INK, anchor="mm")
+        draw.text((lx + 40, y + 17), terrain, font=font(22), fill=INK, anchor="lm")
+        lx += 40 + text_width(draw, terrain, 22) + 22
+
+
+def _wrap(draw, text: str, size: int, width: int) -> list[str]:
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        candidate = f"{line} {word}".strip()
+        if line and text_width(draw, candidate, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return lines + ([line] if line else [])
+
+
+def _fit(draw, text: str, size: int, width: int) -> str:
+    if text_width(draw, text, size) <= width:
+        return text
+    while text and text_width(draw, text + "...", size) > width:
+        text = text[:-1]
+    return text + "..."
