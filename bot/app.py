@@ -1,0 +1,121 @@
+"""The bot object: start-up wiring shared by `python -m bot`, the tests and the benchmarks."""
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Mapping
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from games import REGISTRY
+from games.core import Game
+from renderers import render_png
+
+from bot.announce import Announcer, Renderer
+from bot.cogs.endings import EndingsCog
+from bot.cogs.info import InfoCog
+from bot.cogs.lobby import LobbyCog
+from bot.cogs.play import PlayCog
+from bot.components import ALL_DYNAMIC_ITEMS
+from bot.errors import report_error
+from bot.service import GameService
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog)
+
+
+class GameTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+class GameBot(commands.Bot):
+    def __init__(
+        self,
+        *,
+        database_path: str | Path,
+        games: Mapping[str, Game],
+        seed_source: random.Random,
+        render: Renderer,
+        dev_guild_id: int | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
+            intents=discord.Intents.default(),
+            help_command=None,
+            tree_cls=GameTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+        )
+        self.database_path = database_path
+        self.games = dict(games)
+        self.seed_source = seed_source
+        self.render = render
+        self.dev_guild_id = dev_guild_id
+        self.game_group = app_commands.Group(name="game", description="Board games in this channel",
+                                             guild_only=True)
+        self.storage: Storage | None = None
+        self.service: GameService | None = None
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(self.database_path)
+        announcer = Announcer(self, self.storage, self.render)
+        self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
+        # Persistent components: any custom_id matching a template is routed, even after a restart.
+        self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
+        self.tree.add_command(self.game_group)
+        for cog in FEATURE_COGS:
+            await self.add_cog(cog(self))
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.dev_guild_id is not None:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), self.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s); games: %s", self.user, getattr(self.user, "id", "?"),
+                 ", ".join(sorted(self.games)))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            await self.close_storage()
+
+    async def close_storage(self) -> None:
+        if self.storage is not None:
+            await self.storage.close()
+
+
+def create_bot(
+    database_path: str | Path,
+    *,
+    games: Mapping[str, Game] | None = None,
+    seed_source: random.Random | None = None,
+    render: Renderer | None = None,
+    dev_guild_id: int | None = None,
+) -> GameBot:
+    """Build the bot.
+
+    games: engines by name (default: `games.REGISTRY`).
+    seed_source: where seat orders and game seeds come from (default: the OS's SystemRandom;
+      tests pass `random.Random(n)` for a reproducible game).
+    render: `(view, names) -> PNG bytes` (default: `renderers.render_png`).
+    """
+    return GameBot(
+        database_path=database_path,
+        games=REGISTRY if games is None else games,
+        seed_source=seed_source or random.SystemRandom(),
+        render=render or render_png,
+        dev_guild_id=dev_guild_id,
+    )

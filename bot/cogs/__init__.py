@@ -1,0 +1,64 @@
+"""One cog per feature. Their `/game …` subcommands share one `/game` group.
+
+discord.py binds a cog's app commands to the cog, but a group can only be declared in one
+class; so each feature cog marks its subcommands with `game_subcommand` and, when loaded,
+moves them (already bound to the cog) under the bot's `/game` group.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+    from bot.service import GameService
+
+_GROUP_KEY = "group"
+_GAME_GROUP = "game"
+
+
+def game_subcommand(name: str, description: str):
+    return app_commands.command(name=name, description=description, extras={_GROUP_KEY: _GAME_GROUP})
+
+
+class FeatureCog(commands.Cog):
+    def __init__(self, bot: "GameBot") -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> "GameService":
+        return self.bot.service
+
+    async def cog_load(self) -> None:
+        group = self.bot.game_group
+        top_level = []
+        for command in self.__cog_app_commands__:
+            if command.extras.get(_GROUP_KEY) == _GAME_GROUP:
+                command.parent = group
+                group.add_command(command)
+            else:
+                top_level.append(command)
+        self.__cog_app_commands__ = top_level  # what discord.py then adds to the tree itself
+
+    async def cog_unload(self) -> None:
+        for command in list(self.bot.game_group.commands):
+            if getattr(command, "binding", None) is self:
+                self.bot.game_group.remove_command(command.name)
+
+
+async def game_name_choices(service: "GameService", typed: str) -> list[app_commands.Choice[str]]:
+    needle = typed.strip().lower()
+    return [
+        app_commands.Choice(name=title, value=name)
+        for title, name in service.game_titles()
+        if needle in title.lower() or needle in name
+    ][:25]
+
+
+def require_guild(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id

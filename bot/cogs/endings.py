@@ -1,0 +1,23 @@
+"""Ending early: `/game resign` and `/game abandon`."""
+from __future__ import annotations
+
+import discord
+
+from bot.cogs import FeatureCog, game_subcommand, require_guild
+
+
+class EndingsCog(FeatureCog):
+    @game_subcommand("resign", "Give up: with two players the other wins; with more the game ends")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.service.resign(interaction.channel_id, interaction.user)
+        await interaction.followup.send("You resigned.", ephemeral=True)
+
+    @game_subcommand("abandon", "End this channel's game without a result (host or Manage Server)")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        table = await self.service.abandon(interaction.channel_id, interaction.user, may_manage_server=may_manage)
+        await interaction.followup.send(f"Game #{table.id} abandoned.", ephemeral=True)

@@ -1,0 +1,42 @@
+"""Playing: `/move` (with autocomplete of your legal moves) and `/game hand`.
+
+Buttons and selects for moves live in bot.components and end up in the same service call.
+"""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.cogs import FeatureCog, game_subcommand, require_guild
+
+log = logging.getLogger(__name__)
+
+
+class PlayCog(FeatureCog):
+    @app_commands.command(name="move", description="Make a move in this channel's game")
+    @app_commands.describe(action="Start typing: the list shows your legal moves")
+    @app_commands.guild_only()
+    async def move(self, interaction: discord.Interaction, action: str) -> None:
+        require_guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.service.active_table_in(interaction.channel_id)
+        played = await self.service.play(interaction.user, game_id=table.id, action_text=action)
+        await interaction.followup.send(f"✅ {discord.utils.escape_markdown(played.label)}", ephemeral=True)
+
+    @move.autocomplete("action")
+    async def move_choices(self, interaction: discord.Interaction, current: str):
+        try:
+            choices = await self.service.move_choices(interaction.channel_id, interaction.user.id, current)
+        except Exception:  # noqa: BLE001 - a suggestion list must never break typing
+            log.exception("Autocomplete failed in channel %s", interaction.channel_id)
+            return []
+        return [app_commands.Choice(name=c.label[:100], value=c.action) for c in choices]
+
+    @game_subcommand("hand", "Your private view and your moves (only you see the answer)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.service.active_table_in(interaction.channel_id)
+        await self.service.show_hand(interaction, game_id=table.id)

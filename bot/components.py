@@ -1,0 +1,225 @@
+"""Persistent buttons and selects.
+
+Every interactive component is a `discord.ui.DynamicItem` whose custom_id carries what it needs
+(game id, state version, action text), and all classes are registered at start-up with
+`bot.add_dynamic_items`. So a click works after a restart, in a DM, or on an ephemeral reply,
+and the bot decides from the database alone what it means. Callbacks are thin: they translate
+the click and hand it to `bot.service`; errors go to the central `report_error`.
+
+custom_id formats (Discord allows 100 characters):
+  rk:lobby:<game>:<join|leave|start>   rk:hand:<game>
+  rk:move:<game>:<version>:<action>    rk:pick:<game>:<version>:<n>  (select; values = actions)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+import discord
+from discord.ui import Button, DynamicItem, Select
+
+from bot.errors import report_error
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+
+CUSTOM_ID_LIMIT = 100
+BUTTON_LABEL_LIMIT = 80
+OPTION_LABEL_LIMIT = 100
+ROW_WIDTH = 5
+ROWS = 5
+SELECT_LIMIT = 25
+MAX_BUTTONS = 10  # more choices than this read better as a select menu
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action as the interface shows it."""
+
+    action: str  # Action.encode()
+    label: str   # game.describe(...)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Handled:
+    """Routes every component callback through the central error handler."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.handle(interaction)
+        except Exception as error:  # noqa: BLE001 - the one place component errors end up
+            await report_error(interaction, error)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+def service(interaction: discord.Interaction):
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    return bot.service
+
+
+# ------------------------------------------------------------------------------ lobby
+
+
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+class LobbyButton(Handled, DynamicItem[Button], template=r"rk:lobby:(?P<game_id>\d+):(?P<op>join|leave|start)"):
+    def __init__(self, game_id: int, op: str) -> None:
+        label, style = LOBBY_BUTTONS[op]
+        super().__init__(Button(label=label, style=style, custom_id=f"rk:lobby:{game_id}:{op}"))
+        self.game_id = game_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), match["op"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        tables = service(interaction)
+        if self.op == "start":
+            await interaction.response.defer()  # starting renders and DMs: slow work
+            table = await tables.start(self.game_id, interaction.user)
+            await interaction.edit_original_response(content=tables.lobby_text(table), view=None)
+            return
+        if self.op == "join":
+            table = await tables.join(self.game_id, interaction.user)
+        else:
+            table = await tables.leave(self.game_id, interaction.user)
+        view = lobby_view(table.id) if table.status == "lobby" else None
+        await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(game_id, op))
+    return view
+
+
+# ------------------------------------------------------------------------- private view
+
+
+class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d+)"):
+    """'My hand' on the board: your private view and moves, as an ephemeral reply.
+
+    The fallback for players whose DMs are closed, and a way back to your hand for everyone."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(Button(label="My hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+                                custom_id=f"rk:hand:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await service(interaction).show_hand(interaction, game_id=self.game_id)
+
+
+# ------------------------------------------------------------------------------ moves
+
+
+class MoveButton(Handled, DynamicItem[Button],
+                 template=r"rk:move:(?P<game_id>\d+):(?P<version>\d+):(?P<action>.+)"):
+    def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
+        super().__init__(Button(label=_clip(label, BUTTON_LABEL_LIMIT), style=discord.ButtonStyle.primary,
+                                custom_id=move_custom_id(game_id, version, action)))
+        self.game_id = game_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label or match["action"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # the answer is the new board in the channel
+        await service(interaction).play(interaction.user, game_id=self.game_id, action_text=self.action,
+                                        seen_version=self.version)
+
+
+class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
+    def __init__(self, game_id: int, version: int, part: int, options: Sequence[discord.SelectOption],
+                 placeholder: str | None = None) -> None:
+        super().__init__(Select(custom_id=f"rk:pick:{game_id}:{version}:{part}", options=list(options),
+                                placeholder=placeholder or "Choose your move…", min_values=1, max_values=1))
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), int(match["version"]), int(match["part"]), item.options, item.placeholder)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await service(interaction).play(interaction.user, game_id=self.game_id, action_text=self.item.values[0],
+                                        seen_version=self.version)
+
+
+def move_custom_id(game_id: int, version: int, action: str) -> str:
+    return f"rk:move:{game_id}:{version}:{action}"
+
+
+def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
+                        rows: int) -> int:
+    """Add components for `choices` using at most `rows` rows; returns how many choices fit.
+
+    A few choices become buttons (5 to a row); more become select menus of 25. Anything that does
+    not fit stays reachable through `/move` and its autocomplete.
+    """
+    fits_as_buttons = (
+        len(choices) <= min(MAX_BUTTONS, rows * ROW_WIDTH)
+        and all(len(move_custom_id(game_id, version, c.action)) <= CUSTOM_ID_LIMIT for c in choices)
+    )
+    if fits_as_buttons:
+        for index, choice in enumerate(choices):
+            button = MoveButton(game_id, version, choice.action, choice.label)
+            button.row = index // ROW_WIDTH
+            view.add_item(button)
+        return len(choices)
+    shown = 0
+    for part in range(rows):
+        chunk = choices[part * SELECT_LIMIT:(part + 1) * SELECT_LIMIT]
+        if not chunk:
+            break
+        options = [discord.SelectOption(label=_clip(c.label, OPTION_LABEL_LIMIT), value=c.action) for c in chunk]
+        first, last = part * SELECT_LIMIT + 1, part * SELECT_LIMIT + len(chunk)
+        placeholder = "Choose your move…" if len(choices) <= SELECT_LIMIT else f"Moves {first}–{last}…"
+        select = MoveSelect(game_id, version, part, options, placeholder)
+        select.row = part
+        view.add_item(select)
+        shown += len(chunk)
+    return shown
+
+
+def board_view(game_id: int, version: int, public_choices: Sequence[Choice]) -> discord.ui.View:
+    """The channel board: public move buttons (when safe to show) and 'My hand' on the last row."""
+    view = discord.ui.View(timeout=None)
+    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1)
+    hand = HandButton(game_id)
+    hand.row = ROWS - 1
+    view.add_item(hand)
+    return view
+
+
+def private_view(game_id: int, version: int, choices: Sequence[Choice]) -> discord.ui.View | None:
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    add_move_components(view, game_id, version, choices, rows=ROWS)
+    return view
+
+
+ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, MoveButton, MoveSelect)

@@ -1,0 +1,57 @@
+"""Numbered schema migrations, applied in order at start-up and tracked in `PRAGMA user_version`.
+
+Append new migrations; never edit one that has shipped. They live in Python rather than in .sql
+files so that a plain (non-editable) install carries them without package-data settings.
+"""
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "initial schema: games, seats, actions",
+        """
+        CREATE TABLE games (
+            id               INTEGER PRIMARY KEY,
+            guild_id         INTEGER NOT NULL,
+            channel_id       INTEGER NOT NULL,          -- a text channel or a thread
+            game             TEXT    NOT NULL,          -- engine name, e.g. 'knatsch'
+            status           TEXT    NOT NULL
+                             CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            host_id          INTEGER NOT NULL,
+            options          TEXT    NOT NULL DEFAULT '{}',   -- JSON object of table options
+            seed             INTEGER,                   -- drawn when the game starts
+            state            TEXT,                      -- engine state as JSON, NULL in the lobby
+            version          INTEGER NOT NULL DEFAULT 0,      -- number of moves applied
+            result           TEXT,                      -- JSON summary once finished/abandoned
+            lobby_message_id INTEGER,
+            board_message_id INTEGER,                   -- the latest board posted in the channel
+            created_at       INTEGER NOT NULL,
+            updated_at       INTEGER NOT NULL
+        );
+
+        -- One open game (lobby or active) per channel or thread; any number per server.
+        CREATE UNIQUE INDEX games_one_open_per_channel
+            ON games (channel_id) WHERE status IN ('lobby', 'active');
+
+        CREATE TABLE seats (
+            game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            user_id   INTEGER NOT NULL,
+            name      TEXT    NOT NULL,                 -- display name when they joined
+            seat      INTEGER,                          -- turn order; NULL until the game starts
+            dm_ok     INTEGER,                          -- NULL unknown, 1 DMs work, 0 DMs closed
+            joined_at INTEGER NOT NULL,
+            PRIMARY KEY (game_id, user_id),
+            UNIQUE (game_id, seat)
+        );
+
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,                   -- the state version this move produced
+            seat    INTEGER NOT NULL,
+            action  TEXT    NOT NULL,                   -- Action.encode()
+            at      INTEGER NOT NULL,
+            PRIMARY KEY (game_id, version)
+        );
+        """,
+    ),
+]

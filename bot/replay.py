@@ -1,0 +1,49 @@
+"""Rebuilding past states from seed + action log (the engine contract guarantees it is exact).
+
+Used for `/game log` (each move's public events, exactly as the channel saw them) and to judge
+clicks on older messages: a click made at version v still counts if the decision it answered
+is the very one still open now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Action, Event, Game
+
+from bot.storage import ActionRow, GameRow
+
+
+@dataclass(frozen=True)
+class ReplayedMove:
+    row: ActionRow
+    events: list[Event]
+
+
+def replay(game: Game, table: GameRow, actions: list[ActionRow]) -> tuple[list[Any], list[ReplayedMove]]:
+    """States by version (index 0 = the state at start) and each move's events."""
+    state = game.new_game(len(table.players), seed=table.seed, options=table.options)
+    states = [state]
+    moves = []
+    for action in actions:
+        state, events = game.apply(state, action.seat, Action.parse(action.action))
+        states.append(state)
+        moves.append(ReplayedMove(action, events))
+    return states, moves
+
+
+def decision_still_open(game: Game, states: list[Any], actions: list[ActionRow], seat: int, since: int) -> bool:
+    """True if `seat` has been facing the same decision from version `since` until now.
+
+    That is: it was to act at every version in between, did not act itself, and its legal
+    actions are unchanged. Typical case: simultaneous choices, where others' moves bump the
+    version without touching this seat's pending choice.
+    """
+    now = len(states) - 1
+    if not 0 <= since <= now:
+        return False
+    if any(action.seat == seat for action in actions if action.version > since):
+        return False
+    if any(seat not in game.to_act(state) for state in states[since:]):
+        return False
+    return game.legal_actions(states[since], seat) == game.legal_actions(states[now], seat)

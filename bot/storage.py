@@ -1,0 +1,345 @@
+"""SQLite storage through aiosqlite: games, seats and the action log.
+
+Everything the bot knows lives here, so a restart loses nothing. The database runs in WAL mode
+with foreign keys on; the schema comes from the numbered migrations in `bot.migrations`.
+
+One aiosqlite connection serves the whole bot. Its statements run one at a time on a worker
+thread, so an `asyncio.Lock` keeps each operation (and each transaction) whole: a statement
+from one task can never land inside another task's open transaction. Operations are a few
+statements long, so different games only ever wait for each other for microseconds.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import aiosqlite
+
+from bot.migrations import MIGRATIONS
+
+OPEN_STATUSES = ("lobby", "active")
+
+
+class StorageError(Exception):
+    """A write was refused because the stored game is not in the expected state."""
+
+
+class StaleVersion(StorageError):
+    """Compare-and-swap failed: someone else changed the game first."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open game."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    user_id: int
+    name: str
+    seat: int | None
+    dm_ok: bool | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    version: int
+    seat: int
+    action: str
+    at: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    options: dict[str, str]
+    seed: int | None
+    state: dict | None
+    version: int
+    result: dict | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: int
+    updated_at: int
+    players: tuple[SeatRow, ...]  # join order in the lobby, seat order once started
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        for player in self.players:
+            if player.user_id == user_id:
+                return player.seat
+        return None
+
+    def has_player(self, user_id: int) -> bool:
+        return any(player.user_id == user_id for player in self.players)
+
+    def player_at(self, seat: int) -> SeatRow:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise KeyError(seat)
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+class Storage:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Storage":
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        storage = cls(connection)
+        try:
+            await storage._configure()
+            await storage._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            async with self._lock:
+                await self._db.close()
+
+    async def _configure(self) -> None:
+        # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
+        # statement open and block the first COMMIT.
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL", "busy_timeout = 5000"):
+            await self._db.execute_fetchall(f"PRAGMA {pragma}")
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            (current,) = await cursor.fetchone()
+        for number, _title, sql in MIGRATIONS:
+            if number <= current:
+                continue
+            # The script and the version bump commit together, or not at all.
+            try:
+                await self._db.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
+                )
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
+            return (await cursor.fetchone())[0]
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. Caller holds self._lock."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    # ------------------------------------------------------------------------------ reads
+
+    async def _load(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
+        async with self._db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute(
+            "SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = ? "
+            "ORDER BY seat IS NULL, seat, joined_at, rowid",
+            (row["id"],),
+        ) as cur:
+            players = tuple(
+                SeatRow(r["user_id"], r["name"], r["seat"], None if r["dm_ok"] is None else bool(r["dm_ok"]))
+                for r in await cur.fetchall()
+            )
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            status=row["status"],
+            host_id=row["host_id"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            state=None if row["state"] is None else json.loads(row["state"]),
+            version=row["version"],
+            result=None if row["result"] is None else json.loads(row["result"]),
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            players=players,
+        )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("id = ?", (game_id,))
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("channel_id = ?", (channel_id,))
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with self._lock, self._db.execute(
+            "SELECT version, seat, action, at FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
+        ) as cur:
+            return [ActionRow(r["version"], r["seat"], r["action"], r["at"]) for r in await cur.fetchall()]
+
+    # ----------------------------------------------------------------------------- lobby
+
+    async def create_lobby(
+        self, *, guild_id: int, channel_id: int, game: str, host_id: int, host_name: str,
+        options: dict[str, str],
+    ) -> GameRow:
+        now = _now()
+        async with self._lock:
+            try:
+                async with self._transaction() as db:
+                    cursor = await db.execute(
+                        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, "
+                        "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                        (guild_id, channel_id, game, host_id, json.dumps(options), now, now),
+                    )
+                    game_id = cursor.lastrowid
+                    await db.execute(
+                        "INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                        (game_id, host_id, host_name, now),
+                    )
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusy("This channel already has an open game.") from exc
+            return await self._load("id = ?", (game_id,))
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self._update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def add_player(self, game_id: int, user_id: int, name: str) -> None:
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            await db.execute(
+                "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                (game_id, user_id, name, _now()),
+            )
+            await self._touch(db, game_id)
+
+    async def remove_player(self, game_id: int, user_id: int, *, new_host_id: int | None) -> None:
+        """Leave a lobby; hands the lobby to `new_host_id` when given."""
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            if new_host_id is not None:
+                await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (new_host_id, game_id))
+            await self._touch(db, game_id)
+
+    async def start_game(self, game_id: int, *, seat_order: list[int], seed: int, state: dict) -> None:
+        """Lobby -> active in one transaction: seats, seed and the first state."""
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            for seat, user_id in enumerate(seat_order):
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
+                )
+            await db.execute(
+                "UPDATE games SET status = 'active', seed = ?, state = ?, version = 0, updated_at = ? "
+                "WHERE id = ?",
+                (seed, json.dumps(state), _now(), game_id),
+            )
+
+    # ---------------------------------------------------------------------------- moves
+
+    async def record_move(
+        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
+        finished_result: dict | None = None,
+    ) -> int:
+        """The one transaction per move: log row, new state and version bump, or nothing.
+
+        Compare-and-swap on `version`: if the stored version is not `expected_version` (or the
+        game is no longer active) nothing is written and StaleVersion is raised.
+        """
+        new_version = expected_version + 1
+        now = _now()
+        status = "active" if finished_result is None else "finished"
+        result = None if finished_result is None else json.dumps(finished_result)
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (json.dumps(state), new_version, status, result, now, game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion("The game changed while this move was being made.")
+            await db.execute(
+                "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, new_version, seat, action, now),
+            )
+        return new_version
+
+    async def end_game(self, game_id: int, *, status: str, result: dict, expected_status: str | None = None) -> None:
+        """Finish or abandon an open game (resignation, abandonment)."""
+        assert status in ("finished", "abandoned")
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = ?, result = ?, updated_at = ? "
+                "WHERE id = ? AND status IN ('lobby', 'active') AND (? IS NULL OR status = ?)",
+                (status, json.dumps(result), _now(), game_id, expected_status, expected_status),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion("The game is no longer open.")
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        await self._update("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
+        await self._update(
+            "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
+        )
+
+    # --------------------------------------------------------------------------- helpers
+
+    async def _update(self, sql: str, params: tuple[Any, ...]) -> None:
+        async with self._lock, self._transaction() as db:
+            await db.execute(sql, params)
+
+    @staticmethod
+    async def _require_status(db: aiosqlite.Connection, game_id: int, status: str) -> None:
+        async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row["status"] != status:
+            raise StorageError(f"The game is not in the {status} any more.")
+
+    @staticmethod
+    async def _touch(db: aiosqlite.Connection, game_id: int) -> None:
+        await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id))

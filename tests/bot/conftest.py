@@ -1,0 +1,59 @@
+"""Fixtures for the bot tests: a simulated Discord running our bot on a fresh database."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.bot import fakegame
+from tests.bot.harness import World, bot_factory
+
+SEED = 7
+
+
+class RecordingRenderer:
+    """Renders like the bot would (the test game has a tiny renderer of its own) and remembers
+    which view every image came from, so tests can tell a public board from a private one."""
+
+    def __init__(self) -> None:
+        self.viewer_of: dict[bytes, int | None] = {}
+        self._lock = threading.Lock()  # renders run in worker threads
+
+    def __call__(self, view: dict, names: list[str]) -> bytes:
+        if view["game"] == fakegame.GAME.name:
+            png = fakegame.render(view, names)
+        else:
+            from renderers import render_png
+
+            png = render_png(view, names)
+        with self._lock:
+            self.viewer_of[png] = view["viewer"]
+        return png
+
+
+@pytest.fixture
+def renderer() -> RecordingRenderer:
+    return RecordingRenderer()
+
+
+@pytest.fixture
+def database_path(tmp_path):
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+def make_bot(database_path, renderer):
+    return bot_factory(database_path, games={"pips": fakegame.GAME}, seed=SEED, render=renderer)
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    """What simcord's pytest plugin runs (its `simcord_env` fixture)."""
+    return make_bot()
+
+
+@pytest.fixture
+async def world(simcord_env, make_bot, database_path):
+    world = World(simcord_env, make_bot, database_path)
+    yield world
+    await world.bot.close_storage()  # aiosqlite's worker thread must not outlive the test

@@ -1,0 +1,111 @@
+"""Storage: migrations, SQLite settings, and the one-transaction-per-move compare-and-swap."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.migrations import MIGRATIONS
+from bot.storage import ChannelBusy, StaleVersion, Storage, StorageError
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    storage = await Storage.open(tmp_path / "data" / "bot.sqlite3")  # the directory is created
+    yield storage
+    await storage.close()
+
+
+async def started_game(storage: Storage, channel_id: int = 10) -> int:
+    table = await storage.create_lobby(guild_id=1, channel_id=channel_id, game="pips", host_id=100,
+                                       host_name="Alice", options={"rounds": "2"})
+    await storage.add_player(table.id, 200, "Bob")
+    await storage.start_game(table.id, seat_order=[200, 100], seed=42, state={"n": 0})
+    return table.id
+
+
+async def test_migrations_are_applied_once_and_tracked_in_user_version(tmp_path):
+    path = tmp_path / "bot.sqlite3"
+    storage = await Storage.open(path)
+    assert await storage.schema_version() == MIGRATIONS[-1][0]
+    await started_game(storage)
+    await storage.close()
+
+    again = await Storage.open(path)  # re-opening must not re-run (or fail on) migrations
+    assert await again.schema_version() == MIGRATIONS[-1][0]
+    assert (await again.get_game(1)).status == "active"
+    await again.close()
+
+
+def test_migrations_are_numbered_in_order():
+    assert [number for number, _, _ in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+
+
+async def test_wal_mode_and_foreign_keys(storage, tmp_path):
+    game_id = await started_game(storage)
+    with sqlite3.connect(tmp_path / "data" / "bot.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with pytest.raises(sqlite3.IntegrityError):
+        # seats must belong to a game: foreign keys are enforced on the bot's connection
+        await storage._update("INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (999, 1, 'x', 0)", ())
+    assert (await storage.get_game(game_id)).players[0].name == "Bob"
+
+
+async def test_a_move_is_one_transaction_with_compare_and_swap(storage):
+    game_id = await started_game(storage)
+
+    version = await storage.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    assert version == 1
+    with pytest.raises(StaleVersion):
+        await storage.record_move(game_id, expected_version=0, seat=1, action="roll", state={"n": 99})
+
+    table = await storage.get_game(game_id)
+    assert (table.version, table.state) == (1, {"n": 1})
+    assert [(a.version, a.seat, a.action) for a in await storage.actions(game_id)] == [(1, 0, "roll")]
+
+
+async def test_concurrent_moves_on_one_version_apply_once(storage):
+    game_id = await started_game(storage)
+
+    results = await asyncio.gather(
+        *(storage.record_move(game_id, expected_version=0, seat=s, action=f"move {s}", state={"n": s})
+          for s in (0, 1)),
+        return_exceptions=True,
+    )
+
+    assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "int"]
+    assert len(await storage.actions(game_id)) == 1
+
+
+async def test_finishing_move_stores_the_result(storage):
+    game_id = await started_game(storage)
+
+    await storage.record_move(game_id, expected_version=0, seat=0, action="win", state={"n": 1},
+                              finished_result={"winners": [0], "scores": [1, 0], "reason": "won"})
+
+    table = await storage.get_game(game_id)
+    assert table.status == "finished" and table.result["winners"] == [0]
+    with pytest.raises(StaleVersion):
+        await storage.record_move(game_id, expected_version=1, seat=1, action="late", state={})
+
+
+async def test_one_open_game_per_channel(storage):
+    await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=1, host_name="A", options={})
+    with pytest.raises(ChannelBusy):
+        await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=2, host_name="B", options={})
+    await storage.create_lobby(guild_id=1, channel_id=11, game="pips", host_id=2, host_name="B", options={})
+
+    await storage.end_game(1, status="abandoned", result={})
+    await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=3, host_name="C", options={})
+    assert (await storage.open_game_in(10)).host_id == 3
+    assert (await storage.latest_game_in(10)).id == 3
+
+
+async def test_lobby_writes_are_refused_once_started(storage):
+    game_id = await started_game(storage)
+    with pytest.raises(StorageError):
+        await storage.add_player(game_id, 300, "Carol")
+    table = await storage.get_game(game_id)
+    assert [(p.name, p.seat) for p in table.players] == [("Bob", 0), ("Alice", 1)]
+    assert table.seat_of(100) == 1 and table.seat_of(300) is None
