@@ -1,0 +1,94 @@
+"""Per-move handling time through the offline harness, with rendering.
+
+Plays Knatsch (3 and 6 players) and Raub Ritter (4 players) through the real bot code in
+simcord's simulated Discord, the way the bot tests do, and times every move from the click (or
+`/move`) to the bot having stored it, rendered the board and posted it. Discord's network is not
+in these figures. Prints median, 95th and 99th percentile and the slowest move, and how much of a
+move is spent rendering.
+
+    python bench/bot_moves.py [--moves 150]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games import REGISTRY  # noqa: E402
+from renderers import render_png  # noqa: E402
+from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act  # noqa: E402
+
+
+class TimedRenderer:
+    """The production renderer, timed (renders run in worker threads)."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, view, names):
+        started = time.perf_counter()
+        png = render_png(view, names)
+        with self._lock:
+            self.seconds.append(time.perf_counter() - started)
+        return png
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[float], TimedRenderer]:
+    renderer = TimedRenderer()
+    with tempfile.TemporaryDirectory() as folder:
+        async with simulated_discord(Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
+                                     seed=seed, render=renderer) as world:
+            members = [world.player(f"player{i}") for i in range(players)]
+            await world.slash(members[0], "game new", game=game)
+            for member in members[1:]:
+                await world.click(member, world.latest(), label="Join")
+            await world.click(members[0], world.latest(), label="Start")
+            seated = seat_order(world, 1, members)
+            rng = random.Random(seed)
+            timings = []
+            renderer.seconds.clear()
+            for _ in range(moves):
+                if "Game over" in world.latest_board().content:
+                    break
+                player = to_act(world, seated)[0]
+                started = time.perf_counter()
+                await take_turn(world, player, rng)
+                timings.append(time.perf_counter() - started)
+    return timings, renderer
+
+
+def report(label: str, timings: list[float], renderer: TimedRenderer) -> None:
+    ms = [t * 1000 for t in timings]
+    render_ms = [t * 1000 for t in renderer.seconds]
+    print(f"{label}: {len(ms)} moves, {len(render_ms)} renders")
+    print(f"  per move  median {statistics.median(ms):6.1f} ms   p95 {percentile(ms, .95):6.1f} ms   "
+          f"p99 {percentile(ms, .99):6.1f} ms   max {max(ms):6.1f} ms")
+    print(f"  rendering median {statistics.median(render_ms):6.1f} ms   p99 {percentile(render_ms, .99):6.1f} ms"
+          f"   ({sum(render_ms) / len(ms):.1f} ms per move, public board and any DM images)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=150)
+    args = parser.parse_args()
+    for game, players in (("knatsch", 3), ("knatsch", 6), ("raubritter", 4)):
+        timings, renderer = asyncio.run(play(game, players, args.moves, seed=3))
+        report(f"{REGISTRY[game].title}, {players} players", timings, renderer)
+
+
+if __name__ == "__main__":
+    main()

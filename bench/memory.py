@@ -1,0 +1,100 @@
+"""The bot's memory with 1,000 active games in the database.
+
+Builds a simulated server with 1,000 channels, stores a Knatsch game in each (three players,
+stopped at a random point of a random game), restarts the bot on that database, then makes one
+move through `/move` in every game. Prints the process's resident memory at each stage. The
+simulated Discord (its message store and attachment CDN) lives in the same process; its
+attachment bytes are subtracted and reported separately.
+
+    python bench/memory.py [--games 1000] [--moves 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.storage import Storage  # noqa: E402
+from games import REGISTRY  # noqa: E402
+from tests.bot.harness import simulated_discord  # noqa: E402
+
+
+def rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cdn_mib(world) -> float:
+    return sum(len(blob) for blob in world.env.backend.cdn._blobs.values()) / 2**20
+
+
+async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: list[int]) -> None:
+    game = REGISTRY["knatsch"]
+    storage = await Storage.open(path)
+    try:
+        for number, channel_id in enumerate(channel_ids):
+            chooser = random.Random(number)
+            table = await storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game="knatsch",
+                                               host_id=user_ids[0], host_name="p0", options={})
+            for index, user_id in enumerate(user_ids[1:], start=1):
+                await storage.add_player(table.id, user_id, f"p{index}")
+            state = game.new_game(len(user_ids), seed=number)
+            await storage.start_game(table.id, seat_order=user_ids, seed=number, state=game.to_dict(state))
+            for version in range(chooser.randrange(0, 60)):
+                seat = chooser.choice(sorted(game.to_act(state)))
+                action = chooser.choice(game.legal_actions(state, seat))
+                after, _ = game.apply(state, seat, action)
+                if game.outcome(after) is not None:
+                    break
+                state = after
+                await storage.record_move(table.id, expected_version=version, seat=seat,
+                                          action=action.encode(), state=game.to_dict(state))
+    finally:
+        await storage.close()
+
+
+async def run(games: int, moves: int) -> None:
+    engine = REGISTRY["knatsch"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "memory.sqlite3"
+        async with simulated_discord(path, games={"knatsch": engine}, seed=1) as world:
+            print(f"bot started, empty database:            {rss_mib():7.1f} MiB")
+            members = [world.player(f"p{i}") for i in range(3)]
+            channels = [world.guild.create_text_channel(f"table-{i}") for i in range(games)]
+            await populate(path, world.guild.id, [c.id for c in channels], [m.id for m in members])
+            await world.restart()
+            gc.collect()
+            print(f"restarted with {games} active games stored: {rss_mib():7.1f} MiB "
+                  f"(database {path.stat().st_size / 2**20:.1f} MiB)")
+            by_id = {m.id: m for m in members}
+            for number, channel in enumerate(channels[:moves]):
+                table = await world.bot.service.storage.open_game_in(channel.id)
+                state = engine.from_dict(table.state)
+                seat = min(engine.to_act(state))
+                action = engine.legal_actions(state, seat)[0]
+                player = by_id[table.player_at(seat).user_id]
+                await world.slash(player, "move", channel=channel, action=action.encode())
+            gc.collect()
+            total, cdn = rss_mib(), cdn_mib(world)
+            print(f"after one move in each of {moves} games:    {total:7.1f} MiB, of which the simulated "
+                  f"Discord's stored images {cdn:.1f} MiB -> bot about {total - cdn:.1f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=1000)
+    args = parser.parse_args()
+    asyncio.run(run(args.games, min(args.moves, args.games)))
+
+
+if __name__ == "__main__":
+    main()
