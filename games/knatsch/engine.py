@@ -1,0 +1,638 @@
+"""The Knatsch rules engine (Knights, Michael Schacht, Abacusspiele 2000).
+
+Action vocabulary (canonical text forms):
+  topple              challenge the king (start of turn, exactly three castles)
+  target C05          announce the card to roll for: a stack top or an opponent's card
+  under 1             put the top card of stack 1 (or 2) under that stack
+  guard S16 C03,C11   move your castle guard onto two of your castles
+  guard S19 S05       move your special-card guard onto one of your specials
+  end                 end the turn instead of taking a further attempt
+  roll                the first roll of all six dice
+  reroll 1,4,5        roll the dice at these 1-based positions again (never sixes)
+  stop                end the rolling and score the dice as they lie
+  lose C03 2          king's revenge: give up this castle, under stack 2
+
+Decisions where the rules are silent (each also noted where it is implemented):
+  * Challenging the king is the turn's attempt: afterwards the turn ends (a win, the revenge,
+    or, with Protection, nothing). It is allowed only before any card went under a stack or a
+    target was announced this turn; moving guards first is fine.
+  * Betrayal is used only where it helps: a stack castle must beat the easier of its own
+    combination and 2-2-2+4 (the card "makes capturing easier"; 1-1-1+5 stays 1-1-1+5).
+  * The king's revenge ignores guards (it is not an attack).
+  * Guards are placed automatically when a player gets them or a covered card leaves: on the
+    castles / special held longest. The owner moves them with `guard` on their own turn, any
+    time before announcing a target. A special-card guard may cover a castle guard, never itself.
+  * Putting under a stack is offered only for stacks of two or more cards (otherwise it changes
+    nothing). Special case: when no card can be targeted and the allowance is used, `under` is
+    offered for each stack that holds a card the player may capture somewhere below its top
+    (which cards lie in the stacks is public: all cards not held by a player), so cycling always
+    reaches one. If no card in either stack and no opponent's card can be targeted (and the king
+    cannot be challenged), the turn passes at once. If every seat passes in a row with nothing
+    else happening, the game ends without a winner (stalemate).
+  * A further attempt (after winning a special from a stack) is optional: `end` declines it.
+    With nothing left to target it ends on its own.
+  * Rolling never stops by itself while rolls are left and a non-six die remains, even after
+    the target is beaten: a higher result makes a castle harder to defend.
+  * Tournaments: every player must roll (no sitting out). The organiser rolls up to 4 times
+    (the Champion gives nothing more); others up to 3, or 4 with the Champion.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from functools import lru_cache
+from typing import Callable, Mapping
+
+from games.core import (Action, Event, GameError, IllegalAction, Outcome, Seat, chance,
+                        check_turn)
+from games.knatsch import state as st
+from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
+                                 CASTLE, CASTLE_GUARD, CATAPULT, CHAMPION, DIE, KING, PROTECTION,
+                                 SPECIAL, SPECIAL_GUARD, STACK, TOURNAMENT, Card, likeness)
+from games.knatsch.dice import SIX, beats, dice_text, evaluate, result_text
+from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER,
+                                 REVENGE, ROLL, TOURNAMENT_ROLL, KnatschState, Roll, Tournament)
+from games.knatsch.views import build_view, describe_action
+
+NORMAL_ROLLS = 3
+EXTRA_ROLLS = 4  # tournament organiser, Champion in a tournament, Catapult on an opponent's castle
+LOG_SIZE = 8
+
+DiceSource = Callable[[int], list[int]]
+"""Test hook: given a number of dice, the values they show. Production uses `chance`."""
+
+RULES_SUMMARY = """\
+**Knatsch (Knights)**: roll dice to capture castles, tournaments and special cards.
+**Your turn:** announce one card to roll for: a top card of either stack, or an opponent's \
+castle or special. Before that you may put one stack's top card under it (twice with a *Stack* card).
+**Rolling:** six dice, up to 3 rolls; after each roll reroll any dice except sixes, which are \
+locked and worth nothing. Stop whenever you like. Your best group of equal dice counts, the \
+highest other die breaks ties. A card shows three red dice and a yellow one: beat them \
+(more dice, or a higher value, or on a tie a higher extra; a full tie fails).
+**Capturing:** fail on a stack card and it goes under its stack. Beat an opponent's castle \
+and they may defend (3 rolls) by beating your result. Specials cannot be defended. \
+A special won from a stack gives another attempt. Never capture a card like one you own \
+(tournaments excepted). Players with one castle (two-player game: fewer than three) cannot be attacked.
+**Tournament** from a stack: you roll first with 4 rolls, then everyone else in turn must beat \
+the best so far; the best takes the card.
+**Specials:** die cards add a die; Catapult: 4 rolls against an opponent's castle; Champion: \
+4 rolls in tournaments; guards protect two castles or one special; Betrayal: stack castles \
+become 2-2-2+4; Protection: no king's revenge.
+**Win** at once with four castles, or two castles and three tournaments, or three castles and \
+toppling the king (start of turn, beat four 5s + 1; failing costs a castle).
+"""
+
+
+def _seat(seat: int) -> str:
+    return f"{{s{seat}}}"
+
+
+class KnatschGame:
+    name = "knatsch"
+    title = "Knatsch (Knights)"
+    min_players = 2
+    max_players = 6
+    options = ()
+    rules_summary = RULES_SUMMARY
+
+    def __init__(self, dice_source: DiceSource | None = None) -> None:
+        # Tests script the dice through `dice_source`; the game itself always uses `chance`.
+        self._dice_source = dice_source
+
+    # ------------------------------------------------------------------------------------
+    # Setup
+
+    def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> KnatschState:
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 6:
+            raise GameError(f"Knatsch takes 2 to 6 players, not {seats!r}.")
+        if options:
+            raise GameError(f"Knatsch has no table options (got: {', '.join(options)}).")
+        state = KnatschState(seats=seats, seed=int(seed), counter=0, stacks=[[], []],
+                             holdings=[[] for _ in range(seats)],
+                             castle_guard=[[] for _ in range(seats)],
+                             special_guard=[None] * seats, active=0)
+        rng = self._next_rng(state)
+        # One castle of each arms, shuffled face down; each player draws one.
+        starting = [rng.choice([c.id for c in CARDS.values() if c.arms == arms]) for arms in ARMS]
+        rng.shuffle(starting)
+        for seat in range(seats):
+            state.holdings[seat].append(starting[seat])
+        dealt = set(starting[:seats])
+        rest = [cid for cid in CARDS if cid not in dealt]
+        rng.shuffle(rest)
+        half = (len(rest) + 1) // 2
+        state.stacks = [rest[:half], rest[half:]]
+        state.log = ["Each knight holds one castle. {s0} begins."]
+        return state
+
+    # ------------------------------------------------------------------------------------
+    # Who acts, and what they may do
+
+    def to_act(self, state: KnatschState) -> frozenset[Seat]:
+        if state.phase == OVER:
+            return frozenset()
+        if state.phase == ROLL:
+            return frozenset({state.roll.roller})
+        return frozenset({state.active})
+
+    def legal_actions(self, state: KnatschState, seat: Seat) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == ROLL:
+            return self._roll_actions(state.roll)
+        if state.phase == REVENGE:
+            return [Action("lose", (cid, str(number)))
+                    for cid in _by_id(state.cards_of(seat, CASTLE)) for number in (1, 2)]
+        return self._choose_actions(state, seat)
+
+    def _roll_actions(self, roll: Roll) -> list[Action]:
+        if roll.rolls_used == 0:
+            return [Action("roll")]
+        return list(_reroll_actions(tuple(i + 1 for i, die in enumerate(roll.dice) if die != SIX)))
+
+    def _choose_actions(self, state: KnatschState, seat: int) -> list[Action]:
+        actions = []
+        if self._may_topple(state):
+            actions.append(Action("topple"))
+        targets = self._targets(state, seat)
+        actions += [Action("target", (cid,)) for cid in targets]
+        actions += [Action("under", (str(i + 1),)) for i in self._under_stacks(state, seat, targets)]
+        actions += self._guard_actions(state, seat)
+        if state.bonus:
+            actions.append(Action("end"))
+        return actions
+
+    def _may_topple(self, state: KnatschState) -> bool:
+        # "Three castles at the start of the turn": before anything else happened this turn.
+        return state.fresh and len(state.cards_of(state.active, CASTLE)) == 3
+
+    def _targets(self, state: KnatschState, seat: int) -> list[str]:
+        owned = self._likenesses(state, seat)
+        targets = [stack[0] for stack in state.stacks
+                   if stack and likeness(CARDS[stack[0]]) not in owned]
+        for offset in range(1, state.seats):
+            owner = (seat + offset) % state.seats
+            targets += [cid for cid in state.holdings[owner]
+                        if self._may_attack(state, owner, CARDS[cid], owned)]
+        return targets
+
+    def _may_attack(self, state: KnatschState, owner: int, card: Card, owned: set) -> bool:
+        if card.kind == TOURNAMENT or likeness(card) in owned:
+            return False
+        if card.kind == CASTLE:
+            castles = len(state.cards_of(owner, CASTLE))
+            if castles < (3 if state.seats == 2 else 2):
+                return False
+            return not (self._holds(state, owner, CASTLE_GUARD) and card.id in state.castle_guard[owner])
+        return not (self._holds(state, owner, SPECIAL_GUARD) and state.special_guard[owner] == card.id)
+
+    def _unders_allowed(self, state: KnatschState, seat: int) -> int:
+        return 2 if self._holds(state, seat, STACK) else 1
+
+    def _under_stacks(self, state: KnatschState, seat: int, targets: list[str]) -> list[int]:
+        movable = [i for i, stack in enumerate(state.stacks) if len(stack) >= 2]
+        if state.unders_used < self._unders_allowed(state, seat):
+            return movable
+        if targets:
+            return []
+        # Special case: keep cycling, but only where cycling can reach a card (see module doc).
+        owned = self._likenesses(state, seat)
+        return [i for i in movable
+                if any(likeness(CARDS[cid]) not in owned for cid in state.stacks[i][1:])]
+
+    def _guard_actions(self, state: KnatschState, seat: int) -> list[Action]:
+        actions = []
+        castle_guard = self._card_with(state, seat, CASTLE_GUARD)
+        castles = _by_id(state.cards_of(seat, CASTLE))
+        if castle_guard and castles:
+            current = set(state.castle_guard[seat])
+            for pair in itertools.combinations(castles, min(2, len(castles))):
+                if set(pair) != current:
+                    actions.append(Action("guard", (castle_guard, ",".join(pair))))
+        special_guard = self._card_with(state, seat, SPECIAL_GUARD)
+        if special_guard:
+            for cid in _by_id(state.cards_of(seat, SPECIAL)):
+                if cid not in (special_guard, state.special_guard[seat]):
+                    actions.append(Action("guard", (special_guard, cid)))
+        return actions
+
+    def _can_progress(self, state: KnatschState) -> bool:
+        seat = state.active
+        if self._may_topple(state):
+            return True
+        targets = self._targets(state, seat)
+        return bool(targets or self._under_stacks(state, seat, targets))
+
+    # ------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply(self, state: KnatschState, seat: Seat, action: Action) -> tuple[KnatschState, list[Event]]:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        action = _canonical(action)
+        check_turn(self, state, seat, action)
+        new = state.clone()
+        events: list[Event] = []
+        handler = getattr(self, f"_do_{action.verb}")
+        handler(new, seat, action.args, events)
+        self._settle(new, events)
+        new.log = (new.log + [e.text for e in events if e.seat is None])[-LOG_SIZE:]
+        return new, events
+
+    def _do_topple(self, state, seat, args, events) -> None:
+        state.fresh = False
+        state.passes = 0
+        state.phase = ROLL
+        state.roll = Roll(KING_ROLL, seat, KING_TARGET, None, None, NORMAL_ROLLS, list(KING.key))
+        events.append(Event(f"{_seat(seat)} challenges the king: must beat {KING.text}.", kind="announce"))
+
+    def _do_under(self, state, seat, args, events) -> None:
+        index = int(args[0]) - 1
+        special_case = state.unders_used >= self._unders_allowed(state, seat)
+        stack = state.stacks[index]
+        card = stack.pop(0)
+        stack.append(card)
+        state.unders_used += 1
+        state.fresh = False
+        why = " (nothing else could be targeted)" if special_case else ""
+        events.append(Event(f"{_seat(seat)} put {CARDS[card].label} under stack {index + 1}{why}; "
+                            f"{CARDS[stack[0]].label} is on top now.", kind="stack"))
+
+    def _do_guard(self, state, seat, args, events) -> None:
+        guard_id, covered = args[0], args[1].split(",")
+        if CARDS[guard_id].ability == CASTLE_GUARD:
+            state.castle_guard[seat] = covered
+        else:
+            state.special_guard[seat] = covered[0]
+        state.passes = 0
+        names = " and ".join(CARDS[cid].label for cid in covered)
+        events.append(Event(f"{_seat(seat)} moved the {CARDS[guard_id].name} onto {names}.", kind="guard"))
+
+    def _do_end(self, state, seat, args, events) -> None:
+        events.append(Event(f"{_seat(seat)} ends the turn without a further attempt.", kind="turn"))
+        self._end_turn(state)
+
+    def _do_target(self, state, seat, args, events) -> None:
+        card = CARDS[args[0]]
+        state.fresh = False
+        state.passes = 0
+        state.phase = ROLL
+        stack_index = next((i for i, s in enumerate(state.stacks) if s and s[0] == card.id), None)
+        who = _seat(seat)
+        if stack_index is not None:
+            where = f"from stack {stack_index + 1}"
+            if card.kind == TOURNAMENT:
+                order = [(seat + k) % state.seats for k in range(state.seats)]
+                state.tournament = Tournament(card.id, stack_index, order)
+                state.roll = Roll(TOURNAMENT_ROLL, seat, card.id, stack_index, None, EXTRA_ROLLS, None)
+                events.append(Event(f"{who} organises a tournament {where}: rolls first with up to "
+                                    f"{EXTRA_ROLLS} rolls, then everyone else in turn.", kind="announce"))
+                return
+            combination = card.combination
+            note = ""
+            # Betrayal only where it helps (see the module doc).
+            if card.kind == CASTLE and self._holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination.key:
+                combination = BETRAYAL_COMBINATION
+                note = f" (Betrayal: {combination.text})"
+            state.roll = Roll(CAPTURE, seat, card.id, stack_index, None, NORMAL_ROLLS, list(combination.key))
+            events.append(Event(f"{who} rolls for {card.label} {where}{note}.", kind="announce"))
+            return
+        owner = state.owner_of(card.id)
+        rolls = NORMAL_ROLLS
+        note = ""
+        if card.kind == CASTLE and self._holds(state, seat, CATAPULT):
+            rolls, note = EXTRA_ROLLS, f" with the Catapult ({EXTRA_ROLLS} rolls)"
+        state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.combination.key))
+        verb = "attacks" if card.kind == CASTLE else "goes for"
+        events.append(Event(f"{who} {verb} {_seat(owner)}'s {card.label}{note}.", kind="announce"))
+
+    def _do_roll(self, state, seat, args, events) -> None:
+        roll = state.roll
+        roll.dice = self._roll_dice(state, len(roll.dice))
+        roll.rerolled = [True] * len(roll.dice)
+        roll.rolls_used = 1
+        self._after_roll(state, events)
+
+    def _do_reroll(self, state, seat, args, events) -> None:
+        roll = state.roll
+        positions = [int(p) for p in args[0].split(",")]
+        for position, value in zip(positions, self._roll_dice(state, len(positions))):
+            roll.dice[position - 1] = value
+        roll.rerolled = [i + 1 in positions for i in range(len(roll.dice))]
+        roll.rolls_used += 1
+        self._after_roll(state, events)
+
+    def _do_stop(self, state, seat, args, events) -> None:
+        self._finish_roll(state, events)
+
+    def _do_lose(self, state, seat, args, events) -> None:
+        # Guards do not help here: the revenge is not an attack.
+        castle, index = args[0], int(args[1]) - 1
+        state.holdings[seat].remove(castle)
+        state.stacks[index].append(castle)
+        self._place_guards(state, seat)
+        events.append(Event(f"The king's revenge: {_seat(seat)} loses {CARDS[castle].label}, "
+                            f"which goes under stack {index + 1}.", kind="revenge"))
+        self._end_turn(state)
+
+    # ------------------------------------------------------------------------------------
+    # Dice
+
+    def _roll_dice(self, state: KnatschState, count: int) -> list[int]:
+        rng = self._next_rng(state)
+        if self._dice_source is not None:
+            return list(self._dice_source(count))
+        return [rng.randint(1, 6) for _ in range(count)]
+
+    @staticmethod
+    def _next_rng(state: KnatschState) -> random.Random:
+        rng = chance(state.seed, state.counter)
+        state.counter += 1
+        return rng
+
+    def _result(self, state: KnatschState, roll: Roll) -> tuple[int, int, int]:
+        return evaluate(roll.dice, self._die_values(state, roll.roller))
+
+    def _after_roll(self, state: KnatschState, events: list[Event]) -> None:
+        roll = state.roll
+        dice_cards = self._die_values(state, roll.roller)
+        with_cards = f" with die card{'s' if len(dice_cards) > 1 else ''} {', '.join(map(str, dice_cards))}" if dice_cards else ""
+        events.append(Event(
+            f"{_seat(roll.roller)} rolled {dice_text(roll.dice)} (roll {roll.rolls_used} of "
+            f"{roll.rolls_allowed}; best{with_cards}: {result_text(self._result(state, roll))}).",
+            kind="roll"))
+        if roll.rolls_used >= roll.rolls_allowed or all(d == SIX for d in roll.dice):
+            self._finish_roll(state, events)
+
+    def _finish_roll(self, state: KnatschState, events: list[Event]) -> None:
+        roll = state.roll
+        result = self._result(state, roll)
+        {KING_ROLL: self._finish_king, CAPTURE: self._finish_capture, DEFENCE: self._finish_defence,
+         TOURNAMENT_ROLL: self._finish_tournament_roll}[roll.purpose](state, roll, result, events)
+
+    def _finish_king(self, state, roll, result, events) -> None:
+        seat = roll.roller
+        state.roll = None
+        if beats(result, KING.key):
+            events.append(Event(f"{_seat(seat)} topples the king with {result_text(result)}!", kind="win"))
+            self._declare_winner(state, seat, st.KING_TOPPLED)
+        elif self._holds(state, seat, PROTECTION):
+            events.append(Event(f"{_seat(seat)} fails to topple the king ({result_text(result)}), "
+                                "but Protection spares them the king's revenge.", kind="fail"))
+            self._end_turn(state)
+        else:
+            events.append(Event(f"{_seat(seat)} fails to topple the king ({result_text(result)}): "
+                                "the king takes revenge, a castle must go.", kind="fail"))
+            state.phase = REVENGE
+
+    def _finish_capture(self, state, roll, result, events) -> None:
+        seat, card = roll.roller, CARDS[roll.target]
+        success = beats(result, roll.to_beat)
+        text = result_text(result)
+        if roll.from_stack is not None:
+            stack = state.stacks[roll.from_stack]
+            if not success:
+                stack.append(stack.pop(0))
+                events.append(Event(f"{_seat(seat)} fails with {text}: {card.label} goes under "
+                                    f"stack {roll.from_stack + 1}.", kind="fail"))
+                self._end_turn(state)
+                return
+            stack.pop(0)
+            self._gain(state, seat, card.id)
+            top = f"; {CARDS[stack[0]].label} is on top now" if stack else "; the stack is empty"
+            events.append(Event(f"{_seat(seat)} takes {card.label} with {text}{top}.", kind="capture"))
+            if self._check_win(state, seat, events):
+                return
+            if card.kind == SPECIAL:
+                # A special from a stack earns a further attempt, usable at once.
+                state.phase, state.roll, state.bonus = CHOOSE, None, True
+                events.append(Event(f"{_seat(seat)} may try for another card.", kind="turn"))
+            else:
+                self._end_turn(state)
+            return
+        owner = roll.owner
+        if not success:
+            events.append(Event(f"{_seat(seat)} fails with {text}: {_seat(owner)} keeps {card.label}.", kind="fail"))
+            self._end_turn(state)
+        elif card.kind == CASTLE:
+            state.roll = Roll(DEFENCE, owner, card.id, None, owner, NORMAL_ROLLS, list(result))
+            events.append(Event(f"{_seat(seat)} beats {card.label} with {text}; {_seat(owner)} may "
+                                f"defend by beating {text}.", kind="attack"))
+        else:
+            self._transfer(state, card.id, owner, seat)
+            events.append(Event(f"{_seat(seat)} takes {card.label} from {_seat(owner)} with {text}.", kind="capture"))
+            if not self._check_win(state, seat, events):
+                self._end_turn(state)
+
+    def _finish_defence(self, state, roll, result, events) -> None:
+        defender, attacker, card = roll.roller, state.active, CARDS[roll.target]
+        if beats(result, roll.to_beat):
+            events.append(Event(f"{_seat(defender)} defends {card.label} with {result_text(result)} "
+                                "and keeps it.", kind="defence"))
+        else:
+            self._transfer(state, card.id, defender, attacker)
+            events.append(Event(f"{_seat(defender)} fails to defend with {result_text(result)}: "
+                                f"{_seat(attacker)} takes {card.label}.", kind="capture"))
+            if self._check_win(state, attacker, events):
+                return
+        self._end_turn(state)
+
+    def _finish_tournament_roll(self, state, roll, result, events) -> None:
+        tournament = state.tournament
+        tournament.results.append(list(result))
+        who, text = _seat(roll.roller), result_text(result)
+        if beats(result, roll.to_beat):
+            tournament.leader = roll.roller
+            events.append(Event(f"{who} leads the tournament with {text}.", kind="tournament"))
+        else:
+            events.append(Event(f"{who} rolls {text}: not enough to beat {_seat(tournament.leader)}'s "
+                                f"{result_text(roll.to_beat)}.", kind="tournament"))
+        if len(tournament.results) < len(tournament.order):
+            # Everyone rolls in turn (no sitting out); only the Champion earns a fourth roll.
+            following = tournament.order[len(tournament.results)]
+            rolls = EXTRA_ROLLS if self._holds(state, following, CHAMPION) else NORMAL_ROLLS
+            best = tournament.results[tournament.order.index(tournament.leader)]
+            state.roll = Roll(TOURNAMENT_ROLL, following, tournament.card, tournament.stack, None,
+                              rolls, list(best))
+            return
+        winner = tournament.leader
+        stack = state.stacks[tournament.stack]
+        stack.pop(0)
+        self._gain(state, winner, tournament.card)
+        events.append(Event(f"{_seat(winner)} wins the tournament and takes the tournament card.",
+                            kind="capture"))
+        state.tournament = None
+        if not self._check_win(state, winner, events):
+            self._end_turn(state)
+
+    # ------------------------------------------------------------------------------------
+    # Cards changing hands, guards, winning, turns
+
+    def _gain(self, state: KnatschState, seat: int, card_id: str) -> None:
+        state.holdings[seat].append(card_id)
+        self._place_guards(state, seat)
+
+    def _transfer(self, state: KnatschState, card_id: str, loser: int, gainer: int) -> None:
+        state.holdings[loser].remove(card_id)
+        self._place_guards(state, loser)
+        self._gain(state, gainer, card_id)
+
+    def _place_guards(self, state: KnatschState, seat: int) -> None:
+        """Keep guard assignments valid; fill empty places with the cards held longest.
+
+        A covered card can leave only on its owner's turn (king's revenge) or with the guard
+        itself, so this refills only when the owner could have done so themselves."""
+        held = state.holdings[seat]
+        if self._holds(state, seat, CASTLE_GUARD):
+            castles = [cid for cid in held if CARDS[cid].kind == CASTLE]
+            covered = [cid for cid in state.castle_guard[seat] if cid in castles]
+            for cid in castles:
+                if len(covered) >= 2:
+                    break
+                if cid not in covered:
+                    covered.append(cid)
+            state.castle_guard[seat] = _by_id(covered)
+        else:
+            state.castle_guard[seat] = []
+        guard = self._card_with(state, seat, SPECIAL_GUARD)
+        if guard is None:
+            state.special_guard[seat] = None
+        elif state.special_guard[seat] not in held:
+            others = [cid for cid in held if CARDS[cid].kind == SPECIAL and cid != guard]
+            state.special_guard[seat] = others[0] if others else None
+
+    def _check_win(self, state: KnatschState, seat: int, events: list[Event]) -> bool:
+        castles = len(state.cards_of(seat, CASTLE))
+        tournaments = len(state.cards_of(seat, TOURNAMENT))
+        if castles >= 4:
+            kind, why = st.FOUR_CASTLES, "four different castles"
+        elif castles >= 2 and tournaments >= 3:
+            kind, why = st.CASTLES_AND_TOURNAMENTS, "two castles and three tournaments"
+        else:
+            return False
+        events.append(Event(f"{_seat(seat)} wins with {why}!", kind="win"))
+        self._declare_winner(state, seat, kind)
+        return True
+
+    @staticmethod
+    def _declare_winner(state: KnatschState, seat: int | None, kind: str) -> None:
+        state.phase, state.roll, state.tournament = OVER, None, None
+        state.winners = [] if seat is None else [seat]
+        state.win_kind = kind
+
+    @staticmethod
+    def _end_turn(state: KnatschState) -> None:
+        state.phase, state.roll, state.tournament = CHOOSE, None, None
+        state.active = (state.active + 1) % state.seats
+        state.unders_used, state.bonus, state.fresh = 0, False, True
+
+    def _settle(self, state: KnatschState, events: list[Event]) -> None:
+        """Pass turns that cannot do anything (see the special case in the module doc)."""
+        while state.phase == CHOOSE and not self._can_progress(state):
+            seat = _seat(state.active)
+            if state.bonus:
+                events.append(Event(f"{seat} has no further card to roll for; the turn ends.", kind="turn"))
+                self._end_turn(state)
+                continue
+            state.passes += 1
+            events.append(Event(f"{seat} cannot roll for any card; the turn passes.", kind="turn"))
+            if state.passes >= state.seats:
+                events.append(Event("Nobody can roll for any card any more: the game ends "
+                                    "without a winner.", kind="win"))
+                self._declare_winner(state, None, st.STALEMATE)
+                return
+            self._end_turn(state)
+
+    # ------------------------------------------------------------------------------------
+    # Small queries
+
+    @staticmethod
+    def _card_with(state: KnatschState, seat: int, ability: str) -> str | None:
+        return next((cid for cid in state.holdings[seat] if CARDS[cid].ability == ability), None)
+
+    def _holds(self, state: KnatschState, seat: int, ability: str) -> bool:
+        return self._card_with(state, seat, ability) is not None
+
+    @staticmethod
+    def _die_values(state: KnatschState, seat: int) -> list[int]:
+        return sorted(CARDS[cid].value for cid in state.holdings[seat] if CARDS[cid].ability == DIE)
+
+    @staticmethod
+    def _likenesses(state: KnatschState, seat: int) -> set:
+        return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
+
+    # ------------------------------------------------------------------------------------
+    # Labels, views, outcome
+
+    def describe(self, state: KnatschState, seat: Seat, action: Action) -> str:
+        return describe_action(self, state, seat, _canonical(action))
+
+    def view(self, state: KnatschState, seat: Seat | None) -> dict:
+        return build_view(self, state, seat)
+
+    def outcome(self, state: KnatschState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        castles = tuple(len(state.cards_of(s, CASTLE)) for s in range(state.seats))
+        tournaments = [len(state.cards_of(s, TOURNAMENT)) for s in range(state.seats)]
+        if state.win_kind == st.STALEMATE:
+            reason = "Nobody could roll for any card any more: no winner."
+        else:
+            winner = _seat(state.winners[0])
+            reason = {
+                st.FOUR_CASTLES: f"{winner} owns four different castles.",
+                st.KING_TOPPLED: f"{winner} toppled the king while holding three castles.",
+                st.CASTLES_AND_TOURNAMENTS: f"{winner} owns two castles and three tournaments.",
+            }[state.win_kind]
+        return Outcome(winners=tuple(state.winners), scores=castles, reason=reason,
+                       details={"kind": state.win_kind, "castles": list(castles),
+                                "tournaments": tournaments})
+
+    # ------------------------------------------------------------------------------------
+    # Storage and hidden information
+
+    def to_dict(self, state: KnatschState) -> dict:
+        return st.to_dict(state)
+
+    def from_dict(self, data: Mapping) -> KnatschState:
+        return st.from_dict(data)
+
+    def hidden_variant(self, state: KnatschState, owner: Seat | None, rng: random.Random) -> KnatschState:
+        variant = state.clone()
+        if owner is None:
+            # Only the order of each stack below its face-up top is hidden, from everyone.
+            for stack in variant.stacks:
+                below = stack[1:]
+                rng.shuffle(below)
+                stack[1:] = below
+        return variant
+
+
+@lru_cache(maxsize=64)
+def _reroll_actions(free: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every subset of the non-six dice, smallest first, then `stop` (at most 64 actions)."""
+    subsets = [subset for size in range(1, len(free) + 1)
+               for subset in itertools.combinations(free, size)]
+    return tuple(Action("reroll", (",".join(map(str, s)),)) for s in subsets) + (Action("stop"),)
+
+
+def _by_id(card_ids) -> list[str]:
+    return sorted(card_ids, key=CARD_ORDER.__getitem__)
+
+
+def _canonical(action: Action) -> Action:
+    """The one text form of an action the player may have typed loosely ("reroll 5,1")."""
+    if not isinstance(action, Action):
+        raise IllegalAction("That is not a move.")
+    args = tuple(a.upper() for a in action.args) if action.verb in ("target", "guard", "lose") else action.args
+    if action.verb == "reroll" and args:
+        try:
+            positions = sorted({int(p) for p in ",".join(args).split(",") if p})
+        except ValueError:
+            return action
+        return Action("reroll", (",".join(map(str, positions)),))
+    if action.verb == "guard" and len(args) == 2:
+        ids = args[1].split(",")
+        if all(cid in CARD_ORDER for cid in ids):
+            args = (args[0], ",".join(_by_id(ids)))
+    return Action(action.verb, args)
