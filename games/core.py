@@ -107,6 +107,31 @@ class Option:
     choices: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SubsetChoice:
+    """A family of legal actions `verb <values joined by ",">`, one per non-empty subset of
+    `items`, such as "reroll 1,4,5" for any choice of dice.
+
+    Listing every subset (up to 63 for six dice) makes a poor menu, so an engine may describe the
+    family with this and the bot shows one toggle per item and a confirm button instead. Every
+    action of the family must still be in `legal_actions`.
+
+    items: (value, label) pairs in display order, e.g. ("3", "5") for the die at position 3
+      showing a five.
+    prompt: what the toggles mean, e.g. "Tap the dice to roll again".
+    confirm: the confirm button's label, e.g. "Roll again".
+    """
+
+    verb: str
+    items: tuple[tuple[str, str], ...]
+    prompt: str
+    confirm: str
+
+    def action(self, values) -> Action:
+        chosen = [value for value, _ in self.items if value in set(values)]
+        return Action(self.verb, (",".join(chosen),))
+
+
 # ----------------------------------------------------------------------------------------
 # Chance
 
@@ -178,6 +203,10 @@ class Game(Protocol):
 
     def from_dict(self, data: Mapping[str, JSON]) -> Any:
         """State from JSON, validated; raises InvalidState."""
+
+    # Optional: `subset_choices(state, seat) -> list[SubsetChoice]` describes families of
+    # legal actions the bot may show as toggles (see SubsetChoice). Engines without it offer
+    # every action on its own.
 
     def hidden_variant(self, state: Any, owner: Seat | None, rng: random.Random) -> Any:
         """A state that differs from `state` only in what is hidden from everyone but `owner`

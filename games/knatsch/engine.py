@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from games.core import (Action, Event, GameError, IllegalAction, Outcome, Seat, chance,
-                        check_turn)
+                        SubsetChoice, check_turn)
 from games.knatsch import state as st
 from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
                                  CASTLE, CASTLE_GUARD, CATAPULT, CHAMPION, DIE, KING, PROTECTION,
@@ -149,6 +149,16 @@ class KnatschGame:
         if roll.rolls_used == 0:
             return [Action("roll")]
         return list(_reroll_actions(tuple(i + 1 for i, die in enumerate(roll.dice) if die != SIX)))
+
+    def subset_choices(self, state: KnatschState, seat: Seat) -> list[SubsetChoice]:
+        """The rerolls as one family: the bot shows a toggle per die and a "Roll again" button."""
+        if seat not in self.to_act(state) or state.phase != ROLL or state.roll.rolls_used == 0:
+            return []
+        items = tuple((str(i + 1), str(die)) for i, die in enumerate(state.roll.dice) if die != SIX)
+        if not items:
+            return []
+        return [SubsetChoice("reroll", items, prompt="Tap the dice to roll again, then roll",
+                             confirm="Roll again")]
 
     def _choose_actions(self, state: KnatschState, seat: int) -> list[Action]:
         actions = []

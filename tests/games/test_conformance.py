@@ -180,3 +180,32 @@ def test_game_definition_is_complete(name):
 
 def test_both_builtin_games_are_registered():
     assert {"knatsch", "raubritter"} <= set(REGISTRY)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_subset_choices_describe_only_legal_actions(name):
+    """Where an engine offers toggles (e.g. Knatsch dice), every subset is a legal action and
+    every legal action of that verb is some subset."""
+    import itertools
+
+    game = REGISTRY[name]
+    if not hasattr(game, "subset_choices"):
+        pytest.skip("this game offers no toggles")
+    rng = random.Random(4)
+    seen = 0
+    for seed in range(3):
+        state = game.new_game(game.max_players, seed=seed)
+        for _ in range(300):
+            if game.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(game.to_act(state)))
+            legal = game.legal_actions(state, seat)
+            for family in game.subset_choices(state, seat):
+                seen += 1
+                values = [value for value, _ in family.items]
+                subsets = {family.action(combo) for size in range(1, len(values) + 1)
+                           for combo in itertools.combinations(values, size)}
+                of_verb = {action for action in legal if action.verb == family.verb}
+                assert subsets == of_verb
+            state, _ = game.apply(state, seat, rng.choice(legal))
+    assert seen, "no toggles were ever offered"
