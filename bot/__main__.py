@@ -29,6 +29,8 @@ def main(environ: Mapping[str, str] | None = None) -> int:
         return fail(str(error))
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
     logging.getLogger("discord.http").setLevel(max(settings.log_level, logging.INFO))
+    # A board-game bot never joins voice: silence discord.py's start-up warnings about it.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id)
     try:
         bot.run(settings.token, log_handler=None)
