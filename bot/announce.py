@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import discord
 
-from games.core import Event, Game, Outcome
+from games.core import Event, Game, Outcome, SubsetChoice
 
 from bot import presenter
 from bot.components import Choice, board_view, private_view
@@ -40,6 +40,12 @@ class PrivatePayload:
 
 def choices_for(game: Game, state: Any, seat: int) -> list[Choice]:
     return [Choice(action.encode(), game.describe(state, seat, action)) for action in game.legal_actions(state, seat)]
+
+
+def toggles_for(game: Game, state: Any, seat: int) -> list[SubsetChoice]:
+    """Families of the seat's actions the engine wants shown as toggles (optional contract)."""
+    describe = getattr(game, "subset_choices", None)
+    return list(describe(state, seat)) if describe is not None else []
 
 
 def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
@@ -132,7 +138,9 @@ class Announcer:
         if table.status == "active":
             if choices is None:
                 choices = public_choices(game, state, len(table.players))
-            view = board_view(table.id, table.version, choices)
+            # Public choices exist only when exactly one seat acts; its toggles go with them.
+            toggles = toggles_for(game, state, min(game.to_act(state))) if choices else []
+            view = board_view(table.id, table.version, choices, toggles)
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id) for user_id in ping])
         kwargs: dict[str, Any] = {"allowed_mentions": mentions}
@@ -171,7 +179,8 @@ class Announcer:
         view = game.view(state, seat)
         may_act = table.status == "active" and seat in game.to_act(state)
         choices = choices_for(game, state, seat) if may_act else []
-        components = private_view(table.id, table.version, choices)
+        toggles = toggles_for(game, state, seat) if may_act else []
+        components = private_view(table.id, table.version, choices, toggles)
         content = presenter.private_text(header, lines, presenter.named(view["status"], table), may_act,
                                          components is not None)
         return PrivatePayload(content, await self.image(view, table.names, "hand.png"), components)

@@ -9,6 +9,7 @@ the click and hand it to `bot.service`; errors go to the central `report_error`.
 custom_id formats (Discord allows 100 characters):
   rk:lobby:<game>:<join|leave|start>   rk:hand:<game>
   rk:move:<game>:<version>:<action>    rk:pick:<game>:<version>:<n>  (select; values = actions)
+  rk:tog:<game>:<version>:<mask>:<i>   (toggle item i of a SubsetChoice; mask = items chosen)
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
+from games.core import SubsetChoice
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -168,17 +170,72 @@ class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d
                                         seen_version=self.version)
 
 
+class ToggleButton(Handled, DynamicItem[Button],
+                   template=r"rk:tog:(?P<game_id>\d+):(?P<version>\d+):(?P<mask>\d+):(?P<index>\d+)"):
+    """One item of a SubsetChoice (say, a die): a click flips it and redraws the buttons.
+
+    Nothing is stored: the chosen items live in the custom_ids, so the choice survives a
+    restart, and only the confirm button makes a move."""
+
+    def __init__(self, game_id: int, version: int, mask: int, index: int, label: str, *, chosen: bool) -> None:
+        super().__init__(Button(label=f"{label} ↻" if chosen else label,
+                                style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
+                                custom_id=f"rk:tog:{game_id}:{version}:{mask}:{index}"))
+        self.game_id = game_id
+        self.version = version
+        self.mask = mask
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), int(match["version"]), int(match["mask"]), int(match["index"]),
+                   item.label or "", chosen=False)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        message = interaction.message
+        on_board = (message is not None and message.guild is not None
+                    and not message.flags.ephemeral)
+        view = await service(interaction).toggled_view(
+            interaction.user, game_id=self.game_id, seen_version=self.version,
+            mask=self.mask ^ (1 << self.index), on_board=on_board)
+        await interaction.response.edit_message(view=view)
+
+
 def move_custom_id(game_id: int, version: int, action: str) -> str:
     return f"rk:move:{game_id}:{version}:{action}"
 
 
 def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
-                        rows: int) -> int:
+                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
 
-    A few choices become buttons (5 to a row); more become select menus of 25. Anything that does
-    not fit stays reachable through `/move` and its autocomplete.
+    A family of actions described as a SubsetChoice (e.g. which dice to roll again) becomes one
+    toggle button per item plus a confirm button; `mask` says which items are chosen now. Of the
+    other choices, a few become buttons (5 to a row); more become select menus of 25. Anything
+    that does not fit stays reachable through `/move` and its autocomplete.
     """
+    row = 0
+    toggled_verbs = set()
+    for family in toggles[:1]:  # one family at a time fits a message; the rest stay in menus
+        needed = -(-len(family.items) // ROW_WIDTH) + 1
+        if needed > rows - 1:
+            break
+        toggled_verbs.add(family.verb)
+        for index, (value, label) in enumerate(family.items):
+            button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1))
+            button.row = row + index // ROW_WIDTH
+            view.add_item(button)
+        row += needed - 1
+        chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
+        confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb,
+                             f"{family.confirm} ({len(chosen)})" if chosen else family.prompt)
+        confirm.item.style = discord.ButtonStyle.success
+        confirm.item.disabled = not chosen
+        confirm.row = row
+        view.add_item(confirm)
+    choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
+    first_row = row + 1 if toggled_verbs else 0
+    rows -= first_row
     fits_as_buttons = (
         len(choices) <= min(MAX_BUTTONS, rows * ROW_WIDTH)
         and all(len(move_custom_id(game_id, version, c.action)) <= CUSTOM_ID_LIMIT for c in choices)
@@ -186,7 +243,7 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     if fits_as_buttons:
         for index, choice in enumerate(choices):
             button = MoveButton(game_id, version, choice.action, choice.label)
-            button.row = index // ROW_WIDTH
+            button.row = first_row + index // ROW_WIDTH
             view.add_item(button)
         return len(choices)
     shown = 0
@@ -198,28 +255,30 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         first, last = part * SELECT_LIMIT + 1, part * SELECT_LIMIT + len(chunk)
         placeholder = "Choose your move…" if len(choices) <= SELECT_LIMIT else f"Moves {first}–{last}…"
         select = MoveSelect(game_id, version, part, options, placeholder)
-        select.row = part
+        select.row = first_row + part
         view.add_item(select)
         shown += len(chunk)
     return shown
 
 
-def board_view(game_id: int, version: int, public_choices: Sequence[Choice]) -> discord.ui.View:
+def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
+               toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> discord.ui.View:
     """The channel board: public move buttons (when safe to show) and 'My hand' on the last row."""
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1)
+    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1, toggles=toggles, mask=mask)
     hand = HandButton(game_id)
     hand.row = ROWS - 1
     view.add_item(hand)
     return view
 
 
-def private_view(game_id: int, version: int, choices: Sequence[Choice]) -> discord.ui.View | None:
+def private_view(game_id: int, version: int, choices: Sequence[Choice],
+                 toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> discord.ui.View | None:
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, choices, rows=ROWS)
+    add_move_components(view, game_id, version, choices, rows=ROWS, toggles=toggles, mask=mask)
     return view
 
 
-ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, MoveButton, MoveSelect)
+ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, MoveButton, MoveSelect, ToggleButton)

@@ -18,8 +18,8 @@ import discord
 from games.core import Action, Game
 
 from bot import presenter
-from bot.announce import Announcer, PrivatePayload, choices_for, outcome_record
-from bot.components import Choice, lobby_view
+from bot.announce import Announcer, PrivatePayload, choices_for, outcome_record, public_choices, toggles_for
+from bot.components import Choice, board_view, lobby_view, private_view
 from bot.errors import Refusal
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
@@ -213,6 +213,24 @@ class GameService:
             raise Refusal("You are not playing in this game. Watch along, or start your own with `/game new` "
                           "in a thread.")
         return seat
+
+    async def toggled_view(self, user: discord.abc.User, *, game_id: int, seen_version: int, mask: int,
+                           on_board: bool) -> discord.ui.View | None:
+        """The same components with other items chosen (a die toggled); nothing is stored."""
+        table = await self.table(game_id)
+        seat = self._seat(table, user)
+        game = self.engine(table.game)
+        state = game.from_dict(table.state)
+        if seen_version != table.version:
+            raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
+        if seat not in game.to_act(state):
+            waiting = ", ".join(presenter.bold_names([table.names[s] for s in sorted(game.to_act(state))]))
+            raise Refusal(f"Only the player to act may choose here — waiting for {waiting}.")
+        if on_board:
+            return board_view(table.id, table.version, public_choices(game, state, len(table.players)),
+                              toggles_for(game, state, seat), mask)
+        return private_view(table.id, table.version, choices_for(game, state, seat),
+                            toggles_for(game, state, seat), mask)
 
     async def hand(self, user: discord.abc.User, *, game_id: int) -> PrivatePayload:
         table = await self.table(game_id)

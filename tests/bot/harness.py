@@ -240,11 +240,17 @@ def seat_order(world: World, game_id: int, players) -> list:
 
 
 def move_buttons(message) -> list[dict]:
-    return [b for b in buttons(message) if b["custom_id"].startswith("rk:move:")]
+    """The enabled buttons that make a move."""
+    return [b for b in buttons(message) if b["custom_id"].startswith("rk:move:") and not b.get("disabled")]
+
+
+def toggle_buttons(message) -> list[dict]:
+    """Buttons that choose items (e.g. dice to roll again) without making a move."""
+    return [b for b in buttons(message) if b["custom_id"].startswith("rk:tog:")]
 
 
 def offers_moves(message) -> bool:
-    return bool(move_buttons(message) or selects(message))
+    return bool(move_buttons(message) or selects(message) or toggle_buttons(message))
 
 
 def latest_dm_with_moves(world: World, player):
@@ -265,7 +271,17 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
     source = board if offers_moves(board) else latest_dm_with_moves(world, player)
     if source is None:
         source = reply(await world.click(player, board, label="My hand"))
-    if move_buttons(source):
+    if toggle_buttons(source) and rng.random() < 0.7:
+        # Tap some dice, then the confirm button that the taps enabled.
+        toggles = toggle_buttons(source)
+        for index in sorted(rng.sample(range(len(toggles)), rng.randint(1, len(toggles)))):
+            label = toggle_buttons(source)[index]["label"]
+            result = await world.click(player, source, custom_id=toggle_buttons(source)[index]["custom_id"])
+            source = result.response
+            assert toggle_buttons(source)[index]["label"] != label, "a toggle did not flip"
+        confirm = [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
+        await world.click(player, source, custom_id=confirm[0]["custom_id"])
+    elif move_buttons(source):
         choice = rng.choice(move_buttons(source))
         await world.click(player, source, custom_id=choice["custom_id"])
     else:
@@ -312,6 +328,6 @@ async def simulated_discord(database_path: str | Path, *, games: Mapping[str, Ga
 
 __all__ = [
     "World", "StoredGame", "bot_factory", "simulated_discord", "components", "buttons", "selects", "reply",
-    "open_table", "start_table", "seat_order", "move_buttons", "offers_moves", "latest_dm_with_moves", "to_act", "take_turn",
+    "open_table", "start_table", "seat_order", "move_buttons", "toggle_buttons", "offers_moves", "latest_dm_with_moves", "to_act", "take_turn",
     "play_to_end",
 ]
