@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 
 Renderer = Callable[[dict, list[str]], bytes]
 
-# Probing hidden variants is only a leak check; a fixed generator keeps it reproducible.
+# Probing hidden variants is only a second leak check (see public_choices); a fixed generator
+# keeps it reproducible.
 PROBES_PER_OWNER = 2
 
 
@@ -52,20 +53,35 @@ def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
     """Moves that may go on the public board: only when one seat acts and its options reveal
     nothing hidden.
 
-    The engine's `hidden_variant` re-deals every secret; if the acting seat's options and
-    their labels are the same in every variant, showing them gives nothing away. Otherwise
-    (a hand of cards, a secret choice) they travel by DM and the 'My hand' button.
+    A seat that holds secrets of its own (its view shows more than the public view: a hand of
+    tiles) chooses privately, by DM or 'My hand', unless the engine declares these moves public
+    (`moves_are_public`): whether options give a secret away cannot be decided by sampling.
+    Then the engine's `hidden_variant` re-deals what is hidden from everyone (a deck's order)
+    and the others' secrets; if the options and labels stay the same, they give nothing away.
     """
     to_act = game.to_act(state)
     if len(to_act) != 1:
         return []
     (seat,) = to_act
-    choices = choices_for(game, state, seat)
+    declared_public = getattr(game, "moves_are_public", None)
+    if declared_public is not None:
+        if not declared_public(state, seat):
+            return []
+    elif private_delta(game.view(state, seat), game.view(state, None)):
+        return []
+    actions = game.legal_actions(state, seat)
+    choices = [Choice(action.encode(), game.describe(state, seat, action)) for action in actions]
     probe = random.Random(0)
     try:
         for owner in (None, *range(seats)):
+            if owner == seat:
+                continue
             for _ in range(PROBES_PER_OWNER):
-                if choices_for(game, game.hidden_variant(state, owner, probe), seat) != choices:
+                variant = game.hidden_variant(state, owner, probe)
+                # The actions first (cheap), then their labels, which may name a secret too.
+                if game.legal_actions(variant, seat) != actions or any(
+                        game.describe(variant, seat, action) != choice.label
+                        for action, choice in zip(actions, choices)):
                     return []
     except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)

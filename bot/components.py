@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 CUSTOM_ID_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
 OPTION_LABEL_LIMIT = 100
+PLACEHOLDER_LIMIT = 150
 ROW_WIDTH = 5
 ROWS = 5
 SELECT_LIMIT = 25
@@ -211,8 +212,9 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
 
     A family of actions described as a SubsetChoice (e.g. which dice to roll again) becomes one
     toggle button per item plus a confirm button; `mask` says which items are chosen now. Of the
-    other choices, a few become buttons (5 to a row); more become select menus of 25. Anything
-    that does not fit stays reachable through `/move` and its autocomplete.
+    other choices, a few become buttons (5 to a row); more become select menus of 25, grouped as
+    `menu_layout` says. Anything that does not fit stays reachable through `/move` and its
+    autocomplete.
     """
     row = 0
     toggled_verbs = set()
@@ -246,19 +248,89 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
             button.row = first_row + index // ROW_WIDTH
             view.add_item(button)
         return len(choices)
-    shown = 0
-    for part in range(rows):
-        chunk = choices[part * SELECT_LIMIT:(part + 1) * SELECT_LIMIT]
-        if not chunk:
-            break
+    fits = all(len(move_custom_id(game_id, version, c.action)) <= CUSTOM_ID_LIMIT for c in choices)
+    menus, lone = menu_layout(choices, rows, lone_allowed=fits)
+    for part, chunk in enumerate(menus):
         options = [discord.SelectOption(label=_clip(c.label, OPTION_LABEL_LIMIT), value=c.action) for c in chunk]
-        first, last = part * SELECT_LIMIT + 1, part * SELECT_LIMIT + len(chunk)
-        placeholder = "Choose your move…" if len(choices) <= SELECT_LIMIT else f"Moves {first}–{last}…"
+        one_kind = len({_group_key(c) for c in chunk}) == 1
+        placeholder = menu_placeholder(chunk) if len(menus) > 1 or one_kind else "Choose your move…"
         select = MoveSelect(game_id, version, part, options, placeholder)
         select.row = first_row + part
         view.add_item(select)
-        shown += len(chunk)
-    return shown
+    for choice in lone:
+        button = MoveButton(game_id, version, choice.action, choice.label)
+        button.row = first_row + len(menus)
+        view.add_item(button)
+    return sum(map(len, menus)) + len(lone)
+
+
+def menu_layout(choices: Sequence[Choice], rows: int, *, lone_allowed: bool = True
+                ) -> tuple[list[list[Choice]], list[Choice]]:
+    """Too many choices for buttons: select menus (at most `rows`, 25 options each) and maybe one
+    row of buttons, so that each menu holds moves that belong together.
+
+    Moves group by their verb and first argument ("lay Fv …": one tile, every square). A move
+    alone in its group (say "end") becomes a button under the menus, if there are at most five.
+    The rest get one menu per group (a group over 25 split evenly) unless one menu holds them
+    and the groups are small (under five moves on average); if there are too many groups for
+    the rows, groups share menus in order; failing that, menus of 25 in the engine's order
+    (still with the lone buttons if there is room), and what does not fit stays reachable
+    through `/move`.
+    """
+    if rows < 1:
+        return [], []
+    groups: dict[tuple[str, ...], list[Choice]] = {}
+    for choice in choices:
+        groups.setdefault(_group_key(choice), []).append(choice)
+    lone = [group[0] for group in groups.values() if len(group) == 1]
+    bundles = [group for group in groups.values() if len(group) > 1]
+    if not (lone_allowed and bundles and len(lone) <= ROW_WIDTH and len(bundles) + 1 <= rows):
+        lone, bundles = [], list(groups.values())
+    menu_rows = rows - (1 if lone else 0)
+    rest = [c for group in bundles for c in group]
+    if len(rest) <= SELECT_LIMIT and (len(bundles) == 1 or len(rest) < 5 * len(bundles)):
+        return [rest], lone
+    pieces = [piece for group in bundles for piece in _split_evenly(group, SELECT_LIMIT)]
+    if len(pieces) <= menu_rows:
+        return pieces, lone
+    packed: list[list[Choice]] = []
+    for piece in pieces:
+        if packed and len(packed[-1]) + len(piece) <= SELECT_LIMIT:
+            packed[-1] = packed[-1] + piece
+        else:
+            packed.append(list(piece))
+    if len(packed) <= menu_rows:
+        return packed, lone
+    plain = _chunks(rest, SELECT_LIMIT)
+    if len(plain) <= menu_rows:
+        return plain, lone
+    return _chunks(choices, SELECT_LIMIT)[:rows], []
+
+
+def _group_key(choice: Choice) -> tuple[str, ...]:
+    """Moves that belong together share a verb and a first argument: "lay Fv D5", "lay Fv E5"."""
+    return tuple(choice.action.split(" ")[:2])
+
+
+def _chunks(choices: Sequence[Choice], size: int) -> list[list[Choice]]:
+    return [list(choices[start:start + size]) for start in range(0, len(choices), size)]
+
+
+def _split_evenly(group: Sequence[Choice], size: int) -> list[list[Choice]]:
+    count = -(-len(group) // size)
+    step = -(-len(group) // count)
+    return [list(group[start:start + step]) for start in range(0, len(group), step)]
+
+
+def menu_placeholder(chunk: Sequence[Choice]) -> str:
+    """What a menu holds, from its first and last labels: "Lay plain+castle at G8 … K12"."""
+    first, last = chunk[0].label.split(" "), chunk[-1].label.split(" ")
+    same = 0
+    while same < min(len(first), len(last)) - 1 and first[same] == last[same]:
+        same += 1
+    if len(chunk) == 1 or first == last:
+        return _clip(chunk[0].label, PLACEHOLDER_LIMIT)
+    return _clip(f"{' '.join(first)} … {' '.join(last[same:])}", PLACEHOLDER_LIMIT)
 
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],

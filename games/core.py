@@ -207,6 +207,11 @@ class Game(Protocol):
     # Optional: `subset_choices(state, seat) -> list[SubsetChoice]` describes families of
     # legal actions the bot may show as toggles (see SubsetChoice). Engines without it offer
     # every action on its own.
+    #
+    # Optional: `moves_are_public(state, seat) -> bool` says that the seat's legal actions and
+    # their labels follow from public information alone (a Raub Ritter knights step, a trump
+    # call), so the bot may show them on the public board. Without it, a seat whose view shows
+    # more than the public view always chooses privately.
 
     def hidden_variant(self, state: Any, owner: Seat | None, rng: random.Random) -> Any:
         """A state that differs from `state` only in what is hidden from everyone but `owner`

@@ -88,6 +88,10 @@ class RaubRitter:
             return frozenset({state.turn})
         return frozenset()
 
+    def moves_are_public(self, state: RaubRitterState, seat: int) -> bool:
+        """Only the knights step: it depends on the laid castle and knights left, not the hand."""
+        return state.phase == "knights" and seat in self.to_act(state)
+
     def legal_actions(self, state: RaubRitterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []

@@ -93,6 +93,9 @@ class Pips:
             return [Action("trump", ("high",)), Action("trump", ("low",))]
         return [Action("play", (str(card),)) for card in state["hands"][seat]]
 
+    def moves_are_public(self, state: dict, seat: int) -> bool:
+        return state["phase"] == "trump"  # the trump call depends on no hand
+
     def apply(self, state: dict, seat: int, action: Action) -> tuple[dict, list[Event]]:
         check_turn(self, state, seat, action)
         new = copy.deepcopy(state)

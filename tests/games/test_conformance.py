@@ -72,6 +72,21 @@ def check_no_leaks(game, state, players, rng) -> set:
     return differed
 
 
+def check_declared_public_moves(game, state, players, rng):
+    """Where an engine says a seat's moves are public, no re-deal of any secret changes them."""
+    declared_public = getattr(game, "moves_are_public", None)
+    if declared_public is None:
+        return
+    for seat in sorted(game.to_act(state)):
+        if not declared_public(state, seat):
+            continue
+        moves = [(a, game.describe(state, seat, a)) for a in game.legal_actions(state, seat)]
+        for owner in viewers(players):
+            for _ in range(3):
+                variant = game.hidden_variant(state, owner, rng)
+                assert [(a, game.describe(variant, seat, a)) for a in game.legal_actions(variant, seat)] == moves
+
+
 def check_refusals(game, state, players, rng):
     before = snapshot(game, state)
     acting = game.to_act(state)
@@ -114,6 +129,7 @@ def test_random_game_keeps_the_contract(name, players, seed):
         if steps % 7 == 1:
             check_views(game, state, players)
             owners_with_secrets |= check_no_leaks(game, state, players, rng)
+            check_declared_public_moves(game, state, players, rng)
             check_refusals(game, state, players, rng)
         if steps % 40 == 1:
             for viewer in viewers(players):
