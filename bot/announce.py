@@ -197,8 +197,9 @@ class Announcer:
         choices = choices_for(game, state, seat) if may_act else []
         toggles = toggles_for(game, state, seat) if may_act else []
         components = private_view(table.id, table.version, choices, toggles)
-        content = presenter.private_text(header, lines, presenter.named(view["status"], table), may_act,
-                                         components is not None)
+        secrets = (view.get("private") or {}).get("summary")
+        content = presenter.private_text(header, [*lines, *([secrets] if secrets else [])],
+                                         presenter.named(view["status"], table), may_act, components is not None)
         return PrivatePayload(content, await self.image(view, table.names, "hand.png"), components)
 
     async def send_private(self, table: GameRow, game: Game, state: Any, seat: int,

@@ -193,7 +193,9 @@ class Game(Protocol):
 
         Always holds: "game" (the engine name), "seats" (player count), "viewer" (seat or None),
         "to_act" (sorted list of seats), "status" (one public line on what is going on, with
-        seat placeholders `{s0}`...), "over" (bool). Everything else is the game's own."""
+        seat placeholders `{s0}`...), "over" (bool). A seat's view may hold "private" with a
+        "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
+        Everything else is the game's own."""
 
     def outcome(self, state: Any) -> Outcome | None:
         """None while the game goes on."""

@@ -75,6 +75,8 @@ def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -
                       "building": building_of(tile[1:]), "label": face_label(tile[1:])}
                      for tile in state.hands[seat]],
             "keep_choice": state.kept[seat] if state.phase == "keep" else None,
+            "summary": "Your hand: " + (", ".join(f"{face_label(tile[1:])} ({tile[0]})" for tile in state.hands[seat])
+                                        or "empty") + ".",
         }
     return view
 

@@ -177,6 +177,8 @@ class Watcher:
         channel_url = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}"
         assert dm.content.startswith(f"**{TITLE}** (game #1) in **Ritterrunde** › #spieltisch — {channel_url}")
         hand = state["hands"][seat]
+        own_hand = ", ".join(f"{label_of(tile[1:])} ({tile[0]})" for tile in hand) or "empty"
+        assert f"Your hand: {own_hand}." in dm.content, "every DM names its reader's own hand in words"
         for label, letter in re.findall(r"You draw ([a-z+]+) \(([A-E])\)", dm.content):
             assert any(tile[0] == letter and label_of(tile[1:]) == label for tile in hand), dm.content
         png = world.png(dm)
