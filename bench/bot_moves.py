@@ -1,10 +1,15 @@
 """Per-move handling time through the offline harness, with rendering.
 
 Plays Knatsch (3 and 6 players) and Raub Ritter (4 players) through the real bot code in
-simcord's simulated Discord, the way the bot tests do, and times every move from the click (or
-`/move`) to the bot having stored it, rendered the board and posted it. Discord's network is not
-in these figures. Prints median, 95th and 99th percentile and the slowest move, and how much of a
-move is spent rendering.
+simcord's simulated Discord, the way the bot tests do. Two figures per move:
+
+- handling: the bot's move handler (`GameService.play`), from the click or `/move` reaching it
+  to the move stored, the board rendered and posted and the DMs sent. This is the per-move
+  handling time; Discord's network is not in it.
+- whole turn: the simulated player's whole turn through the harness: reading the board or DMs,
+  tapping dice toggles, the click itself, and simcord's own bookkeeping.
+
+Prints median, 95th and 99th percentile and the slowest, and the time spent rendering.
 
     python bench/bot_moves.py [--moves 150]
 """
@@ -47,7 +52,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[float], TimedRenderer]:
+async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[float], list[float], TimedRenderer]:
     renderer = TimedRenderer()
     with tempfile.TemporaryDirectory() as folder:
         async with simulated_discord(Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
@@ -60,6 +65,18 @@ async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[flo
             seated = seat_order(world, 1, members)
             rng = random.Random(seed)
             timings = []
+            handling: list[float] = []
+            service = world.bot.service
+            original_play = service.play
+
+            async def timed_play(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return await original_play(*args, **kwargs)
+                finally:
+                    handling.append(time.perf_counter() - started)
+
+            service.play = timed_play
             renderer.seconds.clear()
             for _ in range(moves):
                 if "Game over" in world.latest_board().content:
@@ -68,15 +85,17 @@ async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[flo
                 started = time.perf_counter()
                 await take_turn(world, player, rng)
                 timings.append(time.perf_counter() - started)
-    return timings, renderer
+    return handling, timings, renderer
 
 
-def report(label: str, timings: list[float], renderer: TimedRenderer) -> None:
-    ms = [t * 1000 for t in timings]
+def report(label: str, handling: list[float], timings: list[float], renderer: TimedRenderer) -> None:
     render_ms = [t * 1000 for t in renderer.seconds]
-    print(f"{label}: {len(ms)} moves, {len(render_ms)} renders")
-    print(f"  per move  median {statistics.median(ms):6.1f} ms   p95 {percentile(ms, .95):6.1f} ms   "
-          f"p99 {percentile(ms, .99):6.1f} ms   max {max(ms):6.1f} ms")
+    print(f"{label}: {len(timings)} moves, {len(render_ms)} renders")
+    for name, values in (("handling ", handling), ("whole turn", timings)):
+        ms = [t * 1000 for t in values]
+        print(f"  {name} median {statistics.median(ms):6.1f} ms   p95 {percentile(ms, .95):6.1f} ms   "
+              f"p99 {percentile(ms, .99):6.1f} ms   max {max(ms):6.1f} ms")
+    ms = [t * 1000 for t in timings]
     print(f"  rendering median {statistics.median(render_ms):6.1f} ms   p99 {percentile(render_ms, .99):6.1f} ms"
           f"   ({sum(render_ms) / len(ms):.1f} ms per move, public board and any DM images)")
 
@@ -86,8 +105,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=150)
     args = parser.parse_args()
     for game, players in (("knatsch", 3), ("knatsch", 6), ("raubritter", 4)):
-        timings, renderer = asyncio.run(play(game, players, args.moves, seed=3))
-        report(f"{REGISTRY[game].title}, {players} players", timings, renderer)
+        handling, timings, renderer = asyncio.run(play(game, players, args.moves, seed=3))
+        report(f"{REGISTRY[game].title}, {players} players", handling, timings, renderer)
 
 
 if __name__ == "__main__":

@@ -23,5 +23,6 @@ def render_png(view: dict, names: list[str]) -> bytes:
     # Palette PNGs are several times smaller than RGB for flat board art, and look the same.
     if image.mode != "P":
         image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    # Level 3 encodes in half the time of the default 6 for some 20% more bytes: still far under 300 KB.
+    image.save(buffer, format="PNG", optimize=False, compress_level=3)
     return buffer.getvalue()

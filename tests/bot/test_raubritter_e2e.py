@@ -390,7 +390,7 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
         left = sum(map(len, state["hands"])) + sum(map(len, state["piles"]))
         renderer.real = moves in (4, RESTART_AFTER) or left <= 1
         (acting,) = to_act(world, players)
-        assert players.index(acting) == state["turn"]
+        assert players.index(acting) == state["turn"], (moves, world.latest_board().content, state["phase"])
         if moves == RESTART_AFTER:
             before = world.stored(1)
             old_board = world.latest_board()
