@@ -15,7 +15,6 @@ from PIL import Image
 from games import REGISTRY
 from tests.bot.harness import bot_factory, seat_order, take_turn, to_act
 
-pytestmark = pytest.mark.skipif("knatsch" not in REGISTRY, reason="the Knatsch engine is not registered")
 
 BOT_SEED = 11      # seat order and game seed, through create_bot(seed_source=...)
 CHOOSER_SEED = 5   # which of the offered moves the simulated players pick

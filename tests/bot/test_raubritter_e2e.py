@@ -37,9 +37,8 @@ from tests.bot.harness import (
     to_act,
 )
 
-pytestmark = pytest.mark.skipif("raubritter" not in REGISTRY, reason="the Raub Ritter engine is not registered")
 
-GAME = REGISTRY.get("raubritter")
+GAME = REGISTRY["raubritter"]
 BOT_SEED = 5       # seat order and game seed, through create_bot(seed_source=...)
 CHOOSER_SEED = 3   # which of the offered moves the simulated players pick
 RESTART_AFTER = 60
