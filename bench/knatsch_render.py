@@ -5,16 +5,14 @@
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.knatsch import GAME  # noqa: E402
-from renderers import render_png  # noqa: E402
 from renderers.knatsch import render  # noqa: E402
+from render_timing import time_renders  # noqa: E402
 
 NAMES = ["Anna", "Bob", "Chris", "Dave", "Eve", "Frank"]
 RUNS = 40
@@ -34,19 +32,10 @@ def mid_game_view(seed: int = 3) -> dict:
 
 
 def main() -> None:
-    view = mid_game_view()
-    render_times, png_times, sizes = [], [], []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        render(view, NAMES)
-        render_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        png = render_png(view, NAMES)
-        png_times.append(time.perf_counter() - start)
-        sizes.append(len(png))
-    print(f"knatsch render, 6 players mid-game: median {statistics.median(render_times) * 1000:.1f} ms")
-    print(f"knatsch render_png (render + encode): median {statistics.median(png_times) * 1000:.1f} ms, "
-          f"{sizes[-1] / 1024:.1f} KB")
+    figures = time_renders(render, mid_game_view(), NAMES, RUNS)
+    print(f"knatsch render, 6 players mid-game: median {figures.render_ms:.1f} ms")
+    print(f"knatsch render_png (render + encode): median {figures.png_ms:.1f} ms, "
+          f"{figures.png_bytes / 1024:.1f} KB")
 
 
 if __name__ == "__main__":

@@ -5,16 +5,14 @@ Run from the repository root: python bench/raubritter_render.py
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.raubritter import GAME  # noqa: E402
-from renderers import render_png  # noqa: E402
 from renderers.raubritter import render  # noqa: E402
+from render_timing import time_renders  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Chloe", "Dmitri"]
 
@@ -32,20 +30,11 @@ def finished_four_player_view(seed: int = 3) -> dict:
 
 def main(runs: int = 30) -> None:
     view = finished_four_player_view()
-    render(view, NAMES)  # warm up fonts and the palette
-    render_times, png_times, sizes = [], [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        render(view, NAMES)
-        render_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        png = render_png(view, NAMES)
-        png_times.append(time.perf_counter() - start)
-        sizes.append(len(png))
+    figures = time_renders(render, view, NAMES, runs)
     print(f"raubritter render: {len(view['tiles'])} tiles, {runs} runs")
-    print(f"  median render()      {statistics.median(render_times) * 1000:6.1f} ms")
-    print(f"  median render_png()  {statistics.median(png_times) * 1000:6.1f} ms")
-    print(f"  PNG size             {statistics.median(sizes) / 1024:6.1f} KB")
+    print(f"  median render()      {figures.render_ms:6.1f} ms")
+    print(f"  median render_png()  {figures.png_ms:6.1f} ms")
+    print(f"  PNG size             {figures.png_bytes / 1024:6.1f} KB")
 
 
 if __name__ == "__main__":
