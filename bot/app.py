@@ -50,6 +50,9 @@ class GameBot(commands.Bot):
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            # Everything the bot needs is in the database and in each interaction's payload;
+            # a cache of recent messages would only cost memory on a small VPS.
+            max_messages=None,
         )
         self.database_path = database_path
         self.games = dict(games)
