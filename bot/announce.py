@@ -72,10 +72,12 @@ def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
     actions = game.legal_actions(state, seat)
     choices = [Choice(action.encode(), game.describe(state, seat, action)) for action in actions]
     probe = random.Random(0)
+    public = game.view(state, None)
+    # Seats whose view shows nothing beyond the public view hold no secrets to re-deal.
+    owners = [None, *(other for other in range(seats)
+                      if other != seat and private_delta(game.view(state, other), public))]
     try:
-        for owner in (None, *range(seats)):
-            if owner == seat:
-                continue
+        for owner in owners:
             for _ in range(PROBES_PER_OWNER):
                 variant = game.hidden_variant(state, owner, probe)
                 # The actions first (cheap), then their labels, which may name a secret too.
