@@ -247,12 +247,14 @@ class Announcer:
         await self.post_board(table, game, after,
                               presenter.board_text(headline, self.status_line(table, game, after), footer),
                               ping=ping, choices=board_choices)
+        public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:
             if player.dm_ok is False:
                 continue  # they use 'My hand' / `/game hand`; the board mention tells them when
             seat = player.seat
             lines = [presenter.named(e.text, table) for e in events if e.seat == seat]
-            if lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices)):
+            if lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
+                                                   public_views):
                 if not await self.send_private(table, game, after, seat, lines):
                     await self.channel(table).send(
                         f"📭 I could not DM **{discord.utils.escape_markdown(player.name)}** (DMs closed): "
@@ -262,11 +264,13 @@ class Announcer:
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,
-                              board_serves_actor: bool) -> bool:
+                              board_serves_actor: bool, public_views: tuple[dict, dict]) -> bool:
         """A seat hears privately when its hidden view changed or it faces a new decision that
-        the public board does not already offer."""
-        if private_delta(game.view(before, seat), game.view(before, None)) != private_delta(
-            game.view(after, seat), game.view(after, None)
+        the public board does not already offer. `public_views`: the public views before and
+        after, computed once for all seats."""
+        public_before, public_after = public_views
+        if private_delta(game.view(before, seat), public_before) != private_delta(
+            game.view(after, seat), public_after
         ):
             return True
         if seat not in game.to_act(after) or board_serves_actor:
