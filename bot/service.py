@@ -33,6 +33,19 @@ AUTOCOMPLETE_LIMIT = 25
 LOG_LINES = 15
 
 
+def rank_matches(choices: list[Choice], typed: str) -> list[Choice]:
+    """Choices whose label or action text contains every typed word; those naming a typed word
+    exactly ("c1" the square, not C10-C18) come first, otherwise in the engine's order."""
+    words = typed.lower().split()
+    matches = [c for c in choices if all(w in c.label.lower() or w in c.action.lower() for w in words)]
+
+    def exact_words(choice: Choice) -> int:
+        tokens = set(choice.label.lower().replace(",", " ").split()) | set(choice.action.lower().split())
+        return sum(word in tokens for word in words)
+
+    return sorted(matches, key=exact_words, reverse=True)  # stable: ties keep the engine's order
+
+
 class GameService:
     def __init__(self, bot: "GameBot", storage: Storage, games: Mapping[str, Game],
                  seed_source: random.Random, announcer: Announcer) -> None:
@@ -258,10 +271,7 @@ class GameService:
             return []
         game = self.engine(table.game)
         state = game.from_dict(table.state)
-        needle = typed.strip().lower()
-        matches = [c for c in choices_for(game, state, seat)
-                   if needle in c.label.lower() or needle in c.action.lower()]
-        return matches[:AUTOCOMPLETE_LIMIT]
+        return rank_matches(choices_for(game, state, seat), typed)[:AUTOCOMPLETE_LIMIT]
 
     # --------------------------------------------------------------------------- info
 

@@ -78,3 +78,17 @@ def test_board_text_keeps_status_and_mentions_when_events_are_long():
 
 def choices_action(state, seat, text):
     return next(a for a in GAME.legal_actions(state, seat) if a.encode() == text)
+
+
+def test_autocomplete_puts_exact_words_first_and_needs_every_word():
+    from bot.components import Choice
+    from bot.service import rank_matches
+
+    choices = [Choice(f"lay {face} {square}", f"Lay {label} at {square}")
+               for face, label in (("Fv", "forest+village"), ("P", "plain"))
+               for square in ("C10", "C1", "C12")]
+    ranked = [c.action for c in rank_matches(choices, "c1")]
+    assert ranked[:2] == ["lay Fv C1", "lay P C1"]
+    assert set(ranked) == {c.action for c in choices}  # C10 and C12 still match, after
+    assert [c.action for c in rank_matches(choices, "plain c1")][0] == "lay P C1"
+    assert rank_matches(choices, "plain d4") == []
