@@ -230,3 +230,19 @@ def test_subset_choices_describe_only_legal_actions(name):
                 assert subsets == of_verb
             state, _ = game.apply(state, seat, rng.choice(legal))
     assert seen, "no toggles were ever offered"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_view_shows_the_seed(name):
+    """The seed would let anyone work out every future shuffle and roll."""
+    game = REGISTRY[name]
+    seed = 918273645546372819
+    state = game.new_game(game.max_players, seed=seed)
+    rng = random.Random(1)
+    for _ in range(30):
+        for viewer in viewers(game.max_players):
+            assert str(seed) not in json.dumps(game.view(state, viewer))
+        if game.outcome(state) is not None:
+            break
+        seat = rng.choice(sorted(game.to_act(state)))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
