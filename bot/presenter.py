@@ -20,6 +20,11 @@ def bold_names(names: Sequence[str]) -> list[str]:
     return [f"**{discord.utils.escape_markdown(name)}**" for name in names]
 
 
+def waiting_for(table: GameRow, seats) -> str:
+    """The players a refusal says the game is waiting for, in bold: **Anna**, **Bob**."""
+    return ", ".join(bold_names([table.names[seat] for seat in sorted(seats)]))
+
+
 def named(text: str, table: GameRow) -> str:
     """Engine text with `{s0}` placeholders filled with bold player names."""
     return name_seats(text, bold_names(table.names))

@@ -187,8 +187,7 @@ class GameService:
             action = resolve_action(game, state, seat, action_text)
             to_act = game.to_act(state)
             if seat not in to_act:
-                waiting = ", ".join(presenter.bold_names([table.names[s] for s in sorted(to_act)]))
-                raise Refusal(f"It is not your turn — waiting for {waiting}.")
+                raise Refusal(f"It is not your turn — waiting for {presenter.waiting_for(table, to_act)}.")
             if action not in game.legal_actions(state, seat):
                 raise Refusal(f"`{discord.utils.escape_markdown(action_text.strip())[:80]}` is not a legal move now. "
                               "Pick one from `/move` (it lists your moves) or use the buttons.")
@@ -237,8 +236,8 @@ class GameService:
         if seen_version != table.version:
             raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
         if seat not in game.to_act(state):
-            waiting = ", ".join(presenter.bold_names([table.names[s] for s in sorted(game.to_act(state))]))
-            raise Refusal(f"Only the player to act may choose here — waiting for {waiting}.")
+            raise Refusal("Only the player to act may choose here — waiting for "
+                          f"{presenter.waiting_for(table, game.to_act(state))}.")
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players)),
                               toggles_for(game, state, seat), mask)
