@@ -76,13 +76,77 @@ class Action:
 
 
 @dataclass(frozen=True)
+class SeatRef:
+    """A player named in a message; the bot or renderer puts in the seat's display name."""
+
+    seat: Seat
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """Words an engine wants said, as a message id with parameters, never as finished text.
+
+    The bot and the renderers put it into German or English from the catalogues (`i18n`).
+    Parameter values are str, int, float, `SeatRef` (a player's name), another `Msg` (a term
+    that is itself translated, e.g. a terrain) or a list of those (joined as a list).
+    The id's first part names the catalogue: ``"carcassonne.event.scored"`` lives in
+    ``i18n/locales/<lang>/carcassonne.po``.
+    """
+
+    id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Msg":
+        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in dict(data.get("params") or {}).items()})
+
+    def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
+        return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))
+
+
+def msg(message_id: str, **params: Any) -> Msg:
+    """Shorthand: ``msg("raubritter.terrain.forest")``, ``msg("x.scored", player=SeatRef(1), points=4)``."""
+    return Msg(message_id, params)
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, (Msg, SeatRef)):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_param_json(item) for item in value]
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"seat"}:
+        return SeatRef(int(value["seat"]))
+    if isinstance(value, dict) and "id" in value:
+        return Msg.from_json(value)
+    if isinstance(value, list):
+        return [_param_from_json(item) for item in value]
+    return value
+
+
+Text = "str | Msg"
+"""Engine text: a Msg (every game from now on), or a legacy English string with `{s0}` seat
+placeholders (kept only until an engine is moved to messages)."""
+
+
+@dataclass(frozen=True)
 class Event:
     """Something that happened, as a line for the channel log.
 
-    `seat` set means the line is private to that seat (sent by DM, never to the channel).
+    `text` is a `Msg` (or a legacy string). `seat` set means the line is private to that seat
+    (sent by DM, never to the channel).
     """
 
-    text: str
+    text: Any
     seat: Seat | None = None
     kind: str = "info"
 
@@ -93,7 +157,7 @@ class Outcome:
 
     winners: tuple[Seat, ...]
     scores: tuple[int, ...]
-    reason: str
+    reason: Any  # a Msg (or a legacy string with seat placeholders)
     details: Mapping[str, JSON] = field(default_factory=dict)
 
 
@@ -184,16 +248,17 @@ class Game(Protocol):
         Raises GameOver, NotYourTurn or IllegalAction (messages readable by players).
         """
 
-    def describe(self, state: Any, seat: Seat, action: Action) -> str:
-        """A short human label for a legal action (buttons, autocomplete: <= 100 chars)."""
+    def describe(self, state: Any, seat: Seat, action: Action) -> "Msg | str":
+        """A short label for a legal action (buttons, autocomplete: <= 100 chars once
+        translated), as a `Msg`."""
 
     def view(self, state: Any, seat: Seat | None) -> dict:
         """What `seat` may know, as JSON; `None` is the public view. The only way hidden
         information leaves the engine.
 
         Always holds: "game" (the engine name), "seats" (player count), "viewer" (seat or None),
-        "to_act" (sorted list of seats), "status" (one public line on what is going on, with
-        seat placeholders `{s0}`...), "over" (bool). A seat's view may hold "private" with a
+        "to_act" (sorted list of seats), "status" (one public line on what is going on: a
+        `Msg.to_json()` dict, or a legacy string with `{s0}` placeholders), "over" (bool). A seat's view may hold "private" with a
         "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
         Everything else is the game's own."""
 
@@ -209,6 +274,10 @@ class Game(Protocol):
     # Optional: `subset_choices(state, seat) -> list[SubsetChoice]` describes families of
     # legal actions the bot may show as toggles (see SubsetChoice). Engines without it offer
     # every action on its own.
+    #
+    # Optional: `suggest(state, seat, rng) -> Action`, a computer player: a legal action for
+    # `seat`, chosen from that seat's view of the game only (it never reads another seat's
+    # secrets), with all its chance from `rng`. Used by computer seats, timeouts and the runner.
     #
     # Optional: `moves_are_public(state, seat) -> bool` says that the seat's legal actions and
     # their labels follow from public information alone (a Raub Ritter knights step, a trump

@@ -1,7 +1,7 @@
 """Pillow renderers, one module per game, plus shared drawing helpers (`renderers.common`).
 
-Each game module exposes `render(view: dict, names: list[str]) -> PIL.Image.Image`, drawing only what the view
-holds (so a public view can never draw a secret). `render_png` picks the module by the view's
+Each game module exposes `render(view: dict, names: list[str], lang: str = "en") -> PIL.Image.Image`,
+drawing only what the view holds (words from the `i18n` catalogues in `lang`) (so a public view can never draw a secret). `render_png` picks the module by the view's
 "game" key and encodes a compact PNG.
 """
 from __future__ import annotations
@@ -12,13 +12,13 @@ import io
 from PIL import Image
 
 
-def render_image(view: dict, names: list[str]) -> Image.Image:
+def render_image(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     module = importlib.import_module(f"renderers.{view['game']}")
-    return module.render(view, names)
+    return module.render(view, names, lang=lang)
 
 
-def render_png(view: dict, names: list[str]) -> bytes:
-    image = render_image(view, names)
+def render_png(view: dict, names: list[str], lang: str = "en") -> bytes:
+    image = render_image(view, names, lang)
     buffer = io.BytesIO()
     # Palette PNGs are several times smaller than RGB for flat board art, and look the same.
     if image.mode != "P":

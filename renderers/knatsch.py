@@ -427,7 +427,7 @@ def _wrapped(draw, x, y, width, text, size, max_lines):
         _text(draw, (x, y + i * (size + 8)), line, size, width=width)
 
 
-def render(view: dict, names: list[str]) -> Image.Image:
+def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
 

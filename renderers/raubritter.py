@@ -43,7 +43,7 @@ GRID_LINE = (170, 160, 145)
 FACE_DOWN = (180, 168, 150)
 
 
-def render(view: dict, names: list[str]) -> Image.Image:
+def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]

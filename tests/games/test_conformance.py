@@ -14,6 +14,7 @@ import pytest
 
 from games import REGISTRY
 from games.core import Action, GameError, GameOver, IllegalAction, NotYourTurn
+from i18n import LANGUAGES, translate
 from renderers import render_png
 
 GAMES = sorted(REGISTRY)
@@ -87,6 +88,34 @@ def check_declared_public_moves(game, state, players, rng):
                 assert [(a, game.describe(variant, seat, a)) for a in game.legal_actions(variant, seat)] == moves
 
 
+def words(text, players) -> list[str]:
+    """The text in every language, strictly: an unknown id or a missing parameter fails, and no
+    seat placeholder or brace survives."""
+    names = [f"Player{i + 1}" for i in range(players)]
+    out = []
+    for lang in LANGUAGES:
+        line = translate(text, lang, names, strict=True)
+        assert line.strip(), f"empty text for {text!r}"
+        assert "{" not in line and "}" not in line, f"placeholder left in {line!r}"
+        out.append(line)
+    return out
+
+
+def check_words(game, state, players, events):
+    """Everything a player reads says something in German and in English."""
+    for viewer in viewers(players):
+        words(game.view(state, viewer)["status"], players)
+        summary = (game.view(state, viewer).get("private") or {}).get("summary")
+        if summary:
+            words(summary, players)
+    for seat in sorted(game.to_act(state)):
+        for action in game.legal_actions(state, seat)[:60]:
+            for label in words(game.describe(state, seat, action), players):
+                assert len(label) <= 100, f"label too long: {label!r}"
+    for event in events:
+        words(event.text, players)
+
+
 def check_refusals(game, state, players, rng):
     before = snapshot(game, state)
     acting = game.to_act(state)
@@ -140,6 +169,8 @@ def test_random_game_keeps_the_contract(name, players, seed):
         new_state, events = game.apply(state, seat, action)
         assert snapshot(game, state) == before, "apply mutated its input"
         assert all(event.text for event in events)
+        if steps % 7 == 1 or game.outcome(new_state) is not None:
+            check_words(game, new_state, players, events)
         log.append((seat, action.encode()))
         # JSON round trip at every step.
         data = json.loads(json.dumps(game.to_dict(new_state)))
@@ -148,6 +179,7 @@ def test_random_game_keeps_the_contract(name, players, seed):
 
     outcome = game.outcome(state)
     assert outcome.reason
+    words(outcome.reason, players)
     assert set(outcome.winners) <= set(range(players))
     assert len(outcome.scores) == players
     check_views(game, state, players)
@@ -246,3 +278,23 @@ def test_no_view_shows_the_seed(name):
             break
         seat = rng.choice(sorted(game.to_act(state)))
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+
+SUGGEST_GAMES = [name for name in GAMES if hasattr(REGISTRY[name], "suggest")]
+
+
+@pytest.mark.parametrize("name", SUGGEST_GAMES)
+def test_computer_player_always_suggests_a_legal_move(name):
+    """`suggest(state, seat, rng)` plays whole games, always from the legal actions."""
+    game = REGISTRY[name]
+    for players in (game.min_players, game.max_players):
+        rng = random.Random(players)
+        state = game.new_game(players, seed=players)
+        for _ in range(MAX_STEPS):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            action = game.suggest(state, seat, rng)
+            assert action in game.legal_actions(state, seat)
+            state, _ = game.apply(state, seat, action)
+        assert game.outcome(state) is not None

@@ -1,0 +1,153 @@
+"""German and English words for everything a player reads.
+
+Engines describe moves and events as `games.core.Msg` (a message id with parameters); the bot
+and the renderers turn them into words here. The catalogues are gettext PO files read with
+Babel, one per domain and language: ``i18n/locales/<lang>/<domain>.po``, where the domain is
+the message id's first part (``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses
+Python format fields named like the parameters: ``{player} scores {points}.``
+
+A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms; the form is chosen
+by the parameter ``count`` (German and English both use "one" for 1, "other" otherwise).
+
+Nothing here imports Discord or storage, so the command-line runner and the renderers use it too.
+"""
+from __future__ import annotations
+
+import logging
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from babel.messages.pofile import read_po
+
+from games.core import Msg, SeatRef, name_seats
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+LANGUAGES = ("en", "de")
+DEFAULT_LANGUAGE = "en"
+
+
+class MissingMessage(KeyError):
+    """A message id without text in a catalogue (tests run strict; players get a fallback)."""
+
+
+def language_of(locale: Any) -> str:
+    """Our language for a Discord locale ("de", "en-US", "en-GB", ...): German or English."""
+    text = str(getattr(locale, "value", locale) or "").lower()
+    return "de" if text.startswith("de") else "en"
+
+
+@lru_cache(maxsize=None)
+def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
+    path = LOCALES_DIR / lang / f"{domain}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    entries: dict[str, Any] = {}
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        entries[key] = message.string
+    return entries
+
+
+def domains() -> list[str]:
+    return sorted({path.stem for lang in LANGUAGES for path in (LOCALES_DIR / lang).glob("*.po")})
+
+
+def entries(lang: str, domain: str) -> Mapping[str, Any]:
+    """Every message of one catalogue: id -> text (or a tuple of plural forms)."""
+    return _catalogue(lang, domain)
+
+
+def template(lang: str, message_id: str, *, strict: bool = False) -> Any:
+    domain = message_id.split(".", 1)[0]
+    for candidate in (lang, DEFAULT_LANGUAGE):
+        text = _catalogue(candidate, domain).get(message_id)
+        if text and (not isinstance(text, tuple) or all(text)):
+            if candidate != lang:
+                if strict:
+                    raise MissingMessage(f"{message_id} has no {lang} text")
+                log.warning("No %s text for %s; using English", lang, message_id)
+            return text
+        if strict:
+            raise MissingMessage(f"{message_id} has no {candidate} text")
+    raise MissingMessage(message_id)
+
+
+def fields(text: str) -> set[str]:
+    """The parameter names a catalogue text uses."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+class _Params(dict):
+    """Format arguments; a field the text names but the caller did not give is an error."""
+
+    def __missing__(self, key: str) -> Any:
+        raise MissingMessage(f"parameter {key!r} not given")
+
+
+def translate(text: Any, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = (), *,
+              strict: bool = False) -> str:
+    """Words for an engine's text: a `Msg`, its JSON dict, or a legacy string.
+
+    `names` are the seats' display names (already formatted: bold, or mentions). Seat
+    references and legacy `{s0}` placeholders become those names. With `strict`, a missing
+    message or parameter raises `MissingMessage` (tests); otherwise the player gets the English
+    text, and at worst a plain rendering of the id that never shows a code with braces.
+    """
+    if isinstance(text, dict):
+        text = Msg.from_json(text)
+    if isinstance(text, Msg):
+        try:
+            return _format(text, lang, names, strict)
+        except MissingMessage:
+            if strict:
+                raise
+            log.warning("Could not translate %s into %s", text.id, lang, exc_info=True)
+            return text.id.rsplit(".", 1)[-1].replace("_", " ")
+    return name_seats(str(text), list(names))
+
+
+def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
+    pattern = template(lang, message.id, strict=strict)
+    if isinstance(pattern, tuple):
+        count = message.params.get("count", 0)
+        pattern = pattern[0] if count == 1 else pattern[1]
+    values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
+    return pattern.format_map(values)
+
+
+def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
+    if isinstance(value, dict) and set(value) == {"seat"}:
+        value = SeatRef(int(value["seat"]))
+    elif isinstance(value, dict) and "id" in value:
+        value = Msg.from_json(value)
+    if isinstance(value, SeatRef):
+        if 0 <= value.seat < len(names):
+            return names[value.seat]
+        return f"P{value.seat + 1}"
+    if isinstance(value, Msg):
+        return _format(value, lang, names, strict)
+    if isinstance(value, (list, tuple)):
+        return join_list([_value(item, lang, names, strict) for item in value], lang)
+    return value
+
+
+def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
+    """"a, b and c" / "a, b und c"."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    last = template(lang, "core.list_and")
+    return f"{', '.join(words[:-1])}{last}{words[-1]}"
+
+
+def t(lang: str, message_id: str, /, **params: Any) -> str:
+    """The bot's and renderers' own words: ``t("de", "bot.refusal.not_your_turn", who=...)``."""
+    return translate(Msg(message_id, params), lang)
