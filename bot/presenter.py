@@ -9,6 +9,7 @@ from typing import Iterable, Sequence
 
 import discord
 
+from i18n import translate
 from games.core import Event, Game, Outcome, name_seats
 
 from bot.storage import GameRow
@@ -25,9 +26,10 @@ def waiting_for(table: GameRow, seats) -> str:
     return ", ".join(bold_names([table.names[seat] for seat in sorted(seats)]))
 
 
-def named(text: str, table: GameRow) -> str:
-    """Engine text with `{s0}` placeholders filled with bold player names."""
-    return name_seats(text, bold_names(table.names))
+def named(text, table: GameRow, lang: str = "en") -> str:
+    """Engine text (a Msg, its JSON, or a legacy string with `{s0}` placeholders) in words,
+    with bold player names."""
+    return translate(text, lang, bold_names(table.names))
 
 
 def mention(user_id: int) -> str:

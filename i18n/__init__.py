@@ -42,22 +42,27 @@ def language_of(locale: Any) -> str:
 
 @lru_cache(maxsize=None)
 def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
-    path = LOCALES_DIR / lang / f"{domain}.po"
-    if not path.exists():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
+    """A domain's messages: ``<domain>.po`` and any ``<domain>.<part>.po`` (e.g. the words on a
+    game's board kept apart from its move labels), merged."""
+    folder = LOCALES_DIR / lang
     entries: dict[str, Any] = {}
-    for message in catalog:
-        if not message.id:
-            continue  # the header
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
-        entries[key] = message.string
+    for path in sorted([folder / f"{domain}.po", *folder.glob(f"{domain}.*.po")]):
+        if not path.exists():
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for message in catalog:
+            if not message.id:
+                continue  # the header
+            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            if key in entries:
+                raise ValueError(f"{key} is in two {lang} catalogues")
+            entries[key] = message.string
     return entries
 
 
 def domains() -> list[str]:
-    return sorted({path.stem for lang in LANGUAGES for path in (LOCALES_DIR / lang).glob("*.po")})
+    return sorted({path.name.split(".")[0] for lang in LANGUAGES for path in (LOCALES_DIR / lang).glob("*.po")})
 
 
 def entries(lang: str, domain: str) -> Mapping[str, Any]:
