@@ -23,11 +23,19 @@ def get_game(name: str) -> Game:
         raise KeyError(f"Unknown game {name!r}. Known games: {known}.") from None
 
 
-def _register_builtin_games() -> None:
-    from games import knatsch, raubritter
+BUILTIN_GAMES = ("knatsch", "raubritter", "carcassonne", "macrobber", "gluecksritter")
 
-    for module in (knatsch, raubritter):
-        register(module.GAME)
+
+def _register_builtin_games() -> None:
+    """Every built-in game whose package exists (a game under construction has no package
+    `__init__.py` yet). An engine that exists but fails to import is an error, never skipped."""
+    import importlib
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    for name in BUILTIN_GAMES:
+        if (here / name / "__init__.py").exists():
+            register(importlib.import_module(f"games.{name}").GAME)
 
 
 _register_builtin_games()
