@@ -54,4 +54,17 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        2,
+        "the table's language, and the language each user last spoke to the bot in",
+        """
+        ALTER TABLE games ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';   -- 'en' or 'de': channel posts and boards
+
+        CREATE TABLE user_languages (
+            user_id INTEGER PRIMARY KEY,
+            lang    TEXT    NOT NULL,                   -- from interaction.locale, for DMs sent later
+            at      INTEGER NOT NULL
+        );
+        """,
+    ),
 ]

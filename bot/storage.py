@@ -72,6 +72,7 @@ class GameRow:
     created_at: int
     updated_at: int
     players: tuple[SeatRow, ...]  # join order in the lobby, seat order once started
+    lang: str = "en"  # the table's language: channel posts and boards
 
     @property
     def is_open(self) -> bool:
@@ -199,6 +200,7 @@ class Storage:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             players=players,
+            lang=row["lang"],
         )
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -223,16 +225,16 @@ class Storage:
 
     async def create_lobby(
         self, *, guild_id: int, channel_id: int, game: str, host_id: int, host_name: str,
-        options: dict[str, str],
+        options: dict[str, str], lang: str = "en",
     ) -> GameRow:
         now = _now()
         async with self._lock:
             try:
                 async with self._transaction() as db:
                     cursor = await db.execute(
-                        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, "
-                        "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                        (guild_id, channel_id, game, host_id, json.dumps(options), now, now),
+                        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, lang, "
+                        "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                        (guild_id, channel_id, game, host_id, json.dumps(options), lang, now, now),
                     )
                     game_id = cursor.lastrowid
                     await db.execute(
@@ -318,6 +320,19 @@ class Storage:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion("The game is no longer open.")
+
+    async def remember_language(self, user_id: int, lang: str) -> None:
+        """The language a user last spoke to the bot in, for DMs the bot sends them later."""
+        await self._update(
+            "INSERT INTO user_languages (user_id, lang, at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang, at = excluded.at",
+            (user_id, lang, _now()),
+        )
+
+    async def language_of_user(self, user_id: int, default: str = "en") -> str:
+        async with self._lock, self._db.execute("SELECT lang FROM user_languages WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return row["lang"] if row else default
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:
         await self._update("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
