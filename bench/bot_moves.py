@@ -39,9 +39,9 @@ class TimedRenderer:
         self.seconds: list[float] = []
         self._lock = threading.Lock()
 
-    def __call__(self, view, names):
+    def __call__(self, view, names, lang="en"):
         started = time.perf_counter()
-        png = render_png(view, names)
+        png = render_png(view, names, lang)
         with self._lock:
             self.seconds.append(time.perf_counter() - started)
         return png

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import discord
 
-from games.core import Event, Game, Outcome, SubsetChoice
+from games.core import Event, Game, Msg, Outcome, SubsetChoice
+from i18n import translate
 
 from bot import presenter
 from bot.components import Choice, board_view, private_view
+from bot.locale import table_language
 from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Renderer = Callable[[dict, list[str]], bytes]
+Renderer = Callable[..., bytes]  # (view, names, lang) -> PNG bytes
 
 # Probing hidden variants is only a second leak check (see public_choices); a fixed generator
 # keeps it reproducible.
@@ -39,8 +41,15 @@ class PrivatePayload:
     view: discord.ui.View | None
 
 
-def choices_for(game: Game, state: Any, seat: int) -> list[Choice]:
-    return [Choice(action.encode(), game.describe(state, seat, action)) for action in game.legal_actions(state, seat)]
+def label(game: Game, state: Any, seat: int, action: Any, names: Sequence[str] = (), lang: str = "en") -> str:
+    """A move's words for a button, menu or /move: the engine's description with player names
+    in, in the reader's language (never a `{s0}` placeholder or a message id)."""
+    return translate(game.describe(state, seat, action), lang, list(names))
+
+
+def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
+    return [Choice(action.encode(), label(game, state, seat, action, names, lang))
+            for action in game.legal_actions(state, seat)]
 
 
 def toggles_for(game: Game, state: Any, seat: int) -> list[SubsetChoice]:
@@ -49,7 +58,7 @@ def toggles_for(game: Game, state: Any, seat: int) -> list[SubsetChoice]:
     return list(describe(state, seat)) if describe is not None else []
 
 
-def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
+def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
     """Moves that may go on the public board: only when one seat acts and its options reveal
     nothing hidden.
 
@@ -70,7 +79,7 @@ def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
     elif private_delta(game.view(state, seat), game.view(state, None)):
         return []
     actions = game.legal_actions(state, seat)
-    choices = [Choice(action.encode(), game.describe(state, seat, action)) for action in actions]
+    descriptions = [game.describe(state, seat, action) for action in actions]
     probe = random.Random(0)
     public = game.view(state, None)
     # Seats whose view shows nothing beyond the public view hold no secrets to re-deal.
@@ -82,13 +91,14 @@ def public_choices(game: Game, state: Any, seats: int) -> list[Choice]:
                 variant = game.hidden_variant(state, owner, probe)
                 # The actions first (cheap), then their labels, which may name a secret too.
                 if game.legal_actions(variant, seat) != actions or any(
-                        game.describe(variant, seat, action) != choice.label
-                        for action, choice in zip(actions, choices)):
+                        game.describe(variant, seat, action) != description
+                        for action, description in zip(actions, descriptions)):
                     return []
     except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
-    return choices
+    return [Choice(action.encode(), translate(description, lang, list(names)))
+            for action, description in zip(actions, descriptions)]
 
 
 _ABSENT = object()
@@ -126,10 +136,10 @@ class Announcer:
             return None
         return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.board_message_id}"
 
-    async def image(self, view: dict, names: list[str], filename: str) -> discord.File | None:
+    async def image(self, view: dict, names: list[str], filename: str, lang: str = "en") -> discord.File | None:
         """The rendered view, or None if the renderer fails: a move is never lost to a drawing bug."""
         try:
-            png = await asyncio.to_thread(self.render, view, names)
+            png = await asyncio.to_thread(self.render, view, names, lang)
         except Exception:  # noqa: BLE001
             log.exception("Rendering %s failed; posting without an image", view.get("game"))
             return None
@@ -151,11 +161,11 @@ class Announcer:
         """Post the board (image, text, components) as a normal channel message and make it the
         latest: the previous board loses its buttons. `choices`: the public moves, if known."""
         public = game.view(state, None)
-        file = await self.image(public, table.names, "board.png")
+        file = await self.image(public, table.names, "board.png", table_language(table))
         view = None
         if table.status == "active":
             if choices is None:
-                choices = public_choices(game, state, len(table.players))
+                choices = public_choices(game, state, len(table.players), table.names, table_language(table))
             # Public choices exist only when exactly one seat acts; its toggles go with them.
             toggles = toggles_for(game, state, min(game.to_act(state))) if choices else []
             view = board_view(table.id, table.version, choices, toggles)
@@ -172,7 +182,7 @@ class Announcer:
         return message
 
     def status_line(self, table: GameRow, game: Game, state: Any) -> str:
-        return presenter.named(game.view(state, None)["status"], table)
+        return presenter.named(game.view(state, None)["status"], table, table_language(table))
 
     def footer(self, table: GameRow, game: Game, state: Any) -> tuple[str, list[int]]:
         """'Your move' with mentions of who must act, or the outcome; and whom to ping."""
@@ -196,13 +206,16 @@ class Announcer:
         )
         view = game.view(state, seat)
         may_act = table.status == "active" and seat in game.to_act(state)
-        choices = choices_for(game, state, seat) if may_act else []
+        lang = await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
+        choices = choices_for(game, state, seat, table.names, lang) if may_act else []
         toggles = toggles_for(game, state, seat) if may_act else []
         components = private_view(table.id, table.version, choices, toggles)
         secrets = (view.get("private") or {}).get("summary")
+        if secrets:
+            secrets = presenter.named(secrets, table, lang)
         content = presenter.private_text(header, [*lines, *([secrets] if secrets else [])],
-                                         presenter.named(view["status"], table), may_act, components is not None)
-        return PrivatePayload(content, await self.image(view, table.names, "hand.png"), components)
+                                         presenter.named(view["status"], table, lang), may_act, components is not None)
+        return PrivatePayload(content, await self.image(view, table.names, "hand.png", lang), components)
 
     async def send_private(self, table: GameRow, game: Game, state: Any, seat: int,
                            lines: Sequence[str] = ()) -> bool:
@@ -239,11 +252,11 @@ class Announcer:
 
     async def move_made(self, table: GameRow, game: Game, before: Any, after: Any, mover: int,
                         events: list[Event]) -> None:
-        headline = presenter.public_event_lines(events, table)
+        headline = presenter.public_event_lines(events, table, table_language(table))
         if not headline:
             headline = [f"{presenter.bold_names(table.names)[mover]} made a move."]
         footer, ping = self.footer(table, game, after)
-        board_choices = public_choices(game, after, len(table.players))
+        board_choices = public_choices(game, after, len(table.players), table.names, table_language(table))
         await self.post_board(table, game, after,
                               presenter.board_text(headline, self.status_line(table, game, after), footer),
                               ping=ping, choices=board_choices)
@@ -252,7 +265,8 @@ class Announcer:
             if player.dm_ok is False:
                 continue  # they use 'My hand' / `/game hand`; the board mention tells them when
             seat = player.seat
-            lines = [presenter.named(e.text, table) for e in events if e.seat == seat]
+            lang = await self.storage.language_of_user(player.user_id, table_language(table))
+            lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
             if lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
                                                    public_views):
                 if not await self.send_private(table, game, after, seat, lines):
@@ -288,4 +302,5 @@ class Announcer:
 
 
 def outcome_record(outcome: Outcome) -> dict:
-    return {"winners": list(outcome.winners), "scores": list(outcome.scores), "reason": outcome.reason}
+    reason = outcome.reason.to_json() if isinstance(outcome.reason, Msg) else outcome.reason
+    return {"winners": list(outcome.winners), "scores": list(outcome.scores), "reason": reason}

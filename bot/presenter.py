@@ -74,8 +74,8 @@ def lobby_text(table: GameRow, game: Game) -> str:
 # ---------------------------------------------------------------------------------- board
 
 
-def public_event_lines(events: Iterable[Event], table: GameRow) -> list[str]:
-    return [named(event.text, table) for event in events if event.seat is None]
+def public_event_lines(events: Iterable[Event], table: GameRow, lang: str = "en") -> list[str]:
+    return [named(event.text, table, lang) for event in events if event.seat is None]
 
 
 def next_move_line(table: GameRow, to_act: Iterable[int]) -> str:

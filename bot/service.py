@@ -11,16 +11,19 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import discord
 
 from games.core import Action, Game
+from i18n import LANGUAGES
 
 from bot import presenter
 from bot.announce import Announcer, PrivatePayload, choices_for, outcome_record, public_choices, toggles_for
+from bot.announce import label as move_label
 from bot.components import Choice, board_view, lobby_view, private_view
 from bot.errors import Refusal
+from bot.locale import table_language
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 
@@ -184,14 +187,15 @@ class GameService:
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
                     raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
-            action = resolve_action(game, state, seat, action_text)
+            action = resolve_action(game, state, seat, action_text, table.names)
             to_act = game.to_act(state)
             if seat not in to_act:
                 raise Refusal(f"It is not your turn — waiting for {presenter.waiting_for(table, to_act)}.")
             if action not in game.legal_actions(state, seat):
                 raise Refusal(f"`{discord.utils.escape_markdown(action_text.strip())[:80]}` is not a legal move now. "
                               "Pick one from `/move` (it lists your moves) or use the buttons.")
-            choice = Choice(action.encode(), game.describe(state, seat, action))
+            lang = await self.storage.language_of_user(user.id, table_language(table))
+            choice = Choice(action.encode(), move_label(game, state, seat, action, table.names, lang))
             after, events = game.apply(state, seat, action)
             outcome = game.outcome(after)
             try:
@@ -239,9 +243,11 @@ class GameService:
             raise Refusal("Only the player to act may choose here — waiting for "
                           f"{presenter.waiting_for(table, game.to_act(state))}.")
         if on_board:
-            return board_view(table.id, table.version, public_choices(game, state, len(table.players)),
+            return board_view(table.id, table.version,
+                              public_choices(game, state, len(table.players), table.names, table_language(table)),
                               toggles_for(game, state, seat), mask)
-        return private_view(table.id, table.version, choices_for(game, state, seat),
+        lang = await self.storage.language_of_user(user.id, table_language(table))
+        return private_view(table.id, table.version, choices_for(game, state, seat, table.names, lang),
                             toggles_for(game, state, seat), mask)
 
     async def hand(self, user: discord.abc.User, *, game_id: int) -> PrivatePayload:
@@ -270,7 +276,8 @@ class GameService:
             return []
         game = self.engine(table.game)
         state = game.from_dict(table.state)
-        return rank_matches(choices_for(game, state, seat), typed)[:AUTOCOMPLETE_LIMIT]
+        lang = await self.storage.language_of_user(user_id, table_language(table))
+        return rank_matches(choices_for(game, state, seat, table.names, lang), typed)[:AUTOCOMPLETE_LIMIT]
 
     # --------------------------------------------------------------------------- info
 
@@ -407,14 +414,16 @@ def parse_options(game: Game, text: str | None) -> dict[str, str]:
     return chosen
 
 
-def resolve_action(game: Game, state: Any, seat: int, text: str) -> Action:
-    """The action meant by `/move` text: its canonical form, or one of the offered labels."""
+def resolve_action(game: Game, state: Any, seat: int, text: str, names: Sequence[str] = ()) -> Action:
+    """The action meant by `/move` text: its canonical form, or one of the offered labels (in
+    either language)."""
     action = Action.parse(text)
     legal = game.legal_actions(state, seat)
     if action in legal:
         return action
     wanted = text.strip().lower()
     for candidate in legal:
-        if game.describe(state, seat, candidate).strip().lower() == wanted:
-            return candidate
+        for lang in LANGUAGES:
+            if move_label(game, state, seat, candidate, names, lang).strip().lower() == wanted:
+                return candidate
     return action

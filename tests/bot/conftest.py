@@ -19,13 +19,13 @@ class RecordingRenderer:
         self.viewer_of: dict[bytes, int | None] = {}
         self._lock = threading.Lock()  # renders run in worker threads
 
-    def __call__(self, view: dict, names: list[str]) -> bytes:
+    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
         if view["game"] == fakegame.GAME.name:
             png = fakegame.render(view, names)
         else:
             from renderers import render_png
 
-            png = render_png(view, names)
+            png = render_png(view, names, lang)
         with self._lock:
             self.viewer_of[png] = view["viewer"]
         return png

@@ -265,7 +265,7 @@ async def test_the_host_abandons_a_lobby(world):
 async def test_a_renderer_failure_never_loses_a_move(world, caplog):
     starter, _ = await start_pips(world)
 
-    def broken(view, names):
+    def broken(view, names, lang="en"):
         raise ValueError("font missing")
 
     world.bot.service.announcer.render = broken

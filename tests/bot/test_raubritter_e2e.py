@@ -61,7 +61,7 @@ class SketchRenderer:
         self.real_images = 0
         self._lock = threading.Lock()
 
-    def __call__(self, view: dict, names: list[str]) -> bytes:
+    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
         if self.real:
             from renderers import render_png
 
