@@ -22,6 +22,7 @@ from bot.cogs.play import PlayCog
 from bot.components import ALL_DYNAMIC_ITEMS
 from bot.errors import report_error
 from bot.service import GameService
+from bot.postgres import open_storage
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class GameBot(commands.Bot):
         self.service: GameService | None = None
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.database_path)
+        self.storage = await open_storage(str(self.database_path))
         announcer = Announcer(self, self.storage, self.render)
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
         # Persistent components: any custom_id matching a template is routed, even after a restart.

