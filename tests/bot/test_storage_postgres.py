@@ -99,3 +99,30 @@ class TestAWholeGameOnPostgreSQL:
         stored = await world.bot.storage.get_game(1)
         assert stored.status == "finished" and stored.result["winners"]
         assert len(await world.bot.storage.actions(1)) == stored.version == moves + 1
+
+
+async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):
+    from bot.copy_store import CopyError, copy_store
+    from bot.storage import Storage
+
+    path = tmp_path / "bot.sqlite3"
+    lite = await Storage.open(path)
+    game_id = await started_game(lite)
+    await lite.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    await lite.remember_language(100, "de")
+    await lite.close()
+
+    url = pg.fresh_database_url()
+    counts = await copy_store(path, url)
+    assert counts["games"] == 1 and counts["seats"] == 2 and counts["actions"] == 1
+
+    store = await open_storage(url)
+    copied = await store.get_game(game_id)
+    assert (copied.status, copied.version, copied.state, copied.seed) == ("active", 1, {"n": 1}, 42)
+    assert await store.record_move(game_id, expected_version=1, seat=1, action="roll", state={"n": 2}) == 2
+    assert await store.language_of_user(100) == "de"
+    fresh = await store.create_lobby(guild_id=1, channel_id=99, game="pips", host_id=5, host_name="E", options={})
+    assert fresh.id > game_id  # the numbering continues
+    await store.close()
+    with pytest.raises(CopyError):  # never into a database that already holds games
+        await copy_store(path, url)
