@@ -31,7 +31,8 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     logging.getLogger("discord.http").setLevel(max(settings.log_level, logging.INFO))
     # A board-game bot never joins voice: silence discord.py's start-up warnings about it.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id)
+    bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id,
+                     shard_count=settings.shard_count, shard_ids=settings.shard_ids)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

@@ -44,8 +44,10 @@ class GameBot(commands.Bot):
         seed_source: random.Random,
         render: Renderer,
         dev_guild_id: int | None = None,
+        **shards: object,
     ) -> None:
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
             intents=discord.Intents.default(),
             help_command=None,
@@ -76,7 +78,18 @@ class GameBot(commands.Bot):
             await self.add_cog(cog(self))
         await self.sync_commands()
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process serves that server (always, unless the bot runs as shards):
+        Discord routes a server to shard (guild_id >> 22) % shard_count."""
+        shard_ids = getattr(self, "shard_ids", None)
+        if not self.shard_count or shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in shard_ids
+
     async def sync_commands(self) -> None:
+        shard_ids = getattr(self, "shard_ids", None)
+        if shard_ids is not None and 0 not in shard_ids:
+            return  # one process (the one with shard 0) registers the commands for all
         if self.dev_guild_id is not None:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -101,6 +114,11 @@ class GameBot(commands.Bot):
             await self.storage.close()
 
 
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The same bot as several shards in one process, or some of the shards of a bigger bot
+    (`SHARD_COUNT` and `SHARD_IDS`), each process serving its own servers."""
+
+
 def create_bot(
     database_path: str | Path,
     *,
@@ -108,14 +126,27 @@ def create_bot(
     seed_source: random.Random | None = None,
     render: Renderer | None = None,
     dev_guild_id: int | None = None,
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
 ) -> GameBot:
     """Build the bot.
 
     games: engines by name (default: `games.REGISTRY`).
     seed_source: where seat orders and game seeds come from (default: the OS's SystemRandom;
       tests pass `random.Random(n)` for a reproducible game).
-    render: `(view, names) -> PNG bytes` (default: `renderers.render_png`).
+    render: `(view, names, lang) -> PNG bytes` (default: `renderers.render_png`).
+    shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
     """
+    if shard_count:
+        return ShardedGameBot(
+            database_path=database_path,
+            games=REGISTRY if games is None else games,
+            seed_source=seed_source or random.SystemRandom(),
+            render=render or render_png,
+            dev_guild_id=dev_guild_id,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+        )
     return GameBot(
         database_path=database_path,
         games=REGISTRY if games is None else games,

@@ -19,6 +19,8 @@ class Settings:
     database_path: Path | str  # a SQLite file, or a postgresql:// URL from DATABASE_URL
     log_level: int
     dev_guild_id: int | None
+    shard_count: int | None = None   # SHARD_COUNT: the bot's shards in all
+    shard_ids: list[int] | None = None  # SHARD_IDS: the ones this process runs (default: all)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -36,10 +38,32 @@ class Settings:
         if guild and not guild.isdigit():
             raise ConfigError(f"DEV_GUILD_ID={guild!r} is not a server id: put the numeric id (right-click the "
                               "server > Copy Server ID) after DEV_GUILD_ID= in .env, or leave it empty.")
+        shard_count, shard_ids = _shards(environ)
         return cls(
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             token=token,
             database_path=environ.get("DATABASE_URL", "").strip()
             or Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
         )
+
+
+def _shards(environ: Mapping[str, str]) -> tuple[int | None, list[int] | None]:
+    count_text = environ.get("SHARD_COUNT", "").strip()
+    ids_text = environ.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: put the number of shards after SHARD_COUNT= in .env.")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT={count_text!r} is not a number of shards: put a whole number like 2.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None  # this process runs every shard
+    parts = [part.strip() for part in ids_text.split(",") if part.strip()]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        raise ConfigError(f"SHARD_IDS={ids_text!r}: list shard numbers from 0 to {count - 1}, "
+                          "separated by commas, e.g. SHARD_IDS=0,1.")
+    return count, sorted({int(part) for part in parts})
