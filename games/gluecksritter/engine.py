@@ -578,8 +578,11 @@ class Gluecksritter:
             where[SILVER] -= share[SILVER]
             where[GOLD] -= share[GOLD]
             self._gain(state, seat, share, events)
-            events.append(E("event.collect", player=SeatRef(seat), field=field_no,
-                            silver=share[SILVER], gold=share[GOLD]))
+            if share == [0, 0]:
+                events.append(E("event.collect_nothing", player=SeatRef(seat), field=field_no))
+            else:
+                events.append(E("event.collect", player=SeatRef(seat), field=field_no,
+                                silver=share[SILVER], gold=share[GOLD]))
         for seat in takers:
             self._tax(state, seat, events)
 
