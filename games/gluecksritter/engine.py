@@ -777,6 +777,12 @@ class Gluecksritter:
             return msg(P + f"label.steal_{args[0]}")
         return msg(P + "label.unknown", text=action.encode()[:60])
 
+    def suggest(self, state: GluecksritterState, seat: int, rng: random.Random) -> Action:
+        """The computer player (see `ai.py`): a legal action from this seat's view only."""
+        from games.gluecksritter.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
     def view(self, state: GluecksritterState, seat: int | None) -> dict:
         from games.gluecksritter.views import build_view
 
