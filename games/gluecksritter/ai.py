@@ -1,0 +1,142 @@
+"""A simple computer player for Die Glücksritter, reading only its own seat's view.
+
+It builds whenever it can pay, chases the coins on fields 5 and 6 when poor, sends the Black
+Knight where the loot is best, haggles up to half of what the deed is worth, and plays or arms its
+documents where they help. Chance comes only from the `rng` it is given (ties and a little
+variety in the card choice).
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from games.core import Action
+from games.gluecksritter.data import (
+    CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, KNIGHT, RANSOM, SPECIAL_DIE, TOWER_WORTH, WALL_WORTH,
+)
+
+KEEP_ORDER = ("grant", "permit", "master", "alibi", "gift", "taxpriv", "tollpriv", "favour", "veto", "pardon")
+
+
+def suggest(game, state, seat: int, rng: random.Random) -> Action:
+    view = game.view(state, seat)
+    legal = game.legal_actions(state, seat)
+    phase = view["phase"]
+    if phase == "choose":
+        return _choose(view, seat, legal, rng)
+    if phase == "favour":
+        options = [a for a in legal]
+        return min(options, key=lambda a: KEEP_ORDER.index(a.args[0]))
+    if phase in ("field2", "field3"):
+        return legal[-1]  # as many pieces as it can pay for
+    if phase == "field1":
+        me = view["players"][seat]
+        return legal[-1] if me["ducats"] >= 12 else legal[0]
+    if phase == "haggle":
+        return _haggle(game, state, view, seat, legal)
+    if phase == "knight":
+        return max(legal, key=lambda a: (_deed_value(view, seat, a), -legal.index(a)))
+    if phase == "steal":
+        me = view["players"][seat]
+        if Action("steal", ("tower",)) in legal and (me["towers"] <= me["walls"] or len(legal) == 1):
+            return Action("steal", ("tower",))
+        return legal[0]
+    return rng.choice(legal)
+
+
+def _choose(view: dict, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    private = view["private"]
+    hand, armed, choice = private["hand"], private["armed"], private["choice"]
+    me = view["players"][seat]
+    legal_set = set(legal)
+    # Arm every yellow document held, the Veto against the leading rival.
+    for code in ("gift", "alibi"):
+        if code in hand and not armed[code] and Action("arm", (code,)) in legal_set:
+            return Action("arm", (code,))
+    if "veto" in hand and armed["veto"] is None:
+        rivals = [s for s in range(view["seats"]) if s != seat]
+        leader = max(rivals, key=lambda s: (view["players"][s]["walls"] + view["players"][s]["towers"], -s))
+        action = Action("veto", (str(leader),))
+        if action in legal_set:
+            return action
+    pair = _best_pair(view, seat, rng)
+    wanted = {"grant", "favour"}
+    if 2 in pair or 3 in pair:
+        wanted |= {"permit", "master"}
+    if 5 in pair:
+        wanted.add("taxpriv")
+    if 6 in pair:
+        wanted.add("tollpriv")
+    if me["dungeon"]:
+        wanted.add("pardon")
+    for code in DOCUMENT_ORDER:
+        action = Action("doc", (code,))
+        if action in legal_set and (code in wanted) != (code in choice["docs"]):
+            return action
+    ransom = me["dungeon"] and "pardon" not in choice["docs"] and me["ducats"] >= RANSOM + 6
+    if Action("ransom") in legal_set and ransom != choice["ransom"]:
+        return Action("ransom")
+    return Action("play", (f"{pair[0]},{pair[1]}",))
+
+
+def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
+    me = view["players"][seat]
+    values = _card_values(view, seat)
+    cards = [c for c in range(1, 7) if not (c == KNIGHT and me["dungeon"])]
+    best, best_value = None, None
+    for a, b in combinations(cards, 2):
+        value = values[a] + values[b] + rng.random() * 0.8
+        if a == 2 and b == 3:
+            # Both pay from the same purse: only worth it when it can pay for both.
+            if me["ducats"] < WALL_WORTH + TOWER_WORTH:
+                value -= min(values[2], values[3])
+        if best_value is None or value > best_value:
+            best, best_value = (a, b), value
+    return best
+
+
+def _card_values(view: dict, seat: int) -> dict[int, float]:
+    me = view["players"][seat]
+    others = view["seats"] - 1
+    ducats = me["ducats"]
+    crowd = 1 + 0.3 * others  # how many share a field, roughly
+    values = {}
+    values[1] = 1.5 if ducats >= 4 or others <= 2 else 1.0
+    values[2] = 9.0 if me["walls"] < CASTLE_WALLS and ducats >= 4 else 0.0
+    values[3] = 10.0 if me["towers"] < CASTLE_TOWERS and ducats >= 5 else 0.0
+    for number in (5, 6):
+        silver, gold = view["fields"][str(number)]
+        values[number] = (silver + 2 * gold) / crowd * (1.6 if ducats < 6 else 1.0)
+    gold_best = max(view["fields"]["5"][1], view["fields"]["6"][1]) * 2
+    richest = max((p["ducats"] for s, p in enumerate(view["players"]) if s != seat), default=0)
+    values[KNIGHT] = max(gold_best, richest * 4 / 6) / (1 + 0.5 * others)
+    return values
+
+
+def _deed_value(view: dict, seat: int, action: Action) -> float:
+    if action.verb == "rob":
+        return 2 * view["fields"][action.args[0]][1]
+    victim = view["players"][int(action.args[0])]
+    me = view["players"][seat]
+    money = victim["ducats"] * SPECIAL_DIE.count("sack") / len(SPECIAL_DIE)
+    piece = 0.0
+    if (victim["towers"] and me["towers"] < CASTLE_TOWERS) or (victim["walls"] and me["walls"] < CASTLE_WALLS):
+        piece = 2 * TOWER_WORTH
+    castle = piece * SPECIAL_DIE.count("castle") / len(SPECIAL_DIE)
+    leader_bonus = 0.5 * (victim["walls"] + victim["towers"])
+    return money + castle + leader_bonus
+
+
+def _haggle(game, state, view: dict, seat: int, legal: list[Action]) -> Action:
+    haggle = view["haggle"]
+    if haggle["opener"] is None:
+        other = [k for k in haggle["knights"] if k != seat][0]
+        return Action("opener", (str(other),))
+    deeds = [Action("rob", ("5",)), Action("rob", ("6",))]
+    deeds += [Action("raid", (str(s),)) for s in range(view["seats"]) if s != seat]
+    worth = max(_deed_value(view, seat, a) for a in deeds)
+    limit = min(int(worth / 2), view["players"][seat]["ducats"])
+    offers = [a for a in legal if a.verb == "offer" and int(a.args[0]) <= limit]
+    if offers:
+        return offers[0]
+    return legal[-1]  # accept the standing offer, or make none

@@ -1,0 +1,93 @@
+"""What each seat (or the public) may know of a Die Glücksritter game, as JSON."""
+from __future__ import annotations
+
+from games.core import SeatRef, msg
+from games.gluecksritter.data import DUCAT_CARDS, TOWERS_IN_GAME, WALLS_IN_GAME
+from games.gluecksritter.state import GluecksritterState
+
+P = "gluecksritter."
+
+
+def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
+    to_act = sorted(game.to_act(state))
+    players = []
+    for s in range(state.seats):
+        players.append({
+            "silver": state.money[s][0], "gold": state.money[s][1], "ducats": state.ducats(s),
+            "walls": state.walls[s], "towers": state.towers[s], "documents": len(state.hands[s]),
+            "dungeon": state.dungeon[s],
+            "chosen": state.phase == "choose" and state.choices[s]["ready"],
+            "cards": list(state.choices[s]["cards"]) if state.revealed else None,
+            "played_docs": list(state.played_docs[s]),
+        })
+    h = state.haggle
+    view = {
+        "game": game.name,
+        "seats": state.seats,
+        "viewer": seat,
+        "to_act": to_act,
+        "status": status(game, state).to_json(),
+        "over": state.winners is not None,
+        "round": state.round,
+        "phase": state.phase,
+        "ducat_card": list(DUCAT_CARDS[state.ducat_card]) if state.ducat_card is not None else None,
+        "fields": {"5": list(state.field5), "6": list(state.field6)},
+        "sack": list(state.sack),
+        "pile": len(state.pile),
+        "discard": len(state.discard),
+        "ducat_deck": len(state.ducat_deck),
+        "supply": {"walls": WALLS_IN_GAME - sum(state.walls), "towers": TOWERS_IN_GAME - sum(state.towers)},
+        "players": players,
+        "pending": list(state.pending),
+        "haggle": None if h is None else {
+            "knights": list(h["knights"]), "chooser": h["chooser"], "opener": h["opener"], "turn": h["turn"],
+            "offers": [list(o) for o in h["offers"]], "passed": list(h["passed"]),
+        },
+        "knight": state.knight,
+        "raid": dict(state.raid) if state.raid else None,
+        "log": list(state.log),
+        "winners": list(state.winners) if state.winners is not None else None,
+    }
+    if seat is not None and 0 <= seat < state.seats:
+        hand = sorted(state.hands[seat], key=lambda code: list(_ORDER).index(code))
+        choice = state.choices[seat]
+        if hand:
+            summary = msg(P + "private.documents", documents=[msg(P + "doc." + d) for d in hand])
+        else:
+            summary = msg(P + "private.no_documents")
+        view["private"] = {
+            "summary": summary.to_json(),
+            "hand": hand,
+            "armed": dict(state.armed[seat]),
+            "choice": {"cards": list(choice["cards"]), "docs": list(choice["docs"]), "ransom": choice["ransom"],
+                       "ready": choice["ready"]},
+            "favour": list(state.favour[seat]),
+        }
+    return view
+
+
+from games.gluecksritter.data import DOCUMENT_ORDER as _ORDER  # noqa: E402
+
+
+def status(game, state: GluecksritterState):
+    waiting = [SeatRef(s) for s in sorted(game.to_act(state))]
+    phase = state.phase
+    if phase == "over":
+        return game.outcome(state).reason
+    if phase == "choose":
+        return msg(P + "status.choose", round=state.round, players=waiting)
+    if phase == "favour":
+        return msg(P + "status.favour", players=waiting)
+    if phase in ("field1", "field2", "field3"):
+        return msg(P + f"status.{phase}", players=waiting)
+    if phase == "haggle":
+        h = state.haggle
+        if h["opener"] is None:
+            return msg(P + "status.haggle_opener", player=SeatRef(h["chooser"]))
+        if h["offer"] is None:
+            return msg(P + "status.haggle_first", player=SeatRef(h["turn"]))
+        return msg(P + "status.haggle_offer", player=SeatRef(h["turn"]), other=SeatRef(h["offer"][0]),
+                   amount=h["offer"][1])
+    if phase == "knight":
+        return msg(P + "status.knight", player=SeatRef(state.knight))
+    return msg(P + "status.steal", player=SeatRef(state.knight), victim=SeatRef(state.raid["victim"]))

@@ -1,0 +1,639 @@
+"""Die Glücksritter rules: every example of the rule text and each rule, one test or more."""
+from __future__ import annotations
+
+import pytest
+
+from i18n import translate
+from games.core import Action, IllegalAction, InvalidState, NotYourTurn
+from games.gluecksritter.data import DUCAT_CARDS, GOLD_COINS, SILVER_COINS
+from tests.games.gluecksritter.helpers import (
+    GAME, act, die_counter, fresh, give_document, play_round, roundtrip, set_field, set_money, words,
+)
+
+
+def settle(state, wants):
+    """Answer every buying decision: `wants[(seat, phase)]` pieces, else nothing."""
+    events = []
+    while state.phase in ("field1", "field2", "field3"):
+        seat = min(GAME.to_act(state))
+        state, new = act(state, seat, f"buy {wants.get((seat, state.phase), 0)}")
+        events += new
+    return state, events
+
+
+def broke(state, *seats):
+    for seat in seats:
+        set_money(state, seat, 0, 0)
+
+
+def new_round_coins(events, field):
+    """The coins the next round's Ducat card put on `field` (5 or 6), from its event."""
+    event = [e for e in events if e.text.id == "gluecksritter.event.round"][-1]
+    p = event.text.params
+    return (p["silver5"], p["gold5"]) if field == 5 else (p["silver6"], p["gold6"])
+
+
+def field_before_refill(state, events, field):
+    where = state.field5 if field == 5 else state.field6
+    silver, gold = new_round_coins(events, field)
+    return [where[0] - silver, where[1] - gold]
+
+
+# -- set-up ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_setup(players):
+    state = GAME.new_game(players, seed=7)
+    assert state.money == [[2, 2]] * players
+    coins_out = [sum(state.field5[k] + state.field6[k] for _ in [0]) for k in (0, 1)]
+    assert state.sack[0] + coins_out[0] == SILVER_COINS - 2 * players
+    assert state.sack[1] + coins_out[1] == GOLD_COINS - 2 * players
+    to5, to6 = DUCAT_CARDS[state.ducat_card]
+    assert sum(state.field5) == to5 and sum(state.field6) == to6
+    assert len(state.pile) == 25 and len(state.ducat_deck) == 17
+    assert state.walls == [0] * players and state.towers == [0] * players
+    assert GAME.to_act(state) == frozenset(range(players))
+    assert state.phase == "choose"
+
+
+def test_bad_player_counts():
+    with pytest.raises(Exception):
+        GAME.new_game(2, seed=1)
+    with pytest.raises(Exception):
+        GAME.new_game(7, seed=1)
+
+
+# -- the secret choice ------------------------------------------------------------------------
+
+def test_choice_is_secret_until_everyone_has_chosen():
+    state = fresh(3)
+    public_before = GAME.view(state, None)
+    state, events = act(state, 0, "play 2,5")
+    assert [e.seat for e in events if e.text.id.endswith("choice_now")] == [0]
+    assert "2" not in " ".join(words(events))
+    for viewer in (None, 1, 2):
+        view = GAME.view(state, viewer)
+        assert view["players"][0]["cards"] is None
+        assert view["players"][0]["chosen"] is True
+    assert GAME.view(state, 0)["private"]["choice"]["cards"] == [2, 5]
+    assert public_before["players"][0]["chosen"] is False
+    assert GAME.to_act(state) == frozenset({1, 2})
+    with pytest.raises(NotYourTurn):
+        act(state, 0, "play 1,2")
+
+
+def test_two_different_cards_and_never_the_knight_in_the_dungeon():
+    state = fresh(3)
+    legal = {a.encode() for a in GAME.legal_actions(state, 0) if a.verb == "play"}
+    assert len(legal) == 15 and "play 2,2" not in legal
+    state.dungeon[0] = True
+    legal = {a.encode() for a in GAME.legal_actions(state, 0) if a.verb == "play"}
+    assert len(legal) == 10 and not any("4" in a for a in legal)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "play 4,5")
+
+
+def test_red_documents_are_toggles_and_never_two_of_a_kind():
+    state = fresh(3)
+    give_document(state, 0, "grant")
+    give_document(state, 0, "grant")
+    state, _ = act(state, 0, "doc grant")
+    assert state.choices[0]["docs"] == ["grant"]
+    state, _ = act(state, 0, "doc grant")
+    assert state.choices[0]["docs"] == []
+    assert [a.encode() for a in GAME.legal_actions(state, 0)].count("doc grant") == 1
+    assert Action("doc", ("veto",)) not in GAME.legal_actions(state, 0)
+
+
+# -- fields 5 and 6: the rule text's example -----------------------------------------------------
+
+@pytest.mark.parametrize("field", [5, 6])
+def test_one_visitor_takes_all_eight_coins(field):
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, field, 3, 5)
+    other = 6 if field == 5 else 5
+    state, events = play_round(state, {0: f"1,{field}", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [3, 5]
+    assert field_before_refill(state, events, field) == [0, 0]
+
+
+@pytest.mark.parametrize("field", [5, 6])
+def test_two_visitors_split_one_silver_and_two_gold_each(field):
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, field, 3, 5)
+    state, events = play_round(state, {0: f"1,{field}", 1: f"3,{field}", 2: "2,3"})
+    assert state.money[0] == [1, 2] and state.money[1] == [1, 2]
+    assert field_before_refill(state, events, field) == [1, 1]
+
+
+@pytest.mark.parametrize("field", [5, 6])
+def test_three_visitors_take_one_of_each_and_two_gold_remain(field):
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, field, 3, 5)
+    state, events = play_round(state, {0: f"1,{field}", 1: f"2,{field}", 2: f"3,{field}"})
+    assert all(state.money[s] == [1, 1] for s in range(3))
+    assert field_before_refill(state, events, field) == [0, 2]
+
+
+def test_leftovers_stay_and_new_coins_are_added():
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, 5, 3, 5)
+    state, events = play_round(state, {0: "1,5", 1: "2,5", 2: "3,6"})
+    to5 = DUCAT_CARDS[state.ducat_card][0]
+    assert sum(state.field5) == 2 + to5
+
+
+# -- royal taxes -----------------------------------------------------------------------------------
+
+def test_royal_tax_on_ten_gold_returns_five():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 9)
+    set_field(state, 5, 0, 1)
+    sack_gold = state.sack[1]
+    state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [0, 5]
+    text = " ".join(words(events))
+    assert "Royal tax: Ann holds 10 gold and returns 5." in text
+    assert "Königssteuer: Ann hat 10 Gold und gibt 5 zurück." in " ".join(words(events, "de"))
+
+
+def test_royal_tax_on_an_odd_count_keeps_the_spare_coin():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 6, 0)
+    set_field(state, 5, 3, 0)
+    state, _ = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [5, 0]  # 9 silver: 4 back, the odd one kept
+
+
+def test_seven_of_a_kind_and_many_coins_in_all_are_not_taxed():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 5, 5)
+    set_field(state, 5, 2, 2)
+    state, _ = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [7, 7]
+
+
+def test_armed_gift_cancels_one_royal_tax():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 9)
+    set_field(state, 5, 0, 1)
+    give_document(state, 0, "gift")
+    state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"}, before={0: ["arm gift"]})
+    assert state.money[0] == [0, 10]
+    assert "gift" not in state.hands[0] and "gift" in state.discard
+    assert state.armed[0]["gift"] is False
+    assert any("plays a Gift" in line for line in words(events))
+
+
+def test_gift_fires_once_a_round_only():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 9)
+    set_field(state, 5, 0, 1)
+    set_field(state, 6, 0, 1)
+    give_document(state, 0, "gift")
+    give_document(state, 0, "gift")
+    state, _ = play_round(state, {0: "5,6", 1: "2,3", 2: "2,3"}, before={0: ["arm gift"]})
+    assert state.money[0] == [0, 6]  # 10 kept by the Gift, 11 taxed: 5 back
+    assert state.hands[0].count("gift") == 1 and state.armed[0]["gift"] is True
+
+
+# -- field 1: Brother Jacob ------------------------------------------------------------------------
+
+def test_brother_jacob_alone_gives_a_document_for_free():
+    state = fresh(3)
+    top = state.pile[0]
+    state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "3,6"})
+    assert top in state.hands[0]
+    assert state.ducats(0) >= 6
+    assert [e.seat for e in events if e.text.id.endswith("document_drawn")] == [0]
+
+
+def test_brother_jacob_crowded_costs_four_and_who_cannot_pay_gets_nothing():
+    state = fresh(3)
+    broke(state, 2)
+    state, events = play_round(state, {0: "1,5", 1: "1,6", 2: "1,3"})
+    assert state.phase == "field1" and GAME.to_act(state) == frozenset({0, 1})
+    assert "Cy gets no document." in words(events)
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["buy 0", "buy 1"]
+    state, _ = act(state, 0, "buy 1")
+    assert len(state.hands[0]) == 1 and state.money[0] == [2, 0]
+    state, _ = act(state, 1, "buy 0")
+    assert len(state.hands[1]) == 0 and state.phase != "field1"
+
+
+# -- fields 2 and 3 ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("field,single,crowded,attr", [(2, 4, 6, "walls"), (3, 5, 7, "towers")])
+def test_building_alone_and_crowded(field, single, crowded, attr):
+    state = fresh(3)
+    for seat in range(3):
+        set_money(state, seat, 0, 7)  # 14 Ducats
+    state, _ = play_round(state, {0: f"1,{field}", 1: "5,6", 2: "5,6"})
+    assert state.phase == f"field{field}"
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["buy 0", "buy 1", "buy 2"]
+    state, _ = act(state, 0, "buy 2")
+    assert getattr(state, attr)[0] == 2 and state.ducats(0) == 14 - 2 * single
+    state = fresh(3, seed=2)
+    for seat in range(3):
+        set_money(state, seat, 0, 7)
+    state, _ = play_round(state, {0: f"1,{field}", 1: f"{field},5", 2: f"{field},6"})
+    assert state.phase == f"field{field}"
+    state, _ = act(state, 0, "buy 2")
+    state, _ = act(state, 1, "buy 1")
+    state, events = act(state, 2, "buy 0")
+    assert getattr(state, attr)[:3] == [2, 1, 0]
+    assert state.ducats(0) == 14 - 2 * crowded
+    assert state.ducats(1) >= 14 - crowded
+
+
+def test_who_cannot_pay_for_a_wall_gets_nothing_and_is_not_asked():
+    state = fresh(3)
+    set_money(state, 0, 3, 0)
+    state, events = play_round(state, {0: "2,5", 1: "1,6", 2: "3,6"})
+    assert state.walls[0] == 0 and "Ann buys no wall." in words(events)
+
+
+def test_a_castle_takes_at_most_four_walls():
+    state = fresh(3)
+    set_money(state, 0, 0, 7)
+    state.walls[0] = 3
+    state, _ = play_round(state, {0: "2,5", 1: "1,6", 2: "3,6"})
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["buy 0", "buy 1"]
+
+
+def test_paying_five_with_only_gold_takes_change_from_the_sack():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 3)
+    state, _ = play_round(state, {0: "3,4", 1: "1,2", 2: "1,2"})
+    assert state.phase == "field3"
+    sack_before = list(state.sack)
+    state, events = act(state, 0, "buy 1")
+    assert state.towers[0] == 1 and state.money[0] == [1, 0]
+    assert state.sack == [sack_before[0] - 1, sack_before[1] + 3]
+    assert any("change" in line for line in words(events))
+
+
+def test_paying_five_with_only_gold_overpays_when_the_sack_has_no_silver():
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 3)
+    state, _ = play_round(state, {0: "3,4", 1: "1,2", 2: "1,2"})
+    silver = state.sack[0]
+    state.sack[0] = 0
+    state.money[1][0] += silver  # park the sack's silver with Bo
+    state, events = act(state, 0, "buy 1")
+    assert state.money[0] == [0, 0] and state.towers[0] == 1
+    assert any("overpays by 1" in line for line in words(events))
+
+
+# -- field 4: the Black Knight ------------------------------------------------------------------------
+
+def knight_alone(seed=1):
+    state = fresh(3, seed=seed)
+    broke(state, 0, 1, 2)
+    set_field(state, 5, 1, 3)
+    set_field(state, 6, 2, 2)
+    state, _ = play_round(state, {0: "3,4", 1: "1,2", 2: "1,2"})
+    assert state.phase == "knight" and GAME.to_act(state) == frozenset({0})
+    return state
+
+
+def test_lone_knight_takes_all_gold_of_a_field_and_goes_to_the_dungeon():
+    state = knight_alone()
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["rob 5", "rob 6", "raid 1", "raid 2"]
+    state, events = act(state, 0, "rob 5")
+    assert state.money[0] == [0, 3]
+    assert field_before_refill(state, events, 5) == [1, 0]
+    assert state.dungeon[0] is True
+
+
+def test_raid_with_the_money_sack_takes_all_money():
+    state = knight_alone()
+    set_money(state, 1, 3, 2)
+    state.chance_counter = die_counter(state, "sack")
+    state, events = act(state, 0, "raid 1")
+    assert state.money[1] == [0, 0] and state.money[0] == [3, 2]
+    assert state.dungeon[0] is True
+    assert "The die shows the money sack: Ann takes 3 silver and 2 gold from Bo." in words(events)
+
+
+def test_raid_with_the_castle_steals_a_piece_of_the_thiefs_choice():
+    state = knight_alone()
+    state.walls[1], state.towers[1] = 2, 1
+    state.chance_counter = die_counter(state, "castle")
+    state, _ = act(state, 0, "raid 1")
+    assert state.phase == "steal"
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["steal wall", "steal tower"]
+    view = GAME.view(state, None)
+    assert view["raid"]["die"] == "castle" and view["raid"]["victim"] == 1
+    state, _ = act(state, 0, "steal tower")
+    assert (state.walls[1], state.towers[1], state.towers[0]) == (2, 0, 1)
+
+
+def test_raid_with_the_castle_on_a_player_without_pieces_takes_nothing():
+    state = knight_alone()
+    state.chance_counter = die_counter(state, "castle")
+    state, events = act(state, 0, "raid 2")
+    assert state.walls == [0, 0, 0] and state.phase == "choose"
+    assert any("can take nothing" in line for line in words(events))
+
+
+def test_armed_alibi_cancels_a_raid_but_the_knight_goes_to_the_dungeon():
+    state = fresh(3)
+    give_document(state, 1, "alibi")
+    broke(state, 0)
+    set_money(state, 1, 3, 3)
+    state, _ = play_round(state, {0: "3,4", 1: "1,2", 2: "1,2"}, before={1: ["arm alibi"]})
+    while state.phase != "knight":
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, "buy 0")
+    state, events = act(state, 0, "raid 1")
+    assert state.money[1] == [3, 3] and state.dungeon[0] is True
+    assert "alibi" not in state.hands[1]
+    assert "Bo has an Alibi: the raid fails." in words(events)
+
+
+def test_three_knights_all_go_to_the_dungeon():
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, 5, 0, 4)
+    state, events = play_round(state, {0: "4,6", 1: "4,6", 2: "4,6"})
+    assert state.dungeon == [True, True, True]
+    assert any("all go to the dungeon" in line for line in words(events))
+
+
+def haggle(seed=1, pieces=(0, 1)):
+    state = fresh(3, seed=seed)
+    set_money(state, 0, 2, 4)   # 10 Ducats
+    set_money(state, 1, 2, 2)   # 6 Ducats
+    broke(state, 2)
+    state.walls[0], state.walls[1] = pieces
+    set_field(state, 5, 0, 4)
+    state, events = play_round(state, {0: "4,6", 1: "4,6", 2: "1,2"})
+    assert state.phase == "haggle"
+    return state, events
+
+
+def test_haggle_fewer_pieces_decides_who_offers_first():
+    state, events = haggle(pieces=(0, 1))
+    assert GAME.to_act(state) == frozenset({0})
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["opener 0", "opener 1"]
+    state, events = haggle(pieces=(2, 1))
+    assert GAME.to_act(state) == frozenset({1})
+
+
+def test_haggle_tie_on_pieces_is_settled_by_a_die():
+    state, events = haggle(pieces=(1, 1))
+    lines = words(events)
+    assert any(line.startswith("Tie on castle pieces") for line in lines)
+    assert state.haggle["chooser"] in (0, 1)
+
+
+def test_haggle_won_the_winner_pays_the_loser_then_acts():
+    state, _ = haggle(pieces=(0, 1))
+    state, _ = act(state, 0, "opener 1")
+    offers = [a.encode() for a in GAME.legal_actions(state, 1)]
+    assert offers[0] == "offer 1" and offers[-1] == "pass" and "offer 11" not in offers  # Bo is worth 6 + 4
+    state, _ = act(state, 1, "offer 2")
+    assert [a.encode() for a in GAME.legal_actions(state, 0)][0] == "offer 3"
+    assert "accept" in [a.encode() for a in GAME.legal_actions(state, 0)]
+    state, _ = act(state, 0, "offer 5")
+    state, events = act(state, 1, "accept")
+    assert state.phase == "knight" and state.knight == 0
+    assert state.ducats(0) == 5 and state.ducats(1) == 11
+    assert state.dungeon[:2] == [True, True]
+    assert "Bo accepts: Ann becomes the Black Knight for 5 Ducats." in words(events)
+    state, _ = act(state, 0, "rob 5")
+    assert state.money[0][1] >= 4
+
+
+def test_haggle_lost_the_loser_keeps_the_money():
+    state, _ = haggle(pieces=(0, 1))
+    state, _ = act(state, 0, "opener 0")
+    state, _ = act(state, 0, "offer 1")
+    state, _ = act(state, 1, "offer 7")      # more than Bo's coins: 6 in coins and a wall
+    state, events = act(state, 0, "accept")
+    assert state.knight == 1
+    assert state.walls[1] == 0 and state.walls[0] == 1 and state.money[1] == [0, 0]
+    assert state.ducats(0) == 16
+
+
+def test_haggle_both_refusing_sends_both_to_the_dungeon():
+    state, _ = haggle(pieces=(0, 1))
+    state, _ = act(state, 0, "opener 1")
+    state, _ = act(state, 1, "pass")
+    assert GAME.to_act(state) == frozenset({0})
+    assert "accept" not in [a.encode() for a in GAME.legal_actions(state, 0)]
+    state, events = act(state, 0, "pass")
+    assert state.dungeon[:2] == [True, True] and state.phase == "choose"
+    assert any("both go to the dungeon" in line for line in words(events))
+
+
+def test_a_knight_in_the_dungeon_is_ransomed_after_the_documents():
+    state = fresh(3)
+    state.dungeon[0] = True
+    broke(state, 0)
+    give_document(state, 0, "grant")
+    state.money[2][0] += state.sack[0]  # only gold left in the sack: the grant brings 6 Ducats
+    state.sack[0] = 0
+    state, events = play_round(state, {0: "5,6", 1: "1,2", 2: "1,2"}, before={0: ["doc grant", "ransom"]})
+    lines = words(events)
+    grant = next(i for i, l in enumerate(lines) if "draws" in l)
+    ransom = next(i for i, l in enumerate(lines) if "ransoms" in l)
+    cards = next(i for i, l in enumerate(lines) if "action cards are revealed" in l)
+    assert grant < ransom < cards
+    assert state.dungeon[0] is False and state.money[0] == [0, 1]
+    state, _ = settle(state, {})
+    assert state.round == 2 and Action("play", ("4,5",)) in GAME.legal_actions(state, 0)
+
+
+def test_ransom_without_money_fails_and_the_knight_stays():
+    state = fresh(3)
+    state.dungeon[0] = True
+    broke(state, 0)
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"}, before={0: ["ransom"]})
+    assert state.dungeon[0] is True
+    assert "Ann cannot pay the 4 Ducats ransom." in words(events)
+
+
+# -- documents -------------------------------------------------------------------------------------
+
+def test_building_permit_pays_the_single_price_in_a_crowd():
+    state = fresh(3)
+    for seat in range(3):
+        set_money(state, seat, 0, 6)
+    give_document(state, 0, "permit")
+    state, _ = play_round(state, {0: "2,5", 1: "2,6", 2: "1,3"}, before={0: ["doc permit"]})
+    state, _ = act(state, 0, "buy 2")
+    state, _ = act(state, 1, "buy 1")
+    assert state.walls[:2] == [2, 1]
+    assert state.ducats(0) == 12 - 2 * 4 and state.ducats(1) == 12 - 6
+
+
+def test_master_builder_allows_three_pieces():
+    state = fresh(3)
+    set_money(state, 0, 0, 8)
+    give_document(state, 0, "master")
+    state, _ = play_round(state, {0: "2,5", 1: "1,6", 2: "1,6"}, before={0: ["doc master"]})
+    while 0 not in GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, "buy 0")
+    assert [a.encode() for a in GAME.legal_actions(state, 0)][-1] == "buy 3"
+
+
+def test_royal_grant_draws_three_coins():
+    state = fresh(3)
+    broke(state, 0)
+    give_document(state, 0, "grant")
+    state, events = play_round(state, {0: "1,5", 1: "2,6", 2: "2,6"}, before={0: ["doc grant"]})
+    state, _ = settle(state, {})
+    assert sum(state.money[0]) == 3
+    drawn = next(e.text.params for e in events if e.text.id.endswith("event.grant"))
+    assert state.money[0] == [drawn["silver"], drawn["gold"]]
+    assert "grant" in state.discard and "grant" not in state.hands[0]
+
+
+def test_pardon_frees_the_knight_but_not_for_this_round():
+    state = fresh(3)
+    state.dungeon[0] = True
+    give_document(state, 0, "pardon")
+    state, _ = act(state, 0, "doc pardon")
+    assert Action("play", ("4,5",)) not in GAME.legal_actions(state, 0)
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"})
+    assert state.dungeon[0] is False
+    assert "Ann's Black Knight leaves the dungeon." in words(events)
+
+
+@pytest.mark.parametrize("field,code", [(5, "taxpriv"), (6, "tollpriv")])
+def test_privilege_shuts_the_others_out(field, code):
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    set_field(state, field, 3, 5)
+    give_document(state, 1, code)
+    state, events = play_round(state, {0: f"1,{field}", 1: f"2,{field}", 2: f"3,{field}"},
+                               before={1: ["doc " + code]})
+    assert state.money[1] == [3, 5] and state.money[0] == [0, 0] and state.money[2] == [0, 0]
+
+
+def test_monks_favour_keeps_one_of_two_and_puts_the_other_under_the_pile():
+    state = fresh(3)
+    give_document(state, 0, "favour")
+    first, second = state.pile[0], state.pile[1]
+    state, _ = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"}, before={0: ["doc favour"]})
+    assert state.phase == "favour" and GAME.to_act(state) == frozenset({0})
+    public = GAME.view(state, None)
+    assert "favour" not in public.get("private", {}) and public["players"][0]["cards"] is None
+    assert GAME.view(state, 0)["private"]["favour"] == [first, second]
+    state, _ = act(state, 0, "keep " + second)
+    assert second in state.hands[0]
+    assert state.pile[-1] == first and first not in state.hands[0]
+
+
+def test_veto_against_a_player_cancels_the_document_and_both_are_discarded():
+    state = fresh(3)
+    broke(state, 0)
+    give_document(state, 0, "grant")
+    give_document(state, 2, "veto")
+    state, events = play_round(state, {0: "1,3", 1: "2,6", 2: "2,6"},
+                               before={2: ["veto 0"], 0: ["doc grant"]})
+    assert "Cy's Veto cancels Ann's Royal Grant." in words(events)
+    assert "Cys Veto hebt Anns Königliche Zuwendung auf." in words(events, "de")
+    assert state.money[0] == [0, 0]
+    assert "grant" in state.discard and "veto" in state.discard
+
+
+def test_veto_against_a_kind_of_document():
+    state = fresh(3)
+    give_document(state, 1, "permit")
+    give_document(state, 0, "veto")
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,4"},
+                               before={0: ["veto permit"], 1: ["doc permit"]})
+    assert "Ann's Veto cancels Bo's Building Permit." in words(events)
+    assert "permit" not in state.effective[1]
+
+
+def test_veto_does_not_fire_on_other_documents():
+    state = fresh(3)
+    give_document(state, 1, "grant")
+    give_document(state, 0, "veto")
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,4"},
+                               before={0: ["veto permit"], 1: ["doc grant"]})
+    assert "veto" in state.hands[0] and state.armed[0]["veto"] == "permit"
+
+
+# -- victory ------------------------------------------------------------------------------------------
+
+def test_a_complete_castle_wins_at_the_end_of_the_round():
+    state = fresh(3)
+    state.walls[0], state.towers[0] = 4, 3
+    set_money(state, 0, 0, 5)
+    state, _ = play_round(state, {0: "3,5", 1: "1,6", 2: "1,6"})
+    state, events = settle(state, {(0, "field3"): 1})
+    assert "Ann builds 1 tower for 5 Ducats." in words(events)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0,)
+    assert GAME.view(state, None)["over"] is True
+
+
+def test_two_castles_in_the_same_round_most_ducats_wins():
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    for seat in (0, 1):
+        state.walls[seat], state.towers[seat] = 4, 4
+    set_money(state, 1, 1, 1)
+    set_field(state, 5, 0, 2)
+    state, _ = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"})
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (0,) and state.ducats(0) == 4 > state.ducats(1) == 3
+    assert translate(outcome.reason, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Several castles are complete; Ann wins with the most Ducats (4).")
+
+
+def test_two_castles_with_equal_ducats_share_the_win():
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    for seat in (0, 1):
+        state.walls[seat], state.towers[seat] = 4, 4
+    state, _ = play_round(state, {0: "1,2", 1: "1,3", 2: "2,3"})
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, "buy 0")
+    assert GAME.outcome(state).winners == (0, 1)
+
+
+# -- state handling ---------------------------------------------------------------------------------
+
+def test_json_round_trip_and_refusals_on_load():
+    state = fresh(4)
+    state, _ = act(state, 0, "play 2,5")
+    assert GAME.to_dict(roundtrip(state)) == GAME.to_dict(state)
+    data = GAME.to_dict(state)
+    bad = dict(data, money=[[99, 0]] + data["money"][1:])
+    with pytest.raises(InvalidState):
+        GAME.from_dict(bad)
+    bad = dict(data, pile=data["pile"][1:])
+    with pytest.raises(InvalidState):
+        GAME.from_dict(bad)
+    with pytest.raises(InvalidState):
+        GAME.from_dict(dict(data, phase="dance"))
+
+
+def test_apply_never_mutates_and_refuses_nonsense():
+    state = fresh(3)
+    before = GAME.to_dict(state)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "play 2,2")
+    with pytest.raises(IllegalAction):
+        act(state, 0, "doc grant")
+    act(state, 0, "play 1,2")
+    assert GAME.to_dict(state) == before
