@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import discord
 
-from games.core import Event, Game, Msg, Outcome, SubsetChoice
-from i18n import translate
+from games.core import Msg, Event, Game, Outcome, SubsetChoice
+
+from i18n import t, translate
 
 from bot import presenter
-from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
+from bot.components import Choice, board_view, private_view
 from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Renderer = Callable[..., bytes]  # (view, names, lang) -> PNG bytes
+Renderer = Callable[[dict, list[str]], bytes]
 
 # Probing hidden variants is only a second leak check (see public_choices); a fixed generator
 # keeps it reproducible.
@@ -41,21 +42,42 @@ class PrivatePayload:
     view: discord.ui.View | None
 
 
-def label(game: Game, state: Any, seat: int, action: Any, names: Sequence[str] = (), lang: str = "en") -> str:
-    """A move's words for a button, menu or /move: the engine's description with player names
-    in, in the reader's language (never a `{s0}` placeholder or a message id)."""
-    return translate(game.describe(state, seat, action), lang, list(names))
+def label_names(table_or_names: Any) -> list[str]:
+    """Seat names as plain text for labels (buttons, menus, autocomplete): no Markdown there."""
+    return list(getattr(table_or_names, "names", table_or_names) or [])
 
 
 def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
-    return [Choice(action.encode(), label(game, state, seat, action, names, lang))
+    """The seat's legal actions with their labels in words: engine text (a Msg or a legacy
+    string with `{s0}` placeholders) always goes through `i18n.translate` with the names."""
+    return [Choice(action.encode(), translate(game.describe(state, seat, action), lang, names))
             for action in game.legal_actions(state, seat)]
 
 
-def toggles_for(game: Game, state: Any, seat: int) -> list[SubsetChoice]:
-    """Families of the seat's actions the engine wants shown as toggles (optional contract)."""
+def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[SubsetChoice]:
+    """Families of the seat's actions the engine wants shown as toggles (optional contract),
+    with every text in words; a toggle names its item's position and value ("Die 3: 5")."""
     describe = getattr(game, "subset_choices", None)
-    return list(describe(state, seat)) if describe is not None else []
+    if describe is None:
+        return []
+    families = []
+    for family in describe(state, seat):
+        item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
+        items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
+                      for value, label in family.items)
+        families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
+                                     translate(family.confirm, lang, names)))
+    return families
+
+
+DICE_VERBS = {"reroll"}
+
+
+def has_secrets(game: Game, state: Any, seats: int) -> bool:
+    """A game shows secrets now if some seat's view holds more than the public view. Without
+    secrets every move is a board button: no 'My hand' button and no DMs."""
+    public = game.view(state, None)
+    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
 
 
 def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
@@ -79,7 +101,7 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
     elif private_delta(game.view(state, seat), game.view(state, None)):
         return []
     actions = game.legal_actions(state, seat)
-    descriptions = [game.describe(state, seat, action) for action in actions]
+    raw = [game.describe(state, seat, action) for action in actions]
     probe = random.Random(0)
     public = game.view(state, None)
     # Seats whose view shows nothing beyond the public view hold no secrets to re-deal.
@@ -91,14 +113,13 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
                 variant = game.hidden_variant(state, owner, probe)
                 # The actions first (cheap), then their labels, which may name a secret too.
                 if game.legal_actions(variant, seat) != actions or any(
-                        game.describe(variant, seat, action) != description
-                        for action, description in zip(actions, descriptions)):
+                        game.describe(variant, seat, action) != label
+                        for action, label in zip(actions, raw)):
                     return []
     except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
-    return [Choice(action.encode(), translate(description, lang, list(names)))
-            for action, description in zip(actions, descriptions)]
+    return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]
 
 
 _ABSENT = object()
@@ -114,11 +135,53 @@ def private_delta(mine: Any, public: Any) -> Any:
     return mine
 
 
+ACCOUNT_MARK = "• "
+ACCOUNT_LINES = 12  # the running account of a turn keeps its latest lines; `/game log` has all
+
+
+def merge_account(account: Sequence[str], lines: Sequence[str]) -> list[str]:
+    """The turn's running account with new lines added: a line that only repeats or extends
+    the one before it ("… from stack 2." then "… from stack 2 (up to 3 rolls).") replaces it."""
+    merged = list(account)
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if merged and (line == merged[-1] or line.startswith(merged[-1].rstrip(".").rstrip())):
+            merged[-1] = line
+        else:
+            merged.append(line)
+    if len(merged) > ACCOUNT_LINES:
+        merged = ["…", *merged[-(ACCOUNT_LINES - 1):]]
+    return merged
+
+
+def account_of(content: str | None) -> list[str]:
+    """The running account lines at the top of a turn message."""
+    lines = []
+    for line in (content or "").splitlines():
+        if not line.startswith(ACCOUNT_MARK) and line != "…":
+            break
+        lines.append(line.removeprefix(ACCOUNT_MARK))
+    return lines
+
+
+def account_text(lines: Sequence[str]) -> list[str]:
+    return [line if line == "…" else ACCOUNT_MARK + line for line in lines]
+
+
 class Announcer:
+    """One channel message per turn, edited in place while the same player works through its
+    sub-steps; a new message (with a mention) only when someone else must act. Likewise one
+    DM per private decision, edited as it goes."""
+
     def __init__(self, bot: "GameBot", storage: Storage, render: Renderer) -> None:
         self.bot = bot
         self.storage = storage
         self.render = render
+        # (game id, seat) -> (DM channel id, message id) of the seat's open private decision.
+        # Lost on a restart, which then costs one extra DM, never a lost move.
+        self._dm_messages: dict[tuple[int, int], tuple[int, int]] = {}
 
     # ------------------------------------------------------------------------ helpers
 
@@ -139,7 +202,10 @@ class Announcer:
     async def image(self, view: dict, names: list[str], filename: str, lang: str = "en") -> discord.File | None:
         """The rendered view, or None if the renderer fails: a move is never lost to a drawing bug."""
         try:
-            png = await asyncio.to_thread(self.render, view, names, lang)
+            if lang == "en":
+                png = await asyncio.to_thread(self.render, view, names)
+            else:
+                png = await asyncio.to_thread(self.render, view, names, lang)
         except Exception:  # noqa: BLE001
             log.exception("Rendering %s failed; posting without an image", view.get("game"))
             return None
@@ -156,19 +222,25 @@ class Announcer:
 
     # -------------------------------------------------------------------------- board
 
+    def _board_components(self, table: GameRow, game: Game, state: Any,
+                          choices: Sequence[Choice] | None) -> discord.ui.View | None:
+        if table.status != "active":
+            return None
+        lang = table_language(table)
+        names = label_names(table)
+        if choices is None:
+            choices = public_choices(game, state, len(table.players), names, lang)
+        # Public choices exist only when exactly one seat acts; its toggles go with them.
+        toggles = toggles_for(game, state, min(game.to_act(state)), names, lang) if choices else []
+        return board_view(table.id, table.version, choices, toggles,
+                          hand=has_secrets(game, state, len(table.players)), lang=lang)
+
     async def post_board(self, table: GameRow, game: Game, state: Any, content: str, *,
                          ping: Sequence[int] = (), choices: Sequence[Choice] | None = None) -> discord.Message:
-        """Post the board (image, text, components) as a normal channel message and make it the
+        """Post the board (image, text, components) as a new channel message and make it the
         latest: the previous board loses its buttons. `choices`: the public moves, if known."""
-        public = game.view(state, None)
-        file = await self.image(public, table.names, "board.png", table_language(table))
-        view = None
-        if table.status == "active":
-            if choices is None:
-                choices = public_choices(game, state, len(table.players), table.names, table_language(table))
-            # Public choices exist only when exactly one seat acts; its toggles go with them.
-            toggles = toggles_for(game, state, min(game.to_act(state))) if choices else []
-            view = board_view(table.id, table.version, choices, toggles)
+        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
+        view = self._board_components(table, game, state, choices)
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id) for user_id in ping])
         kwargs: dict[str, Any] = {"allowed_mentions": mentions}
@@ -181,6 +253,47 @@ class Announcer:
         await self.storage.set_board_message(table.id, message.id)
         return message
 
+    async def edit_board(self, table: GameRow, game: Game, state: Any, content: str, *,
+                         choices: Sequence[Choice] | None = None) -> bool:
+        """Edit the latest board in place (text, image, components); edits never ping.
+        False if the message is gone (then the caller posts a new one)."""
+        if table.board_message_id is None:
+            return False
+        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
+        view = self._board_components(table, game, state, choices)
+        try:
+            await self.channel(table).get_partial_message(table.board_message_id).edit(
+                content=presenter.clip(content), attachments=[file] if file is not None else [], view=view,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("Could not edit board %s of game %s; posting a new one", table.board_message_id, table.id)
+            return False
+        return True
+
+    async def _board_account(self, table: GameRow) -> list[str]:
+        """The running account of the open turn message (read back from Discord, so it survives
+        a restart)."""
+        if table.board_message_id is None:
+            return []
+        try:
+            message = await self.channel(table).fetch_message(table.board_message_id)
+        except discord.HTTPException:
+            return []
+        return account_of(message.content)
+
+    async def close_turn(self, table: GameRow, lines: Sequence[str]) -> None:
+        """The turn message becomes history: its account plus the move that ended the turn,
+        without buttons, status or mentions."""
+        if table.board_message_id is None:
+            return
+        account = merge_account(await self._board_account(table), lines)
+        try:
+            await self.channel(table).get_partial_message(table.board_message_id).edit(
+                content=presenter.clip("\n".join(account_text(account))) or "…", view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("Could not close turn message %s", table.board_message_id)
+
     def status_line(self, table: GameRow, game: Game, state: Any) -> str:
         return presenter.named(game.view(state, None)["status"], table, table_language(table))
 
@@ -188,40 +301,56 @@ class Announcer:
         """'Your move' with mentions of who must act, or the outcome; and whom to ping."""
         outcome = game.outcome(state)
         if outcome is not None:
-            return presenter.outcome_text(outcome, table), []
+            return presenter.outcome_text(outcome, table, table_language(table)), []
         to_act = sorted(game.to_act(state))
-        return presenter.next_move_line(table, to_act), [table.player_at(seat).user_id for seat in to_act]
+        return presenter.next_move_line(table, to_act, table_language(table)), [
+            table.player_at(seat).user_id for seat in to_act]
 
     # ----------------------------------------------------------------- private views
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[str] = ()) -> PrivatePayload:
+        lang = table_language(table)
         guild = self.bot.get_guild(table.guild_id)
         channel = self.bot.get_channel(table.channel_id)
         header = presenter.dm_header(
             table, game,
             guild_name=guild.name if guild else f"server {table.guild_id}",
             channel_name=getattr(channel, "name", None) or str(table.channel_id),
-            jump_url=self.channel_url(table),
+            jump_url=self.channel_url(table), lang=lang,
         )
         view = game.view(state, seat)
         may_act = table.status == "active" and seat in game.to_act(state)
-        lang = await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
-        choices = choices_for(game, state, seat, table.names, lang) if may_act else []
-        toggles = toggles_for(game, state, seat) if may_act else []
-        components = private_view(table.id, table.version, choices, toggles)
+        names = label_names(table)
+        choices = choices_for(game, state, seat, names, lang) if may_act else []
+        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
+        components = private_view(table.id, table.version, choices, toggles, lang=lang)
         secrets = (view.get("private") or {}).get("summary")
-        if secrets:
-            secrets = presenter.named(secrets, table, lang)
-        content = presenter.private_text(header, [*lines, *([secrets] if secrets else [])],
-                                         presenter.named(view["status"], table, lang), may_act, components is not None)
-        return PrivatePayload(content, await self.image(view, table.names, "hand.png", lang), components)
+        content = presenter.private_text(
+            header, [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])],
+            presenter.named(view["status"], table, lang), may_act, components is not None, lang)
+        # An image only when it shows something private: the public board is in the channel.
+        private = bool(private_delta(view, game.view(state, None)))
+        file = await self.image(view, table.names, "hand.png", lang) if private else None
+        return PrivatePayload(content, file, components)
 
     async def send_private(self, table: GameRow, game: Game, state: Any, seat: int,
-                           lines: Sequence[str] = ()) -> bool:
-        """DM a seat its private view. False (and dm_ok cleared) if its DMs are closed."""
+                           lines: Sequence[str] = (), *, new_decision: bool = True) -> bool:
+        """DM a seat its private view: a new DM for a new decision, else an edit of the open
+        one. False (and dm_ok cleared) if its DMs are closed."""
         player = table.player_at(seat)
         payload = await self.private_payload(table, game, state, seat, lines)
+        key = (table.id, seat)
+        known = self._dm_messages.get(key)
+        if known is not None and not new_decision:
+            channel_id, message_id = known
+            try:
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+                    content=payload.content, view=payload.view,
+                    attachments=[payload.file] if payload.file is not None else [])
+                return True
+            except discord.HTTPException:
+                log.info("Could not edit DM %s; sending a new one", message_id)
         kwargs: dict[str, Any] = {}
         if payload.file is not None:
             kwargs["file"] = payload.file
@@ -229,11 +358,12 @@ class Announcer:
             kwargs["view"] = payload.view
         try:
             dm = await self.bot.create_dm(discord.Object(player.user_id))
-            await dm.send(payload.content, **kwargs)
+            message = await dm.send(payload.content, **kwargs)
         except discord.Forbidden:  # 50007: the player does not accept DMs from us
             log.info("DMs closed for user %s (game %s)", player.user_id, table.id)
             await self.storage.set_dm_ok(table.id, player.user_id, False)
             return False
+        self._dm_messages[key] = (message.channel.id, message.id)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
@@ -241,40 +371,60 @@ class Announcer:
     # ----------------------------------------------------------------------- moments
 
     async def game_started(self, table: GameRow, game: Game, state: Any) -> None:
+        """The first turn message, mentioning who acts first. DMs only in a game with secrets."""
         closed = []
-        for player in table.players:
-            if not await self.send_private(table, game, state, player.seat):
-                closed.append(player.name)
+        if has_secrets(game, state, len(table.players)):
+            for player in table.players:
+                if not await self.send_private(table, game, state, player.seat):
+                    closed.append(player.name)
         footer, ping = self.footer(table, game, state)
-        content = presenter.board_text([presenter.start_text(table, game, closed)],
-                                       self.status_line(table, game, state), footer)
+        lang = table_language(table)
+        account = presenter.start_text(table, game, closed, lang).splitlines()
+        content = presenter.board_text(account_text(account), self.status_line(table, game, state), footer)
         await self.post_board(table, game, state, content, ping=ping)
 
     async def move_made(self, table: GameRow, game: Game, before: Any, after: Any, mover: int,
                         events: list[Event]) -> None:
-        headline = presenter.public_event_lines(events, table, table_language(table))
-        if not headline:
-            headline = [f"{presenter.bold_names(table.names)[mover]} made a move."]
-        footer, ping = self.footer(table, game, after)
-        board_choices = public_choices(game, after, len(table.players), table.names, table_language(table))
-        await self.post_board(table, game, after,
-                              presenter.board_text(headline, self.status_line(table, game, after), footer),
-                              ping=ping, choices=board_choices)
+        lang = table_language(table)
+        lines = presenter.public_event_lines(events, table, lang)
+        if not lines:
+            lines = [presenter.made_a_move(table, mover, lang)]
+        waiting_before, waiting_after = game.to_act(before), game.to_act(after)
+        footer, _ = self.footer(table, game, after)
+        status = self.status_line(table, game, after)
+        board_choices = public_choices(game, after, len(table.players), label_names(table), lang)
+        # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
+        # choosing), or the game is over: edit the turn message. Someone new must act: a new
+        # message that mentions only them.
+        same_wait = waiting_after <= waiting_before
+        edited = False
+        if same_wait:
+            account = merge_account(await self._board_account(table), lines)
+            content = presenter.board_text(account_text(account), status, footer)
+            edited = await self.edit_board(table, game, after, content, choices=board_choices)
+        if not edited:
+            await self.close_turn(table, lines)
+            ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)] \
+                if not same_wait else []
+            content = presenter.board_text(account_text(merge_account([], lines)), status, footer)
+            await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
         public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:
             if player.dm_ok is False:
                 continue  # they use 'My hand' / `/game hand`; the board mention tells them when
             seat = player.seat
-            lang = await self.storage.language_of_user(player.user_id, table_language(table))
-            lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
-            if lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
-                                                   public_views):
-                if not await self.send_private(table, game, after, seat, lines):
+            private_lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
+            if private_lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
+                                                           public_views):
+                new_decision = seat in waiting_after and seat not in waiting_before
+                if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision):
                     await self.channel(table).send(
-                        f"📭 I could not DM **{discord.utils.escape_markdown(player.name)}** (DMs closed): "
-                        "use the **My hand** button or `/game hand` to see your view and moves.",
+                        presenter.dm_closed_text(player.name, lang),
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
+        if table.status != "active":
+            for player in table.players:
+                self._dm_messages.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,
@@ -283,9 +433,8 @@ class Announcer:
         the public board does not already offer. `public_views`: the public views before and
         after, computed once for all seats."""
         public_before, public_after = public_views
-        if private_delta(game.view(before, seat), public_before) != private_delta(
-            game.view(after, seat), public_after
-        ):
+        mine_after = private_delta(game.view(after, seat), public_after)
+        if private_delta(game.view(before, seat), public_before) != mine_after:
             return True
         if seat not in game.to_act(after) or board_serves_actor:
             return False

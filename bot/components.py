@@ -21,6 +21,7 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
+from i18n import t
 from games.core import SubsetChoice
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ ROW_WIDTH = 5
 ROWS = 5
 SELECT_LIMIT = 25
 MAX_BUTTONS = 10  # more choices than this read better as a select menu
+TOGGLE_ROW_WIDTH = 3  # dice toggles three to a row, as the board image shows them
 
 
 @dataclass(frozen=True)
@@ -117,14 +119,14 @@ class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d
 
     The fallback for players whose DMs are closed, and a way back to your hand for everyone."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(Button(label="My hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+    def __init__(self, game_id: int, label: str = "My hand") -> None:
+        super().__init__(Button(label=label, emoji="🂠", style=discord.ButtonStyle.secondary,
                                 custom_id=f"rk:hand:{game_id}"))
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
-        return cls(int(match["game_id"]))
+        return cls(int(match["game_id"]), item.label or "My hand")
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -207,11 +209,14 @@ def move_custom_id(game_id: int, version: int, action: str) -> str:
 
 
 def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
-                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> int:
+                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int = 0,
+                        menu_prompt: str = "Choose your move…") -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
 
     A family of actions described as a SubsetChoice (e.g. which dice to roll again) becomes one
-    toggle button per item plus a confirm button; `mask` says which items are chosen now. Of the
+    toggle button per item (three to a row, like dice on the board) plus a confirm button on the
+    row under them, with the other moves beside it if they fit; `mask` says which items are
+    chosen now. Of the
     other choices, a few become buttons (5 to a row); more become select menus of 25, grouped as
     `menu_layout` says. Anything that does not fit stays reachable through `/move` and its
     autocomplete.
@@ -219,13 +224,13 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     row = 0
     toggled_verbs = set()
     for family in toggles[:1]:  # one family at a time fits a message; the rest stay in menus
-        needed = -(-len(family.items) // ROW_WIDTH) + 1
+        needed = -(-len(family.items) // TOGGLE_ROW_WIDTH) + 1
         if needed > rows - 1:
             break
         toggled_verbs.add(family.verb)
         for index, (value, label) in enumerate(family.items):
             button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1))
-            button.row = row + index // ROW_WIDTH
+            button.row = row + index // TOGGLE_ROW_WIDTH
             view.add_item(button)
         row += needed - 1
         chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
@@ -253,7 +258,7 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     for part, chunk in enumerate(menus):
         options = [discord.SelectOption(label=_clip(c.label, OPTION_LABEL_LIMIT), value=c.action) for c in chunk]
         one_kind = len({_group_key(c) for c in chunk}) == 1
-        placeholder = menu_placeholder(chunk) if len(menus) > 1 or one_kind else "Choose your move…"
+        placeholder = menu_placeholder(chunk) if len(menus) > 1 or one_kind else menu_prompt
         select = MoveSelect(game_id, version, part, options, placeholder)
         select.row = first_row + part
         view.add_item(select)
@@ -334,22 +339,27 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
-               toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> discord.ui.View:
-    """The channel board: public move buttons (when safe to show) and 'My hand' on the last row."""
+               toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, hand: bool = True,
+               lang: str = "en") -> discord.ui.View | None:
+    """The channel board: public move buttons (when safe to show) and, in a game with secrets,
+    'My hand' on the last row. None when there is nothing to press."""
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1, toggles=toggles, mask=mask)
-    hand = HandButton(game_id)
-    hand.row = ROWS - 1
-    view.add_item(hand)
-    return view
+    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if hand else ROWS,
+                        toggles=toggles, mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
+    if hand:
+        button = HandButton(game_id, t(lang, "bot.table.my_hand"))
+        button.row = ROWS - 1
+        view.add_item(button)
+    return view if view.children else None
 
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
-                 toggles: Sequence[SubsetChoice] = (), mask: int = 0) -> discord.ui.View | None:
+                 toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, lang: str = "en") -> discord.ui.View | None:
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, choices, rows=ROWS, toggles=toggles, mask=mask)
+    add_move_components(view, game_id, version, choices, rows=ROWS, toggles=toggles, mask=mask,
+                        menu_prompt=t(lang, "bot.table.choose_move"))
     return view
 
 

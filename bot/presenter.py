@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 import discord
 
-from i18n import translate
+from i18n import t, translate
 from games.core import Event, Game, Outcome, name_seats
 
 from bot.storage import GameRow
@@ -26,7 +26,7 @@ def waiting_for(table: GameRow, seats) -> str:
     return ", ".join(bold_names([table.names[seat] for seat in sorted(seats)]))
 
 
-def named(text, table: GameRow, lang: str = "en") -> str:
+def named(text, table: GameRow, lang: str = "en") -> str:  # noqa: D401
     """Engine text (a Msg, its JSON, or a legacy string with `{s0}` placeholders) in words,
     with bold player names."""
     return translate(text, lang, bold_names(table.names))
@@ -64,6 +64,7 @@ def lobby_text(table: GameRow, game: Game) -> str:
         lines.append(f"Options: {options}")
     if table.status == "lobby":
         lines.append("Press **Join** to take a seat; the host presses **Start** when everyone is in.")
+        lines.append(t(getattr(table, "lang", None) or "en", "bot.table.rules_hint", game=game.name))
     elif table.status == "active":
         lines.append("▶️ The game has started — see the board below.")
     else:
@@ -78,32 +79,39 @@ def public_event_lines(events: Iterable[Event], table: GameRow, lang: str = "en"
     return [named(event.text, table, lang) for event in events if event.seat is None]
 
 
-def next_move_line(table: GameRow, to_act: Iterable[int]) -> str:
+def made_a_move(table: GameRow, seat: int, lang: str = "en") -> str:
+    return t(lang, "bot.table.made_a_move", player=bold_names(table.names)[seat])
+
+
+def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en") -> str:
     mentions = [mention(table.player_at(seat).user_id) for seat in sorted(to_act)]
     if not mentions:
         return ""
-    return f"➡️ {', '.join(mentions)} — your move."
+    return t(lang, "bot.table.your_move", players=", ".join(mentions))
 
 
-def outcome_text(outcome: Outcome, table: GameRow) -> str:
+def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en") -> str:
     names = bold_names(table.names)
-    winners = " and ".join(names[seat] for seat in outcome.winners) or "nobody"
-    verb = "win" if len(outcome.winners) > 1 else "wins"
+    winners = [names[seat] for seat in outcome.winners]
     scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(outcome.scores))
-    reason = named(outcome.reason, table)
-    return f"🏁 **Game over** — {winners} {verb}! {reason}\nScores: {scores}"
+    reason = named(outcome.reason, table, lang)
+    if winners:
+        head = t(lang, "bot.table.game_over", winners=winners, count=len(winners))
+    else:
+        head = t(lang, "bot.table.game_over_nobody")
+    return f"{head} {reason}\n" + t(lang, "bot.table.scores", scores=scores)
 
 
-def start_text(table: GameRow, game: Game, closed_dms: Sequence[str]) -> str:
+def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en") -> str:
     seats = ", ".join(f"{index + 1}. {name}" for index, name in enumerate(bold_names(table.names)))
-    lines = [f"🎲 **{game.title}** (game #{table.id}) has started! Seat order: {seats}"]
+    lines = [t(lang, "bot.table.started", title=game.title, game_id=table.id, seats=seats)]
     if closed_dms:
-        who = ", ".join(bold_names(closed_dms))
-        lines.append(
-            f"📭 I could not DM {who} (DMs closed): use the **My hand** button below or `/game hand` "
-            "to see your private view and moves."
-        )
+        lines.append(t(lang, "bot.table.start_dms_closed", players=", ".join(bold_names(closed_dms))))
     return "\n".join(lines)
+
+
+def dm_closed_text(name: str, lang: str = "en") -> str:
+    return t(lang, "bot.table.dm_closed", player=f"**{discord.utils.escape_markdown(name)}**")
 
 
 def board_text(headline: Sequence[str], status: str, footer: str) -> str:
@@ -120,15 +128,20 @@ def board_text(headline: Sequence[str], status: str, footer: str) -> str:
 # -------------------------------------------------------------------------- private view
 
 
-def dm_header(table: GameRow, game: Game, *, guild_name: str, channel_name: str, jump_url: str) -> str:
-    """Every DM says where it belongs: game, server, channel, and a link back."""
-    return f"**{game.title}** (game #{table.id}) in **{guild_name}** › #{channel_name} — {jump_url}"
+def dm_header(table: GameRow, game: Game, *, guild_name: str, channel_name: str, jump_url: str,
+              lang: str = "en") -> str:
+    """Every DM says where it belongs: game, server, channel, and a short link back (a masked
+    link, not a long raw address)."""
+    return t(lang, "bot.table.dm_header", title=game.title, game_id=table.id,
+             guild=discord.utils.escape_markdown(guild_name), channel=discord.utils.escape_markdown(channel_name),
+             url=jump_url)
 
 
-def private_text(header: str, private_lines: Sequence[str], status: str, may_act: bool, has_components: bool) -> str:
+def private_text(header: str, private_lines: Sequence[str], status: str, may_act: bool, has_components: bool,
+                 lang: str = "en") -> str:
     lines = [header, *private_lines, status]
     if may_act:
-        lines.append("👉 Your move: pick below." if has_components else "👉 Your move: use `/move` in the game channel.")
+        lines.append(t(lang, "bot.table.pick_below" if has_components else "bot.table.use_move"))
     return clip("\n".join(line for line in lines if line))
 
 

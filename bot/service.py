@@ -11,19 +11,19 @@ import asyncio
 import logging
 import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping
 
 import discord
 
+from i18n import translate
 from games.core import Action, Game
-from i18n import LANGUAGES
 
 from bot import presenter
-from bot.announce import Announcer, PrivatePayload, choices_for, outcome_record, public_choices, toggles_for
-from bot.announce import label as move_label
+from bot.announce import (Announcer, PrivatePayload, choices_for, has_secrets, label_names, outcome_record,
+                          public_choices, toggles_for)
+from bot.locale import table_language
 from bot.components import Choice, board_view, lobby_view, private_view
 from bot.errors import Refusal
-from bot.locale import table_language
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 
@@ -187,15 +187,15 @@ class GameService:
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
                     raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
-            action = resolve_action(game, state, seat, action_text, table.names)
+            action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
             to_act = game.to_act(state)
             if seat not in to_act:
                 raise Refusal(f"It is not your turn — waiting for {presenter.waiting_for(table, to_act)}.")
             if action not in game.legal_actions(state, seat):
                 raise Refusal(f"`{discord.utils.escape_markdown(action_text.strip())[:80]}` is not a legal move now. "
                               "Pick one from `/move` (it lists your moves) or use the buttons.")
-            lang = await self.storage.language_of_user(user.id, table_language(table))
-            choice = Choice(action.encode(), move_label(game, state, seat, action, table.names, lang))
+            choice = Choice(action.encode(), translate(game.describe(state, seat, action), table_language(table),
+                                                       label_names(table)))
             after, events = game.apply(state, seat, action)
             outcome = game.outcome(after)
             try:
@@ -242,13 +242,13 @@ class GameService:
         if seat not in game.to_act(state):
             raise Refusal("Only the player to act may choose here — waiting for "
                           f"{presenter.waiting_for(table, game.to_act(state))}.")
+        lang, names = table_language(table), label_names(table)
         if on_board:
-            return board_view(table.id, table.version,
-                              public_choices(game, state, len(table.players), table.names, table_language(table)),
-                              toggles_for(game, state, seat), mask)
-        lang = await self.storage.language_of_user(user.id, table_language(table))
-        return private_view(table.id, table.version, choices_for(game, state, seat, table.names, lang),
-                            toggles_for(game, state, seat), mask)
+            return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
+                              toggles_for(game, state, seat, names, lang), mask,
+                              hand=has_secrets(game, state, len(table.players)), lang=lang)
+        return private_view(table.id, table.version, choices_for(game, state, seat, names, lang),
+                            toggles_for(game, state, seat, names, lang), mask, lang=lang)
 
     async def hand(self, user: discord.abc.User, *, game_id: int) -> PrivatePayload:
         table = await self.table(game_id)
@@ -276,8 +276,8 @@ class GameService:
             return []
         game = self.engine(table.game)
         state = game.from_dict(table.state)
-        lang = await self.storage.language_of_user(user_id, table_language(table))
-        return rank_matches(choices_for(game, state, seat, table.names, lang), typed)[:AUTOCOMPLETE_LIMIT]
+        return rank_matches(choices_for(game, state, seat, label_names(table), table_language(table)),
+                            typed)[:AUTOCOMPLETE_LIMIT]
 
     # --------------------------------------------------------------------------- info
 
@@ -414,16 +414,14 @@ def parse_options(game: Game, text: str | None) -> dict[str, str]:
     return chosen
 
 
-def resolve_action(game: Game, state: Any, seat: int, text: str, names: Sequence[str] = ()) -> Action:
-    """The action meant by `/move` text: its canonical form, or one of the offered labels (in
-    either language)."""
+def resolve_action(game: Game, state: Any, seat: int, text: str, names=(), lang: str = "en") -> Action:
+    """The action meant by `/move` text: its canonical form, or one of the offered labels."""
     action = Action.parse(text)
     legal = game.legal_actions(state, seat)
     if action in legal:
         return action
     wanted = text.strip().lower()
     for candidate in legal:
-        for lang in LANGUAGES:
-            if move_label(game, state, seat, candidate, names, lang).strip().lower() == wanted:
-                return candidate
+        if translate(game.describe(state, seat, candidate), lang, names).strip().lower() == wanted:
+            return candidate
     return action

@@ -314,6 +314,10 @@ def name_seats(text: str, names: list[str] | tuple[str, ...]) -> str:
     Engines never know player names; the bot passes display names or mentions, the command-line
     runner passes "P1", "P2", ...
     """
+    if not isinstance(text, str):  # a Msg (or its JSON): words from the catalogues, in English
+        from i18n import translate  # late: i18n itself builds on this module
+
+        return translate(text, "en", list(names))
     for index, name in enumerate(names):
         text = text.replace(f"{{s{index}}}", name)
     return text

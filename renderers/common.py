@@ -1,30 +1,116 @@
-"""Shared drawing helpers: fonts, colours and small primitives used by every game renderer."""
+"""Shared drawing helpers: the font, the seat colours and small primitives used by every renderer.
+
+The font is Noto Sans CJK (from the `noto-cjk-sans-otc` package, installed with the bot): one
+face that draws Latin, Greek, Cyrillic, Chinese, Japanese and Korean, so a player's name is
+never a row of empty boxes. What it cannot draw (emoji, rare symbols) is left out of the
+drawing by `drawable`, and a name with nothing drawable left becomes its seat label.
+
+Phone first: boards are upright (`PHONE_SIZE`, 4:5) and no text is smaller than
+`MIN_TEXT` (1/40 of the width).
+"""
 from __future__ import annotations
 
+import hashlib
+import unicodedata
 from functools import lru_cache
 
+import noto_cjk_sans_otc
 from PIL import ImageDraw, ImageFont
 
 BACKGROUND = (245, 239, 226)
 INK = (40, 36, 32)
-MUTED = (120, 112, 100)
+MUTED = (105, 98, 88)
 HIGHLIGHT = (255, 196, 0)
+WHITE = (255, 255, 255)
 
-# Seat colours, distinct for colour-blind players too (Okabe-Ito palette), in seat order.
+PHONE_SIZE = (1080, 1350)
+"""Every board's size: upright 4:5, what a phone shows full width in portrait."""
+MIN_TEXT = PHONE_SIZE[0] // 40
+"""The smallest font size on a board (27 px at 1080 wide: about 10 px on a 400 px phone)."""
+
+# Seat colours in seat order. Chosen by search so that every pair stays at least ~35 CIELAB
+# units apart for normal vision and under simulated deuteranopia, protanopia and tritanopia
+# (Machado et al. 2009), and away from Knatsch's coat-of-arms colours (red, blue, green,
+# yellow, purple, black). Colour is never the only sign: every mark also carries the seat
+# number or the name's initial (tests/renderers/test_common.py checks the distances).
 SEAT_COLOURS = [
-    (0, 114, 178),    # blue
-    (230, 159, 0),    # orange
-    (0, 158, 115),    # green
-    (204, 121, 167),  # pink
-    (213, 94, 0),     # vermilion
-    (86, 180, 233),   # sky
+    (51, 153, 221),    # 1 sky blue
+    (187, 34, 102),    # 2 raspberry
+    (187, 221, 119),   # 3 lime
+    (136, 17, 255),    # 4 violet
+    (136, 85, 0),      # 5 brown
+    (255, 187, 204),   # 6 pink
 ]
 
 
-@lru_cache(maxsize=32)
+def ink_on(colour) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on `colour`."""
+    red, green, blue = colour[:3]
+    return INK if red * 0.299 + green * 0.587 + blue * 0.114 > 140 else WHITE
+
+
+FONT_PATH = str(noto_cjk_sans_otc.FONT_PATH)
+FONT_INDEX = 0  # the collection's Japanese face: every CJK script plus Latin, Greek and Cyrillic
+
+
+@lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font: no system fonts needed on a fresh VPS."""
-    return ImageFont.load_default(size=size)
+    return ImageFont.truetype(FONT_PATH, int(size), index=FONT_INDEX)
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    return _glyph_signature("\U0010fffd")
+
+
+def _glyph_signature(char: str) -> bytes:
+    mask = font(32).getmask(char)
+    return hashlib.blake2b(bytes(mask) + repr(mask.size).encode(), digest_size=12).digest()
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(char: str) -> bool:
+    """Whether the font draws `char` (spaces and joiners count as drawable)."""
+    if char.isspace() or char in "\u200d\ufe0f\ufe0e":
+        return True
+    return _glyph_signature(char) != _missing_glyph()
+
+
+def drawable(text: str, fallback: str = "") -> str:
+    """`text` without the characters the font cannot draw (emoji), tidied; `fallback` if
+    nothing readable is left."""
+    kept = "".join(_readable(char) for char in str(text))
+    kept = " ".join(kept.split())
+    return kept if any(char.isalnum() for char in kept) else fallback
+
+
+def _readable(char: str) -> str:
+    """The character, or its base letters if only the accented form is missing (polytonic
+    Greek "Ἀ" -> "Α"), or nothing."""
+    if char in "\u200d\ufe0f\ufe0e":
+        return ""
+    if has_glyph(char):
+        return char
+    return "".join(part for part in unicodedata.normalize("NFKD", char)
+                   if has_glyph(part) and not unicodedata.combining(part))
+
+
+def seat_label(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def seat_names(names, seats: int) -> list[str]:
+    """Drawable names for every seat: emoji dropped, and "P3" for a name that is only emoji."""
+    return [drawable(names[seat], seat_label(seat)) if seat < len(names) else seat_label(seat)
+            for seat in range(seats)]
+
+
+def initial(name: str) -> str:
+    """The first drawable letter of a name, upper-cased ("A" for "anna", "安" for "安娜")."""
+    for char in name:
+        if char.isalnum():
+            return char.upper()
+    return "?"
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
@@ -35,3 +121,48 @@ def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
 def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int,
                  fill=INK) -> None:
     draw.text(centre, text, font=font(size), fill=fill, anchor="mm")
+
+
+def fit(text: str, size: int, width: float, smallest: int = MIN_TEXT) -> tuple[str, int]:
+    """Shrink the type down to `smallest`, then cut the text with an ellipsis, to fit `width`."""
+    while size > smallest and font(size).getlength(text) > width:
+        size -= 1
+    if font(size).getlength(text) <= width:
+        return text, size
+    while text and font(size).getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def wrap(text: str, size: int, width: float) -> list[str]:
+    """Lines of `text` no wider than `width` (words kept whole where they fit; CJK text, which
+    has no spaces, is broken between characters)."""
+    face = font(size)
+    lines: list[str] = []
+    line = ""
+    for word in str(text).split(" "):
+        candidate = f"{line} {word}" if line else word
+        if face.getlength(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in word:
+            if face.getlength(line + char) > width and line:
+                lines.append(line)
+                line = ""
+            line += char
+    if line:
+        lines.append(line)
+    return lines
+
+
+def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,
+               *, outline=INK) -> None:
+    """A player's mark: a disc in the seat colour with the seat number inside."""
+    x, y = centre
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=outline,
+                 width=max(2, int(radius // 8)))
+    draw.text((x, y), str(seat + 1), font=font(max(MIN_TEXT, int(radius * 1.3))), fill=ink_on(colour), anchor="mm")

@@ -1,9 +1,11 @@
 """Raub Ritter board renderer: draws only what a view (public or a seat's) holds.
 
-Layout (landscape, fixed 1500 x 1000 so the board never jumps around in the channel): the board
-window on the left, showing the laid tiles plus one free ring around them (grey where the area
-limit forbids laying), with the fixed square labels; on the right a panel with the status, each
-player's knights, tiles and points, the viewer's hand and the latest events.
+Layout (phone first: upright 1080 x 1350, fixed so the board never jumps around in the channel):
+the status on top; the board window, showing the laid tiles plus one free ring around them (grey
+where the area limit forbids laying), with the fixed square labels; under it one box per player
+(seat number, name, points, knights, tiles) and the viewer's hand. The size of the area comes from
+the view (7 x 7 up to 10 x 10). Every knight and flag carries its seat number, so owners are told
+apart without colour; the move history is in the message text, not on the image.
 """
 from __future__ import annotations
 
@@ -12,12 +14,15 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from games.core import name_seats
-from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, font, text_width
+from i18n import t, translate
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, font, seat_names,
+                              text_width)
 
-WIDTH, HEIGHT = 1500, 1000
-BOARD_BOX = (16, 16, 984, 984)   # left, top, right, bottom of the board area incl. labels
-LABEL_STRIP = 34
-PANEL_LEFT = 1004
+WIDTH, HEIGHT = PHONE_SIZE
+HEADER = 96
+BOARD_BOX = (6, HEADER, WIDTH - 6, HEADER + 900)   # left, top, right, bottom of the board area incl. labels
+LABEL_STRIP = 36
+PANEL_TOP = BOARD_BOX[3] + 8
 
 # Neutral paints (named so the PNG palette can hold each exactly).
 HATCH = (176, 172, 166)
@@ -29,8 +34,10 @@ PANEL_ACTIVE = (255, 250, 238)
 PANEL_IDLE = (236, 229, 214)
 WHITE = (255, 255, 255)
 
-# Raub Ritter's own player colours (tile backs and knights), in seat order.
-PLAYER_COLOURS = {"blue": (30, 96, 200), "yellow": (244, 200, 24), "green": (30, 150, 70), "red": (205, 40, 40)}
+# Raub Ritter's own player colours (tile backs and knights), in shades from the Okabe-Ito
+# palette that red-green colour-blind players can tell apart (green is a bluish green, not the
+# forest's, and red a vermilion); every mark carries the seat number as well.
+PLAYER_COLOURS = {"blue": (0, 114, 178), "yellow": (240, 228, 66), "green": (0, 158, 115), "red": (213, 94, 0)}
 TEXT_ON = {"blue": WHITE, "yellow": INK, "green": WHITE, "red": WHITE}
 
 TERRAIN_FILL = {"plain": (214, 226, 150), "forest": (92, 150, 80), "mountain": (170, 160, 150), "lake": (110, 170, 225)}
@@ -46,9 +53,10 @@ FACE_DOWN = (180, 168, 150)
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
+    drawn_names = seat_names(names, view["seats"])
+    _draw_header(draw, view, drawn_names, lang)
     _draw_board(draw, view)
-    _draw_panel(draw, view, seat_names)
+    _draw_panel(draw, view, drawn_names, lang)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
@@ -106,7 +114,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
     x0 = left + LABEL_STRIP + (right - left - LABEL_STRIP - board_w) // 2
     y0 = top + LABEL_STRIP + (bottom - top - LABEL_STRIP - board_h) // 2
     grid = view["grid"]
-    label_size = max(18, min(28, cell // 3))
+    label_size = max(MIN_TEXT, min(34, cell // 3))
     for i, c in enumerate(range(min_c, max_c + 1)):
         draw.text((x0 + i * cell + cell // 2, y0 - 6), grid["col_labels"][c], font=font(label_size),
                   fill=INK, anchor="ms")
@@ -141,7 +149,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
             for r in range(lo_r, hi_r + 1):
                 x, y = origin(c, r)
                 draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), fill=FACE_DOWN, outline=INK, width=2)
-                draw.text((x + cell // 2, y + cell // 2), "A", font=font(cell // 2), fill=FACE_DOWN_LETTER, anchor="mm")
+                draw.text((x + cell // 2, y + cell // 2), "A", font=font(max(MIN_TEXT, cell // 2)), fill=FACE_DOWN_LETTER,
+                          anchor="mm")
 
     for (c, r), tile in laid.items():
         _draw_tile(draw, *origin(c, r), cell, tile, view["colours"])
@@ -191,7 +200,7 @@ def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict,
         _draw_building(draw, x, y, s, building)
     # The owner's colour as a corner flag (the tile's back colour).
     owner = PLAYER_COLOURS[tile["colour"]]
-    draw.polygon([(x + cell, y), (x + cell - 18 * s, y), (x + cell, y + 18 * s)], fill=owner)
+    draw.polygon([(x + cell, y), (x + cell - 22 * s, y), (x + cell, y + 22 * s)], fill=owner, outline=OUTLINE)
     if tile["knights"]:
         _draw_stack(draw, x, y, cell, tile["knights"], seat_colours)
 
@@ -211,20 +220,24 @@ def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building
         draw.polygon([(x + 23 * s, y + 29 * s), (x + 39 * s, y + 16 * s), (x + 55 * s, y + 29 * s)], fill=ink)
         draw.rectangle((x + 54 * s, y + 18 * s, x + 68 * s, y + 50 * s), fill=fill, outline=ink, width=2)
         draw.polygon([(x + 52 * s, y + 19 * s), (x + 61 * s, y + 4 * s), (x + 70 * s, y + 19 * s)], fill=ink)
-    # The letter too, so colour is never the only cue.
-    draw.text((x + 6 * s, y + 4 * s), BUILDING_LETTER[building], font=font(max(14, int(22 * s))), fill=ink)
+    # The letter too, so colour is never the only cue: top left, clear of the building.
+    draw.text((x + 3 * s, y + 1 * s), BUILDING_LETTER[building], font=font(max(MIN_TEXT, int(26 * s))), fill=ink)
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
                 seat_colours: list[str]) -> None:
-    """The top knight as a big disc with the stack height; the knights below as small bars."""
+    """The top knight as a big disc with its seat number; the knights below as small bars, and
+    the stack height beside the disc when there is more than one."""
     s = cell / 100
     colours = seat_colours
     top = colours[knights[-1]]
-    cx, cy, radius = x + 64 * s, y + 74 * s, 21 * s
+    cx, cy, radius = x + 60 * s, y + 72 * s, 24 * s
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
                  outline=OUTLINE, width=3)
-    draw.text((cx, cy), str(len(knights)), font=font(max(16, int(28 * s))), fill=TEXT_ON[top], anchor="mm")
+    draw.text((cx, cy), str(knights[-1] + 1), font=font(max(MIN_TEXT, int(34 * s))), fill=TEXT_ON[top], anchor="mm")
+    if len(knights) > 1:
+        draw.text((x + 4 * s, y + 98 * s), f"×{len(knights)}", font=font(max(MIN_TEXT, int(28 * s))), fill=INK,
+                  anchor="ld", stroke_width=2, stroke_fill=WHITE)
     for i, knight in enumerate(knights[:-1]):  # bottom first, upwards
         bar_y = y + (92 - i * 9) * s
         draw.rectangle((x + 88 * s, bar_y - 7 * s, x + 98 * s, bar_y), fill=PLAYER_COLOURS[colours[knight]],
@@ -235,104 +248,77 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
 # Panel
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
-    x, right = PANEL_LEFT, WIDTH - 18
-    width = right - x
-    draw.text((x, 18), "Raub Ritter", font=font(40), fill=INK)
-    phase = {"keep": "Choosing A tiles", "lay": f"Laying (tile {view['lays_this_turn'] + 1} of {view['max_lays']})",
-             "knights": "Placing knights", "over": "Game over"}[view["phase"]]
-    draw.text((right, 30), phase, font=font(26), fill=MUTED, anchor="ra")
-    y = 72
-    for line in _wrap(draw, name_seats(view["status"], names), 28, width)[:3]:
-        draw.text((x, y), line, font=font(28), fill=INK)
-        y += 34
-    y += 10
+def _draw_header(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str) -> None:
+    """The status, large: whose turn and what to do."""
+    draw.rectangle((0, 0, WIDTH, HEADER - 8), fill=INK)
+    status = translate(view["status"], lang, names)
+    size = 34
+    lines = _wrap(draw, status, size, WIDTH - 32)
+    if len(lines) > 2:
+        size = 30
+        lines = _wrap(draw, status, size, WIDTH - 32)
+    if len(lines) > 2:
+        lines = [lines[0], _fit(draw, " ".join(lines[1:]), size, WIDTH - 32)]
+    top = (HEADER - 8 - len(lines) * (size + 6)) // 2
+    for i, line in enumerate(lines):
+        draw.text((16, top + i * (size + 6)), line, font=font(size), fill=WHITE)
 
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str) -> None:
+    """One box per player, two to a row: seat disc, name, points, knights and tiles left."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
-    row_h = 112 if view["seats"] <= 3 else 104
-    for player in view["players"]:
+    private = view.get("private") if view["viewer"] is not None else None
+    bottom = HEIGHT - 8 - (96 if private else 0)
+    players = view["players"]
+    columns = 2
+    rows = -(-len(players) // columns)
+    box_w = (WIDTH - 16 - 8 * (columns - 1)) // columns
+    box_h = min(150, (bottom - PANEL_TOP - 8 * (rows - 1)) // rows)
+    for index, player in enumerate(players):
         seat = player["seat"]
+        x = 8 + (index % columns) * (box_w + 8)
+        y = PANEL_TOP + (index // columns) * (box_h + 8)
         colour = PLAYER_COLOURS[player["colour"]]
         active = seat in view["to_act"]
-        box = (x, y, right, y + row_h - 8)
-        draw.rounded_rectangle(box, radius=12, fill=PANEL_ACTIVE if active or seat in winners else PANEL_IDLE,
-                               outline=HIGHLIGHT if active else (colour if seat in winners else GRID_LINE),
-                               width=5 if active or seat in winners else 2)
-        draw.ellipse((x + 12, y + 14, x + 56, y + 58), fill=colour, outline=OUTLINE, width=3)
-        label = _fit(draw, names[seat], 32, width - 200)
-        draw.text((x + 70, y + 12), label, font=font(32), fill=INK)
+        won = seat in winners
+        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
+                               fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
+                               outline=HIGHLIGHT if active else (INK if won else GRID_LINE), width=6 if active or won else 2)
+        radius = 26
+        cx, cy = x + 12 + radius, y + 10 + radius
+        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
+        draw.text((cx, cy), str(seat + 1), font=font(34), fill=TEXT_ON[player["colour"]], anchor="mm")
         if view["phase"] == "keep":
-            corner, corner_size = ("chosen" if player["chosen"] else "choosing"), 26
+            corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
         else:
-            corner, corner_size = f"{player['points']} pts", 32
-        draw.text((right - 14, y + 12), corner, font=font(corner_size), fill=INK if outcome else MUTED, anchor="ra")
-        next_back = f", next {player['next_back']}" if player["next_back"] else ""
-        detail = f"{player['knights_left']} knights  pile {player['pile']}{next_back}"
-        draw.text((x + 70, y + 54), detail, font=font(24), fill=INK)
-        if view["phase"] != "keep":  # while choosing, every hand is the same four A tiles
-            _draw_backs(draw, right - 14, y + 54, player["hand_backs"], colour, player["colour"])
-        if seat in winners:
-            draw.text((x + 12, y + 64), "WIN", font=font(18), fill=INK)
-        y += row_h
+            corner = t(lang, "raubritter.board.points", count=player["points"])
+        corner_w = text_width(draw, corner, 32)
+        draw.text((x + box_w - 12, y + 12), corner, font=font(32), fill=INK, anchor="ra")
+        name = ("🏆 " if False else "") + names[seat]
+        draw.text((cx + radius + 10, y + 12), _fit(draw, name, 32, box_w - corner_w - 2 * radius - 50),
+                  font=font(32), fill=INK)
+        detail = t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], pile=player["pile"],
+                   hand=len(player["hand_backs"]))
+        draw.text((x + 14, y + box_h - 12), _fit(draw, detail, MIN_TEXT + 1, box_w - 28), font=font(MIN_TEXT + 1),
+                  fill=INK, anchor="ld")
+        if won:
+            draw.text((x + box_w - 12, y + 52), t(lang, "raubritter.board.winner"), font=font(MIN_TEXT),
+                      fill=INK, anchor="ra")
 
-    private = view.get("private")
-    if private and view["viewer"] is not None:
-        y += 4
-        draw.text((x, y), "Your hand (only you see this):", font=font(24), fill=INK)
-        y += 32
-        tx = x
+    if private:
+        y = HEIGHT - 100
+        label = t(lang, "raubritter.board.your_hand")
+        draw.text((12, y + 44), label, font=font(30), fill=INK, anchor="lm")
+        tx = 24 + text_width(draw, label, 30)
         for tile in private["hand"]:
-            size = 74
+            size = 88
             _draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
                                            "colour": view["colours"][view["viewer"]], "knights": []},
                        view["colours"])
             chosen = private.get("keep_choice") == tile["code"]
-            draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=4 if chosen else 2)
-            draw.text((tx + size // 2, y + size + 4), tile["code"], font=font(22), fill=INK, anchor="ma")
-            tx += size + 14
-        y += 74 + 34
-
-    if outcome:
-        for line in _wrap(draw, outcome["reason"], 24, width)[:2]:
-            draw.text((x, y), line, font=font(24), fill=INK)
-            y += 30
-        y += 6
-
-    events = view.get("events", [])
-    if events and y < HEIGHT - 130:
-        draw.line((x, y, right, y), fill=GRID_LINE, width=2)
-        y += 10
-        room = max(0, (HEIGHT - 124 - y) // 28)
-        lines: list[str] = []
-        for event in reversed(events):  # newest last, whole events only
-            wrapped = _wrap(draw, name_seats(event, names), 22, width)
-            if len(lines) + len(wrapped) > room:
-                break
-            lines = wrapped + lines
-        for line in lines:
-            draw.text((x, y), line, font=font(22), fill=MUTED)
-            y += 28
-    _draw_legend(draw, x, HEIGHT - 60, right)
-
-
-def _draw_backs(draw, right: int, y: int, letters: list[str], colour, colour_name: str) -> None:
-    """Hand tiles seen from the back: the owner's colour and letter."""
-    for i, letter in enumerate(reversed(letters)):
-        bx = right - (i + 1) * 40 + 4
-        draw.rectangle((bx, y, bx + 34, y + 34), fill=colour, outline=OUTLINE, width=2)
-        draw.text((bx + 17, y + 17), letter, font=font(22), fill=TEXT_ON[colour_name], anchor="mm")
-
-
-def _draw_legend(draw, x: int, y: int, right: int) -> None:
-    """Terrain colours with the knights a stack must leave there."""
-    draw.text((x, y - 6), "Knights a stack must leave:", font=font(20), fill=MUTED, anchor="ls")
-    lx = x
-    for terrain, need in (("plain", "1"), ("forest", "2"), ("mountain", "3"), ("lake", "no entry")):
-        draw.rectangle((lx, y, lx + 34, y + 34), fill=TERRAIN_FILL[terrain], outline=INK)
-        draw.text((lx + 17, y + 17), need if need.isdigit() else "x", font=font(20), fill=INK, anchor="mm")
-        draw.text((lx + 40, y + 17), terrain, font=font(22), fill=INK, anchor="lm")
-        lx += 40 + text_width(draw, terrain, 22) + 22
+            draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=5 if chosen else 2)
+            tx += size + 12
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:

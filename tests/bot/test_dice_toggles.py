@@ -49,7 +49,10 @@ async def test_tapping_dice_then_roll_again_rerolls_exactly_those(world):
     state = world.stored_state(1)
     dice = state["roll"]["dice"]
     free = [i for i, die in enumerate(dice) if die != 6]
-    assert die_labels(board) == [str(dice[i]) for i in free]  # sixes are locked: no button
+    # Named by position and value, as the image numbers them; sixes are locked: no button.
+    assert die_labels(board) == [f"Die {i + 1}: {dice[i]}" for i in free]
+    rows = [[c.label for c in row.children if c.custom_id.startswith("rk:tog:")] for row in board.components]
+    assert all(len(row) <= 3 for row in rows), "at most three dice a row, like the image"
     assert confirm_button(board).get("disabled"), "nothing chosen yet: the confirm button waits"
     version = world.stored(1).version
 
@@ -80,9 +83,9 @@ async def test_only_the_roller_may_tap_the_dice(world):
 
 
 async def test_dice_from_an_older_view_are_refused(world):
-    """Old boards lose their buttons; an older 'My hand' reply keeps them, and is refused."""
+    """Old boards lose their buttons; an older `/game hand` reply keeps them, and is refused."""
     first, _ = await rolled_once(world)
-    hand = reply(await world.click(first, world.latest_board(), label="My hand"))
+    hand = reply(await world.slash(first, "game hand"))
     assert toggle_buttons(hand), "the private view offers the dice too"
     await click_labelled(world, first, world.latest_board(), "Stop with")
     before = world.stored(1)

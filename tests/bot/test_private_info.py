@@ -71,7 +71,7 @@ async def test_no_public_message_carries_private_information(world, renderer):
     await play_to_end(world, ordered)
 
     public = world.messages()
-    assert len(public) > 10
+    assert len(public) > 3  # one message per turn, edited in place
     for message in public:
         # Text: no private events, no labels of secret options.
         assert "You drew" not in message.content and "Play your" not in message.content

@@ -174,7 +174,7 @@ class Watcher:
     def check_dm(self, state: dict, seat: int, dm) -> None:
         world = self.world
         channel_url = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}"
-        assert dm.content.startswith(f"**{TITLE}** (game #1) in **Ritterrunde** › #spieltisch — {channel_url}")
+        assert dm.content.startswith(f"**{TITLE}** (game #1) in **Ritterrunde** › [#spieltisch]({channel_url})")
         hand = state["hands"][seat]
         own_hand = ", ".join(f"{label_of(tile[1:])} ({tile[0]})" for tile in hand) or "empty"
         assert f"Your hand: {own_hand}." in dm.content, "every DM names its reader's own hand in words"
@@ -431,7 +431,8 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
     # Every way in was used, and the checks had something to check.
     assert all(count > 0 for count in table.by.values()), table.by
     assert table.autocompletes >= 5 and table.narrowed >= 5
-    assert watcher.public_boards == moves + 1 and watcher.dm_menus_checked > 50
+    # One message per turn, edited through the turn: far fewer boards than moves.
+    assert 1 < watcher.public_boards < moves and watcher.dm_menus_checked > 10
     assert renderer.real_images >= 8
     assert not any(PRIVATE_LINE.search(r.getMessage()) or HAND_LABEL.search(r.getMessage())
                    for r in caplog.records)
@@ -448,7 +449,7 @@ async def test_a_raub_ritter_dm_says_which_server_channel_and_game(world):
     for player in players:
         (dm,) = world.dms(player)
         first_line = dm.content.splitlines()[0]
-        assert first_line == f"**{TITLE}** (game #1) in **Ritterrunde** › #spieltisch — {channel_url}"
+        assert first_line == f"**{TITLE}** (game #1) in **Ritterrunde** › [#spieltisch]({channel_url})"
 
 
 # ------------------------------------------------------------------ without Discord

@@ -15,7 +15,8 @@ async def table(world):
 
 
 def assert_refused(result, *phrases):
-    answer = reply(result)
+    # A click on an ephemeral reply: its `response` is that reply; the refusal is a followup.
+    answer = next((m for m in result.followups if m.ephemeral), None) or reply(result)
     assert answer is not None and answer.ephemeral, "expected an ephemeral refusal"
     assert answer.content.startswith("⚠️ ") and len(answer.content) < 300
     for phrase in phrases:
@@ -60,7 +61,7 @@ async def test_junk_move_text_is_refused(world, table, junk):
 
 async def test_a_stale_button_is_refused_politely(world, table):
     starter, other = table
-    start_dm = latest_dm_with_moves(world, starter)  # trump buttons made at version 0
+    start_dm = reply(await world.slash(starter, "game hand"))  # trump buttons made at version 0
     await world.click(starter, world.latest_board(), label="High cards win")
     before = world.stored(1)
 
@@ -75,10 +76,11 @@ async def test_your_own_older_choice_is_stale_once_you_moved(world, table):
     starter, other = table
     await world.click(starter, world.latest_board(), label="High cards win")
     dm = latest_dm_with_moves(world, other)
+    hand = reply(await world.slash(other, "game hand"))  # the same choices, in a reply that is never edited
     await world.click(other, dm, custom_id=move_buttons(dm)[0]["custom_id"])
     before = world.stored(1)
 
-    result = await world.click(other, dm, custom_id=move_buttons(dm)[1]["custom_id"])
+    result = await world.click(other, hand, custom_id=move_buttons(hand)[1]["custom_id"])
 
     assert_refused(result, "out of date")
     assert world.stored(1) == before
@@ -86,7 +88,7 @@ async def test_your_own_older_choice_is_stale_once_you_moved(world, table):
 
 async def test_a_finished_game_refuses_everything(world, table):
     starter, other = table
-    old_dm = latest_dm_with_moves(world, starter)
+    old_dm = reply(await world.slash(starter, "game hand"))
     await play_to_end(world, [starter, other])
     before = world.stored(1)
     assert before.status == "finished"

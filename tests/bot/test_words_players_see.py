@@ -37,7 +37,7 @@ def test_every_label_in_a_random_game_is_words_with_names(name, lang):
             assert choice.label.strip() and choice.label != choice.action
         pick = rng.choice(choices)
         # /move accepts the label a player saw, in the language they saw it in.
-        assert resolve_action(game, state, seat, pick.label, NAMES[:players]).encode() == pick.action
+        assert resolve_action(game, state, seat, pick.label, NAMES[:players], lang).encode() == pick.action
         state, _ = game.apply(state, seat, resolve_action(game, state, seat, pick.action))
         steps += 1
     assert steps > 20

@@ -1,9 +1,11 @@
-"""The Raub Ritter renderer draws every phase from views alone, landscape, as a small PNG."""
+"""The Raub Ritter renderer draws every phase from views alone, upright for phones, as a small PNG."""
 from __future__ import annotations
 
 import random
 
 import pytest
+
+from renderers.common import PHONE_SIZE
 from PIL import Image
 
 from games.core import Action
@@ -35,7 +37,7 @@ def views_of_every_phase(seats: int, seed: int) -> dict[str, list[dict]]:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-def test_every_phase_renders_landscape_and_small(seats):
+def test_every_phase_renders_upright_and_small(seats):
     views = views_of_every_phase(seats, seed=seats)
     assert set(views) == {"keep", "lay", "knights", "over"}
     for phase, group in views.items():
@@ -43,7 +45,7 @@ def test_every_phase_renders_landscape_and_small(seats):
             image = render(view, NAMES[:seats])
             assert isinstance(image, Image.Image)
             width, height = image.size
-            assert width > height * 1.2, "landscape, never square (Android crops squares)"
+            assert (width, height) == PHONE_SIZE, "upright 4:5 for phones, never square"
             png = render_png(view, NAMES[:seats])
             assert png.startswith(b"\x89PNG") and len(png) < 300_000, (phase, len(png))
 
@@ -68,4 +70,4 @@ def test_three_player_game_and_mid_turn_highlights_render():
     view = GAME.view(state, None)
     assert view["this_turn"] or view["pending_castle"]
     image = render(view, NAMES[:3])
-    assert image.size[0] > image.size[1]
+    assert image.size == PHONE_SIZE

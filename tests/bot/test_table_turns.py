@@ -1,0 +1,138 @@
+"""A table made for phones: whole games of Knatsch and Raub Ritter through simcord, counting
+what the channel and the DMs receive per turn, and reading every text a player sees.
+
+- One channel post and at most one mention per handover: a move that leaves the same wait
+  open (the mover's sub-steps) edits the turn message; only someone new to act gets a new
+  message, and only they are pinged.
+- One DM per private decision: a new DM only when a seat newly has to act in private.
+- No `{s0}` placeholder and no raw action code in any text, label or option.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from games import REGISTRY
+from tests.bot.harness import bot_factory, buttons, components, selects, seat_order, take_turn, to_act
+
+PLACEHOLDER = re.compile(r"\{s\d")
+
+
+@pytest.fixture
+def make_bot(database_path, renderer, request):
+    name = request.node.get_closest_marker("game").args[0]
+    return bot_factory(database_path, games={name: REGISTRY[name]}, seed=3, render=renderer)
+
+
+class Reader:
+    """Reads every text a player can see and counts posts, pings and DMs."""
+
+    def __init__(self, world, game, players):
+        self.world, self.game, self.players = world, game, players
+        self.texts_checked = 0
+
+    def channel_ids(self) -> list[int]:
+        backend = self.world.env.backend
+        return sorted(m.id for m in backend.messages.get(self.world.channel.id, {}).values()
+                      if m.author_id == self.world.bot.user.id and not m.is_ephemeral)
+
+    def dm_counts(self) -> list[int]:
+        return [len(self.world.dms(player)) for player in self.players]
+
+    def waiting(self) -> frozenset[int]:
+        game = self.game
+        return game.to_act(game.from_dict(self.world.stored_state(1)))
+
+    def check_text(self, text: str, actions: set[str] = frozenset()) -> None:
+        assert not PLACEHOLDER.search(text), text
+        for action in actions:
+            if " " in action:
+                assert action not in text, f"raw action code {action!r} in {text!r}"
+        self.texts_checked += 1
+
+    def check_message(self, message) -> None:
+        actions = {c["custom_id"].split(":", 4)[4] for c in buttons(message) if c["custom_id"].startswith("rk:move:")}
+        for select in selects(message):
+            actions |= {option["value"] for option in select["options"]}
+        self.check_text(message.content, actions)
+        for component in components(message):
+            for text in (component.get("label"), component.get("placeholder")):
+                if text:
+                    self.check_text(text, actions)
+            for option in component.get("options", []):
+                self.check_text(option["label"], actions)
+                assert option["label"] != option["value"]
+
+
+async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: int):
+    players = [world.player(name) for name in names]
+    await world.slash(players[0], "game new", game=game_name)
+    for player in players[1:]:
+        await world.click(player, world.latest(), label="Join")
+    await world.click(players[0], world.latest(), label="Start")
+    players = seat_order(world, 1, players)
+    reader = Reader(world, REGISTRY[game_name], players)
+    rng = random.Random(seed)
+    handovers = posts = pings = new_decisions = moves = 0
+    dms_before = reader.dm_counts()
+    waiting = reader.waiting()
+    assert len(reader.channel_ids()) == 2  # the lobby and the first turn message
+    while "Game over" not in world.latest_board().content:
+        assert moves < 2000
+        ids = reader.channel_ids()
+        acting = to_act(world, players)
+        if moves % 7 == 3:  # now and then /move with its autocomplete
+            offered = await world.autocomplete(acting[0], "move", "action", "")
+            for choice in offered:
+                reader.check_text(choice["name"], {choice["value"]})
+            await world.slash(acting[0], "move", action=rng.choice(offered)["value"])
+        else:
+            await take_turn(world, acting[0], rng)
+        moves += 1
+        now_waiting = reader.waiting()
+        new = [i for i in reader.channel_ids() if i not in ids]
+        newcomers = now_waiting - waiting
+        if newcomers:
+            handovers += 1
+            assert len(new) == 1, "a handover is one new message"
+            message = world.latest_board()
+            pinged = world.pinged(message)
+            assert sorted(pinged) == sorted(players[s].id for s in newcomers)
+            posts += 1
+            pings += len(pinged)
+        else:
+            assert new == [], "the same player's sub-step edits the turn message"
+            assert world.pinged(world.latest_board()) == [], "an edit never pings again"
+        new_decisions += len(newcomers)
+        waiting = now_waiting
+        reader.check_message(world.latest_board())
+        for player in players:
+            dms = world.dms(player)
+            if dms:
+                reader.check_message(dms[-1])
+    reader.check_message(world.latest_board())
+    dms = [after - before for after, before in zip(reader.dm_counts(), dms_before)]
+    print(f"{game_name}: {moves} moves, {posts} posts, {pings} pings, DMs {dms}, {new_decisions} new waits")
+    return moves, handovers, posts, pings, dms, new_decisions, reader
+
+
+@pytest.mark.game("knatsch")
+async def test_knatsch_one_post_per_handover_no_dms_no_placeholders(world):
+    moves, handovers, posts, pings, dms, _, reader = await play_and_count(world, "knatsch", ("anna", "王小明", "olga"), 2)
+    assert moves > 40 and posts == handovers and pings == handovers
+    assert posts < moves * 0.6, "sub-steps must edit, not post"
+    assert dms == [0, 0, 0], "Knatsch has no secrets: no DMs at all"
+    assert reader.texts_checked > moves
+    assert all("My hand" not in str(b) for b in buttons(world.latest_board()))
+
+
+@pytest.mark.game("raubritter")
+async def test_raubritter_one_post_per_handover_one_dm_per_decision(world):
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(world, "raubritter", ("anna", "Дмитрий"), 4)
+    assert moves > 30 and posts == handovers and pings == handovers
+    assert posts < moves, "a turn's knights steps edit the turn message"
+    # A DM for each new private decision, plus the start DMs and hand updates at most once a turn.
+    assert sum(dms) <= decisions + handovers + len(dms)
+    assert reader.texts_checked > moves

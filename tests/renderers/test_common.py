@@ -1,0 +1,105 @@
+"""The shared drawing pieces: a font for every script, and seat colours that colour-blind
+players can tell apart."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from PIL import Image, ImageDraw
+
+from renderers.common import MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, drawable, font, has_glyph, seat_names, wrap
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB.
+SIMULATIONS = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}
+KNATSCH_ARMS = [(200, 40, 40), (35, 85, 200), (30, 140, 60), (240, 200, 30), (125, 55, 165), (30, 30, 30)]
+
+
+def _linear(channel: int) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _lab(rgb, vision: str) -> tuple[float, float, float]:
+    linear = [_linear(c) for c in rgb]
+    matrix = SIMULATIONS[vision]
+    r, g, b = (min(1.0, max(0.0, sum(matrix[i][j] * linear[j] for j in range(3)))) for i in range(3))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116  # noqa: E731
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def distance(a, b, vision: str = "normal") -> float:
+    return math.dist(_lab(a, vision), _lab(b, vision))
+
+
+def test_simulation_sees_the_classic_confusion():
+    # The check itself: red and green that normal eyes tell apart merge for deuteranopes.
+    red, green = (205, 40, 40), (30, 150, 70)
+    assert distance(red, green) > 60
+    assert distance(red, green, "deuteranopia") < distance(red, green) / 2
+
+
+@pytest.mark.parametrize("vision", list(SIMULATIONS))
+def test_every_pair_of_seat_colours_stays_apart(vision):
+    assert len(SEAT_COLOURS) >= 6
+    for (i, a), (j, b) in itertools.combinations(enumerate(SEAT_COLOURS), 2):
+        assert distance(a, b, vision) >= 30, f"seats {i + 1} and {j + 1} look alike under {vision}"
+
+
+def test_seat_colours_stay_apart_from_knatsch_coats_of_arms():
+    for seat, colour in enumerate(SEAT_COLOURS):
+        for arms in KNATSCH_ARMS:
+            assert distance(colour, arms) >= 30, f"seat {seat + 1} looks like a coat of arms {arms}"
+
+
+NAMES = ["Jürgen", "Αλέξανδρος", "Дмитрий", "王小明", "さくら", "김민준", "Zoë Ødegård"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_names_in_every_script_have_glyphs(name):
+    assert all(has_glyph(char) for char in name), [c for c in name if not has_glyph(c)]
+    assert drawable(name) == name
+
+
+def test_missing_glyphs_are_detected_and_dropped():
+    assert not has_glyph("😀") and not has_glyph("🎲")
+    assert drawable("Anna 🎲") == "Anna"
+    assert drawable("🐉🐉", "P2") == "P2"
+    assert drawable("Ἀλέξανδρος") == "Αλέξανδρος"  # polytonic Greek falls back to its base letters
+    assert seat_names(["🐉", "Bob"], 3) == ["P1", "Bob", "P3"]
+
+
+def test_cjk_names_draw_real_glyphs():
+    """A drawn CJK name differs from the same number of 'missing glyph' boxes."""
+    def pixels(text):
+        image = Image.new("L", (400, 80), 0)
+        ImageDraw.Draw(image).text((4, 4), text, font=font(48), fill=255)
+        return image.tobytes()
+
+    boxes = pixels("\U0010fffd" * 3)
+    for name in ("王小明", "さくら", "김민준"):
+        assert pixels(name) != boxes and any(pixels(name))
+
+
+def test_wrap_breaks_words_and_cjk():
+    lines = wrap("one two three four five six", MIN_TEXT, 200)
+    assert len(lines) > 1 and all(font(MIN_TEXT).getlength(line) <= 200 for line in lines)
+    assert len(wrap("王小明" * 20, MIN_TEXT, 200)) > 1
+
+
+def test_phone_size_is_upright_and_not_square():
+    width, height = PHONE_SIZE
+    assert height > width and 1.2 <= height / width <= 1.3
+    assert MIN_TEXT >= width / 40
