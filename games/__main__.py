@@ -70,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     play_parser.add_argument("--seed", type=int, default=1)
     play_parser.add_argument("--render", type=Path, metavar="DIR",
                              help="write the public board image after each move into DIR")
+    from games.replay import add_command  # `python -m games replay FILE`: see games/replay.py
+    add_command(sub)
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return args.run_command(args)
     if args.command == "list":
         for name, game in sorted(REGISTRY.items()):
             print(f"{name:12s} {game.title} ({game.min_players}-{game.max_players} players)")

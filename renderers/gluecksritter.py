@@ -14,7 +14,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, font, text_width
+from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, font
+from renderers.common import text_width as _measure
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
@@ -34,15 +35,49 @@ P = "gluecksritter."
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    image = _base(lang).copy()
     draw = ImageDraw.Draw(image)
     seats = view["seats"]
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(seats)]
-    y = _header(draw, view, seat_names, lang)
-    y = _fields(draw, view, lang, y + 8)
+    _header(draw, view, seat_names, lang)
+    y = _fields(draw, view, lang, FIELDS_TOP)
     y = _players(draw, view, seat_names, lang, y + 10)
     _bottom(draw, view, seat_names, lang, y + 8)
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=4)
+def _base(lang: str) -> Image.Image:
+    """The parts that never change: the background and the six fields' frames, numbers, names,
+    prices and the dungeon's word (drawn once per language)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    prices = {1: "0 | 4", 2: "4 | 6", 3: "5 | 7"}
+    for number in range(1, 7):
+        x, y, box_w, box_h = _field_box(number)
+        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=14, fill=FIELD_FILL, outline=STONE, width=2)
+        draw.ellipse((x + 8, y + 8, x + 60, y + 60), fill=INK)
+        draw.text((x + 34, y + 34), str(number), font=font(38), fill=WHITE, anchor="mm")
+        _text(draw, (x + 68, y + 18), t(lang, P + f"field.{number}"), 30, box_w - 76)
+        if number in prices:
+            draw.text((x + 14, y + 72), prices[number], font=font(SMALL + 4), fill=INK)
+        elif number == 4:
+            draw.text((x + 14, y + 72), t(lang, P + "board.dungeon"), font=font(SMALL), fill=DUNGEON)
+    return image
+
+
+FIELDS_TOP = 148
+FIELD_GAP = 10
+FIELD_H = 162
+
+
+def _field_box(number: int) -> tuple[int, int, int, int]:
+    cols = 3
+    box_w = (WIDTH - 2 * MARGIN - (cols - 1) * FIELD_GAP) // cols
+    index = number - 1
+    x = MARGIN + (index % cols) * (box_w + FIELD_GAP)
+    y = FIELDS_TOP + (index // cols) * (FIELD_H + FIELD_GAP)
+    return x, y, box_w, FIELD_H
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +98,20 @@ def _palette() -> Image.Image:
 
 # ----------------------------------------------------------------------------------------
 # Helpers
+
+
+_WIDTHS: dict[tuple[str, int], int] = {}
+
+
+def text_width(draw, text: str, size: int) -> int:
+    """`renderers.common.text_width`, remembered (the same words are measured on every board)."""
+    key = (text, size)
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) > 20_000:
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = _measure(draw, text, size)
+    return width
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
@@ -136,50 +185,40 @@ def _header(draw, view, names, lang) -> int:
     draw.text((right, 50), t(lang, P + "board.sack", silver=sack[0], gold=sack[1]), font=font(SMALL), fill=MUTED,
               anchor="ra")
     status = translate(view["status"], lang, names)
-    y = 92
-    for line in _wrap(draw, status, 34, WIDTH - 2 * MARGIN, 2):
-        draw.text((MARGIN, y), line, font=font(34), fill=INK)
-        y += 42
-    return max(y, 140)
+    lines = _wrap(draw, status, 34, WIDTH - 2 * MARGIN, 1)
+    if text_width(draw, status, 34) > WIDTH - 2 * MARGIN:
+        lines = _wrap(draw, status, 30, WIDTH - 2 * MARGIN, 2)
+    size = 34 if len(lines) == 1 else 30
+    y = 84 if len(lines) == 1 else 74
+    for line in lines:
+        draw.text((MARGIN, y), line, font=font(size), fill=INK)
+        y += size + 4
+    return y
 
 
 def _fields(draw, view, lang, top: int) -> int:
-    cols, gap = 3, 10
-    box_w = (WIDTH - 2 * MARGIN - (cols - 1) * gap) // cols
-    box_h = 162
+    """The changing parts of the fields (the frames come from `_base`)."""
     players = view["players"]
-    prices = {1: "0 | 4", 2: "4 | 6", 3: "5 | 7"}
-    for index in range(6):
-        number = index + 1
-        x = MARGIN + (index % cols) * (box_w + gap)
-        y = top + (index // cols) * (box_h + gap)
-        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=14, fill=FIELD_FILL, outline=STONE, width=2)
-        draw.ellipse((x + 8, y + 8, x + 60, y + 60), fill=INK)
-        draw.text((x + 34, y + 34), str(number), font=font(38), fill=WHITE, anchor="mm")
-        _text(draw, (x + 68, y + 18), t(lang, P + f"field.{number}"), 30, box_w - 76)
-        if number in prices:
-            draw.text((x + 14, y + 72), prices[number], font=font(SMALL + 4), fill=INK)
-            if number == 1:
-                draw.text((x + box_w - 12, y + 72), t(lang, P + "board.docs", count=view["pile"]),
-                          font=font(SMALL), fill=MUTED, anchor="ra")
+    for number in range(1, 7):
+        x, y, box_w, box_h = _field_box(number)
+        if number == 1:
+            draw.text((x + box_w - 12, y + 72), t(lang, P + "board.docs", count=view["pile"]),
+                      font=font(SMALL), fill=MUTED, anchor="ra")
         elif number == 4:
             jailed = [s for s, p in enumerate(players) if p["dungeon"]]
-            label = t(lang, P + "board.dungeon")
-            draw.text((x + 14, y + 72), label, font=font(SMALL), fill=DUNGEON)
-            lx = x + 24 + text_width(draw, label, SMALL) + 8
+            lx = x + 24 + text_width(draw, t(lang, P + "board.dungeon"), SMALL) + 8
             for k, seat in enumerate(jailed):
                 cx = lx + 18 + k * 40
                 if cx + 18 <= x + box_w:
                     _marker(draw, (cx, y + 88), seat, 18)
-                    draw.line((cx - 18, y + 88, cx + 18, y + 88), fill=DUNGEON, width=0)
-        else:
+        elif number in (5, 6):
             silver, gold = view["fields"][str(number)]
             _coin(draw, (x + 44, y + 92), silver, False)
             _coin(draw, (x + 110, y + 92), gold, True)
         visitors = [s for s, p in enumerate(players) if p["cards"] and number in p["cards"]]
         for k, seat in enumerate(visitors):
             _marker(draw, (x + 28 + k * 42, y + box_h - 26), seat, 19)
-    return top + 2 * box_h + gap
+    return FIELDS_TOP + 2 * FIELD_H + FIELD_GAP
 
 
 def _players(draw, view, names, lang, top: int) -> int:
@@ -211,17 +250,17 @@ def _players(draw, view, names, lang, top: int) -> int:
 
 
 def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
-    """Walls as blocks on the upper line, towers as tall blocks with a roof below; built ones in
-    the seat's colour with its number, missing ones as empty outlines."""
+    """Walls as blocks on the upper line, towers as blocks with a roof below; built ones solid in
+    the seat's colour (the row's disc carries the seat number), missing ones as empty outlines."""
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     for k in range(4):
         left = x + k * 52
         box = (left, mid - 40, left + 44, mid - 6)
         built = k < walls
         draw.rectangle(box, fill=colour if built else EMPTY_SLOT, outline=INK, width=2)
-        if built:
-            draw.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), str(seat + 1), font=font(SMALL),
-                      fill=_on(colour), anchor="mm")
+        if built:  # a built piece: solid, with a crenellated top (not only colour)
+            draw.rectangle((box[0] + 6, box[1] - 6, box[0] + 14, box[1]), fill=colour, outline=INK)
+            draw.rectangle((box[2] - 14, box[1] - 6, box[2] - 6, box[1]), fill=colour, outline=INK)
     for k in range(4):
         left = x + k * 52 + 6
         built = k < towers
@@ -240,9 +279,7 @@ def _choice(draw, view, p, x: int, mid: int, lang) -> None:
             draw.text((left + 43, mid), str(card), font=font(48), fill=INK, anchor="mm")
     elif view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
-        mark = "✓ " if p["chosen"] else "… "
-        _text(draw, (x + 4, mid), (mark if text_width(draw, mark, SMALL) else "") + word, 30, 196,
-              fill=INK if p["chosen"] else MUTED, anchor="lm")
+        _text(draw, (x + 4, mid), word, 32, 196, fill=INK if p["chosen"] else MUTED, anchor="lm")
 
 
 def _bottom(draw, view, names, lang, top: int) -> None:

@@ -1,17 +1,24 @@
-"""The Knatsch table: both stack tops, every player's cards, the current roll and the log.
+"""The Knatsch table, phone first: upright 1080 x 1350, big type, nothing under 1/40 of the width.
 
-Drawn only from the view (see games/knatsch/views.py), landscape and with big type so it reads
-on a phone. Layout, 1280 x 840:
+Drawn only from the view (see games/knatsch/views.py); every word from the catalogues
+(`knatsch.board.po`, and engine texts through `i18n.translate`). Layout:
 
-  +---------------------------------------------------------------+
-  | status line                                                   |
-  +-------------------+-------------------------------------------+
-  | stack 1 | stack 2 | players: name, goals, card chips (2..6)   |
-  | king              |                                           |
-  | current roll      |                                           |
-  +-------------------+-------------------------------------------+
-  | last events                                                   |
-  +---------------------------------------------------------------+
+  +-----------------------------------------+
+  | status (whose turn, what to do), large  |
+  +--------------------+--------------------+
+  | stack 1 top card   | stack 2 top card   |
+  +--------------------+--------------------+
+  | king: dice to beat                      |
+  | the roll: six dice, 3 a row (numbered   |
+  | by position, like the buttons) | best,  |
+  | what to beat, beats it or not           |
+  +-----------------------------------------+
+  | one row per player: seat number disc,   |
+  | name, the nearest win, card chips       |
+  +-----------------------------------------+
+
+Seat marks carry the seat number; seat colours (renderers.common) differ from the coat-of-arms
+colours of the castle cards. The move history lives in the message text, not on the image.
 """
 from __future__ import annotations
 
@@ -19,13 +26,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.core import name_seats
-from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, font
+from i18n import t, translate
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, font, ink_on,
+                              seat_names)
 
-WIDTH, HEIGHT = 1280, 840
-HEADER = 64
-LEFT_WIDTH = 440
-LOG_TOP = 752
+WIDTH, HEIGHT = PHONE_SIZE
+HEADER = 112
+MARGIN = 14
 PAPER = (255, 252, 245)
 LINE = (200, 190, 172)
 RED_DIE = (196, 30, 36)
@@ -41,19 +48,6 @@ ARMS_COLOURS = {
 }
 SPECIAL_FILL = (226, 232, 244)
 TOURNAMENT_FILL = (250, 222, 130)
-SHORT_NAMES = {
-    "die": "Die {value}", "catapult": "Catapult", "champion": "Champion", "stack": "Stack",
-    "castle_guard": "Castle grd", "special_guard": "Special grd", "betrayal": "Betrayal",
-    "protection": "Protection",
-}
-ABILITY_HINTS = {
-    "catapult": "4 rolls on rival castles", "champion": "4 rolls in tournaments",
-    "stack": "2 cards under per turn", "castle_guard": "protects 2 castles",
-    "special_guard": "protects 1 special", "betrayal": "stack castles 2-2-2+4",
-    "protection": "no king's revenge",
-}
-PURPOSE_TITLES = {"capture": "Capture", "defence": "Defence", "tournament": "Tournament",
-                  "king": "Toppling the king"}
 
 PIPS = {
     1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)],
@@ -74,15 +68,15 @@ def _width(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
-def _fit(text: str, size: int, width: int, smallest: int = 16) -> tuple[str, int]:
+def _fit(text: str, size: int, width: int, smallest: int = MIN_TEXT) -> tuple[str, int]:
     """Shrink the type down to `smallest`, then cut the text with an ellipsis, to fit `width`."""
     while size > smallest and _width(text, size) > width:
         size -= 1
     if _width(text, size) <= width:
         return text, size
-    while text and _width(text + "...", size) > width:
+    while text and _width(text + "…", size) > width:
         text = text[:-1]
-    return text.rstrip() + "...", size
+    return text.rstrip() + "…", size
 
 
 @lru_cache(maxsize=4096)
@@ -98,7 +92,7 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
-def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, smallest=16):
+def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, smallest=MIN_TEXT):
     if width is not None:
         text, size = _fit(text, size, width, smallest)
     if not text:
@@ -112,7 +106,7 @@ def _die(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, outline=INK, wi
     draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 6), fill=fill,
                            outline=outline, width=width)
     if not value:
-        _text(draw, (x + size / 2, y + size / 2), "?", int(size * 0.6), fill=MUTED, anchor="mm")
+        _text(draw, (x + size / 2, y + size / 2), "?", max(MIN_TEXT, int(size * 0.6)), fill=MUTED, anchor="mm")
         return
     radius = max(2, size // 11)
     for px, py in PIPS[value]:
@@ -149,316 +143,378 @@ def _shield(draw, x, y, size, fill=HIGHLIGHT):
                   (x, y + w * 0.55)], fill=fill, outline=INK)
 
 
+
 # ----------------------------------------------------------------------------------------
-# Left column
+# Words
 
 
-def _stack_tile(draw, x, y, w, h, stack):
-    _text(draw, (x, y), f"Stack {stack['number']}: {stack['size']} cards", 20, bold=True)
-    top = y + 30
+class Words:
+    """The board's words in one language, with the seats' drawable names."""
+
+    def __init__(self, lang: str, names: list[str]) -> None:
+        self.lang, self.names = lang, names
+
+    def __call__(self, message_id: str, **params) -> str:
+        return t(self.lang, f"knatsch.board.{message_id}", **params)
+
+    def say(self, text) -> str:
+        """Engine text (a Msg, its JSON, or a legacy string with {s0} placeholders)."""
+        return translate(text, self.lang, self.names) if text is not None else ""
+
+    def name(self, seat) -> str:
+        if seat is None:
+            return "?"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat + 1}"
+
+
+def _card_detail(card, say: Words) -> str:
+    if card["kind"] == "castle":
+        return say("arms", arms=say(f"arms_{card['arms']}") if card.get("arms") else "?")
+    if card["kind"] == "tournament":
+        return say("tournament_rule")
+    if card.get("ability") == "die":
+        return say("ability_die", value=card["value"])
+    if card.get("ability"):
+        return say(f"ability_{card['ability']}")
+    return ""
+
+
+# ----------------------------------------------------------------------------------------
+# Stacks and king
+
+
+def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int = 56):
+    _text(draw, (x, y), say("stack", number=stack["number"], count=stack["size"]), 30, bold=True, width=w)
+    top = y + 44
+    h -= 44
     card = stack["top"]
     if card is None:
-        draw.rounded_rectangle((x, top, x + w, top + h), radius=12, outline=LINE, width=3)
-        _text(draw, (x + w / 2, top + h / 2), "empty", 22, fill=MUTED, anchor="mm")
+        draw.rounded_rectangle((x, top, x + w, top + h), radius=14, outline=LINE, width=3)
+        _text(draw, (x + w / 2, top + h / 2), say("empty"), 32, fill=MUTED, anchor="mm")
         return
     fill, ink = _card_colours(card)
-    draw.rounded_rectangle((x, top, x + w, top + h), radius=12, fill=PAPER, outline=INK, width=3)
-    draw.rounded_rectangle((x + 3, top + 3, x + w - 3, top + 52), radius=10, fill=fill)
-    _text(draw, (x + w / 2, top + 28), card["name"], 22, fill=ink, anchor="mm", width=w - 16, bold=True)
+    draw.rounded_rectangle((x, top, x + w, top + h), radius=14, fill=PAPER, outline=INK, width=3)
+    draw.rounded_rectangle((x + 3, top + 3, x + w - 3, top + 56), radius=12, fill=fill)
+    _text(draw, (x + w / 2, top + 30), say.say(card["name"]), 32, fill=ink, anchor="mm", width=w - 20, bold=True)
     if card["combination"]:
-        size = 38
-        drawn = 4 * (size + 4) + 4
-        _combination(draw, x + (w - drawn) / 2 + 2, top + 62, size, card["combination"])
-        _text(draw, (x + w / 2, top + 120), card["combination"]["text"], 22, anchor="mm")
+        size = dice
+        count = card["combination"]["count"]
+        drawn = (count + 1) * (size + 6) + 6
+        _combination(draw, x + (w - drawn) / 2, top + 66, size, card["combination"], gap=6)
     else:
-        for i, line in enumerate(("no dice to beat:", "everyone rolls,", "the best wins")):
-            _text(draw, (x + w / 2, top + 76 + i * 26), line, 19, anchor="mm")
-    detail = {"castle": f"{card['arms']} arms", "tournament": "tournament"}.get(card["kind"], "")
-    if card.get("ability") == "die":
-        detail = f"adds a die: {card['value']}"
-    elif card.get("ability"):
-        detail = ABILITY_HINTS.get(card["ability"], "special card")
-    if detail and card["kind"] != "tournament":
-        _text(draw, (x + w / 2, top + h - 50), detail, 18, anchor="mm", width=w - 12)
-    _text(draw, (x + w / 2, top + h - 22), card["id"], 16, fill=MUTED, anchor="mm")
+        _text(draw, (x + w / 2, top + 98), say("everyone_rolls"), 30, anchor="mm", width=w - 20)
+    detail = _card_detail(card, say)
+    if detail:
+        _text(draw, (x + w / 2, top + h - 26), detail, MIN_TEXT + 1, anchor="mm", width=w - 16)
 
 
-def _king_row(draw, x, y, king):
-    _text(draw, (x, y + 18), "King:", 20, anchor="lm", bold=True)
-    drawn = _combination(draw, x + 64, y + 2, 32, king["combination"], gap=3)
-    _text(draw, (x + 64 + drawn + 12, y + 18), "needs 3 castles", 18, fill=MUTED, anchor="lm")
+def _king_row(draw, x, y, w, king, say: Words):
+    label = say("king")
+    _text(draw, (x, y + 26), label, 32, anchor="lm", bold=True)
+    start = x + _width(label, 32) + 18
+    drawn = _combination(draw, start, y + 4, 44, king["combination"], gap=5)
+    _text(draw, (start + drawn + 16, y + 26), say("king_needs"), MIN_TEXT + 1, fill=MUTED, anchor="lm",
+          width=x + w - start - drawn - 16)
 
 
-def _roll_panel(draw, x, y, w, h, view, names):
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=PAPER, outline=LINE, width=2)
-    x0, x1 = x + 14, x + w - 14
+# ----------------------------------------------------------------------------------------
+# The roll (or what the player to act may do)
+
+
+def _roll_panel(draw, x, y, w, h, view, say: Words):
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=PAPER, outline=LINE, width=2)
+    x0, x1 = x + 18, x + w - 18
     roll, tournament, outcome = view.get("roll"), view.get("tournament"), view.get("outcome")
     if outcome:
-        _text(draw, (x0, y + 14), "Game over", 26, bold=True)
-        winners = [names[s] if s < len(names) else f"P{s + 1}" for s in outcome["winners"]]
-        _text(draw, (x0, y + 56), ("Winner: " + ", ".join(winners)) if winners else "No winner",
-              24, fill=GOOD, width=w - 28, bold=True)
-        _wrapped(draw, x0, y + 96, w - 28, name_seats(outcome["reason"], names), 20, 3)
+        winners = [say.name(s) for s in outcome["winners"]]
+        _text(draw, (x0, y + 16), say("game_over"), 36, bold=True)
+        _text(draw, (x0, y + 66), say("winner", names=", ".join(winners)) if winners else say("no_winner"),
+              34, fill=GOOD, width=w - 36, bold=True)
+        line_y = _wrapped(draw, x0, y + 120, w - 36, say.say(outcome["reason"]), 30, 3) + 16
+        if line_y + 4 * 40 <= y + h:
+            _text(draw, (x0, line_y), say("win_with"), 30, bold=True)
+            for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
+                _text(draw, (x0 + 16, line_y + 40 * (i + 1)), "• " + goal, 30, width=w - 52)
         return
     if roll is None:
         turn = view["turn"]
         seat = turn["seat"]
         if view["phase"] == "revenge":
-            title = f"King's revenge: {_name(names, seat)}"
-            lines = ["must give up a castle of their choice", "and put it under a stack"]
+            title = say("revenge", player=say.name(seat))
+            lines = [say("revenge_rule")]
         else:
-            title = f"{_name(names, seat)} to choose a card"
-            lines = [f"Under-stack moves: {turn['unders_used']} of {turn['unders_allowed']} used"]
+            title = say("to_choose", player=say.name(seat))
+            lines = [say("unders", used=turn["unders_used"], allowed=turn["unders_allowed"])]
             if turn["further_attempt"]:
-                lines.append("Won a special from a stack: may try again")
+                lines.append(say("further_attempt"))
             if turn["may_topple"]:
-                lines.append("May challenge the king first")
-        _text(draw, (x0, y + 14), title, 24, width=w - 28, bold=True)
-        for i, line in enumerate(lines):
-            _text(draw, (x0, y + 56 + i * 30), line, 20, width=w - 28)
-        goals_y = y + h - 150
-        _text(draw, (x0, goals_y), "Win at once with", 20, bold=True)
-        for i, goal in enumerate(("four different castles,", "three castles + toppling the king,",
-                                  "two castles + three tournaments.")):
-            _text(draw, (x0 + 12, goals_y + 32 + i * 30), goal, 20, width=w - 40)
+                lines.append(say("may_topple"))
+        _text(draw, (x0, y + 16), title, 34, width=w - 36, bold=True)
+        line_y = y + 66
+        for line in lines:
+            line_y = _wrapped(draw, x0, line_y, w - 36, line, 30, 2) + 4
+        goals_y = max(line_y + 10, y + h - 4 * 40 - 16)
+        if goals_y + 40 <= y + h:
+            _text(draw, (x0, goals_y), say("win_with"), 30, bold=True)
+            for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
+                if goals_y + 40 * (i + 2) <= y + h:
+                    _text(draw, (x0 + 16, goals_y + 40 * (i + 1)), "• " + goal, 30, width=w - 52)
         return
 
     roller = roll["roller"]
-    title = PURPOSE_TITLES.get(roll["purpose"], roll["purpose"])
-    _text(draw, (x0, y + 10), f"{title}: {_name(names, roller)}", 24, width=w - 150, bold=True)
-    # Rolls used, as filled / empty circles, top right.
+    _text(draw, (x0, y + 12), say(f"purpose_{roll['purpose']}", player=say.name(roller)), 34, width=w - 250,
+          bold=True)
+    # Rolls used, as filled / empty circles, top right, with the count in words beside them.
     for i in range(roll["rolls_allowed"]):
-        cx = x1 - 8 - (roll["rolls_allowed"] - 1 - i) * 22
-        draw.ellipse((cx - 8, y + 16, cx + 8, y + 32), outline=INK, width=2,
+        cx = x1 - 14 - (roll["rolls_allowed"] - 1 - i) * 34
+        draw.ellipse((cx - 13, y + 18, cx + 13, y + 44), outline=INK, width=3,
                      fill=INK if i < roll["rolls_used"] else None)
-    _text(draw, (x1 - roll["rolls_allowed"] * 22 - 4, y + 24),
-          f"roll {roll['rolls_used']}/{roll['rolls_allowed']}", 18, anchor="rm")
+    _text(draw, (x1 - roll["rolls_allowed"] * 34 - 6, y + 31),
+          say("roll_count", used=roll["rolls_used"], allowed=roll["rolls_allowed"]), MIN_TEXT, anchor="rm")
 
     target = roll["target"]
     if roll["purpose"] == "tournament":
-        where = f"for the tournament card on stack {roll['from_stack']}"
+        where = say("for_tournament", stack=roll["from_stack"])
     elif roll["from_stack"]:
-        where = f"for {target['label']} on stack {roll['from_stack']}"
+        where = say("for_stack_card", card=say.say(target["name"]), stack=roll["from_stack"])
     elif roll["owner"] is not None:
-        where = f"for {_name(names, roll['owner'])}'s {target['label']}"
+        where = say("for_owned_card", card=say.say(target["name"]), owner=say.name(roll["owner"]))
     else:
-        where = f"against {target['label']}"
-    _text(draw, (x0, y + 44), where, 20, width=w - 28)
+        where = say("against_card", card=say.say(target["name"]))
+    _text(draw, (x0, y + 60), where, 30, width=w - 36)
 
-    # The six dice, in their fixed positions.
-    size, gap = 56, 12
-    top = y + 74
+    # The six dice in their fixed positions, three a row like the buttons, numbered.
+    size, gap = max(56, min(92, (h - 110 - 2 * 50) // 2)), 16
+    top = y + 110 if size >= 80 else y + 102
     for i, die in enumerate(roll["dice"]):
-        dx = x0 + i * (size + gap)
+        dx = x0 + (i % 3) * (size + gap)
+        dy = top + (i // 3) * (size + 44)
+        roomy = size >= 80
         if die["locked"]:
-            _die(draw, dx, top, size, die["value"], fill=LOCKED_DIE, pip=(235, 235, 235), outline=(90, 90, 90))
-            draw.line((dx + 6, top + 6, dx + size - 6, top + size - 6), fill=BAD, width=4)
-            label, colour = "six", BAD
+            _die(draw, dx, dy, size, die["value"], fill=LOCKED_DIE, pip=(235, 235, 235), outline=(90, 90, 90))
+            draw.line((dx + 8, dy + 8, dx + size - 8, dy + size - 8), fill=BAD, width=6)
+            label = say("die_six", position=die["position"]) if roomy else str(die["position"])
+            colour = BAD
         elif die["kept"]:
-            _die(draw, dx, top, size, die["value"], outline=HIGHLIGHT, width=5)
-            label, colour = "kept", INK
+            _die(draw, dx, dy, size, die["value"], outline=HIGHLIGHT, width=7)
+            label = say("die_kept", position=die["position"]) if roomy else str(die["position"])
+            colour = INK
         else:
-            _die(draw, dx, top, size, die["value"])
-            label, colour = str(die["position"]), MUTED
-        _text(draw, (dx + size / 2, top + size + 12), label, 17, fill=colour, anchor="mm")
-    line_y = top + size + 26
+            _die(draw, dx, dy, size, die["value"])
+            label, colour = str(die["position"]), INK
+        _text(draw, (dx + size / 2, dy + size + 19), label, MIN_TEXT, fill=colour, anchor="mm", width=size + gap)
+    dice_bottom = top + 2 * (size + 44)
+    rx = x0 + 3 * (size + gap) + 10
+    rw = x1 - rx
+    line_y = top
     if roll["die_cards"]:
-        _text(draw, (x0, line_y + 14), "Die cards:", 18, anchor="lm")
+        _text(draw, (rx, line_y + 20), say("die_cards"), MIN_TEXT, anchor="lm")
+        start = rx + _width(say("die_cards"), MIN_TEXT) + 10
         for i, value in enumerate(roll["die_cards"]):
-            _die(draw, x0 + 96 + i * 36, line_y, 30, value, fill=DIE_CARD, pip=(255, 255, 255))
-        line_y += 36
-
+            _die(draw, start + i * 48, line_y, 40, value, fill=DIE_CARD, pip=(255, 255, 255))
+        line_y += 54
     best, to_beat = roll["best"], roll["to_beat"]
-    _text(draw, (x0, line_y), "Best: " + (best["text"] if best else "not rolled yet"), 24,
-          width=w - 28, bold=True)
-    line_y += 32
+    roomy = size >= 80
+    value_size = 36 if roomy else 30
+    best_text = say.say(best["text"]) if best else say("not_rolled")
+    if roomy:  # label above value
+        _text(draw, (rx, line_y), say("best"), MIN_TEXT, fill=MUTED)
+        _text(draw, (rx, line_y + 30), best_text, value_size, width=rw, bold=True)
+        line_y += 88
+    else:  # a crowded table: one line each
+        _text(draw, (rx, line_y), f"{say('best')}: {best_text}", MIN_TEXT + 1, width=rw, bold=True)
+        line_y += 42
     if to_beat:
         holder = to_beat.get("seat")
-        whose = {"card": "the card", "king": "the king", "attacker": _name(names, holder),
-                 "leader": _name(names, holder)}.get(to_beat["against"], "")
-        verdict = ""
+        whose = {"card": say("whose_card"), "king": say("whose_king")}.get(to_beat["against"], say.name(holder))
+        if roomy:
+            _text(draw, (rx, line_y), say("to_beat", whose=whose), MIN_TEXT, fill=MUTED, width=rw)
+            _text(draw, (rx, line_y + 30), say.say(to_beat["text"]), value_size, width=rw, bold=True)
+            line_y += 88
+        else:
+            _text(draw, (rx, line_y), f"{say('to_beat', whose=whose)}: {say.say(to_beat['text'])}", MIN_TEXT + 1,
+                  width=rw, bold=True)
+            line_y += 42
         if best:
-            verdict = "beats it" if roll["beating"] else "not yet"
-            _text(draw, (x1, line_y), verdict, 20, fill=GOOD if roll["beating"] else BAD,
-                  anchor="ra", bold=True)
-        _text(draw, (x0, line_y), f"To beat: {to_beat['text']} ({whose})", 20,
-              width=w - 28 - (90 if verdict else 0))
+            verdict = say("beats_it") if roll["beating"] else say("not_yet")
+            _text(draw, (rx, line_y), verdict, value_size, fill=GOOD if roll["beating"] else BAD, bold=True, width=rw)
     elif roll["purpose"] == "tournament":
-        _text(draw, (x0, line_y), "The organiser sets the score to beat", 20, fill=MUTED, width=w - 28)
-    line_y += 30
+        _wrapped(draw, rx, line_y, rw, say("organiser_sets"), MIN_TEXT, 2)
 
     if tournament:
-        _tournament_grid(draw, x0, line_y + 2, w - 28, y + h - 6 - line_y, tournament, roller, names)
+        _tournament_lines(draw, x0, dice_bottom, w - 36, y + h - dice_bottom - 8, tournament, roller, say)
 
 
-def _tournament_grid(draw, x, y, w, h, tournament, roller, names):
+def _tournament_lines(draw, x, y, w, h, tournament, roller, say: Words):
     """Every seat in rolling order, two columns: result so far, rolling, or waiting."""
     results = {entry["seat"]: entry for entry in tournament["standings"]}
     order = tournament["order"]
-    rows = -(-len(order) // 2)
-    line = max(18, min(26, h // rows))
-    column = w // 2
-    for i, seat in enumerate(order):
-        cx, cy = x + (i % 2) * column, y + (i // 2) * line
+    line = 38
+    columns = 2
+    rows = max(0, h // line)  # what does not fit is in the message text
+    column = w // columns
+    for i, seat in enumerate(order[:rows * columns]):
+        cx, cy = x + (i // rows) * column, y + (i % rows) * line
         if seat in results:
             entry = results[seat]
-            text = f"{_name(names, seat)}: {entry['text']}"
+            text = f"{seat + 1} {say.name(seat)}: {say.say(entry['text'])}"
             colour = GOOD if entry["leader"] else INK
         else:
-            text = f"{_name(names, seat)}: " + ("rolling" if seat == roller else "waiting")
+            text = f"{seat + 1} {say.name(seat)}: " + (say("rolling") if seat == roller else say("waiting"))
             colour = MUTED
-        _text(draw, (cx, cy), text, min(19, line - 4), fill=colour, width=column - 8, bold=seat == tournament["leader"],
-              smallest=12)
+        _text(draw, (cx, cy), text, MIN_TEXT, fill=colour, width=column - 10, bold=seat == tournament["leader"])
 
 
 # ----------------------------------------------------------------------------------------
 # Players
 
 
-def _player_row(draw, x, y, w, h, player, view, names):
+def nearest_goal(player) -> tuple[int, str, dict]:
+    """The player's closest way to win: (cards still missing, message id, params)."""
+    castles, tournaments = player["castles"], player["tournaments"]
+    king = player["goals"]["king"]
+    options = [
+        (max(0, 4 - castles), "goal_left_castles", {"count": max(0, 4 - castles)}),
+        (max(0, 3 - castles) + 1, "goal_left_king", {"count": max(0, 3 - castles)}) if not king["ready"]
+        else (1, "goal_king_ready", {}),
+        (max(0, 2 - castles) + max(0, 3 - tournaments), "goal_left_mixed",
+         {"castles": max(0, 2 - castles), "tournaments": max(0, 3 - tournaments)}),
+    ]
+    return min(options, key=lambda option: option[0])
+
+
+def _player_row(draw, x, y, w, h, player, view, say: Words):
     seat = player["seat"]
     acting = seat in view["to_act"]
-    active = seat == view["active"] and not view["over"]
     winner = view["over"] and view["outcome"] and seat in view["outcome"]["winners"]
     fill = (255, 246, 214) if acting else PAPER
     border = HIGHLIGHT if acting else (GOOD if winner else LINE)
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=fill, outline=border,
-                           width=4 if acting or winner else 2)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=fill, outline=border,
+                           width=6 if acting or winner else 2)
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.rounded_rectangle((x + 6, y + 6, x + 18, y + h - 6), radius=5, fill=colour)
-    name = _name(names, seat) + ("  (turn)" if active else "") + ("  WINNER" if winner else "")
-    name_size = 24 if h >= 110 else 22
-    _text(draw, (x + 28, y + 6), name, name_size, width=w - 470, bold=True, smallest=20)
+    radius = 21
+    cx, cy = x + 10 + radius, y + 8 + radius
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
+    _text(draw, (cx, cy), str(seat + 1), 30, fill=ink_on(colour), anchor="mm", bold=True)
 
-    # Goals: four castles, three castles + king, two castles + three tournaments.
-    goals = player["goals"]
-    castles, tournaments = player["castles"], player["tournaments"]
-    badges = [
-        (f"Castles {castles}/4", goals["four_castles"]["met"], False),
-        ("King ready" if goals["king"]["ready"] else f"King {min(castles, 3)}/3", False, goals["king"]["ready"]),
-        (f"Tourn. {min(tournaments, 3)}/3 + castles {min(castles, 2)}/2",
-         goals["castles_and_tournaments"]["met"], False),
-    ]
-    bx = x + w - 10
-    for text, met, ready in reversed(badges):
-        tw = round(_width(text, 18)) + 16
-        bx -= tw
-        badge_fill = GOOD if met else (HIGHLIGHT if ready else (236, 230, 216))
-        draw.rounded_rectangle((bx, y + 8, bx + tw, y + 34), radius=8, fill=badge_fill)
-        _text(draw, (bx + tw / 2, y + 21), text, 18, fill=(255, 255, 255) if met else INK, anchor="mm")
-        bx -= 6
+    if winner:
+        goal = say(f"won_{view['outcome'].get('kind', 'goal')}") if view["outcome"].get("kind") else say("won")
+    elif view["over"]:
+        goal = say("owned", castles=player["castles"], tournaments=player["tournaments"])
+    else:
+        _, message_id, params = nearest_goal(player)
+        goal = say(message_id, **params)
+    goal_size = MIN_TEXT
+    goal_w = min(w * 0.55, _width(goal, goal_size) + 20)
+    name = say.name(seat) + (f" — {say('acting')}" if acting else "")
+    _text(draw, (cx + radius + 12, cy), name, 31, anchor="lm", width=w - goal_w - 2 * radius - 40, bold=True)
+    badge_fill = GOOD if winner else ((255, 222, 140) if not view["over"] and nearest_goal(player)[0] <= 1 else
+                                      (236, 230, 216))
+    draw.rounded_rectangle((x + w - goal_w - 8, y + 8, x + w - 8, y + 50), radius=10, fill=badge_fill)
+    _text(draw, (x + w - goal_w / 2 - 8, y + 29), goal, goal_size, fill=(255, 255, 255) if winner else INK,
+          anchor="mm", width=goal_w - 14)
 
     # Card chips: castles, then specials, then one chip for all tournaments.
     cards = player["cards"]
-    castle_cards = [c for c in cards if c["kind"] == "castle"]
-    specials = [c for c in cards if c["kind"] == "special"]
-    chips = castle_cards + specials
-    if tournaments:
-        chips.append({"kind": "tournament", "count": tournaments})
-    gap, top = 5, 38
-    room = h - top - 5
-    rows = max(1, (room + gap) // (28 + gap))
-    chip_w = 108
-    if len(chips) > rows * ((w - 34 + gap) // (chip_w + gap)):
-        chip_w = 92  # crowded: narrower one-line chips
-    per_row = max(1, (w - 34 + gap) // (chip_w + gap))
-    rows = max(1, min(rows, -(-len(chips) // per_row)))
-    chip_h = min(46, (room - gap * (rows - 1)) // rows)
+    chips = [c for c in cards if c["kind"] == "castle"] + [c for c in cards if c["kind"] == "special"]
+    if player["tournaments"]:
+        chips.append({"kind": "tournament", "count": player["tournaments"]})
+    gap, top = 6, 54
+    room = h - top - 4
+    chip_h = 44
+    rows = max(1, (room + gap) // (chip_h + gap))
+    chip_w = 168
+    per_row = max(1, (w - 16 + gap) // (chip_w + gap))
     capacity = per_row * rows
-    if len(chips) > capacity:  # only with very many cards in a six-player game
+    if len(chips) > capacity:
         chips = chips[:capacity - 1] + [{"kind": "more", "count": len(chips) - capacity + 1}]
     for i, chip in enumerate(chips):
-        cx = x + 28 + (i % per_row) * (chip_w + gap)
-        cy = y + top + (i // per_row) * (chip_h + gap)
-        _chip(draw, cx, cy, chip_w, chip_h, chip)
+        _chip(draw, x + 10 + (i % per_row) * (chip_w + gap), y + top + (i // per_row) * (chip_h + gap),
+              chip_w, chip_h, chip, say)
 
 
-def _chip(draw, x, y, w, h, card):
+def _chip(draw, x, y, w, h, card, say: Words):
     kind = card["kind"]
     if kind == "more":
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=7, outline=LINE, width=2)
-        _text(draw, (x + w / 2, y + h / 2), f"+{card['count']} more", 17, anchor="mm")
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=LINE, width=2)
+        _text(draw, (x + w / 2, y + h / 2), say("more", count=card["count"]), MIN_TEXT, anchor="mm", width=w - 8)
         return
     if kind == "tournament":
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=7, fill=TOURNAMENT_FILL, outline=INK, width=2)
-        _text(draw, (x + w / 2, y + h / 2), f"Tourn. x{card['count']}", 19, anchor="mm", bold=True)
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
+        _text(draw, (x + w / 2, y + h / 2), say("tournaments", count=card["count"]), MIN_TEXT, anchor="mm",
+              bold=True, width=w - 8)
         return
     fill, ink = _card_colours(card)
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=7, fill=fill, outline=INK, width=2)
-    combination = card["combination"]["text"]
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
     if kind == "castle":
-        title, detail, title_size = combination, card["arms"], 20
+        text = card["combination"]["text"]
+    elif card.get("ability") == "die":
+        text = say("chip_die", value=card["value"])
     else:
-        title = SHORT_NAMES.get(card["ability"], card["name"]).format(value=card["value"])
-        detail, title_size = combination, 17
-    if h >= 40:  # two lines: title and detail
-        _text(draw, (x + 6, y + 3), title, title_size, fill=ink, width=w - 26, bold=kind == "castle", smallest=13)
-        _text(draw, (x + 6, y + h - 3), detail, 15, fill=ink if kind == "castle" else MUTED,
-              anchor="ld", width=w - 10, smallest=12)
-    else:  # one line, for crowded six-player tables
-        _text(draw, (x + 5, y + h / 2), title, 17 if kind == "castle" else 15, fill=ink, anchor="lm",
-              width=w - 22, bold=kind == "castle", smallest=12)
+        text = say(f"chip_{card.get('ability')}")
+    _text(draw, (x + 8, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - 30, bold=kind == "castle")
     if card.get("guarded_by"):
-        _shield(draw, x + w - 17, y + 3, 14)
+        _shield(draw, x + w - 22, y + 6, 16)
 
 
 # ----------------------------------------------------------------------------------------
 # Whole image
 
 
-def _name(names, seat) -> str:
-    if seat is None:
-        return "?"
-    return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+def _wrapped(draw, x, y, width, text, size, max_lines) -> int:
+    """Draw `text` wrapped to `width`, at most `max_lines`; returns the y under the last line."""
+    from renderers.common import wrap
 
-
-def _wrapped(draw, x, y, width, text, size, max_lines):
-    words, lines, line = text.split(), [], ""
-    for word in words:
-        candidate = f"{line} {word}".strip()
-        if _width(candidate, size) <= width or not line:
-            line = candidate
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    for i, line in enumerate(lines[:max_lines]):
-        _text(draw, (x, y + i * (size + 8)), line, size, width=width)
+    lines = wrap(text, size, width)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [_fit(" ".join(lines[max_lines - 1:]), size, width)[0]]
+    for i, line in enumerate(lines):
+        _text(draw, (x, y + i * (size + 10)), line, size, width=width)
+    return y + len(lines) * (size + 10)
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
+    say = Words(lang, seat_names(names, view["seats"]))
 
-    # Header: the status line, with names.
+    # Header: the status line, large, on two lines at most.
     draw.rectangle((0, 0, WIDTH, HEADER), fill=INK)
-    _text(draw, (18, HEADER / 2), "Knatsch", 28, fill=HIGHLIGHT, anchor="lm", bold=True)
-    _text(draw, (150, HEADER / 2), name_seats(view["status"], names), 26, fill=(255, 255, 255),
-          anchor="lm", width=WIDTH - 170, smallest=18)
+    status = say.say(view["status"])
+    from renderers.common import wrap
 
-    # Left column: stacks, king, roll.
-    left = 16
-    tile_w, tile_h = 200, 198
-    for i, stack in enumerate(view["stacks"]):
-        _stack_tile(draw, left + i * (tile_w + 24), HEADER + 10, tile_w, tile_h, stack)
-    _king_row(draw, left, HEADER + 246, view["king"])
-    _roll_panel(draw, left, HEADER + 292, LEFT_WIDTH - left, LOG_TOP - HEADER - 300, view, names)
+    size = 36
+    lines = wrap(status, size, WIDTH - 2 * MARGIN - 10)
+    if len(lines) > 2:
+        size = 30
+        lines = wrap(status, size, WIDTH - 2 * MARGIN - 10)
+    if len(lines) > 2:
+        lines = [lines[0], _fit(" ".join(lines[1:]), size, WIDTH - 2 * MARGIN - 10)[0]]
+    first = (HEADER - len(lines) * (size + 8)) / 2
+    for i, line in enumerate(lines):
+        _text(draw, (MARGIN + 4, first + i * (size + 8)), line, size, fill=(255, 255, 255))
 
-    # Right: one row per player.
+    # Stacks side by side, then the king; a little tighter at a crowded table.
     players = view["players"]
-    px, py = LEFT_WIDTH + 12, HEADER + 10
-    pw = WIDTH - px - 14
-    available = LOG_TOP - py - 8
-    gap = 8
-    row_h = min(180, (available - gap * (len(players) - 1)) // max(1, len(players)))
-    for i, player in enumerate(players):
-        _player_row(draw, px, py + i * (row_h + gap), pw, row_h, player, view, names)
+    crowded = len(players) >= 5
+    tile_w = (WIDTH - 3 * MARGIN) // 2
+    tile_h = 200 if crowded else 250
+    y = HEADER + 12
+    for i, stack in enumerate(view["stacks"][:2]):
+        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice=44 if crowded else 56)
+    y += tile_h + 12
+    _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
+    y += 60
 
-    # Bottom: the last events.
-    draw.rectangle((0, LOG_TOP, WIDTH, HEIGHT), fill=(232, 224, 206))
-    for i, line in enumerate(view.get("log", [])[-3:]):
-        _text(draw, (18, LOG_TOP + 8 + i * 27), name_seats(line, names), 20, width=WIDTH - 36, smallest=15)
+    # Players at the bottom: two chip rows with up to three players, one with more; the rest is
+    # for the roll.
+    gap = 6
+    row_h = {1: 170, 2: 170, 3: 158}.get(len(players), 100 if crowded else 108)
+    players_h = len(players) * (row_h + gap)
+    _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - y - players_h - 10, view, say)
+    py = HEIGHT - players_h - 2
+    for i, player in enumerate(players):
+        _player_row(draw, MARGIN, py + i * (row_h + gap), WIDTH - 2 * MARGIN, row_h, player, view, say)
     # Quantised here with the fast octree method: render_png keeps a palette image as it is,
     # and its default median cut takes several times longer for the same look.
     return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

@@ -55,7 +55,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     draw = ImageDraw.Draw(image)
     drawn_names = seat_names(names, view["seats"])
     _draw_header(draw, view, drawn_names, lang)
-    _draw_board(draw, view)
+    _draw_board(draw, view, _letters(lang))
     _draw_panel(draw, view, drawn_names, lang)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
@@ -105,7 +105,12 @@ def _start_span(size: int, limit: int) -> tuple[int, int]:
     return limit - start, limit - 1
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
+def _letters(lang: str) -> dict[str, str]:
+    """The building letters on the tiles, in the table's language (C/V/T, B/D/S)."""
+    return {building: t(lang, f"raubritter.board.letter_{building}") for building in BUILDING_LETTER}
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] = BUILDING_LETTER) -> None:
     min_c, max_c, min_r, max_r = _window(view)
     n_cols, n_rows = max_c - min_c + 1, max_r - min_r + 1
     left, top, right, bottom = BOARD_BOX
@@ -153,7 +158,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
                           anchor="mm")
 
     for (c, r), tile in laid.items():
-        _draw_tile(draw, *origin(c, r), cell, tile, view["colours"])
+        _draw_tile(draw, *origin(c, r), cell, tile, view["colours"], letters)
 
     # Highlights: the last turns in the layer's colour, this turn (and a castle awaiting knights) bold.
     index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
@@ -174,7 +179,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict) -> None:
         draw.rectangle((x + 9, y + 9, x + cell - 9, y + cell - 9), outline=HIGHLIGHT, width=5)
 
 
-def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str]) -> None:
+def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str],
+               letters: dict[str, str] = BUILDING_LETTER) -> None:
     terrain = tile["terrain"]
     draw.rectangle((x, y, x + cell, y + cell), fill=TERRAIN_FILL[terrain], outline=GRID_LINE)
     mark = TERRAIN_MARK[terrain]
@@ -197,7 +203,7 @@ def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict,
             draw.line((x + tx * s, y + ty * s, x + (tx + 4) * s, y + (ty - 8) * s), fill=mark, width=max(2, cell // 40))
     building = tile.get("building")
     if building:
-        _draw_building(draw, x, y, s, building)
+        _draw_building(draw, x, y, s, building, letters)
     # The owner's colour as a corner flag (the tile's back colour).
     owner = PLAYER_COLOURS[tile["colour"]]
     draw.polygon([(x + cell, y), (x + cell - 22 * s, y), (x + cell, y + 22 * s)], fill=owner, outline=OUTLINE)
@@ -205,7 +211,8 @@ def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict,
         _draw_stack(draw, x, y, cell, tile["knights"], seat_colours)
 
 
-def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building: str) -> None:
+def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building: str,
+                   letters: dict[str, str] = BUILDING_LETTER) -> None:
     fill, ink = BUILDING_FILL[building], BUILDING_INK
     if building == "castle":  # a keep with battlements
         draw.rectangle((x + 30 * s, y + 20 * s, x + 64 * s, y + 50 * s), fill=fill, outline=ink, width=2)
@@ -221,7 +228,7 @@ def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building
         draw.rectangle((x + 54 * s, y + 18 * s, x + 68 * s, y + 50 * s), fill=fill, outline=ink, width=2)
         draw.polygon([(x + 52 * s, y + 19 * s), (x + 61 * s, y + 4 * s), (x + 70 * s, y + 19 * s)], fill=ink)
     # The letter too, so colour is never the only cue: top left, clear of the building.
-    draw.text((x + 3 * s, y + 1 * s), BUILDING_LETTER[building], font=font(max(MIN_TEXT, int(26 * s))), fill=ink)
+    draw.text((x + 3 * s, y + 1 * s), letters[building], font=font(max(MIN_TEXT, int(26 * s))), fill=ink)
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
@@ -264,8 +271,22 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: 
         draw.text((16, top + i * (size + 6)), line, font=font(size), fill=WHITE)
 
 
+BUILDING_POINTS = {"castle": 1, "village": 2, "town": 3}
+
+
+def score_breakdown(view: dict) -> list[dict[str, int]]:
+    """Per seat, the buildings its knights top (each scores: castle 1, village 2, town 3), read
+    from the tiles in the view: how each score is made."""
+    counts = [{"castle": 0, "village": 0, "town": 0} for _ in range(view["seats"])]
+    for tile in view["tiles"]:
+        if tile["knights"] and tile.get("building") in BUILDING_POINTS:
+            counts[tile["knights"][-1]][tile["building"]] += 1
+    return counts
+
+
 def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str) -> None:
-    """One box per player, two to a row: seat disc, name, points, knights and tiles left."""
+    """One box per player, two to a row: seat disc, name, points, knights and tiles left (at the
+    end: how the points were made); then the terrain legend where there is room."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
     private = view.get("private") if view["viewer"] is not None else None
@@ -275,6 +296,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
     rows = -(-len(players) // columns)
     box_w = (WIDTH - 16 - 8 * (columns - 1)) // columns
     box_h = min(150, (bottom - PANEL_TOP - 8 * (rows - 1)) // rows)
+    legend = not private and bottom - PANEL_TOP - rows * (box_h + 8) >= 60
+    if not legend and not private:
+        box_h = min(170, (bottom - PANEL_TOP - 8 * (rows - 1)) // rows)
+    breakdown = score_breakdown(view)
     for index, player in enumerate(players):
         seat = player["seat"]
         x = 8 + (index % columns) * (box_w + 8)
@@ -298,13 +323,21 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
         name = ("🏆 " if False else "") + names[seat]
         draw.text((cx + radius + 10, y + 12), _fit(draw, name, 32, box_w - corner_w - 2 * radius - 50),
                   font=font(32), fill=INK)
-        detail = t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], pile=player["pile"],
-                   hand=len(player["hand_backs"]))
+        mine = breakdown[seat]
+        if view["over"] and sum(BUILDING_POINTS[b] * n for b, n in mine.items()) == player["points"]:
+            detail = t(lang, "raubritter.board.breakdown", castles=mine["castle"], villages=mine["village"],
+                       towns=mine["town"], knights=player["knights_left"])
+        else:
+            detail = t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], pile=player["pile"],
+                       hand=len(player["hand_backs"]))
         draw.text((x + 14, y + box_h - 12), _fit(draw, detail, MIN_TEXT + 1, box_w - 28), font=font(MIN_TEXT + 1),
                   fill=INK, anchor="ld")
         if won:
             draw.text((x + box_w - 12, y + 52), t(lang, "raubritter.board.winner"), font=font(MIN_TEXT),
                       fill=INK, anchor="ra")
+
+    if legend:
+        _draw_legend(draw, 12, HEIGHT - 54, lang)
 
     if private:
         y = HEIGHT - 100
@@ -315,10 +348,23 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
             size = 88
             _draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
                                            "colour": view["colours"][view["viewer"]], "knights": []},
-                       view["colours"])
+                       view["colours"], _letters(lang))
             chosen = private.get("keep_choice") == tile["code"]
             draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=5 if chosen else 2)
             tx += size + 12
+
+
+def _draw_legend(draw, x: int, y: int, lang: str) -> None:
+    """Terrain colours with the knights a stack must leave there (lakes: no entry)."""
+    label = t(lang, "raubritter.board.leave")
+    draw.text((x, y + 20), label, font=font(MIN_TEXT), fill=MUTED, anchor="lm")
+    lx = x + text_width(draw, label, MIN_TEXT) + 14
+    for terrain, need in (("plain", "1"), ("forest", "2"), ("mountain", "3"), ("lake", "×")):
+        draw.rectangle((lx, y, lx + 40, y + 40), fill=TERRAIN_FILL[terrain], outline=INK)
+        draw.text((lx + 20, y + 20), need, font=font(MIN_TEXT + 1), fill=INK, anchor="mm")
+        word = t(lang, f"raubritter.board.terrain_{terrain}")
+        draw.text((lx + 48, y + 20), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
+        lx += 48 + text_width(draw, word, MIN_TEXT) + 20
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The Knatsch table renders every phase, for two and six players, as a small landscape PNG."""
+"""The Knatsch table renders every phase, for two and six players, as a small upright PNG for phones."""
 from __future__ import annotations
 
 import io
@@ -12,6 +12,7 @@ from games.core import Action
 from games.knatsch import GAME, KnatschGame
 from games.knatsch.cards import CARDS
 from renderers import render_png
+from renderers.common import PHONE_SIZE
 from renderers.knatsch import render
 
 NAMES = ["Anna", "Bob", "Chris", "Dave", "Eve", "Frank"]
@@ -68,12 +69,11 @@ CASES = [(seats, name, state) for seats in (2, 6) for name, state in phases(seat
 
 
 @pytest.mark.parametrize("seats,phase,state", CASES, ids=[f"{s}p-{n}" for s, n, _ in CASES])
-def test_every_phase_renders_small_and_landscape(seats, phase, state):
+def test_every_phase_renders_small_and_upright(seats, phase, state):
     for viewer in (None, 0, seats - 1):
         view = GAME.view(state, viewer)
         image = render(view, NAMES[:seats])
-        assert image.width > image.height * 1.3
-        assert 1200 <= image.width <= 1400 and 700 <= image.height <= 900
+        assert image.size == PHONE_SIZE
         png = render_png(view, NAMES[:seats])
         assert png.startswith(b"\x89PNG") and len(png) < MAX_PNG_BYTES
         assert Image.open(io.BytesIO(png)).size == image.size
@@ -105,5 +105,5 @@ def test_random_six_player_tables_render():
 def test_long_names_and_missing_names_do_not_break_the_table():
     state = phases(6).__next__()[1]
     view = GAME.view(state, None)
-    assert render(view, ["A very long display name that goes on and on " * 2] * 6).size == (1280, 840)
-    assert render(view, []).size == (1280, 840)
+    assert render(view, ["A very long display name that goes on and on " * 2] * 6).size == PHONE_SIZE
+    assert render(view, []).size == PHONE_SIZE

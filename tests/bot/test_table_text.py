@@ -1,0 +1,96 @@
+"""The table's words and components: the running account of a turn, DMs that stay one per
+decision, no 'My hand' without secrets, the rules mentioned, German labels."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.announce import (ACCOUNT_LINES, account_of, account_text, choices_for, has_secrets, merge_account,
+                          toggles_for)
+from bot.components import board_view
+from games import REGISTRY
+from games.core import Action
+from tests.bot.harness import bot_factory, buttons, seat_order
+
+KNATSCH, RAUBRITTER = REGISTRY["knatsch"], REGISTRY["raubritter"]
+
+
+def test_a_line_that_extends_the_one_before_replaces_it():
+    account = merge_account(["**Ann** rolls for Blue castle from stack 2."],
+                            ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."])
+    assert account == ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."]
+    assert merge_account(["a."], ["a.", "b."]) == ["a.", "b."]  # an exact repeat is dropped
+
+
+def test_the_account_keeps_its_latest_lines_and_reads_back_from_the_message():
+    account = merge_account([], [f"line {i}." for i in range(30)])
+    assert len(account) == ACCOUNT_LINES and account[0] == "…" and account[-1] == "line 29."
+    content = "\n".join([*account_text(account), "status", "➡️ <@1> — your move."])
+    assert account_of(content) == account
+
+
+def test_secrets_decide_the_hand_button():
+    knatsch = KNATSCH.new_game(3, seed=1)
+    raubritter = RAUBRITTER.new_game(3, seed=1)
+    assert not has_secrets(KNATSCH, knatsch, 3)
+    assert has_secrets(RAUBRITTER, raubritter, 3)
+    no_hand = board_view(1, 0, choices_for(KNATSCH, knatsch, 0, ["A", "B", "C"]), hand=False)
+    assert all(getattr(item, "custom_id", "").startswith("rk:move:") for item in no_hand.children)
+    with_hand = board_view(1, 0, [], hand=True, lang="de")
+    assert [item.item.label for item in with_hand.children] == ["Meine Hand"]
+
+
+def knatsch_mid_roll():
+    state = KNATSCH.new_game(2, seed=4)
+    rng = random.Random(4)
+    while not (state.phase == "roll" and state.roll.rolls_used >= 1 and toggles_for(KNATSCH, state, state.roll.roller)):
+        seat = min(KNATSCH.to_act(state))
+        state, _ = KNATSCH.apply(state, seat, rng.choice(KNATSCH.legal_actions(state, seat)))
+    return state
+
+
+def test_labels_name_the_players_in_the_table_language():
+    state = knatsch_mid_roll()
+    seat = state.roll.roller
+    for lang in ("en", "de"):
+        for choice in choices_for(KNATSCH, state, seat, ["Ann", "王小明"], lang):
+            assert "{s" not in choice.label and choice.label != choice.action
+    (family,) = toggles_for(KNATSCH, state, seat, ["Ann", "Bo"], "de")
+    dice = state.roll.dice
+    assert [label for _, label in family.items] == [f"Würfel {i + 1}: {d}" for i, d in enumerate(dice) if d != 6]
+
+
+@pytest.fixture
+def make_bot(database_path, renderer):
+    return bot_factory(database_path, games={"knatsch": KNATSCH, "raubritter": RAUBRITTER}, seed=5, render=renderer)
+
+
+async def test_lobby_and_start_mention_the_rules_and_knatsch_sends_no_dms(world):
+    alice, bob = world.player("alice"), world.player("bob")
+    await world.slash(alice, "game new", game="knatsch")
+    assert "/game rules game:knatsch" in world.latest().content
+    await world.click(bob, world.latest(), label="Join")
+    await world.click(alice, world.latest(), label="Start")
+    board = world.latest_board()
+    assert "`/game rules`" in board.content
+    assert world.dms(alice) == [] and world.dms(bob) == []
+    assert "My hand" not in [b.get("label") for b in buttons(board)]
+
+
+async def test_raubritter_keep_choice_edits_the_one_dm_of_that_decision(world):
+    alice, bob = world.player("alice"), world.player("bob")
+    await world.slash(alice, "game new", game="raubritter")
+    await world.click(bob, world.latest(), label="Join")
+    await world.click(alice, world.latest(), label="Start")
+    players = seat_order(world, 1, [alice, bob])
+    first = players[0]
+    (dm,) = world.dms(first)
+    assert dm.content.count("(A)") == 4  # four A tiles to choose from
+    state = RAUBRITTER.from_dict(world.stored_state(1))
+    keep = RAUBRITTER.legal_actions(state, 0)[0]
+    await world.slash(first, "move", action=keep.encode())
+    (edited,) = world.dms(first)  # the same DM, edited: no second one
+    assert edited.id == dm.id and "You keep your castle" in edited.content
+    assert "pick below" not in edited.content and not buttons(edited)  # the decision is made
+    assert edited.attachments, "the hand is private: its picture stays"
