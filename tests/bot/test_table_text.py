@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.announce import (ACCOUNT_LINES, account_of, account_text, choices_for, has_secrets, merge_account,
-                          toggles_for)
+                          toggles_for, turn_text)
 from bot.components import board_view
 from games import REGISTRY
 from games.core import Action
@@ -21,6 +21,14 @@ def test_a_line_that_extends_the_one_before_replaces_it():
                             ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."])
     assert account == ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."]
     assert merge_account(["a."], ["a.", "b."]) == ["a.", "b."]  # an exact repeat is dropped
+
+
+def test_a_status_that_repeats_the_last_line_takes_its_place():
+    text = turn_text(["**Ann** rolls for Blue castle from stack 2."],
+                     "**Ann** rolls for Blue castle from stack 2 (up to 3 rolls).", "➡️ next")
+    assert text.splitlines() == ["• **Ann** rolls for Blue castle from stack 2 (up to 3 rolls).", "➡️ next"]
+    other = turn_text(["**Ann** captures it."], "**Bo** to choose a card.", "")
+    assert other.splitlines() == ["• **Ann** captures it.", "**Bo** to choose a card."]
 
 
 def test_the_account_keeps_its_latest_lines_and_reads_back_from_the_message():
