@@ -249,16 +249,18 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
                 lines.append(say("further_attempt"))
             if turn["may_topple"]:
                 lines.append(say("may_topple"))
-        _text(draw, (x0, y + 16), title, 34, width=w - 36, bold=True)
-        line_y = y + 66
+        roomy = h >= 420
+        size, step = (36, 48) if roomy else (30, 40)
+        _text(draw, (x0, y + 16), title, size + 4, width=w - 36, bold=True)
+        line_y = y + 30 + step
         for line in lines:
-            line_y = _wrapped(draw, x0, line_y, w - 36, line, 30, 2) + 4
-        goals_y = max(line_y + 10, y + h - 4 * 40 - 16)
-        if goals_y + 40 <= y + h:
-            _text(draw, (x0, goals_y), say("win_with"), 30, bold=True)
+            line_y = _wrapped(draw, x0, line_y, w - 36, line, size, 2) + 4
+        goals_y = line_y + (step if roomy else 10)
+        if goals_y + step <= y + h:
+            _text(draw, (x0, goals_y), say("win_with"), size, bold=True)
             for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
-                if goals_y + 40 * (i + 2) <= y + h:
-                    _text(draw, (x0 + 16, goals_y + 40 * (i + 1)), "• " + goal, 30, width=w - 52)
+                if goals_y + step * (i + 2) <= y + h:
+                    _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
         return
 
     roller = roll["roller"]
@@ -498,10 +500,11 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     players = view["players"]
     crowded = len(players) >= 5
     tile_w = (WIDTH - 3 * MARGIN) // 2
-    tile_h = 200 if crowded else 250
+    tile_h = 200 if crowded else (250 if len(players) == 4 else 290)
     y = HEADER + 12
     for i, stack in enumerate(view["stacks"][:2]):
-        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice=44 if crowded else 56)
+        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say,
+                    dice=44 if crowded else (56 if len(players) == 4 else 66))
     y += tile_h + 12
     _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
     y += 60
