@@ -127,3 +127,20 @@ def test_every_seat_mark_carries_its_number(game, module, monkeypatch):
         assert str(seat + 1) in written, f"seat {seat + 1} has no number on the board"
     if hasattr(module, "_text_mask"):
         module._text_mask.cache_clear()
+
+
+def test_during_a_defence_the_defender_is_marked_to_act_not_the_attacker(monkeypatch):
+    written: list[str] = []
+    original = knatsch_renderer._text
+
+    def recording(draw, xy, text, *args, **kwargs):
+        written.append(text)
+        return original(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(knatsch_renderer, "_text", recording)
+    state = dict(phases(2))["defence"]
+    view = KNATSCH.view(state, None)
+    assert view["active"] == 0 and view["to_act"] == [1]
+    knatsch_renderer.render(view, ["Ann", "Bo"])
+    assert "Bo — to act" in written and not any(text.startswith("Ann — ") for text in written)
+    assert any(text.startswith("Bo defends") for text in written)
