@@ -352,6 +352,8 @@ class Announcer:
         payload = await self.private_payload(table, game, state, seat, lines)
         key = (table.id, seat)
         known = self._dm_messages.get(key)
+        if known is None and not new_decision:
+            known = await self._open_dm(table, player.user_id)
         if known is not None and not new_decision:
             channel_id, message_id = known
             try:
@@ -377,6 +379,19 @@ class Announcer:
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
+
+    async def _open_dm(self, table: GameRow, user_id: int) -> tuple[int, int] | None:
+        """After a restart: the player's latest DM from us, if it belongs to this game (it names
+        the game number and links its channel)."""
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            async for message in dm.history(limit=1):
+                if (message.author.id == self.bot.user.id and f"#{table.id})" in message.content
+                        and self.channel_url(table) in message.content):
+                    return message.channel.id, message.id
+        except discord.HTTPException:
+            log.info("Could not read the DMs of user %s", user_id)
+        return None
 
     # ----------------------------------------------------------------------- moments
 

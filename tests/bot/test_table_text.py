@@ -102,3 +102,16 @@ async def test_raubritter_keep_choice_edits_the_one_dm_of_that_decision(world):
     assert edited.id == dm.id and "You keep your castle" in edited.content
     assert "pick below" not in edited.content and not buttons(edited)  # the decision is made
     assert edited.attachments, "the hand is private: its picture stays"
+
+
+async def test_after_a_restart_the_open_dm_is_still_edited_not_repeated(world):
+    alice, bob = world.player("alice"), world.player("bob")
+    await world.slash(alice, "game new", game="raubritter")
+    await world.click(bob, world.latest(), label="Join")
+    await world.click(alice, world.latest(), label="Start")
+    first = seat_order(world, 1, [alice, bob])[0]
+    await world.restart()
+    state = RAUBRITTER.from_dict(world.stored_state(1))
+    await world.slash(first, "move", action=RAUBRITTER.legal_actions(state, 0)[0].encode())
+    (dm,) = world.dms(first)
+    assert "You keep your castle" in dm.content
