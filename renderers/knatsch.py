@@ -256,11 +256,10 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
         for line in lines:
             line_y = _wrapped(draw, x0, line_y, w - 36, line, size, 2) + 4
         goals_y = line_y + (step if roomy else 10)
-        if goals_y + step <= y + h:
+        if goals_y + step * 4 <= y + h:  # the three ways to win, all or none
             _text(draw, (x0, goals_y), say("win_with"), size, bold=True)
             for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
-                if goals_y + step * (i + 2) <= y + h:
-                    _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
+                _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
         return
 
     roller = roll["roller"]
@@ -425,8 +424,8 @@ def _player_row(draw, x, y, w, h, player, view, say: Words):
     room = h - top - 4
     chip_h = 44
     rows = max(1, (room + gap) // (chip_h + gap))
-    chip_w = 168
-    per_row = max(1, (w - 16 + gap) // (chip_w + gap))
+    per_row = 5
+    chip_w = (w - 20 - gap * (per_row - 1)) // per_row
     capacity = per_row * rows
     if len(chips) > capacity:
         chips = chips[:capacity - 1] + [{"kind": "more", "count": len(chips) - capacity + 1}]
@@ -444,7 +443,7 @@ def _chip(draw, x, y, w, h, card, say: Words):
     if kind == "tournament":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
         _text(draw, (x + w / 2, y + h / 2), say("tournaments", count=card["count"]), MIN_TEXT, anchor="mm",
-              bold=True, width=w - 8)
+              width=w - 8)
         return
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
@@ -454,7 +453,9 @@ def _chip(draw, x, y, w, h, card, say: Words):
         text = say("chip_die", value=card["value"])
     else:
         text = say(f"chip_{card.get('ability')}")
-    _text(draw, (x + 8, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - 30, bold=kind == "castle")
+    guarded = bool(card.get("guarded_by"))
+    _text(draw, (x + 7, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - (30 if guarded else 12),
+          bold=kind == "castle")
     if card.get("guarded_by"):
         _shield(draw, x + w - 22, y + 6, 16)
 

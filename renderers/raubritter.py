@@ -247,7 +247,7 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
     s = cell / 100
     colours = seat_colours
     top = colours[knights[-1]]
-    cx, cy, radius = x + 60 * s, y + 72 * s, 24 * s
+    cx, cy, radius = x + 63 * s, y + 72 * s, 23 * s
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
                  outline=OUTLINE, width=3)
     draw.text((cx, cy), str(knights[-1] + 1), font=font(max(MIN_TEXT, int(34 * s))), fill=TEXT_ON[top], anchor="mm")
