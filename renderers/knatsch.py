@@ -260,6 +260,9 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
             _text(draw, (x0, goals_y), say("win_with"), size, bold=True)
             for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
                 _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
+        elif goals_y + 2 * (MIN_TEXT + 10) <= y + h:  # a crowded table: the same in a sentence
+            ways = " ".join((say("win_with"), say("goal_four"), say("goal_king"), say("goal_mixed")))
+            _wrapped(draw, x0, goals_y, w - 36, ways, MIN_TEXT, (y + h - goals_y) // (MIN_TEXT + 10))
         return
 
     roller = roll["roller"]
