@@ -451,7 +451,7 @@ def _chip(draw, x, y, w, h, card, say: Words):
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
     if kind == "castle":
-        text = card["combination"]["text"]
+        text = say.say(card["combination"]["text"])
     elif card.get("ability") == "die":
         text = say("chip_die", value=card["value"])
     else:
