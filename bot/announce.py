@@ -170,6 +170,16 @@ def account_text(lines: Sequence[str]) -> list[str]:
     return [line if line == "…" else ACCOUNT_MARK + line for line in lines]
 
 
+def turn_text(account: Sequence[str], status: str, footer: str) -> str:
+    """A turn message: the running account, the status and who is next. A status that only
+    repeats or extends the last line of the account ("… from stack 2." then "… from stack 2
+    (up to 3 rolls).") takes that line's place instead of following it."""
+    account = list(account)
+    if account and status and status.rstrip(".").startswith(account[-1].rstrip(".")):
+        account[-1], status = status, ""
+    return presenter.board_text(account_text(account), status, footer)
+
+
 class Announcer:
     """One channel message per turn, edited in place while the same player works through its
     sub-steps; a new message (with a mention) only when someone else must act. Likewise one
@@ -342,6 +352,8 @@ class Announcer:
         payload = await self.private_payload(table, game, state, seat, lines)
         key = (table.id, seat)
         known = self._dm_messages.get(key)
+        if known is None and not new_decision:
+            known = await self._open_dm(table, player.user_id)
         if known is not None and not new_decision:
             channel_id, message_id = known
             try:
@@ -367,6 +379,19 @@ class Announcer:
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
+
+    async def _open_dm(self, table: GameRow, user_id: int) -> tuple[int, int] | None:
+        """After a restart: the player's latest DM from us, if it belongs to this game (it names
+        the game number and links its channel)."""
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            async for message in dm.history(limit=1):
+                if (message.author.id == self.bot.user.id and f"#{table.id})" in message.content
+                        and self.channel_url(table) in message.content):
+                    return message.channel.id, message.id
+        except discord.HTTPException:
+            log.info("Could not read the DMs of user %s", user_id)
+        return None
 
     # ----------------------------------------------------------------------- moments
 
@@ -400,13 +425,13 @@ class Announcer:
         edited = False
         if same_wait:
             account = merge_account(await self._board_account(table), lines)
-            content = presenter.board_text(account_text(account), status, footer)
+            content = turn_text(account, status, footer)
             edited = await self.edit_board(table, game, after, content, choices=board_choices)
         if not edited:
             await self.close_turn(table, lines)
             ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)] \
                 if not same_wait else []
-            content = presenter.board_text(account_text(merge_account([], lines)), status, footer)
+            content = turn_text(merge_account([], lines), status, footer)
             await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
         public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:

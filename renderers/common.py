@@ -53,9 +53,24 @@ FONT_PATH = str(noto_cjk_sans_otc.FONT_PATH)
 FONT_INDEX = 0  # the collection's Japanese face: every CJK script plus Latin, Greek and Cyrillic
 
 
-@lru_cache(maxsize=64)
+SIZE_STEPS = (27, 28, 30, 32, 34, 36, 40, 48, 56, 64, 80)
+"""Font sizes are rounded down to these steps: each size is a FreeType face of some 3 MB for a
+CJK font, so a handful of steps keeps the bot's memory small (sizes under the first step and
+over the last are kept as asked, over the last rounded to 16)."""
+
+
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(FONT_PATH, int(size), index=FONT_INDEX)
+    size = int(size)
+    if size > SIZE_STEPS[-1]:
+        size -= size % 16
+    elif size >= SIZE_STEPS[0]:
+        size = max(step for step in SIZE_STEPS if step <= size)
+    return _face(size)
+
+
+@lru_cache(maxsize=24)
+def _face(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(FONT_PATH, size, index=FONT_INDEX)
 
 
 @lru_cache(maxsize=1)

@@ -249,16 +249,20 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
                 lines.append(say("further_attempt"))
             if turn["may_topple"]:
                 lines.append(say("may_topple"))
-        _text(draw, (x0, y + 16), title, 34, width=w - 36, bold=True)
-        line_y = y + 66
+        roomy = h >= 420
+        size, step = (36, 48) if roomy else (30, 40)
+        _text(draw, (x0, y + 16), title, size + 4, width=w - 36, bold=True)
+        line_y = y + 30 + step
         for line in lines:
-            line_y = _wrapped(draw, x0, line_y, w - 36, line, 30, 2) + 4
-        goals_y = max(line_y + 10, y + h - 4 * 40 - 16)
-        if goals_y + 40 <= y + h:
-            _text(draw, (x0, goals_y), say("win_with"), 30, bold=True)
+            line_y = _wrapped(draw, x0, line_y, w - 36, line, size, 2) + 4
+        goals_y = line_y + (step if roomy else 10)
+        if goals_y + step * 4 <= y + h:  # the three ways to win, all or none
+            _text(draw, (x0, goals_y), say("win_with"), size, bold=True)
             for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
-                if goals_y + 40 * (i + 2) <= y + h:
-                    _text(draw, (x0 + 16, goals_y + 40 * (i + 1)), "• " + goal, 30, width=w - 52)
+                _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
+        elif goals_y + 2 * (MIN_TEXT + 10) <= y + h:  # a crowded table: the same in a sentence
+            ways = " ".join((say("win_with"), say("goal_four"), say("goal_king"), say("goal_mixed")))
+            _wrapped(draw, x0, goals_y, w - 36, ways, MIN_TEXT, (y + h - goals_y) // (MIN_TEXT + 10))
         return
 
     roller = roll["roller"]
@@ -423,8 +427,8 @@ def _player_row(draw, x, y, w, h, player, view, say: Words):
     room = h - top - 4
     chip_h = 44
     rows = max(1, (room + gap) // (chip_h + gap))
-    chip_w = 168
-    per_row = max(1, (w - 16 + gap) // (chip_w + gap))
+    per_row = 5
+    chip_w = (w - 20 - gap * (per_row - 1)) // per_row
     capacity = per_row * rows
     if len(chips) > capacity:
         chips = chips[:capacity - 1] + [{"kind": "more", "count": len(chips) - capacity + 1}]
@@ -442,17 +446,19 @@ def _chip(draw, x, y, w, h, card, say: Words):
     if kind == "tournament":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
         _text(draw, (x + w / 2, y + h / 2), say("tournaments", count=card["count"]), MIN_TEXT, anchor="mm",
-              bold=True, width=w - 8)
+              width=w - 8)
         return
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
     if kind == "castle":
-        text = card["combination"]["text"]
+        text = say.say(card["combination"]["text"])
     elif card.get("ability") == "die":
         text = say("chip_die", value=card["value"])
     else:
         text = say(f"chip_{card.get('ability')}")
-    _text(draw, (x + 8, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - 30, bold=kind == "castle")
+    guarded = bool(card.get("guarded_by"))
+    _text(draw, (x + 7, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - (30 if guarded else 12),
+          bold=kind == "castle")
     if card.get("guarded_by"):
         _shield(draw, x + w - 22, y + 6, 16)
 
@@ -498,10 +504,11 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     players = view["players"]
     crowded = len(players) >= 5
     tile_w = (WIDTH - 3 * MARGIN) // 2
-    tile_h = 200 if crowded else 250
+    tile_h = 200 if crowded else (250 if len(players) == 4 else 290)
     y = HEADER + 12
     for i, stack in enumerate(view["stacks"][:2]):
-        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice=44 if crowded else 56)
+        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say,
+                    dice=44 if crowded else (56 if len(players) == 4 else 66))
     y += tile_h + 12
     _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
     y += 60

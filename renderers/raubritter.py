@@ -96,7 +96,14 @@ def _window(view: dict) -> tuple[int, int, int, int]:
     else:
         lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
         lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
-    return (max(0, lo_c - 1), min(grid["cols"] - 1, hi_c + 1), max(0, lo_r - 1), min(grid["rows"] - 1, hi_r + 1))
+    # The ring stops at the area's limit: squares where nothing may ever be laid are not worth
+    # the room on a phone.
+    bounds = view.get("bounds") or {}
+    min_c = max(0, lo_c - 1, bounds.get("min_col", 0))
+    max_c = min(grid["cols"] - 1, hi_c + 1, bounds.get("max_col", grid["cols"] - 1))
+    min_r = max(0, lo_r - 1, bounds.get("min_row", 0))
+    max_r = min(grid["rows"] - 1, hi_r + 1, bounds.get("max_row", grid["rows"] - 1))
+    return min_c, max_c, min_r, max_r
 
 
 def _start_span(size: int, limit: int) -> tuple[int, int]:
@@ -114,7 +121,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] =
     min_c, max_c, min_r, max_r = _window(view)
     n_cols, n_rows = max_c - min_c + 1, max_r - min_r + 1
     left, top, right, bottom = BOARD_BOX
-    cell = min(132, (right - left - LABEL_STRIP) // n_cols, (bottom - top - LABEL_STRIP) // n_rows)
+    cell = min(150, (right - left - LABEL_STRIP) // n_cols, (bottom - top - LABEL_STRIP) // n_rows)
     board_w, board_h = cell * n_cols, cell * n_rows
     x0 = left + LABEL_STRIP + (right - left - LABEL_STRIP - board_w) // 2
     y0 = top + LABEL_STRIP + (bottom - top - LABEL_STRIP - board_h) // 2
@@ -227,8 +234,10 @@ def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building
         draw.polygon([(x + 23 * s, y + 29 * s), (x + 39 * s, y + 16 * s), (x + 55 * s, y + 29 * s)], fill=ink)
         draw.rectangle((x + 54 * s, y + 18 * s, x + 68 * s, y + 50 * s), fill=fill, outline=ink, width=2)
         draw.polygon([(x + 52 * s, y + 19 * s), (x + 61 * s, y + 4 * s), (x + 70 * s, y + 19 * s)], fill=ink)
-    # The letter too, so colour is never the only cue: top left, clear of the building.
-    draw.text((x + 3 * s, y + 1 * s), letters[building], font=font(max(MIN_TEXT, int(26 * s))), fill=ink)
+    # The letter too, so colour is never the only cue: top left, inside the highlight frames,
+    # outlined in white so the building behind never hides it.
+    draw.text((x + max(10, 4 * s), y + max(8, 2 * s)), letters[building], font=font(max(MIN_TEXT, int(26 * s))),
+              fill=ink, stroke_width=2, stroke_fill=WHITE)
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
@@ -238,7 +247,7 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
     s = cell / 100
     colours = seat_colours
     top = colours[knights[-1]]
-    cx, cy, radius = x + 60 * s, y + 72 * s, 24 * s
+    cx, cy, radius = x + 63 * s, y + 72 * s, 23 * s
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
                  outline=OUTLINE, width=3)
     draw.text((cx, cy), str(knights[-1] + 1), font=font(max(MIN_TEXT, int(34 * s))), fill=TEXT_ON[top], anchor="mm")

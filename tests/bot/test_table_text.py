@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.announce import (ACCOUNT_LINES, account_of, account_text, choices_for, has_secrets, merge_account,
-                          toggles_for)
+                          toggles_for, turn_text)
 from bot.components import board_view
 from games import REGISTRY
 from games.core import Action
@@ -21,6 +21,14 @@ def test_a_line_that_extends_the_one_before_replaces_it():
                             ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."])
     assert account == ["**Ann** rolls for Blue castle from stack 2 (up to 3 rolls)."]
     assert merge_account(["a."], ["a.", "b."]) == ["a.", "b."]  # an exact repeat is dropped
+
+
+def test_a_status_that_repeats_the_last_line_takes_its_place():
+    text = turn_text(["**Ann** rolls for Blue castle from stack 2."],
+                     "**Ann** rolls for Blue castle from stack 2 (up to 3 rolls).", "➡️ next")
+    assert text.splitlines() == ["• **Ann** rolls for Blue castle from stack 2 (up to 3 rolls).", "➡️ next"]
+    other = turn_text(["**Ann** captures it."], "**Bo** to choose a card.", "")
+    assert other.splitlines() == ["• **Ann** captures it.", "**Bo** to choose a card."]
 
 
 def test_the_account_keeps_its_latest_lines_and_reads_back_from_the_message():
@@ -94,3 +102,16 @@ async def test_raubritter_keep_choice_edits_the_one_dm_of_that_decision(world):
     assert edited.id == dm.id and "You keep your castle" in edited.content
     assert "pick below" not in edited.content and not buttons(edited)  # the decision is made
     assert edited.attachments, "the hand is private: its picture stays"
+
+
+async def test_after_a_restart_the_open_dm_is_still_edited_not_repeated(world):
+    alice, bob = world.player("alice"), world.player("bob")
+    await world.slash(alice, "game new", game="raubritter")
+    await world.click(bob, world.latest(), label="Join")
+    await world.click(alice, world.latest(), label="Start")
+    first = seat_order(world, 1, [alice, bob])[0]
+    await world.restart()
+    state = RAUBRITTER.from_dict(world.stored_state(1))
+    await world.slash(first, "move", action=RAUBRITTER.legal_actions(state, 0)[0].encode())
+    (dm,) = world.dms(first)
+    assert "You keep your castle" in dm.content

@@ -77,6 +77,7 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
     rng = random.Random(seed)
     handovers = posts = pings = new_decisions = moves = 0
     dms_before = reader.dm_counts()
+    last_dms = dms_before
     waiting = reader.waiting()
     assert len(reader.channel_ids()) == 2  # the lobby and the first turn message
     while "Game over" not in world.latest_board().content:
@@ -106,6 +107,12 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
             assert new == [], "the same player's sub-step edits the turn message"
             assert world.pinged(world.latest_board()) == [], "an edit never pings again"
         new_decisions += len(newcomers)
+        # One DM per private decision: a new DM only for a seat that newly has to act; every
+        # other change edits the DM of the decision it belongs to.
+        counts = reader.dm_counts()
+        for seat, (now, before) in enumerate(zip(counts, last_dms)):
+            assert now - before <= 1 and (now == before or seat in newcomers), (seat, now - before, newcomers)
+        last_dms = counts
         waiting = now_waiting
         reader.check_message(world.latest_board())
         for player in players:
@@ -133,6 +140,6 @@ async def test_raubritter_one_post_per_handover_one_dm_per_decision(world):
     moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(world, "raubritter", ("anna", "Дмитрий"), 4)
     assert moves > 30 and posts == handovers and pings == handovers
     assert posts < moves, "a turn's knights steps edit the turn message"
-    # A DM for each new private decision, plus the start DMs and hand updates at most once a turn.
-    assert sum(dms) <= decisions + handovers + len(dms)
+    # The start DMs, then one DM per new private decision (checked move by move).
+    assert 0 < sum(dms) <= decisions
     assert reader.texts_checked > moves

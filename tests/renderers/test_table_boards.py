@@ -127,3 +127,45 @@ def test_every_seat_mark_carries_its_number(game, module, monkeypatch):
         assert str(seat + 1) in written, f"seat {seat + 1} has no number on the board"
     if hasattr(module, "_text_mask"):
         module._text_mask.cache_clear()
+
+
+def test_during_a_defence_the_defender_is_marked_to_act_not_the_attacker(monkeypatch):
+    written: list[str] = []
+    original = knatsch_renderer._text
+
+    def recording(draw, xy, text, *args, **kwargs):
+        written.append(text)
+        return original(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(knatsch_renderer, "_text", recording)
+    state = dict(phases(2))["defence"]
+    view = KNATSCH.view(state, None)
+    assert view["active"] == 0 and view["to_act"] == [1]
+    knatsch_renderer.render(view, ["Ann", "Bo"])
+    assert "Bo — to act" in written and not any(text.startswith("Ann — ") for text in written)
+    assert any(text.startswith("Bo defends") for text in written)
+
+
+@pytest.mark.parametrize("game,module", [(KNATSCH, knatsch_renderer), (RAUBRITTER, raubritter_renderer)])
+def test_engine_messages_in_a_view_are_drawn_in_words(game, module, monkeypatch):
+    """Engines move to Msg texts: a status given as Msg JSON is drawn translated, never as JSON."""
+    from games.core import SeatRef, msg
+
+    written: list[str] = []
+    original = module.ImageDraw.ImageDraw.text
+
+    def recording(self, xy, text, *args, **kwargs):
+        written.append(str(text))
+        return original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(module.ImageDraw.ImageDraw, "text", recording)
+    if hasattr(module, "_text_mask"):
+        module._text_mask.cache_clear()
+    view = game.view(game.new_game(2, seed=1), None)
+    view["status"] = msg("bot.table.made_a_move", player=SeatRef(1)).to_json()
+    for lang, words in (("en", "Bo made a move."), ("de", "Bo hat gezogen.")):
+        written.clear()
+        module.render(view, ["Ann", "Bo"], lang=lang)
+        assert words in " ".join(written) and not any("'id'" in text for text in written)
+    if hasattr(module, "_text_mask"):
+        module._text_mask.cache_clear()
