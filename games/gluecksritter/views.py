@@ -47,6 +47,11 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
         "raid": dict(state.raid) if state.raid else None,
         "log": list(state.log),
         "winners": list(state.winners) if state.winners is not None else None,
+        "previous": None if state.previous is None else {
+            "round": state.previous["round"], "cards": [list(c) for c in state.previous["cards"]],
+            "docs": [list(d) for d in state.previous["docs"]],
+            "raid": dict(state.previous["raid"]) if state.previous["raid"] else None,
+        },
     }
     if seat is not None and 0 <= seat < state.seats:
         hand = sorted(state.hands[seat], key=lambda code: list(_ORDER).index(code))

@@ -637,3 +637,14 @@ def test_apply_never_mutates_and_refuses_nonsense():
         act(state, 0, "doc grant")
     act(state, 0, "play 1,2")
     assert GAME.to_dict(state) == before
+
+
+def test_last_rounds_cards_and_raid_stay_public_into_the_next_round():
+    state = knight_alone()
+    state.chance_counter = die_counter(state, "sack")
+    state, _ = act(state, 0, "raid 1")
+    assert state.phase == "choose" and state.round == 2
+    view = GAME.view(state, None)
+    assert view["previous"]["cards"] == [[3, 4], [1, 2], [1, 2]]
+    assert view["previous"]["raid"] == {"thief": 0, "victim": 1, "die": "sack", "result": "money"}
+    assert all(p["cards"] is None for p in view["players"])
