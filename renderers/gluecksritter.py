@@ -300,10 +300,10 @@ def _bottom(draw, view, names, lang, top: int) -> None:
         raid = view["previous"]["raid"]
     if haggle:
         a, b = haggle["knights"]
-        line = f"{t(lang, P + 'board.haggle')}: {names[a]} – {names[b]}"
+        line = f"{t(lang, P + 'board.haggle')}: {names[a]} / {names[b]}"
         _text(draw, (MARGIN, y), line, 32, width)
         y += 40
-        offers = " → ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
+        offers = ", ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
         _text(draw, (MARGIN, y), offers, SMALL + 2, width)
         y += 38
     elif raid:
