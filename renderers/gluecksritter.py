@@ -245,7 +245,7 @@ def _players(draw, view, names, lang, top: int) -> int:
         draw.rectangle((782, mid - 30, 826, mid + 30), fill=CARD_FILL, outline=INK, width=2)
         draw.text((804, mid), str(p["documents"]), font=font(SMALL + 2), fill=INK, anchor="mm")
         draw.ellipse((816, mid + 18, 834, mid + 36), fill=SEAL, outline=INK)
-        _choice(draw, view, p, 842, mid, lang)
+        _choice(draw, view, p, seat, 842, mid, lang)
     return top + seats * row_h
 
 
@@ -270,28 +270,40 @@ def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
         draw.rectangle(body, fill=colour if built else EMPTY_SLOT, outline=INK, width=2)
 
 
-def _choice(draw, view, p, x: int, mid: int, lang) -> None:
+def _choice(draw, view, p, seat: int, x: int, mid: int, lang) -> None:
+    """The two cards once revealed; while choosing, who has chosen and last round's cards, small."""
     if p["cards"]:
         for k, card in enumerate(p["cards"]):
             left = x + k * 100
             draw.rounded_rectangle((left, mid - 38, left + 86, mid + 38), radius=10, fill=CARD_FILL, outline=INK,
                                    width=3)
             draw.text((left + 43, mid), str(card), font=font(48), fill=INK, anchor="mm")
-    elif view["phase"] == "choose":
+        return
+    previous = view.get("previous")
+    if view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
-        _text(draw, (x + 4, mid), word, 32, 196, fill=INK if p["chosen"] else MUTED, anchor="lm")
+        top = mid - 20 if previous else mid
+        _text(draw, (x + 4, top), word, 30, 210, fill=INK if p["chosen"] else MUTED, anchor="lm")
+    if previous and view["phase"] in ("choose", "over"):
+        for k, card in enumerate(previous["cards"][seat]):
+            left = x + 4 + k * 56
+            draw.rounded_rectangle((left, mid + 4, left + 46, mid + 44), radius=6, fill=PANEL, outline=MUTED, width=2)
+            draw.text((left + 23, mid + 24), str(card), font=font(SMALL), fill=MUTED, anchor="mm")
+        draw.text((x + 120, mid + 24), t(lang, P + "board.last_round"), font=font(SMALL), fill=MUTED, anchor="lm")
 
 
 def _bottom(draw, view, names, lang, top: int) -> None:
     width = WIDTH - 2 * MARGIN
     y = top
     haggle, raid = view.get("haggle"), view.get("raid")
+    if raid is None and view["phase"] == "choose" and view.get("previous"):
+        raid = view["previous"]["raid"]
     if haggle:
         a, b = haggle["knights"]
-        line = f"{t(lang, P + 'board.haggle')}: {names[a]} – {names[b]}"
+        line = f"{t(lang, P + 'board.haggle')}: {names[a]} / {names[b]}"
         _text(draw, (MARGIN, y), line, 32, width)
         y += 40
-        offers = " → ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
+        offers = ", ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
         _text(draw, (MARGIN, y), offers, SMALL + 2, width)
         y += 38
     elif raid:

@@ -587,6 +587,9 @@ class Gluecksritter:
             self._tax(state, seat, events)
 
     def _step_end(self, state: GluecksritterState, events: list[Event]) -> bool:
+        state.previous = {"round": state.round, "cards": [list(c["cards"]) for c in state.choices],
+                          "docs": [list(d) for d in state.played_docs],
+                          "raid": dict(state.raid) if state.raid is not None else None}
         complete = [s for s in range(state.seats)
                     if state.walls[s] >= CASTLE_WALLS and state.towers[s] >= CASTLE_TOWERS]
         if complete:

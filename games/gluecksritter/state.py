@@ -59,6 +59,7 @@ class GluecksritterState:
     raid: dict | None = None
     log: list[dict] = field(default_factory=list)
     winners: list[int] | None = None
+    previous: dict | None = None  # the last round as revealed: cards, documents, raid (public)
 
     def clone(self) -> "GluecksritterState":
         return GluecksritterState(
@@ -76,6 +77,7 @@ class GluecksritterState:
             haggle=_copy_haggle(self.haggle), knight=self.knight,
             raid=dict(self.raid) if self.raid is not None else None, log=list(self.log),
             winners=list(self.winners) if self.winners is not None else None,
+            previous=_copy_previous(self.previous),
         )
 
     def ducats(self, seat: int) -> int:
@@ -87,6 +89,14 @@ class GluecksritterState:
 
     def add_log(self, text: dict) -> None:
         self.log = (self.log + [text])[-LOG_LENGTH:]
+
+
+def _copy_previous(previous: dict | None) -> dict | None:
+    if previous is None:
+        return None
+    return {"round": previous["round"], "cards": [list(c) for c in previous["cards"]],
+            "docs": [list(d) for d in previous["docs"]],
+            "raid": dict(previous["raid"]) if previous["raid"] is not None else None}
 
 
 def _copy_haggle(haggle: dict | None) -> dict | None:
@@ -106,7 +116,7 @@ def _copy_haggle(haggle: dict | None) -> dict | None:
 KEYS = ("seats", "seed", "chance_counter", "round", "phase", "sack", "field5", "field6", "money", "walls",
         "towers", "hands", "armed", "dungeon", "pile", "discard", "ducat_deck", "ducat_card", "choices",
         "revealed", "played_docs", "effective", "used", "pending", "favour", "haggle", "knight", "raid", "log",
-        "winners")
+        "winners", "previous")
 
 
 def to_dict(state: GluecksritterState) -> dict:
@@ -231,6 +241,13 @@ def _validate(state: GluecksritterState) -> None:
     if state.phase == "steal":
         _require(isinstance(state.raid, dict) and _is_int(state.raid.get("victim")), "a theft without a victim")
     _require((state.phase == "over") == (state.winners is not None), "winners and phase disagree")
+    if state.previous is not None:
+        prev = state.previous
+        _require(isinstance(prev, dict) and set(prev) == {"round", "cards", "docs", "raid"}, "bad previous round")
+        _require(len(prev["cards"]) == seats and all(len(c) == 2 and all(x in FIELDS for x in c)
+                                                     for c in prev["cards"]), "bad previous cards")
+        _require(len(prev["docs"]) == seats and all(d in DOCUMENTS for docs in prev["docs"] for d in docs),
+                 "bad previous documents")
     _require(isinstance(state.log, list) and all(isinstance(line, dict) for line in state.log), "bad log")
 
 

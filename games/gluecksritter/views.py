@@ -47,12 +47,29 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
         "raid": dict(state.raid) if state.raid else None,
         "log": list(state.log),
         "winners": list(state.winners) if state.winners is not None else None,
+        "previous": None if state.previous is None else {
+            "round": state.previous["round"], "cards": [list(c) for c in state.previous["cards"]],
+            "docs": [list(d) for d in state.previous["docs"]],
+            "raid": dict(state.previous["raid"]) if state.previous["raid"] else None,
+        },
     }
     if seat is not None and 0 <= seat < state.seats:
         hand = sorted(state.hands[seat], key=lambda code: list(_ORDER).index(code))
         choice = state.choices[seat]
+        armed = state.armed[seat]
+        terms = []
+        for code in dict.fromkeys(hand):
+            term = msg(P + "doc." + code)
+            if code in ("gift", "alibi") and armed[code]:
+                term = msg(P + "private.armed", document=term)
+            elif code == "veto" and armed["veto"] is not None:
+                target = armed["veto"]
+                aim = SeatRef(int(target)) if target.isdigit() else msg(P + "doc." + target)
+                term = msg(P + "private.veto_armed", target=aim)
+            count = hand.count(code)
+            terms.append(term if count == 1 else msg(P + "private.copies", document=term, count=count))
         if hand:
-            summary = msg(P + "private.documents", documents=[msg(P + "doc." + d) for d in hand])
+            summary = msg(P + "private.documents", documents=terms)
         else:
             summary = msg(P + "private.no_documents")
         view["private"] = {

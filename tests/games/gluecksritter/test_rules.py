@@ -637,3 +637,70 @@ def test_apply_never_mutates_and_refuses_nonsense():
         act(state, 0, "doc grant")
     act(state, 0, "play 1,2")
     assert GAME.to_dict(state) == before
+
+
+def test_last_rounds_cards_and_raid_stay_public_into_the_next_round():
+    state = knight_alone()
+    state.chance_counter = die_counter(state, "sack")
+    state, _ = act(state, 0, "raid 1")
+    assert state.phase == "choose" and state.round == 2
+    view = GAME.view(state, None)
+    assert view["previous"]["cards"] == [[3, 4], [1, 2], [1, 2]]
+    assert view["previous"]["raid"] == {"thief": 0, "victim": 1, "die": "sack", "result": "money"}
+    assert all(p["cards"] is None for p in view["players"])
+
+
+def test_private_summary_names_documents_and_what_is_armed():
+    state = fresh(3)
+    for code in ("gift", "gift", "veto", "grant"):
+        give_document(state, 0, code)
+    state, _ = act(state, 0, "arm gift")
+    state, _ = act(state, 0, "veto 2")
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert translate(summary, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Your documents: Royal Grant, 2 x Gift (armed) and Veto (armed against Cy).")
+    assert translate(summary, "de", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Deine Urkunden: Königliche Zuwendung, 2 x Geschenk (bereit) und Veto (bereit gegen Cy).")
+    assert "private" not in GAME.view(state, None) and GAME.view(state, 1)["private"]["hand"] == []
+
+
+def test_pardon_and_ransom_together_cost_nothing():
+    state = fresh(3)
+    state.dungeon[0] = True
+    give_document(state, 0, "pardon")
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"}, before={0: ["doc pardon", "ransom"]})
+    state, _ = settle(state, {})
+    assert state.dungeon[0] is False
+    assert not any("ransoms" in line for line in words(events))
+
+
+def test_of_two_armed_vetoes_only_one_fires():
+    state = fresh(3)
+    give_document(state, 0, "grant")
+    give_document(state, 1, "veto")
+    give_document(state, 2, "veto")
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,4"},
+                               before={1: ["veto grant"], 2: ["veto 0"], 0: ["doc grant"]})
+    assert "Bo's Veto cancels Ann's Royal Grant." in words(events)
+    assert "veto" not in state.hands[1] and "veto" in state.hands[2]
+
+
+def test_labels_stay_short_in_both_languages_with_long_names():
+    import random
+
+    names = ["Bartholomew the Unready of S" + str(i) for i in range(6)]  # 29 characters
+    rng = random.Random(5)
+    checked = 0
+    for players in (3, 6):
+        state = GAME.new_game(players, seed=players)
+        for _ in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            for action in GAME.legal_actions(state, seat):
+                for lang in ("en", "de"):
+                    label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
+                    assert len(label) <= 80, label
+                    checked += 1
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 1000
