@@ -291,8 +291,7 @@ class Carcassonne:
             events.append(Event(msg("carcassonne.event.final", player=SeatRef(seat), count=total,
                                     roads=parts["road"], cities=parts["city"], cloisters=parts["cloister"],
                                     fields=parts["field"]), kind="score"))
-        state.meeples = []
-        outcome = self.outcome(state)
+        outcome = self.outcome(state)  # the followers stay on the board for the last picture
         events.append(Event(outcome.reason, kind="end"))
 
     # ------------------------------------------------------------------------------------
