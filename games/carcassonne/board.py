@@ -20,13 +20,15 @@ KIND, TILES, PENNANTS, OPEN, CITIES = range(5)
 
 class Board:
     __slots__ = ("tiles", "pos", "parent", "info", "frontier")
+    # frontier: each empty square next to a tile -> the edges its neighbours ask for (N E S W,
+    # None where no neighbour), kept up to date on every placement
 
     def __init__(self) -> None:
         self.tiles: list[tuple[str, int, int, int]] = []  # (code, x, y, rot) in placing order
         self.pos: dict[Square, int] = {}
         self.parent: list[int] = []
         self.info: dict[int, tuple] = {}
-        self.frontier: set[Square] = set()
+        self.frontier: dict[Square, tuple] = {}
 
     def copy(self) -> "Board":
         new = Board.__new__(Board)
@@ -34,7 +36,7 @@ class Board:
         new.pos = dict(self.pos)
         new.parent = list(self.parent)
         new.info = dict(self.info)
-        new.frontier = set(self.frontier)
+        new.frontier = dict(self.frontier)
         return new
 
     # ------------------------------------------------------------------------------------
@@ -76,19 +78,13 @@ class Board:
         return tuple(need)
 
     def fits_at(self, code: str, square: Square) -> tuple[int, ...]:
-        need = self.needs(square)
-        result = []
-        for rot in DISTINCT_ROTATIONS[code]:
-            edges = ORIENTED[(code, rot)].edges
-            if all(n is None or n == e for n, e in zip(need, edges)):
-                result.append(rot)
-        return tuple(result)
+        return _rotations_for(code, self.needs(square))
 
     def fits(self, code: str) -> dict[Square, tuple[int, ...]]:
         """Every square where the tile fits, with the distinct rotations that fit there."""
         result = {}
-        for square in sorted(self.frontier, key=lambda sq: (sq[1], sq[0])):
-            rots = self.fits_at(code, square)
+        for square in sorted(self.frontier, key=_north_to_south):
+            rots = _rotations_for(code, self.frontier[square])
             if rots:
                 result[square] = rots
         return result
@@ -107,7 +103,7 @@ class Board:
         x, y = square
         self.tiles.append((code, x, y, rot))
         self.pos[square] = index
-        self.frontier.discard(square)
+        self.frontier.pop(square, None)
         o = ORIENTED[(code, rot)]
         base = index * NODE_STRIDE
         parent, info = self.parent, self.info
@@ -125,7 +121,7 @@ class Board:
             there = (x + dx, y + dy)
             other = self.pos.get(there)
             if other is None:
-                self.frontier.add(there)
+                self.frontier[there] = self.needs(there)
                 continue
             oo = self.oriented(other)
             obase = other * NODE_STRIDE
@@ -159,6 +155,23 @@ class Board:
     def nodes_of(self, index: int) -> Iterable[int]:
         base = index * NODE_STRIDE
         return (base + seg for seg in range(len(self.oriented(index).kinds)))
+
+
+def _north_to_south(square: Square) -> tuple[int, int]:
+    return square[1], square[0]
+
+
+_FIT_CACHE: dict[tuple[str, tuple], tuple[int, ...]] = {}
+
+
+def _rotations_for(code: str, need: tuple) -> tuple[int, ...]:
+    key = (code, need)
+    rots = _FIT_CACHE.get(key)
+    if rots is None:
+        rots = tuple(rot for rot in DISTINCT_ROTATIONS[code]
+                     if all(n is None or n == e for n, e in zip(need, ORIENTED[(code, rot)].edges)))
+        _FIT_CACHE[key] = rots
+    return rots
 
 
 def build(placements: Iterable[tuple[str, int, int, int]]) -> Board:

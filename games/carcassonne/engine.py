@@ -94,6 +94,15 @@ class Carcassonne:
         return True
 
     def legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
+        # States are never changed once made (apply works on a clone), so the list is kept.
+        cached = state.__dict__.get("_legal")
+        if cached is not None and cached[0] == seat:
+            return list(cached[1])
+        actions = self._legal_actions(state, seat)
+        state.__dict__["_legal"] = (seat, tuple(actions))
+        return actions
+
+    def _legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
         phase = state.phase
