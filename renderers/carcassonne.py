@@ -179,7 +179,7 @@ def _board(draw, view) -> None:
     for spot in view.get("spots") or []:
         px, py = origin(spot["x"], spot["y"])
         cx, cy = px + spot["sx"] * size, py + spot["sy"] * size
-        r = max(12, mark // 2)
+        r = max(10, int(mark * 0.35))
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=WHITE, width=4)
         draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=INK, width=2)
 
@@ -320,12 +320,15 @@ def _track(draw, view) -> None:
         row, col = divmod(space, per_row)
         x, y = x0 + col * cell, TRACK_TOP + row * (row_h + 4)
         seats = at.get(space, [])
-        fill = _colour(seats[0]) if seats else (236, 230, 214)
-        draw.rectangle((x, y, x + cell - 2, y + row_h), fill=fill, outline=MUTED)
+        draw.rectangle((x, y, x + cell - 2, y + row_h), fill=(236, 230, 214), outline=MUTED)
+        if seats:  # one stripe per figure on the space, in its colour
+            stripe = (cell - 2) / len(seats)
+            for k, seat in enumerate(seats):
+                draw.rectangle((x + k * stripe, y, x + (k + 1) * stripe, y + row_h), fill=_colour(seat))
         if space in robbers:
             draw.rectangle((x, y, x + cell - 2, y + row_h), outline=ROBBER_MARK, width=5)
         if seats:
-            text = "".join(str(s + 1) for s in seats[:2]) + ("+" if len(seats) > 2 else "")
+            text = str(seats[0] + 1) + ("+" if len(seats) > 1 else "")
             draw.text((x + cell / 2 - 1, y + row_h / 2), text, font=font(MIN_TEXT), fill=WHITE, anchor="mm",
                       stroke_width=2, stroke_fill=(0, 0, 0))
         elif space % 5 == 0:
