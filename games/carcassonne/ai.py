@@ -80,7 +80,8 @@ def _best_plan(state, seat, rng):
     for square, rots in state.fits.items():
         for rot in rots:
             value = _placement_value(state, seat, square, rot)
-            value += rng.random() * 0.01
+            # a tiny tie-break that stays the same over the sub-steps of one turn
+            value += ((square[0] * 7919 + square[1] * 104729 + rot * 31 + len(state.pile)) % 997) * 1e-5
             if best_value is None or value > best_value:
                 best, best_value = (square, rot, None), value
     state.__dict__["_plan"] = (seat, best)

@@ -7,7 +7,7 @@ import pytest
 
 from games.carcassonne import GAME
 from games.carcassonne.engine import _score_round
-from games.core import Action
+from games.core import Action, SeatRef
 
 from tests.games.carcassonne.support import ids, play, position
 
@@ -75,7 +75,8 @@ def test_twelve_and_sixty_two_share_a_space():
     state.phase, state.asked, state.robber_queue = "robber", 2, []
     state.turn = 2
     assert [a.encode() for a in GAME.legal_actions(state, 2)] == ["robber 12", "pass"]
-    assert str(GAME.describe(state, 2, Action("robber", ("12",))).params["players"]) == "[SeatRef(seat=0), SeatRef(seat=1)]"
+    label = GAME.describe(state, 2, Action("robber", ("12",)))
+    assert label.params["players"] == [SeatRef(0), SeatRef(1)]
 
 
 def test_a_robber_beside_a_figure_at_62_robs_a_move_from_12():
@@ -189,3 +190,13 @@ def test_footnote_6_and_12_last_tile_scores_then_robbers_score_three_then_final(
         < order.index("carcassonne.event.final")
     assert state.scores == [10 + 4 + 3, 20 + 2 + 1]
     assert state.robbers == [None, None]
+
+
+def test_a_crowded_space_is_labelled_by_count_to_keep_buttons_short():
+    state = position([("D", 0, 0, "N")], seats=4, drawn="Er")
+    state, _ = play(state, "at 0,-1", "turn S")
+    label = GAME.describe(state, RED, Action("robber", ("0",)))
+    assert label.id == "carcassonne.label.robber_many" and label.params["count"] == 3
+    from i18n import translate
+
+    assert translate(label, "de") == "Räuber auf Feld 0 (3 Spieler)"
