@@ -326,7 +326,7 @@ class Carcassonne:
             if verb == "robber":
                 space = int(args[0])
                 beside = [SeatRef(s) for s in range(state.seats) if s != seat and state.space(s) == space]
-                if len(beside) > 2:  # keep the label short
+                if len(beside) > 1:  # keep the label short (names are up to 32 characters)
                     return msg("carcassonne.label.robber_many", space=space, count=len(beside))
                 return msg("carcassonne.label.robber", space=space, players=beside)
             if verb == "pass" and state.phase == "robber":

@@ -76,7 +76,11 @@ def test_twelve_and_sixty_two_share_a_space():
     state.turn = 2
     assert [a.encode() for a in GAME.legal_actions(state, 2)] == ["robber 12", "pass"]
     label = GAME.describe(state, 2, Action("robber", ("12",)))
-    assert label.params["players"] == [SeatRef(0), SeatRef(1)]
+    assert label.id == "carcassonne.label.robber_many" and label.params["count"] == 2
+    state.scores[1] = 13
+    state.__dict__.pop("_legal", None)
+    label = GAME.describe(state, 2, Action("robber", ("13",)))
+    assert label.params["players"] == [SeatRef(1)]
 
 
 def test_a_robber_beside_a_figure_at_62_robs_a_move_from_12():

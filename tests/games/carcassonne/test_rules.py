@@ -282,3 +282,22 @@ def test_moves_typed_in_any_case_are_understood():
     state = position([("D", 0, 0, "N")], drawn="E")
     state, _ = play(state, "at 0,-1", "turn s", "FOLLOWER City1")
     assert state.scores[0] == 4
+
+
+def test_every_label_fits_a_button_with_long_names_in_both_languages():
+    import random
+
+    from i18n import translate
+
+    names = ["M" * 32, "W" * 32, "Ü" * 32, "X" * 32, "Q" * 32]
+    rng = random.Random(8)
+    state = GAME.new_game(5, seed=8)
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        assert len(legal) <= 25
+        for action in legal:
+            for lang in ("en", "de"):
+                label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
+                assert len(label) <= 80, label
+        state, _ = GAME.apply(state, seat, rng.choice(legal))
