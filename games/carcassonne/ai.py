@@ -1,0 +1,211 @@
+"""A simple computer player for Carcassonne: greedy on immediate points and follower use.
+
+For the drawn tile it tries every square, rotation and follower spot (or none), and values the
+features the tile touches before and after: points it scores now, what its followers there are
+worth at the end, less a share of what the tile gives other players, less the cost of a
+follower it ties up. Every sub-step (group, square, rotation, follower) follows the same best
+plan, so the plan is carried out over several calls. It reads only public information.
+"""
+from __future__ import annotations
+
+import random
+
+from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES
+from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, STEP, SIDE_NAMES
+from games.core import Action
+
+OTHERS_WEIGHT = 0.6
+
+
+def suggest(game, state, seat: int, rng: random.Random) -> Action:
+    from games.carcassonne.engine import _areas, _follower_spots, spot_names
+
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    phase = state.phase
+    if phase in ("place", "rotate"):
+        plan = _best_plan(state, seat, rng)
+        square, rot, _ = plan
+        if phase == "rotate":
+            if state.square != square:
+                return Action("back")
+            return Action("turn", (SIDE_NAMES[rot],))
+        wanted = Action("at", (f"{square[0]},{square[1]}",))
+        if wanted in legal:
+            return wanted
+        groups = _areas(list(state.fits))
+        if groups and state.area is None:
+            for k, group in enumerate(groups):
+                if square in group:
+                    return Action("area", (str(k + 1),))
+        return Action("back") if Action("back") in legal else legal[0]
+    if phase == "follower":
+        spots = dict(_follower_spots(state))
+        index = len(state.board.tiles) - 1
+        best, best_value = None, 0.3
+        for name, seg in spots.items():
+            value = _follower_value(state, seat, index, seg)
+            if value > best_value:
+                best, best_value = name, value
+        return Action("follower", (best,)) if best else Action("skip")
+    if phase == "robber":
+        robbers = [a for a in legal if a.verb == "robber"]
+        if state.robbers[seat] is not None or not robbers:
+            return Action("pass")
+        # beside the opponent with most points: likely to score again soon, and big
+        def weight(action):
+            space = int(action.args[0])
+            return max(state.scores[s] for s in range(state.seats) if s != seat and state.space(s) == space)
+        return max(robbers, key=weight)
+    if phase == "crop":
+        mine = sum(1 for m in state.meeples if m[0] == seat and _kind(state, m) == "road")
+        others = sum(1 for m in state.meeples if m[0] != seat and _kind(state, m) == "road")
+        return Action("crop", ("add",)) if mine and state.supply(seat) else \
+            Action("crop", ("remove",)) if others > mine else Action("crop", ("add",))
+    if phase == "crop_act":
+        return legal[0]
+    return rng.choice(legal)
+
+
+def _kind(state, meeple) -> str:
+    return state.board.oriented(meeple[1]).kinds[meeple[2]]
+
+
+def _best_plan(state, seat, rng):
+    cached = state.__dict__.get("_plan")
+    if cached is not None and cached[0] == seat:
+        return cached[1]
+    best, best_value = None, None
+    for square, rots in state.fits.items():
+        for rot in rots:
+            value = _placement_value(state, seat, square, rot)
+            # a tiny tie-break that stays the same over the sub-steps of one turn
+            value += ((square[0] * 7919 + square[1] * 104729 + rot * 31 + len(state.pile)) % 997) * 1e-5
+            if best_value is None or value > best_value:
+                best, best_value = (square, rot, None), value
+    state.__dict__["_plan"] = (seat, best)
+    return best
+
+
+def _estimate(board, root) -> float:
+    info = board.info[root]
+    kind = info[KIND]
+    tiles = len(info[TILES])
+    if kind == "city":
+        if info[OPEN] == 0:
+            return 2 * tiles + 2 * info[PENNANTS]
+        return 1.4 * tiles + 1.4 * info[PENNANTS] - 0.2 * info[OPEN]
+    if kind == "road":
+        return tiles if info[OPEN] == 0 else 0.8 * tiles
+    if kind == "cloister":
+        index = next(iter(info[TILES]))
+        _, x, y, _ = board.tiles[index]
+        n = board.neighbours((x, y))
+        return 9 if n == 8 else 1 + n + 0.5 * (8 - n) * 0.6
+    if kind == "field":
+        cities = {board.find(c) for c in info[CITIES]}
+        return sum(3 if board.info[c][OPEN] == 0 else 1.2 for c in cities)
+    return 0.0
+
+
+def _holders(state, board, extra=None):
+    by_root: dict[int, dict[int, int]] = {}
+    meeples = state.meeples if extra is None else [*state.meeples, extra]
+    for s, index, seg in meeples:
+        root = board.find(index * NODE_STRIDE + seg)
+        counts = by_root.setdefault(root, {})
+        counts[s] = counts.get(s, 0) + 1
+    return by_root
+
+
+def _share(counts: dict[int, int], seat: int) -> float:
+    """+1 if the seat holds the feature, -OTHERS_WEIGHT per point it is another's, 0 if empty."""
+    if not counts:
+        return 0.0
+    most = max(counts.values())
+    if counts.get(seat, 0) == most:
+        return 1.0
+    return -OTHERS_WEIGHT
+
+
+def _touched_before(board, square):
+    x, y = square
+    roots = set()
+    for side, (dx, dy) in enumerate(STEP):
+        other = board.pos.get((x + dx, y + dy))
+        if other is None:
+            continue
+        o = board.oriented(other)
+        base = other * NODE_STRIDE
+        opp = OPPOSITE_SIDE[side]
+        if o.side_seg[opp] >= 0:
+            roots.add(board.find(base + o.side_seg[opp]))
+        for half in (2 * side, 2 * side + 1):
+            seg = o.half_seg[OPPOSITE_HALF[half]]
+            if seg >= 0:
+                roots.add(board.find(base + seg))
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            other = board.pos.get((x + dx, y + dy))
+            if other is not None and board.oriented(other).kinds[0] == "cloister":
+                roots.add(board.find(other * NODE_STRIDE))
+    return roots
+
+
+def _touched_after(board, index):
+    x, y = board.tiles[index][1:3]
+    roots = {board.find(n) for n in board.nodes_of(index)}
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            other = board.pos.get((x + dx, y + dy))
+            if other is not None and board.oriented(other).kinds[0] == "cloister":
+                roots.add(board.find(other * NODE_STRIDE))
+    return roots
+
+
+def _value(state, board, roots, seat, holders):
+    return sum(_share(holders.get(root, {}), seat) * _estimate(board, root) for root in roots)
+
+
+def _placement_value(state, seat, square, rot):
+    """The best this placement can do, with its best follower choice (or none)."""
+    before_board = state.board
+    before = _value(state, before_board, _touched_before(before_board, square), seat, _holders(state, before_board))
+    after_board = before_board.place(state.drawn, square, rot)
+    index = len(after_board.tiles) - 1
+    roots = _touched_after(after_board, index)
+    holders = _holders(state, after_board)
+    base = _value(state, after_board, roots, seat, holders) - before
+    best = base
+    if state.supply(seat) > 0:
+        taken = set(holders)
+        for seg in range(len(after_board.oriented(index).kinds)):
+            root = after_board.find(index * NODE_STRIDE + seg)
+            if root in taken:
+                continue
+            gain = _estimate(after_board, root) - _follower_cost(state, seat, after_board, root)
+            if base + gain > best:
+                best = base + gain
+    return best
+
+
+def _follower_cost(state, seat, board, root) -> float:
+    info = board.info[root]
+    if info[KIND] in ("city", "road") and info[OPEN] == 0:
+        return 0.0  # comes straight home
+    if info[KIND] == "cloister":
+        index = next(iter(info[TILES]))
+        if board.neighbours(board.tiles[index][1:3]) == 8:
+            return 0.0
+    supply = state.supply(seat)
+    cost = 1.5 if supply > 3 else 3.0 if supply > 1 else 5.0
+    if info[KIND] == "field":
+        cost += 2.0 if len(state.pile) > 30 else 0.5
+    return cost
+
+
+def _follower_value(state, seat, index, seg) -> float:
+    board = state.board
+    root = board.find(index * NODE_STRIDE + seg)
+    return _estimate(board, root) - _follower_cost(state, seat, board, root)

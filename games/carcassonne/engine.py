@@ -1,0 +1,697 @@
+"""The Carcassonne (with The Robbers and the crop circle) rules engine (the `games.core.Game` contract).
+
+A turn is a few sub-steps, each offered through `legal_actions` (canonical action texts):
+  area <k>            with more than 24 possible squares: first pick a group of squares (k from 1)
+  at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards)
+  turn <N|E|S|W>      where the tile's printed top points; only rotations that fit, one per look
+  back                choose another square
+  robber <space>      after a robber tile: put (or move) your robber beside another player's
+                      counting figure on that track space; `pass` keeps it where it is
+  follower <spot>     a follower on a free feature of the new tile (city1, road2, field1, cloister);
+  skip                no follower
+  crop add|remove     after the crop-circle tile: the active player's choice A or B
+  add <x>,<y>,<seg>   crop circle A: one more follower onto that road (or `pass`)
+  remove <x>,<y>,<seg> crop circle B: take this follower off its road
+
+Decisions where the rules are silent are listed in docs/carcassonne.md; the main ones are in
+the comments below where they act.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from games.carcassonne import state as state_io
+from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
+from games.carcassonne.data import (
+    CITY_PER_PENNANT, CITY_PER_TILE, CLOISTER_COMPLETE, CROP_CIRCLE_CODE, END_CITY_PER_PENNANT,
+    END_CITY_PER_TILE, FIELD_PER_CITY, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, ORIENTED,
+    ROAD_PER_TILE, ROBBER_END_POINTS, SIDE_NAMES, START_CODE, TILES as TILE_TYPES, TRACK_SPACES, all_tiles,
+)
+from games.carcassonne.state import CarcassonneState
+from games.core import Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+
+AREA_LIMIT = 24     # at most this many squares are offered at once
+AREA_SIZE = 20      # the size of a group of squares when there are more
+KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
+
+RULES_SUMMARY = """\
+**Carcassonne with The Robbers** - lay the landscape tile by tile and score cities, roads, cloisters and fields with your followers.
+
+**Your turn.** The drawn tile is shown to all. Pick a square where it fits (every touching edge must match: city to city, road to road, field to field), then a rotation. You may then put one of your 7 followers on a feature of that tile that holds no follower yet: knight (city), thief (road), monk (cloister) or farmer (field).
+
+**Scoring.** A finished road scores 1 a tile, a city 2 a tile and 2 a pennant, a cloister 9; the most followers in it score (ties all score) and the followers go home. At the end unfinished roads 1 a tile, cities 1 a tile + 1 a pennant, cloisters 1 + 1 per neighbour; each field 3 for every finished city it touches, to its farmer majority.
+
+**The Robbers.** After laying a robber tile you may put your robber on the track beside another player's counting figure (or move it), then the next player with a robber at home may too. When that figure next moves forward, the robber's owner gets half those points (rounded up) and the robber goes home. Robbers still out at the end score 3. The track has 50 spaces: 12 and 62 share a space.
+
+**Crop circle.** After laying it, choose: everyone may add a follower to one of their roads, or everyone must take one follower off a road."""
+
+
+class Carcassonne:
+    name = "carcassonne"
+    title = "Carcassonne (with The Robbers)"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options: tuple[Option, ...] = (
+        Option("robbers", "After a robber tile, who else may place a robber: the next player with "
+                          "one at home (2013 rules), or every other player in turn order (Big Box 4).",
+               "next", ("next", "all")),
+    )
+    rules_summary = RULES_SUMMARY
+
+    # ------------------------------------------------------------------------------------
+    # Setup
+
+    def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> CarcassonneState:
+        if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
+            raise GameError(f"Carcassonne is for {self.min_players} to {self.max_players} players, not {seats}.")
+        options = dict(options or {})
+        robbers_option = options.pop("robbers", "next")
+        if options or robbers_option not in ("next", "all"):
+            raise GameError("Carcassonne has one table option: robbers = next or all.")
+        pile = all_tiles()
+        pile.remove(START_CODE)
+        chance(seed, 0).shuffle(pile)
+        board = build([(START_CODE, 0, 0, 0)])
+        state = CarcassonneState(
+            seats=seats, seed=int(seed), chance_counter=1, robbers_option=robbers_option, board=board,
+            pile=pile, phase="place", turn=0, scores=[0] * seats, robbers=[None] * seats,
+        )
+        self._start_turn(state, 0, [])
+        return state
+
+    # ------------------------------------------------------------------------------------
+    # Whose move, which moves
+
+    def to_act(self, state: CarcassonneState) -> frozenset[int]:
+        if state.phase == "over":
+            return frozenset()
+        if state.phase in ("robber", "crop_act"):
+            return frozenset((state.asked,))
+        return frozenset((state.turn,))
+
+    def moves_are_public(self, state: CarcassonneState, seat: int) -> bool:
+        return True
+
+    def legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
+        # States are never changed once made (apply works on a clone), so the list is kept.
+        cached = state.__dict__.get("_legal")
+        if cached is not None and cached[0] == seat:
+            return list(cached[1])
+        actions = self._legal_actions(state, seat)
+        state.__dict__["_legal"] = (seat, tuple(actions))
+        return actions
+
+    def _legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state.phase
+        if phase == "place":
+            squares = list(state.fits)
+            groups = _areas(squares)
+            if groups and state.area is None:
+                return [Action("area", (str(k + 1),)) for k in range(len(groups))]
+            if groups:
+                squares = groups[state.area]
+            actions = [Action("at", (_sq(sq),)) for sq in squares]
+            if groups:
+                actions.append(Action("back"))
+            return actions
+        if phase == "rotate":
+            rots = state.fits[state.square]
+            return [Action("turn", (SIDE_NAMES[r],)) for r in rots] + [Action("back")]
+        if phase == "robber":
+            return [Action("robber", (str(space),)) for space in _robber_spaces(state, seat)] + [Action("pass")]
+        if phase == "follower":
+            return [Action("follower", (name,)) for name, _ in _follower_spots(state)] + [Action("skip")]
+        if phase == "crop":
+            return [Action("crop", ("add",)), Action("crop", ("remove",))]
+        if phase == "crop_act":
+            if state.crop_mode == "add":
+                return [Action("add", (_spot_arg(state, m),)) for m in _crop_add_targets(state, seat)] + [Action("pass")]
+            return [Action("remove", (_spot_arg(state, m),)) for m in _crop_remove_targets(state, seat)]
+        return []
+
+    # ------------------------------------------------------------------------------------
+    # Applying moves
+
+    def apply(self, state: CarcassonneState, seat: int, action: Action) -> tuple[CarcassonneState, list[Event]]:
+        action = _canonical(action)
+        check_turn(self, state, seat, action)
+        new = state.clone()
+        events: list[Event] = []
+        verb, args = action.verb, action.args
+        if verb == "area":
+            new.area = int(args[0]) - 1
+        elif verb == "at":
+            new.square = _parse_sq(args[0])
+            new.phase = "rotate"
+        elif verb == "back":
+            if new.phase == "rotate":
+                new.phase, new.square = "place", None  # back to the squares of the same group
+            else:
+                new.area = None
+        elif verb == "turn":
+            self._place_tile(new, SIDE_NAMES.index(args[0]), events)
+        elif verb == "robber":
+            self._robber(new, seat, int(args[0]), events)
+        elif verb == "pass" and new.phase == "robber":
+            events.append(Event(msg("carcassonne.event.robber_pass", player=SeatRef(seat))))
+            self._next_robber(new, events)
+        elif verb in ("follower", "skip"):
+            self._follower(new, args[0] if args else None, events)
+        elif verb == "crop":
+            self._crop_choice(new, args[0], events)
+        elif verb in ("add", "remove", "pass"):
+            self._crop_act(new, seat, verb, args[0] if args else None, events)
+        for event in events:
+            new.add_log(_json(event.text))
+        return new, events
+
+    # -- placing the tile
+
+    def _place_tile(self, state: CarcassonneState, rot: int, events: list[Event]) -> None:
+        code, square = state.drawn, state.square
+        state.board = state.board.place(code, square, rot)
+        state.drawn, state.fits, state.area, state.square = None, {}, None, None
+        events.append(Event(msg("carcassonne.event.placed", player=SeatRef(state.turn),
+                                tile=_tile_term(code), square=_sq(square)), kind="lay"))
+        if TILE_TYPES[code].robber:
+            state.robber_queue = self._robber_order(state)
+            state.phase, state.asked = "robber", state.turn
+            return
+        self._to_follower_step(state, events)
+
+    def _robber_order(self, state: CarcassonneState) -> list[int]:
+        """Who may place a robber after the active player. Option "next" (2013 wording): the
+        first player after them whose robber is at home, decided once the active player has
+        acted. Option "all" (Big Box 4): every other player in turn order, each if at home."""
+        return [(state.turn + k) % state.seats for k in range(1, state.seats)]
+
+    def _robber(self, state: CarcassonneState, seat: int, space: int, events: list[Event]) -> None:
+        moved = state.robbers[seat] is not None
+        state.robbers[seat] = space
+        beside = [SeatRef(s) for s in range(state.seats) if s != seat and state.space(s) == space]
+        events.append(Event(msg("carcassonne.event.robber_moved" if moved else "carcassonne.event.robber_placed",
+                                player=SeatRef(seat), space=space, players=beside), kind="robber"))
+        self._next_robber(state, events)
+
+    def _next_robber(self, state: CarcassonneState, events: list[Event]) -> None:
+        if state.robbers_option == "next" and state.asked != state.turn:
+            state.robber_queue = []  # only one other player is ever asked
+        while state.robber_queue:
+            candidate = state.robber_queue.pop(0)
+            if state.robbers[candidate] is None and _robber_spaces(state, candidate):
+                state.asked = candidate
+                if state.robbers_option == "next":
+                    state.robber_queue = []
+                return
+        state.asked, state.robber_queue = None, []
+        self._to_follower_step(state, events)
+
+    # -- the follower
+
+    def _to_follower_step(self, state: CarcassonneState, events: list[Event]) -> None:
+        state.phase, state.asked = "follower", None
+        if not _follower_spots(state):
+            self._follower(state, None, events)
+
+    def _follower(self, state: CarcassonneState, spot: str | None, events: list[Event]) -> None:
+        index = len(state.board.tiles) - 1
+        if spot is not None:
+            seg = dict(_follower_spots(state))[spot]
+            state.meeples.append((state.turn, index, seg))
+            kind = state.board.oriented(index).kinds[seg]
+            events.append(Event(msg("carcassonne.event.follower", player=SeatRef(state.turn),
+                                    follower=msg(f"carcassonne.follower.{KIND_WORDS[kind]}")), kind="follower"))
+        awards = _completed_scoring(state, index, events)
+        _score_round(state, awards, events)
+        code = state.board.tiles[index][0]
+        if code == CROP_CIRCLE_CODE and (_crop_possible(state, "add") or _crop_possible(state, "remove")):
+            state.phase = "crop"
+            return
+        self._end_turn(state, events)
+
+    # -- the crop circle
+
+    def _crop_choice(self, state: CarcassonneState, mode: str, events: list[Event]) -> None:
+        state.crop_mode = mode
+        events.append(Event(msg(f"carcassonne.event.crop_{mode}", player=SeatRef(state.turn)), kind="crop"))
+        state.crop_queue = [(state.turn + k) % state.seats for k in range(1, state.seats + 1)]
+        self._next_crop(state, events)
+
+    def _next_crop(self, state: CarcassonneState, events: list[Event]) -> None:
+        while state.crop_queue:
+            seat = state.crop_queue.pop(0)
+            targets = (_crop_add_targets(state, seat) if state.crop_mode == "add"
+                       else _crop_remove_targets(state, seat))
+            if targets:
+                state.phase, state.asked = "crop_act", seat
+                return
+        state.asked, state.crop_mode = None, None
+        self._end_turn(state, events)
+
+    def _crop_act(self, state: CarcassonneState, seat: int, verb: str, arg: str | None, events: list[Event]) -> None:
+        if verb == "pass":
+            events.append(Event(msg("carcassonne.event.crop_pass", player=SeatRef(seat))))
+        else:
+            meeple = _meeple_at(state, seat, arg)
+            if verb == "add":
+                state.meeples.append(meeple)
+                events.append(Event(msg("carcassonne.event.crop_added", player=SeatRef(seat), square=arg)))
+            else:
+                state.meeples.remove(meeple)
+                events.append(Event(msg("carcassonne.event.crop_removed", player=SeatRef(seat), square=arg)))
+        self._next_crop(state, events)
+
+    # -- turns and the end
+
+    def _end_turn(self, state: CarcassonneState, events: list[Event]) -> None:
+        self._start_turn(state, (state.turn + 1) % state.seats, events)
+
+    def _start_turn(self, state: CarcassonneState, seat: int, events: list[Event]) -> None:
+        state.turn, state.asked, state.area, state.square = seat, None, None, None
+        while state.pile:
+            code = state.pile.pop(0)
+            fits = state.board.fits(code)
+            if fits:
+                state.drawn, state.fits, state.phase = code, fits, "place"
+                return
+            state.set_aside.append(code)
+            events.append(Event(msg("carcassonne.event.set_aside", tile=_tile_term(code)), kind="draw"))
+        self._finish(state, events)
+
+    def _finish(self, state: CarcassonneState, events: list[Event]) -> None:
+        state.drawn, state.fits, state.phase = None, {}, "over"
+        # Footnote [6]/[12]: after the last tile's scoring, robbers still out score 3 each, then
+        # the final scoring. Decision: these 3 points are not robbed (every robber leaves at once).
+        for seat in range(state.seats):
+            if state.robbers[seat] is not None:
+                state.scores[seat] += ROBBER_END_POINTS
+                state.robbers[seat] = None
+                events.append(Event(msg("carcassonne.event.robber_end", player=SeatRef(seat),
+                                        count=ROBBER_END_POINTS), kind="score"))
+        breakdown = final_scoring(state)
+        state.breakdown = breakdown
+        for seat in range(state.seats):
+            parts = breakdown[seat]
+            total = sum(parts.values())
+            state.scores[seat] += total
+            events.append(Event(msg("carcassonne.event.final", player=SeatRef(seat), count=total,
+                                    roads=parts["road"], cities=parts["city"], cloisters=parts["cloister"],
+                                    fields=parts["field"]), kind="score"))
+        outcome = self.outcome(state)  # the followers stay on the board for the last picture
+        events.append(Event(outcome.reason, kind="end"))
+
+    # ------------------------------------------------------------------------------------
+    # Labels, views, results
+
+    def describe(self, state: CarcassonneState, seat: int, action: Action) -> Msg:
+        action = _canonical(action)
+        verb, args = action.verb, action.args
+        try:
+            if verb == "area":
+                groups = _areas(list(state.fits))
+                k = int(args[0]) - 1
+                first = sum(len(g) for g in groups[:k]) + 1
+                return msg("carcassonne.label.area", first=first, last=first + len(groups[k]) - 1)
+            if verb == "at":
+                sq = _parse_sq(args[0])
+                number = list(state.fits).index(sq) + 1
+                return msg("carcassonne.label.at", number=number, square=args[0])
+            if verb == "back":
+                return msg("carcassonne.label.back")
+            if verb == "turn":
+                return _turn_label(state.drawn, SIDE_NAMES.index(args[0]))
+            if verb == "robber":
+                space = int(args[0])
+                beside = [SeatRef(s) for s in range(state.seats) if s != seat and state.space(s) == space]
+                if len(beside) > 1:  # keep the label short (names are up to 32 characters)
+                    return msg("carcassonne.label.robber_many", space=space, count=len(beside))
+                return msg("carcassonne.label.robber", space=space, players=beside)
+            if verb == "pass" and state.phase == "robber":
+                return msg("carcassonne.label.robber_pass")
+            if verb == "follower":
+                seg = dict(_follower_spots(state))[args[0]]
+                return _spot_label(state.board.oriented(len(state.board.tiles) - 1), seg)
+            if verb == "skip":
+                return msg("carcassonne.label.skip")
+            if verb == "crop":
+                return msg(f"carcassonne.label.crop_{args[0]}")
+            if verb == "add":
+                return msg("carcassonne.label.add", square=args[0])
+            if verb == "remove":
+                return msg("carcassonne.label.remove", square=args[0])
+            if verb == "pass":
+                return msg("carcassonne.label.crop_pass")
+        except (ValueError, KeyError, IndexError, TypeError):
+            pass
+        return msg("carcassonne.label.unknown", text=action.encode()[:60])
+
+    def view(self, state: CarcassonneState, seat: int | None) -> dict:
+        from games.carcassonne.views import build_view
+
+        return build_view(self, state, seat)
+
+    def outcome(self, state: CarcassonneState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        best = max(state.scores)
+        winners = tuple(s for s in range(state.seats) if state.scores[s] == best)
+        key = "carcassonne.outcome.shared" if len(winners) > 1 else "carcassonne.outcome.win"
+        reason = msg(key, players=[SeatRef(s) for s in winners], count=best)
+        return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
+                       details={"breakdown": state.breakdown or []})
+
+    def to_dict(self, state: CarcassonneState) -> dict:
+        return state_io.to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> CarcassonneState:
+        return state_io.from_dict(data)
+
+    def hidden_variant(self, state: CarcassonneState, owner: int | None, rng: random.Random) -> CarcassonneState:
+        """Only the order of the pile is secret (from everyone): shuffle it."""
+        new = state.clone()
+        if owner is None:
+            rng.shuffle(new.pile)
+        return new
+
+    def suggest(self, state: CarcassonneState, seat: int, rng: random.Random) -> Action:
+        from games.carcassonne.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
+
+# ----------------------------------------------------------------------------------------
+# Helpers: squares, actions
+
+
+def _sq(square) -> str:
+    return f"{square[0]},{square[1]}"
+
+
+def _parse_sq(text: str) -> tuple[int, int]:
+    x, y = text.split(",")
+    return int(x), int(y)
+
+
+def _canonical(action: Action) -> Action:
+    verb = action.verb.lower()
+    args = action.args
+    if verb == "turn" and args:
+        args = (args[0].upper(),)
+    elif verb in ("crop", "follower") and args:
+        args = (args[0].lower(),)
+    return Action(verb, tuple(args))
+
+
+def _areas(squares: list) -> list[list]:
+    """Groups of squares (north to south) when there are too many for one menu; [] otherwise."""
+    if len(squares) <= AREA_LIMIT:
+        return []
+    count = -(-len(squares) // AREA_SIZE)
+    size = -(-len(squares) // count)
+    return [squares[i:i + size] for i in range(0, len(squares), size)]
+
+
+def _json(text: Any) -> Any:
+    return text.to_json() if isinstance(text, Msg) else text
+
+
+def _tile_term(code: str) -> Msg:
+    tile = TILE_TYPES[code]
+    if tile.crop_circle:
+        return msg("carcassonne.tile.crop_circle")
+    if tile.robber:
+        return msg("carcassonne.tile.robber")
+    return msg("carcassonne.tile.plain")
+
+
+def _dirs(sides) -> list[Msg]:
+    return [msg(f"carcassonne.dir.{SIDE_NAMES[s].lower()}") for s in sides]
+
+
+def _turn_label(code: str, rot: int) -> Msg:
+    o = ORIENTED[(code, rot)]
+    cities = [s for s in range(4) if o.edges[s] == "C"]
+    roads = [s for s in range(4) if o.edges[s] == "R"]
+    parts = []
+    if cities:
+        parts.append(msg("carcassonne.label.city_to", dirs=_dirs(cities)))
+    if roads:
+        parts.append(msg("carcassonne.label.road_to", dirs=_dirs(roads)))
+    if not parts:
+        return msg("carcassonne.label.turn_any")
+    return msg("carcassonne.label.turn", parts=parts)
+
+
+_COMPASS = ("e", "se", "s", "sw", "w", "nw", "n", "ne")
+
+
+def _compass(x: float, y: float) -> str:
+    import math
+
+    dx, dy = x - 0.5, y - 0.5
+    if abs(dx) < 0.06 and abs(dy) < 0.06:
+        return "mid"
+    angle = math.degrees(math.atan2(dy, dx)) % 360
+    return _COMPASS[int(((angle + 22.5) % 360) // 45)]
+
+
+def _spot_label(o, seg: int) -> Msg:
+    kind = o.kinds[seg]
+    if kind == "cloister":
+        return msg("carcassonne.label.monk")
+    if kind == "city":
+        return msg("carcassonne.label.knight", dirs=_dirs(o.ports[seg]))
+    if kind == "road":
+        return msg("carcassonne.label.thief", dirs=_dirs(o.ports[seg]))
+    x, y = o.spots[seg]
+    return msg("carcassonne.label.farmer", where=msg(f"carcassonne.compass.{_compass(x, y)}"))
+
+
+def spot_names(o) -> list[str]:
+    """Names of a tile's spots in segment order: city1, road1, road2, field1, cloister."""
+    counts: dict[str, int] = {}
+    names = []
+    for kind in o.kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+        names.append(kind if kind == "cloister" else f"{kind}{counts[kind]}")
+    return names
+
+
+def _follower_spots(state: CarcassonneState) -> list[tuple[str, int]]:
+    """Free spots of the tile just placed, as (name, segment): only if the player has a
+    follower at home and no follower stands anywhere in the joined feature."""
+    if state.supply(state.turn) <= 0:
+        return []
+    board = state.board
+    index = len(board.tiles) - 1
+    o = board.oriented(index)
+    taken = {board.find(t * NODE_STRIDE + s) for _, t, s in state.meeples}
+    base = index * NODE_STRIDE
+    return [(name, seg) for seg, name in enumerate(spot_names(o)) if board.find(base + seg) not in taken]
+
+
+def _robber_spaces(state: CarcassonneState, seat: int) -> list[int]:
+    """Track spaces with at least one counting figure of another player; not the space the
+    seat's robber already stands on (that is `pass`)."""
+    spaces = {state.space(s) for s in range(state.seats) if s != seat}
+    spaces.discard(state.robbers[seat])
+    return sorted(spaces)
+
+
+def _spot_arg(state: CarcassonneState, meeple: tuple[int, int, int]) -> str:
+    _, index, seg = meeple
+    _, x, y, _ = state.board.tiles[index]
+    return f"{x},{y},{seg}"
+
+
+def _meeple_at(state: CarcassonneState, seat: int, arg: str) -> tuple[int, int, int]:
+    x, y, seg = (int(v) for v in arg.split(","))
+    return (seat, state.board.pos[(x, y)], seg)
+
+
+def _road_meeples(state: CarcassonneState, seat: int) -> list[tuple[int, int, int]]:
+    board = state.board
+    return [m for m in state.meeples if m[0] == seat and board.oriented(m[1]).kinds[m[2]] == "road"]
+
+
+def _crop_add_targets(state: CarcassonneState, seat: int) -> list[tuple[int, int, int]]:
+    """One spot per road that already holds one of the seat's followers (the new follower
+    stands beside the first of them); none without a follower at home."""
+    if state.supply(seat) <= 0:
+        return []
+    seen, result = set(), []
+    for m in sorted(_road_meeples(state, seat), key=lambda m: (m[1], m[2])):
+        root = state.board.find(m[1] * NODE_STRIDE + m[2])
+        if root not in seen:
+            seen.add(root)
+            result.append(m)
+    return result
+
+
+def _crop_remove_targets(state: CarcassonneState, seat: int) -> list[tuple[int, int, int]]:
+    return sorted(set(_road_meeples(state, seat)), key=lambda m: (m[1], m[2]))
+
+
+def _crop_possible(state: CarcassonneState, mode: str) -> bool:
+    targets = _crop_add_targets if mode == "add" else _crop_remove_targets
+    return any(targets(state, s) for s in range(state.seats))
+
+
+# ----------------------------------------------------------------------------------------
+# Scoring
+
+
+def feature_points(board: Board, root: int, *, final: bool) -> int:
+    info = board.info[root]
+    kind = info[KIND]
+    if kind == "road":
+        return len(info[TILES]) * ROAD_PER_TILE
+    if kind == "city":
+        if final:
+            return len(info[TILES]) * END_CITY_PER_TILE + info[PENNANTS] * END_CITY_PER_PENNANT
+        return len(info[TILES]) * CITY_PER_TILE + info[PENNANTS] * CITY_PER_PENNANT
+    if kind == "cloister":
+        index = next(iter(info[TILES]))
+        _, x, y = board.tiles[index][:3]
+        neighbours = board.neighbours((x, y))
+        return CLOISTER_COMPLETE if neighbours == 8 and not final else 1 + neighbours
+    if kind == "field":
+        cities = {board.find(c) for c in info[CITIES]}
+        return FIELD_PER_CITY * sum(1 for c in cities if board.info[c][OPEN] == 0)
+    return 0
+
+
+def majority(seats_on_feature: list[int]) -> list[int]:
+    """The seats with the most followers in a feature (all of them when tied), in seat order."""
+    counts: dict[int, int] = {}
+    for s in seats_on_feature:
+        counts[s] = counts.get(s, 0) + 1
+    if not counts:
+        return []
+    most = max(counts.values())
+    return sorted(s for s, n in counts.items() if n == most)
+
+
+def _completed_scoring(state: CarcassonneState, index: int, events: list[Event]) -> list[tuple[int, int, str]]:
+    """Score every feature the tile at `index` completed: (seat, points, kind) awards, in the
+    order roads, cities, cloisters; the followers on them go home."""
+    board = state.board
+    o = board.oriented(index)
+    base = index * NODE_STRIDE
+    roots: list[int] = []
+    for seg, kind in enumerate(o.kinds):
+        if kind in ("road", "city"):
+            root = board.find(base + seg)
+            if root not in roots and board.info[root][OPEN] == 0:
+                roots.append(root)
+    roots.sort(key=lambda r: (board.info[r][KIND] != "road", r))
+    _, x, y, _ = board.tiles[index]
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            other = board.pos.get((x + dx, y + dy))
+            if other is None:
+                continue
+            oo = board.oriented(other)
+            if oo.kinds[0] == "cloister" and board.neighbours((x + dx, y + dy)) == 8:
+                roots.append(board.find(other * NODE_STRIDE))
+    if not roots:
+        return []
+    by_root: dict[int, list[tuple[int, int, int]]] = {}
+    for m in state.meeples:
+        root = board.find(m[1] * NODE_STRIDE + m[2])
+        by_root.setdefault(root, []).append(m)
+    awards = []
+    for root in roots:
+        on = by_root.get(root)
+        if not on:
+            continue
+        kind = board.info[root][KIND]
+        points = feature_points(board, root, final=False)
+        for seat in majority([m[0] for m in on]):
+            awards.append((seat, points, kind))
+        for m in on:
+            state.meeples.remove(m)
+        events.append(Event(msg("carcassonne.event.completed", feature=msg(f"carcassonne.feature.{kind}"),
+                                count=points, players=[SeatRef(s) for s in majority([m[0] for m in on])]),
+                            kind="score"))
+    return awards
+
+
+def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict:
+    """One scoring round (everything one tile completed), with The Robbers.
+
+    Each player who scores several features decides their order; we choose for them the order
+    that is best for them: smallest first, so a robber beside their figure halves the smallest.
+    Every counting figure moves by each of its scores in turn. A robber may rob, from each other
+    player, only that player's first move starting on the robber's space; among those it takes
+    the biggest (it has seen the whole round: footnote [8]/[9]); several robbers may rob the same
+    move. Its owner gets half, rounded up, and the robber goes home. These rogue points are never
+    robbed: a robber (of another player) standing where the rogue points start moves along.
+    Returns {robber owner: (victim, points)} for the tests."""
+    if not awards:
+        return {}
+    seats = state.seats
+    order = [(state.turn + k) % seats for k in range(seats)]
+    per_seat: dict[int, list[int]] = {}
+    for seat, points, _ in awards:
+        per_seat.setdefault(seat, []).append(points)
+    first_from: dict[int, dict[int, int]] = {}  # space -> {seat: points of its first move from there}
+    for seat in order:
+        if seat not in per_seat:
+            continue
+        score = state.scores[seat]
+        for points in sorted(per_seat[seat]):
+            first_from.setdefault(score % TRACK_SPACES, {}).setdefault(seat, points)
+            score += points
+        state.scores[seat] = score
+    robbed: dict[int, tuple[int, int]] = {}
+    for owner in order:
+        space = state.robbers[owner]
+        if space is None:
+            continue
+        candidates = [(points, -order.index(seat), seat) for seat, points in first_from.get(space, {}).items()
+                      if seat != owner]
+        if not candidates:
+            continue
+        points, _, victim = max(candidates)
+        robbed[owner] = (victim, points)
+    for owner in order:
+        if owner in robbed:
+            state.robbers[owner] = None
+    for owner in order:
+        if owner not in robbed:
+            continue
+        victim, points = robbed[owner]
+        gain = (points + 1) // 2
+        start = state.space(owner)
+        state.scores[owner] += gain
+        events.append(Event(msg("carcassonne.event.robbed", player=SeatRef(owner), victim=SeatRef(victim),
+                                count=gain), kind="robber"))
+        end = state.space(owner)
+        for other in order:
+            if other != owner and state.robbers[other] == start:
+                state.robbers[other] = end
+                events.append(Event(msg("carcassonne.event.robber_along", player=SeatRef(other),
+                                        victim=SeatRef(owner), space=end), kind="robber"))
+    return robbed
+
+
+def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
+    """End-of-game points per seat, by kind, for the followers still on the board."""
+    board = state.board
+    result = [{"road": 0, "city": 0, "cloister": 0, "field": 0} for _ in range(state.seats)]
+    by_root: dict[int, list[int]] = {}
+    for seat, index, seg in state.meeples:
+        by_root.setdefault(board.find(index * NODE_STRIDE + seg), []).append(seat)
+    for root, seats in by_root.items():
+        kind = board.info[root][KIND]
+        points = feature_points(board, root, final=True)
+        for seat in majority(seats):
+            result[seat][kind] += points
+    return result
+
+
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "majority", "spot_names"]

@@ -1,0 +1,303 @@
+"""Carcassonne base rules: components, placing, followers, scoring during play and at the end."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from games.carcassonne import GAME
+from games.carcassonne.data import ORIENTED, TILES, TOTAL_TILES, all_tiles
+from games.carcassonne.engine import final_scoring
+from games.core import Action, IllegalAction, InvalidState
+
+from tests.games.carcassonne.support import ids, play, position
+
+
+# ------------------------------------------------------------------------------ components
+
+
+def test_the_box_holds_72_base_tiles_8_robber_tiles_and_one_crop_circle():
+    counts = Counter(all_tiles())
+    assert TOTAL_TILES == 81
+    assert sum(n for code, n in counts.items() if len(code) == 1 and code != "Z") == 72
+    assert sum(n for code, n in counts.items() if code.endswith("r")) == 8
+    assert counts["Z"] == 1
+    assert {code[0] for code in counts if code.endswith("r")} == {"V", "U", "D", "K", "W", "E", "P"}
+    assert counts["Vr"] == 2
+
+
+@pytest.mark.parametrize("code", sorted(TILES))
+def test_every_tile_covers_each_edge_once(code):
+    o = ORIENTED[(code, 0)]
+    for side, edge in enumerate(o.edges):
+        if edge in "CR":
+            assert o.side_seg[side] >= 0 and o.kinds[o.side_seg[side]] == {"C": "city", "R": "road"}[edge]
+        else:
+            assert o.side_seg[side] == -1
+        halves = (o.half_seg[2 * side], o.half_seg[2 * side + 1])
+        assert (edge == "C") == (halves == (-1, -1)), (code, side)
+
+
+def test_a_new_game_starts_with_the_start_tile_and_a_public_drawn_tile():
+    state = GAME.new_game(3, seed=4)
+    assert state.board.tiles == [("D", 0, 0, 0)]
+    assert state.drawn in TILES and len(state.pile) == 79
+    view = GAME.view(state, None)
+    assert view["drawn"] == state.drawn and view["pile"] == 80
+    assert "pile_order" not in json.dumps(view)
+
+
+# ------------------------------------------------------------------------------ placing
+
+
+def test_a_tile_must_match_every_edge_it_touches():
+    state = GAME.new_game(2, seed=1)
+    # The start tile D: city north, road west-east, field south.
+    fits = state.board.fits("E")  # a city cap, fields elsewhere
+    assert fits[(0, -1)] == (2,)  # above: only with its city facing south
+    assert (1, 0) not in fits and (-1, 0) not in fits  # no road to meet the start tile's road
+    assert fits[(0, 1)] == (1, 2, 3)  # below: any way but with its city against the field
+    assert state.board.fits("U")[(1, 0)] == (0,)  # a straight road: one look that fits east
+
+
+def test_rotations_offered_are_only_those_that_fit_and_back_returns():
+    state = position([("D", 0, 0, "N")], drawn="U")
+    legal = [a.encode() for a in GAME.legal_actions(state, 0)]
+    assert "at 1,0" in legal and "at 0,-1" not in legal  # U has no city
+    state, _ = play(state, "at 1,0")
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["turn N", "turn E", "back"] or \
+        [a.encode() for a in GAME.legal_actions(state, 0)] == ["turn N", "back"]
+    turns = [a for a in GAME.legal_actions(state, 0) if a.verb == "turn"]
+    assert turns == [Action("turn", ("N",))]  # road west-east must meet the road; U turned twice looks the same
+    state, _ = play(state, "back")
+    assert state.phase == "place" and state.square is None
+
+
+def test_many_squares_are_offered_in_groups_of_at_most_twenty_four():
+    tiles = [("U", x, 0, "N") for x in range(-8, 9)]
+    state = position(tiles, drawn="B")
+    legal = GAME.legal_actions(state, 0)
+    assert all(a.verb == "area" for a in legal) and 2 <= len(legal) <= 4
+    state, _ = play(state, "area 2")
+    legal = GAME.legal_actions(state, 0)
+    assert 1 < len(legal) <= 25 and legal[-1] == Action("back")
+    every = set()
+    for k in range(1, len([a for a in GAME.legal_actions(position(tiles, drawn="B"), 0)]) + 1):
+        s, _ = play(position(tiles, drawn="B"), f"area {k}")
+        every |= {a.args[0] for a in GAME.legal_actions(s, 0) if a.verb == "at"}
+    assert len(every) == len(position(tiles, drawn="B").fits)  # nothing silently cut
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside_and_replaced():
+    # A single C (city all round) next to which a road-only tile has nowhere to go.
+    state = position([("C", 0, 0, "N")], drawn="E", pile=["X", "E"])
+    state, events = play(state, "at 0,-1", "turn S", "skip")
+    assert "carcassonne.event.set_aside" in ids(events)
+    assert state.set_aside == ["X"] and state.drawn == "E"
+
+
+def test_game_ends_when_the_pile_is_empty():
+    state = position([("D", 0, 0, "N")], drawn="E", pile=[])
+    state, events = play(state, "at 0,-1", "turn S", "skip")
+    assert GAME.outcome(state) is not None and state.phase == "over"
+
+
+# ------------------------------------------------------------------------------ followers
+
+
+def test_followers_only_on_free_features_of_the_new_tile():
+    # Seat 1 has a thief on the start tile's road; a tile extending that road offers no thief.
+    state = position([("D", 0, 0, "N")], meeples=[(1, (0, 0), "road1")], drawn="U")
+    state, _ = play(state, "at 1,0", "turn N")
+    spots = [a.args[0] for a in GAME.legal_actions(state, 0) if a.verb == "follower"]
+    assert "road1" not in spots and spots == ["field1", "field2"]
+    assert GAME.legal_actions(state, 0)[-1] == Action("skip")
+
+
+def test_features_merge_so_two_followers_can_share_one():
+    # Knights on two separate city caps; a tile joins them: both are in one city now.
+    tiles = [("E", 0, 0, "E"), ("E", 2, 0, "W")]
+    state = position(tiles, meeples=[(0, (0, 0), "city1"), (1, (2, 0), "city1")], drawn="G")
+    state, _ = play(state, "at 1,0", "turn N", "skip")
+    # A city closed by tiles of two players, tied: both score it in full.
+    assert state.scores == [6, 6]
+    assert state.meeples == []
+
+
+def test_no_follower_when_none_is_at_home():
+    meeples = [(0, (0, 0), "field2")] * 7
+    state = position([("D", 0, 0, "N")], meeples=meeples, drawn="E")
+    state, _ = play(state, "at 0,-1", "turn S")
+    assert state.phase == "place"  # the follower step was skipped by itself
+    assert state.turn == 1
+
+
+def test_majority_wins_a_shared_feature():
+    tiles = [("E", 0, 0, "E"), ("E", 2, 0, "W"), ("E", 1, -1, "S")]
+    meeples = [(0, (0, 0), "city1"), (1, (2, 0), "city1"), (1, (1, -1), "city1")]
+    state = position(tiles, meeples=meeples, drawn="R")  # city N+E+W; south field
+    state, _ = play(state, "at 1,0", "turn N", "skip")
+    assert state.scores == [0, 8]  # 4 tiles x 2
+    assert state.meeples == []
+
+
+# ------------------------------------------------------------------------------ scoring in play
+
+
+def test_a_two_tile_city_scores_four():
+    state = position([("D", 0, 0, "N")], drawn="E")
+    state, events = play(state, "at 0,-1", "turn S", "follower city1")
+    assert state.scores == [4, 0] and state.meeples == []
+    assert "carcassonne.event.completed" in ids(events)
+
+
+def test_a_city_with_a_pennant_scores_two_more():
+    tiles = [("D", 0, 0, "N"), ("M", 0, -1, "S")]
+    state = position(tiles, meeples=[(1, (0, -1), "city1")], drawn="E")
+    state, _ = play(state, "at 1,-1", "turn W", "skip")
+    assert state.scores == [0, 3 * 2 + 2]
+
+
+def test_a_road_scores_one_a_tile():
+    tiles = [("A", -1, 0, "W"), ("D", 0, 0, "N")]
+    state = position(tiles, meeples=[(0, (0, 0), "road1")], drawn="L")
+    state, _ = play(state, "at 1,0", "turn N", "skip")
+    assert state.scores == [3, 0]
+
+
+def test_a_completed_cloister_scores_nine():
+    tiles = [("B", x, y, "N") for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (1, 1)]
+    state = position(tiles, meeples=[(1, (0, 0), "cloister")], drawn="B")
+    state, _ = play(state, "at 1,1", "turn N", "skip")
+    assert state.scores == [0, 9]
+
+
+def test_a_tile_completing_a_road_and_a_city_scores_both():
+    tiles = [("A", -1, 0, "W"), ("D", 0, 0, "N"), ("E", 1, -1, "S")]
+    meeples = [(0, (0, 0), "road1"), (0, (1, -1), "city1")]
+    state = position(tiles, meeples=meeples, drawn="L")
+    state, events = play(state, "at 1,0", "turn N", "skip")
+    assert state.scores == [3 + 4, 0]
+    assert ids(events).count("carcassonne.event.completed") == 2
+    assert state.meeples == []
+
+
+def test_completed_features_without_followers_score_nothing():
+    state = position([("D", 0, 0, "N")], drawn="E")
+    state, _ = play(state, "at 0,-1", "turn S", "skip")
+    assert state.scores == [0, 0]
+
+
+# ------------------------------------------------------------------------------ final scoring
+
+
+def test_final_incomplete_road_city_and_cloister():
+    tiles = [("U", 0, 0, "N"), ("U", 1, 0, "N"), ("U", 2, 0, "N"),
+             ("M", 0, -2, "N"), ("E", 0, -3, "S"),
+             ("B", 5, 5, "N"), ("B", 6, 5, "N"), ("B", 4, 5, "N"), ("B", 5, 6, "N"), ("B", 6, 6, "N"), ("B", 4, 6, "N")]
+    meeples = [(0, (1, 0), "road1"), (1, (0, -2), "city1"), (1, (5, 5), "cloister")]
+    state = position(tiles, meeples=meeples)
+    result = final_scoring(state)
+    assert result[0]["road"] == 3
+    assert result[1]["city"] == 2 + 1  # two tiles and a pennant
+    assert result[1]["cloister"] == 1 + 5  # five neighbours
+
+
+def test_a_field_scores_three_for_each_completed_city_it_touches():
+    tiles = [("H", 0, 0, "N"), ("E", 0, -1, "S"), ("E", 0, 1, "N")]
+    state = position(tiles, meeples=[(0, (0, 0), "field1")])
+    assert final_scoring(state)[0]["field"] == 6
+
+
+def test_an_incomplete_city_gives_its_field_nothing():
+    tiles = [("H", 0, 0, "N"), ("E", 0, -1, "S")]
+    state = position(tiles, meeples=[(0, (0, 0), "field1")])
+    assert final_scoring(state)[0]["field"] == 3
+
+
+def test_a_field_split_by_a_road():
+    tiles = [("D", 0, 0, "N"), ("E", 0, -1, "S")]
+    state = position(tiles, meeples=[(0, (0, 0), "field1"), (1, (0, 0), "field2")])
+    result = final_scoring(state)
+    assert result[0]["field"] == 3 and result[1]["field"] == 0
+
+
+def test_a_city_touching_two_fields_scores_for_each():
+    tiles = [("F", 0, 0, "N"), ("E", -1, 0, "E"), ("E", 1, 0, "W")]
+    state = position(tiles, meeples=[(0, (0, 0), "field1"), (1, (0, 0), "field2")])
+    result = final_scoring(state)
+    assert result[0]["field"] == 3 and result[1]["field"] == 3
+
+
+def test_a_field_majority_and_a_field_joined_over_tiles():
+    # Two fields joined by a tile: seat 1 has two farmers, seat 0 one: only seat 1 scores.
+    tiles = [("D", 0, 0, "N"), ("E", 0, -1, "S"), ("U", 1, 0, "N"), ("U", 2, 0, "N")]
+    meeples = [(0, (0, 0), "field1"), (1, (1, 0), "field1"), (1, (2, 0), "field1")]
+    state = position(tiles, meeples=meeples)
+    result = final_scoring(state)
+    assert result[1]["field"] == 3 and result[0]["field"] == 0
+
+
+def test_a_whole_game_ends_with_an_outcome_and_final_scores():
+    import random
+
+    state = GAME.new_game(2, seed=11)
+    rng = random.Random(3)
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    outcome = GAME.outcome(state)
+    assert len(state.board.tiles) + len(state.set_aside) == 81
+    assert outcome.scores == tuple(state.scores)
+    assert set(outcome.details["breakdown"][0]) == {"road", "city", "cloister", "field"}
+
+
+# ------------------------------------------------------------------------------ refusals and storage
+
+
+def test_refusals_are_typed():
+    state = position([("D", 0, 0, "N")], drawn="E")
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, Action("at", ("5,5",)))
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, Action("turn", ("N",)))
+
+
+def test_a_stored_game_with_a_tile_that_does_not_fit_is_refused():
+    state = GAME.new_game(2, seed=2)
+    data = GAME.to_dict(state)
+    data = json.loads(json.dumps(data))
+    data["tiles"].append(["C", 0, 1, 0])  # a city edge against the start tile's field
+    data["pile"].remove("C")
+    with pytest.raises(InvalidState):
+        GAME.from_dict(data)
+    data = GAME.to_dict(state)
+    data["pile"].append("C")  # one tile too many
+    with pytest.raises(InvalidState):
+        GAME.from_dict(data)
+
+
+def test_moves_typed_in_any_case_are_understood():
+    state = position([("D", 0, 0, "N")], drawn="E")
+    state, _ = play(state, "at 0,-1", "turn s", "FOLLOWER City1")
+    assert state.scores[0] == 4
+
+
+def test_every_label_fits_a_button_with_long_names_in_both_languages():
+    import random
+
+    from i18n import translate
+
+    names = ["M" * 32, "W" * 32, "Ü" * 32, "X" * 32, "Q" * 32]
+    rng = random.Random(8)
+    state = GAME.new_game(5, seed=8)
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        assert len(legal) <= 25
+        for action in legal:
+            for lang in ("en", "de"):
+                label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
+                assert len(label) <= 80, label
+        state, _ = GAME.apply(state, seat, rng.choice(legal))
