@@ -18,6 +18,7 @@ from games.core import Event, Game, Outcome, SubsetChoice
 
 from bot import presenter
 from bot.components import Choice, board_view, private_view
+from bot.records import post_game_end
 from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -244,9 +245,12 @@ class Announcer:
             headline = [f"{presenter.bold_names(table.names)[mover]} made a move."]
         footer, ping = self.footer(table, game, after)
         board_choices = public_choices(game, after, len(table.players))
-        await self.post_board(table, game, after,
-                              presenter.board_text(headline, self.status_line(table, game, after), footer),
-                              ping=ping, choices=board_choices)
+        if game.outcome(after) is not None:  # bot.records: the end-of-game message, with the score chart
+            await post_game_end(self, table, game, after, headline)
+        else:
+            await self.post_board(table, game, after,
+                                  presenter.board_text(headline, self.status_line(table, game, after), footer),
+                                  ping=ping, choices=board_choices)
         public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:
             if player.dm_ok is False:
