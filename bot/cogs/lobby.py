@@ -27,7 +27,12 @@ class LobbyCog(FeatureCog):
         )
         # The table's language (bot.records): chosen here, else the server's preferred language.
         lang = language.value if language is not None else guild_language(interaction.guild)
-        await self.service.storage.set_table_language(table.id, lang)
+        if lang != table.lang:
+            await self.service.storage.set_table_language(table.id, lang)
+            table = await self.service.table(table.id)
+            if table.lobby_message_id is not None:  # the lobby message in the table's language
+                await self.service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
+                    content=self.service.lobby_text(table), allowed_mentions=discord.AllowedMentions.none())
         reply_lang = user_language(interaction)
         await interaction.followup.send(
             i18n.t(reply_lang, "bot.records.table_open", id=table.id,
