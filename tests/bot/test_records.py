@@ -188,6 +188,8 @@ async def test_running_games_export_without_seed_and_finished_ones_replay(world,
         (seed,) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,)).fetchone()
     assert data["seed"] is None and data["complete"] is False and str(seed) not in json.dumps(data)
     assert data["board"]["viewer"] is None and "private" not in data["board"]
+    # The trump call is public; the cards played in secret are not named, only what the table saw.
+    assert [entry.get("action", "").split(" ")[0] for entry in data["moves"]] == ["trump", "", ""]
 
     await play_to_end(world, players, seed=2)
     done = await world.slash(bob, "game export")
