@@ -117,8 +117,14 @@ def render_chart(history: Sequence[Sequence[float]], names: Sequence[str], lang:
             index = round(moves * (k - 0.5 + seat / max(seats, 1)) / MARKERS)  # staggered: ties stay readable
             if index < len(history):
                 _marker(draw, (x_of(index), y_of(history[index][seat]) + nudge), seat, 17)
-        if history:
-            _marker(draw, (x_of(len(history) - 1), y_of(history[-1][seat]) + nudge), seat, 24)
+    # End markers: seats that finish level stand side by side instead of on top of each other.
+    if history:
+        level: dict[float, int] = {}
+        for seat in range(seats):
+            value = history[-1][seat]
+            place = level.get(value, 0)
+            level[value] = place + 1
+            _marker(draw, (x_of(len(history) - 1) - place * 52, y_of(value)), seat, 24)
     return image
 
 
