@@ -18,7 +18,7 @@ from games.core import Event, Game, Outcome, SubsetChoice
 
 from bot import presenter
 from bot.components import Choice, board_view, private_view
-from bot.records import post_game_end
+from bot.records import post_early_end, post_game_end
 from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -288,6 +288,9 @@ class Announcer:
     async def game_ended(self, table: GameRow, text: str) -> None:
         """Resignation or abandonment: take the buttons off the board and say so."""
         await self.strip_components(table, table.board_message_id)
+        if table.status == "active" and table.state is not None:  # bot.records: last board and score chart
+            await post_early_end(self, table, text)
+            return
         await self.channel(table).send(presenter.clip(text), allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -184,20 +183,11 @@ def score_history(game: Game, table: GameRow, moves: Sequence[Move]) -> list[lis
 # -------------------------------------------------------------------------- end of game
 
 
-async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, state: Any,
-                        headline: Sequence[str] = ()) -> discord.Message:
-    """The one message at the end of a game, in the table's channel and language: what the last
-    move did, the final board, the scores and how the game was won (the announcer's own
-    outcome lines), and a chart of the scores over the game. It is the table's last board.
-
-    Called by `Announcer.move_made` instead of its usual board post when a move ends the game.
-    If the chart cannot be drawn the message goes out without it.
-    """
-    lang = table_language(table)
-    footer, _ = announcer.footer(table, game, state)
-    content = presenter.board_text(list(headline), announcer.status_line(table, game, state),
-                                   "\n".join((footer, i18n.t(lang, "bot.records.end_export"))))
-    files = []
+async def _board_and_chart(announcer: "Announcer", table: GameRow, game: Game, state: Any,
+                           lang: str) -> list[discord.File]:
+    """The public board of `state` and the chart of the scores up to it (either may be missing
+    if it cannot be drawn: the game is over whether or not its pictures can be made)."""
+    files: list[discord.File] = []
     board = await announcer.image(game.view(state, None), table.names, "board.png")
     if board is not None:
         files.append(board)
@@ -211,9 +201,44 @@ async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, stat
             files.append(discord.File(io.BytesIO(png), filename="scores.png"))
     except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
         log.exception("Could not draw the score chart of game %s", table.id)
+    return files
+
+
+async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, state: Any,
+                        headline: Sequence[str] = ()) -> discord.Message:
+    """The one message at the end of a game, in the table's channel and language: what the last
+    move did, the final board, the scores and how the game was won (the announcer's own
+    outcome lines), and a chart of the scores over the game. It is the table's last board.
+
+    Called by `Announcer.move_made` instead of its usual board post when a move ends the game.
+    If the chart cannot be drawn the message goes out without it.
+    """
+    lang = table_language(table)
+    footer, _ = announcer.footer(table, game, state)
+    content = presenter.board_text(list(headline), announcer.status_line(table, game, state),
+                                   "\n".join((footer, i18n.t(lang, "bot.records.end_export"))))
+    files = await _board_and_chart(announcer, table, game, state, lang)
     message = await announcer.channel(table).send(presenter.clip(content), files=files,
                                                   allowed_mentions=discord.AllowedMentions.none())
     await announcer.strip_components(table, table.board_message_id)
+    await announcer.storage.set_board_message(table.id, message.id)
+    return message
+
+
+async def post_early_end(announcer: "Announcer", table: GameRow, text: str) -> discord.Message:
+    """The end message of a game ended early (resigned or abandoned): the announcer's text, the
+    board as it was left, and the chart of the scores so far. `table` is the row from before the
+    game ended (it still holds the last state)."""
+    lang = table_language(table)
+    try:
+        game = announcer.bot.games[table.game]
+        files = await _board_and_chart(announcer, table, game, game.from_dict(table.state), lang)
+    except Exception:  # noqa: BLE001 - the game has ended; say so even without pictures
+        log.exception("Could not draw the last board of game %s", table.id)
+        files = []
+    content = "\n".join((text, i18n.t(lang, "bot.records.end_export")))
+    message = await announcer.channel(table).send(presenter.clip(content), files=files,
+                                                  allowed_mentions=discord.AllowedMentions.none())
     await announcer.storage.set_board_message(table.id, message.id)
     return message
 
@@ -231,7 +256,3 @@ def export_file(table: GameRow, game: Game, actions: Sequence[Any]) -> tuple[dic
     suffix = "" if data["complete"] else "-running"
     name = f"{game.name}-game-{table.id}{suffix}.json"
     return data, discord.File(io.BytesIO(dumps(data).encode("utf-8")), filename=name)
-
-
-def parse_file(raw: bytes) -> dict:
-    return json.loads(raw.decode("utf-8"))

@@ -168,6 +168,20 @@ async def test_the_end_of_game_message_has_the_board_the_scores_and_a_chart(worl
     assert not final.components  # nothing left to click
 
 
+async def test_a_resigned_game_ends_with_its_last_board_and_the_chart_so_far(world):
+    alice, bob = world.player("alice"), world.player("bob")
+    game_id = await start_table(world, alice, bob, options="rounds=3")
+    players = seat_order(world, game_id, [alice, bob])
+    rng = random.Random(1)
+    for _ in range(3):
+        await take_turn(world, to_act(world, players)[0], rng)
+    await world.slash(bob, "game resign")
+    last = world.latest()
+    assert "resigned" in last.content and "`/game export`" in last.content
+    assert [a.filename for a in last.attachments] == ["board.png", "scores.png"]
+    assert world.stored(game_id).status == "finished"
+
+
 async def test_running_games_export_without_seed_and_finished_ones_replay(world, monkeypatch):
     monkeypatch.setitem(REGISTRY, "pips", fakegame.GAME)  # the replay tool finds engines in the registry
     alice, bob = world.player("alice"), world.player("bob")
