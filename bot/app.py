@@ -24,6 +24,7 @@ from bot.components import ALL_DYNAMIC_ITEMS
 from bot.errors import report_error
 from bot.service import GameService
 from bot.storage import Storage
+from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +72,7 @@ class GameBot(commands.Bot):
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
-        from bot.translator import CatalogueTranslator  # command names in German and English
-
-        await self.tree.set_translator(CatalogueTranslator())
+        await self.tree.set_translator(CatalogueTranslator())  # command names in German and English
         self.tree.add_command(self.game_group)
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))
