@@ -21,6 +21,7 @@ from i18n import t, translate
 from bot import presenter
 from bot.locale import table_language
 from bot.components import Choice, board_view, private_view
+from bot.records import post_early_end, post_game_end
 from bot.storage import GameRow, Storage
 
 if TYPE_CHECKING:
@@ -423,7 +424,13 @@ class Announcer:
         # message that mentions only them.
         same_wait = waiting_after <= waiting_before
         edited = False
-        if same_wait:
+        if game.outcome(after) is not None:
+            # bot.records: one end-of-game message with the final board, scores and score chart;
+            # the last turn message keeps its account.
+            await self.close_turn(table, lines)
+            await post_game_end(self, table, game, after, lines)
+            edited = True
+        elif same_wait:
             account = merge_account(await self._board_account(table), lines)
             content = turn_text(account, status, footer)
             edited = await self.edit_board(table, game, after, content, choices=board_choices)
@@ -472,6 +479,9 @@ class Announcer:
     async def game_ended(self, table: GameRow, text: str) -> None:
         """Resignation or abandonment: take the buttons off the board and say so."""
         await self.strip_components(table, table.board_message_id)
+        if table.status == "active" and table.state is not None:  # bot.records: last board and score chart
+            await post_early_end(self, table, text)
+            return
         await self.channel(table).send(presenter.clip(text), allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -19,15 +19,17 @@ from bot.cogs.endings import EndingsCog
 from bot.cogs.info import InfoCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
+from bot.cogs.records import RecordsCog
 from bot.components import ALL_DYNAMIC_ITEMS
 from bot.errors import report_error
 from bot.service import GameService
 from bot.postgres import open_storage
 from bot.storage import Storage
+from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog)
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog)
 
 
 class GameTree(app_commands.CommandTree):
@@ -73,6 +75,7 @@ class GameBot(commands.Bot):
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogueTranslator())  # command names in German and English
         self.tree.add_command(self.game_group)
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))

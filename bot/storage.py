@@ -358,3 +358,44 @@ class Storage:
     @staticmethod
     async def _touch(db: aiosqlite.Connection, game_id: int) -> None:
         await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id))
+
+    # ------------------------------------------------------------ records (bot.records)
+
+    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:
+        """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
+        first, with its seated players: what `/game stats` and `/game leaderboard` count."""
+        where = "g.guild_id = ? AND g.status IN ('finished', 'abandoned')"
+        params: tuple[Any, ...] = (guild_id,)
+        if game is not None:
+            where += " AND g.game = ?"
+            params += (game,)
+        async with self._lock, self._db.execute(
+            f"SELECT g.id, g.game, g.status, g.result, g.updated_at, s.user_id, s.name, s.seat "
+            f"FROM games g JOIN seats s ON s.game_id = g.id WHERE {where} AND s.seat IS NOT NULL "
+            f"ORDER BY g.id, s.seat", params,
+        ) as cur:
+            rows = await cur.fetchall()
+        results: dict[int, ResultRow] = {}
+        for r in rows:
+            if r["id"] not in results:
+                results[r["id"]] = ResultRow(r["id"], r["game"], r["status"],
+                                             None if r["result"] is None else json.loads(r["result"]),
+                                             r["updated_at"], [])
+            results[r["id"]].players.append(SeatRow(r["user_id"], r["name"], r["seat"], None))
+        return list(results.values())
+
+    async def set_table_language(self, game_id: int, lang: str) -> None:
+        """The language of a table's channel posts (chosen at `/game new`)."""
+        await self._update("UPDATE games SET lang = ? WHERE id = ?", (lang, game_id))
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """An ended game as the records count it."""
+
+    id: int
+    game: str
+    status: str  # 'finished' or 'abandoned'
+    result: dict | None
+    ended_at: int
+    players: list[SeatRow]  # seat order

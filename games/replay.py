@@ -61,8 +61,8 @@ def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Seq
 
     status 'finished' or 'abandoned': a complete file (seed and every move; the game is over, so
     nothing is secret any more). status 'active': a public record only, without the seed; a
-    move is listed with its action only if its player held nothing the public could not see
-    (their view equalled the public view), otherwise only the public lines it caused.
+    move is listed with its action only if the action gives nothing away (`action_is_public`),
+    otherwise only with the public lines it caused.
     """
     seats = [{"seat": seat, "name": name} for seat, name in enumerate(names)]
     base = {"format": FORMAT, "version": VERSION, "game": game.name, "title": game.title,
@@ -80,15 +80,27 @@ def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Seq
         raise ReplayError(f"A game in the {status} has no moves to export yet.")
     public_moves = []
     for n, move in enumerate(moves, 1):
-        open_hand = _public_view(game.view(state, move.seat)) == _public_view(game.view(state, None))
+        before = state
         state, events = game.apply(state, move.seat, Action.parse(move.action))
         entry: dict[str, Any] = {"n": n, "seat": move.seat, "at": move.at,
                                  "events": [_text(e.text) for e in events if e.seat is None]}
-        if open_hand:
+        if action_is_public(game, before, state, move.seat):
             entry["action"] = move.action
         public_moves.append(entry)
     return {**base, "complete": False, "status": "active", "seed": None, "moves": public_moves,
             "result": None, "board": game.view(state, None)}
+
+
+def action_is_public(game: Game, before: Any, after: Any, seat: int) -> bool:
+    """May a running game's export show what `seat` chose in this move? Yes if the engine declares
+    the seat's moves public (`moves_are_public`, e.g. a Raub Ritter knights step); otherwise only if
+    the seat saw nothing the public did not, both before the move (no hidden hand to choose from)
+    and after it (no secret choice waiting to be revealed)."""
+    declared = getattr(game, "moves_are_public", None)
+    if declared is not None:
+        return bool(declared(before, seat))
+    return all(_public_view(game.view(state, seat)) == _public_view(game.view(state, None))
+               for state in (before, after))
 
 
 def _result_json(result: Mapping[str, Any] | None) -> dict | None:

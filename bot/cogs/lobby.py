@@ -4,22 +4,39 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import i18n
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.locale import guild_language, user_language
+
+LANGUAGE_CHOICES = [app_commands.Choice(name="German", value="de"), app_commands.Choice(name="English", value="en")]
 
 
 class LobbyCog(FeatureCog):
     @game_subcommand("new", "Open a table for a game in this channel or thread")
     @app_commands.describe(game="Which game to play",
-                           options="Table options, e.g. rounds=3 (see /game rules)")
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+                           options="Table options, e.g. rounds=3 (see /game rules)",
+                           language="The table's language for boards and posts (default: the server's)")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                  language: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.service.open_lobby(
             interaction.channel, guild_id=guild_id, channel_id=interaction.channel_id, host=interaction.user,
             game_name=game, options_text=options,
         )
+        # The table's language (bot.records): chosen here, else the server's preferred language.
+        lang = language.value if language is not None else guild_language(interaction.guild)
+        if lang != table.lang:
+            await self.service.storage.set_table_language(table.id, lang)
+            table = await self.service.table(table.id)
+            if table.lobby_message_id is not None:  # the lobby message in the table's language
+                await self.service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
+                    content=self.service.lobby_text(table), allowed_mentions=discord.AllowedMentions.none())
+        reply_lang = user_language(interaction)
         await interaction.followup.send(
-            f"Table open (game #{table.id}). Others press **Join**; you press **Start** when everyone is in.",
+            i18n.t(reply_lang, "bot.records.table_open", id=table.id,
+                   language=i18n.t(reply_lang, f"bot.records.language.{lang}")),
             ephemeral=True,
         )
 

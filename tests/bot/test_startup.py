@@ -77,4 +77,5 @@ async def test_the_synced_commands(world):
     assert sorted(alice.available_commands(world.channel)) == sorted([
         "game new", "game hand", "game status", "game board", "game log", "game rules",
         "game resign", "game abandon", "move",
+        "game stats", "game leaderboard", "game export",  # bot.records
     ])

@@ -1,0 +1,95 @@
+"""Records and replays: `/game stats`, `/game leaderboard`, `/game export`; and remembering the
+language each user last spoke to the bot in (for DMs sent to them later)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import i18n
+from bot import records
+from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.errors import Refusal
+from bot.locale import user_language
+
+log = logging.getLogger(__name__)
+
+
+class RecordsCog(FeatureCog):
+    def __init__(self, bot) -> None:
+        super().__init__(bot)
+        self._known_language: dict[int, str] = {}  # what is stored already: a write only on a change
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction tells us the user's Discord language; keep it for later DMs."""
+        lang = user_language(interaction)
+        user_id = interaction.user.id
+        if self._known_language.get(user_id) == lang or self.bot.storage is None:
+            return
+        self._known_language[user_id] = lang
+        try:
+            await self.bot.storage.remember_language(user_id, lang)
+        except Exception:  # noqa: BLE001 - a language we could not store is no reason to fail a move
+            self._known_language.pop(user_id, None)
+            log.warning("Could not remember the language of user %s", user_id, exc_info=True)
+
+    def _title(self, name: str) -> str:
+        return self.service.engine(name).title
+
+    def _game_name(self, typed: str, lang: str) -> str:
+        wanted = typed.strip().lower()
+        for name, game in self.service.games.items():
+            if wanted in (name, game.title.lower()):
+                return name
+        known = ", ".join(sorted(self.service.games))
+        raise Refusal(i18n.t(lang, "bot.records.unknown_game", name=typed.strip()[:40], known=known))
+
+    @game_subcommand("stats", "Games played, won, win rate and average score on this server")
+    @app_commands.describe(player="Whose records (default: yours)", game="Only this game")
+    async def stats(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                    game: str | None = None) -> None:
+        guild_id = require_guild(interaction)
+        lang = user_language(interaction)
+        name = None if game is None else self._game_name(game, lang)
+        who = player or interaction.user
+        results = await self.bot.storage.results_in_guild(guild_id, name)
+        mine = records.player_records(results, who.id, name)
+        titles = {key: self._title(key) for key in {r.game for r in mine}}
+        text = records.stats_text(mine, who.display_name, titles, lang)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @game_subcommand("leaderboard", "The top players of a game on this server")
+    @app_commands.describe(game="Which game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        guild_id = require_guild(interaction)
+        lang = user_language(interaction)
+        name = self._game_name(game, lang)
+        results = await self.bot.storage.results_in_guild(guild_id, name)
+        text = records.leaderboard_text(records.leaderboard(results, name), self._title(name), lang)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @stats.autocomplete("game")
+    @leaderboard.autocomplete("game")
+    async def game_names(self, interaction: discord.Interaction, current: str):
+        return await game_name_choices(self.service, current)
+
+    @game_subcommand("export", "This channel's game as a replay file (no seed while it runs)")
+    async def export(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        storage = self.bot.storage
+        table = await storage.open_game_in(interaction.channel_id) or await storage.latest_game_in(
+            interaction.channel_id)
+        if table is None or table.seed is None:
+            raise Refusal(i18n.t(lang, "bot.records.export_none"))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = self.service.engine(table.game)
+        actions = await storage.actions(table.id)
+        data, file = await asyncio.to_thread(records.export_file, table, game, actions)
+        key = "bot.records.export_done" if data["complete"] else "bot.records.export_running"
+        await interaction.followup.send(i18n.t(lang, key, id=table.id, game=game.title, file=file.filename),
+                                        file=file, ephemeral=True)
