@@ -292,7 +292,7 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
 async def play_to_end(world: World, players, *, seed: int = 1, channel=None, max_moves: int = 200) -> int:
     rng = random.Random(seed)
     for moves in range(max_moves):
-        if "Game over" in world.latest_board(channel).content:
+        if any(end in world.latest_board(channel).content for end in ("Game over", "Spielende")):
             return moves
         await take_turn(world, to_act(world, players, channel)[0], rng, channel)
     raise AssertionError("the game did not end")
