@@ -101,7 +101,8 @@ class GameService:
         return presenter.lobby_text(table, self.engine(table.game))
 
     async def open_lobby(self, channel: discord.abc.Messageable, *, guild_id: int, channel_id: int,
-                         host: discord.abc.User, game_name: str, options_text: str | None) -> GameRow:
+                         host: discord.abc.User, game_name: str, options_text: str | None,
+                         lang: str = "en") -> GameRow:
         game = self.engine(game_name)
         options = parse_options(game, options_text)
         existing = await self.storage.open_game_in(channel_id)
@@ -112,7 +113,8 @@ class GameService:
             )
         try:
             table = await self.storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
-                                                    host_id=host.id, host_name=host.display_name, options=options)
+                                                    host_id=host.id, host_name=host.display_name, options=options,
+                                                    lang=lang)
         except ChannelBusy:
             raise Refusal("A game was just opened in this channel; join that one or open a thread.") from None
         message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id),

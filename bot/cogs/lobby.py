@@ -21,18 +21,12 @@ class LobbyCog(FeatureCog):
                   language: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        # The table's language: chosen here, else the server's preferred language.
+        lang = language.value if language is not None else guild_language(interaction.guild)
         table = await self.service.open_lobby(
             interaction.channel, guild_id=guild_id, channel_id=interaction.channel_id, host=interaction.user,
-            game_name=game, options_text=options,
+            game_name=game, options_text=options, lang=lang,
         )
-        # The table's language (bot.records): chosen here, else the server's preferred language.
-        lang = language.value if language is not None else guild_language(interaction.guild)
-        if lang != table.lang:
-            await self.service.storage.set_table_language(table.id, lang)
-            table = await self.service.table(table.id)
-            if table.lobby_message_id is not None:  # the lobby message in the table's language
-                await self.service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
-                    content=self.service.lobby_text(table), allowed_mentions=discord.AllowedMentions.none())
         reply_lang = user_language(interaction)
         await interaction.followup.send(
             i18n.t(reply_lang, "bot.records.table_open", id=table.id,
