@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.carcassonne.data import ORIENTED, TILES
+from games.carcassonne.data import ORIENTED
 from i18n import t, translate
 from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, centred_text, font, text_width
 

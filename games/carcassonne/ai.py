@@ -18,7 +18,7 @@ OTHERS_WEIGHT = 0.6
 
 
 def suggest(game, state, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import _areas, _follower_spots, spot_names
+    from games.carcassonne.engine import _areas, _follower_spots
 
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:

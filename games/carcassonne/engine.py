@@ -25,11 +25,11 @@ from games.carcassonne import state as state_io
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
 from games.carcassonne.data import (
     CITY_PER_PENNANT, CITY_PER_TILE, CLOISTER_COMPLETE, CROP_CIRCLE_CODE, END_CITY_PER_PENNANT,
-    END_CITY_PER_TILE, FIELD_PER_CITY, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, ORIENTED,
+    END_CITY_PER_TILE, FIELD_PER_CITY, MAX_PLAYERS, MIN_PLAYERS, ORIENTED,
     ROAD_PER_TILE, ROBBER_END_POINTS, SIDE_NAMES, START_CODE, TILES as TILE_TYPES, TRACK_SPACES, all_tiles,
 )
 from games.carcassonne.state import CarcassonneState
-from games.core import Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import Action, Event, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 
 AREA_LIMIT = 24     # at most this many squares are offered at once
 AREA_SIZE = 20      # the size of a group of squares when there are more

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from games.carcassonne.board import Board, build
+from games.carcassonne.board import Board
 from games.carcassonne.data import (
     DISTINCT_ROTATIONS, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, ORIENTED, TILES, TRACK_SPACES, all_tiles,
 )

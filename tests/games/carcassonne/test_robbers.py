@@ -3,8 +3,6 @@ the rule text's four examples, turned into the same situations with one figure p
 several players on one space. Seats: 0 RED, 1 BLUE, 2 GREEN, 3 YELLOW."""
 from __future__ import annotations
 
-import pytest
-
 from games.carcassonne import GAME
 from games.carcassonne.engine import _score_round
 from games.core import Action, SeatRef

@@ -301,3 +301,16 @@ def test_every_label_fits_a_button_with_long_names_in_both_languages():
                 label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
                 assert len(label) <= 80, label
         state, _ = GAME.apply(state, seat, rng.choice(legal))
+
+
+def test_every_seat_sees_the_public_view_and_never_the_pile_order():
+    state = GAME.new_game(3, seed=21)
+    public = GAME.view(state, None)
+    for seat in range(3):
+        assert {**GAME.view(state, seat), "viewer": None} == public
+    assert public["pile"] == 80  # a count only
+    import random
+
+    shuffled = GAME.hidden_variant(state, None, random.Random(1))
+    assert shuffled.pile != state.pile and GAME.view(shuffled, None) == public
+    assert GAME.moves_are_public(state, 0)
