@@ -72,16 +72,16 @@ def service(interaction: discord.Interaction):
 
 
 LOBBY_BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
 }
 
 
 class LobbyButton(Handled, DynamicItem[Button], template=r"rk:lobby:(?P<game_id>\d+):(?P<op>join|leave|start)"):
-    def __init__(self, game_id: int, op: str) -> None:
-        label, style = LOBBY_BUTTONS[op]
-        super().__init__(Button(label=label, style=style, custom_id=f"rk:lobby:{game_id}:{op}"))
+    def __init__(self, game_id: int, op: str, lang: str = "en") -> None:
+        super().__init__(Button(label=t(lang, f"bot.lobby.button.{op}"), style=LOBBY_BUTTONS[op],
+                                custom_id=f"rk:lobby:{game_id}:{op}"))
         self.game_id = game_id
         self.op = op
 
@@ -100,14 +100,14 @@ class LobbyButton(Handled, DynamicItem[Button], template=r"rk:lobby:(?P<game_id>
             table = await tables.join(self.game_id, interaction.user)
         else:
             table = await tables.leave(self.game_id, interaction.user)
-        view = lobby_view(table.id) if table.status == "lobby" else None
+        view = lobby_view(table.id, table.lang) if table.status == "lobby" else None
         await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str = "en") -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(game_id, op))
+        view.add_item(LobbyButton(game_id, op, lang))
     return view
 
 

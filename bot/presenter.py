@@ -53,22 +53,24 @@ def game_label(table: GameRow, game: Game) -> str:
 
 
 def lobby_text(table: GameRow, game: Game) -> str:
-    players = ", ".join(bold_names(table.names)) or "nobody yet"
+    """The lobby message, in the table's language."""
+    lang = getattr(table, "lang", None) or "en"
     limits = f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players else str(game.min_players)
+    players = ", ".join(bold_names(table.names)) or t(lang, "bot.lobby.nobody")
     options = ", ".join(f"{key}: {value}" for key, value in table.options.items())
     lines = [
-        f"🎲 **{game.title}** — new table (game #{table.id}), hosted by {mention(table.host_id)}",
-        f"Players ({len(table.players)}, needs {limits}): {players}",
+        t(lang, "bot.lobby.title", game=game.title, id=table.id, host=mention(table.host_id)),
+        t(lang, "bot.lobby.players", count=len(table.players), limits=limits, players=players),
     ]
     if options:
-        lines.append(f"Options: {options}")
+        lines.append(t(lang, "bot.lobby.options", options=options))
     if table.status == "lobby":
-        lines.append("Press **Join** to take a seat; the host presses **Start** when everyone is in.")
-        lines.append(t(getattr(table, "lang", None) or "en", "bot.table.rules_hint", game=game.name))
+        lines.append(t(lang, "bot.lobby.how_to_join"))
+        lines.append(t(lang, "bot.table.rules_hint", game=game.name))
     elif table.status == "active":
-        lines.append("▶️ The game has started — see the board below.")
+        lines.append(t(lang, "bot.lobby.started"))
     else:
-        lines.append("This table is closed.")
+        lines.append(t(lang, "bot.lobby.closed"))
     return "\n".join(lines)
 
 

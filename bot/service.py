@@ -117,7 +117,7 @@ class GameService:
                                                     lang=lang)
         except ChannelBusy:
             raise Refusal("A game was just opened in this channel; join that one or open a thread.") from None
-        message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id),
+        message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id, table.lang),
                                      allowed_mentions=discord.AllowedMentions.none())
         await self.storage.set_lobby_message(table.id, message.id)
         return table

@@ -265,9 +265,11 @@ async def test_an_english_table_can_be_chosen_on_a_german_server(world):
 async def test_a_german_table_ends_with_a_german_note(world):
     alice, bob = world.player("alice"), world.player("bob")
     await world.slash(alice, "game new", game="pips", language="de")
-    await world.click(bob, world.latest(), label="Join")
-    await world.click(alice, world.latest(), label="Start")
+    await world.click(bob, world.latest(), label="Mitspielen")
+    await world.click(alice, world.latest(), label="Starten")
     await play_to_end(world, seat_order(world, 1, [alice, bob]), seed=4)
     final = world.latest_board()
     assert "Wiederholungsdatei" in final.content
+    lobby = world.messages()[0]
+    assert "Mitspieler (2, nötig" in lobby.content and "Das Spiel hat begonnen" in lobby.content
     assert [a.filename for a in final.attachments] == ["board.png", "scores.png"]
