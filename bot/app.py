@@ -15,18 +15,21 @@ from games.core import Game
 from renderers import render_png
 
 from bot.announce import Announcer, Renderer
+from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
 from bot.cogs.info import InfoCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.components import ALL_DYNAMIC_ITEMS
+from bot.days import Days
 from bot.errors import report_error
+from bot.scheduler import Clock, Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog)
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, DaysCog)
 
 
 class GameTree(app_commands.CommandTree):
@@ -43,6 +46,7 @@ class GameBot(commands.Bot):
         seed_source: random.Random,
         render: Renderer,
         dev_guild_id: int | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
@@ -59,21 +63,25 @@ class GameBot(commands.Bot):
         self.seed_source = seed_source
         self.render = render
         self.dev_guild_id = dev_guild_id
-        self.game_group = app_commands.Group(name="game", description="Board games in this channel",
-                                             guild_only=True)
+        # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
+        self.game_group = app_commands.Group(name="game", description="Board games in this channel")
         self.storage: Storage | None = None
         self.service: GameService | None = None
+        self.scheduler = Scheduler(clock)  # bot.days: the one scheduler for every timer
+        self.days: Days | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.database_path)
         announcer = Announcer(self, self.storage, self.render)
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
+        self.days = Days(self, self.storage, self.scheduler)
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         self.tree.add_command(self.game_group)
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))
         await self.sync_commands()
+        self.scheduler.start()  # handles at once whatever fell due while the bot was down
 
     async def sync_commands(self) -> None:
         if self.dev_guild_id is not None:
@@ -96,6 +104,7 @@ class GameBot(commands.Bot):
             await self.close_storage()
 
     async def close_storage(self) -> None:
+        await self.scheduler.stop()
         if self.storage is not None:
             await self.storage.close()
 
@@ -107,6 +116,7 @@ def create_bot(
     seed_source: random.Random | None = None,
     render: Renderer | None = None,
     dev_guild_id: int | None = None,
+    clock: Clock | None = None,
 ) -> GameBot:
     """Build the bot.
 
@@ -121,4 +131,5 @@ def create_bot(
         seed_source=seed_source or random.SystemRandom(),
         render=render or render_png,
         dev_guild_id=dev_guild_id,
+        clock=clock,
     )

@@ -20,6 +20,7 @@ from games.core import Action, Game
 from bot import presenter
 from bot.announce import Announcer, PrivatePayload, choices_for, outcome_record, public_choices, toggles_for
 from bot.components import Choice, board_view, lobby_view, private_view
+from bot.days import split_options as days_options
 from bot.errors import Refusal
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
@@ -100,6 +101,7 @@ class GameService:
     async def open_lobby(self, channel: discord.abc.Messageable, *, guild_id: int, channel_id: int,
                          host: discord.abc.User, game_name: str, options_text: str | None) -> GameRow:
         game = self.engine(game_name)
+        options_text, day_options = days_options(options_text)  # bot.days: deadline=, timeout=, reminder=
         options = parse_options(game, options_text)
         existing = await self.storage.open_game_in(channel_id)
         if existing is not None:
@@ -112,6 +114,7 @@ class GameService:
                                                     host_id=host.id, host_name=host.display_name, options=options)
         except ChannelBusy:
             raise Refusal("A game was just opened in this channel; join that one or open a thread.") from None
+        await self.storage.days_set_table(table.id, **day_options)  # bot.days
         message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id),
                                      allowed_mentions=discord.AllowedMentions.none())
         await self.storage.set_lobby_message(table.id, message.id)
@@ -161,6 +164,7 @@ class GameService:
             state = game.new_game(count, seed=seed, options=table.options)
             await self.storage.start_game(game_id, seat_order=order, seed=seed, state=game.to_dict(state))
             table = await self.table(game_id)
+            await self.bot.days.after_change(table, game, state)  # bot.days: timers
             await self.announcer.game_started(table, game, state)
             return await self.table(game_id)
 
@@ -202,6 +206,7 @@ class GameService:
             except StaleVersion:
                 raise Refusal("Someone moved at the same moment; look at the latest board and try again.") from None
             table = await self.table(game_id)
+            await self.bot.days.after_change(table, game, after, mover=seat, by_person=True)  # bot.days
             await self.announcer.move_made(table, game, state, after, seat, events)
             return choice
 
@@ -345,8 +350,8 @@ class GameService:
     # ------------------------------------------------------------------------ endings
 
     async def resign(self, channel_id: int, user: discord.abc.User) -> None:
-        """Resigning: with two players the other one wins; with more the game is abandoned,
-        since the engines have no rule for a seat that leaves mid-game."""
+        """Resigning: with two players the other one wins; with more the computer takes the
+        seat and the game goes on (bot.days)."""
         table = await self.active_table_in(channel_id)
         async with self.lock(table.id):
             table = await self.table(table.id)
@@ -358,10 +363,8 @@ class GameService:
                 result = {"winners": [winner], "reason": f"{{s{seat}}} resigned.", "resigned": seat}
                 status = "finished"
                 text = f"🏳️ {names[seat]} resigned. 🏁 **Game over** — {names[winner]} wins!"
-            else:
-                result = {"winners": [], "reason": f"{{s{seat}}} resigned.", "resigned": seat}
-                status = "abandoned"
-                text = f"🏳️ {names[seat]} resigned, so this game of {game.title} ends without a winner."
+            else:  # bot.days: three or more players, the computer takes the seat
+                return await self.bot.days.resign_to_computer(table, seat)
             await self.storage.end_game(table.id, status=status, result=result, expected_status="active")
             await self.announcer.game_ended(table, text)
 
