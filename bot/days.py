@@ -351,6 +351,7 @@ class Days:
 
     async def resign_to_computer(self, table: GameRow, seat: int) -> None:
         """A resigning player in a game of three or more: the computer takes the seat."""
+        await self.check_person(table, seat)
         await self.storage.days_set_seat(table.id, seat, computer="resigned")
         game = self.service.engine(table.game)
         lang = table_language(table)
@@ -358,6 +359,11 @@ class Days:
             words(lang, "resigned_computer", who=presenter.bold_names(table.names)[seat]),
             allowed_mentions=discord.AllowedMentions.none())
         await self.after_change(table, game, game.from_dict(table.state))
+
+    async def check_person(self, table: GameRow, seat: int) -> None:
+        """Refuse a move by a player who resigned: the computer plays that seat now."""
+        if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
+            raise Refusal(words(table_language(table), "resigned_no_moves"))
 
     # ------------------------------------------------------------------ away / back
 

@@ -188,6 +188,7 @@ class GameService:
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
                     raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
+            await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text)
             to_act = game.to_act(state)
             if seat not in to_act:
