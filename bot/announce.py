@@ -180,7 +180,8 @@ class Announcer:
         if outcome is not None:
             return presenter.outcome_text(outcome, table), []
         to_act = sorted(game.to_act(state))
-        return presenter.next_move_line(table, to_act), [table.player_at(seat).user_id for seat in to_act]
+        ping = [table.player_at(seat).user_id for seat in to_act]
+        return presenter.next_move_line(table, to_act), [user_id for user_id in ping if user_id > 0]  # bot.days: no computer
 
     # ----------------------------------------------------------------- private views
 
@@ -208,6 +209,8 @@ class Announcer:
                            lines: Sequence[str] = ()) -> bool:
         """DM a seat its private view. False (and dm_ok cleared) if its DMs are closed."""
         player = table.player_at(seat)
+        if player.user_id < 0:  # bot.days: a computer seat reads no DMs
+            return True
         payload = await self.private_payload(table, game, state, seat, lines)
         kwargs: dict[str, Any] = {}
         if payload.file is not None:

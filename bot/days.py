@@ -149,6 +149,15 @@ def _without_seed(data: dict) -> dict:
     return {key: value for key, value in data.items() if key != "seed"}
 
 
+def is_computer_user(user_id: int) -> bool:
+    """Computer seats added in the lobby sit under negative user ids (-1, -2, ...)."""
+    return user_id < 0
+
+
+def has_computer_player(game: Game) -> bool:
+    return getattr(game, "suggest", None) is not None
+
+
 class Days:
     def __init__(self, bot: "GameBot", storage: Storage, scheduler: Scheduler) -> None:
         self.bot = bot
@@ -225,7 +234,7 @@ class Days:
             if started is None or seat == mover:
                 started = now
             since[seat] = started
-            if row.get("computer"):
+            if row.get("computer") or is_computer_user(player.user_id):
                 timers.append((seat, "computer", now + COMPUTER_PAUSE))
                 continue
             timers.append((seat, "reminder", started + settings["reminder"]))
@@ -364,6 +373,31 @@ class Days:
         """Refuse a move by a player who resigned: the computer plays that seat now."""
         if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
             raise Refusal(words(table_language(table), "resigned_no_moves"))
+
+    # ------------------------------------------------------------- computer seats
+
+    async def add_computer(self, channel_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        """The host adds a computer seat to the lobby (games with a computer player only)."""
+        service = self.service
+        table = await service.open_table_in(channel_id)
+        game = service.engine(table.game)
+        if table.status != "lobby":
+            raise Refusal(words(lang, "computer_started"))
+        if user.id != table.host_id:
+            raise Refusal(words(lang, "computer_not_host", host=presenter.mention(table.host_id)))
+        if not has_computer_player(game):
+            raise Refusal(words(lang, "computer_none", game=game.title))
+        async with service.lock(table.id):
+            table = await service.table(table.id)
+            if len(table.players) >= game.max_players:
+                raise Refusal(words(lang, "computer_full", count=game.max_players))
+            number = 1 + sum(is_computer_user(p.user_id) for p in table.players)
+            await self.storage.add_player(table.id, -number, f"Computer {number}")
+            table = await service.table(table.id)
+            if table.lobby_message_id is not None:
+                await service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
+                    content=presenter.lobby_text(table, game), allowed_mentions=discord.AllowedMentions.none())
+            return table
 
     # ------------------------------------------------------------------ away / back
 

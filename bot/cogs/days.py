@@ -64,3 +64,11 @@ class DaysCog(FeatureCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.days.undo(interaction.channel_id, interaction.user, lang)
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
+
+    @game_subcommand("computer", "Add a computer player to this lobby (host)")
+    async def computer(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.days.add_computer(interaction.channel_id, interaction.user, lang)
+        await interaction.followup.send(words(lang, "computer_added", count=len(table.players)), ephemeral=True)

@@ -78,5 +78,5 @@ async def test_the_synced_commands(world):
         "game new", "game hand", "game status", "game board", "game log", "game rules",
         "game resign", "game abandon", "move",
         # issue 9, games over days (bot.cogs.days)
-        "game mine", "game reminders", "game away", "game back", "game replace", "game undo",
+        "game mine", "game reminders", "game away", "game back", "game replace", "game undo", "game computer",
     ])
