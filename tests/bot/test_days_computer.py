@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import pytest
 
@@ -21,13 +22,17 @@ class PipsWithComputer(fakegame.Pips):
 
     def __init__(self) -> None:
         self.views_read: list[int | None] = []
+        self.suggested: list[tuple[int, str]] = []
 
     def suggest(self, state, seat, rng):
         view = self.view(state, seat)
         self.views_read.append(view["viewer"])
         if state["phase"] == "trump":
-            return fakegame.Action("trump", ("high",))
-        return fakegame.Action("play", (str(min(view["private"]["hand"])),))
+            action = fakegame.Action("trump", ("high",))
+        else:
+            action = fakegame.Action("play", (str(min(view["hand"])),))
+        self.suggested.append((seat, action.encode()))
+        return action
 
 
 @pytest.fixture
@@ -78,6 +83,9 @@ async def test_computer_seats_play_a_whole_game_with_people_seeing_only_their_ow
     assert world.stored(1).status == "finished"
     computer_seats = {seats[-1], seats[-2]}
     assert set(computer_game.views_read) == computer_seats  # never anyone else's view
+    with sqlite3.connect(world.database_path) as db:
+        played = db.execute("SELECT seat, action FROM actions WHERE game_id = 1 ORDER BY version").fetchall()
+    assert [row for row in played if row[0] in computer_seats] == computer_game.suggested
     assert "<@-" not in "".join(m.content for m in world.messages())  # computers are never pinged
 
 
