@@ -181,7 +181,10 @@ class Announcer:
             return presenter.outcome_text(outcome, table), []
         to_act = sorted(game.to_act(state))
         ping = [table.player_at(seat).user_id for seat in to_act]
-        return presenter.next_move_line(table, to_act), [user_id for user_id in ping if user_id > 0]  # bot.days: no computer
+        line = presenter.next_move_line(table, to_act)
+        if (days := getattr(self.bot, "days", None)) is not None:  # bot.days: the waiting seats' deadlines
+            line = "\n".join(part for part in (line, days.deadline_text(table)) if part)
+        return line, [user_id for user_id in ping if user_id > 0]  # bot.days: no computer
 
     # ----------------------------------------------------------------- private views
 

@@ -164,6 +164,9 @@ class Days:
         self.storage = storage
         self.scheduler = scheduler
         scheduler.add_source(self.next_due, self.run_due)
+        # game id -> (version, {seat: deadline}) for the board's deadline line; refilled by
+        # after_change (so after a restart from the next change on).
+        self._deadlines: dict[int, tuple[int, dict[int, int]]] = {}
 
     @property
     def service(self) -> "GameService":
@@ -209,6 +212,7 @@ class Days:
                            by_person: bool = False) -> None:
         """Recompute the game's waits and timers after anything changed it."""
         if table.status != "active":
+            self._deadlines.pop(table.id, None)
             await self.storage.days_clear(table.id)
             return
         now = self.now()
@@ -245,7 +249,22 @@ class Days:
                     due = max(due, now) + max(away_until - max(now, started), 0)
                 timers.append((seat, "deadline", due))
         await self.storage.days_sync(table.id, since, timers)
+        deadlines = {seat: due for seat, kind, due in timers if kind == "deadline"}
+        if deadlines:
+            self._deadlines[table.id] = (table.version, deadlines)
+        else:
+            self._deadlines.pop(table.id, None)
         self.scheduler.poke()
+
+    def deadline_text(self, table: GameRow) -> str:
+        """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (as last computed for
+        this version of the game; empty without deadlines)."""
+        version, deadlines = self._deadlines.get(table.id, (None, {}))
+        if version != table.version or not deadlines:
+            return ""
+        names = presenter.bold_names(table.names)
+        parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
+        return words(table_language(table), "deadline_line", deadlines=", ".join(parts))
 
     async def started(self, table: GameRow, game: Game, state: Any) -> None:
         await self.after_change(table, game, state)

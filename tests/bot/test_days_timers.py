@@ -283,3 +283,21 @@ async def test_after_a_restart_overdue_timers_are_handled_once_in_order(world, c
     assert sum(len(reminders_to(world, p)) for p in starters) == 2
     # The new deadlines run from now.
     assert all(due > clock.now() for _, kind, due in timers(world, 1) + timers(world, 2))
+
+
+async def test_the_board_shows_each_waiting_seats_deadline_as_a_discord_timestamp(world, clock):
+    _, (starter, other) = await start(world, options="deadline=72h")
+    first = int(clock.now()) + 3 * DAY
+    assert f"<t:{first}:R>" in world.latest_board().content
+
+    await tick(world, clock, HOUR)
+    await world.click(starter, world.latest_board(), label="High cards win")
+
+    board = world.latest_board().content
+    assert f"**Alice** <t:{first + HOUR}:R>" in board or f"**Bob** <t:{first + HOUR}:R>" in board
+    assert board.count(f"<t:{first + HOUR}:R>") == 2  # both choose a card now, both from now
+
+
+async def test_without_a_deadline_the_board_shows_none(world):
+    await start(world)
+    assert "⏳" not in world.latest_board().content
