@@ -226,6 +226,9 @@ class Days:
                 seats[mover] = dict(row, computer=None, timeouts=0)
             await self._end_away(table.player_at(mover).user_id, now)
         to_act = game.to_act(state)
+        # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
+        # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
+        existing = {(seat, kind): due for seat, kind, due in await self.storage.days_timers(table.id)}
         since: dict[int, int | None] = {}
         timers: list[tuple[int, str, int]] = []
         for player in table.players:
@@ -235,13 +238,21 @@ class Days:
                 since[seat] = None
                 continue
             started = row.get("since")
-            if started is None or seat == mover:
+            waiting_on = started is not None and seat != mover
+            if not waiting_on:
                 started = now
             since[seat] = started
-            if row.get("computer") or is_computer_user(player.user_id):
+            computer = bool(row.get("computer") or is_computer_user(player.user_id))
+            kinds = ("computer",) if computer else ("reminder", "deadline")
+            if waiting_on and all((seat, kind) in existing for kind in kinds
+                                  if kind != "deadline" or settings["deadline"] is not None):
+                timers += [(seat, kind, existing[seat, kind]) for kind in kinds if (seat, kind) in existing]
+                continue
+            if computer:
                 timers.append((seat, "computer", now + COMPUTER_PAUSE))
                 continue
-            timers.append((seat, "reminder", started + settings["reminder"]))
+            fresh = started + settings["reminder"]
+            timers.append((seat, "reminder", existing.get((seat, "reminder"), fresh) if waiting_on else fresh))
             if settings["deadline"] is not None:
                 due = started + settings["deadline"]
                 away_until = (await self.storage.days_user(player.user_id))["away_until"]
@@ -284,7 +295,8 @@ class Days:
         await self.storage.days_move_timer(table.id, seat, "reminder", was=due_at,
                                            due_at=max(self.now(), due_at) + settings["reminder"])
         user = await self.storage.days_user(player.user_id)
-        if row.get("computer") or not user["reminders"]:
+        away = user["away_until"] is not None and user["away_until"] > self.now()
+        if row.get("computer") or not user["reminders"] or away:
             return
         since = row.get("since") or due_at
         game_title = game.title
@@ -461,7 +473,7 @@ class Days:
             row = (await self.storage.days_seats(table.id)).get(seat, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
                 async with self.service.lock(table.id):
-                    await self.storage.days_set_seat(table.id, seat, computer=None, timeouts=0)
+                    await self.storage.days_set_seat(table.id, seat, computer=None, timeouts=0, since=None)
                     table = await self.service.table(table.id)
                     game = self.service.engine(table.game)
                     await self.after_change(table, game, game.from_dict(table.state))
@@ -524,7 +536,7 @@ class Days:
                     new_name=new.display_name, action=REPLACE)
             except StaleVersion:
                 raise Refusal(words(lang, "stale")) from None
-            await self.storage.days_set_seat(table.id, seat, computer=None, timeouts=0)
+            await self.storage.days_set_seat(table.id, seat, computer=None, timeouts=0, since=None)
             table = await service.table(table.id)
             game = service.engine(table.game)
             state = game.from_dict(table.state)

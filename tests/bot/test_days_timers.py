@@ -301,3 +301,19 @@ async def test_the_board_shows_each_waiting_seats_deadline_as_a_discord_timestam
 async def test_without_a_deadline_the_board_shows_none(world):
     await start(world)
     assert "⏳" not in world.latest_board().content
+
+
+async def test_others_moving_while_i_wait_neither_repeats_my_reminder_nor_moves_my_deadline(world, clock):
+    players = [world.player(n) for n in ("alice", "bob", "carol")]
+    _, order = await start(world, players, options="deadline=72h")
+    await world.click(order[0], world.latest_board(), label="High cards win")  # all three choose now
+    waiting = order[2]
+    deadline = [due for seat, kind, due in timers(world) if seat == 2 and kind == "deadline"]
+
+    await tick(world, clock, 12 * HOUR)
+    assert len(reminders_to(world, waiting)) == 1
+    await take_turn(world, order[1], random.Random(1))  # someone else moves
+
+    await world.bot.scheduler.run_due()
+    assert len(reminders_to(world, waiting)) == 1
+    assert [due for seat, kind, due in timers(world) if seat == 2 and kind == "deadline"] == deadline
