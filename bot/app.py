@@ -75,6 +75,7 @@ class GameBot(commands.Bot):
         announcer = Announcer(self, self.storage, self.render)
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
         self.days = Days(self, self.storage, self.scheduler)
+        await self.days.load()
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         self.tree.add_command(self.game_group)

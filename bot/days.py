@@ -267,6 +267,26 @@ class Days:
             self._deadlines.pop(table.id, None)
         self.scheduler.poke()
 
+    async def load(self) -> None:
+        """At start-up: the boards' deadline lines for every active game."""
+        for game_id, version, seat, due in await self.storage.days_all_deadlines():
+            self._deadlines.setdefault(game_id, (version, {}))[1][seat] = due
+
+    async def status_lines(self, table: GameRow) -> list[str]:
+        """For `/game status`: the deadlines, who is away, and seats the computer plays."""
+        lang = table_language(table)
+        lines = [text] if (text := self.deadline_text(table)) else []
+        now = self.now()
+        seats = await self.storage.days_seats(table.id)
+        names = presenter.bold_names(table.names)
+        for player in table.players:
+            until = (await self.storage.days_user(player.user_id))["away_until"] if player.user_id > 0 else None
+            if until is not None and until > now:
+                lines.append(words(lang, "status_away", who=names[player.seat], until=presenter.timestamp(until, "f")))
+            if seats.get(player.seat, {}).get("computer") or is_computer_user(player.user_id):
+                lines.append(words(lang, "status_computer", who=names[player.seat]))
+        return lines
+
     def deadline_text(self, table: GameRow) -> str:
         """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (as last computed for
         this version of the game; empty without deadlines)."""

@@ -311,6 +311,7 @@ class GameService:
             f"last activity {presenter.timestamp(table.updated_at)}",
             "Seats: " + " · ".join(seats),
             self.announcer.status_line(table, game, state),
+            *await self.bot.days.status_lines(table),  # bot.days: deadlines, absences, computer seats
         ]
         if (url := self.announcer.board_url(table)) is not None:
             lines.append(f"Latest board: {url}")

@@ -502,3 +502,11 @@ class Storage:
             await db.execute("INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, new_version, seat, action, now))
         return new_version
+
+    async def days_all_deadlines(self) -> list[tuple[int, int, int, int]]:
+        """(game_id, version, seat, due_at) of every stored deadline of an active game."""
+        async with self._lock, self._db.execute(
+            "SELECT t.game_id, g.version, t.seat, t.due_at FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.kind = 'deadline' AND g.status = 'active'"
+        ) as cur:
+            return [(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]

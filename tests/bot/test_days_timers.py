@@ -317,3 +317,16 @@ async def test_others_moving_while_i_wait_neither_repeats_my_reminder_nor_moves_
     await world.bot.scheduler.run_due()
     assert len(reminders_to(world, waiting)) == 1
     assert [due for seat, kind, due in timers(world) if seat == 2 and kind == "deadline"] == deadline
+
+
+async def test_status_shows_deadlines_absences_and_after_a_restart_the_board_still_has_its_deadlines(world, clock):
+    _, (starter, other) = await start(world, options="deadline=24h")
+    due = int(clock.now()) + DAY
+    await world.slash(other, "game away", days=3)
+
+    status = reply(await world.slash(starter, "game status")).content
+    assert f"<t:{due}:R>" in status and "is away until" in status
+
+    await world.restart()
+    await world.slash(starter, "game board")
+    assert f"<t:{due}:R>" in world.latest_board().content
