@@ -210,7 +210,15 @@ class Days:
 
     async def after_change(self, table: GameRow, game: Game, state: Any, *, mover: int | None = None,
                            by_person: bool = False) -> None:
-        """Recompute the game's waits and timers after anything changed it."""
+        """Recompute the game's waits and timers after anything changed it. Never raises: the
+        move is already stored, and its board must still be posted."""
+        try:
+            await self._after_change(table, game, state, mover=mover, by_person=by_person)
+        except Exception:  # noqa: BLE001
+            log.exception("Could not update the timers of game %s", table.id)
+
+    async def _after_change(self, table: GameRow, game: Game, state: Any, *, mover: int | None,
+                            by_person: bool) -> None:
         if table.status != "active":
             self._deadlines.pop(table.id, None)
             await self.storage.days_clear(table.id)

@@ -330,3 +330,11 @@ async def test_status_shows_deadlines_absences_and_after_a_restart_the_board_sti
     await world.restart()
     await world.slash(starter, "game board")
     assert f"<t:{due}:R>" in world.latest_board().content
+
+
+async def test_timeout_skip_passes_where_the_game_can_and_else_the_computer_moves(world, clock):
+    await start(world, options="deadline=24h timeout=skip")  # Pips has no pass move
+
+    await tick(world, clock, DAY)
+
+    assert world.stored(1).version == 1 and world.stored_state(1)["trump"] in ("high", "low")
