@@ -305,9 +305,6 @@ class Days:
         parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
         return words(table_language(table), "deadline_line", deadlines=", ".join(parts))
 
-    async def started(self, table: GameRow, game: Game, state: Any) -> None:
-        await self.after_change(table, game, state)
-
     # ------------------------------------------------------------------- reminders
 
     async def _remind(self, table: GameRow, seat: int, due_at: int) -> None:

@@ -10,7 +10,7 @@ from bot.app import create_bot
 from bot.days import computer_action
 from bot.scheduler import FakeClock
 from tests.bot import fakegame
-from tests.bot.harness import reply, start_table, take_turn
+from tests.bot.harness import reply, take_turn
 
 
 class PipsWithComputer(fakegame.Pips):

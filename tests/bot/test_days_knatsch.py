@@ -9,7 +9,7 @@ import pytest
 from bot.app import create_bot
 from bot.scheduler import FakeClock
 from games import REGISTRY
-from tests.bot.harness import seat_order, start_table
+from tests.bot.harness import start_table
 
 DAY = 24 * 3600
 
@@ -31,7 +31,6 @@ async def test_a_timed_out_knatsch_turn_is_played_out_by_the_computer_until_the_
     game = REGISTRY["knatsch"]
     players = [world.player(n) for n in ("alice", "bob", "carol")]
     await start_table(world, *players, game="knatsch", options="deadline=24h")
-    seat_order(world, 1, players)
     state = game.from_dict(world.stored_state(1))
     (first,) = game.to_act(state)
 
