@@ -314,8 +314,11 @@ class Announcer:
         if outcome is not None:
             return presenter.outcome_text(outcome, table, table_language(table)), []
         to_act = sorted(game.to_act(state))
-        return presenter.next_move_line(table, to_act, table_language(table)), [
-            table.player_at(seat).user_id for seat in to_act]
+        ping = [table.player_at(seat).user_id for seat in to_act]
+        line = presenter.next_move_line(table, to_act, table_language(table))
+        if (days := getattr(self.bot, "days", None)) is not None:  # bot.days: the waiting seats' deadlines
+            line = "\n".join(part for part in (line, days.deadline_text(table)) if part)
+        return line, [user_id for user_id in ping if user_id > 0]  # bot.days: no computer
 
     # ----------------------------------------------------------------- private views
 
@@ -350,6 +353,8 @@ class Announcer:
         """DM a seat its private view: a new DM for a new decision, else an edit of the open
         one. False (and dm_ok cleared) if its DMs are closed."""
         player = table.player_at(seat)
+        if player.user_id < 0:  # bot.days: a computer seat reads no DMs
+            return True
         payload = await self.private_payload(table, game, state, seat, lines)
         key = (table.id, seat)
         known = self._dm_messages.get(key)
@@ -436,7 +441,8 @@ class Announcer:
             edited = await self.edit_board(table, game, after, content, choices=board_choices)
         if not edited:
             await self.close_turn(table, lines)
-            ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)] \
+            ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)
+                    if table.player_at(seat).user_id > 0] \
                 if not same_wait else []
             content = turn_text(merge_account([], lines), status, footer)
             await self.post_board(table, game, after, content, ping=ping, choices=board_choices)

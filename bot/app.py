@@ -15,13 +15,16 @@ from games.core import Game
 from renderers import render_png
 
 from bot.announce import Announcer, Renderer
+from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
 from bot.cogs.info import InfoCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
 from bot.components import ALL_DYNAMIC_ITEMS
+from bot.days import Days
 from bot.errors import report_error
+from bot.scheduler import Clock, Scheduler
 from bot.service import GameService
 from bot.postgres import open_storage
 from bot.storage import Storage
@@ -29,7 +32,7 @@ from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog)
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog)
 
 
 class GameTree(app_commands.CommandTree):
@@ -46,6 +49,7 @@ class GameBot(commands.Bot):
         seed_source: random.Random,
         render: Renderer,
         dev_guild_id: int | None = None,
+        clock: Clock | None = None,
         **shards: object,
     ) -> None:
         super().__init__(
@@ -64,15 +68,19 @@ class GameBot(commands.Bot):
         self.seed_source = seed_source
         self.render = render
         self.dev_guild_id = dev_guild_id
-        self.game_group = app_commands.Group(name="game", description="Board games in this channel",
-                                             guild_only=True)
+        # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
+        self.game_group = app_commands.Group(name="game", description="Board games in this channel")
         self.storage: Storage | None = None
         self.service: GameService | None = None
+        self.scheduler = Scheduler(clock)  # bot.days: the one scheduler for every timer
+        self.days: Days | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(str(self.database_path))
         announcer = Announcer(self, self.storage, self.render)
         self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
+        self.days = Days(self, self.storage, self.scheduler)
+        await self.days.load()
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())  # command names in German and English
@@ -80,6 +88,7 @@ class GameBot(commands.Bot):
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))
         await self.sync_commands()
+        self.scheduler.start()  # handles at once whatever fell due while the bot was down
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process serves that server (always, unless the bot runs as shards):
@@ -113,6 +122,7 @@ class GameBot(commands.Bot):
             await self.close_storage()
 
     async def close_storage(self) -> None:
+        await self.scheduler.stop()
         if self.storage is not None:
             await self.storage.close()
 
@@ -131,6 +141,7 @@ def create_bot(
     dev_guild_id: int | None = None,
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
+    clock: Clock | None = None,
 ) -> GameBot:
     """Build the bot.
 
@@ -139,21 +150,16 @@ def create_bot(
       tests pass `random.Random(n)` for a reproducible game).
     render: `(view, names, lang) -> PNG bytes` (default: `renderers.render_png`).
     shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
+    clock: the scheduler's clock (tests pass a fake one).
     """
-    if shard_count:
-        return ShardedGameBot(
-            database_path=database_path,
-            games=REGISTRY if games is None else games,
-            seed_source=seed_source or random.SystemRandom(),
-            render=render or render_png,
-            dev_guild_id=dev_guild_id,
-            shard_count=shard_count,
-            shard_ids=shard_ids,
-        )
-    return GameBot(
+    settings = dict(
         database_path=database_path,
         games=REGISTRY if games is None else games,
         seed_source=seed_source or random.SystemRandom(),
         render=render or render_png,
         dev_guild_id=dev_guild_id,
+        clock=clock,
     )
+    if shard_count:
+        return ShardedGameBot(**settings, shard_count=shard_count, shard_ids=shard_ids)
+    return GameBot(**settings)

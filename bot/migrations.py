@@ -68,3 +68,45 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
 ]
+
+# Issue 9, games over days (bot.days). Self-contained: renumber freely at merge.
+MIGRATIONS.append(
+    (
+        3,
+        "games over days: deadlines, reminders, absences and computer seats, with stored timers",
+        """
+        CREATE TABLE day_tables (
+            game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            deadline INTEGER,                          -- seconds a seat has per turn; NULL: no deadline
+            timeout  TEXT    NOT NULL DEFAULT 'computer'
+                     CHECK (timeout IN ('computer', 'skip', 'end')),
+            reminder INTEGER NOT NULL DEFAULT 43200    -- seconds before the first (and between) reminders
+        );
+
+        CREATE TABLE day_seats (
+            game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat     INTEGER NOT NULL,
+            since    INTEGER,                          -- when this seat's wait began; NULL: not to act
+            computer TEXT CHECK (computer IN ('timeout', 'resigned', 'seat')),  -- NULL: a person plays
+            timeouts INTEGER NOT NULL DEFAULT 0,       -- timed-out turns in a row
+            PRIMARY KEY (game_id, seat)
+        );
+
+        -- Every timer of the bot; the one scheduler sleeps until MIN(due_at).
+        CREATE TABLE timers (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat    INTEGER NOT NULL,
+            kind    TEXT    NOT NULL CHECK (kind IN ('deadline', 'reminder', 'computer')),
+            due_at  INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat, kind)
+        );
+        CREATE INDEX timers_by_due ON timers (due_at);
+
+        CREATE TABLE day_users (
+            user_id    INTEGER PRIMARY KEY,
+            reminders  INTEGER NOT NULL DEFAULT 1,     -- 0: /game reminders off
+            away_until INTEGER                         -- /game away: deadlines paused until then
+        );
+        """,
+    )
+)

@@ -33,6 +33,8 @@ def named(text, table: GameRow, lang: str = "en") -> str:  # noqa: D401
 
 
 def mention(user_id: int) -> str:
+    if user_id < 0:  # bot.days: a computer seat (negative ids) is nobody to ping
+        return "🤖"
     return f"<@{user_id}>"
 
 

@@ -20,12 +20,24 @@ class ReplayedMove:
     events: list[Event]
 
 
+# Log rows written by the bot itself rather than by a move (bot.days): an undo takes the game
+# back to the state before the last move; a substitute taking a seat changes no state.
+UNDO = "~undo"
+REPLACE = "~replace"
+
+
 def replay(game: Game, table: GameRow, actions: list[ActionRow]) -> tuple[list[Any], list[ReplayedMove]]:
     """States by version (index 0 = the state at start) and each move's events."""
     state = game.new_game(len(table.players), seed=table.seed, options=table.options)
     states = [state]
     moves = []
     for action in actions:
+        if action.action in (UNDO, REPLACE):
+            state = states[-2] if action.action == UNDO else state
+            states.append(state)
+            said = "{s%d} took back their last move." if action.action == UNDO else "{s%d} has a new player."
+            moves.append(ReplayedMove(action, [Event(said % action.seat)]))
+            continue
         state, events = game.apply(state, action.seat, Action.parse(action.action))
         states.append(state)
         moves.append(ReplayedMove(action, events))

@@ -23,6 +23,7 @@ from bot.announce import (Announcer, PrivatePayload, choices_for, has_secrets, l
                           public_choices, toggles_for)
 from bot.locale import table_language
 from bot.components import Choice, board_view, lobby_view, private_view
+from bot.days import split_options as days_options
 from bot.errors import Refusal
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
@@ -104,6 +105,7 @@ class GameService:
                          host: discord.abc.User, game_name: str, options_text: str | None,
                          lang: str = "en") -> GameRow:
         game = self.engine(game_name)
+        options_text, day_options = days_options(options_text)  # bot.days: deadline=, timeout=, reminder=
         options = parse_options(game, options_text)
         existing = await self.storage.open_game_in(channel_id)
         if existing is not None:
@@ -117,6 +119,7 @@ class GameService:
                                                     lang=lang)
         except ChannelBusy:
             raise Refusal("A game was just opened in this channel; join that one or open a thread.") from None
+        await self.storage.days_set_table(table.id, **day_options)  # bot.days
         message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id, table.lang),
                                      allowed_mentions=discord.AllowedMentions.none())
         await self.storage.set_lobby_message(table.id, message.id)
@@ -166,6 +169,7 @@ class GameService:
             state = game.new_game(count, seed=seed, options=table.options)
             await self.storage.start_game(game_id, seat_order=order, seed=seed, state=game.to_dict(state))
             table = await self.table(game_id)
+            await self.bot.days.after_change(table, game, state)  # bot.days: timers
             await self.announcer.game_started(table, game, state)
             return await self.table(game_id)
 
@@ -189,6 +193,7 @@ class GameService:
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
                     raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
+            await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
             to_act = game.to_act(state)
             if seat not in to_act:
@@ -208,6 +213,7 @@ class GameService:
             except StaleVersion:
                 raise Refusal("Someone moved at the same moment; look at the latest board and try again.") from None
             table = await self.table(game_id)
+            await self.bot.days.after_change(table, game, after, mover=seat, by_person=True)  # bot.days
             await self.announcer.move_made(table, game, state, after, seat, events)
             return choice
 
@@ -314,6 +320,7 @@ class GameService:
             f"last activity {presenter.timestamp(table.updated_at)}",
             "Seats: " + " · ".join(seats),
             self.announcer.status_line(table, game, state),
+            *await self.bot.days.status_lines(table),  # bot.days: deadlines, absences, computer seats
         ]
         if (url := self.announcer.board_url(table)) is not None:
             lines.append(f"Latest board: {url}")
@@ -354,8 +361,8 @@ class GameService:
     # ------------------------------------------------------------------------ endings
 
     async def resign(self, channel_id: int, user: discord.abc.User) -> None:
-        """Resigning: with two players the other one wins; with more the game is abandoned,
-        since the engines have no rule for a seat that leaves mid-game."""
+        """Resigning: with two players the other one wins; with more the computer takes the
+        seat and the game goes on (bot.days)."""
         table = await self.active_table_in(channel_id)
         async with self.lock(table.id):
             table = await self.table(table.id)
@@ -367,10 +374,8 @@ class GameService:
                 result = {"winners": [winner], "reason": f"{{s{seat}}} resigned.", "resigned": seat}
                 status = "finished"
                 text = f"🏳️ {names[seat]} resigned. 🏁 **Game over** — {names[winner]} wins!"
-            else:
-                result = {"winners": [], "reason": f"{{s{seat}}} resigned.", "resigned": seat}
-                status = "abandoned"
-                text = f"🏳️ {names[seat]} resigned, so this game of {game.title} ends without a winner."
+            else:  # bot.days: three or more players, the computer takes the seat
+                return await self.bot.days.resign_to_computer(table, seat)
             await self.storage.end_game(table.id, status=status, result=result, expected_status="active")
             await self.announcer.game_ended(table, text)
 

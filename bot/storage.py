@@ -359,6 +359,157 @@ class Storage:
     async def _touch(db: aiosqlite.Connection, game_id: int) -> None:
         await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id))
 
+    # ------------------------------------------------------- games over days (bot.days)
+    # Timers, deadlines, absences and computer seats. `now` always comes from the caller's
+    # clock (bot.scheduler), so tests can run them on a fake one.
+
+    async def days_table(self, game_id: int) -> dict[str, Any]:
+        """The table's deadline (seconds or None), timeout choice and reminder time."""
+        async with self._lock, self._db.execute(
+            "SELECT deadline, timeout, reminder FROM day_tables WHERE game_id = ?", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return {"deadline": None, "timeout": "computer", "reminder": 12 * 3600}
+        return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"]}
+
+    async def days_set_table(self, game_id: int, *, deadline: int | None, timeout: str, reminder: int) -> None:
+        await self._update(
+            "INSERT INTO day_tables (game_id, deadline, timeout, reminder) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, timeout = excluded.timeout, "
+            "reminder = excluded.reminder",
+            (game_id, deadline, timeout, reminder),
+        )
+
+    async def days_seats(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """seat -> {since, computer, timeouts} for the seats that have a row."""
+        async with self._lock, self._db.execute(
+            "SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?", (game_id,)
+        ) as cur:
+            return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
+                    for r in await cur.fetchall()}
+
+    async def days_set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        """Set some of since / computer / timeouts for one seat (the row is made if missing)."""
+        assert fields and set(fields) <= {"since", "computer", "timeouts"}
+        names = sorted(fields)
+        async with self._lock, self._transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat))
+            await db.execute(
+                f"UPDATE day_seats SET {', '.join(f'{n} = ?' for n in names)} WHERE game_id = ? AND seat = ?",
+                (*(fields[n] for n in names), game_id, seat),
+            )
+
+    async def days_sync(self, game_id: int, since: dict[int, int | None],
+                        timers: list[tuple[int, str, int]]) -> None:
+        """After a change to a game, in one transaction: each seat's wait start (None: not to
+        act) and the game's complete set of timers (seat, kind, due_at)."""
+        async with self._lock, self._transaction() as db:
+            for seat, when in since.items():
+                await db.execute("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat))
+                await db.execute("UPDATE day_seats SET since = ? WHERE game_id = ? AND seat = ?",
+                                 (when, game_id, seat))
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await db.executemany(
+                "INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                [(game_id, seat, kind, int(due)) for seat, kind, due in timers],
+            )
+
+    async def days_clear(self, game_id: int) -> None:
+        """A game that is over keeps no timers."""
+        await self._update("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    async def days_timers(self, game_id: int) -> list[tuple[int, str, int]]:
+        async with self._lock, self._db.execute(
+            "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,)
+        ) as cur:
+            return [(r["seat"], r["kind"], r["due_at"]) for r in await cur.fetchall()]
+
+    async def days_next_due(self) -> int | None:
+        async with self._lock, self._db.execute("SELECT MIN(due_at) FROM timers") as cur:
+            return (await cur.fetchone())[0]
+
+    async def days_first_due(self, now: float) -> tuple[int, int, str, int] | None:
+        """The oldest timer due by `now`: (game_id, seat, kind, due_at)."""
+        async with self._lock, self._db.execute(
+            "SELECT game_id, seat, kind, due_at FROM timers WHERE due_at <= ? "
+            "ORDER BY due_at, game_id, seat, kind LIMIT 1", (int(now),)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (row["game_id"], row["seat"], row["kind"], row["due_at"])
+
+    async def days_move_timer(self, game_id: int, seat: int, kind: str, *, was: int, due_at: int | None) -> None:
+        """Reschedule (or with due_at None delete) a timer, only if it is still the one seen."""
+        if due_at is None:
+            await self._update("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
+                               (game_id, seat, kind, was))
+        else:
+            await self._update("UPDATE timers SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
+                               "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
+
+    async def days_user(self, user_id: int) -> dict[str, Any]:
+        async with self._lock, self._db.execute(
+            "SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return {"reminders": True, "away_until": None}
+        return {"reminders": bool(row["reminders"]), "away_until": row["away_until"]}
+
+    async def days_set_user(self, user_id: int, **fields: Any) -> None:
+        assert fields and set(fields) <= {"reminders", "away_until"}
+        names = sorted(fields)
+        async with self._lock, self._transaction() as db:
+            await db.execute("INSERT OR IGNORE INTO day_users (user_id) VALUES (?)", (user_id,))
+            await db.execute(f"UPDATE day_users SET {', '.join(f'{n} = ?' for n in names)} WHERE user_id = ?",
+                             (*(fields[n] for n in names), user_id))
+
+    async def days_shift_deadlines(self, user_id: int, *, delta: int, not_before: int) -> None:
+        """Move the deadlines of every seat `user_id` holds in an active game by `delta`
+        seconds (never earlier than `not_before`): /game away and its end."""
+        await self._update(
+            "UPDATE timers SET due_at = MAX(due_at + ?, ?) WHERE kind = 'deadline' AND EXISTS ("
+            " SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = timers.game_id"
+            " AND s.seat = timers.seat AND s.user_id = ? AND g.status = 'active')",
+            (int(delta), int(not_before), user_id),
+        )
+
+    async def days_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game (lobby or active) `user_id` sits at, on any server, oldest first."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
+                "AND g.status IN ('lobby', 'active') ORDER BY g.id", (user_id,)
+            ) as cur:
+                ids = [r["id"] for r in await cur.fetchall()]
+            return [row for game_id in ids if (row := await self._load("id = ?", (game_id,))) is not None]
+
+    async def days_replace_player(self, game_id: int, *, expected_version: int, seat: int, old_user_id: int,
+                                  new_user_id: int, new_name: str, action: str) -> int:
+        """A substitute takes a seat: the seat row changes hands and a log row (`action`, which
+        changes no state) bumps the version, in one transaction, like a move."""
+        new_version = expected_version + 1
+        now = _now()
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET version = ?, updated_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+                (new_version, now, game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion("The game changed while the seat was being handed over.")
+            await db.execute("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? AND user_id = ?",
+                             (new_user_id, new_name, game_id, old_user_id))
+            await db.execute("INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, new_version, seat, action, now))
+        return new_version
+
+    async def days_all_deadlines(self) -> list[tuple[int, int, int, int]]:
+        """(game_id, version, seat, due_at) of every stored deadline of an active game."""
+        async with self._lock, self._db.execute(
+            "SELECT t.game_id, g.version, t.seat, t.due_at FROM timers t JOIN games g ON g.id = t.game_id "
+            "WHERE t.kind = 'deadline' AND g.status = 'active'"
+        ) as cur:
+            return [(r[0], r[1], r[2], r[3]) for r in await cur.fetchall()]
     # ------------------------------------------------------------ records (bot.records)
 
     async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:

@@ -1,0 +1,74 @@
+"""Games over days: `/game mine`, `/game reminders`, `/game away`, `/game back`,
+`/game replace` and `/game undo` (the logic lives in bot.days)."""
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.days import AWAY_DAYS, words
+from bot.locale import user_language
+from bot.presenter import timestamp
+
+
+class DaysCog(FeatureCog):
+    @property
+    def days(self):
+        return self.bot.days
+
+    @game_subcommand("mine", "Every open game of yours on every server, yours to act first")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        lang = user_language(interaction)
+        text = await self.days.mine(interaction.user, lang)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @game_subcommand("reminders", "Turn your reminders (a DM when a game waits for you) on or off")
+    @app_commands.describe(setting="on or off")
+    async def reminders(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
+        lang = user_language(interaction)
+        await self.days.set_reminders(interaction.user, setting == "on")
+        await interaction.response.send_message(words(lang, f"reminders_{setting}"), ephemeral=True)
+
+    @game_subcommand("away", "Pause your deadlines in all your games for a few days")
+    @app_commands.describe(days=f"How many days ({AWAY_DAYS[0]}-{AWAY_DAYS[1]})")
+    async def away(self, interaction: discord.Interaction, days: int) -> None:
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        until = await self.days.away(interaction.user, days, lang)
+        await interaction.followup.send(words(lang, "away_done", until=timestamp(until, "f")), ephemeral=True)
+
+    @game_subcommand("back", "Back early: your deadlines run again and the computer gives your seats back")
+    async def back(self, interaction: discord.Interaction) -> None:
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.days.back(interaction.user, lang)
+        await interaction.followup.send(words(lang, "back_done"), ephemeral=True)
+
+    @game_subcommand("replace", "Hand a seat to someone else (host or Manage Server)")
+    @app_commands.describe(old="Who leaves the seat", new="Who takes it over")
+    async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
+        await self.days.replace(interaction.channel_id, interaction.user, old, new, may_manage_server=may_manage,
+                                lang=lang)
+        await interaction.followup.send(words(lang, "replace_done"), ephemeral=True)
+
+    @game_subcommand("undo", "Take back your last move, if it drew no chance and showed nothing hidden")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.days.undo(interaction.channel_id, interaction.user, lang)
+        await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
+
+    @game_subcommand("computer", "Add a computer player to this lobby (host)")
+    async def computer(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.days.add_computer(interaction.channel_id, interaction.user, lang)
+        await interaction.followup.send(words(lang, "computer_added", count=len(table.players)), ephemeral=True)
