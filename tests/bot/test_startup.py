@@ -77,10 +77,7 @@ async def test_the_synced_commands(world):
     assert sorted(alice.available_commands(world.channel)) == sorted([
         "game new", "game hand", "game status", "game board", "game log", "game rules",
         "game resign", "game abandon", "move",
-<<<<<<< HEAD
         "game stats", "game leaderboard", "game export",  # bot.records
-=======
         # issue 9, games over days (bot.cogs.days)
         "game mine", "game reminders", "game away", "game back", "game replace", "game undo", "game computer",
->>>>>>> days
     ])
