@@ -9,6 +9,8 @@ acquired); then the raid's revealed rounds, the last round's scoring and the vie
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
@@ -21,6 +23,7 @@ PANEL = (236, 229, 214)
 ACTIVE = (255, 244, 205)
 SLOT = (214, 206, 190)
 RED_ZONE = (226, 120, 110)
+ESTATE = (196, 220, 160)
 CUBE = {"y": (236, 196, 40), "b": (52, 104, 204), "g": (58, 150, 72), "r": (196, 48, 40)}
 COLOURS = ("y", "b", "g", "r")
 P = "macrobber."
@@ -38,7 +41,25 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     bottom = _bottom_height(view)
     y = _players(draw, view, who, lang, y, HEIGHT - bottom - MARGIN)
     _bottom(draw, view, who, lang, y + 6)
-    return image
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """A fixed palette: the board's own colours first, then a colour cube and greys (a fixed
+    palette quantizes several times faster than a median cut)."""
+    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, (255, 255, 255), PANEL, ACTIVE, SLOT, RED_ZONE, ESTATE, (150, 40, 30),
+             *CUBE.values(), *SEAT_COLOURS]
+    colours = list(dict.fromkeys(tuple(c) for c in exact))
+    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
+    colours = list(dict.fromkeys(colours))
+    grey = 0
+    while len(colours) < 256:
+        grey = (grey + 37) % 256
+        colours.append((grey, grey, grey))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours[:256] for channel in colour])
+    return palette
 
 
 def _header(draw, view, who, lang) -> int:
@@ -113,7 +134,7 @@ def _track(draw, view, lang, y) -> int:
 
 def _players(draw, view, who, lang, top, bottom) -> int:
     seats = view["seats"]
-    height = min(250, (bottom - top) // seats)
+    height = min(300, (bottom - top) // seats)
     active = set(view["to_act"]) if not view["over"] else set(view["winners"] or [])
     for seat, player in enumerate(view["players"]):
         y = top + seat * height
@@ -135,7 +156,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.text((MARGIN + 390, y + 18), text, font=font(size), fill=MUTED)
         yard = player["courtyard"]
         row = y + 66
-        cube = min(52, max(36, h - (row - y) - 16))
+        cube = min(84, max(36, h - (row - y) - (50 if h >= 200 else 16)))
         # courtyard: warriors, pipers, monks with counts written on the cubes
         x = MARGIN + 16
         for c, colour in enumerate(("y", "b", "g")):
@@ -155,7 +176,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
                 draw.rounded_rectangle(box, radius=8, outline=SLOT, width=3)
                 continue
             kind = estates[index]
-            draw.rounded_rectangle(box, radius=8, fill=(196, 220, 160), outline=INK, width=2)
+            draw.rounded_rectangle(box, radius=8, fill=ESTATE, outline=INK, width=2)
             cx = (box[0] + box[2]) / 2
             if kind == "":
                 draw.text((cx, row + cube / 2), t(lang, P + "board.free"), font=font(SMALL), fill=MUTED, anchor="mm")
