@@ -122,14 +122,16 @@ def _track(draw, view, lang, y) -> int:
         draw.text((mx, top - 2), str(mark), font=font(SMALL), fill=MUTED, anchor="mb")
     text = t(lang, P + "board.red_zone", points=zone)
     draw.text((right, top + 26), text, font=font(SMALL), fill=(150, 40, 30), anchor="ra")
-    placed: dict[int, int] = {}
+    rows: list[list[float]] = []  # the x of each disc, row by row, so that discs never overlap
     for seat, player in enumerate(view["players"]):
         score = max(0, min(TRACK_MAX, player["score"]))
-        slot = placed.get(score, 0)
-        placed[score] = slot + 1
         x = left + span * score / TRACK_MAX
-        seat_badge(draw, (x, top + 44 + 30 * slot), 19, seat)
-    return top + 44 + 30 * max(placed.values()) + 12
+        row = next((i for i, xs in enumerate(rows) if all(abs(x - other) >= 40 for other in xs)), len(rows))
+        if row == len(rows):
+            rows.append([])
+        rows[row].append(x)
+        seat_badge(draw, (x, top + 44 + 38 * row), 19, seat)
+    return top + 44 + 38 * len(rows) - 10
 
 
 def _players(draw, view, who, lang, top, bottom) -> int:
@@ -192,6 +194,17 @@ def _players(draw, view, who, lang, top, bottom) -> int:
     return top + seats * height
 
 
+def _raid_row(draw, y, number, raid, attack: str, defence: str, mark: str) -> None:
+    """One combat round: number, the attacker's disc and value, the verdict, the defender's."""
+    x = MARGIN + 20
+    draw.text((x, y), f"{number}:", font=font(32), fill=INK)
+    seat_badge(draw, (x + 66, y + 18), 16, raid["attacker"])
+    draw.text((x + 92, y), attack, font=font(32), fill=INK)
+    draw.text((x + 500, y), mark, font=font(32), fill=INK, anchor="ma")
+    seat_badge(draw, (x + 560, y + 18), 16, raid["defender"])
+    draw.text((x + 586, y), defence, font=font(32), fill=INK)
+
+
 def _bottom_height(view) -> int:
     height = 0
     if view["raid"] is not None:
@@ -211,13 +224,12 @@ def _bottom(draw, view, who, lang, y) -> None:
         draw.text((MARGIN, y), text, font=font(size), fill=INK)
         y += 46
         for number, (a, ap, d, dp) in enumerate(raid["rounds"], 1):
-            line = f"{number}:  {a}{' +1' if ap else ''}  —  {d}{' +1' if dp else ''}"
-            mark = "<" if a + ap < d + dp else (">" if a + ap > d + dp else "=")
-            draw.text((MARGIN + 20, y), f"{line}   {mark}", font=font(32), fill=INK)
+            _raid_row(draw, y, number, raid, f"{a}{' +1' if ap else ''}", f"{d}{' +1' if dp else ''}",
+                      "<" if a + ap < d + dp else (">" if a + ap > d + dp else "="))
             y += 40
         if raid["played"]:
             face = t(lang, P + "board.face_down") + (" +1" if raid["piper"] else "")
-            draw.text((MARGIN + 20, y), f"{len(raid['rounds']) + 1}:  {face}", font=font(32), fill=MUTED)
+            _raid_row(draw, y, len(raid["rounds"]) + 1, raid, face, "…", "")
             y += 40
         y += 10
     scoring = view["last_scoring"]

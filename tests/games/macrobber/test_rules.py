@@ -364,23 +364,25 @@ def test_biggest_following():
 
 def test_biggest_following_may_redraw_once():
     state = fresh(4)
-    state.follower = 1
-    state.turn = 1  # hand the turn to seat 1 by finishing seat 0's turn
-    state.turn = 0
+    state.follower = 1  # seat 1 holds Biggest Following; seat 0 finishes its turn first
     set_display(state, y=1, b=5)
     state, _ = move(state, 0, "warrior")
     state, _ = move(state, 0, "done")
     state, _ = move(state, 0, "exchange")
     state, _ = move(state, 0, "draw")
     assert state.phase == "redraw" and GAME.to_act(state) == {1}
-    set_display(state, y=6)
+    set_display(state, y=5, r=1)
+    assert labels(state, 1) == ["mark y", "mark r", "keep"]
+    state, _ = move(state, 1, "mark r")
+    assert "mark r" not in labels(state, 1)  # no more marks than cubes of that colour
     state, _ = move(state, 1, "mark y")
-    state, _ = move(state, 1, "mark y")
-    assert "redraw" in labels(state, 1) and "keep" in labels(state, 1)
+    assert "redraw" in labels(state, 1) and "keep" in labels(state, 1) and "unmark" in labels(state, 1)
+    assert GAME.describe(state, 1, Action("redraw")).params["count"] == 2
     before = sum(state.bag)
     state, events = move(state, 1, "redraw")
     assert state.phase == "act" and sum(state.display) == 6 and sum(state.bag) == before
-    assert state.redrawn
+    assert state.redrawn and not any(a.startswith(("mark", "redraw")) for a in labels(state, 1))
+    check(state)
 
 
 def test_a_round_is_scored_and_told_per_player():
