@@ -151,3 +151,11 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
         assert renderer.real_left == 0
         lines = " ".join(m.content or "" for m in world.messages())
         assert "plays a card face down" in lines and "green" in lines and "red" in lines
+
+
+async def test_the_tie_breaker_is_a_table_option(tmp_path):
+    async with simulated_discord(tmp_path / "bot.sqlite3", games={"macrobber": GAME}, seed=2,
+                                 render=SketchRenderer()) as world:
+        people = [world.player(name) for name in ("anna", "bernd", "clara")]
+        chosen = await start_table(world, *people, game="macrobber", options="tiebreak=cubes")
+        assert GAME.from_dict(world.stored_state(chosen)).tiebreak is True
