@@ -1,0 +1,91 @@
+"""What each seat (or the public) may know of a Mac Robber game, as JSON."""
+from __future__ import annotations
+
+from games.core import SeatRef, msg
+from games.macrobber.data import RED_ZONE
+from games.macrobber.state import MacRobberState
+
+P = "macrobber."
+
+
+def build_view(game, state: MacRobberState, seat: int | None) -> dict:
+    raid = state.raid
+    players = [{
+        "courtyard": list(state.courtyards[s]),
+        "estates": list(state.estates[s]),
+        "score": state.scores[s],
+        "cards": len(state.hands[s]),
+        "owed": state.owed[s],
+    } for s in range(state.seats)]
+    view = {
+        "game": game.name,
+        "seats": state.seats,
+        "viewer": seat,
+        "to_act": sorted(game.to_act(state)),
+        "status": status(game, state).to_json(),
+        "over": state.winners is not None,
+        "round": state.round,
+        "start": state.start,
+        "active": state.active,
+        "turn": state.turn,
+        "phase": state.phase,
+        "bag": sum(state.bag),
+        "display": list(state.display),
+        "marked": list(state.marked),
+        "done": list(state.done),
+        "used": state.used,
+        "follower": state.follower,
+        "players": players,
+        "deck": len(state.deck),
+        "discard": len(state.discard),
+        "estates_left": len(state.supply),
+        "revealed": list(state.revealed),
+        "red_zone": RED_ZONE,
+        "tossed": len(state.exchange),
+        "raid": None if raid is None else {
+            "attacker": raid["attacker"], "defender": raid["defender"],
+            "rounds": [list(r) for r in raid["rounds"]],
+            "played": raid["a_card"] is not None, "piper": raid["a_piper"],
+            "result": raid.get("result"), "loot": raid.get("loot"), "open": state.phase in ("combat", "plunder"),
+        },
+        "last_scoring": state.last_scoring,
+        "log": list(state.log),
+        "winners": list(state.winners) if state.winners is not None else None,
+        "tiebreak": state.tiebreak,
+    }
+    if seat is not None and 0 <= seat < state.seats:
+        hand = sorted(state.hands[seat])
+        summary = msg(P + "private.hand", cards=hand) if hand else msg(P + "private.no_cards")
+        private = {"summary": summary.to_json(), "hand": hand}
+        if seat == state.active:
+            private["tossed"] = sorted(state.exchange)
+        if raid is not None and raid["attacker"] == seat and raid["a_card"] is not None:
+            private["face_down"] = raid["a_card"]
+        view["private"] = private
+    return view
+
+
+def status(game, state: MacRobberState):
+    if state.phase == "over":
+        return game.outcome(state).reason
+    owing = [SeatRef(s) for s in range(state.seats) if state.owed[s]]
+    if owing:
+        return msg(P + "status.discard", players=owing)
+    who = SeatRef(state.active)
+    phase = state.phase
+    if phase == "redraw":
+        return msg(P + "status.redraw", player=who)
+    if phase == "act":
+        return msg(P + "status.act", player=who, used=state.used)
+    if phase == "bard":
+        return msg(P + "status.bard", player=who, victim=SeatRef(state.bard))
+    if phase == "raid":
+        return msg(P + "status.raid", player=who)
+    if phase == "exchange":
+        return msg(P + "status.exchange", player=who)
+    raid = state.raid
+    if phase == "combat":
+        playing = raid["attacker"] if raid["a_card"] is None else raid["defender"]
+        return msg(P + "status.combat", attacker=SeatRef(raid["attacker"]), defender=SeatRef(raid["defender"]),
+                   round=len(raid["rounds"]) + 1, player=SeatRef(playing))
+    return msg(P + "status.plunder", player=who, victim=SeatRef(raid["defender"]))
