@@ -234,6 +234,19 @@ def add_command(subparsers) -> None:
     parser.set_defaults(run_command=lambda args: run(args.file, args.render, lang=args.lang))
 
 
+# Rows the bot writes into a game's log that are not moves: an undo (takes back the last move)
+# and a substitute taking a seat (changes nothing in the game).
+UNDO_ROW, REPLACE_ROW = "~undo", "~replace"
+
+
 def moves_from(rows: Iterable[Any]) -> list[Move]:
-    """Moves from stored action rows (anything with .seat, .action and .at)."""
-    return [Move(row.seat, row.action, row.at) for row in rows]
+    """The moves that stand, from stored action rows (anything with .seat, .action and .at):
+    an undone move is left out, and so are the undo and substitute rows themselves."""
+    moves: list[Move] = []
+    for row in rows:
+        if row.action == UNDO_ROW:
+            if moves:
+                moves.pop()
+        elif row.action != REPLACE_ROW:
+            moves.append(Move(row.seat, row.action, row.at))
+    return moves

@@ -128,3 +128,14 @@ def test_files_that_are_not_replays_are_refused(tmp_path):
 def test_state_digest_ignores_key_order():
     assert state_digest({"a": 1, "b": [1, 2]}) == state_digest({"b": [1, 2], "a": 1})
     assert state_digest({"a": 1}) != state_digest({"a": 2})
+
+
+def test_undone_moves_and_substitutes_are_not_in_an_export():
+    from types import SimpleNamespace as Row
+
+    from games.replay import moves_from
+
+    rows = [Row(seat=0, action="roll", at=1), Row(seat=1, action="pick 2", at=2),
+            Row(seat=1, action="~undo", at=3), Row(seat=1, action="pick 3", at=4),
+            Row(seat=0, action="~replace", at=5), Row(seat=0, action="stop", at=6)]
+    assert [(m.seat, m.action) for m in moves_from(rows)] == [(0, "roll"), (1, "pick 3"), (0, "stop")]
