@@ -185,6 +185,8 @@ class Days:
         handled = 0
         while (timer := await self.storage.days_first_due(now)) is not None:
             game_id, seat, kind, due_at = timer
+            if not await self.storage.days_claim_timer(game_id, seat, kind, due_at, now):
+                continue  # another process (on the same database) is handling it
             try:
                 await self._fire(game_id, seat, kind, due_at)
             except Exception:  # noqa: BLE001 - one bad game must not stop the others

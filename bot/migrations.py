@@ -110,3 +110,21 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Beyond one machine (docs/scaling.md): several processes on one database fire each timer once.
+MIGRATIONS.append(
+    (
+        4,
+        "timer claims: a due timer is handled by the one process that claims it",
+        """
+        CREATE TABLE timer_claims (
+            game_id    INTEGER NOT NULL,
+            seat       INTEGER NOT NULL,
+            kind       TEXT    NOT NULL,
+            due_at     INTEGER NOT NULL,               -- the moment claimed: a rescheduled timer is a new one
+            claimed_at INTEGER NOT NULL,               -- a claim older than the lease is taken over
+            PRIMARY KEY (game_id, seat, kind, due_at)
+        );
+        """,
+    )
+)

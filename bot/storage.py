@@ -24,6 +24,7 @@ import aiosqlite
 from bot.migrations import MIGRATIONS
 
 OPEN_STATUSES = ("lobby", "active")
+TIMER_LEASE = 300  # seconds a process has to handle a timer it claimed before another may
 
 
 class StorageError(Exception):
@@ -430,13 +431,29 @@ class Storage:
             return (await cur.fetchone())[0]
 
     async def days_first_due(self, now: float) -> tuple[int, int, str, int] | None:
-        """The oldest timer due by `now`: (game_id, seat, kind, due_at)."""
+        """The oldest timer due by `now` that no process is handling: (game_id, seat, kind, due_at)."""
         async with self._lock, self._db.execute(
-            "SELECT game_id, seat, kind, due_at FROM timers WHERE due_at <= ? "
-            "ORDER BY due_at, game_id, seat, kind LIMIT 1", (int(now),)
+            "SELECT game_id, seat, kind, due_at FROM timers WHERE due_at <= ? AND NOT EXISTS ("
+            "SELECT 1 FROM timer_claims c WHERE c.game_id = timers.game_id AND c.seat = timers.seat "
+            "AND c.kind = timers.kind AND c.due_at = timers.due_at AND c.claimed_at > ?) "
+            "ORDER BY due_at, game_id, seat, kind LIMIT 1", (int(now), int(now) - TIMER_LEASE)
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else (row["game_id"], row["seat"], row["kind"], row["due_at"])
+
+    async def days_claim_timer(self, game_id: int, seat: int, kind: str, due_at: int, now: float) -> bool:
+        """Claim a due timer for this process. True for exactly one of several processes (on one
+        database) asking at once; a claim older than the lease (its process died mid-way) may
+        be taken over. Old claims are swept away on the way."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM timer_claims WHERE claimed_at < ?", (int(now) - 86_400,))
+            cursor = await db.execute(
+                "INSERT INTO timer_claims (game_id, seat, kind, due_at, claimed_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, seat, kind, due_at) DO UPDATE SET claimed_at = excluded.claimed_at "
+                "WHERE timer_claims.claimed_at <= ?",
+                (game_id, seat, kind, int(due_at), int(now), int(now) - TIMER_LEASE),
+            )
+            return cursor.rowcount == 1
 
     async def days_move_timer(self, game_id: int, seat: int, kind: str, *, was: int, due_at: int | None) -> None:
         """Reschedule (or with due_at None delete) a timer, only if it is still the one seen."""
