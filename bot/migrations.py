@@ -67,4 +67,17 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        3,
+        "exactly once: boards owed after a stored move, and moves whose mover was not answered yet",
+        """
+        -- 1 while a stored change (a move) has no board posted for it; set in the move's own
+        -- transaction, cleared when the board is posted. Owed boards are posted at start-up.
+        ALTER TABLE games ADD COLUMN board_owed INTEGER NOT NULL DEFAULT 0;
+
+        -- 0 while a typed /move is stored but its player has not seen the answer: a retry of the
+        -- same move then answers "already done" instead of applying it again.
+        ALTER TABLE actions ADD COLUMN answered INTEGER NOT NULL DEFAULT 1;
+        """,
+    ),
 ]

@@ -5,6 +5,8 @@ import discord
 from discord import app_commands
 
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.errors import Refusal, in_thread, missing_permissions, permission_names, reply_ephemeral
+from bot.locale import user_language
 
 
 class LobbyCog(FeatureCog):
@@ -13,14 +15,19 @@ class LobbyCog(FeatureCog):
                            options="Table options, e.g. rounds=3 (see /game rules)")
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
         guild_id = require_guild(interaction)
+        # Before anything is stored: a table the bot cannot post boards to would stall at once.
+        missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
+        if missing:
+            raise Refusal.of("bot.errors.new_missing_permissions",
+                             permissions=permission_names(missing, user_language(interaction)))
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.service.open_lobby(
             interaction.channel, guild_id=guild_id, channel_id=interaction.channel_id, host=interaction.user,
             game_name=game, options_text=options,
         )
-        await interaction.followup.send(
+        await reply_ephemeral(
+            interaction,
             f"Table open (game #{table.id}). Others press **Join**; you press **Start** when everyone is in.",
-            ephemeral=True,
         )
 
     @new.autocomplete("game")
