@@ -6,6 +6,7 @@ import logging
 import random
 import signal
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping
 
@@ -129,7 +130,7 @@ class GameBot(commands.Bot):
     async def backup_now(self) -> Path:
         """One online back-up (the bot keeps playing), then only the newest `backup_keep` kept."""
         assert self.storage is not None and self.backup_dir is not None
-        target = self.backup_dir / time.strftime("bot-%Y%m%d-%H%M%S.sqlite3", time.gmtime())
+        target = self.backup_dir / backup_name()
         started = time.monotonic()
         await self.storage.backup(target)
         for old in self.backups()[:-self.backup_keep]:
@@ -190,6 +191,11 @@ class GameBot(commands.Bot):
     async def close_storage(self) -> None:
         if self.storage is not None:
             await self.storage.close()
+
+
+def backup_name() -> str:
+    """`bot-20261122-031500-123456.sqlite3` (UTC): names sort by age."""
+    return datetime.now(timezone.utc).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
 
 
 def create_bot(

@@ -19,6 +19,9 @@ class Settings:
     database_path: Path
     log_level: int
     dev_guild_id: int | None
+    backup_dir: Path | None = None     # default: `backups/` beside the database
+    backup_hours: float = 24.0         # 0: no automatic back-ups
+    backup_keep: int = 7
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -36,9 +39,26 @@ class Settings:
         if guild and not guild.isdigit():
             raise ConfigError(f"DEV_GUILD_ID={guild!r} is not a server id: put the numeric id (right-click the "
                               "server > Copy Server ID) after DEV_GUILD_ID= in .env, or leave it empty.")
+        database_path = Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        hours = _number(environ, "BACKUP_HOURS", "24", float, "a number of hours, e.g. 24 (0 turns back-ups off)")
+        keep = _number(environ, "BACKUP_KEEP", "7", int, "a whole number of back-ups to keep, e.g. 7")
+        if hours < 0 or keep < 1:
+            raise ConfigError("BACKUP_HOURS must be 0 or more and BACKUP_KEEP at least 1 in .env.")
+        backup_dir = environ.get("BACKUP_DIR", "").strip()
         return cls(
+            backup_dir=Path(backup_dir) if backup_dir else database_path.parent / "backups",
+            backup_hours=hours,
+            backup_keep=keep,
             token=token,
-            database_path=Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_path=database_path,
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
         )
+
+
+def _number(environ: Mapping[str, str], name: str, default: str, kind: type, what: str):
+    raw = environ.get(name, "").strip() or default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not valid: put {what} after {name}= in .env.") from None

@@ -37,6 +37,7 @@ AUTOCOMPLETE_LIMIT = 25
 LOG_LINES = 15
 VALUE_LIMIT = 100            # Discord's limit for an autocomplete value
 MAX_ID = 2**63 - 1           # SQLite's INTEGER: ids beyond it cannot exist
+MAX_TOGGLES = 25             # items one SubsetChoice may offer (a custom_id's mask has that many bits)
 BOARD_INTERVAL = 60          # seconds between `/game board` posts in one channel
 OPTIONS_TEXT_LIMIT = 200     # longer `/game new options:` text is refused unread
 
@@ -387,6 +388,8 @@ class GameService:
     async def toggled_view(self, user: discord.abc.User, *, game_id: int, seen_version: int, mask: int,
                            on_board: bool) -> discord.ui.View | None:
         """The same components with other items chosen (a die toggled); nothing is stored."""
+        if not 0 <= mask < 2**MAX_TOGGLES:
+            raise Refusal.of("bot.errors.bad_choice")
         table = await self.table(game_id)
         seat = self._seat(table, user)
         game = self.engine(table.game)
