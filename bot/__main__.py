@@ -1,7 +1,12 @@
 """`python -m bot`: load .env, check the settings, run the bot until stopped.
 
 Set-up mistakes (no token, a wrong token, a malformed setting) end the process at once with
-one line saying what to fix, and exit code 2 — no traceback.
+one line saying what to fix, and exit code 2 — no traceback. SIGTERM (systemd stop, a deploy)
+stops cleanly: moves under way finish, owed boards are posted, the database is closed.
+
+    python -m bot                      run the bot
+    python -m bot backup               write a back-up now (also while the bot runs)
+    python -m bot restore <back-up>    put a back-up in place of the database (bot stopped)
 """
 from __future__ import annotations
 
@@ -13,16 +18,20 @@ from typing import Mapping
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from bot.app import create_bot
+from bot.app import backup_name, create_bot
 from bot.config import ConfigError, Settings
+from bot.storage import backup_file, restore_file
 
 EXIT_CONFIG = 2
 
 
-def main(environ: Mapping[str, str] | None = None) -> int:
+def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None) -> int:
     if environ is None:
         load_dotenv(find_dotenv(usecwd=True))  # the .env of the directory you start from
         environ = os.environ
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("backup", "restore"):
+        return maintenance(environ, argv)
     try:
         settings = Settings.from_env(environ)
     except ConfigError as error:
@@ -31,8 +40,10 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     logging.getLogger("discord.http").setLevel(max(settings.log_level, logging.INFO))
     # A board-game bot never joins voice: silence discord.py's start-up warnings about it.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id,
-                     shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+    bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id, handle_signals=True,
+                     shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                     backup_dir=settings.backup_dir, backup_keep=settings.backup_keep,
+                     backup_every=settings.backup_hours * 3600 if settings.backup_hours > 0 else None)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
@@ -42,6 +53,27 @@ def main(environ: Mapping[str, str] | None = None) -> int:
         return fail("Discord asks for privileged intents this bot does not use; check you run this bot's code.")
     except OSError as error:  # no network, DNS failure, unreachable gateway
         return fail(f"Could not reach Discord ({error.__class__.__name__}: {error}). Check the network and retry.")
+    return 0
+
+
+def maintenance(environ: Mapping[str, str], argv: list[str]) -> int:
+    """`backup` and `restore <file>`: they need no token, only DATABASE_PATH (and BACKUP_DIR)."""
+    settings = Settings.from_env({**environ, "DISCORD_TOKEN": environ.get("DISCORD_TOKEN") or "unused"})
+    database = settings.database_path
+    if argv[0] == "backup":
+        if not database.exists():
+            return fail(f"No database at {database}: nothing to back up.")
+        target = settings.backup_dir / backup_name()
+        backup_file(database, target)
+        print(f"bot: backed up {database} to {target}")
+        return 0
+    if len(argv) != 2:
+        return fail("Usage: python -m bot restore <back-up file>   (stop the bot first)")
+    try:
+        kept = restore_file(argv[1], database)
+    except (OSError, ValueError) as error:
+        return fail(f"Could not restore {argv[1]}: {error}")
+    print(f"bot: restored {argv[1]} to {database}" + (f" (the previous database is kept as {kept})" if kept else ""))
     return 0
 
 

@@ -279,6 +279,7 @@ class Announcer:
         except discord.HTTPException:
             log.info("Could not edit board %s of game %s; posting a new one", table.board_message_id, table.id)
             return False
+        await self.storage.set_board_message(table.id, table.board_message_id)  # the board is no longer owed
         return True
 
     async def _board_account(self, table: GameRow) -> list[str]:

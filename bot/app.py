@@ -1,8 +1,12 @@
 """The bot object: start-up wiring shared by `python -m bot`, the tests and the benchmarks."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+import signal
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping
 
@@ -32,6 +36,11 @@ from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
+STOP_TIMEOUT = 10.0   # a clean stop (SIGTERM) ends within this many seconds
+DRAIN_SHARE = 0.6     # of which waiting for moves under way may take this share
+BACKUP_KEEP = 7
+BACKUP_PATTERN = "bot-*.sqlite3"
+
 FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog)
 
 
@@ -50,6 +59,10 @@ class GameBot(commands.Bot):
         render: Renderer,
         dev_guild_id: int | None = None,
         clock: Clock | None = None,
+        backup_dir: str | Path | None = None,
+        backup_every: float | None = None,
+        backup_keep: int = BACKUP_KEEP,
+        handle_signals: bool = False,
         **shards: object,
     ) -> None:
         super().__init__(
@@ -74,6 +87,12 @@ class GameBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler = Scheduler(clock)  # bot.days: the one scheduler for every timer
         self.days: Days | None = None
+        self.backup_dir = None if backup_dir is None else Path(backup_dir)
+        self.backup_every = backup_every  # seconds; None: no automatic back-ups
+        self.backup_keep = backup_keep
+        self.handle_signals = handle_signals
+        self._backup_task: asyncio.Task | None = None
+        self._stopping = False
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(str(self.database_path))
@@ -88,7 +107,64 @@ class GameBot(commands.Bot):
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))
         await self.sync_commands()
+        counts = await self.storage.count_open()
+        log.info("Start-up: %d games being played, %d lobbies open (database %s)",
+                 counts["active"], counts["lobby"], self.database_path)
+        # After a crash between storing a move and posting its board: post it now, so every
+        # channel's newest board is current before anyone clicks.
+        owed = await self.service.post_owed_boards()
+        if owed:
+            log.info("Start-up: posted %d board(s) owed since the last stop", owed)
+        if self.backup_every is not None and self.backup_dir is not None:
+            self._backup_task = asyncio.create_task(self._backup_loop(), name="daily-backup")
+        if self.handle_signals:
+            self.install_signal_handlers()
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
+
+    def install_signal_handlers(self) -> None:
+        """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(signum, self._on_signal, signum)
+            except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
+                log.debug("Cannot handle signal %s here", signum)
+
+    def _on_signal(self, signum: int) -> None:
+        log.info("Received %s: finishing moves under way, then stopping", signal.Signals(signum).name)
+        asyncio.create_task(self.close(), name="clean-stop")
+
+    # -------------------------------------------------------------------- back-ups
+
+    def backups(self) -> list[Path]:
+        """The automatic back-ups, oldest first."""
+        if self.backup_dir is None or not self.backup_dir.is_dir():
+            return []
+        return sorted(self.backup_dir.glob(BACKUP_PATTERN))
+
+    async def backup_now(self) -> Path:
+        """One online back-up (the bot keeps playing), then only the newest `backup_keep` kept."""
+        assert self.storage is not None and self.backup_dir is not None
+        target = self.backup_dir / backup_name()
+        started = time.monotonic()
+        await self.storage.backup(target)
+        for old in self.backups()[:-self.backup_keep]:
+            old.unlink(missing_ok=True)
+        log.info("Back-up written to %s in %.0f ms (keeping the newest %d)", target,
+                 (time.monotonic() - started) * 1000, self.backup_keep)
+        return target
+
+    async def _backup_loop(self) -> None:
+        while True:
+            newest = self.backups()[-1:] or None
+            age = time.time() - newest[0].stat().st_mtime if newest else None
+            wait = 0.0 if age is None else max(0.0, self.backup_every - age)
+            await asyncio.sleep(wait)
+            try:
+                await self.backup_now()
+            except Exception:  # noqa: BLE001 - a failed back-up must not stop the bot
+                log.exception("Back-up to %s failed; trying again in an hour", self.backup_dir)
+                await asyncio.sleep(min(3600.0, self.backup_every))
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process serves that server (always, unless the bot runs as shards):
@@ -116,15 +192,37 @@ class GameBot(commands.Bot):
                  ", ".join(sorted(self.games)))
 
     async def close(self) -> None:
+        """A clean stop: refuse new moves, finish those under way, post owed boards, close the
+        gateway and the database, all within STOP_TIMEOUT seconds."""
+        if self._stopping:
+            return await super().close()
+        self._stopping = True
+        started = time.monotonic()
         try:
+            if self._backup_task is not None:
+                self._backup_task.cancel()
+            if self.service is not None and self.storage is not None:
+                if not await self.service.drain(STOP_TIMEOUT * DRAIN_SHARE):
+                    log.warning("Stopping with moves still under way (they are stored whole or not at all)")
+                left = STOP_TIMEOUT * 0.9 - (time.monotonic() - started)
+                try:
+                    await asyncio.wait_for(self.service.post_owed_boards(), max(0.1, left))
+                except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - they are posted at the next start
+                    log.warning("Some owed boards were not posted before stopping; they are at the next start")
             await super().close()
         finally:
             await self.close_storage()
+            log.info("Stopped cleanly in %.1f s", time.monotonic() - started)
 
     async def close_storage(self) -> None:
         await self.scheduler.stop()
         if self.storage is not None:
             await self.storage.close()
+
+
+def backup_name() -> str:
+    """`bot-20261122-031500-123456.sqlite3` (UTC): names sort by age."""
+    return datetime.now(timezone.utc).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
@@ -142,6 +240,10 @@ def create_bot(
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
     clock: Clock | None = None,
+    backup_dir: str | Path | None = None,
+    backup_every: float | None = None,
+    backup_keep: int = BACKUP_KEEP,
+    handle_signals: bool = False,
 ) -> GameBot:
     """Build the bot.
 
@@ -151,6 +253,9 @@ def create_bot(
     render: `(view, names, lang) -> PNG bytes` (default: `renderers.render_png`).
     shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
     clock: the scheduler's clock (tests pass a fake one).
+    backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
+      seconds into `backup_dir`, keeping the newest `backup_keep`); none unless both are given.
+    handle_signals: stop cleanly on SIGTERM/SIGINT (`python -m bot` sets it).
     """
     settings = dict(
         database_path=database_path,
@@ -159,6 +264,10 @@ def create_bot(
         render=render or render_png,
         dev_guild_id=dev_guild_id,
         clock=clock,
+        backup_dir=backup_dir,
+        backup_every=backup_every,
+        backup_keep=backup_keep,
+        handle_signals=handle_signals,
     )
     if shard_count:
         return ShardedGameBot(**settings, shard_count=shard_count, shard_ids=shard_ids)

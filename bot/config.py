@@ -21,6 +21,9 @@ class Settings:
     dev_guild_id: int | None
     shard_count: int | None = None   # SHARD_COUNT: the bot's shards in all
     shard_ids: list[int] | None = None  # SHARD_IDS: the ones this process runs (default: all)
+    backup_dir: Path | None = None     # default: `backups/` beside the database
+    backup_hours: float = 24.0         # 0: no automatic back-ups
+    backup_keep: int = 7
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -39,12 +42,23 @@ class Settings:
             raise ConfigError(f"DEV_GUILD_ID={guild!r} is not a server id: put the numeric id (right-click the "
                               "server > Copy Server ID) after DEV_GUILD_ID= in .env, or leave it empty.")
         shard_count, shard_ids = _shards(environ)
+        database_url = environ.get("DATABASE_URL", "").strip()
+        database_path = Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+        hours = _number(environ, "BACKUP_HOURS", "24", float, "a number of hours, e.g. 24 (0 turns back-ups off)")
+        keep = _number(environ, "BACKUP_KEEP", "7", int, "a whole number of back-ups to keep, e.g. 7")
+        if hours < 0 or keep < 1:
+            raise ConfigError("BACKUP_HOURS must be 0 or more and BACKUP_KEEP at least 1 in .env.")
+        if database_url:
+            hours = 0  # the bot's own back-ups are of SQLite files; PostgreSQL has its own tools
+        backup_dir = environ.get("BACKUP_DIR", "").strip()
         return cls(
             shard_count=shard_count,
             shard_ids=shard_ids,
+            backup_dir=Path(backup_dir) if backup_dir else database_path.parent / "backups",
+            backup_hours=hours,
+            backup_keep=keep,
             token=token,
-            database_path=environ.get("DATABASE_URL", "").strip()
-            or Path(environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_path=database_url or database_path,
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
         )
@@ -67,3 +81,11 @@ def _shards(environ: Mapping[str, str]) -> tuple[int | None, list[int] | None]:
         raise ConfigError(f"SHARD_IDS={ids_text!r}: list shard numbers from 0 to {count - 1}, "
                           "separated by commas, e.g. SHARD_IDS=0,1.")
     return count, sorted({int(part) for part in parts})
+
+
+def _number(environ: Mapping[str, str], name: str, default: str, kind: type, what: str):
+    raw = environ.get(name, "").strip() or default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not valid: put {what} after {name}= in .env.") from None

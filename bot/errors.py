@@ -3,26 +3,111 @@
 Handlers never catch errors themselves: slash commands fail into `GameTree.on_error`, and
 component callbacks into `GameItem.callback`; both call `report_error`. Refusals (ours, and the
 engines' `GameError`s) become a short ephemeral line saying what was wrong and what to do
-instead; anything else is logged and answered with an apology.
+instead, in the user's language (catalogue `bot.errors`); anything else is logged with its
+context (game, channel, user, action, whether a move was stored) and answered with an apology.
+Every reply goes through `fit`, so nothing the bot sends can exceed Discord's limits.
 """
 from __future__ import annotations
 
 import logging
+from typing import Any, Sequence
 
 import discord
 from discord import app_commands
 
+import i18n
 from games.core import GameError
 
+from bot.locale import user_language
 from bot.storage import StorageError
 
 log = logging.getLogger(__name__)
 
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
+ECHO_LIMIT = 60       # how much of a user's own text a refusal repeats
+
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again in a moment."
+
+# Permissions a table needs in its channel (thread: sending there is its own permission).
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "attach_files", "embed_links", "read_message_history")
 
 
 class Refusal(Exception):
-    """A request the bot turns down, with a message for the player (what is wrong, what to do)."""
+    """A request the bot turns down, with a message for the player (what is wrong, what to do).
+
+    `Refusal("plain text")`, or `Refusal.of("bot.errors.<name>", **params)` for words from the
+    catalogue, translated into the language of whoever is answered."""
+
+    def __init__(self, text: str = "", *, msg_id: str | None = None, **params: Any) -> None:
+        super().__init__(text or msg_id or "")
+        self.msg_id = msg_id
+        self.params = params
+
+    @classmethod
+    def of(cls, msg_id: str, **params: Any) -> "Refusal":
+        return cls(i18n.t(i18n.DEFAULT_LANGUAGE, msg_id, **params), msg_id=msg_id, **params)
+
+    def text(self, lang: str) -> str:
+        if self.msg_id is not None:
+            return i18n.t(lang, self.msg_id, **self.params)
+        return str(self)
+
+
+class MoveStored(Exception):
+    """A move was stored (it counts) but showing it failed: the board or a DM was refused.
+
+    Reported to the player as such, never as "please try again" (the retry would be refused)."""
+
+    def __init__(self, *, game_id: int, version: int, label: str, cause: BaseException,
+                 board_url: str | None = None) -> None:
+        super().__init__(f"move #{version} of game {game_id} stored; showing it failed: {cause!r}")
+        self.game_id = game_id
+        self.version = version
+        self.label = label
+        self.cause = cause
+        self.board_url = board_url
+
+    def text(self, lang: str, app_permissions: discord.Permissions | None = None, *,
+             in_thread: bool = False) -> str:
+        missing = missing_permissions(app_permissions, in_thread=in_thread) if app_permissions is not None else []
+        if missing:
+            problem = i18n.t(lang, "bot.errors.need_permissions", permissions=permission_names(missing, lang))
+        else:
+            status = getattr(self.cause, "status", None)
+            code = getattr(self.cause, "code", None)
+            what = f"{status} {getattr(self.cause, 'text', '') or ''}".strip() if status else type(self.cause).__name__
+            problem = i18n.t(lang, "bot.errors.discord_refused", status=echo(what or str(code)))
+        return i18n.t(lang, "bot.errors.move_stored_not_shown", move=echo(self.label), version=self.version,
+                      problem=problem)
+
+
+def echo(text: Any, limit: int = ECHO_LIMIT) -> str:
+    """A user's own text, safe to repeat in a reply: one line, markdown and mentions escaped, short."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Any reply shortened to Discord's limit (the one place replies are clipped)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def missing_permissions(permissions: discord.Permissions, *, in_thread: bool = False) -> list[str]:
+    needed = [("send_messages_in_threads" if name == "send_messages" and in_thread else name)
+              for name in TABLE_PERMISSIONS]
+    return [name for name in needed if not getattr(permissions, name)]
+
+
+def permission_names(names: Sequence[str], lang: str) -> str:
+    return i18n.join_list([i18n.t(lang, f"bot.errors.perm.{name}") for name in names], lang)
+
+
+def in_thread(interaction: discord.Interaction) -> bool:
+    channel = interaction.channel
+    return isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -34,34 +119,83 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def message_for(error: BaseException) -> str | None:
+def message_for(error: BaseException, lang: str = i18n.DEFAULT_LANGUAGE) -> str | None:
     """The player-facing text for an expected refusal; None for a bug."""
     error = unwrap(error)
-    if isinstance(error, (Refusal, GameError, StorageError)):  # all worded for players
+    if isinstance(error, Refusal):
+        return error.text(lang)
+    if isinstance(error, MoveStored):
+        return error.text(lang)
+    if isinstance(error, (GameError, StorageError)):  # all worded for players
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Game commands work in a server channel or thread, not in DMs."
+        return i18n.t(lang, "bot.errors.no_dms")
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You cannot use that command here."
+        return str(error) or i18n.t(lang, "bot.errors.not_here")
     return None
 
 
+def describe_interaction(interaction: discord.Interaction) -> str:
+    """What the user did, for the log: the command and its options, or the component's custom_id."""
+    data = interaction.data or {}
+    if interaction.type is discord.InteractionType.application_command:
+        parts = [data.get("name", "?")]
+        options = list(data.get("options") or [])
+        while options:
+            option = options.pop(0)
+            if "options" in option:
+                parts.append(option["name"])
+                options = list(option["options"]) + options
+            else:
+                parts.append(f"{option['name']}={str(option.get('value'))[:80]!r}")
+        return "/" + " ".join(parts)
+    return f"component {str(data.get('custom_id'))[:100]!r}"
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    text = message_for(error)
+    lang = user_language(interaction)
+    error = unwrap(error)
+    context = (f"channel={interaction.channel_id} user={getattr(interaction.user, 'id', '?')} "
+               f"action={describe_interaction(interaction)}")
+    if isinstance(error, MoveStored):
+        log.error("Move stored but not shown: game=%s version=%s %s stored=yes",
+                  error.game_id, error.version, context, exc_info=error.cause)
+        text = error.text(lang, interaction.app_permissions, in_thread=in_thread(interaction))
+        if await reply_ephemeral(interaction, f"⚠️ {text}"):
+            await _mark_answered(interaction, error)
+        return
+    text = message_for(error, lang)
     if text is None:
-        log.error("Unhandled error in interaction %s", interaction.id, exc_info=unwrap(error))
-        text = APOLOGY
+        game_id = getattr(error, "game_id", None)
+        stored = getattr(error, "move_stored", "no")
+        log.error("Unhandled error: game=%s %s stored=%s", game_id, context, stored, exc_info=error)
+        text = i18n.t(lang, "bot.errors.apology")
+    else:
+        log.debug("Refused: %s: %s", context, text)
     await reply_ephemeral(interaction, f"⚠️ {text}")
 
 
-async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer whether or not the interaction was already deferred; never raise."""
+async def _mark_answered(interaction: discord.Interaction, error: MoveStored) -> None:
+    storage = getattr(interaction.client, "storage", None)
+    if storage is None:
+        return
+    try:
+        await storage.mark_answered(error.game_id, error.version)
+    except Exception:  # noqa: BLE001 - the answer was given; the mark is only for retries
+        log.warning("Could not mark move #%s of game %s answered", error.version, error.game_id, exc_info=True)
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> bool:
+    """Answer whether or not the interaction was already deferred; never raise. True if delivered."""
     if interaction.type is discord.InteractionType.autocomplete:
-        return  # autocomplete cannot show messages; its errors only get logged
+        return False  # autocomplete cannot show messages; its errors only get logged
+    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(fit(text), ephemeral=True, **kwargs)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
     except discord.HTTPException:
-        log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+        log.warning("Could not deliver a reply for interaction %s", interaction.id, exc_info=True)
+        return False
+    return True

@@ -67,12 +67,25 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        3,
+        "exactly once: boards owed after a stored move, and moves whose mover was not answered yet",
+        """
+        -- 1 while a stored change (a move) has no board posted for it; set in the move's own
+        -- transaction, cleared when the board is posted. Owed boards are posted at start-up.
+        ALTER TABLE games ADD COLUMN board_owed INTEGER NOT NULL DEFAULT 0;
+
+        -- 0 while a typed /move is stored but its player has not seen the answer: a retry of the
+        -- same move then answers "already done" instead of applying it again.
+        ALTER TABLE actions ADD COLUMN answered INTEGER NOT NULL DEFAULT 1;
+        """,
+    ),
 ]
 
 # Issue 9, games over days (bot.days). Self-contained: renumber freely at merge.
 MIGRATIONS.append(
     (
-        3,
+        4,
         "games over days: deadlines, reminders, absences and computer seats, with stored timers",
         """
         CREATE TABLE day_tables (
@@ -114,7 +127,7 @@ MIGRATIONS.append(
 # Beyond one machine (docs/scaling.md): several processes on one database fire each timer once.
 MIGRATIONS.append(
     (
-        4,
+        5,
         "timer claims: a due timer is handled by the one process that claims it",
         """
         CREATE TABLE timer_claims (

@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
+import time
 from collections import defaultdict
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 import discord
@@ -24,7 +28,7 @@ from bot.announce import (Announcer, PrivatePayload, choices_for, has_secrets, l
 from bot.locale import table_language
 from bot.components import Choice, board_view, lobby_view, private_view
 from bot.days import split_options as days_options
-from bot.errors import Refusal
+from bot.errors import MoveStored, Refusal, echo
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 
@@ -35,6 +39,55 @@ log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25
 LOG_LINES = 15
+VALUE_LIMIT = 100            # Discord's limit for an autocomplete value
+MAX_ID = 2**63 - 1           # SQLite's INTEGER: ids beyond it cannot exist
+MAX_TOGGLES = 25             # items one SubsetChoice may offer (a custom_id's mask has that many bits)
+BOARD_INTERVAL = 60          # seconds between `/game board` posts in one channel
+OPTIONS_TEXT_LIMIT = 200     # longer `/game new options:` text is refused unread
+
+# An autocomplete value names the version it was offered at: "@12 trump high".
+_VERSIONED = re.compile(r"@(\d{1,18}) (.+)", re.S)
+
+
+def versioned_value(version: int, action: str) -> str:
+    """The /move autocomplete value for `action` offered at `version` (plain if it would not fit)."""
+    value = f"@{version} {action}"
+    return value if len(value) <= VALUE_LIMIT else action
+
+
+def split_versioned(text: str) -> tuple[int | None, str]:
+    """"@12 trump high" -> (12, "trump high"); typed text without a version -> (None, text)."""
+    match = _VERSIONED.fullmatch(text.strip())
+    if match is None:
+        return None, text
+    return int(match[1]), match[2]
+
+
+def check_id(value: int) -> int:
+    """An id from a custom_id or a user, checked before it reaches SQLite or a shift."""
+    if not 0 < value <= MAX_ID:
+        raise Refusal.of("bot.errors.no_such_game")
+    return value
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a move did: its label, the version it made, and whether it had been stored before
+    (a retry of a typed move whose answer was lost: answered "already done", not applied)."""
+
+    choice: Choice
+    game_id: int
+    version: int
+    already_done: bool = False
+    board_url: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.choice.label
+
+    @property
+    def action(self) -> str:
+        return self.choice.action
 
 
 def rank_matches(choices: list[Choice], typed: str) -> list[Choice]:
@@ -59,6 +112,35 @@ class GameService:
         self.seed_source = seed_source
         self.announcer = announcer
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.stopping = False
+        self._board_posted_at: dict[int, float] = {}  # channel id -> monotonic time of /game board
+
+    @asynccontextmanager
+    async def _work(self):
+        """A request that may store something: refused once the bot is stopping, and waited for
+        by `drain` so a clean stop never cuts a move between storing and announcing it."""
+        if self.stopping:
+            raise Refusal.of("bot.errors.shutting_down")
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    async def drain(self, timeout: float) -> bool:
+        """Stop taking new moves and wait (at most `timeout` s) for those under way. True if idle."""
+        self.stopping = True
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks[game_id]
@@ -69,11 +151,11 @@ class GameService:
         try:
             return self.games[name]
         except KeyError:
-            known = ", ".join(sorted(self.games)) or "none"
-            raise Refusal(f"I do not know a game called `{name}`. Games I can host: {known}.") from None
+            known = ", ".join(sorted(self.games)) or "-"
+            raise Refusal.of("bot.errors.unknown_game", name=echo(name, 40), known=known) from None
 
     async def table(self, game_id: int) -> GameRow:
-        table = await self.storage.get_game(game_id)
+        table = await self.storage.get_game(check_id(game_id))
         if table is None:
             raise Refusal("I cannot find that game any more.")
         return table
@@ -123,6 +205,8 @@ class GameService:
         message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id, table.lang),
                                      allowed_mentions=discord.AllowedMentions.none())
         await self.storage.set_lobby_message(table.id, message.id)
+        log.info("lobby game=%s channel=%s user=%s opened %s options=%s", table.id, channel_id, host.id,
+                 game.name, options)
         return table
 
     async def join(self, game_id: int, user: discord.abc.User) -> GameRow:
@@ -134,6 +218,7 @@ class GameService:
             if len(table.players) >= game.max_players:
                 raise Refusal(f"This table is full ({game.max_players} players). Open a thread and start another game.")
             await self.storage.add_player(game_id, user.id, user.display_name)
+            log.info("lobby game=%s channel=%s user=%s joined", game_id, table.channel_id, user.id)
             return await self.table(game_id)
 
     async def leave(self, game_id: int, user: discord.abc.User) -> GameRow:
@@ -148,6 +233,8 @@ class GameService:
                 # The host leaving hands the table to the longest-waiting player.
                 new_host = remaining[0].user_id if user.id == table.host_id else None
                 await self.storage.remove_player(game_id, user.id, new_host_id=new_host)
+            log.info("lobby game=%s channel=%s user=%s left%s", game_id, table.channel_id, user.id,
+                     "" if remaining else " (lobby abandoned)")
             return await self.table(game_id)
 
     async def start(self, game_id: int, user: discord.abc.User) -> GameRow:
@@ -168,6 +255,8 @@ class GameService:
             seed = self.seed_source.getrandbits(63)
             state = game.new_game(count, seed=seed, options=table.options)
             await self.storage.start_game(game_id, seat_order=order, seed=seed, state=game.to_dict(state))
+            log.info("lobby game=%s channel=%s user=%s started with %d players", game_id, table.channel_id,
+                     user.id, count)
             table = await self.table(game_id)
             await self.bot.days.after_change(table, game, state)  # bot.days: timers
             await self.announcer.game_started(table, game, state)
@@ -183,15 +272,30 @@ class GameService:
     # --------------------------------------------------------------------------- play
 
     async def play(self, user: discord.abc.User, *, game_id: int, action_text: str,
-                   seen_version: int | None = None) -> Choice:
-        """Apply one move for `user`. `seen_version` is the state version a button was made for."""
-        async with self.lock(game_id):
+                   seen_version: int | None = None, typed: bool = False) -> Played:
+        """Apply one move for `user`, exactly once.
+
+        `seen_version`: the state version a button or a /move suggestion was made for; a stale
+        one is refused unless the user's decision is still the same. `typed`: a /move, whose
+        player is answered by the command (the move is stored as unanswered until then): if it
+        repeats the seat's last move that was stored but never answered (the bot stopped in
+        between), it answers "already done" instead of applying it again.
+        """
+        started = time.monotonic()
+        async with self._work(), self.lock(game_id):
             table = await self.table(game_id)
             game = self.engine(table.game)
             seat = self._seat(table, user)
             state = game.from_dict(table.state)
+            if typed and (done := await self._already_done(table, game, state, seat, action_text)) is not None:
+                log.info("move game=%s channel=%s seat=%s action=%r already stored as version %s: not applied again",
+                         table.id, table.channel_id, seat, action_text[:100], done.version)
+                return done
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
+                    table = await self._catch_up_locked(table)  # the link must point at a current board
+                    if typed:
+                        raise Refusal.of("bot.errors.stale_choice", seen=seen_version, version=table.version)
                     raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
             await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
@@ -199,23 +303,81 @@ class GameService:
             if seat not in to_act:
                 raise Refusal(f"It is not your turn — waiting for {presenter.waiting_for(table, to_act)}.")
             if action not in game.legal_actions(state, seat):
-                raise Refusal(f"`{discord.utils.escape_markdown(action_text.strip())[:80]}` is not a legal move now. "
-                              "Pick one from `/move` (it lists your moves) or use the buttons.")
+                raise Refusal.of("bot.errors.not_legal", move=echo(action_text))
             choice = Choice(action.encode(), translate(game.describe(state, seat, action), table_language(table),
                                                        label_names(table)))
             after, events = game.apply(state, seat, action)
             outcome = game.outcome(after)
             try:
-                await self.storage.record_move(
+                version = await self.storage.record_move(
                     game_id, expected_version=table.version, seat=seat, action=action.encode(),
                     state=game.to_dict(after), finished_result=outcome_record(outcome) if outcome else None,
+                    answered=not typed,
                 )
             except StaleVersion:
-                raise Refusal("Someone moved at the same moment; look at the latest board and try again.") from None
+                raise Refusal.of("bot.errors.same_moment") from None
             table = await self.table(game_id)
             await self.bot.days.after_change(table, game, after, mover=seat, by_person=True)  # bot.days
-            await self.announcer.move_made(table, game, state, after, seat, events)
-            return choice
+            try:
+                await self.announcer.move_made(table, game, state, after, seat, events)
+            except Exception as error:  # noqa: BLE001 - stored means it counts: say so, never "try again"
+                raise MoveStored(game_id=game_id, version=version, label=choice.label, cause=error) from error
+            finally:
+                log.info("move game=%s channel=%s seat=%s action=%r version=%s took=%.0fms",
+                         table.id, table.channel_id, seat, choice.action, version,
+                         (time.monotonic() - started) * 1000)
+            return Played(choice, game_id, version)
+
+    async def _already_done(self, table: GameRow, game: Game, state: Any, seat: int, text: str) -> Played | None:
+        last = await self.storage.last_action_of(table.id, seat)
+        if last is None or last.answered:
+            return None
+        try:
+            wanted = resolve_action(game, state, seat, text).encode()
+        except Exception:  # noqa: BLE001 - text that is no move cannot repeat one
+            return None
+        if wanted != last.action:
+            return None
+        return Played(Choice(last.action, last.action), table.id, last.version, already_done=True,
+                      board_url=self.announcer.board_url(table))
+
+    async def answered(self, played: Played) -> None:
+        """The player has seen the answer to a typed move: a repeat is a new move from now on."""
+        await self.storage.mark_answered(played.game_id, played.version)
+
+    # --------------------------------------------------------------- owed boards
+
+    async def post_owed_boards(self) -> int:
+        """Post every board still owed for a stored move (at start-up, after a crash); returns
+        how many were posted."""
+        posted = 0
+        owns_guild = getattr(self.bot, "owns_guild", lambda guild_id: True)
+        for table in await self.storage.owed_boards():
+            if not owns_guild(table.guild_id):
+                continue  # another shard's process posts it (docs/scaling.md)
+            async with self.lock(table.id):
+                fresh = await self.table(table.id)
+                if (await self._catch_up_locked(fresh)).board_message_id != fresh.board_message_id:
+                    posted += 1
+        return posted
+
+    async def _catch_up_locked(self, table: GameRow) -> GameRow:
+        """Post the board owed for `table` (caller holds its lock); the table as it is after."""
+        if not table.board_owed or table.state is None:
+            return table
+        try:
+            game = self.engine(table.game)
+            state = game.from_dict(table.state)
+            footer, ping = self.announcer.footer(table, game, state)
+            content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
+            await self.announcer.post_board(table, game, state, content, ping=ping)
+        except Exception:  # noqa: BLE001 - the board stays owed; the next chance tries again
+            log.warning("Could not post the owed board of game %s (channel %s, version %s); it stays owed",
+                        table.id, table.channel_id, table.version, exc_info=True)
+            return table
+        log.info("board game=%s channel=%s version=%s posted (owed since a stop)",
+                 table.id, table.channel_id, table.version)
+        return await self.table(table.id)
 
     async def _decision_unchanged(self, table: GameRow, game: Game, seat: int, since: int) -> bool:
         actions = await self.storage.actions(table.id)
@@ -241,6 +403,8 @@ class GameService:
     async def toggled_view(self, user: discord.abc.User, *, game_id: int, seen_version: int, mask: int,
                            on_board: bool) -> discord.ui.View | None:
         """The same components with other items chosen (a die toggled); nothing is stored."""
+        if not 0 <= mask < 2**MAX_TOGGLES:
+            raise Refusal.of("bot.errors.bad_choice")
         table = await self.table(game_id)
         seat = self._seat(table, user)
         game = self.engine(table.game)
@@ -287,18 +451,48 @@ class GameService:
         return rank_matches(choices_for(game, state, seat, label_names(table), table_language(table)),
                             typed)[:AUTOCOMPLETE_LIMIT]
 
+    async def move_suggestions(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
+        """(label, value) pairs for /move's autocomplete; each value names the version it was
+        offered at, so a retry after the game moved on is judged like an old button."""
+        table = await self.storage.open_game_in(channel_id)
+        if table is None or table.status != "active":
+            return []
+        return [(c.label, versioned_value(table.version, c.action))
+                for c in await self.move_choices(channel_id, user_id, typed[:VALUE_LIMIT])]
+
     # --------------------------------------------------------------------------- info
 
-    async def repost_board(self, channel_id: int) -> None:
-        """Post the current board again (without pinging anyone)."""
+    async def repost_board(self, channel_id: int, user: discord.abc.User | None = None) -> bool:
+        """Post the current board again (without pinging anyone), for a player at most once a
+        minute per channel. False, with nothing posted, when `user` does not play here (they
+        get the board ephemerally: `spectator_board`), so no one else can flood the channel."""
         table = await self.active_table_in(channel_id)
-        async with self.lock(table.id):
+        if user is not None and not table.has_player(user.id):
+            return False
+        async with self._work(), self.lock(table.id):
             table = await self.table(table.id)
+            now = time.monotonic()
+            last = self._board_posted_at.get(channel_id)
+            if user is not None and last is not None and now - last < BOARD_INTERVAL and not table.board_owed:
+                url = self.announcer.board_url(table) or "-"
+                raise Refusal.of("bot.errors.board_too_soon", when=presenter.timestamp(int(time.time() - (now - last))),
+                                 link=url, seconds=int(BOARD_INTERVAL - (now - last)) + 1)
             game = self.engine(table.game)
             state = game.from_dict(table.state)
             footer, _ = self.announcer.footer(table, game, state)
             content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
             await self.announcer.post_board(table, game, state, content)
+            self._board_posted_at[channel_id] = now
+            return True
+
+    async def spectator_board(self, channel_id: int) -> tuple[str, discord.File | None]:
+        """The current public board as an ephemeral answer: its text and image, no buttons."""
+        table = await self.active_table_in(channel_id)
+        game = self.engine(table.game)
+        state = game.from_dict(table.state)
+        footer, _ = self.announcer.footer(table, game, state)
+        content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
+        return content, await self.announcer.image(game.view(state, None), table.names, "board.png")
 
     async def status_text(self, channel_id: int) -> str:
         table = await self.open_table_in(channel_id)
@@ -377,6 +571,7 @@ class GameService:
             else:  # bot.days: three or more players, the computer takes the seat
                 return await self.bot.days.resign_to_computer(table, seat)
             await self.storage.end_game(table.id, status=status, result=result, expected_status="active")
+            log.info("game game=%s channel=%s user=%s resigned (%s)", table.id, table.channel_id, user.id, status)
             await self.announcer.game_ended(table, text)
 
     async def abandon(self, channel_id: int, user: discord.abc.User, *, may_manage_server: bool) -> GameRow:
@@ -390,6 +585,7 @@ class GameService:
                                             result={"reason": f"Abandoned by {user.display_name}."})
             except StaleVersion:
                 raise Refusal("This game has already ended.") from None
+            log.info("game game=%s channel=%s user=%s abandoned it", table.id, table.channel_id, user.id)
             table = await self.table(table.id)
             game = self.engine(table.game)
             if table.lobby_message_id is not None and table.board_message_id is None:
@@ -408,15 +604,17 @@ class GameService:
 def parse_options(game: Game, text: str | None) -> dict[str, str]:
     """`rounds=3 variant=x` (spaces or commas) -> a full option dict with defaults filled in."""
     chosen = {option.name: option.default for option in game.options}
+    if text is not None and len(text) > OPTIONS_TEXT_LIMIT:
+        raise Refusal.of("bot.errors.options_too_long", length=len(text))
     known = {option.name: option for option in game.options}
     for part in (text or "").replace(",", " ").split():
         name, _, value = part.partition("=")
         option = known.get(name.strip().lower())
         if option is None:
-            names = ", ".join(known) or "none"
-            raise Refusal(f"{game.title} has no option `{name}`. Its options: {names}.")
+            raise Refusal.of("bot.errors.unknown_option", game=game.title, name=echo(name, 30),
+                             known=", ".join(known) or "-")
         if value not in option.choices:
-            raise Refusal(f"`{name}` can be one of: {', '.join(option.choices)}.")
+            raise Refusal.of("bot.errors.bad_option_value", name=echo(name, 30), choices=", ".join(option.choices))
         chosen[option.name] = value
     return chosen
 

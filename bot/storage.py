@@ -53,6 +53,7 @@ class ActionRow:
     seat: int
     action: str
     at: int
+    answered: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class GameRow:
     updated_at: int
     players: tuple[SeatRow, ...]  # join order in the lobby, seat order once started
     lang: str = "en"  # the table's language: channel posts and boards
+    board_owed: bool = False  # a stored move has no board in the channel yet
 
     @property
     def is_open(self) -> bool:
@@ -99,15 +101,67 @@ class GameRow:
         return [player.name for player in self.players]
 
 
+def backup_file(source: str | Path, target: str | Path) -> None:
+    """Copy the database at `source` to `target` with SQLite's back-up API (one step: one read
+    snapshot, so concurrent writes never restart it). Also the restore command's copy."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(Path(source))
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst, pages=-1)
+            dst.execute("PRAGMA journal_mode = DELETE")  # a self-contained single file
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    partial.replace(target)
+
+
+def restore_file(backup: str | Path, database: str | Path) -> Path | None:
+    """Put a back-up in place of the database (the bot must be stopped). The back-up is checked
+    first; the database it replaces is kept beside it as `<name>.before-restore-<time>`, with its
+    WAL files, so a restore can itself be undone. Returns where the old database went."""
+    backup, database = Path(backup), Path(database)
+    if not backup.is_file():
+        raise ValueError("no such file")
+    check = sqlite3.connect(f"file:{backup.resolve()}?mode=ro", uri=True)
+    try:
+        (verdict,) = check.execute("PRAGMA quick_check").fetchone()
+        has_games = check.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise ValueError(f"not a database of this bot ({error})") from None
+    finally:
+        check.close()
+    if verdict != "ok" or not has_games:
+        raise ValueError("not an intact database of this bot")
+    kept = None
+    if database.exists():
+        kept = database.with_name(f"{database.name}.before-restore-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}")
+        database.replace(kept)
+        for suffix in ("-wal", "-shm"):
+            side = database.with_name(database.name + suffix)
+            if side.exists():
+                side.replace(kept.with_name(kept.name + suffix))
+    backup_file(backup, database)
+    return kept
+
+
 def _now() -> int:
     return int(time.time())
 
 
 class Storage:
+    synchronous = "FULL"  # bench/storage_sync.py measures what FULL costs per move
+
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
         self._closed = False
+        self.path: Path | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> "Storage":
@@ -117,6 +171,7 @@ class Storage:
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = sqlite3.Row
         storage = cls(connection)
+        storage.path = None if str(path) == ":memory:" else Path(path)
         try:
             await storage._configure()
             await storage._migrate()
@@ -134,7 +189,10 @@ class Storage:
     async def _configure(self) -> None:
         # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
         # statement open and block the first COMMIT.
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "synchronous = NORMAL", "busy_timeout = 5000"):
+        # synchronous = FULL: a commit is on disk before the bot answers, so a power cut can never
+        # undo a move players have already seen (NORMAL in WAL mode may lose the last commits).
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", f"synchronous = {self.synchronous}",
+                       "busy_timeout = 5000"):
             await self._db.execute_fetchall(f"PRAGMA {pragma}")
 
     async def _migrate(self) -> None:
@@ -202,6 +260,7 @@ class Storage:
             updated_at=row["updated_at"],
             players=players,
             lang=row["lang"],
+            board_owed=bool(row["board_owed"]),
         )
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -218,9 +277,51 @@ class Storage:
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self._lock, self._db.execute(
-            "SELECT version, seat, action, at FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
+            "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? ORDER BY version", (game_id,)
         ) as cur:
-            return [ActionRow(r["version"], r["seat"], r["action"], r["at"]) for r in await cur.fetchall()]
+            return [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"]))
+                    for r in await cur.fetchall()]
+
+    async def last_action_of(self, game_id: int, seat: int) -> ActionRow | None:
+        """The newest move a seat made in a game (None before its first)."""
+        async with self._lock, self._db.execute(
+            "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? AND seat = ? "
+            "ORDER BY version DESC LIMIT 1", (game_id, seat),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else ActionRow(row["version"], row["seat"], row["action"], row["at"],
+                                                  bool(row["answered"]))
+
+    async def mark_answered(self, game_id: int, version: int) -> None:
+        """The mover has seen the answer to the move that made `version`."""
+        await self._update("UPDATE actions SET answered = 1 WHERE game_id = ? AND version = ? AND answered = 0",
+                           (game_id, version))
+
+    async def owed_boards(self) -> list[GameRow]:
+        """Games with a stored move whose board was never posted (the bot stopped in between)."""
+        async with self._lock:
+            async with self._db.execute("SELECT id FROM games WHERE board_owed = 1 ORDER BY id") as cur:
+                ids = [row["id"] for row in await cur.fetchall()]
+            return [game for game_id in ids if (game := await self._load("id = ?", (game_id,))) is not None]
+
+    async def count_open(self) -> dict[str, int]:
+        """How many games are in the lobby and how many are being played."""
+        async with self._lock, self._db.execute(
+            "SELECT status, COUNT(*) AS n FROM games WHERE status IN ('lobby', 'active') GROUP BY status"
+        ) as cur:
+            counts = {row["status"]: row["n"] for row in await cur.fetchall()}
+        return {status: counts.get(status, 0) for status in OPEN_STATUSES}
+
+    async def backup(self, target: str | Path) -> Path:
+        """An online copy of the whole database with SQLite's back-up API, through a connection of
+        its own in a worker thread: in WAL mode it reads one consistent snapshot while the bot
+        keeps writing, so play never waits for it. Written under a temporary name, then renamed,
+        so a half-written copy never looks like a back-up."""
+        if self.path is None:
+            raise StorageError("An in-memory database has no file to back up.")
+        target = Path(target)
+        await asyncio.to_thread(backup_file, self.path, target)
+        return target
 
     # ----------------------------------------------------------------------------- lobby
 
@@ -285,9 +386,10 @@ class Storage:
 
     async def record_move(
         self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
-        finished_result: dict | None = None,
+        finished_result: dict | None = None, answered: bool = True,
     ) -> int:
-        """The one transaction per move: log row, new state and version bump, or nothing.
+        """The one transaction per move: log row, new state, version bump and the board owed for
+        it, or nothing. `answered=False`: the mover still has to be told (a typed /move).
 
         Compare-and-swap on `version`: if the stored version is not `expected_version` (or the
         game is no longer active) nothing is written and StaleVersion is raised.
@@ -298,15 +400,15 @@ class Storage:
         result = None if finished_result is None else json.dumps(finished_result)
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ?, board_owed = 1 "
                 "WHERE id = ? AND version = ? AND status = 'active'",
                 (json.dumps(state), new_version, status, result, now, game_id, expected_version),
             )
             if cursor.rowcount != 1:
                 raise StaleVersion("The game changed while this move was being made.")
             await db.execute(
-                "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, new_version, seat, action, now),
+                "INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, seat, action, now, int(answered)),
             )
         return new_version
 
@@ -336,7 +438,10 @@ class Storage:
         return row["lang"] if row else default
 
     async def set_board_message(self, game_id: int, message_id: int) -> None:
-        await self._update("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+        """The board just posted is the latest, and (posted under the game's lock, so showing the
+        current version) pays any board owed."""
+        await self._update("UPDATE games SET board_message_id = ?, board_owed = 0 WHERE id = ?",
+                           (message_id, game_id))
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self._update(

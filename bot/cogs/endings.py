@@ -4,6 +4,7 @@ from __future__ import annotations
 import discord
 
 from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.errors import reply_ephemeral
 
 
 class EndingsCog(FeatureCog):
@@ -12,7 +13,7 @@ class EndingsCog(FeatureCog):
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.resign(interaction.channel_id, interaction.user)
-        await interaction.followup.send("You resigned.", ephemeral=True)
+        await reply_ephemeral(interaction, "You resigned.")
 
     @game_subcommand("abandon", "End this channel's game without a result (host or Manage Server)")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -20,4 +21,4 @@ class EndingsCog(FeatureCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
         table = await self.service.abandon(interaction.channel_id, interaction.user, may_manage_server=may_manage)
-        await interaction.followup.send(f"Game #{table.id} abandoned.", ephemeral=True)
+        await reply_ephemeral(interaction, f"Game #{table.id} abandoned.")

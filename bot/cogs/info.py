@@ -4,35 +4,40 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import i18n
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.errors import reply_ephemeral
+from bot.locale import user_language
 
 
 class InfoCog(FeatureCog):
     @game_subcommand("status", "Who plays, whose turn it is, and where the latest board is")
     async def status(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
-        text = await self.service.status_text(interaction.channel_id)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await reply_ephemeral(interaction, await self.service.status_text(interaction.channel_id))
 
-    @game_subcommand("board", "Post the current board again in this channel")
+    @game_subcommand("board", "Post the current board again (players: once a minute; others see it privately)")
     async def board(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.repost_board(interaction.channel_id)
-        await interaction.followup.send("Posted the current board.", ephemeral=True)
+        lang = user_language(interaction)
+        if await self.service.repost_board(interaction.channel_id, interaction.user):
+            await reply_ephemeral(interaction, i18n.t(lang, "bot.errors.board_posted"))
+            return
+        content, image = await self.service.spectator_board(interaction.channel_id)  # not a player: only you
+        extra = {"file": image} if image is not None else {}
+        await reply_ephemeral(interaction, f"{i18n.t(lang, 'bot.errors.board_only_you')}\n{content}", **extra)
 
     @game_subcommand("log", "The recent moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(await self.service.log_text(interaction.channel_id), ephemeral=True,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await reply_ephemeral(interaction, await self.service.log_text(interaction.channel_id))
 
     @game_subcommand("rules", "A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one in this channel)")
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        text = await self.service.rules_text(interaction.channel_id, game)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply_ephemeral(interaction, await self.service.rules_text(interaction.channel_id, game))
 
     @rules.autocomplete("game")
     async def rules_game_names(self, interaction: discord.Interaction, current: str):

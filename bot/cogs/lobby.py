@@ -6,6 +6,7 @@ from discord import app_commands
 
 import i18n
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.errors import Refusal, in_thread, missing_permissions, permission_names, reply_ephemeral
 from bot.locale import guild_language, user_language
 
 LANGUAGE_CHOICES = [app_commands.Choice(name="German", value="de"), app_commands.Choice(name="English", value="en")]
@@ -20,6 +21,11 @@ class LobbyCog(FeatureCog):
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   language: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)
+        # Before anything is stored: a table the bot cannot post boards to would stall at once.
+        missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
+        if missing:
+            raise Refusal.of("bot.errors.new_missing_permissions",
+                             permissions=permission_names(missing, user_language(interaction)))
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The table's language: chosen here, else the server's preferred language.
         lang = language.value if language is not None else guild_language(interaction.guild)
@@ -28,10 +34,10 @@ class LobbyCog(FeatureCog):
             game_name=game, options_text=options, lang=lang,
         )
         reply_lang = user_language(interaction)
-        await interaction.followup.send(
+        await reply_ephemeral(
+            interaction,
             i18n.t(reply_lang, "bot.records.table_open", id=table.id,
                    language=i18n.t(reply_lang, f"bot.records.language.{lang}")),
-            ephemeral=True,
         )
 
     @new.autocomplete("game")

@@ -9,7 +9,11 @@ import logging
 import discord
 from discord import app_commands
 
+import i18n
 from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.errors import echo, fit, reply_ephemeral
+from bot.locale import user_language
+from bot.service import split_versioned
 
 log = logging.getLogger(__name__)
 
@@ -22,17 +26,25 @@ class PlayCog(FeatureCog):
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.service.active_table_in(interaction.channel_id)
-        played = await self.service.play(interaction.user, game_id=table.id, action_text=action)
-        await interaction.followup.send(f"✅ {discord.utils.escape_markdown(played.label)}", ephemeral=True)
+        seen_version, text = split_versioned(action)  # a suggestion names the version it was offered at
+        played = await self.service.play(interaction.user, game_id=table.id, action_text=text,
+                                         seen_version=seen_version, typed=True)
+        if played.already_done:
+            answer = i18n.t(user_language(interaction), "bot.errors.already_done", move=echo(played.label),
+                            version=played.version, link=played.board_url or "-")
+        else:
+            answer = f"✅ {discord.utils.escape_markdown(played.label)}"
+        if await reply_ephemeral(interaction, answer):
+            await self.service.answered(played)  # seen: from now on the same text is a new move
 
     @move.autocomplete("action")
     async def move_choices(self, interaction: discord.Interaction, current: str):
         try:
-            choices = await self.service.move_choices(interaction.channel_id, interaction.user.id, current)
+            suggestions = await self.service.move_suggestions(interaction.channel_id, interaction.user.id, current)
         except Exception:  # noqa: BLE001 - a suggestion list must never break typing
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
-        return [app_commands.Choice(name=c.label[:100], value=c.action) for c in choices]
+        return [app_commands.Choice(name=fit(label, 100), value=value) for label, value in suggestions]
 
     @game_subcommand("hand", "Your private view and your moves (only you see the answer)")
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -77,15 +77,16 @@ async def test_move_autocomplete_lists_only_the_callers_legal_moves(world):
 
     assert await world.autocomplete(other, "move", "action", "") == []  # not their turn yet
     offered = await world.autocomplete(starter, "move", "action", "")
-    assert offered == [{"name": "High cards win", "value": "trump high"},
-                       {"name": "Low cards win", "value": "trump low"}]
+    # Each value names the version it was offered at (issue 7: a retried /move is judged against it).
+    assert offered == [{"name": "High cards win", "value": "@0 trump high"},
+                       {"name": "Low cards win", "value": "@0 trump low"}]
     assert await world.autocomplete(starter, "move", "action", "LOW") == [offered[1]]
     assert await world.autocomplete(outsider, "move", "action", "") == []
 
     await world.slash(starter, "move", action="trump high")
     hand = world.stored_state(1)["hands"][1]
     assert [c["value"] for c in await world.autocomplete(other, "move", "action", "")] == [
-        f"play {card}" for card in hand]
+        f"@1 play {card}" for card in hand]
 
 
 async def test_autocomplete_and_components_cope_with_more_than_25_moves(world):
@@ -94,7 +95,7 @@ async def test_autocomplete_and_components_cope_with_more_than_25_moves(world):
     hand = world.stored_state(1)["hands"][1]
 
     offered = await world.autocomplete(other, "move", "action", "")
-    assert len(offered) == 25 and [c["value"] for c in offered] == [f"play {c}" for c in hand[:25]]
+    assert len(offered) == 25 and [c["value"] for c in offered] == [f"@1 play {c}" for c in hand[:25]]
     typed = str(hand[-1])
     assert all(typed in c["value"] for c in await world.autocomplete(other, "move", "action", typed))
 

@@ -23,6 +23,7 @@ from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
 from bot.components import ROWS
+from bot.service import split_versioned
 from games import REGISTRY
 from games.core import Action
 from tests.bot.harness import (
@@ -268,7 +269,8 @@ class Table:
         state = GAME.from_dict(world.stored_state(1))
         legal = [a.encode() for a in GAME.legal_actions(state, seat)]
         everything = await world.autocomplete(player, "move", "action", "")
-        assert [c["value"] for c in everything] == legal[:25]
+        # Values carry the version they were offered at ("@6 lay P G8"; issue 7).
+        assert [split_versioned(c["value"]) for c in everything] == [(state_version(world), a) for a in legal[:25]]
         assert [c["name"] for c in everything] == [GAME.describe(state, seat, Action.parse(v)) for v in legal[:25]]
         if state.phase == "lay":
             square = self.rng.choice(GAME.view(state, None)["open_squares"])  # read off the board
@@ -279,11 +281,11 @@ class Table:
         self.autocompletes += 1
         matching = [a for a in legal
                     if typed in a.lower() or typed in GAME.describe(state, seat, Action.parse(a)).lower()]
-        assert [c["value"] for c in offered] == matching[:25]
+        assert [split_versioned(c["value"])[1] for c in offered] == matching[:25]
         assert all(typed in c["name"].lower() for c in offered)
         if square is not None:  # typing "d5" lists laying each tile in hand there (and D5x squares)
             here = {f"lay {face} {square}" for face in faces(state.hands[seat])}
-            assert here and here <= {c["value"] for c in offered}
+            assert here and here <= {split_versioned(c["value"])[1] for c in offered}
             self.narrowed += len(offered) < len(everything)
         pick = self.rng.choice(offered or everything)
         result = await world.slash(player, "move", action=pick["value"])
@@ -522,3 +524,7 @@ def test_the_knights_step_fits_the_board_with_every_way_offered():
     assert sorted(offered) == sorted(a.encode() for a in GAME.legal_actions(state, seat))
     assert len(menus) <= ROWS - 1 and [b["label"] for b in buttons_] == ["My hand"]
     assert all(m["placeholder"] and len(m["placeholder"]) <= 150 for m in menus)
+
+
+def state_version(world) -> int:
+    return world.stored(1).version
