@@ -433,20 +433,21 @@ class Announcer:
         if game.outcome(after) is not None:
             # bot.records: one end-of-game message with the final board, scores and score chart;
             # the last turn message keeps its account.
-            await self.close_turn(table, lines)
             await post_game_end(self, table, game, after, lines)
+            await self.close_turn(table, lines)  # after the new post: a refused post leaves the old board working
             edited = True
         elif same_wait:
             account = merge_account(await self._board_account(table), lines)
             content = turn_text(account, status, footer)
             edited = await self.edit_board(table, game, after, content, choices=board_choices)
         if not edited:
-            await self.close_turn(table, lines)
             ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)
                     if table.player_at(seat).user_id > 0] \
                 if not same_wait else []
             content = turn_text(merge_account([], lines), status, footer)
             await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
+            # Only once the new message is out: a refused post leaves the old board working.
+            await self.close_turn(table, lines)
         public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:
             if player.dm_ok is False:
