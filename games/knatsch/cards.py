@@ -3,7 +3,7 @@
 Sources: counts and the king's and Betrayal's combinations come from the rules (the king and
 Betrayal from the Dutch text); the rest is marked "chosen": the rule text lost its card
 pictures, so the arms names, which combination each castle shows and the special cards'
-combinations are this project's choice (see /work/shared/data/COMPONENTS.md). They are plain
+combinations are this project's choice (see docs/decisions.md). They are plain
 values: change them here and nothing else needs to change.
 
 Ids are stable and short, for action texts: castles C01..C16, tournaments T1..T9, specials
