@@ -15,8 +15,9 @@ Decisions where the rules are silent (documented in the summary too):
   - Two hand tiles with the same face are interchangeable; "lay" takes the one held longer.
   - The turn ends by itself when nothing but "end" would be left (three lays, empty hand,
     no free square).
-  - The game also ends when no square is left to lay on (only possible with 3 players, whose
-    72 tiles do not fit in 8 x 8); unlaid tiles then simply stay out.
+  - Three players play on 9 x 9 by default (72 tiles fit, so the game ends when all are laid);
+    the printed 8 x 8 is the table option area=8x8, where the game also ends when no square is
+    left to lay on and unlaid tiles simply stay out.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from games.raubritter import state as state_io
 from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
+    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, PRINTED_AREA_LIMIT_3P, START_LETTER, TILES_BY_LETTER,
     building_of, face_label,
 )
 
@@ -37,7 +38,7 @@ RULES_SUMMARY = """\
 
 **Setup.** Everyone has 24 tiles (A-E on the back) and 30 knights. From your four A tiles you secretly keep the castle and one more; the other two form the shared starting area. Your draw pile holds B on top down to E.
 
-**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 8x8 (3) or 10x10 (4). Finish with `end`.
+**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 9x9 (3; the table option area=8x8 plays the printed 8x8) or 10x10 (4). Finish with `end`.
 
 **Castles.** After laying a castle, place up to 5 knights on it and move them in one straight line (`knights E 1,2,1`), or let them all stay (`knights - 3`, even `knights - 0`). The stack leaves knights on every tile it covers, castle included: 1 on a plain, 2 in a forest, 3 on a mountain; it needs that many to enter. Lakes and gaps stop it. A tile is closed if the minimum would put more than 4 knights there, so 3 knights guard a forest. New knights go on top. Knights never move again.
 
@@ -51,7 +52,10 @@ class RaubRitter:
     title = "Raub Ritter (Robber Knights)"
     min_players = 2
     max_players = 4
-    options: tuple[Option, ...] = ()
+    options: tuple[Option, ...] = (
+        Option("area", "Three players: the most the display may span (9x9 as in public sources; 8x8 as "
+                       "printed in the translation, where not every tile can be laid)", "9x9", ("9x9", "8x8")),
+    )
     rules_summary = RULES_SUMMARY
 
     # ------------------------------------------------------------------------------------
@@ -60,8 +64,13 @@ class RaubRitter:
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> RaubRitterState:
         if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
             raise GameError(f"Raub Ritter is for {self.min_players} to {self.max_players} players, not {seats}.")
-        if options:
-            raise GameError(f"Raub Ritter has no table options (got {', '.join(options)}).")
+        unknown = set(options or {}) - {"area"}
+        if unknown:
+            raise GameError(f"Raub Ritter has no table option {', '.join(sorted(unknown))} (only area).")
+        area = (options or {}).get("area", "9x9")
+        if area not in ("9x9", "8x8"):
+            raise GameError(f"area can be 9x9 or 8x8, not {area}.")
+        area_limit = PRINTED_AREA_LIMIT_3P if seats == 3 and area == "8x8" else None
         rng = chance(seed, 0)
         piles = []
         for _ in range(seats):
@@ -75,7 +84,7 @@ class RaubRitter:
         return RaubRitterState(
             seats=seats, seed=int(seed), chance_counter=1, phase="keep", turn=0, lays_this_turn=0,
             kept=[None] * seats, hands=[list(a_tiles) for _ in range(seats)], piles=piles,
-            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={},
+            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={}, area_limit=area_limit,
         )
 
     # ------------------------------------------------------------------------------------

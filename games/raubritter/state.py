@@ -8,7 +8,8 @@ from typing import Any, Mapping
 from games.core import InvalidState
 from games.raubritter.board import Geometry, Laid, Square, extent
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, TILES_BY_LETTER,
+    KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, PRINTED_AREA_LIMIT_3P,
+    TILES_BY_LETTER,
     building_of, player_tiles,
 )
 
@@ -40,10 +41,11 @@ class RaubRitterState:
     recent_turns: list[tuple[int, tuple[Square, ...]]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     end_reason: str | None = None
+    area_limit: int | None = None  # a table option's area limit; None: the usual one for the seats
 
     @property
     def geometry(self) -> Geometry:
-        return Geometry.for_seats(self.seats)
+        return Geometry.for_seats(self.seats, self.area_limit)
 
     def clone(self) -> "RaubRitterState":
         # Laid tiles are immutable tuples, so a shallow copy of the board dict is enough.
@@ -54,6 +56,7 @@ class RaubRitterState:
             knights_left=list(self.knights_left), board=dict(self.board),
             pending_castle=self.pending_castle, this_turn=list(self.this_turn),
             recent_turns=list(self.recent_turns), log=list(self.log), end_reason=self.end_reason,
+            area_limit=self.area_limit,
         )
 
     def add_log(self, line: str) -> None:
@@ -88,6 +91,7 @@ def to_dict(state: RaubRitterState) -> dict:
                          for seat, squares in state.recent_turns],
         "log": list(state.log),
         "end_reason": state.end_reason,
+        "area_limit": state.area_limit,
     }
 
 
@@ -126,7 +130,11 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
     _require(data.get("version") == FORMAT_VERSION, f"unknown format version {data.get('version')!r}")
     seats = _int(data["seats"], "seats")
     _require(2 <= seats <= 4, "seats must be 2 to 4")
-    geometry = Geometry.for_seats(seats)
+    # Games stored before three players got 9 x 9 by default were played on 8 x 8.
+    area_limit = data["area_limit"] if "area_limit" in data else (PRINTED_AREA_LIMIT_3P if seats == 3 else None)
+    _require(area_limit is None or (seats == 3 and area_limit == PRINTED_AREA_LIMIT_3P),
+             "only three players have another area limit (8 x 8)")
+    geometry = Geometry.for_seats(seats, area_limit)
 
     def square(text: Any) -> Square:
         parsed = geometry.parse(text) if isinstance(text, str) else None
@@ -161,7 +169,7 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
         knights_left=[_int(k, "knights_left") for k in per_seat(data["knights_left"], "knights_left")],
         board=board, pending_castle=square(pending) if pending is not None else None,
         this_turn=[square(s) for s in data["this_turn"]], recent_turns=recent, log=list(log)[-LOG_LENGTH:],
-        end_reason=data["end_reason"],
+        end_reason=data["end_reason"], area_limit=area_limit,
     )
 
 
@@ -219,3 +227,11 @@ def _validate(state: RaubRitterState) -> None:
     _require(all(sq in state.board for sq in state.this_turn), "a square of this turn is empty")
     _require(all(0 <= seat < seats for seat, _ in state.recent_turns), "a recent turn belongs to no seat")
     _require((state.end_reason in END_REASONS) == (state.phase == "over"), "end reason and phase disagree")
+    # A stored game must tell one story: the turn's lays are the turn's tiles, and a game that
+    # ended because every tile was laid has none left anywhere.
+    if state.phase in ("lay", "knights"):
+        _require(state.lays_this_turn == len(state.this_turn), "the lay count disagrees with the turn's tiles")
+        _require(all(state.board[sq].owner == state.turn for sq in state.this_turn),
+                 "a tile of this turn belongs to another player")
+    if state.end_reason == "all_laid":
+        _require(not any(state.piles) and not any(state.hands), "a game over with tiles still in piles or hands")

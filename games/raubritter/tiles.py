@@ -33,10 +33,12 @@ PILE_LETTERS = "BCDE"     # (rules) draw pile from top to bottom, each letter sh
 # Starting area as (columns, rows) per player count (chosen). Each player donates two A tiles.
 START_AREA: dict[int, tuple[int, int]] = {2: (2, 2), 3: (3, 2), 4: (4, 2)}
 
-# The display may span at most this many tiles per row and per column (rules: 7 x 7, 8 x 8,
-# 10 x 10). Note: with 3 players 72 tiles do not fit in 8 x 8; the engine ends the game when
-# the area is full (see the engine's notes).
-AREA_LIMIT: dict[int, int] = {2: 7, 3: 8, 4: 10}
+# The display may span at most this many tiles per row and per column (rules: 7 x 7 for 48
+# tiles, 10 x 10 for 96). The printed translation gives 8 x 8 for three players, where 72 tiles
+# can never all be laid; public sources give 9 x 9, which we play by default. 8 x 8 stays a table
+# option (`area=8x8`); there the game ends when the area is full (see the engine's notes).
+AREA_LIMIT: dict[int, int] = {2: 7, 3: 9, 4: 10}
+PRINTED_AREA_LIMIT_3P = 8
 
 MAX_LAYS_PER_TURN = 3        # (rules)
 MAX_KNIGHTS_PLACED = 5       # (rules) per castle

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTurn
+from games.core import Action, GameError, GameOver, IllegalAction, InvalidState, NotYourTurn
 from games.raubritter import GAME, RaubRitterState
 from games.raubritter.board import Geometry, Laid
 from games.raubritter.tiles import AREA_LIMIT, KNIGHTS_PER_PLAYER, TILES_BY_LETTER, player_tiles
@@ -26,9 +26,9 @@ def legal(state, seat):
     return [a.encode() for a in GAME.legal_actions(state, seat)]
 
 
-def started(seats, seed=1, keeps=None):
+def started(seats, seed=1, keeps=None, options=None):
     """A game right after the keep choice (everyone keeps the mountain unless told otherwise)."""
-    state = GAME.new_game(seats, seed=seed)
+    state = GAME.new_game(seats, seed=seed, options=options)
     for seat in range(seats):
         state, _ = act(state, seat, f"keep {(keeps or {}).get(seat, 'M')}")
     return state
@@ -192,10 +192,11 @@ def test_area_limit_fixes_the_edges_once_the_display_spans_it(seats):
     assert f"lay P {geometry.name((first, row - 1))}" in legal(state, 0)
 
 
-def test_three_players_end_when_the_eight_by_eight_area_is_full():
-    # 72 tiles cannot fit 64 squares: the game ends when no square is left.
+def test_three_players_on_the_printed_eight_by_eight_end_when_the_area_is_full():
+    # The table option area=8x8: 72 tiles cannot fit 64 squares, so the game ends when no
+    # square is left.
     rng = random.Random(3)
-    state = started(3)
+    state = started(3, options={"area": "8x8"})
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
         state, _ = act(state, seat, rng.choice(legal(state, seat)))
@@ -355,7 +356,7 @@ def test_running_out_of_knights_while_still_laying_castles():
 def test_top_knight_scores_castle_village_town():
     board = {"E6": (0, "Pc", [0]), "F6": (0, "Pv", [1, 0]), "G6": (1, "Pt", [0, 1]),
              "H6": (1, "P", [0]), "E7": (1, "M", [1, 1, 1]), "F7": (1, "Fv", [])}
-    state = build(2, board, phase="over", end_reason="all_laid", hands={0: [], 1: []})
+    state = build(2, board, phase="over", end_reason="area_full", hands={0: [], 1: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (1 + 2, 3)
 
@@ -363,7 +364,7 @@ def test_top_knight_scores_castle_village_town():
 def test_tie_on_points_goes_to_the_most_unused_knights():
     # Both score 3; seat 1 put more knights on the board, so seat 0 has more unused.
     board = {"E6": (0, "Pt", [0]), "F6": (1, "Pv", [1, 1]), "G6": (1, "Pc", [1])}
-    state = build(2, board, phase="over", end_reason="all_laid", hands={0: [], 1: []})
+    state = build(2, board, phase="over", end_reason="area_full", hands={0: [], 1: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3) and outcome.winners == (0,)
     assert outcome.details["unused_knights"] == [29, 27]
@@ -373,7 +374,7 @@ def test_tie_on_points_goes_to_the_most_unused_knights():
 
 def test_tie_on_points_and_unused_knights_is_a_shared_win():
     board = {"E6": (0, "Pt", [0, 0]), "F6": (1, "Pv", [1]), "G6": (1, "Pc", [1]), "H6": (2, "Pv", [2])}
-    state = build(3, board, phase="over", end_reason="all_laid", hands={0: [], 1: [], 2: []})
+    state = build(3, board, phase="over", end_reason="area_full", hands={0: [], 1: [], 2: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3, 2) and outcome.winners == (0, 1)
     assert "shared" in outcome.reason
@@ -408,7 +409,7 @@ def test_errors_leave_the_state_unchanged():
         act(keep, 0, "keep P")  # a choice once made is final
     with pytest.raises(IllegalAction):
         act(keep, 1, "keep Pc")  # the castle is always kept
-    over = build(2, {"E6": (0, "Pt", [0])}, phase="over", end_reason="all_laid", hands={0: [], 1: []})
+    over = build(2, {"E6": (0, "Pt", [0])}, phase="over", end_reason="area_full", hands={0: [], 1: []})
     frozen = snapshot(over)
     with pytest.raises(GameOver):
         act(over, 0, "end")
@@ -519,7 +520,7 @@ def test_random_legal_play_reaches_the_end(seats, seed):
     outcome = GAME.outcome(state)
     assert len(outcome.scores) == seats and outcome.winners
     total_tiles = 24 * seats
-    assert len(state.board) == (64 if seats == 3 else total_tiles)
+    assert len(state.board) == total_tiles  # 9 x 9 for three players: every tile is laid
     assert GAME.view(state, None)["over"]
 
 
@@ -543,3 +544,45 @@ def test_game_metadata():
     assert len(GAME.rules_summary) < 1800
     with pytest.raises(Exception):
         GAME.new_game(5, seed=1)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_three_players_lay_all_72_tiles_on_nine_by_nine_by_default(seed):
+    rng = random.Random(seed)
+    state = started(3, seed=seed)
+    assert state.geometry.limit == 9
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, rng.choice(legal(state, seat)))
+    assert len(state.board) == 72 and state.end_reason == "all_laid"
+
+
+def test_area_option_is_checked_and_only_changes_three_players():
+    with pytest.raises(GameError):
+        GAME.new_game(3, seed=1, options={"area": "7x7"})
+    with pytest.raises(GameError):
+        GAME.new_game(3, seed=1, options={"size": "8x8"})
+    assert GAME.new_game(2, seed=1, options={"area": "8x8"}).geometry.limit == 7
+    assert GAME.new_game(4, seed=1, options={"area": "8x8"}).geometry.limit == 10
+
+
+def test_an_older_three_player_game_without_an_area_loads_on_eight_by_eight():
+    stored = GAME.to_dict(started(3, options={"area": "8x8"}))
+    del stored["area_limit"]
+    assert GAME.from_dict(stored).geometry.limit == 8
+    stored = GAME.to_dict(started(2))
+    del stored["area_limit"]
+    assert GAME.from_dict(stored).geometry.limit == 7
+
+
+def test_inconsistent_stored_games_are_refused_as_corrupt():
+    state = started(2)
+    state, _ = act(state, state.turn, legal(state, state.turn)[0])  # one tile laid this turn
+    data = GAME.to_dict(state)
+    assert data["lays_this_turn"] == 1 and len(data["this_turn"]) == 1
+    bad = dict(data, lays_this_turn=2)
+    with pytest.raises(InvalidState):
+        GAME.from_dict(bad)
+    over = dict(data, phase="over", end_reason="all_laid")
+    with pytest.raises(InvalidState):  # over "because every tile was laid", with tiles in the piles
+        GAME.from_dict(over)
