@@ -574,6 +574,12 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Labels, views, outcome
 
+    def suggest(self, state: KnatschState, seat: Seat, rng: random.Random) -> Action:
+        """The computer player's move (games.knatsch.ai): greedy, by simulated dice only."""
+        from games.knatsch.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
     def describe(self, state: KnatschState, seat: Seat, action: Action) -> str:
         return describe_action(self, state, seat, _canonical(action))
 

@@ -252,6 +252,12 @@ class RaubRitter:
     # ------------------------------------------------------------------------------------
     # Labels, views, results
 
+    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
+        """The computer player's move (games.raubritter.ai): greedy on the position after it."""
+        from games.raubritter.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
     def describe(self, state: RaubRitterState, seat: int, action: Action) -> str:
         action = self._canonical(state, action)
         args = action.args

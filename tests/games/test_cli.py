@@ -36,3 +36,19 @@ def test_player_count_is_checked(capsys):
     with pytest.raises(SystemExit):
         main(["play", "knatsch", "--players", "9"])
     assert "players" in capsys.readouterr().err
+
+
+def test_computer_seats_and_german_text():
+    import io
+
+    from games.__main__ import play
+
+    def run() -> str:
+        out = io.StringIO()
+        assert play("macrobber", 3, 2, None, out, computer=True, lang="de") == 0
+        return out.getvalue()
+
+    text = run()
+    assert "Game over after" in text and "{" not in text
+    assert "Runde" in text or "Punkte" in text  # German words from the catalogue
+    assert run() == text  # the same seed plays the same game
