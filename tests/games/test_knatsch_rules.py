@@ -13,10 +13,21 @@ import pytest
 from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTurn
 from games.knatsch import GAME, KnatschGame
 from games.knatsch.cards import CARDS, KING, likeness
-from games.knatsch.dice import beats, evaluate, result_text
+from games.knatsch.dice import beats, evaluate, result_msg, result_text
+from i18n import translate
 
 # Seats in the rule book's example.
 ANNA, BOB, CHRIS, DAVE = 0, 1, 2, 3
+NAMES = ["Anna", "Bob", "Chris", "Dave", "Eve", "Fritz"]
+
+
+def en(text) -> str:
+    """Engine words (a Msg or its JSON) in English, strictly: an unknown id fails."""
+    return translate(text, "en", NAMES, strict=True)
+
+
+def de(text) -> str:
+    return translate(text, "de", NAMES, strict=True)
 
 
 class Dice:
@@ -53,11 +64,11 @@ def table(seats: int, holdings: list[list[str]], stack1=(), stack2=(), *, active
 
 
 def play(game, state, *moves):
-    """Apply (seat, action text) pairs; returns the final state and all events' texts."""
+    """Apply (seat, action text) pairs; returns the final state and all events' texts in English."""
     texts = []
     for seat, text in moves:
         state, events = game.apply(state, seat, Action.parse(text))
-        texts += [e.text for e in events]
+        texts += [en(e.text) for e in events]
     return state, texts
 
 
@@ -408,7 +419,9 @@ def test_toppling_the_king_wins():
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.details["kind"] == "king"
     assert outcome.scores == (3, 1, 1)
-    assert "toppled the king" in outcome.reason
+    assert outcome.reason.id == "knatsch.reason.king" and outcome.reason.params["player"].seat == 0
+    assert en(outcome.reason) == "Anna toppled the king while holding three castles."
+    assert de(outcome.reason) == "Anna hat mit drei Burgen den König gestürzt."
 
 
 def test_the_kings_revenge_costs_a_castle_of_your_choice_under_a_stack_of_your_choice():
@@ -559,19 +572,54 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert [d["locked"] for d in roll["dice"]] == [False, True, True, False, True, False]
     assert [d["kept"] for d in roll["dice"]] == [True, False, False, True, False, False]
     assert roll["rolls_used"] == 2 and roll["rolls_allowed"] == 3
-    assert roll["best"]["text"] == "two 5s + 3" and roll["to_beat"]["text"] == "three 4s + 2"
+    assert en(roll["best"]["text"]) == "two 5s + 3" and en(roll["to_beat"]["text"]) == "three 4s + 2"
+    assert de(roll["best"]["text"]) == "zwei 5er + 3"
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
-    assert "{s0}" in view["status"]
+    assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
+    assert en(view["status"]) == "Anna rolls for Blue castle 4-4-4+2, roll 2 of 3: must beat three 4s + 2."
+    assert de(view["status"]) == "Anna würfelt um Blaue Burg 4-4-4+2, Wurf 2 von 3: muss drei 4er + 2 übertreffen."
 
 
 def test_describe_labels_are_short():
     state = table(3, [["C01", "C07", "C10", "S09", "S16"], ["C13", "C15"], ["C16"]], stack1=["C05"],
                   castle_guard=[["C01", "C07"], [], []])
     labels = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
-    assert labels["target C05"] == "Roll for Blue castle 4-4-4+2 (stack 1)"
-    assert labels["target C13"] == "Attack {s1}'s Purple castle 2-2-2+5 (4 rolls, Catapult)"
-    assert labels["topple"].startswith("Topple the king")
-    assert all(0 < len(label) <= 100 for label in labels.values())
+    assert labels["target C13"].params["owner"].seat == 1
+    assert en(labels["target C05"]) == "Roll for Blue castle 4-4-4+2 (stack 1)"
+    assert en(labels["target C13"]) == "Attack Bob's Purple castle 2-2-2+5 (4 rolls, Catapult)"
+    assert de(labels["target C13"]) == "Lila Burg 2-2-2+5 von Bob angreifen (4 Würfe, Katapult)"
+    assert en(labels["topple"]).startswith("Topple the king")
+    assert de(labels["topple"]).startswith("König stürzen")
+    for lang in ("en", "de"):
+        assert all(0 < len(translate(label, lang, ["X" * 32] * 3, strict=True)) <= 100 for label in labels.values())
+
+
+def test_results_read_in_both_languages():
+    assert result_text((3, 5, 2)) == en(result_msg((3, 5, 2))) == "three 5s + 2"
+    assert de(result_msg((3, 5, 2))) == "drei 5er + 2"
+    assert en(result_msg((1, 3, 1))) == "one 3 + 1" and de(result_msg((1, 3, 1))) == "ein 3er + 1"
+    assert en(result_msg((0, 0, 0))) == "nothing" and de(result_msg((0, 0, 0))) == "nichts"
+    assert en(result_msg((7, 4, 0))) == "seven 4s" and de(result_msg((7, 4, 0))) == "sieben 4er"
+
+
+def test_every_event_of_a_game_is_a_message_in_both_languages():
+    """No engine line is finished English any more: every event, status and log line is a Msg
+    whose German differs from its English."""
+    from games.core import Msg
+
+    rng = random.Random(3)
+    state = GAME.new_game(4, seed=3)
+    seen = set()
+    while GAME.outcome(state) is None:
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        state, events = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        for event in events:
+            assert isinstance(event.text, Msg)
+            seen.add(event.text.id)
+            assert en(event.text) != de(event.text)
+        assert all(isinstance(line, dict) and line["id"].startswith("knatsch.") for line in GAME.view(state, None)["log"])
+    assert {"knatsch.event.rolled", "knatsch.event.fail_stack"} <= seen
+    assert isinstance(GAME.outcome(state).reason, Msg)
 
 
 @pytest.mark.parametrize("players", range(2, 7))
