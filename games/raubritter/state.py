@@ -38,7 +38,7 @@ class RaubRitterState:
     pending_castle: Square | None = None
     this_turn: list[Square] = field(default_factory=list)
     recent_turns: list[tuple[int, tuple[Square, ...]]] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    log: list[dict] = field(default_factory=list)  # the last public event lines, as Msg JSON
     end_reason: str | None = None
 
     @property
@@ -56,7 +56,8 @@ class RaubRitterState:
             recent_turns=list(self.recent_turns), log=list(self.log), end_reason=self.end_reason,
         )
 
-    def add_log(self, line: str) -> None:
+    def add_log(self, line) -> None:
+        line = line.to_json() if hasattr(line, "to_json") else line
         self.log = (self.log + [line])[-LOG_LENGTH:]
 
 
@@ -151,7 +152,10 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
     for choice in kept:
         _require(choice is None or isinstance(choice, str), "kept must be tile faces or null")
     log = data["log"]
-    _require(isinstance(log, list) and all(isinstance(line, str) for line in log), "log must be text lines")
+    # Lines are Msg JSON; plain strings are lines stored before the engine spoke in messages.
+    _require(isinstance(log, list) and all(
+        isinstance(line, str) or (isinstance(line, dict) and str(line.get("id", "")).startswith("raubritter."))
+        for line in log), "log must be messages")
     return RaubRitterState(
         seats=seats, seed=_int(data["seed"], "seed"), chance_counter=_int(data["chance_counter"], "chance_counter"),
         phase=data["phase"], turn=_int(data["turn"], "turn"), lays_this_turn=_int(data["lays_this_turn"], "lays"),

@@ -11,6 +11,8 @@ Players name the tiles in their hand by face code alone ("lay Fv D5").
 """
 from __future__ import annotations
 
+from games.core import Msg, msg
+
 # Tile back colours in seat order (public); the knights use the same colours.
 COLOURS: tuple[str, ...] = ("blue", "yellow", "green", "red")
 
@@ -63,6 +65,20 @@ def face_label(face: str) -> str:
     """"forest+village", "plain", "lake": the name players read on buttons and in the log."""
     building = building_of(face)
     return f"{terrain_of(face)}+{building}" if building else terrain_of(face)
+
+
+def face_msg(face: str) -> Msg:
+    """`face_label` as words for the catalogues: "forest+village" / "Wald+Dorf"."""
+    terrain = msg(f"raubritter.terrain.{terrain_of(face)}")
+    building = building_of(face)
+    if building is None:
+        return terrain
+    return msg("raubritter.face", terrain=terrain, building=msg(f"raubritter.building.{building}"))
+
+
+def tile_msg(tile: str) -> Msg:
+    """A tile with its back letter: "forest+village (B)"."""
+    return msg("raubritter.tile", face=face_msg(tile[1:]), letter=tile[0])
 
 
 def player_tiles() -> list[str]:

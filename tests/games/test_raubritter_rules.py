@@ -12,6 +12,18 @@ from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTur
 from games.raubritter import GAME, RaubRitterState
 from games.raubritter.board import Geometry, Laid
 from games.raubritter.tiles import AREA_LIMIT, KNIGHTS_PER_PLAYER, TILES_BY_LETTER, player_tiles
+from i18n import translate
+
+NAMES = ["Anna", "Bob", "Chris", "Dave"]
+
+
+def en(text) -> str:
+    """Engine words (a Msg or its JSON) in English, strictly: an unknown id fails."""
+    return translate(text, "en", NAMES, strict=True)
+
+
+def de(text) -> str:
+    return translate(text, "de", NAMES, strict=True)
 
 
 # ----------------------------------------------------------------------------------------
@@ -200,7 +212,8 @@ def test_three_players_end_when_the_eight_by_eight_area_is_full():
         seat = min(GAME.to_act(state))
         state, _ = act(state, seat, rng.choice(legal(state, seat)))
     assert len(state.board) == 64 and state.end_reason == "area_full"
-    assert "full" in GAME.outcome(state).reason
+    assert GAME.outcome(state).reason.params["ended"].id == "raubritter.ended.area_full"
+    assert "full" in en(GAME.outcome(state).reason) and "voll" in de(GAME.outcome(state).reason)
 
 
 def test_a_player_without_tiles_is_skipped_and_players_finish_in_different_rounds():
@@ -238,7 +251,10 @@ def test_reds_example_one_two_one_across_plain_forest_plain():
     state, events = act(state, 3, "knights E 1,2,1")
     assert [stack(state, sq) for sq in ("E9", "F9", "G9")] == [[3], [3, 3], [3]]
     assert state.knights_left[3] == KNIGHTS_PER_PLAYER - 4
-    assert any("east" in e.text for e in events)
+    assert any(en(e.text) == "Dave places 4 knights at E9 and moves east: 1 on E9, 2 on F9 and 1 on G9."
+               for e in events)
+    assert any(de(e.text) == "Dave setzt 4 Ritter auf E9 und zieht nach Osten: 1 auf E9, 2 auf F9 und 1 auf G9."
+               for e in events)
     assert state.phase == "lay" and len(state.hands[3]) == 2  # the draw follows the knights
 
 
@@ -314,8 +330,11 @@ def test_all_knights_may_stay_on_the_castle_but_never_more_than_four():
     assert {"knights - 1", "knights - 2", "knights - 3", "knights - 4"} <= set(options)
     assert "knights - 5" not in options and "knights E 4,1" in options and "knights E 1,4" in options
     assert len(options) == len(set(options))
-    assert GAME.describe(state, 0, Action.parse("knights - 3")) == "Place 3 knights, all stay on the castle"
-    assert GAME.describe(state, 0, Action.parse("knights E 1,2")) == "3 knights east: E6:1 F6:2"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "Place 3 knights, all stay on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 knights east: E6:1 F6:2"
+    assert de(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 Ritter nach Osten: E6:1 F6:2"
+    assert de(GAME.describe(state, 0, Action.parse("lay Pc F5"))) == "Ebene+Burg legen: F5"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "Place 1 knight, it stays on the castle"
     # A single count is the same as staying, however it is typed.
     after, _ = act(state, 0, "knights e 3")
     assert stack(after, "E6") == [0, 0, 0]
@@ -333,8 +352,10 @@ def test_running_out_of_knights_while_still_laying_castles():
     state, _ = act(state, 0, "lay Pc E6")
     assert legal(state, 0) == ["knights - 0"]
     state, events = act(state, 0, "knights - 0")
-    assert stack(state, "E6") == [] and "no knights" in events[0].text
-    assert GAME.describe(state, 0, Action.parse("end")) == "End the turn"
+    assert stack(state, "E6") == [] and events[0].text.id == "raubritter.event.no_knights"
+    assert en(events[0].text) == "Anna places no knights on the castle at E6."
+    assert en(GAME.describe(state, 0, Action.parse("end"))) == "End the turn"
+    assert de(GAME.describe(state, 0, Action.parse("end"))) == "Zug beenden"
     # One knight left cannot hold a forest castle (it needs two), so none goes there.
     one_left = build(2, board_with_seat0_knights(1), hands={0: ["Fc", "P"]})
     one_left, _ = act(one_left, 0, "lay Fc E6")
@@ -367,8 +388,12 @@ def test_tie_on_points_goes_to_the_most_unused_knights():
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3) and outcome.winners == (0,)
     assert outcome.details["unused_knights"] == [29, 27]
-    assert "unused knights" in outcome.reason
-    assert GAME.view(state, None)["status"] == "Game over: {s0} wins with 3 points."
+    assert outcome.reason.id == "raubritter.reason.knights" and outcome.reason.params["knights"] == 29
+    assert en(outcome.reason) == "All tiles are laid; tied on 3 points, most unused knights (29) wins."
+    assert de(outcome.reason) == ("Alle Plättchen liegen; Gleichstand bei 3 Punkten, "
+                                  "die meisten übrigen Ritter (29) gewinnen.")
+    assert en(GAME.view(state, None)["status"]) == "Game over: Anna wins with 3 points."
+    assert de(GAME.view(state, None)["status"]) == "Spiel vorbei: Anna gewinnt mit 3 Punkten."
 
 
 def test_tie_on_points_and_unused_knights_is_a_shared_win():
@@ -376,10 +401,11 @@ def test_tie_on_points_and_unused_knights_is_a_shared_win():
     state = build(3, board, phase="over", end_reason="all_laid", hands={0: [], 1: [], 2: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3, 2) and outcome.winners == (0, 1)
-    assert "shared" in outcome.reason
+    assert outcome.reason.id == "raubritter.reason.shared"
     view = GAME.view(state, None)
     assert view["over"] and view["outcome"]["winners"] == [0, 1] and view["outcome"]["points"] == [3, 3, 2]
-    assert "shared win" in view["status"]
+    assert en(view["status"]) == "Game over: Shared win for Anna and Bob with 3 points each."
+    assert de(view["status"]) == "Spiel vorbei: Geteilter Sieg für Anna und Bob mit je 3 Punkten."
 
 
 # ----------------------------------------------------------------------------------------
@@ -509,7 +535,8 @@ def test_random_legal_play_reaches_the_end(seats, seed):
         assert actions and len(set(actions)) == len(actions)
         action = rng.choice(actions)
         assert len(action.encode()) <= 80 and Action.parse(action.encode()) == action
-        assert 0 < len(GAME.describe(state, seat, action)) <= 100
+        for lang in ("en", "de"):
+            assert 0 < len(translate(GAME.describe(state, seat, action), lang, ["X" * 32] * seats, strict=True)) <= 100
         state, _ = GAME.apply(state, seat, action)
         if steps % 7 == 0:
             data = GAME.to_dict(state)
@@ -543,3 +570,32 @@ def test_game_metadata():
     assert len(GAME.rules_summary) < 1800
     with pytest.raises(Exception):
         GAME.new_game(5, seed=1)
+
+
+def test_hand_summary_and_private_lines_read_in_both_languages():
+    state = GAME.new_game(2, seed=4)
+    summary = GAME.view(state, 0)["private"]["summary"]
+    faces = ", ".join(en({"id": "raubritter.tile", "params": {
+        "face": GAME.view(state, 0)["private"]["hand"][i]["label"], "letter": "A"}}) for i in range(4))
+    assert en(summary) == f"Your hand: {faces}."
+    assert de(summary).startswith("Deine Hand: ") and "Ebene+Burg (A)" in de(summary)
+    state, events = act(state, 0, "keep M")
+    private = [e for e in events if e.seat == 0]
+    public = [e for e in events if e.seat is None]
+    assert en(private[0].text) == "You keep your castle and the mountain tile."
+    assert de(private[0].text) == "Du behältst deine Burg und das Plättchen Gebirge."
+    assert en(public[0].text) == "Anna has chosen which A tiles to keep."
+    state, events = act(state, 1, "keep Pv")
+    assert en(events[-1].text) == "Everyone has chosen; the starting area is turned face up. Anna begins."
+    assert GAME.view(state, None)["events"][-1] == events[-1].text.to_json()
+    assert en(GAME.view(state, None)["status"]) == "Anna (blue) lays a tile."
+    assert de(GAME.view(state, None)["status"]) == "Anna (blau) legt ein Plättchen."
+
+
+def test_states_stored_before_messages_still_load():
+    data = GAME.to_dict(started(2))
+    data["log"] = ["It is {s0}'s turn."]
+    assert GAME.from_dict(data).log == ["It is {s0}'s turn."]
+    data["log"] = [{"id": "knatsch.event.start", "params": {}}]
+    with pytest.raises(InvalidState):
+        GAME.from_dict(data)
