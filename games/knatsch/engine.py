@@ -593,6 +593,12 @@ class KnatschGame:
     def describe(self, state: KnatschState, seat: Seat, action: Action) -> Msg:
         return describe_action(self, state, seat, _canonical(action))
 
+    def suggest(self, state: KnatschState, seat: Seat, rng: random.Random) -> Action:
+        """The computer player (see `ai.py`): a legal action from public information only."""
+        from games.knatsch.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
     def view(self, state: KnatschState, seat: Seat | None) -> dict:
         return build_view(self, state, seat)
 

@@ -269,6 +269,12 @@ class RaubRitter:
                        spread=spread)
         return msg("raubritter.label.unknown", text=action.encode()[:60])
 
+    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
+        """The computer player (see `ai.py`): a legal action from this seat's view only."""
+        from games.raubritter.ai import suggest
+
+        return suggest(self, state, seat, rng)
+
     def view(self, state: RaubRitterState, seat: int | None) -> dict:
         from games.raubritter.views import build_view
 
