@@ -15,8 +15,10 @@ Decisions where the rules are silent (documented in the summary too):
   - Two hand tiles with the same face are interchangeable; "lay" takes the one held longer.
   - The turn ends by itself when nothing but "end" would be left (three lays, empty hand,
     no free square).
-  - The game also ends when no square is left to lay on (only possible with 3 players, whose
-    72 tiles do not fit in 8 x 8); unlaid tiles then simply stay out.
+  - Three players lay in 9 x 9 by default (72 tiles fit; the printed translation's 8 x 8 cannot
+    hold them, so "when all tiles are laid" could never happen there). The table option
+    `area=8x8` keeps the printed size; there the game also ends when no square is left to lay
+    on, and unlaid tiles simply stay out. Two players always play 7 x 7, four 10 x 10.
 """
 from __future__ import annotations
 
@@ -31,14 +33,14 @@ from games.raubritter.tiles import (
     KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
     building_of, face_msg, tile_msg,
 )
-from games.raubritter.tiles import BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
+from games.raubritter.tiles import AREA_LIMIT, BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
 
 RULES_SUMMARY = """\
 **Raub Ritter (Robber Knights)** - build a shared landscape and send knights out of castles to hold villages and towns.
 
 **Setup.** Everyone has 24 tiles (A-E on the back) and 30 knights. From your four A tiles you secretly keep the castle and one more; the other two form the shared starting area. Your draw pile holds B on top down to E.
 
-**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 8x8 (3) or 10x10 (4). Finish with `end`.
+**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 9x9 (3; table option `area=8x8` for the printed size, where the game ends when the area is full) or 10x10 (4). Finish with `end`.
 
 **Castles.** After laying a castle, place up to 5 knights on it and move them in one straight line (`knights E 1,2,1`), or let them all stay (`knights - 3`, even `knights - 0`). The stack leaves knights on every tile it covers, castle included: 1 on a plain, 2 in a forest, 3 on a mountain; it needs that many to enter. Lakes and gaps stop it. A tile is closed if the minimum would put more than 4 knights there, so 3 knights guard a forest. New knights go on top. Knights never move again.
 
@@ -52,7 +54,11 @@ class RaubRitter:
     title = "Raub Ritter (Robber Knights)"
     min_players = 2
     max_players = 4
-    options: tuple[Option, ...] = ()
+    options: tuple[Option, ...] = (
+        Option("area", "Play area with three players: 9x9 (72 tiles fit) or 8x8 as the printed translation "
+                       "says (the game ends when it is full). Two players always 7x7, four 10x10.",
+               "9x9", ("9x9", "8x8")),
+    )
     rules_summary = RULES_SUMMARY
 
     # ------------------------------------------------------------------------------------
@@ -61,8 +67,13 @@ class RaubRitter:
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> RaubRitterState:
         if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
             raise GameError(f"Raub Ritter is for {self.min_players} to {self.max_players} players, not {seats}.")
+        options = dict(options or {})
+        area = options.pop("area", "9x9")
         if options:
-            raise GameError(f"Raub Ritter has no table options (got {', '.join(options)}).")
+            raise GameError(f"Raub Ritter has no table option {', '.join(options)} (only area).")
+        if area not in ("9x9", "8x8"):
+            raise GameError(f"The area is 9x9 or 8x8, not {area!r}.")
+        limit = int(area[0]) if seats == 3 else AREA_LIMIT[seats]
         rng = chance(seed, 0)
         piles = []
         for _ in range(seats):
@@ -76,7 +87,7 @@ class RaubRitter:
         return RaubRitterState(
             seats=seats, seed=int(seed), chance_counter=1, phase="keep", turn=0, lays_this_turn=0,
             kept=[None] * seats, hands=[list(a_tiles) for _ in range(seats)], piles=piles,
-            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={},
+            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={}, limit=limit,
         )
 
     # ------------------------------------------------------------------------------------

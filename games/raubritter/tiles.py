@@ -35,10 +35,15 @@ PILE_LETTERS = "BCDE"     # (rules) draw pile from top to bottom, each letter sh
 # Starting area as (columns, rows) per player count (chosen). Each player donates two A tiles.
 START_AREA: dict[int, tuple[int, int]] = {2: (2, 2), 3: (3, 2), 4: (4, 2)}
 
-# The display may span at most this many tiles per row and per column (rules: 7 x 7, 8 x 8,
-# 10 x 10). Note: with 3 players 72 tiles do not fit in 8 x 8; the engine ends the game when
-# the area is full (see the engine's notes).
-AREA_LIMIT: dict[int, int] = {2: 7, 3: 8, 4: 10}
+# The display may span at most this many tiles per row and per column. Two players 7 x 7 and
+# four 10 x 10 (rules). Three players: 9 x 9 by default (public sources; 72 tiles fit, as the
+# other counts imply: 48 tiles in 7 x 7, 96 in 10 x 10). The printed translation's 8 x 8 stays a
+# table option (AREA_CHOICES); there 72 tiles cannot all fit and the game ends when the area is
+# full (see the engine's notes).
+AREA_LIMIT: dict[int, int] = {2: 7, 3: 9, 4: 10}
+AREA_CHOICES: dict[int, tuple[int, ...]] = {2: (7,), 3: (9, 8), 4: (10,)}
+# States stored before the area became a table option were all built with these limits.
+LEGACY_AREA_LIMIT: dict[int, int] = {2: 7, 3: 8, 4: 10}
 
 MAX_LAYS_PER_TURN = 3        # (rules)
 MAX_KNIGHTS_PLACED = 5       # (rules) per castle

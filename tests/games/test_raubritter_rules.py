@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTurn
+from games.core import Action, GameError, GameOver, IllegalAction, InvalidState, NotYourTurn
 from games.raubritter import GAME, RaubRitterState
 from games.raubritter.board import Geometry, Laid
 from games.raubritter.tiles import AREA_LIMIT, KNIGHTS_PER_PLAYER, TILES_BY_LETTER, player_tiles
@@ -38,9 +38,9 @@ def legal(state, seat):
     return [a.encode() for a in GAME.legal_actions(state, seat)]
 
 
-def started(seats, seed=1, keeps=None):
+def started(seats, seed=1, keeps=None, options=None):
     """A game right after the keep choice (everyone keeps the mountain unless told otherwise)."""
-    state = GAME.new_game(seats, seed=seed)
+    state = GAME.new_game(seats, seed=seed, options=options)
     for seat in range(seats):
         state, _ = act(state, seat, f"keep {(keeps or {}).get(seat, 'M')}")
     return state
@@ -72,6 +72,11 @@ def build(seats, tiles, *, turn=0, hands=None, phase="lay", lays=0, end_reason=N
         knights_left=[KNIGHTS_PER_PLAYER - on_board[s] for s in range(seats)], board=board,
         end_reason=end_reason,
     )
+    if phase == "over":
+        # A scoring scenario: a few tiles stand for a finished table whose other tiles do not
+        # matter. Such a state is no reachable end (tiles are left in the piles), and loading
+        # it is refused as corrupt; the scoring tests use it as it is.
+        return state
     return GAME.from_dict(GAME.to_dict(state))  # validates the scenario itself
 
 
@@ -205,15 +210,50 @@ def test_area_limit_fixes_the_edges_once_the_display_spans_it(seats):
 
 
 def test_three_players_end_when_the_eight_by_eight_area_is_full():
-    # 72 tiles cannot fit 64 squares: the game ends when no square is left.
+    # The table option for the printed translation's 8 x 8: 72 tiles cannot fit 64 squares, so
+    # the game ends when no square is left.
     rng = random.Random(3)
-    state = started(3)
+    state = started(3, options={"area": "8x8"})
+    assert GAME.view(state, None)["grid"]["limit"] == 8
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
         state, _ = act(state, seat, rng.choice(legal(state, seat)))
     assert len(state.board) == 64 and state.end_reason == "area_full"
     assert GAME.outcome(state).reason.params["ended"].id == "raubritter.ended.area_full"
     assert "full" in en(GAME.outcome(state).reason) and "voll" in de(GAME.outcome(state).reason)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_three_players_lay_all_72_tiles_in_the_default_nine_by_nine(seed):
+    rng = random.Random(seed)
+    state = started(3, seed=seed)
+    assert state.geometry.limit == 9 and GAME.view(state, None)["grid"]["limit"] == 9
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, rng.choice(legal(state, seat)))
+    assert len(state.board) == 72 and state.end_reason == "all_laid"
+    extent = GAME.view(state, None)["bounds"]
+    assert extent["max_col"] - extent["min_col"] <= 8 and extent["max_row"] - extent["min_row"] <= 8
+
+
+def test_the_area_option_is_checked_and_only_changes_three_player_games():
+    assert [o.name for o in GAME.options] == ["area"] and GAME.options[0].default == "9x9"
+    assert GAME.new_game(2, seed=1, options={"area": "8x8"}).geometry.limit == 7
+    assert GAME.new_game(4, seed=1, options={"area": "9x9"}).geometry.limit == 10
+    assert GAME.new_game(3, seed=1, options={"area": "9x9"}).geometry.limit == 9
+    for bad in ({"area": "12x12"}, {"size": "8x8"}):
+        with pytest.raises(GameError):
+            GAME.new_game(3, seed=1, options=bad)
+    assert "9x9" in GAME.rules_summary and "8x8" in GAME.rules_summary
+
+
+def test_states_stored_before_the_area_option_keep_their_eight_by_eight():
+    data = GAME.to_dict(started(3, options={"area": "8x8"}))
+    del data["area"]
+    assert GAME.from_dict(data).geometry.limit == 8
+    data["area"] = 10
+    with pytest.raises(InvalidState):
+        GAME.from_dict(data)
 
 
 def test_a_player_without_tiles_is_skipped_and_players_finish_in_different_rounds():
@@ -480,6 +520,28 @@ def test_round_trip_and_validation():
             GAME.from_dict(bad)
 
 
+def test_inconsistent_states_are_refused_as_corrupt():
+    state = started(2)
+    assert [t[1:] for t in state.hands[0]] == ["Pc", "M"]
+    state, _ = act(state, 0, "lay M " + GAME.view(state, None)["open_squares"][0])
+    assert state.phase == "lay" and state.lays_this_turn == 1
+    data = json.loads(json.dumps(GAME.to_dict(state)))
+    GAME.from_dict(data)
+    corrupt = [
+        {**data, "lays_this_turn": 2},                      # says two lays, one tile laid
+        {**data, "this_turn": []},                          # a lay counted, no tile of the turn
+        {**data, "phase": "over", "end_reason": "all_laid", "this_turn": [], "lays_this_turn": 0},
+        {**data, "hands": [data["hands"][0][:1], data["hands"][1]]},  # a short hand, pile left
+    ]
+    finished = json.loads(json.dumps(GAME.to_dict(build(2, {"E6": (0, "Pt", [0])}, phase="over",
+                                                            end_reason="all_laid", hands={0: [], 1: []}))))
+    assert finished["piles"][0], "the scenario keeps tiles in the piles"
+    corrupt.append(finished)  # finished, though the piles still hold tiles
+    for bad in corrupt:
+        with pytest.raises(InvalidState):
+            GAME.from_dict(bad)
+
+
 def test_views_show_hand_faces_only_to_their_owner():
     state = started(3)
     public = GAME.view(state, None)
@@ -546,7 +608,7 @@ def test_random_legal_play_reaches_the_end(seats, seed):
     outcome = GAME.outcome(state)
     assert len(outcome.scores) == seats and outcome.winners
     total_tiles = 24 * seats
-    assert len(state.board) == (64 if seats == 3 else total_tiles)
+    assert len(state.board) == total_tiles and outcome.details["end"] == "all_laid"
     assert GAME.view(state, None)["over"]
 
 
