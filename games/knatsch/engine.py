@@ -2,12 +2,15 @@
 
 Action vocabulary (canonical text forms):
   topple              challenge the king (start of turn, exactly three castles)
-  target C05          announce the card to roll for: a stack top or an opponent's card
+  target C05          announce the card to roll for (a stack top or an opponent's card) and
+                      make the first roll of all six dice at once (there is nothing to choose
+                      between the two; likewise `topple`)
   under 1             put the top card of stack 1 (or 2) under that stack
   guard S16 C03,C11   move your castle guard onto two of your castles
   guard S19 S05       move your special-card guard onto one of your specials
   end                 end the turn instead of taking a further attempt
-  roll                the first roll of all six dice
+  roll                the first roll of all six dice for a defender or a tournament roller
+                      after the organiser (someone else's turn: their own tap)
   reroll 1,4,5        roll the dice at these 1-based positions again (never sixes)
   stop                end the rolling and score the dice as they lie
   lose C03 2          king's revenge: give up this castle, under stack 2
@@ -260,6 +263,7 @@ class KnatschGame:
         state.phase = ROLL
         state.roll = Roll(KING_ROLL, seat, KING_TARGET, None, None, NORMAL_ROLLS, list(KING.key))
         events.append(Event(msg("knatsch.event.topple", player=_seat(seat), combination=KING.text), kind="announce"))
+        self._do_roll(state, seat, (), events)  # one tap: nothing to choose between announcing and rolling
 
     def _do_under(self, state, seat, args, events) -> None:
         index = int(args[0]) - 1
@@ -301,6 +305,7 @@ class KnatschGame:
                 state.roll = Roll(TOURNAMENT_ROLL, seat, card.id, stack_index, None, EXTRA_ROLLS, None)
                 events.append(Event(msg("knatsch.event.organise", player=who, stack=stack_index + 1,
                                         count=EXTRA_ROLLS), kind="announce"))
+                self._do_roll(state, seat, (), events)
                 return
             combination = card.combination
             text = msg("knatsch.event.target_stack", player=who, card=card_label(card), stack=stack_index + 1)
@@ -311,6 +316,7 @@ class KnatschGame:
                            stack=stack_index + 1, combination=combination.text)
             state.roll = Roll(CAPTURE, seat, card.id, stack_index, None, NORMAL_ROLLS, list(combination.key))
             events.append(Event(text, kind="announce"))
+            self._do_roll(state, seat, (), events)
             return
         owner = state.owner_of(card.id)
         rolls = NORMAL_ROLLS
@@ -320,6 +326,7 @@ class KnatschGame:
         state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.combination.key))
         events.append(Event(msg(key, player=who, owner=_seat(owner), card=card_label(card), count=rolls),
                             kind="announce"))
+        self._do_roll(state, seat, (), events)
 
     def _do_roll(self, state, seat, args, events) -> None:
         roll = state.roll

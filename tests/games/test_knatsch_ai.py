@@ -12,7 +12,7 @@ from tests.games.test_knatsch_rules import engine, play, table
 def test_it_keeps_the_dice_of_its_best_group_and_rolls_the_rest():
     game = engine(5, 6, 2, 5, 1, 3)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])  # blue 4-4-4+2
-    state, _ = play(game, state, (0, "target C05"), (0, "roll"))
+    state, _ = play(game, state, (0, "target C05"))
     assert state.roll.dice == [5, 6, 2, 5, 1, 3]
     assert suggest(game, state, 0, random.Random(1)) == Action("reroll", ("3,5,6",))
 
@@ -20,11 +20,11 @@ def test_it_keeps_the_dice_of_its_best_group_and_rolls_the_rest():
 def test_it_stops_once_a_stack_card_is_beaten_and_rolls_on_when_not():
     game = engine(4, 4, 4, 4, 1, 2)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
-    state, _ = play(game, state, (0, "target C05"), (0, "roll"))
+    state, _ = play(game, state, (0, "target C05"))
     assert suggest(game, state, 0, random.Random(1)) == Action("stop")
     game = engine(1, 2, 3, 4, 5, 1)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
-    state, _ = play(game, state, (0, "target C05"), (0, "roll"))
+    state, _ = play(game, state, (0, "target C05"))
     assert suggest(game, state, 0, random.Random(1)).verb == "reroll"
 
 

@@ -138,7 +138,7 @@ def test_anna_puts_a_card_under_and_rolls_a_trio_of_5s_in_three_rolls():
     state, texts = play(game, state, (ANNA, "under 1"))
     assert state.stacks[0][0] == "C05" and state.stacks[0][-1] == "T1"
     assert "under 1" not in legal(state, ANNA)  # once per turn
-    state, texts = play(game, state, (ANNA, "target C05"), (ANNA, "roll"))
+    state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.dice == [5, 6, 2, 5, 6, 1]
     rerolls = [a for a in legal(state, ANNA, game) if a.startswith("reroll")]
     assert len(rerolls) == 15 and not any("2" in a.split()[1].split(",") or "5" in a.split()[1].split(",")
@@ -156,7 +156,7 @@ def test_bob_wins_a_stack_special_then_tries_annas_special_and_stops_early():
                   6, 6, 6, 6, 2, 3)  # four sixes: a trio is out of reach
     state = table(4, [["C01", "S12"], ["C04"], ["C07"], ["C10"]], stack1=["S09", "T1"],
                   stack2=["T2"], active=BOB)
-    state, _ = play(game, state, (BOB, "target S09"), (BOB, "roll"))
+    state, _ = play(game, state, (BOB, "target S09"))
     assert state.roll.rolls_used == 1 and "stop" in legal(state, BOB, game)
     state, texts = play(game, state, (BOB, "stop"))
     assert "S09" in state.holdings[BOB]
@@ -165,7 +165,7 @@ def test_bob_wins_a_stack_special_then_tries_annas_special_and_stops_early():
     state, _ = play(game, state, (BOB, "under 1"))
     assert not any(a.startswith("under") for a in legal(state, BOB))
     assert "target S12" in legal(state, BOB)
-    state, _ = play(game, state, (BOB, "target S12"), (BOB, "roll"))
+    state, _ = play(game, state, (BOB, "target S12"))
     assert legal(state, BOB, game) == ["reroll 5", "reroll 6", "reroll 5,6", "stop"]
     state, texts = play(game, state, (BOB, "stop"))
     assert "S12" in state.holdings[ANNA]
@@ -180,7 +180,7 @@ def test_chris_attacks_bobs_castle_and_bob_defends_it():
     assert targets(state, CHRIS) == {"C04", "C10"}  # both tops are like Chris's cards; Anna has one castle
     state, _ = play(game, state, (CHRIS, "under 2"))
     assert targets(state, CHRIS) == {"C04", "C10"}
-    state, _ = play(game, state, (CHRIS, "target C04"), (CHRIS, "roll"), (CHRIS, "reroll 1,2,3"),
+    state, _ = play(game, state, (CHRIS, "target C04"), (CHRIS, "reroll 1,2,3"),
                     (CHRIS, "reroll 3"))
     # [4, 6, 2, 4, 4, 5] and her die card 2: three 4s + 5 beats 3-3-3+2.
     assert state.roll.purpose == "defence" and GAME.to_act(state) == {BOB}
@@ -198,9 +198,9 @@ def test_dave_organises_a_tournament_and_chris_wins_it():
                   4, 4, 4, 1, 2, 3,  # Bob: three 4s, takes the lead
                   5, 5, 5, 1, 2, 3)  # Chris: three 5s, wins
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["S01", "T3"], active=DAVE)
-    state, _ = play(game, state, (DAVE, "under 1"), (DAVE, "target T3"))
-    assert state.roll.rolls_allowed == 4 and state.roll.to_beat is None
-    state, _ = play(game, state, (DAVE, "roll"), (DAVE, "reroll 3,4,6"), (DAVE, "reroll 3,4"))
+    state, _ = play(game, state, (DAVE, "under 1"), (DAVE, "target T3"))  # organising rolls at once
+    assert state.roll.rolls_allowed == 4 and state.roll.to_beat is None and state.roll.rolls_used == 1
+    state, _ = play(game, state, (DAVE, "reroll 3,4,6"), (DAVE, "reroll 3,4"))
     assert GAME.to_act(state) == {DAVE} and state.roll.rolls_used == 3  # a fourth roll is left
     state, _ = play(game, state, (DAVE, "reroll 4"))
     assert state.tournament.results == [[3, 3, 5]] and state.tournament.leader == DAVE
@@ -218,7 +218,7 @@ def test_dave_organises_a_tournament_and_chris_wins_it():
 def test_anna_fails_a_stack_special_and_it_goes_under():
     game = engine(1, 2, 3, 4, 5, 1, 1, 2, 3, 1, 2, 3)
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["S12", "T1"])
-    state, _ = play(game, state, (ANNA, "target S12"), (ANNA, "roll"), (ANNA, "reroll 1,2,3"),
+    state, _ = play(game, state, (ANNA, "target S12"), (ANNA, "reroll 1,2,3"),
                     (ANNA, "reroll 1,2,3"))
     assert state.stacks[0][0] == "T1" and state.stacks[0][-1] == "S12"
     assert "S12" not in state.holdings[ANNA] and state.active == BOB
@@ -227,7 +227,7 @@ def test_anna_fails_a_stack_special_and_it_goes_under():
 def test_bob_fails_against_chris_castle_and_there_is_no_defence():
     game = engine(1, 1, 2, 3, 4, 5, 1, 2, 3, 4, 1, 2, 3, 4)
     state = table(4, [["C01"], ["C04"], ["C07", "C14"], ["C10"]], active=BOB)
-    state, texts = play(game, state, (BOB, "target C14"), (BOB, "roll"), (BOB, "reroll 3,4,5,6"),
+    state, texts = play(game, state, (BOB, "target C14"), (BOB, "reroll 3,4,5,6"),
                         (BOB, "reroll 3,4,5,6"))
     assert "C14" in state.holdings[CHRIS] and state.active == CHRIS and state.phase == "choose"
 
@@ -283,7 +283,7 @@ def test_guards_are_placed_when_captured_and_moved_on_the_owners_turn():
     game = engine(4, 4, 4, 4, 1, 2)
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["S16"], fresh=False,
                   unders_used=1)
-    state, _ = play(game, state, (0, "target S16"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target S16"), (0, "stop"))
     assert state.castle_guard[0] == ["C01", "C04"]  # the castles held longest
     assert GAME.view(state, None)["players"][0]["castle_guard"] == {"card": "S16", "covers": ["C01", "C04"]}
     guard_moves = [a for a in legal(state, 0) if a.startswith("guard")]
@@ -308,7 +308,7 @@ def test_catapult_gives_four_rolls_only_against_an_opponents_castle():
 def test_catapult_attacker_rolls_four_times_and_defender_three():
     game = engine(1, 2, 3, 4, 1, 2, 2, 2, 2, 2, 3, 2)
     state = table(3, [["C01", "S09"], ["C04", "C07"], ["C13"]])
-    state, _ = play(game, state, (0, "target C04"), (0, "roll"), (0, "reroll 1,2,3,4"), (0, "reroll 5"))
+    state, _ = play(game, state, (0, "target C04"), (0, "reroll 1,2,3,4"), (0, "reroll 5"))
     assert state.roll.purpose == "capture" and state.roll.rolls_used == 3 and GAME.to_act(state) == {0}
     state, _ = play(game, state, (0, "reroll 5"))  # the fourth roll: six 2s
     assert state.roll.purpose == "defence" and state.roll.rolls_allowed == 3
@@ -318,7 +318,7 @@ def test_catapult_attacker_rolls_four_times_and_defender_three():
 def test_champion_rolls_four_times_in_someone_elses_tournament():
     game = engine(*([1, 2, 3, 4, 5, 6] * 3))
     state = table(3, [["C01"], ["C04", "S12"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target T1"), (0, "stop"))
     assert GAME.to_act(state) == {1} and state.roll.rolls_allowed == 4
     state, _ = play(game, state, (1, "roll"), (1, "stop"))
     assert GAME.to_act(state) == {2} and state.roll.rolls_allowed == 3
@@ -327,7 +327,7 @@ def test_champion_rolls_four_times_in_someone_elses_tournament():
 def test_tournament_ties_keep_the_earlier_leader():
     game = engine(*([3, 3, 3, 1, 2, 6] * 3))
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"),
+    state, _ = play(game, state, (0, "target T1"), (0, "stop"), (1, "roll"), (1, "stop"),
                     (2, "roll"), (2, "stop"))
     assert "T1" in state.holdings[0]
 
@@ -345,7 +345,7 @@ def test_betrayal_makes_stack_castles_2_2_2_plus_4_but_not_opponents_castles():
 def test_failed_and_successful_capture_from_a_stack_with_betrayal():
     game = engine(2, 2, 2, 5, 1, 6)
     state = table(3, [["C01", "S22"], ["C04"], ["C13"]], stack1=["C06"])
-    state, _ = play(game, state, (0, "target C06"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target C06"), (0, "stop"))
     assert "C06" in state.holdings[0]
 
 
@@ -365,7 +365,7 @@ def test_stack_card_allows_two_moves_under_a_stack():
 def test_a_stack_card_captured_mid_turn_gives_its_second_move_at_once():
     game = engine(3, 3, 3, 3, 1, 2)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1", "S13"], stack2=["T3", "T4"])
-    state, _ = play(game, state, (0, "under 1"), (0, "target S13"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "under 1"), (0, "target S13"), (0, "stop"))
     assert state.bonus and "under 2" in legal(state, 0)
 
 
@@ -413,7 +413,7 @@ def test_king_can_be_challenged_only_at_the_start_of_a_turn_with_three_castles()
 def test_toppling_the_king_wins():
     game = engine(5, 5, 5, 5, 2, 1)  # four 5s + 2 beats four 5s + 1
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"))
+    state, texts = play(game, state, (0, "topple"))
     assert state.roll.to_beat == list(KING.key)
     state, texts = play(game, state, (0, "stop"))
     outcome = GAME.outcome(state)
@@ -427,7 +427,7 @@ def test_toppling_the_king_wins():
 def test_the_kings_revenge_costs_a_castle_of_your_choice_under_a_stack_of_your_choice():
     game = engine(5, 5, 5, 5, 1, 6)  # four 5s + 1: a tie with the king fails
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "topple"), (0, "stop"))
     assert state.phase == "revenge" and GAME.to_act(state) == {0}
     assert legal(state, 0) == ["lose C01 1", "lose C01 2", "lose C04 1", "lose C04 2",
                                "lose C07 1", "lose C07 2"]
@@ -439,7 +439,7 @@ def test_the_kings_revenge_costs_a_castle_of_your_choice_under_a_stack_of_your_c
 def test_protection_spares_the_kings_revenge():
     game = engine(1, 2, 3, 4, 5, 6)
     state = table(3, [["C01", "C04", "C07", "S23"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "topple"), (0, "stop"))
     assert len(state.cards_of(0, "castle")) == 3 and state.active == 1
     assert any("Protection" in t for t in texts)
 
@@ -447,7 +447,7 @@ def test_protection_spares_the_kings_revenge():
 def test_four_different_castles_win():
     game = engine(5, 5, 5, 5, 1, 2)
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["C14"], fresh=False)
-    state, texts = play(game, state, (0, "target C14"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "target C14"), (0, "stop"))
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.details["kind"] == "four_castles"
     assert GAME.to_act(state) == frozenset() and GAME.legal_actions(state, 0) == []
@@ -456,7 +456,7 @@ def test_four_different_castles_win():
 def test_two_castles_and_three_tournaments_win_even_on_someone_elses_tournament():
     game = engine(1, 2, 3, 4, 5, 6, 5, 5, 5, 1, 2, 3, 1, 2, 3, 4, 5, 6)
     state = table(3, [["C01"], ["C04", "C07", "T1", "T2"], ["C13"]], stack1=["T3"])
-    state, _ = play(game, state, (0, "target T3"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"))
+    state, _ = play(game, state, (0, "target T3"), (0, "stop"), (1, "roll"), (1, "stop"))
     # The last player still rolls, then the winner is known.
     assert GAME.outcome(state) is None
     state, _ = play(game, state, (2, "roll"), (2, "stop"))
@@ -467,7 +467,7 @@ def test_two_castles_and_three_tournaments_win_even_on_someone_elses_tournament(
 def test_the_attacker_who_takes_a_fourth_castle_wins():
     game = engine(5, 5, 5, 5, 1, 2, 1, 2, 3, 4, 6, 6)
     state = table(3, [["C01", "C04", "C07"], ["C10", "C13"], ["C16"]], fresh=False)
-    state, _ = play(game, state, (0, "target C13"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"))
+    state, _ = play(game, state, (0, "target C13"), (0, "stop"), (1, "roll"), (1, "stop"))
     assert GAME.outcome(state).winners == (0,)
 
 
@@ -491,7 +491,7 @@ def test_errors_leave_the_state_unchanged():
 
     game = engine(5, 5, 5, 5, 1, 2)
     won = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["C14"], fresh=False)
-    won, _ = play(game, won, (0, "target C14"), (0, "roll"), (0, "stop"))
+    won, _ = play(game, won, (0, "target C14"), (0, "stop"))
     before = snapshot(won)
     with pytest.raises(GameOver):
         GAME.apply(won, 0, Action("topple"))
@@ -501,10 +501,10 @@ def test_errors_leave_the_state_unchanged():
 def test_reroll_positions_may_be_given_in_any_order():
     game = engine(1, 2, 3, 4, 5, 1, 4, 4)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "reroll 5,1"))
+    state, _ = play(game, state, (0, "target T1"), (0, "reroll 5,1"))
     assert state.roll.dice == [4, 2, 3, 4, 4, 1]
     spaced, _ = play(engine(1, 2, 3, 4, 5, 1, 4, 4), table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"]),
-                     (0, "target T1"), (0, "roll"), (0, "reroll 5 1"))
+                     (0, "target T1"), (0, "reroll 5 1"))
     assert spaced.roll.dice == [4, 2, 3, 4, 4, 1]
 
 
@@ -564,7 +564,7 @@ def test_views_show_only_stack_tops_and_hidden_variant_changes_only_the_order_be
 def test_view_has_the_contract_keys_and_the_roll():
     game = engine(5, 6, 2, 5, 6, 1, 6, 3)
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["C05"])
-    state, _ = play(game, state, (0, "target C05"), (0, "roll"), (0, "reroll 3,6"))
+    state, _ = play(game, state, (0, "target C05"), (0, "reroll 3,6"))
     view = GAME.view(state, 2)
     assert {"game", "seats", "viewer", "to_act", "status", "over"} <= set(view)
     roll = view["roll"]
@@ -651,3 +651,32 @@ def test_likeness_of_die_cards_is_their_value():
     assert likeness(CARDS["S02"]) == likeness(CARDS["S06"])
     assert likeness(CARDS["S02"]) != likeness(CARDS["S03"])
     assert likeness(CARDS["T1"]) is None
+
+
+def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
+    game = engine(5, 6, 2, 5, 6, 1)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, texts = play(game, state, (ANNA, "target C05"))
+    assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
+    assert texts == ["Anna rolls for Blue castle 4-4-4+2 from stack 1.",
+                     "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
+    assert "roll" not in legal(state, ANNA, game)
+    # The defender's first roll stays a tap of its own: it is someone else's decision.
+    game = engine(5, 5, 5, 5, 1, 2)
+    state = table(3, [["C01"], ["C04", "C09"], ["C07"]])
+    state, _ = play(game, state, (ANNA, "target C09"), (ANNA, "stop"))
+    assert state.roll.purpose == "defence" and legal(state, BOB, game) == ["roll"]
+
+
+def test_the_stop_label_says_whether_stopping_wins():
+    game = engine(5, 5, 2, 1, 3, 4)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])  # blue 4-4-4+2
+    state, _ = play(game, state, (ANNA, "target C05"))
+    label = game.describe(state, ANNA, Action("stop"))
+    assert en(label) == "Stop with two 5s + 4: not enough, fails"
+    assert de(label) == "Aufhören mit zwei 5er + 4: reicht nicht"
+    game = engine(4, 4, 4, 4, 1, 2)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, _ = play(game, state, (ANNA, "target C05"))
+    assert en(game.describe(state, ANNA, Action("stop"))) == "Stop with four 4s + 2: beats the card"
+    assert de(game.describe(state, ANNA, Action("stop"))) == "Aufhören mit vier 4er + 2: übertrifft die Karte"
