@@ -77,20 +77,32 @@ def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -
                       "building": building_of(tile[1:]), "label": face_msg(tile[1:]).to_json()}
                      for tile in state.hands[seat]],
             "keep_choice": state.kept[seat] if state.phase == "keep" else None,
-            "summary": _summary(state.hands[seat]).to_json(),
+            "summary": _summary(state.hands[seat], state.kept[seat] if state.phase == "keep" else None).to_json(),
         }
     return view
 
 
-def _summary(hand: list[str]) -> Msg:
+def _commas(tiles: list[str]) -> Msg:
+    joined = tile_msg(tiles[-1])
+    for tile in reversed(tiles[:-1]):
+        joined = msg("raubritter.comma", first=tile_msg(tile), rest=joined)
+    return joined
+
+
+def _summary(hand: list[str], kept: str | None = None) -> Msg:
     """"Your hand: plain (B), forest+village (C)." — the tiles joined by commas, as players
-    read them in the DM."""
+    read them in the DM. Once a seat has made its keep choice, the line names the two tiles it
+    keeps and the two it gives to the starting area (the hand holds all four until everyone
+    has chosen)."""
     if not hand:
         return msg("raubritter.summary.empty")
-    tiles = tile_msg(hand[-1])
-    for tile in reversed(hand[:-1]):
-        tiles = msg("raubritter.comma", first=tile_msg(tile), rest=tiles)
-    return msg("raubritter.summary.hand", tiles=tiles)
+    if kept is not None:
+        castle = next(t for t in hand if building_of(t[1:]) == "castle")
+        rest = [t for t in hand if t != castle]
+        chosen = next(t for t in rest if t[1:] == kept)
+        rest.remove(chosen)
+        return msg("raubritter.summary.kept", tiles=_commas([castle, chosen]), given=_commas(rest))
+    return msg("raubritter.summary.hand", tiles=_commas(hand))
 
 
 def _status(state: "RaubRitterState", to_act: list[int], outcome, result_msg) -> Msg:

@@ -661,3 +661,13 @@ def test_states_stored_before_messages_still_load():
     data["log"] = [{"id": "knatsch.event.start", "params": {}}]
     with pytest.raises(InvalidState):
         GAME.from_dict(data)
+
+
+def test_after_the_keep_choice_the_hand_summary_names_the_two_kept_tiles():
+    state = GAME.new_game(2, seed=4)
+    state, _ = act(state, 0, "keep M")
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert en(summary) == ("Your hand: plain+castle (A), mountain (A); "
+                           "plain (A), plain+village (A) go to the starting area.")
+    assert de(summary) == "Deine Hand: Ebene+Burg (A), Gebirge (A); Ebene (A), Ebene+Dorf (A) kommen in die Startauslage."
+    assert en(GAME.view(state, 1)["private"]["summary"]).count("(A)") == 4  # Bob has not chosen yet
