@@ -671,3 +671,16 @@ def test_after_the_keep_choice_the_hand_summary_names_the_two_kept_tiles():
                            "plain (A), plain+village (A) go to the starting area.")
     assert de(summary) == "Deine Hand: Ebene+Burg (A), Gebirge (A); Ebene (A), Ebene+Dorf (A) kommen in die Startauslage."
     assert en(GAME.view(state, 1)["private"]["summary"]).count("(A)") == 4  # Bob has not chosen yet
+
+
+def test_every_label_fits_a_button_in_both_languages():
+    for seed, seats in ((1, 2), (2, 4)):
+        rng = random.Random(seed)
+        state = GAME.new_game(seats, seed=seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            for action in GAME.legal_actions(state, seat)[:80]:
+                for lang in ("en", "de"):
+                    label = translate(GAME.describe(state, seat, action), lang, ["W" * 32] * seats, strict=True)
+                    assert 0 < len(label) <= 80, label
+            state, _ = act(state, seat, rng.choice(legal(state, seat)))
