@@ -1,12 +1,14 @@
 """Command-line runner: play a whole game with computer-controlled seats.
 
     python -m games play knatsch --players 3 --seed 7 [--computer] [--lang de] [--render out/]
+    python -m games play raubritter --players 3 --option area=8x8
     python -m games list
 
-Each seat picks uniformly among its legal actions with a generator seeded from --seed, so the
-same seed plays the same game every time; with --computer every seat is the game's computer
-player (`suggest`) instead. Text is printed in English, or in German with --lang de. With --render, the public board image is written
-after every move (renderers/ is imported only then, keeping the engines free of drawing).
+By default each seat picks uniformly among its legal actions with a generator seeded from
+--seed; with --computer every seat plays the game's computer player (`suggest`) instead, where
+the game has one. The same seed plays the same game every time. Lines are printed in --lang
+(English or German) from the catalogues. With --render, the public board image is written after
+every move (renderers/ is imported only then, keeping the engines free of drawing).
 """
 from __future__ import annotations
 
@@ -14,23 +16,22 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import Mapping
 
 from games import REGISTRY, get_game
+from i18n import LANGUAGES, t, translate
 
 MAX_ACTIONS = 50_000
 
 
-def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=sys.stdout, *,
-         computer: bool = False, lang: str = "en") -> int:
-    from i18n import translate
-
-    def words(text) -> str:
-        return translate(text, lang, names)
-
+def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=None, *,
+         computer: bool = False, lang: str = "en", options: Mapping[str, str] | None = None) -> int:
+    out = out if out is not None else sys.stdout
     game = get_game(game_name)
     names = [f"P{i + 1}" for i in range(players)]
-    state = game.new_game(players, seed=seed)
+    state = game.new_game(players, seed=seed, options=dict(options or {}))
     chooser = random.Random(seed)
+    suggest = getattr(game, "suggest", None) if computer else None
     if render_dir is not None:
         from renderers import render_png
 
@@ -41,32 +42,39 @@ def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=s
             (render_dir / f"{game_name}-{seed}-{step:04d}.png").write_bytes(png)
 
         render(0)
-    print(f"{game.title}: {players} players, seed {seed}", file=out)
+    print(t(lang, "core.cli.header", title=game.title, count=players, seed=seed), file=out)
     step = 0
     while game.outcome(state) is None:
         step += 1
         if step > MAX_ACTIONS:
-            print("Stopped: the game did not end within the action limit.", file=out)
+            print(t(lang, "core.cli.stopped"), file=out)
             return 1
         seat = chooser.choice(sorted(game.to_act(state)))
-        if computer and getattr(game, "suggest", None) is not None:
-            action = game.suggest(state, seat, chooser)
+        if suggest is not None:
+            action = suggest(state, seat, chooser)
         else:
             action = chooser.choice(game.legal_actions(state, seat))
-        label = words(game.describe(state, seat, action))
+        label = translate(game.describe(state, seat, action), lang, names)
         state, events = game.apply(state, seat, action)
         print(f"{step:4d}. {names[seat]}: {label}  [{action.encode()}]", file=out)
         for event in events:
             if event.seat is None:  # private events stay private even here
-                print(f"      {words(event.text)}", file=out)
+                print(f"      {translate(event.text, lang, names)}", file=out)
         if render_dir is not None:
             render(step)
     outcome = game.outcome(state)
-    print(f"Game over after {step} actions: {words(outcome.reason)}", file=out)
+    print(t(lang, "core.cli.over", count=step, reason=translate(outcome.reason, lang, names)), file=out)
     for seat, score in enumerate(outcome.scores):
-        marker = "  (winner)" if seat in outcome.winners else ""
+        marker = f"  ({t(lang, 'core.cli.winner')})" if seat in outcome.winners else ""
         print(f"  {names[seat]}: {score}{marker}", file=out)
     return 0
+
+
+def _option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"an option is name=value, not {text!r}")
+    return name, value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("list", help="list the games")
     play_parser = sub.add_parser("play", help="play a full game with computer-controlled seats")
     play_parser.add_argument("game", choices=sorted(REGISTRY))
-    play_parser.add_argument("--players", type=int, required=True)
+    play_parser.add_argument("--players", type=int, help="number of seats (default: the fewest the game takes)")
     play_parser.add_argument("--seed", type=int, default=1)
     play_parser.add_argument("--computer", action="store_true",
                              help="every seat plays the game's computer player instead of random moves")
-    play_parser.add_argument("--lang", choices=("en", "de"), default="en", help="the language of the text")
+    play_parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the printed lines")
+    play_parser.add_argument("--option", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                             help="a table option, e.g. area=8x8 for Raub Ritter (repeatable)")
     play_parser.add_argument("--render", type=Path, metavar="DIR",
                              help="write the public board image after each move into DIR")
     from games.replay import add_command  # `python -m games replay FILE`: see games/replay.py
@@ -92,9 +102,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:12s} {game.title} ({game.min_players}-{game.max_players} players)")
         return 0
     game = get_game(args.game)
-    if not game.min_players <= args.players <= game.max_players:
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
         parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
-    return play(args.game, args.players, args.seed, args.render, computer=args.computer, lang=args.lang)
+    options = dict(args.option)
+    try:
+        game.new_game(players, seed=args.seed, options=options)
+    except Exception as exc:  # a bad option: say so the way argparse does
+        parser.error(str(exc))
+    return play(args.game, players, args.seed, args.render, computer=args.computer, lang=args.lang,
+                options=options)
 
 
 if __name__ == "__main__":

@@ -1,118 +1,210 @@
-"""A computer player for Knatsch: sensible greedy play, clearly better than random.
+"""A simple computer player for Knatsch: greedy, from public information only.
 
-It estimates, by simulating the dice (never by peeking at the real ones to come), how likely each
-roll it could start is to succeed, and goes for the card it can most likely win, preferring
-castles and its opponents' cards. While rolling it keeps the dice of its best group and rerolls
-the rest, and stops as soon as it beats what it must beat.
+Choosing a card: every card it may roll for is weighed by how likely it is to win it (an
+estimate of the chance to beat the card's dice with the rolls it has and its die cards, times
+the chance that a defender fails for an opponent's castle) and by what the card is worth to it
+(a castle it lacks most, the fourth castle or a third tournament wins at once; a rival close to
+winning makes taking from them worth more). The king is challenged when the chance to win
+outweighs the castle the revenge would cost. A card goes under a stack only when nothing on
+offer is worth trying for.
+
+Rolling: it keeps every die of its best group (die cards count towards it) and rolls the rest
+again; it stops once it beats what it must beat, except where a higher result still helps (an
+attack on a castle that will be defended, a tournament that others must beat).
+
+Nothing hidden is read: stacks below their tops are never looked at. The chance estimates are
+deterministic (a fixed-seed simulation, cached); all choices among equals come from `rng`.
 """
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import Any
+from functools import lru_cache
 
 from games.core import Action
-from games.knatsch.dice import SIX, beats, evaluate
+from games.knatsch.cards import (BETRAYAL, BETRAYAL_COMBINATION, CARDS, CASTLE, CATAPULT, CHAMPION, DIE,
+                                 KING, PROTECTION, SPECIAL, STACK, TOURNAMENT)
+from games.knatsch.dice import SIX, evaluate
+from games.knatsch.state import CAPTURE, CHOOSE, DEFENCE, KING_ROLL, REVENGE, ROLL, TOURNAMENT_ROLL
 
-SIMULATIONS = 120
-CASTLE_WEIGHT = 1.5  # castles are what wins the game
-STEAL_BONUS = 1.3    # a card taken from an opponent also sets them back
-
-
-def keep_and_reroll(dice: list[int], die_cards: list[int]) -> list[int]:
-    """0-based positions to reroll: every rolled die that is not of the best group and no six."""
-    values = [d for d in dice if 1 <= d <= 5] + list(die_cards)
-    if not values:
-        return [i for i, d in enumerate(dice) if d != SIX]
-    counts = Counter(values)
-    _, best = max((count, value) for value, count in counts.items())
-    return [i for i, d in enumerate(dice) if d not in (best, SIX)]
+SIMULATIONS = 400
+WIN = 20.0  # the worth of a card that wins the game at once
 
 
-def success_chance(dice: list[int], rolls_left: int, die_cards: list[int], to_beat: Any,
-                   rng: random.Random, simulations: int = SIMULATIONS) -> float:
-    """How often the keep-the-best-group policy beats `to_beat` from here (0 = unrolled die)."""
+def suggest(game, state, seat: int, rng: random.Random) -> Action:
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == ROLL:
+        return _roll_choice(game, state, seat, legal)
+    if state.phase == REVENGE:
+        return _revenge_choice(state, seat, legal)
+    return _card_choice(game, state, seat, legal, rng)
+
+
+# ----------------------------------------------------------------------------------------
+# Rolling
+
+
+def _keep_value(dice: list[int], die_cards: tuple[int, ...]) -> int | None:
+    """The value of the best group the dice and die cards make (None: nothing rolled)."""
+    counts = [0] * 6
+    for value in list(dice) + list(die_cards):
+        if 1 <= value <= 5:
+            counts[value] += 1
+    if not any(counts):
+        return None
+    return max(range(1, 6), key=lambda v: (counts[v], v))
+
+
+def _rerolls(dice: list[int], die_cards: tuple[int, ...]) -> list[int]:
+    """1-based positions of the dice to roll again: every non-six outside the best group."""
+    keep = _keep_value(dice, die_cards)
+    return [i + 1 for i, d in enumerate(dice) if d != SIX and d != keep]
+
+
+def _roll_choice(game, state, seat: int, legal: list[Action]) -> Action:
+    roll = state.roll
+    if roll.rolls_used == 0:
+        return Action("roll")
+    die_cards = tuple(game._die_values(state, seat))
+    result = evaluate(roll.dice, die_cards)
+    target = tuple(roll.to_beat) if roll.to_beat is not None else (0, 0, 0)
+    beating = result > target
+    # Where a higher result still helps: an attack that will be defended, a tournament lead.
+    keeps_going = roll.purpose == TOURNAMENT_ROLL or (
+        roll.purpose == CAPTURE and roll.owner is not None and CARDS[roll.target].kind == CASTLE)
+    positions = _rerolls(roll.dice, die_cards)
+    if beating:
+        safe = result[:2] > target[:2]  # rerolling the others cannot lose the lead
+        if not (keeps_going and safe and positions):
+            return Action("stop")
+    if not positions:
+        return Action("stop")
+    action = Action("reroll", (",".join(map(str, positions)),))
+    return action if action in legal else Action("stop")
+
+
+# ----------------------------------------------------------------------------------------
+# Chances
+
+
+@lru_cache(maxsize=4096)
+def beat_chance(target: tuple[int, int, int], rolls: int, die_cards: tuple[int, ...] = ()) -> float:
+    """How often rolling six dice up to `rolls` times with the keep-the-best-group policy beats
+    `target`, estimated by a fixed-seed simulation (the same answer every time)."""
+    rng = random.Random(f"{target}:{rolls}:{die_cards}")
     wins = 0
-    for _ in range(simulations):
-        current = [d if d else rng.randint(1, 6) for d in dice]
-        left = rolls_left - (1 if not all(dice) else 0)
-        while True:
-            if beats(evaluate(current, die_cards), to_beat):
+    for _ in range(SIMULATIONS):
+        dice = [rng.randint(1, 6) for _ in range(6)]
+        for used in range(1, rolls + 1):
+            if evaluate(dice, die_cards) > target:
                 wins += 1
                 break
-            reroll = keep_and_reroll(current, die_cards)
-            if left <= 0 or not reroll:
+            if used == rolls:
                 break
-            for i in reroll:
-                current[i] = rng.randint(1, 6)
-            left -= 1
-    return wins / simulations
+            positions = _rerolls(dice, die_cards)
+            if not positions:
+                break
+            for p in positions:
+                dice[p - 1] = rng.randint(1, 6)
+    return wins / SIMULATIONS
 
 
-def suggest(game: Any, state: Any, seat: int, rng: random.Random) -> Action:
-    actions = game.legal_actions(state, seat)
-    if len(actions) == 1:
-        return actions[0]
-    by_verb: dict[str, list[Action]] = {}
-    for action in actions:
-        by_verb.setdefault(action.encode().split()[0], []).append(action)
-    roll = state.roll
-    if roll is not None and roll.roller == seat and ({"roll", "reroll", "stop"} & set(by_verb)):
-        return _while_rolling(game, state, seat, by_verb, actions, rng)
-    return _choose(game, state, seat, by_verb, actions, rng)
+@lru_cache(maxsize=4096)
+def typical_result(target: tuple[int, int, int], rolls: int, die_cards: tuple[int, ...] = ()) -> tuple[int, int, int]:
+    """A middling winning result against `target` (what a defender would have to beat)."""
+    count, value, extra = target
+    return (count, value, 5) if extra < 5 else (count + 1, value, 0)
 
 
-def _while_rolling(game, state, seat, by_verb, actions, rng) -> Action:
-    roll = state.roll
-    if "roll" in by_verb:
-        return by_verb["roll"][0]
-    die_cards = game._die_values(state, seat)
-    if beats(evaluate(roll.dice, die_cards), roll.to_beat) and "stop" in by_verb:
-        return by_verb["stop"][0]
-    wanted = keep_and_reroll(roll.dice, die_cards)
-    wanted_text = ",".join(str(i + 1) for i in wanted)
-    for action in by_verb.get("reroll", []):
-        if action.encode().split(" ", 1)[1] == wanted_text:
-            return action
-    # The exact set is not offered (a locked die): the offered set closest to it.
-    if by_verb.get("reroll"):
-        def overlap(action: Action) -> int:
-            chosen = {int(i) - 1 for i in action.encode().split(" ", 1)[1].split(",")}
-            return len(chosen & set(wanted)) * 2 - len(chosen - set(wanted))
-        return max(by_verb["reroll"], key=overlap)
-    return by_verb.get("stop", actions)[0]
+# ----------------------------------------------------------------------------------------
+# Choosing a card
 
 
-def _value_of_roll(game, state, seat, action, rng) -> float:
-    """Chance of success of the roll this action starts, times what winning it is worth."""
-    try:
-        after, _ = game.apply(state, seat, action)
-    except Exception:  # noqa: BLE001 - an action we cannot judge is worth nothing to us
-        return 0.0
-    roll = after.roll
-    if roll is None or roll.roller != seat:
-        return 0.0
-    chance = success_chance(list(roll.dice), roll.rolls_allowed - roll.rolls_used,
-                            game._die_values(after, seat), roll.to_beat, rng)
-    worth = 1.0
-    target = roll.target or ""
-    if target.startswith("C"):
-        worth *= CASTLE_WEIGHT
-    if roll.owner is not None and roll.owner != seat:
-        worth *= STEAL_BONUS
-    return chance * worth
+def _castles(state, seat: int) -> int:
+    return len(state.cards_of(seat, CASTLE))
 
 
-def _choose(game, state, seat, by_verb, actions, rng) -> Action:
-    candidates = by_verb.get("target", []) + by_verb.get("topple", [])
-    if candidates:
-        scored = [(_value_of_roll(game, state, seat, action, rng), i, action)
-                  for i, action in enumerate(candidates)]
-        best_value, _, best = max(scored, key=lambda item: (item[0], -item[1]))
-        if best_value >= 0.25 or not (by_verb.get("under") or by_verb.get("end")):
-            return best
-    if by_verb.get("end"):
-        return by_verb["end"][0]
-    if by_verb.get("under"):
-        return rng.choice(by_verb["under"])
-    return rng.choice(actions)
+def _tournaments(state, seat: int) -> int:
+    return len(state.cards_of(seat, TOURNAMENT))
+
+
+def _threat(state, seat: int) -> float:
+    """How close a seat is to winning (0 far .. 1 about to)."""
+    castles, tournaments = _castles(state, seat), _tournaments(state, seat)
+    if castles >= 3:
+        return 1.0
+    if castles >= 2 and tournaments >= 2:
+        return 0.8
+    return 0.3 * castles / 3
+
+
+def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
+    card = CARDS[card_id]
+    castles, tournaments = _castles(state, seat), _tournaments(state, seat)
+    if card.kind == CASTLE:
+        if castles + 1 >= 4 or (castles + 1 >= 2 and tournaments >= 3):
+            worth = WIN
+        else:
+            worth = 2.0 + castles  # the third castle opens the king
+    elif card.kind == TOURNAMENT:
+        worth = WIN if castles >= 2 and tournaments + 1 >= 3 else 0.8 + 0.4 * tournaments
+    else:
+        ability = card.ability
+        worth = {DIE: 1.2, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3, BETRAYAL: 0.9,
+                 PROTECTION: 1.0 if castles >= 2 else 0.4}.get(ability, 0.6)
+        if owner is None:
+            worth += 0.5  # a special from a stack earns a further attempt
+    if owner is not None:
+        worth += 2.0 * _threat(state, owner) * (1.5 if card.kind == CASTLE else 0.5)
+    return worth
+
+
+def _target_chance(game, state, seat: int, card_id: str) -> float:
+    card = CARDS[card_id]
+    die_cards = tuple(game._die_values(state, seat))
+    stack = next((i for i, s in enumerate(state.stacks) if s and s[0] == card_id), None)
+    if card.kind == TOURNAMENT:
+        # The organiser rolls 4 times against everyone's 3: a bit better than an even share.
+        return min(0.9, 1.6 / state.seats)
+    combination = card.combination.key
+    if stack is not None:
+        if card.kind == CASTLE and game._holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination:
+            combination = BETRAYAL_COMBINATION.key
+        return beat_chance(combination, 3, die_cards)
+    owner = state.owner_of(card_id)
+    rolls = 4 if card.kind == CASTLE and game._holds(state, seat, CATAPULT) else 3
+    chance = beat_chance(combination, rolls, die_cards)
+    if card.kind == CASTLE:
+        defender_cards = tuple(game._die_values(state, owner))
+        chance *= 1.0 - beat_chance(typical_result(combination, rolls, die_cards), 3, defender_cards)
+    return chance
+
+
+def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    scored: list[tuple[float, float, Action]] = []
+    for action in legal:
+        if action.verb == "target":
+            card_id = action.args[0]
+            owner = None if any(s and s[0] == card_id for s in state.stacks) else state.owner_of(card_id)
+            value = _target_chance(game, state, seat, card_id) * _worth(game, state, seat, card_id, owner)
+        elif action.verb == "topple":
+            die_cards = tuple(game._die_values(state, seat))
+            chance = beat_chance(KING.key, 3, die_cards)
+            cost = 0.0 if game._holds(state, seat, PROTECTION) else 3.0
+            value = chance * WIN - (1 - chance) * cost
+        elif action.verb == "under":
+            value = 0.05  # a look at a new card, when nothing on offer is worth a try
+        elif action.verb == "end":
+            value = 0.0
+        else:  # guard moves: the guards sit on the cards held longest, which is fine
+            value = -1.0
+        scored.append((value, rng.random(), action))
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def _revenge_choice(state, seat: int, legal: list[Action]) -> Action:
+    """Give up the castle easiest for others to win, under the longer stack (it comes back later)."""
+    longer = 1 if len(state.stacks[0]) >= len(state.stacks[1]) else 2
+    options = [a for a in legal if a.args[1] == str(longer)] or legal
+    return min(options, key=lambda a: CARDS[a.args[0]].combination.key)

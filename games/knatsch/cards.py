@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.core import Msg, msg
+
 
 @dataclass(frozen=True)
 class Combination:
@@ -148,13 +150,31 @@ def likeness(card: Card) -> tuple[str, object] | None:
     return None
 
 
+def card_name(card: Card) -> Msg:
+    """The card's name as words: "Blue castle" / "Blaue Burg", "Die card 3" / "Kartenwürfel 3"."""
+    if card.kind == CASTLE:
+        return msg(f"knatsch.castle.{card.arms}")
+    if card.kind == TOURNAMENT:
+        return msg("knatsch.card.tournament")
+    if card.ability == DIE:
+        return msg("knatsch.card.die", value=card.value)
+    return msg(f"knatsch.card.{card.ability}")
+
+
+def card_label(card: Card) -> Msg:
+    """The name with the dice to beat: "Blue castle 4-4-4+2"."""
+    if card.combination is None:
+        return card_name(card)
+    return msg("knatsch.card.label", name=card_name(card), combination=card.combination.text)
+
+
 def card_json(card: Card) -> dict:
     combination = card.combination
     return {
         "id": card.id,
         "kind": card.kind,
-        "name": card.name,
-        "label": card.label,
+        "name": card_name(card).to_json(),
+        "label": card_label(card).to_json(),
         "combination": None if combination is None else {
             "count": combination.count, "red": combination.value,
             "yellow": combination.extra, "text": combination.text,

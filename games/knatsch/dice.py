@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from games.core import Msg, msg
+
 Result = tuple[int, int, int]
 
 NOTHING: Result = (0, 0, 0)
@@ -48,6 +50,15 @@ def result_text(result: Result | list[int]) -> str:
         return "nothing"
     group = f"{COUNT_WORDS.get(count, count)} {value}{'s' if count > 1 else ''}"
     return f"{group} + {extra}" if extra else group
+
+
+def result_msg(result: Result | list[int]) -> Msg:
+    """`result_text` as words for the catalogues: "three 5s + 2" / "drei 5er + 2"."""
+    count, value, extra = result
+    if count == 0:
+        return msg("knatsch.result.nothing")
+    group = msg("knatsch.result.group", count=count, value=value, word=msg(f"knatsch.count.{count}"))
+    return msg("knatsch.result.extra", group=group, extra=extra) if extra else group
 
 
 def dice_text(dice: Iterable[int]) -> str:

@@ -2,12 +2,15 @@
 
 Action vocabulary (canonical text forms):
   topple              challenge the king (start of turn, exactly three castles)
-  target C05          announce the card to roll for: a stack top or an opponent's card
+  target C05          announce the card to roll for (a stack top or an opponent's card) and
+                      make the first roll of all six dice at once (there is nothing to choose
+                      between the two; likewise `topple`)
   under 1             put the top card of stack 1 (or 2) under that stack
   guard S16 C03,C11   move your castle guard onto two of your castles
   guard S19 S05       move your special-card guard onto one of your specials
   end                 end the turn instead of taking a further attempt
-  roll                the first roll of all six dice
+  roll                the first roll of all six dice for a defender or a tournament roller
+                      after the organiser (someone else's turn: their own tap)
   reroll 1,4,5        roll the dice at these 1-based positions again (never sixes)
   stop                end the rolling and score the dice as they lie
   lose C03 2          king's revenge: give up this castle, under stack 2
@@ -43,13 +46,14 @@ import random
 from functools import lru_cache
 from typing import Callable, Mapping
 
-from games.core import (Action, Event, GameError, IllegalAction, Outcome, Seat, chance,
-                        SubsetChoice, check_turn)
+from games.core import (Action, Event, GameError, IllegalAction, Msg, Outcome, Seat, SeatRef, chance,
+                        SubsetChoice, check_turn, msg)
 from games.knatsch import state as st
 from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
                                  CASTLE, CASTLE_GUARD, CATAPULT, CHAMPION, DIE, KING, PROTECTION,
-                                 SPECIAL, SPECIAL_GUARD, STACK, TOURNAMENT, Card, likeness)
-from games.knatsch.dice import SIX, beats, dice_text, evaluate, result_text
+                                 SPECIAL, SPECIAL_GUARD, STACK, TOURNAMENT, Card, card_label, card_name,
+                                 likeness)
+from games.knatsch.dice import SIX, beats, dice_text, evaluate, result_msg
 from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER,
                                  REVENGE, ROLL, TOURNAMENT_ROLL, KnatschState, Roll, Tournament)
 from games.knatsch.views import build_view, describe_action
@@ -83,8 +87,12 @@ toppling the king (start of turn, beat four 5s + 1; failing costs a castle).
 """
 
 
-def _seat(seat: int) -> str:
-    return f"{{s{seat}}}"
+def _seat(seat: int) -> SeatRef:
+    return SeatRef(seat)
+
+
+def _label(card_id: str) -> Msg:
+    return card_label(CARDS[card_id])
 
 
 class KnatschGame:
@@ -122,7 +130,7 @@ class KnatschGame:
         rng.shuffle(rest)
         half = (len(rest) + 1) // 2
         state.stacks = [rest[:half], rest[half:]]
-        state.log = ["Each knight holds one castle. {s0} begins."]
+        state.log = [msg("knatsch.event.start", player=SeatRef(0)).to_json()]
         return state
 
     # ------------------------------------------------------------------------------------
@@ -157,8 +165,8 @@ class KnatschGame:
         items = tuple((str(i + 1), str(die)) for i, die in enumerate(state.roll.dice) if die != SIX)
         if not items:
             return []
-        return [SubsetChoice("reroll", items, prompt="Tap the dice to roll again, then roll",
-                             confirm="Roll again")]
+        return [SubsetChoice("reroll", items, prompt=msg("knatsch.label.toggle_prompt"),
+                             confirm=msg("knatsch.label.toggle_confirm"))]
 
     def _choose_actions(self, state: KnatschState, seat: int) -> list[Action]:
         actions = []
@@ -246,7 +254,7 @@ class KnatschGame:
         handler = getattr(self, f"_do_{action.verb}")
         handler(new, seat, action.args, events)
         self._settle(new, events)
-        new.log = (new.log + [e.text for e in events if e.seat is None])[-LOG_SIZE:]
+        new.log = (new.log + [e.text.to_json() for e in events if e.seat is None])[-LOG_SIZE:]
         return new, events
 
     def _do_topple(self, state, seat, args, events) -> None:
@@ -254,7 +262,8 @@ class KnatschGame:
         state.passes = 0
         state.phase = ROLL
         state.roll = Roll(KING_ROLL, seat, KING_TARGET, None, None, NORMAL_ROLLS, list(KING.key))
-        events.append(Event(f"{_seat(seat)} challenges the king: must beat {KING.text}.", kind="announce"))
+        events.append(Event(msg("knatsch.event.topple", player=_seat(seat), combination=KING.text), kind="announce"))
+        self._do_roll(state, seat, (), events)  # one tap: nothing to choose between announcing and rolling
 
     def _do_under(self, state, seat, args, events) -> None:
         index = int(args[0]) - 1
@@ -264,9 +273,9 @@ class KnatschGame:
         stack.append(card)
         state.unders_used += 1
         state.fresh = False
-        why = " (nothing else could be targeted)" if special_case else ""
-        events.append(Event(f"{_seat(seat)} put {CARDS[card].label} under stack {index + 1}{why}; "
-                            f"{CARDS[stack[0]].label} is on top now.", kind="stack"))
+        key = "knatsch.event.under_forced" if special_case else "knatsch.event.under"
+        events.append(Event(msg(key, player=_seat(seat), card=_label(card), stack=index + 1,
+                                top=_label(stack[0])), kind="stack"))
 
     def _do_guard(self, state, seat, args, events) -> None:
         guard_id, covered = args[0], args[1].split(",")
@@ -275,11 +284,11 @@ class KnatschGame:
         else:
             state.special_guard[seat] = covered[0]
         state.passes = 0
-        names = " and ".join(CARDS[cid].label for cid in covered)
-        events.append(Event(f"{_seat(seat)} moved the {CARDS[guard_id].name} onto {names}.", kind="guard"))
+        events.append(Event(msg("knatsch.event.guard", player=_seat(seat), guard=card_name(CARDS[guard_id]),
+                                cards=[_label(cid) for cid in covered]), kind="guard"))
 
     def _do_end(self, state, seat, args, events) -> None:
-        events.append(Event(f"{_seat(seat)} ends the turn without a further attempt.", kind="turn"))
+        events.append(Event(msg("knatsch.event.end", player=_seat(seat)), kind="turn"))
         self._end_turn(state)
 
     def _do_target(self, state, seat, args, events) -> None:
@@ -290,31 +299,34 @@ class KnatschGame:
         stack_index = next((i for i, s in enumerate(state.stacks) if s and s[0] == card.id), None)
         who = _seat(seat)
         if stack_index is not None:
-            where = f"from stack {stack_index + 1}"
             if card.kind == TOURNAMENT:
                 order = [(seat + k) % state.seats for k in range(state.seats)]
                 state.tournament = Tournament(card.id, stack_index, order)
                 state.roll = Roll(TOURNAMENT_ROLL, seat, card.id, stack_index, None, EXTRA_ROLLS, None)
-                events.append(Event(f"{who} organises a tournament {where}: rolls first with up to "
-                                    f"{EXTRA_ROLLS} rolls, then everyone else in turn.", kind="announce"))
+                events.append(Event(msg("knatsch.event.organise", player=who, stack=stack_index + 1,
+                                        count=EXTRA_ROLLS), kind="announce"))
+                self._do_roll(state, seat, (), events)
                 return
             combination = card.combination
-            note = ""
+            text = msg("knatsch.event.target_stack", player=who, card=card_label(card), stack=stack_index + 1)
             # Betrayal only where it helps (see the module doc).
             if card.kind == CASTLE and self._holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination.key:
                 combination = BETRAYAL_COMBINATION
-                note = f" (Betrayal: {combination.text})"
+                text = msg("knatsch.event.target_betrayal", player=who, card=card_label(card),
+                           stack=stack_index + 1, combination=combination.text)
             state.roll = Roll(CAPTURE, seat, card.id, stack_index, None, NORMAL_ROLLS, list(combination.key))
-            events.append(Event(f"{who} rolls for {card.label} {where}{note}.", kind="announce"))
+            events.append(Event(text, kind="announce"))
+            self._do_roll(state, seat, (), events)
             return
         owner = state.owner_of(card.id)
         rolls = NORMAL_ROLLS
-        note = ""
+        key = "knatsch.event.attack" if card.kind == CASTLE else "knatsch.event.target_owned"
         if card.kind == CASTLE and self._holds(state, seat, CATAPULT):
-            rolls, note = EXTRA_ROLLS, f" with the Catapult ({EXTRA_ROLLS} rolls)"
+            rolls, key = EXTRA_ROLLS, "knatsch.event.attack_catapult"
         state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.combination.key))
-        verb = "attacks" if card.kind == CASTLE else "goes for"
-        events.append(Event(f"{who} {verb} {_seat(owner)}'s {card.label}{note}.", kind="announce"))
+        events.append(Event(msg(key, player=who, owner=_seat(owner), card=card_label(card), count=rolls),
+                            kind="announce"))
+        self._do_roll(state, seat, (), events)
 
     def _do_roll(self, state, seat, args, events) -> None:
         roll = state.roll
@@ -341,8 +353,8 @@ class KnatschGame:
         state.holdings[seat].remove(castle)
         state.stacks[index].append(castle)
         self._place_guards(state, seat)
-        events.append(Event(f"The king's revenge: {_seat(seat)} loses {CARDS[castle].label}, "
-                            f"which goes under stack {index + 1}.", kind="revenge"))
+        events.append(Event(msg("knatsch.event.revenge", player=_seat(seat), card=_label(castle),
+                                stack=index + 1), kind="revenge"))
         self._end_turn(state)
 
     # ------------------------------------------------------------------------------------
@@ -366,11 +378,14 @@ class KnatschGame:
     def _after_roll(self, state: KnatschState, events: list[Event]) -> None:
         roll = state.roll
         dice_cards = self._die_values(state, roll.roller)
-        with_cards = f" with die card{'s' if len(dice_cards) > 1 else ''} {', '.join(map(str, dice_cards))}" if dice_cards else ""
-        events.append(Event(
-            f"{_seat(roll.roller)} rolled {dice_text(roll.dice)} (roll {roll.rolls_used} of "
-            f"{roll.rolls_allowed}; best{with_cards}: {result_text(self._result(state, roll))}).",
-            kind="roll"))
+        common = dict(player=_seat(roll.roller), dice=dice_text(roll.dice), used=roll.rolls_used,
+                      allowed=roll.rolls_allowed, result=result_msg(self._result(state, roll)))
+        if dice_cards:
+            text = msg("knatsch.event.rolled_cards", cards=", ".join(map(str, dice_cards)),
+                       count=len(dice_cards), **common)
+        else:
+            text = msg("knatsch.event.rolled", **common)
+        events.append(Event(text, kind="roll"))
         if roll.rolls_used >= roll.rolls_allowed or all(d == SIX for d in roll.dice):
             self._finish_roll(state, events)
 
@@ -384,65 +399,74 @@ class KnatschGame:
         seat = roll.roller
         state.roll = None
         if beats(result, KING.key):
-            events.append(Event(f"{_seat(seat)} topples the king with {result_text(result)}!", kind="win"))
+            events.append(Event(msg("knatsch.event.toppled", player=_seat(seat), result=result_msg(result)),
+                                kind="win"))
             self._declare_winner(state, seat, st.KING_TOPPLED)
         elif self._holds(state, seat, PROTECTION):
-            events.append(Event(f"{_seat(seat)} fails to topple the king ({result_text(result)}), "
-                                "but Protection spares them the king's revenge.", kind="fail"))
+            events.append(Event(msg("knatsch.event.king_protected", player=_seat(seat),
+                                    result=result_msg(result)), kind="fail"))
             self._end_turn(state)
         else:
-            events.append(Event(f"{_seat(seat)} fails to topple the king ({result_text(result)}): "
-                                "the king takes revenge, a castle must go.", kind="fail"))
+            events.append(Event(msg("knatsch.event.king_failed", player=_seat(seat), result=result_msg(result)),
+                                kind="fail"))
             state.phase = REVENGE
 
     def _finish_capture(self, state, roll, result, events) -> None:
         seat, card = roll.roller, CARDS[roll.target]
         success = beats(result, roll.to_beat)
-        text = result_text(result)
+        text = result_msg(result)
+        label = card_label(card)
         if roll.from_stack is not None:
             stack = state.stacks[roll.from_stack]
             if not success:
                 stack.append(stack.pop(0))
-                events.append(Event(f"{_seat(seat)} fails with {text}: {card.label} goes under "
-                                    f"stack {roll.from_stack + 1}.", kind="fail"))
+                events.append(Event(msg("knatsch.event.fail_stack", player=_seat(seat), result=text, card=label,
+                                        stack=roll.from_stack + 1), kind="fail"))
                 self._end_turn(state)
                 return
             stack.pop(0)
             self._gain(state, seat, card.id)
-            top = f"; {CARDS[stack[0]].label} is on top now" if stack else "; the stack is empty"
-            events.append(Event(f"{_seat(seat)} takes {card.label} with {text}{top}.", kind="capture"))
+            if stack:
+                taken = msg("knatsch.event.take_stack", player=_seat(seat), card=label, result=text,
+                            top=_label(stack[0]))
+            else:
+                taken = msg("knatsch.event.take_stack_empty", player=_seat(seat), card=label, result=text)
+            events.append(Event(taken, kind="capture"))
             if self._check_win(state, seat, events):
                 return
             if card.kind == SPECIAL:
                 # A special from a stack earns a further attempt, usable at once.
                 state.phase, state.roll, state.bonus = CHOOSE, None, True
-                events.append(Event(f"{_seat(seat)} may try for another card.", kind="turn"))
+                events.append(Event(msg("knatsch.event.further", player=_seat(seat)), kind="turn"))
             else:
                 self._end_turn(state)
             return
         owner = roll.owner
         if not success:
-            events.append(Event(f"{_seat(seat)} fails with {text}: {_seat(owner)} keeps {card.label}.", kind="fail"))
+            events.append(Event(msg("knatsch.event.fail_owned", player=_seat(seat), result=text, owner=_seat(owner),
+                                    card=label), kind="fail"))
             self._end_turn(state)
         elif card.kind == CASTLE:
             state.roll = Roll(DEFENCE, owner, card.id, None, owner, NORMAL_ROLLS, list(result))
-            events.append(Event(f"{_seat(seat)} beats {card.label} with {text}; {_seat(owner)} may "
-                                f"defend by beating {text}.", kind="attack"))
+            events.append(Event(msg("knatsch.event.beaten", player=_seat(seat), card=label, result=text,
+                                    owner=_seat(owner)), kind="attack"))
         else:
             self._transfer(state, card.id, owner, seat)
-            events.append(Event(f"{_seat(seat)} takes {card.label} from {_seat(owner)} with {text}.", kind="capture"))
+            events.append(Event(msg("knatsch.event.take_owned", player=_seat(seat), card=label, owner=_seat(owner),
+                                    result=text), kind="capture"))
             if not self._check_win(state, seat, events):
                 self._end_turn(state)
 
     def _finish_defence(self, state, roll, result, events) -> None:
         defender, attacker, card = roll.roller, state.active, CARDS[roll.target]
         if beats(result, roll.to_beat):
-            events.append(Event(f"{_seat(defender)} defends {card.label} with {result_text(result)} "
-                                "and keeps it.", kind="defence"))
+            events.append(Event(msg("knatsch.event.defended", player=_seat(defender), card=card_label(card),
+                                    result=result_msg(result)), kind="defence"))
         else:
             self._transfer(state, card.id, defender, attacker)
-            events.append(Event(f"{_seat(defender)} fails to defend with {result_text(result)}: "
-                                f"{_seat(attacker)} takes {card.label}.", kind="capture"))
+            events.append(Event(msg("knatsch.event.defence_failed", player=_seat(defender),
+                                    result=result_msg(result), attacker=_seat(attacker), card=card_label(card)),
+                                kind="capture"))
             if self._check_win(state, attacker, events):
                 return
         self._end_turn(state)
@@ -450,13 +474,14 @@ class KnatschGame:
     def _finish_tournament_roll(self, state, roll, result, events) -> None:
         tournament = state.tournament
         tournament.results.append(list(result))
-        who, text = _seat(roll.roller), result_text(result)
+        who, text = _seat(roll.roller), result_msg(result)
         if beats(result, roll.to_beat):
             tournament.leader = roll.roller
-            events.append(Event(f"{who} leads the tournament with {text}.", kind="tournament"))
+            events.append(Event(msg("knatsch.event.leads", player=who, result=text), kind="tournament"))
         else:
-            events.append(Event(f"{who} rolls {text}: not enough to beat {_seat(tournament.leader)}'s "
-                                f"{result_text(roll.to_beat)}.", kind="tournament"))
+            events.append(Event(msg("knatsch.event.not_enough", player=who, result=text,
+                                    leader=_seat(tournament.leader), best=result_msg(roll.to_beat)),
+                                kind="tournament"))
         if len(tournament.results) < len(tournament.order):
             # Everyone rolls in turn (no sitting out); only the Champion earns a fourth roll.
             following = tournament.order[len(tournament.results)]
@@ -469,8 +494,7 @@ class KnatschGame:
         stack = state.stacks[tournament.stack]
         stack.pop(0)
         self._gain(state, winner, tournament.card)
-        events.append(Event(f"{_seat(winner)} wins the tournament and takes the tournament card.",
-                            kind="capture"))
+        events.append(Event(msg("knatsch.event.tournament_won", player=_seat(winner)), kind="capture"))
         state.tournament = None
         if not self._check_win(state, winner, events):
             self._end_turn(state)
@@ -515,12 +539,12 @@ class KnatschGame:
         castles = len(state.cards_of(seat, CASTLE))
         tournaments = len(state.cards_of(seat, TOURNAMENT))
         if castles >= 4:
-            kind, why = st.FOUR_CASTLES, "four different castles"
+            kind = st.FOUR_CASTLES
         elif castles >= 2 and tournaments >= 3:
-            kind, why = st.CASTLES_AND_TOURNAMENTS, "two castles and three tournaments"
+            kind = st.CASTLES_AND_TOURNAMENTS
         else:
             return False
-        events.append(Event(f"{_seat(seat)} wins with {why}!", kind="win"))
+        events.append(Event(msg(f"knatsch.event.win_{kind}", player=_seat(seat)), kind="win"))
         self._declare_winner(state, seat, kind)
         return True
 
@@ -541,14 +565,13 @@ class KnatschGame:
         while state.phase == CHOOSE and not self._can_progress(state):
             seat = _seat(state.active)
             if state.bonus:
-                events.append(Event(f"{seat} has no further card to roll for; the turn ends.", kind="turn"))
+                events.append(Event(msg("knatsch.event.no_further", player=seat), kind="turn"))
                 self._end_turn(state)
                 continue
             state.passes += 1
-            events.append(Event(f"{seat} cannot roll for any card; the turn passes.", kind="turn"))
+            events.append(Event(msg("knatsch.event.pass", player=seat), kind="turn"))
             if state.passes >= state.seats:
-                events.append(Event("Nobody can roll for any card any more: the game ends "
-                                    "without a winner.", kind="win"))
+                events.append(Event(msg("knatsch.event.stalemate"), kind="win"))
                 self._declare_winner(state, None, st.STALEMATE)
                 return
             self._end_turn(state)
@@ -574,14 +597,14 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Labels, views, outcome
 
+    def describe(self, state: KnatschState, seat: Seat, action: Action) -> Msg:
+        return describe_action(self, state, seat, _canonical(action))
+
     def suggest(self, state: KnatschState, seat: Seat, rng: random.Random) -> Action:
-        """The computer player's move (games.knatsch.ai): greedy, by simulated dice only."""
+        """The computer player (see `ai.py`): a legal action from public information only."""
         from games.knatsch.ai import suggest
 
         return suggest(self, state, seat, rng)
-
-    def describe(self, state: KnatschState, seat: Seat, action: Action) -> str:
-        return describe_action(self, state, seat, _canonical(action))
 
     def view(self, state: KnatschState, seat: Seat | None) -> dict:
         return build_view(self, state, seat)
@@ -592,14 +615,9 @@ class KnatschGame:
         castles = tuple(len(state.cards_of(s, CASTLE)) for s in range(state.seats))
         tournaments = [len(state.cards_of(s, TOURNAMENT)) for s in range(state.seats)]
         if state.win_kind == st.STALEMATE:
-            reason = "Nobody could roll for any card any more: no winner."
+            reason = msg("knatsch.reason.stalemate")
         else:
-            winner = _seat(state.winners[0])
-            reason = {
-                st.FOUR_CASTLES: f"{winner} owns four different castles.",
-                st.KING_TOPPLED: f"{winner} toppled the king while holding three castles.",
-                st.CASTLES_AND_TOURNAMENTS: f"{winner} owns two castles and three tournaments.",
-            }[state.win_kind]
+            reason = msg(f"knatsch.reason.{state.win_kind}", player=_seat(state.winners[0]))
         return Outcome(winners=tuple(state.winners), scores=castles, reason=reason,
                        details={"kind": state.win_kind, "castles": list(castles),
                                 "tournaments": tournaments})

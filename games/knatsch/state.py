@@ -87,7 +87,7 @@ class KnatschState:
     tournament: Tournament | None = None
     winners: list[int] = field(default_factory=list)
     win_kind: str | None = None
-    log: list[str] = field(default_factory=list)  # the last few public event lines
+    log: list[dict] = field(default_factory=list)  # the last few public event lines, as Msg JSON
 
     def clone(self) -> "KnatschState":
         return KnatschState(
@@ -303,8 +303,11 @@ def _from_dict(data: Mapping[str, Any]) -> KnatschState:
     state.winners = winners
     state.win_kind = data["win_kind"]
     log = data["log"]
-    if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
-        _fail("log must be a list of lines")
+    # Lines are Msg JSON; plain strings are lines stored before the engine spoke in messages.
+    if not isinstance(log, list) or not all(
+            isinstance(line, str) or (isinstance(line, dict) and isinstance(line.get("id"), str)
+                                      and line["id"].startswith("knatsch.")) for line in log):
+        _fail("log must be a list of messages")
     state.log = list(log)
     return state
 

@@ -7,28 +7,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.core import Action
+from games.core import Action, Msg, SeatRef, msg
 from games.knatsch.cards import (CARDS, CASTLE, CASTLE_GUARD, DIE, KING, SPECIAL, SPECIAL_GUARD,
-                                 TOURNAMENT, card_json)
-from games.knatsch.dice import SIX, dice_text, result_text
+                                 TOURNAMENT, card_json, card_label, card_name)
+from games.knatsch.dice import SIX, beats, dice_text, result_msg
 from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER, REVENGE,
                                  ROLL, TOURNAMENT_ROLL, KnatschState, Roll)
 
 if TYPE_CHECKING:
     from games.knatsch.engine import KnatschGame
 
-KING_CARD = {"id": KING_TARGET, "kind": "king", "name": "The king", "label": f"The king {KING.text}",
+KING_NAME = msg("knatsch.card.king")
+KING_LABEL = msg("knatsch.card.label", name=KING_NAME, combination=KING.text)
+KING_CARD = {"id": KING_TARGET, "kind": "king", "name": KING_NAME.to_json(), "label": KING_LABEL.to_json(),
              "combination": {"count": KING.count, "red": KING.value, "yellow": KING.extra,
                              "text": KING.text},
              "arms": None, "ability": None, "value": None}
 
 
-def _seat(seat: int) -> str:
-    return f"{{s{seat}}}"
-
-
 def _result_json(result) -> dict | None:
-    return None if result is None else {"result": list(result), "text": result_text(result)}
+    return None if result is None else {"result": list(result), "text": result_msg(result).to_json()}
 
 
 def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> dict:
@@ -38,7 +36,7 @@ def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> 
         "seats": state.seats,
         "viewer": viewer,
         "to_act": sorted(game.to_act(state)),
-        "status": status_line(game, state),
+        "status": status_line(game, state).to_json(),
         "over": outcome is not None,
         "phase": state.phase,
         "active": state.active,
@@ -59,7 +57,7 @@ def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> 
         "log": list(state.log),
         "outcome": None if outcome is None else {
             "winners": list(outcome.winners), "scores": list(outcome.scores),
-            "reason": outcome.reason, "kind": state.win_kind,
+            "reason": outcome.reason.to_json(), "kind": state.win_kind,
         },
     }
 
@@ -147,75 +145,98 @@ def _tournament_json(state: KnatschState) -> dict | None:
     }
 
 
-def status_line(game: "KnatschGame", state: KnatschState) -> str:
+def _progress(roll: Roll) -> Msg:
+    if roll.rolls_used == 0:
+        return msg("knatsch.progress.start", count=roll.rolls_allowed)
+    return msg("knatsch.progress.roll", used=roll.rolls_used, allowed=roll.rolls_allowed)
+
+
+def _target_label(roll: Roll) -> Msg:
+    return KING_LABEL if roll.target == KING_TARGET else card_label(CARDS[roll.target])
+
+
+def status_line(game: "KnatschGame", state: KnatschState) -> Msg:
+    """One line on what happens now; it adds to the events (what to beat, how far the rolls
+    are) rather than repeating them."""
     if state.phase == OVER:
-        return f"Game over. {game.outcome(state).reason}"
-    active = _seat(state.active)
+        return msg("knatsch.status.over", reason=game.outcome(state).reason)
+    active = SeatRef(state.active)
     if state.phase == REVENGE:
-        return f"{active} must give a castle to the king's revenge."
+        return msg("knatsch.status.revenge", player=active)
     if state.phase == CHOOSE:
         if state.bonus:
-            return f"{active} won a special from a stack and may try for another card."
-        return f"{active} to choose a card to roll for."
+            return msg("knatsch.status.further", player=active)
+        return msg("knatsch.status.choose", player=active)
     roll = state.roll
-    roller = _seat(roll.roller)
-    progress = (f"up to {roll.rolls_allowed} rolls" if roll.rolls_used == 0
-                else f"roll {roll.rolls_used} of {roll.rolls_allowed}")
+    roller = SeatRef(roll.roller)
+    progress = _progress(roll)
     if roll.purpose == KING_ROLL:
-        return f"{roller} tries to topple the king ({progress})."
-    label = CARDS[roll.target].label
+        return msg("knatsch.status.king", player=roller, progress=progress)
+    label = _target_label(roll)
     if roll.purpose == DEFENCE:
-        return (f"{roller} defends {label} against {active}: must beat "
-                f"{result_text(roll.to_beat)} ({progress}).")
+        return msg("knatsch.status.defence", player=roller, card=label, attacker=active,
+                   result=result_msg(roll.to_beat), progress=progress)
     if roll.purpose == TOURNAMENT_ROLL:
         if roll.to_beat is None:
-            return f"{roller} organises a tournament and rolls first ({progress})."
-        return (f"Tournament: {roller} must beat {_seat(state.tournament.leader)}'s "
-                f"{result_text(roll.to_beat)} ({progress}).")
-    where = (f"from stack {roll.from_stack + 1}" if roll.from_stack is not None
-             else f"from {_seat(roll.owner)}")
-    return f"{roller} rolls for {label} {where} ({progress})."
+            return msg("knatsch.status.organiser", player=roller, progress=progress)
+        return msg("knatsch.status.tournament", player=roller, leader=SeatRef(state.tournament.leader),
+                   result=result_msg(roll.to_beat), progress=progress)
+    return msg("knatsch.status.capture", player=roller, card=label, progress=progress,
+               target=result_msg(roll.to_beat))
 
 
-def describe_action(game: "KnatschGame", state: KnatschState, seat: int, action: Action) -> str:
+def _verdict(game: "KnatschGame", state: KnatschState) -> Msg:
+    """Whether stopping now wins: "wins" / "defends" / "leads" / "fails"."""
+    roll = state.roll
+    result = game._result(state, roll)
+    good = beats(result, roll.to_beat)
+    kind = {CAPTURE: "capture", KING_ROLL: "king", DEFENCE: "defence", TOURNAMENT_ROLL: "tournament"}[roll.purpose]
+    return msg(f"knatsch.verdict.{kind}_{'yes' if good else 'no'}")
+
+
+def describe_action(game: "KnatschGame", state: KnatschState, seat: int, action: Action) -> Msg:
     verb, args = action.verb, action.args
     try:
         if verb == "topple":
-            return f"Topple the king: beat {KING.text} (a failure costs a castle)"
+            return msg("knatsch.label.topple", combination=KING.text)
         if verb == "target":
             card = CARDS[args[0]]
             stack = next((i for i, s in enumerate(state.stacks) if s and s[0] == card.id), None)
             if stack is not None:
                 if card.kind == TOURNAMENT:
-                    return f"Organise the tournament on stack {stack + 1} (4 rolls)"
-                return f"Roll for {card.label} (stack {stack + 1})"
-            owner = _seat(state.owner_of(card.id))
+                    return msg("knatsch.label.organise", stack=stack + 1, count=4)
+                return msg("knatsch.label.target_stack", card=card_label(card), stack=stack + 1)
+            owner = SeatRef(state.owner_of(card.id))
             if card.kind == CASTLE:
-                rolls = " (4 rolls, Catapult)" if game._holds(state, seat, "catapult") else ""
-                return f"Attack {owner}'s {card.label}{rolls}"
-            return f"Roll for {owner}'s {card.label}"
+                if game._holds(state, seat, "catapult"):
+                    return msg("knatsch.label.attack_catapult", owner=owner, card=card_label(card), count=4)
+                return msg("knatsch.label.attack", owner=owner, card=card_label(card))
+            return msg("knatsch.label.target_owned", owner=owner, card=card_label(card))
         if verb == "under":
             stack = state.stacks[int(args[0]) - 1]
-            return f"Put {CARDS[stack[0]].label} under stack {args[0]}"
+            return msg("knatsch.label.under", card=card_label(CARDS[stack[0]]), stack=int(args[0]))
         if verb == "guard":
-            covered = " & ".join(CARDS[cid].label for cid in args[1].split(","))
-            return f"{CARDS[args[0]].name}: protect {covered}"[:100]
+            covered = [card_label(CARDS[cid]) for cid in args[1].split(",")]
+            return msg("knatsch.label.guard", guard=card_name(CARDS[args[0]]), cards=covered)
         if verb == "end":
-            return "End the turn (skip the further attempt)"
+            return msg("knatsch.label.end")
         if verb == "roll":
-            return f"Roll all six dice (roll 1 of {state.roll.rolls_allowed})"
+            return msg("knatsch.label.roll", allowed=state.roll.rolls_allowed)
         if verb == "reroll":
             positions = [int(p) for p in args[0].split(",")]
             roll = state.roll
             showing = dice_text(roll.dice[p - 1] for p in positions)
             kept = [d for i, d in enumerate(roll.dice) if i + 1 not in positions]
-            keep = f"; keep {dice_text(kept)}" if kept else ""
-            return (f"Reroll dice {', '.join(map(str, positions))} (showing {showing}){keep} "
-                    f"(roll {roll.rolls_used + 1} of {roll.rolls_allowed})")
+            common = dict(positions=", ".join(map(str, positions)), showing=showing,
+                          used=roll.rolls_used + 1, allowed=roll.rolls_allowed, count=len(positions))
+            if kept:
+                return msg("knatsch.label.reroll_keep", keep=dice_text(kept), **common)
+            return msg("knatsch.label.reroll", **common)
         if verb == "stop":
-            return f"Stop with {result_text(game._result(state, state.roll))}"
+            return msg("knatsch.label.stop", result=result_msg(game._result(state, state.roll)),
+                       verdict=_verdict(game, state))
         if verb == "lose":
-            return f"Give up {CARDS[args[0]].label}, under stack {args[1]}"
+            return msg("knatsch.label.lose", card=card_label(CARDS[args[0]]), stack=int(args[1]))
     except (KeyError, IndexError, ValueError, AttributeError):
         pass
-    return action.encode()
+    return msg("knatsch.label.unknown", text=action.encode()[:60])

@@ -1,39 +1,146 @@
-"""A computer player for Raub Ritter: greedy on the position after its move.
+"""A simple computer player for Raub Ritter: greedy, from its own seat's view only.
 
-Every legal move is tried on a copy and judged by what the scoring at the end would give now:
-its own points against the best opponent's (so taking a town from a leader counts twice, and
-blocking counts as well as gaining), with a small bonus for knights still in reserve and for
-towns and villages under its own top knight. Ties are broken at random. It sees only what its
-seat may see: the engine's legal moves and the public board plus its own hand.
+Knights: every way to place them is weighed by the points it takes (a village or town it gets
+on top of, more when that tile is closed to everyone else afterwards: then nobody can cover it),
+by what it takes from a rival on top there (blocking), and by the knights it spends.
+
+Laying: a castle is worth its best knights move. A village or town is laid where a castle from
+its own hand can reach it this turn (then the castle follows), and kept away from the open
+otherwise; a lake or mountain is worth laying beside the towns and villages it holds, where it
+blocks the way in. It ends the turn when nothing left is worth laying.
+
+It reads only the public table and its own hand; ties are broken by `rng`.
 """
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from games.core import Action
+from games.raubritter.board import (DIRECTIONS, Laid, knight_moves, knights_to_enter, legal_squares, neighbours,
+                                    path)
+from games.raubritter.tiles import MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, building_of
 
-RESERVE_WEIGHT = 0.05  # a knight kept back is worth a little (ties go to unused knights)
-
-
-def position_value(game: Any, state: Any, seat: int) -> float:
-    from games.raubritter.engine import score
-
-    points = score(state)
-    others = max((p for s, p in enumerate(points) if s != seat), default=0)
-    return points[seat] - others + RESERVE_WEIGHT * state.knights_left[seat]
+KEEP_ORDER = ("Pv", "P", "M")
+KNIGHT_COST = 0.15
+OPEN = 0.6  # a tile on top of which others may still come counts this much of its points
 
 
-def suggest(game: Any, state: Any, seat: int, rng: random.Random) -> Action:
-    actions = game.legal_actions(state, seat)
-    if len(actions) == 1:
-        return actions[0]
-    best_value, best = None, []
-    for action in actions:
-        after, _ = game.apply(state, seat, action)
-        value = position_value(game, after, seat)
-        if best_value is None or value > best_value + 1e-9:
-            best_value, best = value, [action]
-        elif abs(value - best_value) <= 1e-9:
-            best.append(action)
-    return rng.choice(best)
+def suggest(game, state, seat: int, rng: random.Random) -> Action:
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == "keep":
+        return min(legal, key=lambda a: KEEP_ORDER.index(a.args[0]) if a.args[0] in KEEP_ORDER else 9)
+    if state.phase == "knights":
+        return max(legal, key=lambda a: (knights_value(state.board, state.pending_castle, a.args[0],
+                                                       [int(n) for n in a.args[1].split(",")], seat,
+                                                       state.seats), rng.random()))
+    return _lay_choice(game, state, seat, legal, rng)
+
+
+# ----------------------------------------------------------------------------------------
+# Knights
+
+
+def _security(laid: Laid, height: int) -> float:
+    """1 when nobody can come onto the tile any more, else OPEN."""
+    needed = knights_to_enter(laid)
+    return 1.0 if needed is None or height + needed > MAX_KNIGHTS_PER_TILE else OPEN
+
+
+def knights_value(board, castle, direction: str, counts: list[int], seat: int, seats: int) -> float:
+    total = sum(counts)
+    if total == 0:
+        return 0.0
+    taking = 1.0 if seats == 2 else 0.7  # a rival's loss matters less with more rivals
+    value = -KNIGHT_COST * total
+    for square, count in zip(path(castle, direction, len(counts)), counts):
+        laid = board[square]
+        if laid.building is None:
+            continue
+        points = POINTS[laid.building]
+        top = laid.stack[-1] if laid.stack else None
+        after = _security(laid, len(laid.stack) + count)
+        if top == seat:
+            value += points * (after - _security(laid, len(laid.stack)))
+        else:
+            value += points * after
+            if top is not None:
+                value += points * taking * _security(laid, len(laid.stack))
+    return value
+
+
+def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
+    best = 0.0
+    for knights in range(1, min(MAX_KNIGHTS_PLACED, knights_left) + 1):
+        for direction, counts in knight_moves(board, castle, knights):
+            best = max(best, knights_value(board, castle, direction, list(counts), seat, seats))
+    return best
+
+
+# ----------------------------------------------------------------------------------------
+# Laying
+
+
+def _lay_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    board = state.board
+    geometry = state.geometry
+    hand = [tile[1:] for tile in state.hands[seat]]
+    lays_left = MAX_LAYS_PER_TURN - state.lays_this_turn
+    knights = state.knights_left[seat]
+    best: tuple[float, float, Action] | None = None
+    cache: dict[tuple[str, str], float] = {}
+    for action in legal:
+        if action.verb != "lay":
+            value = 0.1 if state.lays_this_turn else -99.0  # end: when nothing is worth laying
+        else:
+            face, square_name = action.args
+            key = (face, square_name)
+            if key not in cache:
+                cache[key] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights)
+            value = cache[key]
+        candidate = (value, rng.random(), action)
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    return best[2]
+
+
+def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: int, knights: int) -> float:
+    board = dict(state.board)
+    tile = next(t for t in state.hands[seat] if t[1:] == face)
+    board[square] = Laid(tile, seat)
+    building = building_of(face)
+    if building == "castle":
+        return best_knights(board, square, seat, state.seats, knights)
+    if building is not None:
+        points = POINTS[building]
+        rest = list(hand)
+        rest.remove(face)
+        castles = [f for f in rest if building_of(f) == "castle"]
+        if castles and lays_left >= 2 and knights:
+            # Lay it, then the castle beside it in line: worth the castle's best move.
+            follow = 0.0
+            open_squares = set(legal_squares(board, state.geometry))
+            for dc, dr in DIRECTIONS.values():
+                for step in (1, 2):
+                    spot = (square[0] - dc * step, square[1] - dr * step)
+                    if spot in open_squares:
+                        with_castle = dict(board)
+                        with_castle[spot] = Laid("A" + castles[0], seat)
+                        follow = max(follow, best_knights(with_castle, spot, seat, state.seats, knights))
+            return 0.9 * follow - 0.2 * points
+        return -0.3 * points - 0.1 * _open_sides(board, square)  # a gift to whoever gets there first
+    # No building: plain, mountain or lake. Mountains and lakes block the way to what it holds.
+    blocking = 0.0
+    if face in ("M", "L"):
+        for near in neighbours(square):
+            laid = board.get(near)
+            if laid is not None and laid.building and laid.stack and laid.stack[-1] == seat:
+                blocking += 0.15 * POINTS[laid.building]
+            elif laid is not None and laid.building and not laid.stack:
+                blocking += 0.05
+    return blocking - 0.05
+
+
+def _open_sides(board, square) -> int:
+    return sum(1 for near in neighbours(square) if near not in board)

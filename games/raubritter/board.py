@@ -57,9 +57,8 @@ class Geometry:
 
     @classmethod
     def for_seats(cls, seats: int, limit: int | None = None) -> "Geometry":
-        """The grid for `seats` players; `limit` overrides the area limit (a table option)."""
         start_cols, start_rows = START_AREA[seats]
-        limit = limit or AREA_LIMIT[seats]
+        limit = AREA_LIMIT[seats] if limit is None else limit
         return cls(limit=limit, cols=2 * limit - start_cols, rows=2 * limit - start_rows,
                    start_col=limit - start_cols, start_row=limit - start_rows,
                    start_cols=start_cols, start_rows=start_rows)

@@ -15,30 +15,32 @@ Decisions where the rules are silent (documented in the summary too):
   - Two hand tiles with the same face are interchangeable; "lay" takes the one held longer.
   - The turn ends by itself when nothing but "end" would be left (three lays, empty hand,
     no free square).
-  - Three players play on 9 x 9 by default (72 tiles fit, so the game ends when all are laid);
-    the printed 8 x 8 is the table option area=8x8, where the game also ends when no square is
-    left to lay on and unlaid tiles simply stay out.
+  - Three players lay in 9 x 9 by default (72 tiles fit; the printed translation's 8 x 8 cannot
+    hold them, so "when all tiles are laid" could never happen there). The table option
+    `area=8x8` keeps the printed size; there the game also ends when no square is left to lay
+    on, and unlaid tiles simply stay out. Two players always play 7 x 7, four 10 x 10.
 """
 from __future__ import annotations
 
 import random
 from typing import Any, Mapping
 
-from games.core import Action, Event, GameError, Option, Outcome, chance, check_turn
+from games.core import Action, Event, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 from games.raubritter import state as state_io
 from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, PRINTED_AREA_LIMIT_3P, START_LETTER, TILES_BY_LETTER,
-    building_of, face_label,
+    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
+    building_of, face_msg, tile_msg,
 )
+from games.raubritter.tiles import AREA_LIMIT, BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
 
 RULES_SUMMARY = """\
 **Raub Ritter (Robber Knights)** - build a shared landscape and send knights out of castles to hold villages and towns.
 
 **Setup.** Everyone has 24 tiles (A-E on the back) and 30 knights. From your four A tiles you secretly keep the castle and one more; the other two form the shared starting area. Your draw pile holds B on top down to E.
 
-**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 9x9 (3; the table option area=8x8 plays the printed 8x8) or 10x10 (4). Finish with `end`.
+**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 9x9 (3; table option `area=8x8` for the printed size, where the game ends when the area is full) or 10x10 (4). Finish with `end`.
 
 **Castles.** After laying a castle, place up to 5 knights on it and move them in one straight line (`knights E 1,2,1`), or let them all stay (`knights - 3`, even `knights - 0`). The stack leaves knights on every tile it covers, castle included: 1 on a plain, 2 in a forest, 3 on a mountain; it needs that many to enter. Lakes and gaps stop it. A tile is closed if the minimum would put more than 4 knights there, so 3 knights guard a forest. New knights go on top. Knights never move again.
 
@@ -53,8 +55,9 @@ class RaubRitter:
     min_players = 2
     max_players = 4
     options: tuple[Option, ...] = (
-        Option("area", "Three players: the most the display may span (9x9 as in public sources; 8x8 as "
-                       "printed in the translation, where not every tile can be laid)", "9x9", ("9x9", "8x8")),
+        Option("area", "Play area with three players: 9x9 (72 tiles fit) or 8x8 as the printed translation "
+                       "says (the game ends when it is full). Two players always 7x7, four 10x10.",
+               "9x9", ("9x9", "8x8")),
     )
     rules_summary = RULES_SUMMARY
 
@@ -64,13 +67,13 @@ class RaubRitter:
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> RaubRitterState:
         if not isinstance(seats, int) or not self.min_players <= seats <= self.max_players:
             raise GameError(f"Raub Ritter is for {self.min_players} to {self.max_players} players, not {seats}.")
-        unknown = set(options or {}) - {"area"}
-        if unknown:
-            raise GameError(f"Raub Ritter has no table option {', '.join(sorted(unknown))} (only area).")
-        area = (options or {}).get("area", "9x9")
+        options = dict(options or {})
+        area = options.pop("area", "9x9")
+        if options:
+            raise GameError(f"Raub Ritter has no table option {', '.join(options)} (only area).")
         if area not in ("9x9", "8x8"):
-            raise GameError(f"area can be 9x9 or 8x8, not {area}.")
-        area_limit = PRINTED_AREA_LIMIT_3P if seats == 3 and area == "8x8" else None
+            raise GameError(f"The area is 9x9 or 8x8, not {area!r}.")
+        limit = int(area[0]) if seats == 3 else AREA_LIMIT[seats]
         rng = chance(seed, 0)
         piles = []
         for _ in range(seats):
@@ -84,7 +87,7 @@ class RaubRitter:
         return RaubRitterState(
             seats=seats, seed=int(seed), chance_counter=1, phase="keep", turn=0, lays_this_turn=0,
             kept=[None] * seats, hands=[list(a_tiles) for _ in range(seats)], piles=piles,
-            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={}, area_limit=area_limit,
+            knights_left=[KNIGHTS_PER_PLAYER] * seats, board={}, limit=limit,
         )
 
     # ------------------------------------------------------------------------------------
@@ -141,8 +144,8 @@ class RaubRitter:
 
     def _keep(self, state: RaubRitterState, seat: int, face: str, events: list[Event]) -> None:
         state.kept[seat] = face
-        events.append(Event(f"You keep your castle and the {face_label(face)} tile.", seat=seat))
-        events.append(Event(f"{{s{seat}}} has chosen which A tiles to keep."))
+        events.append(Event(msg("raubritter.event.you_keep", face=face_msg(face)), seat=seat))
+        events.append(Event(msg("raubritter.event.chosen", player=SeatRef(seat))))
         if any(choice is None for choice in state.kept):
             return
         # Everyone has chosen: the donated tiles form the starting area in shuffled positions.
@@ -162,7 +165,7 @@ class RaubRitter:
             state.board[square] = Laid(tile, owner)
         state.kept = [None] * state.seats
         state.phase, state.turn, state.lays_this_turn = "lay", 0, 0
-        events.append(Event("Everyone has chosen; the starting area is turned face up. {s0} begins.", kind="phase"))
+        events.append(Event(msg("raubritter.event.start", player=SeatRef(0)), kind="phase"))
 
     def _lay(self, state: RaubRitterState, seat: int, face: str, square, events: list[Event]) -> None:
         hand = state.hands[seat]
@@ -171,7 +174,8 @@ class RaubRitter:
         state.board[square] = Laid(tile, seat)
         state.this_turn.append(square)
         state.lays_this_turn += 1
-        events.append(Event(f"{{s{seat}}} lays {face_label(face)} at {state.geometry.name(square)}.", kind="lay"))
+        events.append(Event(msg("raubritter.event.lay", player=SeatRef(seat), face=face_msg(face),
+                                square=state.geometry.name(square)), kind="lay"))
         if building_of(face) == "castle":
             state.phase, state.pending_castle = "knights", square
             return
@@ -187,14 +191,15 @@ class RaubRitter:
             state.board[square] = laid._replace(stack=laid.stack + (seat,) * count)
         state.knights_left[seat] -= total
         name = state.geometry.name
+        player = SeatRef(seat)
         if total == 0:
-            text = f"{{s{seat}}} places no knights on the castle at {name(castle)}."
+            text = msg("raubritter.event.no_knights", player=player, square=name(castle))
         elif direction == "-":
-            text = f"{{s{seat}}} places {_knights_word(total)} on the castle at {name(castle)}; they stay there."
+            text = msg("raubritter.event.knights_stay", player=player, count=total, square=name(castle))
         else:
-            spread = ", ".join(f"{count} on {name(sq)}" for sq, count in zip(squares, counts))
-            text = (f"{{s{seat}}} places {_knights_word(total)} at {name(castle)} and moves "
-                    f"{DIRECTION_NAMES[direction]}: {spread}.")
+            spread = [msg("raubritter.spread", count=count, square=name(sq)) for sq, count in zip(squares, counts)]
+            text = msg("raubritter.event.knights_move", player=player, count=total, square=name(castle),
+                       direction=msg(f"raubritter.direction.{direction}"), spread=spread)
         events.append(Event(text, kind="knights"))
         state.phase, state.pending_castle = "lay", None
         self._after_lay(state, seat, events)
@@ -204,7 +209,7 @@ class RaubRitter:
         if state.piles[seat]:
             drawn = state.piles[seat].pop(0)
             state.hands[seat].append(drawn)
-            events.append(Event(f"You draw {face_label(drawn[1:])} ({drawn[0]}).", seat=seat, kind="draw"))
+            events.append(Event(msg("raubritter.event.you_draw", tile=tile_msg(drawn)), seat=seat, kind="draw"))
         if (state.lays_this_turn >= MAX_LAYS_PER_TURN or not state.hands[seat]
                 or not legal_squares(state.board, state.geometry)):
             self._end_turn(state, events)
@@ -221,11 +226,11 @@ class RaubRitter:
             self._finish(state, "area_full", events)
         else:
             state.turn = with_tiles[0]
-            events.append(Event(f"It is {{s{state.turn}}}'s turn.", kind="turn"))
+            events.append(Event(msg("raubritter.event.turn", player=SeatRef(state.turn)), kind="turn"))
 
     def _finish(self, state: RaubRitterState, reason: str, events: list[Event]) -> None:
         state.phase, state.end_reason = "over", reason
-        events.append(Event(f"Game over. {_result_line(self.outcome(state))}", kind="end"))
+        events.append(Event(msg("raubritter.event.over", result=result_msg(self.outcome(state))), kind="end"))
 
     def _canonical(self, state: RaubRitterState, action: Action) -> Action:
         """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
@@ -252,33 +257,34 @@ class RaubRitter:
     # ------------------------------------------------------------------------------------
     # Labels, views, results
 
-    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
-        """The computer player's move (games.raubritter.ai): greedy on the position after it."""
-        from games.raubritter.ai import suggest
-
-        return suggest(self, state, seat, rng)
-
-    def describe(self, state: RaubRitterState, seat: int, action: Action) -> str:
+    def describe(self, state: RaubRitterState, seat: int, action: Action) -> Msg:
         action = self._canonical(state, action)
         args = action.args
-        if action.verb == "keep" and args:
-            return f"Keep the castle and {face_label(args[0])}"[:100]
-        if action.verb == "lay" and len(args) == 2:
-            return f"Lay {face_label(args[0])} at {args[1]}"[:100]
+        if action.verb == "keep" and args and _is_face(args[0]):
+            return msg("raubritter.label.keep", face=face_msg(args[0]))
+        if action.verb == "lay" and len(args) == 2 and _is_face(args[0]):
+            return msg("raubritter.label.lay", face=face_msg(args[0]), square=args[1])
         if action.verb == "end":
-            return "End the turn"
+            return msg("raubritter.label.end")
         if action.verb == "knights" and len(args) == 2 and state.pending_castle is not None \
                 and args[0] in ("-", *DIRECTION_NAMES) and all(n.isdigit() for n in args[1].split(",")):
             counts = [int(n) for n in args[1].split(",")]
             total = sum(counts)
             if total == 0:
-                return "Place no knights"
+                return msg("raubritter.label.no_knights")
             if args[0] == "-":
-                return f"Place {_knights_word(total)}, all stay on the castle"
+                return msg("raubritter.label.knights_stay", count=total)
             squares = path(state.pending_castle, args[0], len(counts))
             spread = " ".join(f"{state.geometry.name(sq)}:{n}" for sq, n in zip(squares, counts))
-            return f"{_knights_word(total).capitalize()} {DIRECTION_NAMES[args[0]]}: {spread}"[:100]
-        return action.encode()[:100]
+            return msg("raubritter.label.knights_move", count=total, direction=msg(f"raubritter.direction.{args[0]}"),
+                       spread=spread)
+        return msg("raubritter.label.unknown", text=action.encode()[:60])
+
+    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
+        """The computer player (see `ai.py`): a legal action from this seat's view only."""
+        from games.raubritter.ai import suggest
+
+        return suggest(self, state, seat, rng)
 
     def view(self, state: RaubRitterState, seat: int | None) -> dict:
         from games.raubritter.views import build_view
@@ -294,13 +300,13 @@ class RaubRitter:
         winners = tuple(s for s in range(state.seats) if (points[s], unused[s]) == best)
         best_points = max(points)
         tied_on_points = points.count(best_points) > 1
-        ended = "All tiles are laid" if state.end_reason == "all_laid" else "The play area is full"
+        ended = msg(f"raubritter.ended.{state.end_reason}")
         if not tied_on_points:
-            reason = f"{ended}; most points ({best_points}) wins."
+            reason = msg("raubritter.reason.points", ended=ended, points=best_points)
         elif len(winners) == 1:
-            reason = f"{ended}; tied on {best_points} points, most unused knights ({best[1]}) wins."
+            reason = msg("raubritter.reason.knights", ended=ended, points=best_points, knights=best[1])
         else:
-            reason = f"{ended}; tied on {best_points} points and {best[1]} unused knights: a shared win."
+            reason = msg("raubritter.reason.shared", ended=ended, points=best_points, knights=best[1])
         return Outcome(winners=winners, scores=tuple(points), reason=reason,
                        details={"points": list(points), "unused_knights": unused, "end": state.end_reason})
 
@@ -372,15 +378,14 @@ def _shuffle_within_letters(pile: list[str], rng: random.Random) -> list[str]:
     return result
 
 
-def _knights_word(count: int) -> str:
-    return "1 knight" if count == 1 else f"{count} knights"
+def _is_face(text: str) -> bool:
+    return len(text) in (1, 2) and text[0] in TERRAIN_CODES and (len(text) == 1 or text[1] in BUILDING_CODES)
 
 
-def _result_line(outcome: Outcome | None) -> str:
-    if outcome is None:
-        return ""
-    names = " and ".join(f"{{s{s}}}" for s in outcome.winners)
+def result_msg(outcome: Outcome) -> Msg:
+    """Who won with how many points: "Anna wins with 12 points." / a shared win."""
+    players = [SeatRef(s) for s in outcome.winners]
     points = outcome.scores[outcome.winners[0]]
     if len(outcome.winners) > 1:
-        return f"Shared win for {names} with {points} points each."
-    return f"{names} wins with {points} points."
+        return msg("raubritter.result.shared", players=players, points=points)
+    return msg("raubritter.result.won", player=players[0], points=points)

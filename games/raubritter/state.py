@@ -6,10 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from games.core import InvalidState
-from games.raubritter.board import Geometry, Laid, Square, extent
+from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, PRINTED_AREA_LIMIT_3P,
-    TILES_BY_LETTER,
+    AREA_CHOICES, AREA_LIMIT, LEGACY_AREA_LIMIT, KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, TILES_BY_LETTER,
     building_of, player_tiles,
 )
 
@@ -39,13 +38,17 @@ class RaubRitterState:
     pending_castle: Square | None = None
     this_turn: list[Square] = field(default_factory=list)
     recent_turns: list[tuple[int, tuple[Square, ...]]] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    log: list[dict] = field(default_factory=list)  # the last public event lines, as Msg JSON
     end_reason: str | None = None
-    area_limit: int | None = None  # a table option's area limit; None: the usual one for the seats
+    limit: int | None = None  # the area limit (tiles per row and column); None: the default for the seats
+
+    def __post_init__(self) -> None:
+        if self.limit is None:
+            self.limit = AREA_LIMIT[self.seats]
 
     @property
     def geometry(self) -> Geometry:
-        return Geometry.for_seats(self.seats, self.area_limit)
+        return Geometry.for_seats(self.seats, self.limit)
 
     def clone(self) -> "RaubRitterState":
         # Laid tiles are immutable tuples, so a shallow copy of the board dict is enough.
@@ -56,10 +59,11 @@ class RaubRitterState:
             knights_left=list(self.knights_left), board=dict(self.board),
             pending_castle=self.pending_castle, this_turn=list(self.this_turn),
             recent_turns=list(self.recent_turns), log=list(self.log), end_reason=self.end_reason,
-            area_limit=self.area_limit,
+            limit=self.limit,
         )
 
-    def add_log(self, line: str) -> None:
+    def add_log(self, line) -> None:
+        line = line.to_json() if hasattr(line, "to_json") else line
         self.log = (self.log + [line])[-LOG_LENGTH:]
 
 
@@ -74,6 +78,7 @@ def to_dict(state: RaubRitterState) -> dict:
         "game": "raubritter",
         "version": FORMAT_VERSION,
         "seats": state.seats,
+        "area": state.limit,
         "seed": state.seed,
         "chance_counter": state.chance_counter,
         "phase": state.phase,
@@ -91,7 +96,6 @@ def to_dict(state: RaubRitterState) -> dict:
                          for seat, squares in state.recent_turns],
         "log": list(state.log),
         "end_reason": state.end_reason,
-        "area_limit": state.area_limit,
     }
 
 
@@ -130,11 +134,9 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
     _require(data.get("version") == FORMAT_VERSION, f"unknown format version {data.get('version')!r}")
     seats = _int(data["seats"], "seats")
     _require(2 <= seats <= 4, "seats must be 2 to 4")
-    # Games stored before three players got 9 x 9 by default were played on 8 x 8.
-    area_limit = data["area_limit"] if "area_limit" in data else (PRINTED_AREA_LIMIT_3P if seats == 3 else None)
-    _require(area_limit is None or (seats == 3 and area_limit == PRINTED_AREA_LIMIT_3P),
-             "only three players have another area limit (8 x 8)")
-    geometry = Geometry.for_seats(seats, area_limit)
+    limit = _int(data["area"], "area") if "area" in data else LEGACY_AREA_LIMIT[seats]
+    _require(limit in AREA_CHOICES[seats], f"no {limit} x {limit} area for {seats} players")
+    geometry = Geometry.for_seats(seats, limit)
 
     def square(text: Any) -> Square:
         parsed = geometry.parse(text) if isinstance(text, str) else None
@@ -159,7 +161,10 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
     for choice in kept:
         _require(choice is None or isinstance(choice, str), "kept must be tile faces or null")
     log = data["log"]
-    _require(isinstance(log, list) and all(isinstance(line, str) for line in log), "log must be text lines")
+    # Lines are Msg JSON; plain strings are lines stored before the engine spoke in messages.
+    _require(isinstance(log, list) and all(
+        isinstance(line, str) or (isinstance(line, dict) and str(line.get("id", "")).startswith("raubritter."))
+        for line in log), "log must be messages")
     return RaubRitterState(
         seats=seats, seed=_int(data["seed"], "seed"), chance_counter=_int(data["chance_counter"], "chance_counter"),
         phase=data["phase"], turn=_int(data["turn"], "turn"), lays_this_turn=_int(data["lays_this_turn"], "lays"),
@@ -169,7 +174,7 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
         knights_left=[_int(k, "knights_left") for k in per_seat(data["knights_left"], "knights_left")],
         board=board, pending_castle=square(pending) if pending is not None else None,
         this_turn=[square(s) for s in data["this_turn"]], recent_turns=recent, log=list(log)[-LOG_LENGTH:],
-        end_reason=data["end_reason"], area_limit=area_limit,
+        end_reason=data["end_reason"], limit=limit,
     )
 
 
@@ -227,11 +232,28 @@ def _validate(state: RaubRitterState) -> None:
     _require(all(sq in state.board for sq in state.this_turn), "a square of this turn is empty")
     _require(all(0 <= seat < seats for seat, _ in state.recent_turns), "a recent turn belongs to no seat")
     _require((state.end_reason in END_REASONS) == (state.phase == "over"), "end reason and phase disagree")
-    # A stored game must tell one story: the turn's lays are the turn's tiles, and a game that
-    # ended because every tile was laid has none left anywhere.
+
+    # The turn's bookkeeping agrees with the table.
+    _require(state.lays_this_turn == len(state.this_turn), "the lay count disagrees with the tiles laid this turn")
+    _require(len(set(state.this_turn)) == len(state.this_turn), "a square laid twice this turn")
+    _require(all(state.board[sq].owner == state.turn for sq in state.this_turn),
+             "a tile laid this turn belongs to another seat")
+    if state.phase in ("keep", "over"):
+        _require(not state.this_turn, "tiles laid in a turn that is not going on")
+    if state.phase == "knights":
+        _require(bool(state.this_turn) and state.this_turn[-1] == state.pending_castle,
+                 "the castle awaiting knights is not the last tile laid")
+    # Every seat draws after each lay: a hand is short only when its pile is empty (or, for the
+    # player placing knights, by the one tile not yet drawn).
     if state.phase in ("lay", "knights"):
-        _require(state.lays_this_turn == len(state.this_turn), "the lay count disagrees with the turn's tiles")
-        _require(all(state.board[sq].owner == state.turn for sq in state.this_turn),
-                 "a tile of this turn belongs to another player")
-    if state.end_reason == "all_laid":
-        _require(not any(state.piles) and not any(state.hands), "a game over with tiles still in piles or hands")
+        for seat in range(seats):
+            short = 1 if (state.phase == "knights" and seat == state.turn) else 0
+            if state.piles[seat]:
+                _require(len(state.hands[seat]) == 2 - short, f"seat {seat} holds too few tiles with a pile left")
+    if state.phase == "over":
+        if state.end_reason == "all_laid":
+            _require(not any(state.hands) and not any(state.piles),
+                     "a game that ended with every tile laid still has tiles in hands or piles")
+        else:
+            _require(not legal_squares(state.board, state.geometry),
+                     "a game that ended with a full area still has room to lay")

@@ -11,6 +11,8 @@ Players name the tiles in their hand by face code alone ("lay Fv D5").
 """
 from __future__ import annotations
 
+from games.core import Msg, msg
+
 # Tile back colours in seat order (public); the knights use the same colours.
 COLOURS: tuple[str, ...] = ("blue", "yellow", "green", "red")
 
@@ -33,12 +35,15 @@ PILE_LETTERS = "BCDE"     # (rules) draw pile from top to bottom, each letter sh
 # Starting area as (columns, rows) per player count (chosen). Each player donates two A tiles.
 START_AREA: dict[int, tuple[int, int]] = {2: (2, 2), 3: (3, 2), 4: (4, 2)}
 
-# The display may span at most this many tiles per row and per column (rules: 7 x 7 for 48
-# tiles, 10 x 10 for 96). The printed translation gives 8 x 8 for three players, where 72 tiles
-# can never all be laid; public sources give 9 x 9, which we play by default. 8 x 8 stays a table
-# option (`area=8x8`); there the game ends when the area is full (see the engine's notes).
+# The display may span at most this many tiles per row and per column. Two players 7 x 7 and
+# four 10 x 10 (rules). Three players: 9 x 9 by default (public sources; 72 tiles fit, as the
+# other counts imply: 48 tiles in 7 x 7, 96 in 10 x 10). The printed translation's 8 x 8 stays a
+# table option (AREA_CHOICES); there 72 tiles cannot all fit and the game ends when the area is
+# full (see the engine's notes).
 AREA_LIMIT: dict[int, int] = {2: 7, 3: 9, 4: 10}
-PRINTED_AREA_LIMIT_3P = 8
+AREA_CHOICES: dict[int, tuple[int, ...]] = {2: (7,), 3: (9, 8), 4: (10,)}
+# States stored before the area became a table option were all built with these limits.
+LEGACY_AREA_LIMIT: dict[int, int] = {2: 7, 3: 8, 4: 10}
 
 MAX_LAYS_PER_TURN = 3        # (rules)
 MAX_KNIGHTS_PLACED = 5       # (rules) per castle
@@ -65,6 +70,20 @@ def face_label(face: str) -> str:
     """"forest+village", "plain", "lake": the name players read on buttons and in the log."""
     building = building_of(face)
     return f"{terrain_of(face)}+{building}" if building else terrain_of(face)
+
+
+def face_msg(face: str) -> Msg:
+    """`face_label` as words for the catalogues: "forest+village" / "Wald+Dorf"."""
+    terrain = msg(f"raubritter.terrain.{terrain_of(face)}")
+    building = building_of(face)
+    if building is None:
+        return terrain
+    return msg("raubritter.face", terrain=terrain, building=msg(f"raubritter.building.{building}"))
+
+
+def tile_msg(tile: str) -> Msg:
+    """A tile with its back letter: "forest+village (B)"."""
+    return msg("raubritter.tile", face=face_msg(tile[1:]), letter=tile[0])
 
 
 def player_tiles() -> list[str]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.core import Msg, SeatRef, msg
 from games.raubritter.board import bounds, legal_squares
-from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_label, terrain_of
+from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_msg, terrain_of, tile_msg
 
 if TYPE_CHECKING:
     from games.raubritter.engine import RaubRitter
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -> dict:
-    from games.raubritter.engine import score
+    from games.raubritter.engine import result_msg, score
 
     geometry = state.geometry
     name = geometry.name
@@ -30,7 +31,7 @@ def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -
         "seats": state.seats,
         "viewer": seat,
         "to_act": to_act,
-        "status": _status(state, to_act, outcome),
+        "status": _status(state, to_act, outcome, result_msg).to_json(),
         "over": outcome is not None,
         "phase": state.phase,
         "turn": state.turn if state.phase in ("lay", "knights") else None,
@@ -42,8 +43,9 @@ def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -
         "bounds": {"min_col": allowed.min_col, "max_col": allowed.max_col,
                    "min_row": allowed.min_row, "max_row": allowed.max_row,
                    "cols_fixed": allowed.cols_fixed, "rows_fixed": allowed.rows_fixed,
-                   "text": (f"columns {name((allowed.min_col, 0))[0]}-{name((allowed.max_col, 0))[0]}, "
-                            f"rows {allowed.min_row + 1}-{allowed.max_row + 1}")},
+                   "text": msg("raubritter.bounds", first=name((allowed.min_col, 0))[0],
+                               last=name((allowed.max_col, 0))[0], top=allowed.min_row + 1,
+                               bottom=allowed.max_row + 1).to_json()},
         "tiles": [
             {"square": name(sq), "col": sq[0], "row": sq[1], "terrain": laid.terrain,
              "building": laid.building, "owner": laid.owner, "colour": COLOURS[laid.owner],
@@ -68,32 +70,52 @@ def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -
     }
     if outcome is not None:
         view["outcome"] = {"winners": list(outcome.winners), "scores": list(outcome.scores),
-                           "reason": outcome.reason, **{k: v for k, v in outcome.details.items()}}
+                           "reason": outcome.reason.to_json(), **{k: v for k, v in outcome.details.items()}}
     if seat is not None and 0 <= seat < state.seats:
         view["private"] = {
             "hand": [{"code": tile[1:], "letter": tile[0], "terrain": terrain_of(tile[1:]),
-                      "building": building_of(tile[1:]), "label": face_label(tile[1:])}
+                      "building": building_of(tile[1:]), "label": face_msg(tile[1:]).to_json()}
                      for tile in state.hands[seat]],
             "keep_choice": state.kept[seat] if state.phase == "keep" else None,
-            "summary": "Your hand: " + (", ".join(f"{face_label(tile[1:])} ({tile[0]})" for tile in state.hands[seat])
-                                        or "empty") + ".",
+            "summary": _summary(state.hands[seat], state.kept[seat] if state.phase == "keep" else None).to_json(),
         }
     return view
 
 
-def _status(state: "RaubRitterState", to_act: list[int], outcome) -> str:
+def _commas(tiles: list[str]) -> Msg:
+    joined = tile_msg(tiles[-1])
+    for tile in reversed(tiles[:-1]):
+        joined = msg("raubritter.comma", first=tile_msg(tile), rest=joined)
+    return joined
+
+
+def _summary(hand: list[str], kept: str | None = None) -> Msg:
+    """"Your hand: plain (B), forest+village (C)." — the tiles joined by commas, as players
+    read them in the DM. Once a seat has made its keep choice, the line names the two tiles it
+    keeps and the two it gives to the starting area (the hand holds all four until everyone
+    has chosen)."""
+    if not hand:
+        return msg("raubritter.summary.empty")
+    if kept is not None:
+        castle = next(t for t in hand if building_of(t[1:]) == "castle")
+        rest = [t for t in hand if t != castle]
+        chosen = next(t for t in rest if t[1:] == kept)
+        rest.remove(chosen)
+        return msg("raubritter.summary.kept", tiles=_commas([castle, chosen]), given=_commas(rest))
+    return msg("raubritter.summary.hand", tiles=_commas(hand))
+
+
+def _status(state: "RaubRitterState", to_act: list[int], outcome, result_msg) -> Msg:
     if outcome is not None:
-        names = " and ".join(f"{{s{s}}}" for s in outcome.winners)
-        points = outcome.scores[outcome.winners[0]]
-        if len(outcome.winners) > 1:
-            return f"Game over: shared win for {names} with {points} points each."
-        return f"Game over: {names} wins with {points} points."
-    player = f"{{s{state.turn}}} ({COLOURS[state.turn]})"
+        return msg("raubritter.status.over", result=result_msg(outcome))
+    player = SeatRef(state.turn)
+    colour = msg(f"raubritter.colour.{COLOURS[state.turn]}")
     if state.phase == "keep":
-        waiting = ", ".join(f"{{s{s}}}" for s in to_act)
-        return f"Everyone secretly keeps their castle and one more A tile. Waiting for {waiting}."
+        return msg("raubritter.status.keep", players=[SeatRef(s) for s in to_act])
     if state.phase == "knights":
-        return f"{player} places knights on the castle at {state.geometry.name(state.pending_castle)}."
+        return msg("raubritter.status.knights", player=player, colour=colour,
+                   square=state.geometry.name(state.pending_castle))
     if state.lays_this_turn == 0:
-        return f"{player} lays a tile."
-    return f"{player} may lay tile {state.lays_this_turn + 1} of {MAX_LAYS_PER_TURN} or end the turn."
+        return msg("raubritter.status.lay", player=player, colour=colour)
+    return msg("raubritter.status.lay_more", player=player, colour=colour, number=state.lays_this_turn + 1,
+               most=MAX_LAYS_PER_TURN)

@@ -49,18 +49,21 @@ async def test_a_timed_out_knatsch_turn_is_played_out_by_the_computer_until_the_
     assert world.stored(1).status == "active"
 
 
-def test_undo_rules_on_knatsch_a_roll_drew_chance_a_target_choice_did_not():
+def test_undo_rules_on_knatsch_a_roll_drew_chance_stopping_did_not():
     from bot.days import undo_refusal
 
     game = REGISTRY["knatsch"]
     state = game.new_game(3, seed=5)
     rng = random.Random(1)
     seen = {}
-    for _ in range(60):
+    for _ in range(300):
+        if game.outcome(state) is not None:
+            break
         seat = min(game.to_act(state))
         action = rng.choice(game.legal_actions(state, seat))
         after, events = game.apply(state, seat, action)
         seen.setdefault(action.verb, set()).add(undo_refusal(game, state, after, seat, action, events, 3))
         state = after
     assert seen["roll"] == {"undo_chance"}
-    assert seen["target"] == {None}
+    assert seen["target"] == {"undo_chance"}  # choosing whom to attack rolls in the same tap
+    assert None in seen["stop"]  # stopping draws nothing (unless it reveals a card)

@@ -25,8 +25,8 @@ async def rolled_once(world):
     first, second = seat_order(world, 1, players)
     board = world.latest_board()
     target = next(b for b in move_buttons(board) if b["custom_id"].split(":", 4)[4].startswith("target"))
-    await world.click(first, board, custom_id=target["custom_id"])
-    await click_labelled(world, first, world.latest_board(), "Roll all six dice")
+    await world.click(first, board, custom_id=target["custom_id"])  # announcing rolls all six dice at once
+    assert world.stored_state(1)["roll"]["rolls_used"] == 1
     return first, second
 
 

@@ -26,6 +26,7 @@ from bot.components import ROWS
 from bot.service import split_versioned
 from games import REGISTRY
 from games.core import Action
+from i18n import translate
 from tests.bot.harness import (
     bot_factory,
     buttons,
@@ -271,7 +272,7 @@ class Table:
         everything = await world.autocomplete(player, "move", "action", "")
         # Values carry the version they were offered at ("@6 lay P G8"; issue 7).
         assert [split_versioned(c["value"]) for c in everything] == [(state_version(world), a) for a in legal[:25]]
-        assert [c["name"] for c in everything] == [GAME.describe(state, seat, Action.parse(v)) for v in legal[:25]]
+        assert [c["name"] for c in everything] == [translate(GAME.describe(state, seat, Action.parse(v)), "en") for v in legal[:25]]
         if state.phase == "lay":
             square = self.rng.choice(GAME.view(state, None)["open_squares"])  # read off the board
             typed = square.lower()
@@ -280,7 +281,7 @@ class Table:
         offered = await world.autocomplete(player, "move", "action", typed)
         self.autocompletes += 1
         matching = [a for a in legal
-                    if typed in a.lower() or typed in GAME.describe(state, seat, Action.parse(a)).lower()]
+                    if typed in a.lower() or typed in translate(GAME.describe(state, seat, Action.parse(a)), "en").lower()]
         assert [split_versioned(c["value"])[1] for c in offered] == matching[:25]
         assert all(typed in c["name"].lower() for c in offered)
         if square is not None:  # typing "d5" lists laying each tile in hand there (and D5x squares)
@@ -425,7 +426,7 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
     winners = " and ".join(names[s] for s in outcome.winners)
     assert f"🏁 **Game over** — {winners} win" in final.content
     assert "Scores: " + ", ".join(f"{names[s]} {points}" for s, points in enumerate(outcome.scores)) in final.content
-    assert outcome.reason.startswith("All tiles are laid")
+    assert translate(outcome.reason, "en").startswith("All tiles are laid")
     assert buttons(final) == [] and final.raw_mentions == []
     check_png_is_real(world, final, renderer, None)
     stored = world.stored(1)

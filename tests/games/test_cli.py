@@ -52,3 +52,30 @@ def test_computer_seats_and_german_text():
     assert "Game over after" in text and "{" not in text
     assert "Runde" in text or "Punkte" in text  # German words from the catalogue
     assert run() == text  # the same seed plays the same game
+
+
+@pytest.mark.parametrize("name", ["knatsch", "raubritter"])
+def test_computer_players_in_german_and_english(name):
+    """`--computer --lang de` plays the computer players and prints the catalogues' German."""
+    german, english, again = io.StringIO(), io.StringIO(), io.StringIO()
+    assert play(name, 2, 3, None, out=german, computer=True, lang="de") == 0
+    assert play(name, 2, 3, None, out=english, computer=True, lang="en") == 0
+    assert play(name, 2, 3, None, out=again, computer=True, lang="de") == 0
+    assert german.getvalue() == again.getvalue()
+    assert "Spiel vorbei nach" in german.getvalue() and "Game over after" in english.getvalue()
+    assert "Spieler, Startwert 3" in german.getvalue()
+    for text in (german.getvalue(), english.getvalue()):
+        assert "{" not in text and "knatsch." not in text and "raubritter." not in text
+    # The same moves, in other words.
+    moves = [line.rsplit("[", 1)[-1] for line in german.getvalue().splitlines() if line.endswith("]")]
+    assert moves == [line.rsplit("[", 1)[-1] for line in english.getvalue().splitlines() if line.endswith("]")]
+    words = {"knatsch": ("würfelt", "Würfel"), "raubritter": ("legt", "Ritter")}[name]
+    assert all(word in german.getvalue() for word in words)
+
+
+def test_main_takes_computer_language_and_options(capsys):
+    assert main(["play", "raubritter", "--computer", "--lang", "de", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Raub Ritter (Robber Knights): 2 Spieler") and "Spiel vorbei" in out
+    with pytest.raises(SystemExit):
+        main(["play", "knatsch", "--option", "nonsense"])

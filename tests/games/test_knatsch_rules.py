@@ -13,10 +13,21 @@ import pytest
 from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTurn
 from games.knatsch import GAME, KnatschGame
 from games.knatsch.cards import CARDS, KING, likeness
-from games.knatsch.dice import beats, evaluate, result_text
+from games.knatsch.dice import beats, evaluate, result_msg, result_text
+from i18n import translate
 
 # Seats in the rule book's example.
 ANNA, BOB, CHRIS, DAVE = 0, 1, 2, 3
+NAMES = ["Anna", "Bob", "Chris", "Dave", "Eve", "Fritz"]
+
+
+def en(text) -> str:
+    """Engine words (a Msg or its JSON) in English, strictly: an unknown id fails."""
+    return translate(text, "en", NAMES, strict=True)
+
+
+def de(text) -> str:
+    return translate(text, "de", NAMES, strict=True)
 
 
 class Dice:
@@ -53,11 +64,11 @@ def table(seats: int, holdings: list[list[str]], stack1=(), stack2=(), *, active
 
 
 def play(game, state, *moves):
-    """Apply (seat, action text) pairs; returns the final state and all events' texts."""
+    """Apply (seat, action text) pairs; returns the final state and all events' texts in English."""
     texts = []
     for seat, text in moves:
         state, events = game.apply(state, seat, Action.parse(text))
-        texts += [e.text for e in events]
+        texts += [en(e.text) for e in events]
     return state, texts
 
 
@@ -127,7 +138,7 @@ def test_anna_puts_a_card_under_and_rolls_a_trio_of_5s_in_three_rolls():
     state, texts = play(game, state, (ANNA, "under 1"))
     assert state.stacks[0][0] == "C05" and state.stacks[0][-1] == "T1"
     assert "under 1" not in legal(state, ANNA)  # once per turn
-    state, texts = play(game, state, (ANNA, "target C05"), (ANNA, "roll"))
+    state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.dice == [5, 6, 2, 5, 6, 1]
     rerolls = [a for a in legal(state, ANNA, game) if a.startswith("reroll")]
     assert len(rerolls) == 15 and not any("2" in a.split()[1].split(",") or "5" in a.split()[1].split(",")
@@ -145,7 +156,7 @@ def test_bob_wins_a_stack_special_then_tries_annas_special_and_stops_early():
                   6, 6, 6, 6, 2, 3)  # four sixes: a trio is out of reach
     state = table(4, [["C01", "S12"], ["C04"], ["C07"], ["C10"]], stack1=["S09", "T1"],
                   stack2=["T2"], active=BOB)
-    state, _ = play(game, state, (BOB, "target S09"), (BOB, "roll"))
+    state, _ = play(game, state, (BOB, "target S09"))
     assert state.roll.rolls_used == 1 and "stop" in legal(state, BOB, game)
     state, texts = play(game, state, (BOB, "stop"))
     assert "S09" in state.holdings[BOB]
@@ -154,7 +165,7 @@ def test_bob_wins_a_stack_special_then_tries_annas_special_and_stops_early():
     state, _ = play(game, state, (BOB, "under 1"))
     assert not any(a.startswith("under") for a in legal(state, BOB))
     assert "target S12" in legal(state, BOB)
-    state, _ = play(game, state, (BOB, "target S12"), (BOB, "roll"))
+    state, _ = play(game, state, (BOB, "target S12"))
     assert legal(state, BOB, game) == ["reroll 5", "reroll 6", "reroll 5,6", "stop"]
     state, texts = play(game, state, (BOB, "stop"))
     assert "S12" in state.holdings[ANNA]
@@ -169,7 +180,7 @@ def test_chris_attacks_bobs_castle_and_bob_defends_it():
     assert targets(state, CHRIS) == {"C04", "C10"}  # both tops are like Chris's cards; Anna has one castle
     state, _ = play(game, state, (CHRIS, "under 2"))
     assert targets(state, CHRIS) == {"C04", "C10"}
-    state, _ = play(game, state, (CHRIS, "target C04"), (CHRIS, "roll"), (CHRIS, "reroll 1,2,3"),
+    state, _ = play(game, state, (CHRIS, "target C04"), (CHRIS, "reroll 1,2,3"),
                     (CHRIS, "reroll 3"))
     # [4, 6, 2, 4, 4, 5] and her die card 2: three 4s + 5 beats 3-3-3+2.
     assert state.roll.purpose == "defence" and GAME.to_act(state) == {BOB}
@@ -187,9 +198,9 @@ def test_dave_organises_a_tournament_and_chris_wins_it():
                   4, 4, 4, 1, 2, 3,  # Bob: three 4s, takes the lead
                   5, 5, 5, 1, 2, 3)  # Chris: three 5s, wins
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["S01", "T3"], active=DAVE)
-    state, _ = play(game, state, (DAVE, "under 1"), (DAVE, "target T3"))
-    assert state.roll.rolls_allowed == 4 and state.roll.to_beat is None
-    state, _ = play(game, state, (DAVE, "roll"), (DAVE, "reroll 3,4,6"), (DAVE, "reroll 3,4"))
+    state, _ = play(game, state, (DAVE, "under 1"), (DAVE, "target T3"))  # organising rolls at once
+    assert state.roll.rolls_allowed == 4 and state.roll.to_beat is None and state.roll.rolls_used == 1
+    state, _ = play(game, state, (DAVE, "reroll 3,4,6"), (DAVE, "reroll 3,4"))
     assert GAME.to_act(state) == {DAVE} and state.roll.rolls_used == 3  # a fourth roll is left
     state, _ = play(game, state, (DAVE, "reroll 4"))
     assert state.tournament.results == [[3, 3, 5]] and state.tournament.leader == DAVE
@@ -207,7 +218,7 @@ def test_dave_organises_a_tournament_and_chris_wins_it():
 def test_anna_fails_a_stack_special_and_it_goes_under():
     game = engine(1, 2, 3, 4, 5, 1, 1, 2, 3, 1, 2, 3)
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["S12", "T1"])
-    state, _ = play(game, state, (ANNA, "target S12"), (ANNA, "roll"), (ANNA, "reroll 1,2,3"),
+    state, _ = play(game, state, (ANNA, "target S12"), (ANNA, "reroll 1,2,3"),
                     (ANNA, "reroll 1,2,3"))
     assert state.stacks[0][0] == "T1" and state.stacks[0][-1] == "S12"
     assert "S12" not in state.holdings[ANNA] and state.active == BOB
@@ -216,7 +227,7 @@ def test_anna_fails_a_stack_special_and_it_goes_under():
 def test_bob_fails_against_chris_castle_and_there_is_no_defence():
     game = engine(1, 1, 2, 3, 4, 5, 1, 2, 3, 4, 1, 2, 3, 4)
     state = table(4, [["C01"], ["C04"], ["C07", "C14"], ["C10"]], active=BOB)
-    state, texts = play(game, state, (BOB, "target C14"), (BOB, "roll"), (BOB, "reroll 3,4,5,6"),
+    state, texts = play(game, state, (BOB, "target C14"), (BOB, "reroll 3,4,5,6"),
                         (BOB, "reroll 3,4,5,6"))
     assert "C14" in state.holdings[CHRIS] and state.active == CHRIS and state.phase == "choose"
 
@@ -272,7 +283,7 @@ def test_guards_are_placed_when_captured_and_moved_on_the_owners_turn():
     game = engine(4, 4, 4, 4, 1, 2)
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["S16"], fresh=False,
                   unders_used=1)
-    state, _ = play(game, state, (0, "target S16"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target S16"), (0, "stop"))
     assert state.castle_guard[0] == ["C01", "C04"]  # the castles held longest
     assert GAME.view(state, None)["players"][0]["castle_guard"] == {"card": "S16", "covers": ["C01", "C04"]}
     guard_moves = [a for a in legal(state, 0) if a.startswith("guard")]
@@ -297,7 +308,7 @@ def test_catapult_gives_four_rolls_only_against_an_opponents_castle():
 def test_catapult_attacker_rolls_four_times_and_defender_three():
     game = engine(1, 2, 3, 4, 1, 2, 2, 2, 2, 2, 3, 2)
     state = table(3, [["C01", "S09"], ["C04", "C07"], ["C13"]])
-    state, _ = play(game, state, (0, "target C04"), (0, "roll"), (0, "reroll 1,2,3,4"), (0, "reroll 5"))
+    state, _ = play(game, state, (0, "target C04"), (0, "reroll 1,2,3,4"), (0, "reroll 5"))
     assert state.roll.purpose == "capture" and state.roll.rolls_used == 3 and GAME.to_act(state) == {0}
     state, _ = play(game, state, (0, "reroll 5"))  # the fourth roll: six 2s
     assert state.roll.purpose == "defence" and state.roll.rolls_allowed == 3
@@ -307,7 +318,7 @@ def test_catapult_attacker_rolls_four_times_and_defender_three():
 def test_champion_rolls_four_times_in_someone_elses_tournament():
     game = engine(*([1, 2, 3, 4, 5, 6] * 3))
     state = table(3, [["C01"], ["C04", "S12"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target T1"), (0, "stop"))
     assert GAME.to_act(state) == {1} and state.roll.rolls_allowed == 4
     state, _ = play(game, state, (1, "roll"), (1, "stop"))
     assert GAME.to_act(state) == {2} and state.roll.rolls_allowed == 3
@@ -316,7 +327,7 @@ def test_champion_rolls_four_times_in_someone_elses_tournament():
 def test_tournament_ties_keep_the_earlier_leader():
     game = engine(*([3, 3, 3, 1, 2, 6] * 3))
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"),
+    state, _ = play(game, state, (0, "target T1"), (0, "stop"), (1, "roll"), (1, "stop"),
                     (2, "roll"), (2, "stop"))
     assert "T1" in state.holdings[0]
 
@@ -334,7 +345,7 @@ def test_betrayal_makes_stack_castles_2_2_2_plus_4_but_not_opponents_castles():
 def test_failed_and_successful_capture_from_a_stack_with_betrayal():
     game = engine(2, 2, 2, 5, 1, 6)
     state = table(3, [["C01", "S22"], ["C04"], ["C13"]], stack1=["C06"])
-    state, _ = play(game, state, (0, "target C06"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "target C06"), (0, "stop"))
     assert "C06" in state.holdings[0]
 
 
@@ -354,7 +365,7 @@ def test_stack_card_allows_two_moves_under_a_stack():
 def test_a_stack_card_captured_mid_turn_gives_its_second_move_at_once():
     game = engine(3, 3, 3, 3, 1, 2)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1", "S13"], stack2=["T3", "T4"])
-    state, _ = play(game, state, (0, "under 1"), (0, "target S13"), (0, "roll"), (0, "stop"))
+    state, _ = play(game, state, (0, "under 1"), (0, "target S13"), (0, "stop"))
     assert state.bonus and "under 2" in legal(state, 0)
 
 
@@ -402,19 +413,21 @@ def test_king_can_be_challenged_only_at_the_start_of_a_turn_with_three_castles()
 def test_toppling_the_king_wins():
     game = engine(5, 5, 5, 5, 2, 1)  # four 5s + 2 beats four 5s + 1
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"))
+    state, texts = play(game, state, (0, "topple"))
     assert state.roll.to_beat == list(KING.key)
     state, texts = play(game, state, (0, "stop"))
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.details["kind"] == "king"
     assert outcome.scores == (3, 1, 1)
-    assert "toppled the king" in outcome.reason
+    assert outcome.reason.id == "knatsch.reason.king" and outcome.reason.params["player"].seat == 0
+    assert en(outcome.reason) == "Anna toppled the king while holding three castles."
+    assert de(outcome.reason) == "Anna hat mit drei Burgen den König gestürzt."
 
 
 def test_the_kings_revenge_costs_a_castle_of_your_choice_under_a_stack_of_your_choice():
     game = engine(5, 5, 5, 5, 1, 6)  # four 5s + 1: a tie with the king fails
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "topple"), (0, "stop"))
     assert state.phase == "revenge" and GAME.to_act(state) == {0}
     assert legal(state, 0) == ["lose C01 1", "lose C01 2", "lose C04 1", "lose C04 2",
                                "lose C07 1", "lose C07 2"]
@@ -426,7 +439,7 @@ def test_the_kings_revenge_costs_a_castle_of_your_choice_under_a_stack_of_your_c
 def test_protection_spares_the_kings_revenge():
     game = engine(1, 2, 3, 4, 5, 6)
     state = table(3, [["C01", "C04", "C07", "S23"], ["C10"], ["C13"]])
-    state, texts = play(game, state, (0, "topple"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "topple"), (0, "stop"))
     assert len(state.cards_of(0, "castle")) == 3 and state.active == 1
     assert any("Protection" in t for t in texts)
 
@@ -434,7 +447,7 @@ def test_protection_spares_the_kings_revenge():
 def test_four_different_castles_win():
     game = engine(5, 5, 5, 5, 1, 2)
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["C14"], fresh=False)
-    state, texts = play(game, state, (0, "target C14"), (0, "roll"), (0, "stop"))
+    state, texts = play(game, state, (0, "target C14"), (0, "stop"))
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.details["kind"] == "four_castles"
     assert GAME.to_act(state) == frozenset() and GAME.legal_actions(state, 0) == []
@@ -443,7 +456,7 @@ def test_four_different_castles_win():
 def test_two_castles_and_three_tournaments_win_even_on_someone_elses_tournament():
     game = engine(1, 2, 3, 4, 5, 6, 5, 5, 5, 1, 2, 3, 1, 2, 3, 4, 5, 6)
     state = table(3, [["C01"], ["C04", "C07", "T1", "T2"], ["C13"]], stack1=["T3"])
-    state, _ = play(game, state, (0, "target T3"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"))
+    state, _ = play(game, state, (0, "target T3"), (0, "stop"), (1, "roll"), (1, "stop"))
     # The last player still rolls, then the winner is known.
     assert GAME.outcome(state) is None
     state, _ = play(game, state, (2, "roll"), (2, "stop"))
@@ -454,7 +467,7 @@ def test_two_castles_and_three_tournaments_win_even_on_someone_elses_tournament(
 def test_the_attacker_who_takes_a_fourth_castle_wins():
     game = engine(5, 5, 5, 5, 1, 2, 1, 2, 3, 4, 6, 6)
     state = table(3, [["C01", "C04", "C07"], ["C10", "C13"], ["C16"]], fresh=False)
-    state, _ = play(game, state, (0, "target C13"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "stop"))
+    state, _ = play(game, state, (0, "target C13"), (0, "stop"), (1, "roll"), (1, "stop"))
     assert GAME.outcome(state).winners == (0,)
 
 
@@ -478,7 +491,7 @@ def test_errors_leave_the_state_unchanged():
 
     game = engine(5, 5, 5, 5, 1, 2)
     won = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["C14"], fresh=False)
-    won, _ = play(game, won, (0, "target C14"), (0, "roll"), (0, "stop"))
+    won, _ = play(game, won, (0, "target C14"), (0, "stop"))
     before = snapshot(won)
     with pytest.raises(GameOver):
         GAME.apply(won, 0, Action("topple"))
@@ -488,10 +501,10 @@ def test_errors_leave_the_state_unchanged():
 def test_reroll_positions_may_be_given_in_any_order():
     game = engine(1, 2, 3, 4, 5, 1, 4, 4)
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"])
-    state, _ = play(game, state, (0, "target T1"), (0, "roll"), (0, "reroll 5,1"))
+    state, _ = play(game, state, (0, "target T1"), (0, "reroll 5,1"))
     assert state.roll.dice == [4, 2, 3, 4, 4, 1]
     spaced, _ = play(engine(1, 2, 3, 4, 5, 1, 4, 4), table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"]),
-                     (0, "target T1"), (0, "roll"), (0, "reroll 5 1"))
+                     (0, "target T1"), (0, "reroll 5 1"))
     assert spaced.roll.dice == [4, 2, 3, 4, 4, 1]
 
 
@@ -551,7 +564,7 @@ def test_views_show_only_stack_tops_and_hidden_variant_changes_only_the_order_be
 def test_view_has_the_contract_keys_and_the_roll():
     game = engine(5, 6, 2, 5, 6, 1, 6, 3)
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["C05"])
-    state, _ = play(game, state, (0, "target C05"), (0, "roll"), (0, "reroll 3,6"))
+    state, _ = play(game, state, (0, "target C05"), (0, "reroll 3,6"))
     view = GAME.view(state, 2)
     assert {"game", "seats", "viewer", "to_act", "status", "over"} <= set(view)
     roll = view["roll"]
@@ -559,19 +572,54 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert [d["locked"] for d in roll["dice"]] == [False, True, True, False, True, False]
     assert [d["kept"] for d in roll["dice"]] == [True, False, False, True, False, False]
     assert roll["rolls_used"] == 2 and roll["rolls_allowed"] == 3
-    assert roll["best"]["text"] == "two 5s + 3" and roll["to_beat"]["text"] == "three 4s + 2"
+    assert en(roll["best"]["text"]) == "two 5s + 3" and en(roll["to_beat"]["text"]) == "three 4s + 2"
+    assert de(roll["best"]["text"]) == "zwei 5er + 3"
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
-    assert "{s0}" in view["status"]
+    assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
+    assert en(view["status"]) == "Anna rolls for Blue castle 4-4-4+2, roll 2 of 3: must beat three 4s + 2."
+    assert de(view["status"]) == "Anna würfelt um Blaue Burg 4-4-4+2, Wurf 2 von 3: muss drei 4er + 2 übertreffen."
 
 
 def test_describe_labels_are_short():
     state = table(3, [["C01", "C07", "C10", "S09", "S16"], ["C13", "C15"], ["C16"]], stack1=["C05"],
                   castle_guard=[["C01", "C07"], [], []])
     labels = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
-    assert labels["target C05"] == "Roll for Blue castle 4-4-4+2 (stack 1)"
-    assert labels["target C13"] == "Attack {s1}'s Purple castle 2-2-2+5 (4 rolls, Catapult)"
-    assert labels["topple"].startswith("Topple the king")
-    assert all(0 < len(label) <= 100 for label in labels.values())
+    assert labels["target C13"].params["owner"].seat == 1
+    assert en(labels["target C05"]) == "Roll for Blue castle 4-4-4+2 (stack 1)"
+    assert en(labels["target C13"]) == "Attack Bob's Purple castle 2-2-2+5 (Catapult)"
+    assert de(labels["target C13"]) == "Lila Burg 2-2-2+5 von Bob angreifen (Katapult)"
+    assert en(labels["topple"]).startswith("Topple the king")
+    assert de(labels["topple"]).startswith("König stürzen")
+    for lang in ("en", "de"):
+        assert all(0 < len(translate(label, lang, ["X" * 32] * 3, strict=True)) <= 80 for label in labels.values())
+
+
+def test_results_read_in_both_languages():
+    assert result_text((3, 5, 2)) == en(result_msg((3, 5, 2))) == "three 5s + 2"
+    assert de(result_msg((3, 5, 2))) == "drei 5er + 2"
+    assert en(result_msg((1, 3, 1))) == "one 3 + 1" and de(result_msg((1, 3, 1))) == "ein 3er + 1"
+    assert en(result_msg((0, 0, 0))) == "nothing" and de(result_msg((0, 0, 0))) == "nichts"
+    assert en(result_msg((7, 4, 0))) == "seven 4s" and de(result_msg((7, 4, 0))) == "sieben 4er"
+
+
+def test_every_event_of_a_game_is_a_message_in_both_languages():
+    """No engine line is finished English any more: every event, status and log line is a Msg
+    whose German differs from its English."""
+    from games.core import Msg
+
+    rng = random.Random(3)
+    state = GAME.new_game(4, seed=3)
+    seen = set()
+    while GAME.outcome(state) is None:
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        state, events = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        for event in events:
+            assert isinstance(event.text, Msg)
+            seen.add(event.text.id)
+            assert en(event.text) != de(event.text)
+        assert all(isinstance(line, dict) and line["id"].startswith("knatsch.") for line in GAME.view(state, None)["log"])
+    assert {"knatsch.event.rolled", "knatsch.event.fail_stack"} <= seen
+    assert isinstance(GAME.outcome(state).reason, Msg)
 
 
 @pytest.mark.parametrize("players", range(2, 7))
@@ -603,3 +651,46 @@ def test_likeness_of_die_cards_is_their_value():
     assert likeness(CARDS["S02"]) == likeness(CARDS["S06"])
     assert likeness(CARDS["S02"]) != likeness(CARDS["S03"])
     assert likeness(CARDS["T1"]) is None
+
+
+def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
+    game = engine(5, 6, 2, 5, 6, 1)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, texts = play(game, state, (ANNA, "target C05"))
+    assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
+    assert texts == ["Anna rolls for Blue castle 4-4-4+2 from stack 1.",
+                     "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
+    assert "roll" not in legal(state, ANNA, game)
+    # The defender's first roll stays a tap of its own: it is someone else's decision.
+    game = engine(5, 5, 5, 5, 1, 2)
+    state = table(3, [["C01"], ["C04", "C09"], ["C07"]])
+    state, _ = play(game, state, (ANNA, "target C09"), (ANNA, "stop"))
+    assert state.roll.purpose == "defence" and legal(state, BOB, game) == ["roll"]
+
+
+def test_the_stop_label_says_whether_stopping_wins():
+    game = engine(5, 5, 2, 1, 3, 4)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])  # blue 4-4-4+2
+    state, _ = play(game, state, (ANNA, "target C05"))
+    label = game.describe(state, ANNA, Action("stop"))
+    assert en(label) == "Stop with two 5s + 4: not enough, fails"
+    assert de(label) == "Aufhören mit zwei 5er + 4: reicht nicht"
+    game = engine(4, 4, 4, 4, 1, 2)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, _ = play(game, state, (ANNA, "target C05"))
+    assert en(game.describe(state, ANNA, Action("stop"))) == "Stop with four 4s + 2: beats the card"
+    assert de(game.describe(state, ANNA, Action("stop"))) == "Aufhören mit vier 4er + 2: übertrifft die Karte"
+
+
+def test_every_label_fits_a_button_in_both_languages_with_long_names():
+    names = ["W" * 32] * 6
+    for seed, players in ((1, 2), (2, 6), (3, 4)):
+        rng = random.Random(seed)
+        state = GAME.new_game(players, seed=seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            for action in GAME.legal_actions(state, seat)[:64]:
+                for lang in ("en", "de"):
+                    label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
+                    assert 0 < len(label) <= 80, label
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -12,6 +12,18 @@ from games.core import Action, GameError, GameOver, IllegalAction, InvalidState,
 from games.raubritter import GAME, RaubRitterState
 from games.raubritter.board import Geometry, Laid
 from games.raubritter.tiles import AREA_LIMIT, KNIGHTS_PER_PLAYER, TILES_BY_LETTER, player_tiles
+from i18n import translate
+
+NAMES = ["Anna", "Bob", "Chris", "Dave"]
+
+
+def en(text) -> str:
+    """Engine words (a Msg or its JSON) in English, strictly: an unknown id fails."""
+    return translate(text, "en", NAMES, strict=True)
+
+
+def de(text) -> str:
+    return translate(text, "de", NAMES, strict=True)
 
 
 # ----------------------------------------------------------------------------------------
@@ -60,6 +72,11 @@ def build(seats, tiles, *, turn=0, hands=None, phase="lay", lays=0, end_reason=N
         knights_left=[KNIGHTS_PER_PLAYER - on_board[s] for s in range(seats)], board=board,
         end_reason=end_reason,
     )
+    if phase == "over":
+        # A scoring scenario: a few tiles stand for a finished table whose other tiles do not
+        # matter. Such a state is no reachable end (tiles are left in the piles), and loading
+        # it is refused as corrupt; the scoring tests use it as it is.
+        return state
     return GAME.from_dict(GAME.to_dict(state))  # validates the scenario itself
 
 
@@ -192,16 +209,51 @@ def test_area_limit_fixes_the_edges_once_the_display_spans_it(seats):
     assert f"lay P {geometry.name((first, row - 1))}" in legal(state, 0)
 
 
-def test_three_players_on_the_printed_eight_by_eight_end_when_the_area_is_full():
-    # The table option area=8x8: 72 tiles cannot fit 64 squares, so the game ends when no
-    # square is left.
+def test_three_players_end_when_the_eight_by_eight_area_is_full():
+    # The table option for the printed translation's 8 x 8: 72 tiles cannot fit 64 squares, so
+    # the game ends when no square is left.
     rng = random.Random(3)
     state = started(3, options={"area": "8x8"})
+    assert GAME.view(state, None)["grid"]["limit"] == 8
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
         state, _ = act(state, seat, rng.choice(legal(state, seat)))
     assert len(state.board) == 64 and state.end_reason == "area_full"
-    assert "full" in GAME.outcome(state).reason
+    assert GAME.outcome(state).reason.params["ended"].id == "raubritter.ended.area_full"
+    assert "full" in en(GAME.outcome(state).reason) and "voll" in de(GAME.outcome(state).reason)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_three_players_lay_all_72_tiles_in_the_default_nine_by_nine(seed):
+    rng = random.Random(seed)
+    state = started(3, seed=seed)
+    assert state.geometry.limit == 9 and GAME.view(state, None)["grid"]["limit"] == 9
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = act(state, seat, rng.choice(legal(state, seat)))
+    assert len(state.board) == 72 and state.end_reason == "all_laid"
+    extent = GAME.view(state, None)["bounds"]
+    assert extent["max_col"] - extent["min_col"] <= 8 and extent["max_row"] - extent["min_row"] <= 8
+
+
+def test_the_area_option_is_checked_and_only_changes_three_player_games():
+    assert [o.name for o in GAME.options] == ["area"] and GAME.options[0].default == "9x9"
+    assert GAME.new_game(2, seed=1, options={"area": "8x8"}).geometry.limit == 7
+    assert GAME.new_game(4, seed=1, options={"area": "9x9"}).geometry.limit == 10
+    assert GAME.new_game(3, seed=1, options={"area": "9x9"}).geometry.limit == 9
+    for bad in ({"area": "12x12"}, {"size": "8x8"}):
+        with pytest.raises(GameError):
+            GAME.new_game(3, seed=1, options=bad)
+    assert "9x9" in GAME.rules_summary and "8x8" in GAME.rules_summary
+
+
+def test_states_stored_before_the_area_option_keep_their_eight_by_eight():
+    data = GAME.to_dict(started(3, options={"area": "8x8"}))
+    del data["area"]
+    assert GAME.from_dict(data).geometry.limit == 8
+    data["area"] = 10
+    with pytest.raises(InvalidState):
+        GAME.from_dict(data)
 
 
 def test_a_player_without_tiles_is_skipped_and_players_finish_in_different_rounds():
@@ -239,7 +291,10 @@ def test_reds_example_one_two_one_across_plain_forest_plain():
     state, events = act(state, 3, "knights E 1,2,1")
     assert [stack(state, sq) for sq in ("E9", "F9", "G9")] == [[3], [3, 3], [3]]
     assert state.knights_left[3] == KNIGHTS_PER_PLAYER - 4
-    assert any("east" in e.text for e in events)
+    assert any(en(e.text) == "Dave places 4 knights at E9 and moves east: 1 on E9, 2 on F9 and 1 on G9."
+               for e in events)
+    assert any(de(e.text) == "Dave setzt 4 Ritter auf E9 und zieht nach Osten: 1 auf E9, 2 auf F9 und 1 auf G9."
+               for e in events)
     assert state.phase == "lay" and len(state.hands[3]) == 2  # the draw follows the knights
 
 
@@ -315,8 +370,11 @@ def test_all_knights_may_stay_on_the_castle_but_never_more_than_four():
     assert {"knights - 1", "knights - 2", "knights - 3", "knights - 4"} <= set(options)
     assert "knights - 5" not in options and "knights E 4,1" in options and "knights E 1,4" in options
     assert len(options) == len(set(options))
-    assert GAME.describe(state, 0, Action.parse("knights - 3")) == "Place 3 knights, all stay on the castle"
-    assert GAME.describe(state, 0, Action.parse("knights E 1,2")) == "3 knights east: E6:1 F6:2"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "Place 3 knights, all stay on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 knights east: E6:1 F6:2"
+    assert de(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 Ritter nach Osten: E6:1 F6:2"
+    assert de(GAME.describe(state, 0, Action.parse("lay Pc F5"))) == "Ebene+Burg legen: F5"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "Place 1 knight, it stays on the castle"
     # A single count is the same as staying, however it is typed.
     after, _ = act(state, 0, "knights e 3")
     assert stack(after, "E6") == [0, 0, 0]
@@ -334,8 +392,10 @@ def test_running_out_of_knights_while_still_laying_castles():
     state, _ = act(state, 0, "lay Pc E6")
     assert legal(state, 0) == ["knights - 0"]
     state, events = act(state, 0, "knights - 0")
-    assert stack(state, "E6") == [] and "no knights" in events[0].text
-    assert GAME.describe(state, 0, Action.parse("end")) == "End the turn"
+    assert stack(state, "E6") == [] and events[0].text.id == "raubritter.event.no_knights"
+    assert en(events[0].text) == "Anna places no knights on the castle at E6."
+    assert en(GAME.describe(state, 0, Action.parse("end"))) == "End the turn"
+    assert de(GAME.describe(state, 0, Action.parse("end"))) == "Zug beenden"
     # One knight left cannot hold a forest castle (it needs two), so none goes there.
     one_left = build(2, board_with_seat0_knights(1), hands={0: ["Fc", "P"]})
     one_left, _ = act(one_left, 0, "lay Fc E6")
@@ -356,7 +416,7 @@ def test_running_out_of_knights_while_still_laying_castles():
 def test_top_knight_scores_castle_village_town():
     board = {"E6": (0, "Pc", [0]), "F6": (0, "Pv", [1, 0]), "G6": (1, "Pt", [0, 1]),
              "H6": (1, "P", [0]), "E7": (1, "M", [1, 1, 1]), "F7": (1, "Fv", [])}
-    state = build(2, board, phase="over", end_reason="area_full", hands={0: [], 1: []})
+    state = build(2, board, phase="over", end_reason="all_laid", hands={0: [], 1: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (1 + 2, 3)
 
@@ -364,23 +424,28 @@ def test_top_knight_scores_castle_village_town():
 def test_tie_on_points_goes_to_the_most_unused_knights():
     # Both score 3; seat 1 put more knights on the board, so seat 0 has more unused.
     board = {"E6": (0, "Pt", [0]), "F6": (1, "Pv", [1, 1]), "G6": (1, "Pc", [1])}
-    state = build(2, board, phase="over", end_reason="area_full", hands={0: [], 1: []})
+    state = build(2, board, phase="over", end_reason="all_laid", hands={0: [], 1: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3) and outcome.winners == (0,)
     assert outcome.details["unused_knights"] == [29, 27]
-    assert "unused knights" in outcome.reason
-    assert GAME.view(state, None)["status"] == "Game over: {s0} wins with 3 points."
+    assert outcome.reason.id == "raubritter.reason.knights" and outcome.reason.params["knights"] == 29
+    assert en(outcome.reason) == "All tiles are laid; tied on 3 points, most unused knights (29) wins."
+    assert de(outcome.reason) == ("Alle Plättchen liegen; Gleichstand bei 3 Punkten, "
+                                  "die meisten übrigen Ritter (29) gewinnen.")
+    assert en(GAME.view(state, None)["status"]) == "Game over: Anna wins with 3 points."
+    assert de(GAME.view(state, None)["status"]) == "Spiel vorbei: Anna gewinnt mit 3 Punkten."
 
 
 def test_tie_on_points_and_unused_knights_is_a_shared_win():
     board = {"E6": (0, "Pt", [0, 0]), "F6": (1, "Pv", [1]), "G6": (1, "Pc", [1]), "H6": (2, "Pv", [2])}
-    state = build(3, board, phase="over", end_reason="area_full", hands={0: [], 1: [], 2: []})
+    state = build(3, board, phase="over", end_reason="all_laid", hands={0: [], 1: [], 2: []})
     outcome = GAME.outcome(state)
     assert outcome.scores == (3, 3, 2) and outcome.winners == (0, 1)
-    assert "shared" in outcome.reason
+    assert outcome.reason.id == "raubritter.reason.shared"
     view = GAME.view(state, None)
     assert view["over"] and view["outcome"]["winners"] == [0, 1] and view["outcome"]["points"] == [3, 3, 2]
-    assert "shared win" in view["status"]
+    assert en(view["status"]) == "Game over: Shared win for Anna and Bob with 3 points each."
+    assert de(view["status"]) == "Spiel vorbei: Geteilter Sieg für Anna und Bob mit je 3 Punkten."
 
 
 # ----------------------------------------------------------------------------------------
@@ -409,7 +474,7 @@ def test_errors_leave_the_state_unchanged():
         act(keep, 0, "keep P")  # a choice once made is final
     with pytest.raises(IllegalAction):
         act(keep, 1, "keep Pc")  # the castle is always kept
-    over = build(2, {"E6": (0, "Pt", [0])}, phase="over", end_reason="area_full", hands={0: [], 1: []})
+    over = build(2, {"E6": (0, "Pt", [0])}, phase="over", end_reason="all_laid", hands={0: [], 1: []})
     frozen = snapshot(over)
     with pytest.raises(GameOver):
         act(over, 0, "end")
@@ -451,6 +516,28 @@ def test_round_trip_and_validation():
         "not a dict",
     ]
     for bad in broken:
+        with pytest.raises(InvalidState):
+            GAME.from_dict(bad)
+
+
+def test_inconsistent_states_are_refused_as_corrupt():
+    state = started(2)
+    assert [t[1:] for t in state.hands[0]] == ["Pc", "M"]
+    state, _ = act(state, 0, "lay M " + GAME.view(state, None)["open_squares"][0])
+    assert state.phase == "lay" and state.lays_this_turn == 1
+    data = json.loads(json.dumps(GAME.to_dict(state)))
+    GAME.from_dict(data)
+    corrupt = [
+        {**data, "lays_this_turn": 2},                      # says two lays, one tile laid
+        {**data, "this_turn": []},                          # a lay counted, no tile of the turn
+        {**data, "phase": "over", "end_reason": "all_laid", "this_turn": [], "lays_this_turn": 0},
+        {**data, "hands": [data["hands"][0][:1], data["hands"][1]]},  # a short hand, pile left
+    ]
+    finished = json.loads(json.dumps(GAME.to_dict(build(2, {"E6": (0, "Pt", [0])}, phase="over",
+                                                            end_reason="all_laid", hands={0: [], 1: []}))))
+    assert finished["piles"][0], "the scenario keeps tiles in the piles"
+    corrupt.append(finished)  # finished, though the piles still hold tiles
+    for bad in corrupt:
         with pytest.raises(InvalidState):
             GAME.from_dict(bad)
 
@@ -510,7 +597,8 @@ def test_random_legal_play_reaches_the_end(seats, seed):
         assert actions and len(set(actions)) == len(actions)
         action = rng.choice(actions)
         assert len(action.encode()) <= 80 and Action.parse(action.encode()) == action
-        assert 0 < len(GAME.describe(state, seat, action)) <= 100
+        for lang in ("en", "de"):
+            assert 0 < len(translate(GAME.describe(state, seat, action), lang, ["X" * 32] * seats, strict=True)) <= 100
         state, _ = GAME.apply(state, seat, action)
         if steps % 7 == 0:
             data = GAME.to_dict(state)
@@ -520,7 +608,7 @@ def test_random_legal_play_reaches_the_end(seats, seed):
     outcome = GAME.outcome(state)
     assert len(outcome.scores) == seats and outcome.winners
     total_tiles = 24 * seats
-    assert len(state.board) == total_tiles  # 9 x 9 for three players: every tile is laid
+    assert len(state.board) == total_tiles and outcome.details["end"] == "all_laid"
     assert GAME.view(state, None)["over"]
 
 
@@ -546,43 +634,53 @@ def test_game_metadata():
         GAME.new_game(5, seed=1)
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_three_players_lay_all_72_tiles_on_nine_by_nine_by_default(seed):
-    rng = random.Random(seed)
-    state = started(3, seed=seed)
-    assert state.geometry.limit == 9
-    while GAME.outcome(state) is None:
-        seat = min(GAME.to_act(state))
-        state, _ = act(state, seat, rng.choice(legal(state, seat)))
-    assert len(state.board) == 72 and state.end_reason == "all_laid"
+def test_hand_summary_and_private_lines_read_in_both_languages():
+    state = GAME.new_game(2, seed=4)
+    summary = GAME.view(state, 0)["private"]["summary"]
+    faces = ", ".join(en({"id": "raubritter.tile", "params": {
+        "face": GAME.view(state, 0)["private"]["hand"][i]["label"], "letter": "A"}}) for i in range(4))
+    assert en(summary) == f"Your hand: {faces}."
+    assert de(summary).startswith("Deine Hand: ") and "Ebene+Burg (A)" in de(summary)
+    state, events = act(state, 0, "keep M")
+    private = [e for e in events if e.seat == 0]
+    public = [e for e in events if e.seat is None]
+    assert en(private[0].text) == "You keep your castle and the mountain tile."
+    assert de(private[0].text) == "Du behältst deine Burg und das Plättchen Gebirge."
+    assert en(public[0].text) == "Anna has chosen which A tiles to keep."
+    state, events = act(state, 1, "keep Pv")
+    assert en(events[-1].text) == "Everyone has chosen; the starting area is turned face up. Anna begins."
+    assert GAME.view(state, None)["events"][-1] == events[-1].text.to_json()
+    assert en(GAME.view(state, None)["status"]) == "Anna (blue) lays a tile."
+    assert de(GAME.view(state, None)["status"]) == "Anna (blau) legt ein Plättchen."
 
 
-def test_area_option_is_checked_and_only_changes_three_players():
-    with pytest.raises(GameError):
-        GAME.new_game(3, seed=1, options={"area": "7x7"})
-    with pytest.raises(GameError):
-        GAME.new_game(3, seed=1, options={"size": "8x8"})
-    assert GAME.new_game(2, seed=1, options={"area": "8x8"}).geometry.limit == 7
-    assert GAME.new_game(4, seed=1, options={"area": "8x8"}).geometry.limit == 10
-
-
-def test_an_older_three_player_game_without_an_area_loads_on_eight_by_eight():
-    stored = GAME.to_dict(started(3, options={"area": "8x8"}))
-    del stored["area_limit"]
-    assert GAME.from_dict(stored).geometry.limit == 8
-    stored = GAME.to_dict(started(2))
-    del stored["area_limit"]
-    assert GAME.from_dict(stored).geometry.limit == 7
-
-
-def test_inconsistent_stored_games_are_refused_as_corrupt():
-    state = started(2)
-    state, _ = act(state, state.turn, legal(state, state.turn)[0])  # one tile laid this turn
-    data = GAME.to_dict(state)
-    assert data["lays_this_turn"] == 1 and len(data["this_turn"]) == 1
-    bad = dict(data, lays_this_turn=2)
+def test_states_stored_before_messages_still_load():
+    data = GAME.to_dict(started(2))
+    data["log"] = ["It is {s0}'s turn."]
+    assert GAME.from_dict(data).log == ["It is {s0}'s turn."]
+    data["log"] = [{"id": "knatsch.event.start", "params": {}}]
     with pytest.raises(InvalidState):
-        GAME.from_dict(bad)
-    over = dict(data, phase="over", end_reason="all_laid")
-    with pytest.raises(InvalidState):  # over "because every tile was laid", with tiles in the piles
-        GAME.from_dict(over)
+        GAME.from_dict(data)
+
+
+def test_after_the_keep_choice_the_hand_summary_names_the_two_kept_tiles():
+    state = GAME.new_game(2, seed=4)
+    state, _ = act(state, 0, "keep M")
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert en(summary) == ("Your hand: plain+castle (A), mountain (A); "
+                           "plain (A), plain+village (A) go to the starting area.")
+    assert de(summary) == "Deine Hand: Ebene+Burg (A), Gebirge (A); Ebene (A), Ebene+Dorf (A) kommen in die Startauslage."
+    assert en(GAME.view(state, 1)["private"]["summary"]).count("(A)") == 4  # Bob has not chosen yet
+
+
+def test_every_label_fits_a_button_in_both_languages():
+    for seed, seats in ((1, 2), (2, 4)):
+        rng = random.Random(seed)
+        state = GAME.new_game(seats, seed=seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            for action in GAME.legal_actions(state, seat)[:80]:
+                for lang in ("en", "de"):
+                    label = translate(GAME.describe(state, seat, action), lang, ["W" * 32] * seats, strict=True)
+                    assert 0 < len(label) <= 80, label
+            state, _ = act(state, seat, rng.choice(legal(state, seat)))

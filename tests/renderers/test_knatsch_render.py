@@ -52,17 +52,18 @@ def phases(seats):
     start = table(seats)
     attack = "C15"
     yield "choose", start
-    yield "capture, before rolling", play(start, [(0, "target S12")])
-    yield "capture, mid-roll", play(start, [(0, "target S12"), (0, "roll"), (0, "reroll 4,5")],
+    # Announcing rolls at once: a first roll still to make is a defender's (or a later tournament roller's).
+    yield "defence, before rolling", play(start, [(0, f"target {attack}"), (0, "stop")], [5, 5, 5, 5, 1, 2])
+    yield "capture, mid-roll", play(start, [(0, "target S12"), (0, "reroll 4,5")],
                                     [5, 5, 6, 1, 2, 6, 5, 3])
-    yield "defence", play(start, [(0, f"target {attack}"), (0, "roll"), (0, "stop"), (1, "roll"),
+    yield "defence", play(start, [(0, f"target {attack}"), (0, "stop"), (1, "roll"),
                                   (1, "reroll 1,2")], [5, 5, 5, 5, 1, 2, 3, 3, 3, 6, 1, 2, 4, 4])
-    tournament_moves = [(0, "target T1"), (0, "roll"), (0, "stop"), (1, "roll"), (1, "reroll 5,6")]
+    tournament_moves = [(0, "target T1"), (0, "stop"), (1, "roll"), (1, "reroll 5,6")]
     yield "tournament", play(start, tournament_moves, [3, 3, 3, 1, 2, 6, 4, 4, 1, 2, 3, 5, 4, 4])
-    yield "king", play(start, [(0, "topple"), (0, "roll"), (0, "reroll 4,5")], [5, 5, 5, 2, 1, 6, 5, 3])
-    yield "revenge", play(start, [(0, "topple"), (0, "roll"), (0, "stop")], [1, 2, 3, 4, 5, 6])
-    yield "further attempt", play(start, [(0, "target S12"), (0, "roll"), (0, "stop")], [5, 5, 5, 5, 2, 3])
-    yield "over", play(start, [(0, "topple"), (0, "roll"), (0, "stop")], [5, 5, 5, 5, 5, 1])
+    yield "king", play(start, [(0, "topple"), (0, "reroll 4,5")], [5, 5, 5, 2, 1, 6, 5, 3])
+    yield "revenge", play(start, [(0, "topple"), (0, "stop")], [1, 2, 3, 4, 5, 6])
+    yield "further attempt", play(start, [(0, "target S12"), (0, "stop")], [5, 5, 5, 5, 2, 3])
+    yield "over", play(start, [(0, "topple"), (0, "stop")], [5, 5, 5, 5, 5, 1])
 
 
 CASES = [(seats, name, state) for seats in (2, 6) for name, state in phases(seats)]

@@ -1,0 +1,74 @@
+"""The Knatsch computer player: sensible single decisions, and it beats random play."""
+from __future__ import annotations
+
+import random
+
+from games.core import Action
+from games.knatsch import GAME
+from games.knatsch.ai import beat_chance, suggest
+from tests.games.test_knatsch_rules import engine, play, table
+
+
+def test_it_keeps_the_dice_of_its_best_group_and_rolls_the_rest():
+    game = engine(5, 6, 2, 5, 1, 3)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])  # blue 4-4-4+2
+    state, _ = play(game, state, (0, "target C05"))
+    assert state.roll.dice == [5, 6, 2, 5, 1, 3]
+    assert suggest(game, state, 0, random.Random(1)) == Action("reroll", ("3,5,6",))
+
+
+def test_it_stops_once_a_stack_card_is_beaten_and_rolls_on_when_not():
+    game = engine(4, 4, 4, 4, 1, 2)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, _ = play(game, state, (0, "target C05"))
+    assert suggest(game, state, 0, random.Random(1)) == Action("stop")
+    game = engine(1, 2, 3, 4, 5, 1)
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
+    state, _ = play(game, state, (0, "target C05"))
+    assert suggest(game, state, 0, random.Random(1)).verb == "reroll"
+
+
+def test_it_goes_for_the_card_it_can_most_likely_beat():
+    assert beat_chance((3, 1, 2), 3) > beat_chance((3, 5, 4), 3) > beat_chance((4, 5, 1), 3)
+    # Stack 1 shows the black castle 1-1-1+5, stack 2 the blue 5-5-5+2: same worth, easier first.
+    state = table(3, [["C01"], ["C04"], ["C10"]], stack1=["C15"], stack2=["C06"])
+    assert suggest(GAME, state, 0, random.Random(2)) == Action("target", ("C15",))
+
+
+def test_it_wins_the_game_with_a_fourth_castle_when_it_can():
+    state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["S01"], stack2=["C14"], fresh=False)
+    assert suggest(GAME, state, 0, random.Random(3)) == Action("target", ("C14",))
+
+
+def test_the_computer_beats_random_players_clearly():
+    wins = 0
+    games = 40
+    for seed in range(games):
+        rng = random.Random(seed)
+        me = seed % 3
+        state = GAME.new_game(3, seed=seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            action = GAME.suggest(state, seat, rng) if seat == me else rng.choice(GAME.legal_actions(state, seat))
+            state, _ = GAME.apply(state, seat, action)
+        wins += me in GAME.outcome(state).winners
+    assert wins / games > 0.6  # random play wins about a third
+
+
+def test_its_choices_never_depend_on_what_it_cannot_see():
+    """Re-dealing any secret hidden from the computer's seat never changes its move."""
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = GAME.new_game(3, seed=seed)
+        for _ in range(150):
+            if GAME.outcome(state) is not None:
+                break
+            seat = min(GAME.to_act(state))
+            choice = GAME.suggest(state, seat, random.Random(7))
+            for owner in [None] + [s for s in range(3) if s != seat]:
+                variant = GAME.hidden_variant(state, owner, rng)
+                assert GAME.suggest(variant, seat, random.Random(7)) == choice
+                checked += 1
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert checked > 300
