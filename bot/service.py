@@ -169,6 +169,17 @@ class GameService:
             raise Refusal("There is no game in this channel. Start one with `/game new`.")
         raise Refusal(f"The last game here (game #{last.id}) is {last.status}; start a new one with `/game new`.")
 
+    async def move_table_in(self, channel_id: int) -> GameRow:
+        """The game a /move in this channel is for: the active one, or one that just finished (a
+        retry of the move that ended it must still hear "already done")."""
+        try:
+            return await self.active_table_in(channel_id)
+        except Refusal:
+            last = await self.storage.latest_game_in(channel_id)
+            if last is not None and last.status == "finished" and last.state is not None:
+                return last
+            raise
+
     async def active_table_in(self, channel_id: int) -> GameRow:
         table = await self.open_table_in(channel_id)
         if table.status == "lobby":
@@ -285,12 +296,16 @@ class GameService:
         async with self._work(), self.lock(game_id):
             table = await self.table(game_id)
             game = self.engine(table.game)
+            mover = table.seat_of(user.id)
+            if typed and table.state is not None and mover is not None and (
+                    done := await self._already_done(table, game, game.from_dict(table.state), mover,
+                                                     action_text, seen_version)) is not None:
+                # Also when that move ended the game: the retry still hears it counted.
+                log.info("move game=%s channel=%s seat=%s action=%r already stored as version %s: not applied again",
+                         table.id, table.channel_id, mover, action_text[:100], done.version)
+                return done
             seat = self._seat(table, user)
             state = game.from_dict(table.state)
-            if typed and (done := await self._already_done(table, game, state, seat, action_text)) is not None:
-                log.info("move game=%s channel=%s seat=%s action=%r already stored as version %s: not applied again",
-                         table.id, table.channel_id, seat, action_text[:100], done.version)
-                return done
             if seen_version is not None and seen_version != table.version:
                 if not await self._decision_unchanged(table, game, seat, seen_version):
                     table = await self._catch_up_locked(table)  # the link must point at a current board
@@ -328,16 +343,22 @@ class GameService:
                          (time.monotonic() - started) * 1000)
             return Played(choice, game_id, version)
 
-    async def _already_done(self, table: GameRow, game: Game, state: Any, seat: int, text: str) -> Played | None:
+    async def _already_done(self, table: GameRow, game: Game, state: Any, seat: int, text: str,
+                            seen_version: int | None = None) -> Played | None:
         last = await self.storage.last_action_of(table.id, seat)
         if last is None or last.answered:
             return None
-        try:
-            wanted = resolve_action(game, state, seat, text).encode()
-        except Exception:  # noqa: BLE001 - text that is no move cannot repeat one
-            return None
-        if wanted != last.action:
-            return None
+        # A suggestion names the version it was offered at: the move stored on that version with
+        # that text is the one retried (judged against the newer position it may not even parse).
+        same_offer = seen_version is not None and last.version == seen_version + 1 and \
+            " ".join(text.split()).lower() == last.action.lower()
+        if not same_offer:
+            try:
+                wanted = resolve_action(game, state, seat, text).encode()
+            except Exception:  # noqa: BLE001 - text that is no move cannot repeat one
+                return None
+            if wanted != last.action:
+                return None
         return Played(Choice(last.action, last.action), table.id, last.version, already_done=True,
                       board_url=self.announcer.board_url(table))
 

@@ -25,7 +25,7 @@ class PlayCog(FeatureCog):
     async def move(self, interaction: discord.Interaction, action: str) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.service.active_table_in(interaction.channel_id)
+        table = await self.service.move_table_in(interaction.channel_id)
         seen_version, text = split_versioned(action)  # a suggestion names the version it was offered at
         played = await self.service.play(interaction.user, game_id=table.id, action_text=text,
                                          seen_version=seen_version, typed=True)

@@ -10,7 +10,7 @@ command per line on stdin (JSON), answering one JSON line on stdout:
 
 The simulated Discord lives in this process and dies with it, so every board the channel
 receives is also appended (and fsynced) to the channel log, as one JSON line with the game's
-version read from the board's own custom_ids: the parent reads "the channel" from there.
+version stored when it was posted (boards are posted under the game's lock): the parent reads "the channel" from there.
 
 Kill points for the parent: the environment variable CRASH_AT names one of `before_store`,
 `after_store`, `after_board`, `before_answered`; the first time the bot's code reaches it, the
@@ -38,14 +38,16 @@ from tests.bot.harness import World, bot_factory, reply, start_table
 CRASH_AT = os.environ.get("CRASH_AT", "")
 SLOW_RENDER = float(os.environ.get("SLOW_RENDER", "0") or 0)
 PLAYERS = ("alice", "bob", "carl")
+CHANNEL_EXISTS = False
+ARMED = False
 
 
 def die_at(point: str) -> None:
-    if point == CRASH_AT:
+    if ARMED and point == CRASH_AT:  # armed once started: kills land in moves, not in start-up
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def install_kill_points(channel_log: Path) -> None:
+def install_kill_points(channel_log: Path, database: Path) -> None:
     record_move = Storage.record_move
 
     async def record_move_with_kill_points(self, *args, **kwargs):
@@ -68,11 +70,11 @@ def install_kill_points(channel_log: Path) -> None:
 
     async def send_and_log(self, content=None, **kwargs):
         message = await send(self, content, **kwargs)
-        if message.guild is not None and any(a.filename == "board.png" for a in message.attachments):
-            versions = [int(item.custom_id.split(":")[3]) for row in message.components
-                        for item in getattr(row, "children", []) if (item.custom_id or "").startswith("rk:move:")]
+        if any(a.filename == "board.png" for a in message.attachments):  # only the channel gets boards
+            # Boards are posted under the game's lock: the stored version is the one drawn.
+            # (Message ids restart in every process's simulated Discord: the pid tells them apart.)
             with channel_log.open("a") as log:
-                log.write(json.dumps({"message": message.id, "version": versions[0] if versions else None,
+                log.write(json.dumps({"pid": os.getpid(), "message": message.id, "version": version(database),
                                       "content": message.content[:200]}) + "\n")
                 log.flush()
                 os.fsync(log.fileno())
@@ -80,6 +82,16 @@ def install_kill_points(channel_log: Path) -> None:
         return message
 
     discord.abc.Messageable.send = send_and_log
+
+    # The first bot of a process starts before the simulated server and channel exist again (a
+    # fresh simulated Discord accepts posts to channels it does not know yet): only the bot
+    # started once they exist may pay owed boards, as the real bot does into a real channel.
+    post_owed_boards = GameService.post_owed_boards
+
+    async def post_owed_boards_once_the_channel_exists(self):
+        return await post_owed_boards(self) if CHANNEL_EXISTS else 0
+
+    GameService.post_owed_boards = post_owed_boards_once_the_channel_exists
 
 
 def render(view, names):
@@ -89,6 +101,7 @@ def render(view, names):
 
 
 async def run(database: Path, channel_log: Path) -> None:
+    global CHANNEL_EXISTS, ARMED
     import simcord
 
     fresh = not database.exists()
@@ -102,6 +115,7 @@ async def run(database: Path, channel_log: Path) -> None:
     async with simcord.run(build()) as env:
         world = World(env, build, database)
         players = {name: world.player(name) for name in PLAYERS}
+        CHANNEL_EXISTS = True
         if fresh:
             await start_table(world, players["alice"], players["bob"], players["carl"], options="rounds=3")
         else:
@@ -117,6 +131,7 @@ async def run(database: Path, channel_log: Path) -> None:
 
         GameBot.close = close_then_exit
         print(json.dumps({"ready": True, "version": version(database)}), flush=True)
+        ARMED = True
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -142,7 +157,7 @@ def version(database: Path) -> int:
 
 def main() -> None:
     database, channel_log = Path(sys.argv[1]), Path(sys.argv[2])
-    install_kill_points(channel_log)
+    install_kill_points(channel_log, database)
     asyncio.run(run(database, channel_log))
 
 

@@ -49,7 +49,7 @@ def test_computer_seats_and_german_text():
         return out.getvalue()
 
     text = run()
-    assert "Game over after" in text and "{" not in text
+    assert "Spiel vorbei nach" in text and "{" not in text
     assert "Runde" in text or "Punkte" in text  # German words from the catalogue
     assert run() == text  # the same seed plays the same game
 
