@@ -128,7 +128,8 @@ def test_sigkill_at_random_points_of_moves_loses_nothing_and_doubles_nothing(tmp
     with sqlite3.connect(database) as db:
         actions = db.execute("SELECT seat, action FROM actions WHERE game_id = 1 ORDER BY version").fetchall()
     assert actions == acknowledged  # each acknowledged move stored exactly once, in order
-    assert kills >= 20 and retries_already_done >= 3, (kills, retries_already_done)
+    print(f"{len(acknowledged)} moves, {kills} kills, {retries_already_done} retries answered \"already done\"")
+    assert kills >= 12 and retries_already_done >= 3, (kills, retries_already_done)
 
 
 def test_sigterm_while_a_move_is_under_way_finishes_it_and_stops_within_10_seconds(tmp_path):
