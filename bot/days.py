@@ -282,10 +282,11 @@ class Days:
         for game_id, version, seat, due in await self.storage.days_all_deadlines():
             self._deadlines.setdefault(game_id, (version, {}))[1][seat] = due
 
-    async def status_lines(self, table: GameRow) -> list[str]:
-        """For `/game status`: the deadlines, who is away, and seats the computer plays."""
-        lang = table_language(table)
-        lines = [text] if (text := self.deadline_text(table)) else []
+    async def status_lines(self, table: GameRow, lang: str | None = None) -> list[str]:
+        """For `/game status`: the deadlines, who is away, and seats the computer plays (in `lang`,
+        by default the table's language)."""
+        lang = lang or table_language(table)
+        lines = [text] if (text := self.deadline_text(table, lang)) else []
         now = self.now()
         seats = await self.storage.days_seats(table.id)
         names = presenter.bold_names(table.names)
@@ -297,7 +298,7 @@ class Days:
                 lines.append(words(lang, "status_computer", who=names[player.seat]))
         return lines
 
-    def deadline_text(self, table: GameRow) -> str:
+    def deadline_text(self, table: GameRow, lang: str | None = None) -> str:
         """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (as last computed for
         this version of the game; empty without deadlines)."""
         version, deadlines = self._deadlines.get(table.id, (None, {}))
@@ -305,7 +306,7 @@ class Days:
             return ""
         names = presenter.bold_names(table.names)
         parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
-        return words(table_language(table), "deadline_line", deadlines=", ".join(parts))
+        return words(lang or table_language(table), "deadline_line", deadlines=", ".join(parts))
 
     # ------------------------------------------------------------------- reminders
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import discord
 
+import i18n
 from i18n import translate
 from games.core import Action, Game
 
@@ -515,7 +516,8 @@ class GameService:
         content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
         return content, await self.announcer.image(game.view(state, None), table.names, "board.png")
 
-    async def status_text(self, channel_id: int) -> str:
+    async def status_text(self, channel_id: int, lang: str = "en") -> str:
+        """`/game status`, answered to one user in their language."""
         table = await self.open_table_in(channel_id)
         game = self.engine(table.game)
         if table.status == "lobby":
@@ -526,36 +528,37 @@ class GameService:
         for player, name in zip(table.players, presenter.bold_names(table.names)):
             notes = []
             if player.seat in to_act:
-                notes.append("to act")
+                notes.append(i18n.t(lang, "bot.table.status_to_act"))
             if player.dm_ok is False:
-                notes.append("DMs closed")
+                notes.append(i18n.t(lang, "bot.table.status_dms_closed"))
             seats.append(f"{player.seat + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
         lines = [
-            f"**{game.title}** — game #{table.id}, {table.version} moves so far, "
-            f"last activity {presenter.timestamp(table.updated_at)}",
-            "Seats: " + " · ".join(seats),
-            self.announcer.status_line(table, game, state),
-            *await self.bot.days.status_lines(table),  # bot.days: deadlines, absences, computer seats
+            i18n.t(lang, "bot.table.status_title", game=game.title, id=table.id, moves=table.version,
+                   when=presenter.timestamp(table.updated_at)),
+            i18n.t(lang, "bot.table.status_seats", seats=" · ".join(seats)),
+            presenter.named(game.view(state, None)["status"], table, lang),
+            *await self.bot.days.status_lines(table, lang),  # bot.days: deadlines, absences, computer seats
         ]
         if (url := self.announcer.board_url(table)) is not None:
-            lines.append(f"Latest board: {url}")
+            lines.append(i18n.t(lang, "bot.table.latest_board", link=url))
         return presenter.clip("\n".join(lines))
 
-    async def log_text(self, channel_id: int) -> str:
+    async def log_text(self, channel_id: int, lang: str = "en") -> str:
+        """`/game log`: the channel's recent public events, answered to one user in their language."""
         table = await self.storage.open_game_in(channel_id) or await self.storage.latest_game_in(channel_id)
         if table is None or table.state is None:
-            raise Refusal("No moves yet: there is no started game in this channel.")
+            raise Refusal.of("bot.errors.no_moves_yet")
         game = self.engine(table.game)
         actions = await self.storage.actions(table.id)
         if not actions:
-            return f"**{game.title}** (game #{table.id}): no moves yet."
+            return i18n.t(lang, "bot.table.log_empty", game=game.title, id=table.id)
         _, moves = replay(game, table, actions)
-        names = presenter.bold_names(table.names)
-        lines = [f"**Recent moves — {game.title} (game #{table.id})**"]
+        lines = [i18n.t(lang, "bot.table.log_title", game=game.title, id=table.id)]
         for move in moves[-LOG_LINES:]:
             # Only public events, as the channel saw them: the log must not reveal what a seat
             # chose in secret (so no `describe` labels here).
-            said = " ".join(presenter.public_event_lines(move.events, table)) or f"{names[move.row.seat]} made a move."
+            said = " ".join(presenter.public_event_lines(move.events, table, lang)) or \
+                presenter.made_a_move(table, move.row.seat, lang)
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))
 

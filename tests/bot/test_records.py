@@ -276,3 +276,4 @@ async def test_a_german_table_ends_with_a_german_note(world):
     lobby = world.messages()[0]
     assert "Mitspieler (2, nötig" in lobby.content and "Das Spiel hat begonnen" in lobby.content
     assert [a.filename for a in final.attachments] == ["board.png", "scores.png"]
+

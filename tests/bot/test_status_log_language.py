@@ -1,0 +1,36 @@
+"""/game status and /game log answer each user in their own language, game words included."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import REGISTRY
+from tests.bot.conftest import SEED
+from tests.bot.harness import bot_factory, start_table, take_turn, to_act
+from tests.bot.test_records import client_languages, text_of  # noqa: F401 - a fixture
+
+
+@pytest.fixture
+def make_bot(database_path, renderer):
+    return bot_factory(database_path, games={"knatsch": REGISTRY["knatsch"]}, seed=SEED, render=renderer)
+
+
+async def test_status_and_log_answer_each_user_in_their_language(world, client_languages):
+    alice, dora = world.player("alice"), world.player("dora")
+    client_languages[dora.id] = "de"
+    await start_table(world, alice, dora, game="knatsch")  # an English server: an English table
+    rng = random.Random(3)
+    for _ in range(3):
+        await take_turn(world, to_act(world, [alice, dora])[0], rng)
+
+    german_status = text_of(await world.slash(dora, "game status"))
+    english_status = text_of(await world.slash(alice, "game status"))
+    assert "Partie #1, bisher" in german_status and "Plätze:" in german_status and "am Zug" in german_status
+    assert "game #1," in english_status and "Seats:" in english_status and "to act" in english_status
+    german_log = text_of(await world.slash(dora, "game log"))
+    english_log = text_of(await world.slash(alice, "game log"))
+    assert german_log.startswith("**Letzte Züge — ") and english_log.startswith("**Recent moves — ")
+    assert "würfelt" in german_log and "rolls" in english_log
+    for text in (german_status, english_status, german_log, english_log):
+        assert "{" not in text and "knatsch." not in text and "bot." not in text
