@@ -12,6 +12,7 @@ import discord
 from i18n import t, translate
 from games.core import Event, Game, Outcome, name_seats
 
+from bot.errors import Refusal
 from bot.storage import GameRow
 
 MESSAGE_LIMIT = 2000
@@ -149,6 +150,8 @@ def private_text(header: str, private_lines: Sequence[str], status: str, may_act
     return clip("\n".join(line for line in lines if line))
 
 
-def stale_text(table: GameRow, jump_url: str | None) -> str:
-    where = f": {jump_url}" if jump_url else "."
-    return f"That board is out of date — use the latest one{where}"
+def stale_refusal(jump_url: str | None) -> Refusal:
+    """'That board is out of date', with a link to the latest one when there is one."""
+    if jump_url:
+        return Refusal.of("bot.errors.stale_board_link", link=jump_url)
+    return Refusal.of("bot.errors.stale_board")

@@ -158,7 +158,7 @@ class GameService:
     async def table(self, game_id: int) -> GameRow:
         table = await self.storage.get_game(check_id(game_id))
         if table is None:
-            raise Refusal("I cannot find that game any more.")
+            raise Refusal.of("bot.errors.game_gone")
         return table
 
     async def open_table_in(self, channel_id: int) -> GameRow:
@@ -167,8 +167,8 @@ class GameService:
             return table
         last = await self.storage.latest_game_in(channel_id)
         if last is None:
-            raise Refusal("There is no game in this channel. Start one with `/game new`.")
-        raise Refusal(f"The last game here (game #{last.id}) is {last.status}; start a new one with `/game new`.")
+            raise Refusal.of("bot.errors.no_game_here")
+        raise Refusal.of("bot.errors.last_game_ended", id=last.id)
 
     async def move_table_in(self, channel_id: int) -> GameRow:
         """The game a /move in this channel is for: the active one, or one that just finished (a
@@ -184,7 +184,7 @@ class GameService:
     async def active_table_in(self, channel_id: int) -> GameRow:
         table = await self.open_table_in(channel_id)
         if table.status == "lobby":
-            raise Refusal("The game here has not started yet: the host presses **Start** in the lobby.")
+            raise Refusal.of("bot.errors.not_started")
         return table
 
     def game_titles(self) -> list[tuple[str, str]]:
@@ -203,16 +203,13 @@ class GameService:
         options = parse_options(game, options_text)
         existing = await self.storage.open_game_in(channel_id)
         if existing is not None:
-            raise Refusal(
-                f"This channel already has a game ({self.engine(existing.game).title}, game #{existing.id}, "
-                f"{existing.status}). Finish or `/game abandon` it, or open a thread and start another there."
-            )
+            raise Refusal.of("bot.errors.channel_has_game", game=self.engine(existing.game).title, id=existing.id)
         try:
             table = await self.storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
                                                     host_id=host.id, host_name=host.display_name, options=options,
                                                     lang=lang)
         except ChannelBusy:
-            raise Refusal("A game was just opened in this channel; join that one or open a thread.") from None
+            raise Refusal.of("bot.errors.channel_just_opened") from None
         await self.storage.days_set_table(table.id, **day_options)  # bot.days
         message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id, table.lang),
                                      allowed_mentions=discord.AllowedMentions.none())
@@ -226,9 +223,9 @@ class GameService:
             table = await self._lobby(game_id)
             game = self.engine(table.game)
             if table.has_player(user.id):
-                raise Refusal("You are already at this table. Wait for the host to press **Start**.")
+                raise Refusal.of("bot.errors.already_seated")
             if len(table.players) >= game.max_players:
-                raise Refusal(f"This table is full ({game.max_players} players). Open a thread and start another game.")
+                raise Refusal.of("bot.errors.table_full", max=game.max_players)
             await self.storage.add_player(game_id, user.id, user.display_name)
             log.info("lobby game=%s channel=%s user=%s joined", game_id, table.channel_id, user.id)
             return await self.table(game_id)
@@ -237,7 +234,7 @@ class GameService:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if not table.has_player(user.id):
-                raise Refusal("You are not at this table; press **Join** to take a seat.")
+                raise Refusal.of("bot.errors.not_seated_lobby")
             remaining = [p for p in table.players if p.user_id != user.id]
             if not remaining:
                 await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
@@ -254,13 +251,12 @@ class GameService:
             table = await self._lobby(game_id)
             game = self.engine(table.game)
             if user.id != table.host_id:
-                raise Refusal(f"Only the host ({presenter.mention(table.host_id)}) can start this game.")
+                raise Refusal.of("bot.errors.host_only_start", host=presenter.mention(table.host_id))
             count = len(table.players)
             if count < game.min_players:
-                raise Refusal(f"{game.title} needs at least {game.min_players} players; {count} seated so far. "
-                              "Others join with the **Join** button.")
+                raise Refusal.of("bot.errors.too_few_players", game=game.title, min=game.min_players, count=count)
             if count > game.max_players:
-                raise Refusal(f"{game.title} takes at most {game.max_players} players; {count} are seated.")
+                raise Refusal.of("bot.errors.too_many_players", game=game.title, max=game.max_players, count=count)
             # Seat order and seed are the bot's randomness (SystemRandom in production).
             order = [player.user_id for player in table.players]
             self.seed_source.shuffle(order)
@@ -277,8 +273,7 @@ class GameService:
     async def _lobby(self, game_id: int) -> GameRow:
         table = await self.table(game_id)
         if table.status != "lobby":
-            raise Refusal("This table is not open any more" +
-                          (" — the game has started." if table.status == "active" else "."))
+            raise Refusal.of("bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed")
         return table
 
     # --------------------------------------------------------------------------- play
@@ -312,12 +307,12 @@ class GameService:
                     table = await self._catch_up_locked(table)  # the link must point at a current board
                     if typed:
                         raise Refusal.of("bot.errors.stale_choice", seen=seen_version, version=table.version)
-                    raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
+                    raise presenter.stale_refusal(self.announcer.board_url(table))
             await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
             to_act = game.to_act(state)
             if seat not in to_act:
-                raise Refusal(f"It is not your turn — waiting for {presenter.waiting_for(table, to_act)}.")
+                raise Refusal.of("bot.errors.not_your_turn", players=presenter.waiting_for(table, to_act))
             if action not in game.legal_actions(state, seat):
                 raise Refusal.of("bot.errors.not_legal", move=echo(action_text))
             choice = Choice(action.encode(), translate(game.describe(state, seat, action), table_language(table),
@@ -412,14 +407,13 @@ class GameService:
 
     def _seat(self, table: GameRow, user: discord.abc.User) -> int:
         if table.status == "lobby":
-            raise Refusal("This game has not started yet: the host presses **Start** in the lobby.")
+            raise Refusal.of("bot.errors.not_started")
         if table.status != "active":
-            raise Refusal(f"This game is over ({table.status}); no more moves can be made. "
-                          "Start a new one with `/game new`.")
+            raise Refusal.of("bot.errors.game_abandoned_no_moves" if table.status == "abandoned"
+                             else "bot.errors.game_finished_no_moves")
         seat = table.seat_of(user.id)
         if seat is None:
-            raise Refusal("You are not playing in this game. Watch along, or start your own with `/game new` "
-                          "in a thread.")
+            raise Refusal.of("bot.errors.not_playing")
         return seat
 
     async def toggled_view(self, user: discord.abc.User, *, game_id: int, seen_version: int, mask: int,
@@ -432,10 +426,9 @@ class GameService:
         game = self.engine(table.game)
         state = game.from_dict(table.state)
         if seen_version != table.version:
-            raise Refusal(presenter.stale_text(table, self.announcer.board_url(table)))
+            raise presenter.stale_refusal(self.announcer.board_url(table))
         if seat not in game.to_act(state):
-            raise Refusal("Only the player to act may choose here — waiting for "
-                          f"{presenter.waiting_for(table, game.to_act(state))}.")
+            raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
         lang, names = table_language(table), label_names(table)
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
@@ -591,7 +584,7 @@ class GameService:
                 winner = 1 - seat
                 result = {"winners": [winner], "reason": f"{{s{seat}}} resigned.", "resigned": seat}
                 status = "finished"
-                text = f"🏳️ {names[seat]} resigned. 🏁 **Game over** — {names[winner]} wins!"
+                text = i18n.t(table_language(table), "bot.table.resigned", player=names[seat], winner=names[winner])
             else:  # bot.days: three or more players, the computer takes the seat
                 return await self.bot.days.resign_to_computer(table, seat)
             await self.storage.end_game(table.id, status=status, result=result, expected_status="active")
@@ -601,14 +594,13 @@ class GameService:
     async def abandon(self, channel_id: int, user: discord.abc.User, *, may_manage_server: bool) -> GameRow:
         table = await self.open_table_in(channel_id)
         if user.id != table.host_id and not may_manage_server:
-            raise Refusal(f"Only the host ({presenter.mention(table.host_id)}) or someone with Manage Server "
-                          "can abandon this game. To leave it yourself, use `/game resign`.")
+            raise Refusal.of("bot.errors.host_only_abandon", host=presenter.mention(table.host_id))
         async with self.lock(table.id):
             try:
                 await self.storage.end_game(table.id, status="abandoned",
                                             result={"reason": f"Abandoned by {user.display_name}."})
             except StaleVersion:
-                raise Refusal("This game has already ended.") from None
+                raise Refusal.of("bot.errors.already_ended") from None
             log.info("game game=%s channel=%s user=%s abandoned it", table.id, table.channel_id, user.id)
             table = await self.table(table.id)
             game = self.engine(table.game)
@@ -617,8 +609,8 @@ class GameService:
                     content=presenter.lobby_text(table, game), view=None,
                     allowed_mentions=discord.AllowedMentions.none())
             await self.announcer.game_ended(
-                table, f"🗑️ {game.title} (game #{table.id}) was abandoned by "
-                       f"**{discord.utils.escape_markdown(user.display_name)}**.")
+                table, i18n.t(table_language(table), "bot.table.abandoned", game=game.title, id=table.id,
+                              user=f"**{discord.utils.escape_markdown(user.display_name)}**"))
             return table
 
 

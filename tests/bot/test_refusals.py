@@ -95,7 +95,7 @@ async def test_a_finished_game_refuses_everything(world, table):
 
     assert_refused(await world.click(starter, old_dm, custom_id=move_buttons(old_dm)[0]["custom_id"]),
                    "This game is over")
-    assert_refused(await world.slash(starter, "move", action="trump high"), "is finished", "/game new")
+    assert_refused(await world.slash(starter, "move", action="trump high"), "is over (finished)", "/game new")
     assert_refused(await world.slash(other, "game hand"), "/game new")
     assert_refused(await world.slash(other, "game resign"), "/game new")
 

@@ -34,3 +34,21 @@ async def test_status_and_log_answer_each_user_in_their_language(world, client_l
     assert "würfelt" in german_log and "rolls" in english_log
     for text in (german_status, english_status, german_log, english_log):
         assert "{" not in text and "knatsch." not in text and "bot." not in text
+
+
+async def test_refusals_speak_the_users_language(world, client_languages):
+    alice, dora = world.player("alice"), world.player("dora")
+    client_languages[dora.id] = "de"
+    assert "In diesem Kanal gibt es keine Partie" in text_of(await world.slash(dora, "game status"))
+    assert "There is no game in this channel" in text_of(await world.slash(alice, "game status"))
+    await world.slash(alice, "game new", game="knatsch")
+    lobby = world.latest()
+    await world.click(dora, lobby, label="Join")
+    assert "Du sitzt schon an diesem Tisch" in text_of(await world.click(dora, lobby, label="Join"))
+    assert "Nur wer den Tisch eröffnet hat" in text_of(await world.click(dora, lobby, label="Start"))
+    await world.click(alice, lobby, label="Start")
+    state = REGISTRY["knatsch"].from_dict(world.stored_state(1))
+    waiting = alice if world.seats(1)[alice.id] in REGISTRY["knatsch"].to_act(state) else dora
+    idle = dora if waiting is alice else alice
+    refused = text_of(await world.slash(idle, "move", action="roll"))
+    assert ("Du bist nicht am Zug" if idle is dora else "It is not your turn") in refused
