@@ -19,7 +19,7 @@ def message_ids(game_name: str) -> re.Pattern:
     return re.compile(rf"\b{re.escape(game_name)}\.[a-z_]+\.")
 
 
-@pytest.mark.parametrize("name", ["knatsch", "raubritter"])
+@pytest.mark.parametrize("name", sorted(REGISTRY))
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_label_in_a_random_game_is_words_with_names(name, lang):
     game = REGISTRY[name]
