@@ -1,7 +1,8 @@
 """Per-move handling time through the offline harness, with rendering.
 
-Plays Knatsch (3 and 6 players) and Raub Ritter (4 players) through the real bot code in
-simcord's simulated Discord, the way the bot tests do. Two figures per move:
+Plays games through the real bot code in simcord's simulated Discord, the way the bot tests do:
+every game at two table sizes by default (Carcassonne one whole three-player game), or the game
+and table sizes named. Two figures per move:
 
 - handling: the bot's move handler (`GameService.play`), from the click or `/move` reaching it
   to the move stored, the board rendered and posted and the DMs sent. This is the per-move
@@ -9,9 +10,10 @@ simcord's simulated Discord, the way the bot tests do. Two figures per move:
 - whole turn: the simulated player's whole turn through the harness: reading the board or DMs,
   tapping dice toggles, the click itself, and simcord's own bookkeeping.
 
-Prints median, 95th and 99th percentile and the slowest, and the time spent rendering.
+Prints median, 95th and 99th percentile and the slowest, and the time spent rendering; for a
+game longer than 200 moves also the last 100 (the fullest boards).
 
-    python bench/bot_moves.py [--moves 150]
+    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
 """
 from __future__ import annotations
 
@@ -98,14 +100,30 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     ms = [t * 1000 for t in timings]
     print(f"  rendering median {statistics.median(render_ms):6.1f} ms   p99 {percentile(render_ms, .99):6.1f} ms"
           f"   ({sum(render_ms) / len(ms):.1f} ms per move, public board and any DM images)")
+    if len(handling) > 200:
+        tail = [t * 1000 for t in handling[-100:]]
+        print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")
+
+
+# (game, table size, moves): the default runs; Carcassonne is played whole (its board grows).
+DEFAULT_RUNS = (("knatsch", 3, None), ("knatsch", 6, None), ("raubritter", 4, None), ("macrobber", 4, None),
+                ("macrobber", 5, None), ("gluecksritter", 4, None), ("gluecksritter", 6, None),
+                ("carcassonne", 3, 2000))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", nargs="?", choices=sorted(REGISTRY))
+    parser.add_argument("players", nargs="*", type=int)
     parser.add_argument("--moves", type=int, default=150)
     args = parser.parse_args()
-    for game, players in (("knatsch", 3), ("knatsch", 6), ("raubritter", 4)):
-        handling, timings, renderer = asyncio.run(play(game, players, args.moves, seed=3))
+    if args.game is None:
+        runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
+    else:
+        game = REGISTRY[args.game]
+        runs = [(args.game, players, args.moves) for players in args.players or (game.min_players, game.max_players)]
+    for game, players, moves in runs:
+        handling, timings, renderer = asyncio.run(play(game, players, moves, seed=3))
         report(f"{REGISTRY[game].title}, {players} players", handling, timings, renderer)
 
 

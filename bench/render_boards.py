@@ -1,63 +1,96 @@
-"""Render time and PNG size of every board the bot posts, phone-sized (1080 x 1350).
+"""Render time and PNG size of every game's boards, phone-sized (1080 x 1350).
 
-    python bench/render_boards.py
+    python bench/render_boards.py [GAME]
 
-Boards: Knatsch with 2 and 6 players mid-roll and at the end; Raub Ritter with 2 players
-mid-game, with 4 players on a full 10 x 10 area (the largest board), and a seat's private view
-(the DM image). Names in several scripts, English and German.
+Boards (names in several scripts, English and German): Knatsch with 2 and 6 players mid-roll
+and at the end; Raub Ritter with 2 players mid-game, with 4 on a full 10 x 10 area (its largest
+board) and a seat's private view (the DM image); Mac Robber with 5 players mid-game and at the
+end; Die Glücksritter with 6 players mid-game, a seat's private view and the end; Carcassonne's
+finished board with 5 players (the most tiles). Each: the drawing alone, drawing plus PNG
+encoding, and the PNG's size, medians of 20 runs.
 """
 from __future__ import annotations
 
+import importlib
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.knatsch import GAME as KNATSCH  # noqa: E402
-from games.raubritter import GAME as RAUBRITTER  # noqa: E402
-from render_timing import time_renders  # noqa: E402
-from renderers.knatsch import render as render_knatsch  # noqa: E402
-from renderers.raubritter import render as render_raubritter  # noqa: E402
+from games import REGISTRY  # noqa: E402
+from renderers import render_png  # noqa: E402
 
 NAMES = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
 RUNS = 20
 
 
-def played(game, seats: int, seed: int, stop=lambda state: False):
-    """States of one random game, up to the first that `stop` picks (or the end)."""
+def played(game, seats: int, seed: int) -> list:
+    """Every state of one random game."""
     rng = random.Random(seed)
     state = game.new_game(seats, seed=seed)
     states = [state]
-    while game.outcome(state) is None and not stop(state):
+    while game.outcome(state) is None:
         seat = min(game.to_act(state))
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
         states.append(state)
     return states
 
 
-def mid_roll(seats: int, seed: int):
-    states = played(KNATSCH, seats, seed)
-    rolling = [s for s in states if s.phase == "roll" and s.roll.rolls_used >= 2]
-    return rolling[len(rolling) * 2 // 3], states[-1]
+def boards(name: str) -> list[tuple[str, int, dict]]:
+    """(label, seats, view) of the boards worth timing for one game."""
+    game = REGISTRY[name]
+    if name == "knatsch":
+        found = []
+        for seats in (2, 6):
+            states = played(game, seats, seed=3)
+            rolling = [s for s in states if s.phase == "roll" and s.roll.rolls_used >= 2]
+            found.append((f"{seats}p mid-roll", seats, game.view(rolling[len(rolling) * 2 // 3], None)))
+            found.append((f"{seats}p final", seats, game.view(states[-1], None)))
+        return found
+    if name == "raubritter":
+        two, four = played(game, 2, seed=5), played(game, 4, seed=11)
+        return [("2p mid-game", 2, game.view(two[len(two) // 2], None)),
+                ("4p full 10x10", 4, game.view(four[-1], None)),
+                ("4p private (DM)", 4, game.view(four[len(four) // 2], 1))]
+    if name == "carcassonne":
+        return [("5p finished", 5, game.view(played(game, 5, seed=1)[-1], None))]
+    seats = game.max_players
+    states = played(game, seats, seed=11)
+    middle = states[len(states) // 2]
+    return [(f"{seats}p mid-game", seats, game.view(middle, None)),
+            (f"{seats}p private (DM)", seats, game.view(middle, 0)),
+            (f"{seats}p final", seats, game.view(states[-1], None))]
+
+
+def time_renders(name: str, view: dict, names: list[str], lang: str) -> tuple[float, float, int]:
+    """Median ms of the game's drawing alone and of drawing plus PNG encoding, and the PNG bytes."""
+    draw = importlib.import_module(f"renderers.{name}").render
+    draw(view, names, lang)  # warm up fonts and palettes
+    drawing, encoded, sizes = [], [], []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        draw(view, names, lang)
+        drawing.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        png = render_png(view, names, lang)
+        encoded.append(time.perf_counter() - start)
+        sizes.append(len(png))
+    return statistics.median(drawing) * 1000, statistics.median(encoded) * 1000, int(statistics.median(sizes))
 
 
 def main() -> None:
-    boards = []
-    for seats in (2, 6):
-        rolling, final = mid_roll(seats, seed=3)
-        boards.append((f"knatsch {seats}p mid-roll", render_knatsch, KNATSCH.view(rolling, None), seats))
-        boards.append((f"knatsch {seats}p final", render_knatsch, KNATSCH.view(final, None), seats))
-    two = played(RAUBRITTER, 2, seed=5)
-    boards.append(("raubritter 2p mid-game", render_raubritter, RAUBRITTER.view(two[len(two) // 2], None), 2))
-    four = played(RAUBRITTER, 4, seed=11)
-    boards.append(("raubritter 4p full 10x10", render_raubritter, RAUBRITTER.view(four[-1], None), 4))
-    boards.append(("raubritter 4p private (DM)", render_raubritter, RAUBRITTER.view(four[len(four) // 2], 1), 4))
-    print(f"{'board':30} {'render ms':>10} {'png ms':>8} {'PNG KB':>8}   (median of {RUNS})")
-    for label, render, view, seats in boards:
-        figures = time_renders(render, view, NAMES[:seats], RUNS)
-        print(f"{label:30} {figures.render_ms:10.1f} {figures.png_ms:8.1f} {figures.png_bytes / 1024:8.1f}")
+    names = sys.argv[1:] or sorted(REGISTRY)
+    print(f"{'board':42} {'lang':4} {'draw ms':>8} {'+png ms':>8} {'PNG KB':>7}   (median of {RUNS})")
+    for name in names:
+        for label, seats, view in boards(name):
+            for lang in ("en", "de"):
+                draw_ms, png_ms, size = time_renders(name, view, NAMES[:seats], lang)
+                board = f"{name} {label}"
+                print(f"{board:42} {lang:4} {draw_ms:8.1f} {png_ms:8.1f} "
+                      f"{size / 1024:7.1f}")
 
 
 if __name__ == "__main__":
