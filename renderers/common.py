@@ -11,8 +11,11 @@ Phone first: boards are upright (`PHONE_SIZE`, 4:5) and no text is smaller than
 from __future__ import annotations
 
 import hashlib
+import threading
 import unicodedata
+from collections import OrderedDict
 from functools import lru_cache
+from typing import Any
 
 import noto_cjk_sans_otc
 from PIL import ImageDraw, ImageFont
@@ -68,9 +71,41 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return _face(size)
 
 
+class _MaskCachedFont(ImageFont.FreeTypeFont):
+    """A face that keeps the bitmaps of the texts it drew last: a board draws the same labels,
+    names and numbers every turn, and rasterising text is most of a board's drawing time."""
+
+    MASKS_KEPT = 128  # per face: a board's texts (a mask is up to some 40 KB: ~5 MB for all faces)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: OrderedDict = OrderedDict()
+        self._masks_lock = threading.Lock()  # boards are drawn in worker threads
+
+    def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
+                 anchor=None, ink=0, start=None, *args: Any, **kwargs: Any):
+        if mode == "RGBA" or args:  # colour glyphs are changed by the caller: never share them
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
+                                    start, *args, **kwargs)
+        key = (text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink, start,
+               tuple(sorted(kwargs.items())))
+        with self._masks_lock:
+            found = self._masks.get(key)
+            if found is not None:
+                self._masks.move_to_end(key)
+                return found
+        found = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
+                                 start, **kwargs)
+        with self._masks_lock:
+            self._masks[key] = found
+            if len(self._masks) > self.MASKS_KEPT:
+                self._masks.popitem(last=False)
+        return found
+
+
 @lru_cache(maxsize=24)
 def _face(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(FONT_PATH, size, index=FONT_INDEX)
+    return _MaskCachedFont(FONT_PATH, size, index=FONT_INDEX)
 
 
 @lru_cache(maxsize=1)

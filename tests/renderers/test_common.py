@@ -103,3 +103,26 @@ def test_phone_size_is_upright_and_not_square():
     width, height = PHONE_SIZE
     assert height > width and 1.2 <= height / width <= 1.3
     assert MIN_TEXT >= width / 40
+
+
+def test_text_drawn_from_kept_bitmaps_looks_the_same_and_the_store_stays_bounded():
+    from PIL import ImageFont
+
+    from renderers import common
+
+    kept = common.font(40)
+    plain = ImageFont.truetype(common.FONT_PATH, kept.size, index=common.FONT_INDEX)
+
+    def drawn(face, texts) -> bytes:
+        image = Image.new("L", (900, 60 * len(texts)))
+        draw = ImageDraw.Draw(image)
+        for row, text in enumerate(texts):
+            draw.text((10.5, 60 * row + 5.25), text, font=face, fill=255, anchor="la")
+        return image.tobytes()
+
+    texts = ["Anna 王小明", "Дмитрий 12", "Anna 王小明", "Αλέξανδρος"]
+    assert drawn(kept, texts) == drawn(plain, texts)
+    assert drawn(kept, texts) == drawn(plain, texts)  # a second time, from the kept bitmaps
+    for number in range(kept.MASKS_KEPT + 50):
+        drawn(kept, [str(number)])
+    assert len(kept._masks) == kept.MASKS_KEPT
