@@ -271,7 +271,7 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
     source = board if offers_moves(board) else latest_dm_with_moves(world, player)
     if source is None:
         source = reply(await world.click(player, board, label="My hand"))
-    if toggle_buttons(source) and rng.random() < 0.7:
+    if toggle_buttons(source) and (rng.random() < 0.7 or not (move_buttons(source) or selects(source))):
         # Tap items (dice, cards) one by one until the confirm button is enabled and we like it.
         def confirm_button():
             return [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
