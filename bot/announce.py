@@ -67,7 +67,7 @@ def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
         items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
                       for value, label in family.items)
         families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
-                                     translate(family.confirm, lang, names), family.size, family.preset))
+                                     translate(family.confirm, lang, names)))
     return families
 
 
@@ -335,8 +335,7 @@ class Announcer:
             jump_url=self.channel_url(table), lang=lang,
         )
         view = game.view(state, seat)
-        # Also a seat not waited for may have a move (take back a secret choice to change it).
-        may_act = table.status == "active" and (seat in game.to_act(state) or bool(game.legal_actions(state, seat)))
+        may_act = table.status == "active" and seat in game.to_act(state)
         names = label_names(table)
         choices = choices_for(game, state, seat, names, lang) if may_act else []
         toggles = toggles_for(game, state, seat, names, lang) if may_act else []
@@ -429,8 +428,7 @@ class Announcer:
         # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
         # choosing), or the game is over: edit the turn message. Someone new must act: a new
         # message that mentions only them.
-        # (The mover waited for again, having taken back a choice, is still the same wait.)
-        same_wait = waiting_after - {mover} <= waiting_before
+        same_wait = waiting_after <= waiting_before
         edited = False
         if game.outcome(after) is not None:
             # bot.records: one end-of-game message with the final board, scores and score chart;
@@ -458,7 +456,7 @@ class Announcer:
             private_lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
             if private_lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
                                                            public_views):
-                new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
+                new_decision = seat in waiting_after and seat not in waiting_before
                 if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision):
                     await self.channel(table).send(
                         presenter.dm_closed_text(player.name, lang),

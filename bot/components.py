@@ -209,15 +209,14 @@ def move_custom_id(game_id: int, version: int, action: str) -> str:
 
 
 def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
-                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int | None = None,
+                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int = 0,
                         menu_prompt: str = "Choose your move…") -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
 
     A family of actions described as a SubsetChoice (e.g. which dice to roll again) becomes one
     toggle button per item (three to a row, like dice on the board) plus a confirm button on the
     row under them, with the other moves beside it if they fit; `mask` says which items are
-    chosen now (None: the family's preset). The confirm button waits until the chosen items
-    make a move (exactly `size` of them, if the family has a size). Of the
+    chosen now. Of the
     other choices, a few become buttons (5 to a row); more become select menus of 25, grouped as
     `menu_layout` says. Anything that does not fit stays reachable through `/move` and its
     autocomplete.
@@ -229,19 +228,16 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         if needed > rows - 1:
             break
         toggled_verbs.add(family.verb)
-        if mask is None:
-            mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.preset)
         for index, (value, label) in enumerate(family.items):
             button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1))
             button.row = row + index // TOGGLE_ROW_WIDTH
             view.add_item(button)
         row += needed - 1
         chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
-        complete = family.complete(chosen)
-        confirm = MoveButton(game_id, version, family.action(chosen).encode() if complete else family.verb,
-                             f"{family.confirm} ({len(chosen)})" if complete else family.prompt)
+        confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb,
+                             f"{family.confirm} ({len(chosen)})" if chosen else family.prompt)
         confirm.item.style = discord.ButtonStyle.success
-        confirm.item.disabled = not complete
+        confirm.item.disabled = not chosen
         confirm.row = row
         view.add_item(confirm)
     choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
@@ -343,7 +339,7 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
-               toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *, hand: bool = True,
+               toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, hand: bool = True,
                lang: str = "en") -> discord.ui.View | None:
     """The channel board: public move buttons (when safe to show) and, in a game with secrets,
     'My hand' on the last row. None when there is nothing to press."""
@@ -358,7 +354,7 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
 
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
-                 toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *, lang: str = "en") -> discord.ui.View | None:
+                 toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, lang: str = "en") -> discord.ui.View | None:
     if not choices:
         return None
     view = discord.ui.View(timeout=None)

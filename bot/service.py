@@ -310,10 +310,10 @@ class GameService:
                     raise presenter.stale_refusal(self.announcer.board_url(table))
             await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
-            to_act, legal = game.to_act(state), game.legal_actions(state, seat)
-            if seat not in to_act and action not in legal:  # (a seat not waited for may still change a choice)
+            to_act = game.to_act(state)
+            if seat not in to_act:
                 raise Refusal.of("bot.errors.not_your_turn", players=presenter.waiting_for(table, to_act))
-            if action not in legal:
+            if action not in game.legal_actions(state, seat):
                 raise Refusal.of("bot.errors.not_legal", move=echo(action_text))
             choice = Choice(action.encode(), translate(game.describe(state, seat, action), table_language(table),
                                                        label_names(table)))
@@ -425,8 +425,7 @@ class GameService:
         seat = self._seat(table, user)
         game = self.engine(table.game)
         state = game.from_dict(table.state)
-        if seen_version != table.version and not await self._decision_unchanged(table, game, seat, seen_version):
-            # (Others choosing at the same time move the version on; this seat's toggles stay good.)
+        if seen_version != table.version:
             raise presenter.stale_refusal(self.announcer.board_url(table))
         if seat not in game.to_act(state):
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))

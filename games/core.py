@@ -184,22 +184,12 @@ class SubsetChoice:
       showing a five.
     prompt: what the toggles mean, e.g. "Tap the dice to roll again".
     confirm: the confirm button's label, e.g. "Roll again".
-    size: if set, exactly this many items make a move (two action cards); the confirm button
-      waits for it.
-    preset: the items chosen when the toggles first show (a choice taken back to be changed).
     """
 
     verb: str
     items: tuple[tuple[str, str], ...]
     prompt: str
     confirm: str
-    size: int | None = None
-    preset: tuple[str, ...] = ()
-
-    def complete(self, values) -> bool:
-        """Whether these chosen items make a move."""
-        count = len(set(values))
-        return count > 0 if self.size is None else count == self.size
 
     def action(self, values) -> Action:
         chosen = [value for value, _ in self.items if value in set(values)]
@@ -247,13 +237,10 @@ class Game(Protocol):
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""
 
     def to_act(self, state: Any) -> frozenset[Seat]:
-        """Seats the game waits for: several while simultaneous choices are open; empty when
-        over. Deadlines, reminders and mentions follow this."""
+        """Seats that may act now: several while simultaneous choices are open; empty when over."""
 
     def legal_actions(self, state: Any, seat: Seat) -> list[Action]:
-        """Every legal action for `seat`, in a stable order; empty when the seat may not act.
-        A seat not waited for may still have some (taking back a secret choice to change it
-        while others still choose)."""
+        """Every legal action for `seat`, in a stable order; empty when the seat may not act."""
 
     def apply(self, state: Any, seat: Seat, action: Action) -> tuple[Any, list[Event]]:
         """Apply and return (new state, events). Never mutates `state`.
@@ -312,9 +299,9 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
     """The shared refusal path: game over, not your turn, or not a legal action."""
     if game.outcome(state) is not None:
         raise GameOver("This game is over; no more moves can be made.")
-    legal = game.legal_actions(state, seat)
-    if seat not in game.to_act(state) and action not in legal:
+    if seat not in game.to_act(state):
         raise NotYourTurn("It is not your turn to act.")
+    legal = game.legal_actions(state, seat)
     if action not in legal:
         hint = ", ".join(a.encode() for a in legal[:5])
         more = f" (and {len(legal) - 5} more)" if len(legal) > 5 else ""

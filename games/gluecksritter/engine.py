@@ -24,9 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from games.core import (
-    Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, SubsetChoice, chance, check_turn, msg,
-)
+from games.core import Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 from games.gluecksritter import state as state_io
 from games.gluecksritter.data import (
     CARDS_PER_ROUND, CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, DOCUMENT_PRICE, DUCAT_CARDS, FIELDS, GOLD,
@@ -126,10 +124,6 @@ class Gluecksritter:
 
     def legal_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
-            if state.phase == "choose" and 0 <= seat < state.seats and state.choices[seat]["ready"]:
-                # Chosen, but others still choose (the last choice reveals the round at once):
-                # the choice may be taken back and changed until then.
-                return [Action("change")]
             return []
         phase = state.phase
         if phase == "choose":
@@ -147,19 +141,6 @@ class Gluecksritter:
         if phase == "steal":
             return [Action("steal", (kind,)) for kind in self._stealable(state, seat, state.raid["victim"])]
         return []
-
-    def subset_choices(self, state: GluecksritterState, seat: int) -> list[SubsetChoice]:
-        """The two action cards as six toggles and a confirm button (`play a,b` underneath)."""
-        if state.phase != "choose" or seat not in self.to_act(state):
-            return []
-        items = tuple((str(card), msg(P + f"field.{card}")) for card in self._playable(state, seat))
-        return [SubsetChoice("play", items, prompt=msg(P + "label.cards_prompt"),
-                             confirm=msg(P + "label.cards_confirm"), size=CARDS_PER_ROUND,
-                             preset=tuple(str(card) for card in state.choices[seat]["cards"]))]
-
-    def _playable(self, state: GluecksritterState, seat: int) -> list[int]:
-        """Action cards a seat may play: not the Black Knight while it sits in the dungeon."""
-        return [card for card in FIELDS if not (card == KNIGHT and state.dungeon[seat])]
 
     def _choice_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
         choice = state.choices[seat]
@@ -179,7 +160,7 @@ class Gluecksritter:
             actions += [Action("veto", (t,)) for t in targets if t != armed["veto"]]
             if armed["veto"] is not None:
                 actions.append(Action("veto", ("off",)))
-        playable = self._playable(state, seat)
+        playable = [card for card in FIELDS if not (card == KNIGHT and state.dungeon[seat])]
         actions += [Action("play", (f"{a},{b}",)) for i, a in enumerate(playable) for b in playable[i + 1:]]
         return actions
 
@@ -257,10 +238,7 @@ class Gluecksritter:
     def _choose(self, state: GluecksritterState, seat: int, action: Action, events: list[Event]) -> None:
         choice = state.choices[seat]
         verb, args = action.verb, action.args
-        if verb == "change":
-            choice["ready"] = False  # the cards stay, chosen again in one tap
-            events.append(E("event.changes", player=SeatRef(seat)))
-        elif verb == "play":
+        if verb == "play":
             choice["cards"] = [int(c) for c in args[0].split(",")]
             choice["ready"] = True
             events.append(E("event.chosen", player=SeatRef(seat)))
@@ -759,8 +737,6 @@ class Gluecksritter:
             if len(cards) == 2:
                 return msg(P + "label.play", first=cards[0], first_name=msg(P + f"field.{cards[0]}"),
                            second=cards[1], second_name=msg(P + f"field.{cards[1]}"))
-        if verb == "change":
-            return msg(P + "label.change")
         if verb == "doc" and args and args[0] in RED_DOCUMENTS:
             chosen = args[0] in state.choices[seat]["docs"] if 0 <= seat < state.seats else False
             return msg(P + ("label.doc_off" if chosen else "label.doc_on"), document=doc_term(args[0]))

@@ -271,26 +271,16 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
     source = board if offers_moves(board) else latest_dm_with_moves(world, player)
     if source is None:
         source = reply(await world.click(player, board, label="My hand"))
-    if toggle_buttons(source) and (rng.random() < 0.7 or not (move_buttons(source) or selects(source))):
-        # Tap items (dice, cards) one by one until the confirm button is enabled and we like it.
-        def confirm_button():
-            return [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
-
-        order = rng.sample(range(len(toggle_buttons(source))), len(toggle_buttons(source)))
-        for taps, index in enumerate(order, 1):
-            if confirm_button() and rng.random() < 0.4:
-                break
+    if toggle_buttons(source) and rng.random() < 0.7:
+        # Tap some dice, then the confirm button that the taps enabled.
+        toggles = toggle_buttons(source)
+        for index in sorted(rng.sample(range(len(toggles)), rng.randint(1, len(toggles)))):
             label = toggle_buttons(source)[index]["label"]
             result = await world.click(player, source, custom_id=toggle_buttons(source)[index]["custom_id"])
             source = result.response
             assert toggle_buttons(source)[index]["label"] != label, "a toggle did not flip"
-            if confirm_button() and (taps == len(order) or rng.random() < 0.5):
-                break
-        for index in order:  # too many taken for a family of fixed size: put some back
-            if confirm_button():
-                break
-            source = (await world.click(player, source, custom_id=toggle_buttons(source)[index]["custom_id"])).response
-        await world.click(player, source, custom_id=confirm_button()[0]["custom_id"])
+        confirm = [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
+        await world.click(player, source, custom_id=confirm[0]["custom_id"])
     elif move_buttons(source):
         choice = rng.choice(move_buttons(source))
         await world.click(player, source, custom_id=choice["custom_id"])

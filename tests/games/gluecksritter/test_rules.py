@@ -82,45 +82,6 @@ def test_choice_is_secret_until_everyone_has_chosen():
         act(state, 0, "play 1,2")
 
 
-def test_a_choice_can_be_taken_back_and_changed_until_the_last_player_confirms():
-    state = fresh(3)
-    state, _ = act(state, 0, "play 2,5")
-    assert GAME.legal_actions(state, 0) == [Action("change")] and 0 not in GAME.to_act(state)
-    public_before = GAME.view(state, None)
-    state, events = act(state, 0, "change")
-    assert GAME.to_act(state) == frozenset({0, 1, 2})
-    assert GAME.view(state, None)["players"][0]["chosen"] is False
-    assert [e.seat for e in events if e.text.id.endswith("choice_now")] == [0]
-    assert words([e for e in events if e.seat is None]) == ["Ann takes their choice back to change it."]
-    for viewer in (None, 1, 2):  # the cards it had chosen stay secret
-        assert GAME.view(state, viewer)["players"][0]["cards"] is None
-        assert "2" not in str(GAME.view(state, viewer).get("private", {}))
-    assert public_before["players"][0]["chosen"] is True
-    # The toggles start from the cards taken back; documents may now be changed too.
-    (family,) = GAME.subset_choices(state, 0)
-    assert family.size == 2 and family.preset == ("2", "5")
-    state, _ = act(state, 0, "play 1,3")
-    state, _ = act(state, 1, "play 2,3")
-    assert GAME.view(state, 0)["private"]["choice"]["cards"] == [1, 3]
-    state, _ = act(state, 0, "change")
-    state, _ = act(state, 0, "play 3,6")
-    state, events = act(state, 2, "play 1,6")  # the last confirmation reveals at once
-    assert state.phase != "choose" and GAME.view(state, None)["players"][0]["cards"] == [3, 6]
-    with pytest.raises(NotYourTurn):
-        act(state, 0, "change")
-
-
-def test_the_cards_are_offered_as_six_toggles_for_exactly_two():
-    state = fresh(3)
-    (family,) = GAME.subset_choices(state, 1)
-    assert [value for value, _ in family.items] == ["1", "2", "3", "4", "5", "6"]
-    assert family.complete(["1", "4"]) and not family.complete(["1"]) and not family.complete(["1", "4", "5"])
-    assert family.preset == () and GAME.subset_choices(state, 9) == []
-    state.dungeon[1] = True
-    (family,) = GAME.subset_choices(state, 1)
-    assert "4" not in [value for value, _ in family.items]
-
-
 def test_two_different_cards_and_never_the_knight_in_the_dungeon():
     state = fresh(3)
     legal = {a.encode() for a in GAME.legal_actions(state, 0) if a.verb == "play"}
