@@ -191,9 +191,10 @@ class Announcer:
         # (game id, seat) -> (DM channel id, message id) of the seat's open private decision.
         # Lost on a restart, which then costs one extra DM, never a lost move.
         self._dm_messages: dict[tuple[int, int], tuple[int, int]] = {}
-        # Those of them that still show buttons: a new decision's DM takes them off the old one
-        # (a "Change my choice" must not outlive the choice it would change).
-        self._dm_with_buttons: set[tuple[int, int]] = set()
+        # Those of them that still show buttons, with the user they went to: a new decision's DM
+        # to the same user takes them off the old one (a "Change my choice" must not outlive the
+        # choice it would change).
+        self._dm_with_buttons: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------------ helpers
 
@@ -370,17 +371,17 @@ class Announcer:
                 await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
                     content=payload.content, view=payload.view,
                     attachments=[payload.file] if payload.file is not None else [])
-                self._note_buttons(key, payload.view)
+                self._note_buttons(key, payload.view, player.user_id)
                 return True
             except discord.HTTPException:
                 log.info("Could not edit DM %s; sending a new one", message_id)
-        elif known is not None and key in self._dm_with_buttons:
+        elif known is not None and self._dm_with_buttons.get(key) == player.user_id:
             channel_id, message_id = known
             try:
                 await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
             except discord.HTTPException:
                 log.info("Could not clear the buttons of DM %s", message_id)
-            self._dm_with_buttons.discard(key)
+            self._dm_with_buttons.pop(key, None)
         kwargs: dict[str, Any] = {}
         if payload.file is not None:
             kwargs["file"] = payload.file
@@ -394,16 +395,16 @@ class Announcer:
             await self.storage.set_dm_ok(table.id, player.user_id, False)
             return False
         self._dm_messages[key] = (message.channel.id, message.id)
-        self._note_buttons(key, payload.view)
+        self._note_buttons(key, payload.view, player.user_id)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
 
-    def _note_buttons(self, key: tuple[int, int], view: discord.ui.View | None) -> None:
+    def _note_buttons(self, key: tuple[int, int], view: discord.ui.View | None, user_id: int) -> None:
         if view is not None:
-            self._dm_with_buttons.add(key)
+            self._dm_with_buttons[key] = user_id
         else:
-            self._dm_with_buttons.discard(key)
+            self._dm_with_buttons.pop(key, None)
 
     async def _open_dm(self, table: GameRow, user_id: int) -> tuple[int, int] | None:
         """After a restart: the player's latest DM from us, if it belongs to this game (it names
@@ -486,7 +487,7 @@ class Announcer:
         if table.status != "active":
             for player in table.players:
                 self._dm_messages.pop((table.id, player.seat), None)
-                self._dm_with_buttons.discard((table.id, player.seat))
+                self._dm_with_buttons.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,
