@@ -219,9 +219,9 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     toggle button per item (three to a row, like dice on the board) plus a confirm button on the
     row under them; `mask` says which items are chosen now (None: those the family pre-selects).
     A family of an exact size (two action cards) enables its confirm button only when exactly
-    that many are chosen, and says how many are so far. Of the other choices, a few become buttons (5 to a row); more become select menus of 25, grouped as
-    `menu_layout` says. Anything that does not fit stays reachable through `/move` and its
-    autocomplete.
+    that many are chosen, and says how many are so far. Of the other choices, a few become
+    buttons (5 to a row); more become select menus of 25, grouped as `menu_layout` says.
+    Anything that does not fit stays reachable through `/move` and its autocomplete.
     """
     row = 0
     toggled_verbs = set()

@@ -152,7 +152,7 @@ async def test_a_choice_can_be_changed_until_the_last_player_confirms(world):
     await choose(world, bernd, [1, 3])
     board = world.latest_board()
     assert "Bernd has chosen." in plain(board.content)
-    assert anna.id not in board.raw_mentions or bernd.id not in board.raw_mentions
+    assert anna.id not in board.raw_mentions and bernd.id not in board.raw_mentions, "confirmed: not waited for"
 
     # Anna takes her choice back from her DM (made before Bernd confirmed: still valid).
     dm = world.dms(anna)[-1]
