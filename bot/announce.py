@@ -20,7 +20,7 @@ from i18n import t, translate
 
 from bot import presenter
 from bot.locale import table_language
-from bot.components import Choice, board_view, private_view
+from bot.components import DICE_VERBS, Choice, board_view, private_view
 from bot.records import post_early_end, post_game_end
 from bot.storage import GameRow, Storage
 
@@ -67,11 +67,9 @@ def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
         items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
                       for value, label in family.items)
         families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
-                                     translate(family.confirm, lang, names)))
+                                     translate(family.confirm, lang, names), size=family.size,
+                                     chosen=tuple(family.chosen)))
     return families
-
-
-DICE_VERBS = {"reroll"}
 
 
 def has_secrets(game: Game, state: Any, seats: int) -> bool:
@@ -193,6 +191,10 @@ class Announcer:
         # (game id, seat) -> (DM channel id, message id) of the seat's open private decision.
         # Lost on a restart, which then costs one extra DM, never a lost move.
         self._dm_messages: dict[tuple[int, int], tuple[int, int]] = {}
+        # Those of them that still show buttons, with the user they went to: a new decision's DM
+        # to the same user takes them off the old one (a "Change my choice" must not outlive the
+        # choice it would change).
+        self._dm_with_buttons: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------------ helpers
 
@@ -335,9 +337,11 @@ class Announcer:
             jump_url=self.channel_url(table), lang=lang,
         )
         view = game.view(state, seat)
-        may_act = table.status == "active" and seat in game.to_act(state)
+        active = table.status == "active"
+        may_act = active and seat in game.to_act(state)
         names = label_names(table)
-        choices = choices_for(game, state, seat, names, lang) if may_act else []
+        # A seat the game does not wait for may still have optional moves ("Change my choice").
+        choices = choices_for(game, state, seat, names, lang) if active else []
         toggles = toggles_for(game, state, seat, names, lang) if may_act else []
         components = private_view(table.id, table.version, choices, toggles, lang=lang)
         secrets = (view.get("private") or {}).get("summary")
@@ -367,9 +371,17 @@ class Announcer:
                 await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
                     content=payload.content, view=payload.view,
                     attachments=[payload.file] if payload.file is not None else [])
+                self._note_buttons(key, payload.view, player.user_id)
                 return True
             except discord.HTTPException:
                 log.info("Could not edit DM %s; sending a new one", message_id)
+        elif known is not None and self._dm_with_buttons.get(key) == player.user_id:
+            channel_id, message_id = known
+            try:
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            except discord.HTTPException:
+                log.info("Could not clear the buttons of DM %s", message_id)
+            self._dm_with_buttons.pop(key, None)
         kwargs: dict[str, Any] = {}
         if payload.file is not None:
             kwargs["file"] = payload.file
@@ -383,9 +395,16 @@ class Announcer:
             await self.storage.set_dm_ok(table.id, player.user_id, False)
             return False
         self._dm_messages[key] = (message.channel.id, message.id)
+        self._note_buttons(key, payload.view, player.user_id)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
+
+    def _note_buttons(self, key: tuple[int, int], view: discord.ui.View | None, user_id: int) -> None:
+        if view is not None:
+            self._dm_with_buttons[key] = user_id
+        else:
+            self._dm_with_buttons.pop(key, None)
 
     async def _open_dm(self, table: GameRow, user_id: int) -> tuple[int, int] | None:
         """After a restart: the player's latest DM from us, if it belongs to this game (it names
@@ -428,7 +447,9 @@ class Announcer:
         # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
         # choosing), or the game is over: edit the turn message. Someone new must act: a new
         # message that mentions only them.
-        same_wait = waiting_after <= waiting_before
+        # A seat that takes back a choice (an optional move) waits again, but its own move
+        # wakes no one: that is still the same wait.
+        same_wait = waiting_after - {mover} <= waiting_before
         edited = False
         if game.outcome(after) is not None:
             # bot.records: one end-of-game message with the final board, scores and score chart;
@@ -456,7 +477,8 @@ class Announcer:
             private_lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
             if private_lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
                                                            public_views):
-                new_decision = seat in waiting_after and seat not in waiting_before
+                # The mover's own DM goes on being edited, even when its move reopened its choice.
+                new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
                 if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision):
                     await self.channel(table).send(
                         presenter.dm_closed_text(player.name, lang),
@@ -465,6 +487,7 @@ class Announcer:
         if table.status != "active":
             for player in table.players:
                 self._dm_messages.pop((table.id, player.seat), None)
+                self._dm_with_buttons.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,

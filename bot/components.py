@@ -36,6 +36,7 @@ ROWS = 5
 SELECT_LIMIT = 25
 MAX_BUTTONS = 10  # more choices than this read better as a select menu
 TOGGLE_ROW_WIDTH = 3  # dice toggles three to a row, as the board image shows them
+DICE_VERBS = {"reroll"}  # toggles that are dice: "Die 3: 5", and ↻ on those to roll again
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,9 @@ class ToggleButton(Handled, DynamicItem[Button],
     Nothing is stored: the chosen items live in the custom_ids, so the choice survives a
     restart, and only the confirm button makes a move."""
 
-    def __init__(self, game_id: int, version: int, mask: int, index: int, label: str, *, chosen: bool) -> None:
-        super().__init__(Button(label=f"{label} ↻" if chosen else label,
+    def __init__(self, game_id: int, version: int, mask: int, index: int, label: str, *, chosen: bool,
+                 mark: str = "↻") -> None:
+        super().__init__(Button(label=_clip(f"{label} {mark}" if chosen else label, BUTTON_LABEL_LIMIT),
                                 style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
                                 custom_id=f"rk:tog:{game_id}:{version}:{mask}:{index}"))
         self.game_id = game_id
@@ -209,17 +211,17 @@ def move_custom_id(game_id: int, version: int, action: str) -> str:
 
 
 def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
-                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int = 0,
+                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int | None = None,
                         menu_prompt: str = "Choose your move…") -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
 
     A family of actions described as a SubsetChoice (e.g. which dice to roll again) becomes one
     toggle button per item (three to a row, like dice on the board) plus a confirm button on the
-    row under them, with the other moves beside it if they fit; `mask` says which items are
-    chosen now. Of the
-    other choices, a few become buttons (5 to a row); more become select menus of 25, grouped as
-    `menu_layout` says. Anything that does not fit stays reachable through `/move` and its
-    autocomplete.
+    row under them; `mask` says which items are chosen now (None: those the family pre-selects).
+    A family of an exact size (two action cards) enables its confirm button only when exactly
+    that many are chosen, and says how many are so far. Of the other choices, a few become
+    buttons (5 to a row); more become select menus of 25, grouped as `menu_layout` says.
+    Anything that does not fit stays reachable through `/move` and its autocomplete.
     """
     row = 0
     toggled_verbs = set()
@@ -228,16 +230,22 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         if needed > rows - 1:
             break
         toggled_verbs.add(family.verb)
+        if mask is None:
+            mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
+        mark = "↻" if family.verb in DICE_VERBS else "✓"
         for index, (value, label) in enumerate(family.items):
-            button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1))
+            button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
             button.row = row + index // TOGGLE_ROW_WIDTH
             view.add_item(button)
         row += needed - 1
         chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
-        confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb,
-                             f"{family.confirm} ({len(chosen)})" if chosen else family.prompt)
+        if family.size is None:
+            label = f"{family.confirm} ({len(chosen)})" if chosen else family.prompt
+        else:
+            label = family.confirm if family.complete(len(chosen)) else f"{family.prompt} ({len(chosen)}/{family.size})"
+        confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb, label)
         confirm.item.style = discord.ButtonStyle.success
-        confirm.item.disabled = not chosen
+        confirm.item.disabled = not family.complete(len(chosen))
         confirm.row = row
         view.add_item(confirm)
     choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
@@ -339,7 +347,7 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
-               toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, hand: bool = True,
+               toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *, hand: bool = True,
                lang: str = "en") -> discord.ui.View | None:
     """The channel board: public move buttons (when safe to show) and, in a game with secrets,
     'My hand' on the last row. None when there is nothing to press."""
@@ -354,7 +362,8 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
 
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
-                 toggles: Sequence[SubsetChoice] = (), mask: int = 0, *, lang: str = "en") -> discord.ui.View | None:
+                 toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *,
+                 lang: str = "en") -> discord.ui.View | None:
     if not choices:
         return None
     view = discord.ui.View(timeout=None)

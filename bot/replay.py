@@ -47,15 +47,16 @@ def replay(game: Game, table: GameRow, actions: list[ActionRow]) -> tuple[list[A
 def decision_still_open(game: Game, states: list[Any], actions: list[ActionRow], seat: int, since: int) -> bool:
     """True if `seat` has been facing the same decision from version `since` until now.
 
-    That is: it was to act at every version in between, did not act itself, and its legal
-    actions are unchanged. Typical case: simultaneous choices, where others' moves bump the
-    version without touching this seat's pending choice.
+    That is: it was to act (or had optional moves, such as taking back a confirmed choice) at
+    every version in between, did not act itself, and its legal actions are unchanged. Typical
+    case: simultaneous choices, where others' moves bump the version without touching this
+    seat's pending choice.
     """
     now = len(states) - 1
     if not 0 <= since <= now:
         return False
     if any(action.seat == seat for action in actions if action.version > since):
         return False
-    if any(seat not in game.to_act(state) for state in states[since:]):
+    if any(seat not in game.to_act(state) and not game.legal_actions(state, seat) for state in states[since:]):
         return False
     return game.legal_actions(states[since], seat) == game.legal_actions(states[now], seat)

@@ -311,10 +311,14 @@ class GameService:
             await self.bot.days.check_person(table, seat)  # bot.days: a resigned seat is the computer's
             action = resolve_action(game, state, seat, action_text, label_names(table), table_language(table))
             to_act = game.to_act(state)
-            if seat not in to_act:
+            legal = game.legal_actions(state, seat)
+            # A seat the game does not wait for may still make its optional moves (taking back a
+            # confirmed choice while others choose); nothing else.
+            if seat not in to_act and action not in legal:
                 raise Refusal.of("bot.errors.not_your_turn", players=presenter.waiting_for(table, to_act))
-            if action not in game.legal_actions(state, seat):
-                raise Refusal.of("bot.errors.not_legal", move=echo(action_text))
+            if action not in legal:
+                raise toggle_count_refusal(game, state, seat, action) or \
+                    Refusal.of("bot.errors.not_legal", move=echo(action_text))
             choice = Choice(action.encode(), translate(game.describe(state, seat, action), table_language(table),
                                                        label_names(table)))
             after, events = game.apply(state, seat, action)
@@ -425,7 +429,9 @@ class GameService:
         seat = self._seat(table, user)
         game = self.engine(table.game)
         state = game.from_dict(table.state)
-        if seen_version != table.version:
+        # Others' moves in a simultaneous choice bump the version but leave this seat's toggles
+        # as they were: judged like a click on a move button.
+        if seen_version != table.version and not await self._decision_unchanged(table, game, seat, seen_version):
             raise presenter.stale_refusal(self.announcer.board_url(table))
         if seat not in game.to_act(state):
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
@@ -633,6 +639,19 @@ def parse_options(game: Game, text: str | None) -> dict[str, str]:
             raise Refusal.of("bot.errors.bad_option_value", name=echo(name, 30), choices=", ".join(option.choices))
         chosen[option.name] = value
     return chosen
+
+
+def toggle_count_refusal(game: Game, state: Any, seat: int, action: Action) -> Refusal | None:
+    """For a confirm of a toggle family of an exact size (two action cards) with another number
+    of items chosen (an old message, a crafted click, a typed move): say how many it takes."""
+    describe = getattr(game, "subset_choices", None)
+    if describe is None:
+        return None
+    picked = [value for value in ",".join(action.args).split(",") if value]
+    for family in describe(state, seat):
+        if family.verb == action.verb and family.size is not None and len(picked) != family.size:
+            return Refusal.of("bot.errors.toggle_count", prompt=family.prompt, picked=len(picked), size=family.size)
+    return None
 
 
 def resolve_action(game: Game, state: Any, seat: int, text: str, names=(), lang: str = "en") -> Action:

@@ -184,16 +184,26 @@ class SubsetChoice:
       showing a five.
     prompt: what the toggles mean, e.g. "Tap the dice to roll again".
     confirm: the confirm button's label, e.g. "Roll again".
+    size: None, or the exact number of items a choice takes (two action cards): then the family
+      is only the subsets of that size, and the bot enables the confirm button only for them.
+    chosen: values shown as already toggled when the toggles first appear (a choice taken back
+      to be changed starts from what it was).
     """
 
     verb: str
     items: tuple[tuple[str, str], ...]
     prompt: str
     confirm: str
+    size: int | None = None
+    chosen: tuple[str, ...] = ()
 
     def action(self, values) -> Action:
         chosen = [value for value, _ in self.items if value in set(values)]
         return Action(self.verb, (",".join(chosen),))
+
+    def complete(self, count: int) -> bool:
+        """Whether `count` items toggled make one of the family's actions."""
+        return count == self.size if self.size is not None else count >= 1
 
 
 # ----------------------------------------------------------------------------------------
@@ -237,10 +247,15 @@ class Game(Protocol):
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""
 
     def to_act(self, state: Any) -> frozenset[Seat]:
-        """Seats that may act now: several while simultaneous choices are open; empty when over."""
+        """Seats the game waits for now: several while simultaneous choices are open; empty when
+        over. Deadlines, reminders, mentions and the computer player on timeouts go by it."""
 
     def legal_actions(self, state: Any, seat: Seat) -> list[Action]:
-        """Every legal action for `seat`, in a stable order; empty when the seat may not act."""
+        """Every legal action for `seat`, in a stable order; empty when the seat may not act.
+
+        A seat outside `to_act` usually has none. It may have a few optional moves, which the
+        game does not wait for: a seat that confirmed a simultaneous secret choice may take it
+        back (`change`) while others still choose. The bot accepts them like any move."""
 
     def apply(self, state: Any, seat: Seat, action: Action) -> tuple[Any, list[Event]]:
         """Apply and return (new state, events). Never mutates `state`.
@@ -299,9 +314,9 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
     """The shared refusal path: game over, not your turn, or not a legal action."""
     if game.outcome(state) is not None:
         raise GameOver("This game is over; no more moves can be made.")
-    if seat not in game.to_act(state):
-        raise NotYourTurn("It is not your turn to act.")
     legal = game.legal_actions(state, seat)
+    if seat not in game.to_act(state) and action not in legal:  # an optional move is allowed
+        raise NotYourTurn("It is not your turn to act.")
     if action not in legal:
         hint = ", ".join(a.encode() for a in legal[:5])
         more = f" (and {len(legal) - 5} more)" if len(legal) > 5 else ""

@@ -5,7 +5,10 @@ Actions (canonical text; arguments never contain spaces):
   ransom              choice step: toggle ransoming the Black Knight from the dungeon (4 Ducats)
   arm <gift|alibi>    choice step: arm or disarm a yellow document held
   veto <seat|code|off>  choice step: arm the Veto against a player's or a kind of red document
-  play <a>,<b>        choice step: play action cards a and b (confirms the whole choice; final)
+  play <a>,<b>        choice step: play action cards a and b (confirms the whole choice; the bot
+                      shows the six cards as toggles, see `subset_choices`)
+  change              choice step, after confirming: take the choice back to change it (only while
+                      someone else has not confirmed; the last confirmation reveals the round)
   keep <code>         Monk's Favour: the document kept of the two drawn
   buy <n>             fields 1-3: buy n documents (0/1), walls or towers (0 to 2, 3 with Master Builder)
   opener <seat>       haggle: who must make the first offer (chosen by the knight with fewer pieces)
@@ -24,7 +27,9 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from games.core import Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (
+    Action, Event, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, SubsetChoice, chance, check_turn, msg,
+)
 from games.gluecksritter import state as state_io
 from games.gluecksritter.data import (
     CARDS_PER_ROUND, CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, DOCUMENT_PRICE, DUCAT_CARDS, FIELDS, GOLD,
@@ -40,7 +45,7 @@ MAX_RAISE = 12  # an offer raises the standing one by 1 to 12 Ducats (keeps the 
 RULES_SUMMARY = """\
 **Die Glücksritter** - build a castle of 4 walls and 4 towers first, by fair means or foul.
 
-**Each round** a Ducat card puts coins from the sack on fields 5 and 6 (leftovers stay). Everyone secretly picks **two action cards** (`play 2,5`, after any red documents: `doc grant`). Documents are revealed first, then ransoms (4 Ducats, `ransom`), then the cards in field order:
+**Each round** a Ducat card puts coins from the sack on fields 5 and 6 (leftovers stay). Everyone secretly picks **two action cards** (`play 2,5`, after any red documents: `doc grant`) and may take the choice back (`change`) until the last player confirms. Documents are revealed first, then ransoms (4 Ducats, `ransom`), then the cards in field order:
 1 Brother Jacob: a document (free alone, 4 Ducats if crowded).
 2 Farmer Johann: 1-2 walls (4 each alone, 6 crowded).
 3 Master Ehrenfried: 1-2 towers (5 alone, 7 crowded).
@@ -124,6 +129,10 @@ class Gluecksritter:
 
     def legal_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
+            # A confirmed choice may be taken back while others still choose (once the last
+            # one confirms, the round is revealed and the phase is over).
+            if state.phase == "choose" and 0 <= seat < state.seats and state.choices[seat]["ready"]:
+                return [Action("change")]
             return []
         phase = state.phase
         if phase == "choose":
@@ -142,8 +151,22 @@ class Gluecksritter:
             return [Action("steal", (kind,)) for kind in self._stealable(state, seat, state.raid["victim"])]
         return []
 
+    def subset_choices(self, state: GluecksritterState, seat: int) -> list[SubsetChoice]:
+        """The `play` actions as one family: the bot shows a toggle per action card (the Black
+        Knight left out while he is in the dungeon) and a confirm button for exactly two. Cards
+        of a choice taken back to be changed start toggled."""
+        if state.phase != "choose" or seat not in self.to_act(state):
+            return []
+        playable = self._playable(state, seat)
+        items = tuple((str(card), msg(P + f"field.{card}")) for card in playable)
+        chosen = tuple(str(card) for card in state.choices[seat]["cards"] if card in playable)
+        return [SubsetChoice("play", items, prompt=msg(P + "label.cards_prompt"),
+                             confirm=msg(P + "label.cards_confirm"), size=CARDS_PER_ROUND, chosen=chosen)]
+
+    def _playable(self, state: GluecksritterState, seat: int) -> list[int]:
+        return [card for card in FIELDS if not (card == KNIGHT and state.dungeon[seat])]
+
     def _choice_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
-        choice = state.choices[seat]
         hand = state.hands[seat]
         actions = []
         for code in RED_DOCUMENTS:
@@ -160,7 +183,7 @@ class Gluecksritter:
             actions += [Action("veto", (t,)) for t in targets if t != armed["veto"]]
             if armed["veto"] is not None:
                 actions.append(Action("veto", ("off",)))
-        playable = [card for card in FIELDS if not (card == KNIGHT and state.dungeon[seat])]
+        playable = self._playable(state, seat)
         actions += [Action("play", (f"{a},{b}",)) for i, a in enumerate(playable) for b in playable[i + 1:]]
         return actions
 
@@ -245,6 +268,13 @@ class Gluecksritter:
             events.append(E("event.choice_now", seat=seat, kind="private", **self._choice_params(state, seat)))
             if all(c["ready"] for c in state.choices):
                 self._run(state, "reveal", events)
+            return
+        if verb == "change":
+            # The cards stay as they were (the bot shows them toggled), so confirming again is
+            # one tap; the channel hears only that the player changes their choice.
+            choice["ready"] = False
+            events.append(E("event.changing", player=SeatRef(seat)))
+            events.append(E("event.choice_open", seat=seat, kind="private", **self._choice_params(state, seat)))
             return
         elif verb == "doc":
             code = args[0]
@@ -732,6 +762,8 @@ class Gluecksritter:
 
     def describe(self, state: GluecksritterState, seat: int, action: Action) -> Msg:
         verb, args = action.verb, action.args
+        if verb == "change":
+            return msg(P + "label.change")
         if verb == "play" and args:
             cards = [int(c) for c in args[0].split(",") if c.isdigit() and int(c) in FIELDS]
             if len(cards) == 2:
@@ -837,8 +869,10 @@ class Gluecksritter:
                             "veto": (rng.choice([None, *RED_DOCUMENTS]) if "veto" in hand else None)}
         if not new.revealed:
             choice = new.choices[owner]
-            playable = [c for c in FIELDS if not (c == KNIGHT and new.dungeon[owner])]
-            choice["cards"] = sorted(rng.sample(playable, 2)) if choice["ready"] else []
+            playable = self._playable(new, owner)
+            # A confirmed choice has two cards; an open one none yet, or two kept from a choice
+            # taken back to be changed.
+            choice["cards"] = sorted(rng.sample(playable, 2)) if choice["ready"] or rng.random() < 0.5 else []
             reds = [d for d in RED_DOCUMENTS if d in hand and (d != "pardon" or new.dungeon[owner])]
             choice["docs"] = [d for d in reds if rng.random() < 0.5]
             choice["ransom"] = new.dungeon[owner] and rng.random() < 0.5

@@ -72,6 +72,10 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
             summary = msg(P + "private.documents", documents=terms)
         else:
             summary = msg(P + "private.no_documents")
+        if state.phase == "choose" and choice["ready"]:
+            cards = [msg(P + "card.label", number=c, name=msg(P + f"field.{c}")) for c in choice["cards"]]
+            docs = [msg(P + "doc." + d) for d in choice["docs"]] or msg(P + "word.no_document")
+            summary = msg(P + "private.confirmed", summary=summary, cards=cards, docs=docs)
         view["private"] = {
             "summary": summary.to_json(),
             "hand": hand,

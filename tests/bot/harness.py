@@ -271,7 +271,7 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
     source = board if offers_moves(board) else latest_dm_with_moves(world, player)
     if source is None:
         source = reply(await world.click(player, board, label="My hand"))
-    if toggle_buttons(source) and rng.random() < 0.7:
+    if toggle_buttons(source) and (rng.random() < 0.7 or not (move_buttons(source) or selects(source))):
         # Tap some dice, then the confirm button that the taps enabled.
         toggles = toggle_buttons(source)
         for index in sorted(rng.sample(range(len(toggles)), rng.randint(1, len(toggles)))):
@@ -280,6 +280,17 @@ async def take_turn(world: World, player, rng: random.Random, channel=None) -> N
             source = result.response
             assert toggle_buttons(source)[index]["label"] != label, "a toggle did not flip"
         confirm = [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
+        if not confirm:
+            # A choice of an exact size (two action cards): untap all, then tap in order until
+            # the confirm button is enabled.
+            while chosen := [b for b in toggle_buttons(source) if b["style"] == discord.ButtonStyle.primary.value]:
+                source = (await world.click(player, source, custom_id=chosen[0]["custom_id"])).response
+            index = 0
+            while not confirm:
+                toggle = toggle_buttons(source)[index]
+                source = (await world.click(player, source, custom_id=toggle["custom_id"])).response
+                confirm = [b for b in move_buttons(source) if b["style"] == discord.ButtonStyle.success.value]
+                index += 1
         await world.click(player, source, custom_id=confirm[0]["custom_id"])
     elif move_buttons(source):
         choice = rng.choice(move_buttons(source))

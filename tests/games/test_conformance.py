@@ -108,7 +108,7 @@ def check_words(game, state, players, events):
         summary = (game.view(state, viewer).get("private") or {}).get("summary")
         if summary:
             words(summary, players)
-    for seat in sorted(game.to_act(state)):
+    for seat in range(players):  # optional moves of seats outside to_act too (`change`)
         for action in game.legal_actions(state, seat)[:60]:
             for label in words(game.describe(state, seat, action), players):
                 assert len(label) <= 100, f"label too long: {label!r}"
@@ -120,7 +120,7 @@ def check_refusals(game, state, players, rng):
     before = snapshot(game, state)
     acting = game.to_act(state)
     idle = [seat for seat in range(players) if seat not in acting]
-    if idle:
+    if idle:  # a move of the seats we wait for is not an idle seat's (its optional moves aside)
         seat = rng.choice(idle)
         some_action = (game.legal_actions(state, next(iter(acting))) or [Action("pass")])[0]
         with pytest.raises(NotYourTurn):
@@ -144,7 +144,10 @@ def test_random_game_keeps_the_contract(name, players, seed):
         assert steps < MAX_STEPS, "random play did not end"
         acting = sorted(game.to_act(state))
         assert acting, "nobody may act but the game is not over"
-        for seat in acting:
+        # Seats outside to_act may have optional moves (taking back a confirmed secret
+        # choice); the game never waits for them.
+        optional = [seat for seat in range(players) if seat not in acting and game.legal_actions(state, seat)]
+        for seat in acting + optional:
             legal = game.legal_actions(state, seat)
             assert legal, f"seat {seat} must act but has no legal action"
             assert legal == game.legal_actions(state, seat), "legal actions not in a stable order"
@@ -152,7 +155,8 @@ def test_random_game_keeps_the_contract(name, players, seed):
                 assert Action.parse(action.encode()) == action
                 assert len(action.encode()) <= 80
                 assert game.describe(state, seat, action)
-        seat = rng.choice(acting)
+        # Now and then an optional move, so that random play covers them (and still ends).
+        seat = rng.choice(optional) if optional and rng.random() < 0.1 else rng.choice(acting)
         action = rng.choice(game.legal_actions(state, seat))
 
         if steps % 7 == 1:
@@ -234,7 +238,7 @@ TOGGLE_GAMES = [name for name in GAMES if hasattr(REGISTRY[name], "subset_choice
 
 
 def test_knatsch_offers_its_rerolls_as_toggles():
-    assert "knatsch" in TOGGLE_GAMES
+    assert {"knatsch", "gluecksritter"} <= set(TOGGLE_GAMES)
 
 
 @pytest.mark.parametrize("name", TOGGLE_GAMES)
@@ -256,12 +260,48 @@ def test_subset_choices_describe_only_legal_actions(name):
             for family in game.subset_choices(state, seat):
                 seen += 1
                 values = [value for value, _ in family.items]
-                subsets = {family.action(combo) for size in range(1, len(values) + 1)
+                sizes = [family.size] if family.size is not None else range(1, len(values) + 1)
+                subsets = {family.action(combo) for size in sizes
                            for combo in itertools.combinations(values, size)}
                 of_verb = {action for action in legal if action.verb == family.verb}
                 assert subsets == of_verb
+                assert set(family.chosen) <= set(values), "pre-selected items that are not offered"
+                assert family.size is None or len(family.chosen) in (0, family.size)
             state, _ = game.apply(state, seat, rng.choice(legal))
     assert seen, "no toggles were ever offered"
+
+
+def test_optional_moves_reveal_nothing_of_their_seat():
+    """A move a seat makes outside to_act (taking back a confirmed secret choice) tells the
+    others nothing: with that seat's secrets re-dealt, the public events and every other view
+    after the move are the same."""
+    seen = 0
+    for name in GAMES:
+        game = REGISTRY[name]
+        rng = random.Random(f"optional:{name}")
+        for players in (game.min_players, game.max_players):
+            state = game.new_game(players, seed=players)
+            for _ in range(400):
+                if game.outcome(state) is not None:
+                    break
+                for seat in range(players):
+                    if seat in game.to_act(state):
+                        continue
+                    for action in game.legal_actions(state, seat):
+                        seen += 1
+                        after, events = game.apply(state, seat, action)
+                        variant = game.hidden_variant(state, seat, rng)
+                        after_variant, events_variant = game.apply(variant, seat, action)
+                        public = [e.text for e in events if e.seat is None]
+                        assert public == [e.text for e in events_variant if e.seat is None]
+                        assert not any(e.seat not in (None, seat) for e in events)
+                        for viewer in viewers(players):
+                            if viewer != seat:
+                                assert game.view(after, viewer) == game.view(after_variant, viewer)
+                acting = sorted(game.to_act(state))
+                seat = rng.choice(acting)
+                state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert seen, "no game offered an optional move (Die Glücksritter's `change`)"
 
 
 @pytest.mark.parametrize("name", GAMES)

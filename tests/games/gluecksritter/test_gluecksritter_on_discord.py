@@ -1,6 +1,8 @@
 """A whole four-player game of Die Glücksritter through the real bot, offline in simcord.
 
-Secret choices go by DM (one player has closed DMs and uses 'My hand'); the first round is
+Secret choices go by DM (one player has closed DMs and uses 'My hand'): the two action cards
+are tapped as toggles and confirmed, and once a confirmed choice is taken back and made again;
+the first round is
 scripted so that two Black Knights haggle on the board; in round two the bot restarts after two
 players have chosen and two have not. After every move we check that nothing public tells a
 secret choice or a document before the reveal, and that channel images are public views.
@@ -18,7 +20,7 @@ from PIL.PngImagePlugin import PngInfo
 
 from games import REGISTRY
 from tests.bot.harness import (
-    buttons, latest_dm_with_moves, reply, seat_order, selects, simulated_discord, start_table,
+    buttons, latest_dm_with_moves, reply, seat_order, selects, simulated_discord, start_table, toggle_buttons,
 )
 
 GAME = REGISTRY["gluecksritter"]
@@ -115,6 +117,21 @@ def find(message, action: str):
     return None
 
 
+def toggled(message) -> list[int]:
+    return [int(b["label"].split(" ")[0]) for b in toggle_buttons(message) if b["style"] == 1]
+
+
+async def tap_cards(world, player, source, cards: list[int]) -> None:
+    """Toggle exactly `cards` in a message with the card toggles, then press its confirm button."""
+    for card in range(1, 7):
+        if (card in cards) != (card in toggled(source)):
+            button = next(b for b in toggle_buttons(source) if b["label"].startswith(f"{card} · "))
+            source = (await world.click(player, source, custom_id=button["custom_id"])).response
+    confirm = [b for b in buttons(source) if b["style"] == 3 and not b.get("disabled")]
+    assert len(confirm) == 1 and confirm[0]["custom_id"].endswith(f"play {cards[0]},{cards[1]}")
+    await world.click(player, source, custom_id=confirm[0]["custom_id"])
+
+
 async def test_a_whole_four_player_game_through_the_bot(tmp_path):
     renderer = SketchRenderer()
     database = tmp_path / "bot.sqlite3"
@@ -126,8 +143,8 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
         players = seat_order(world, game_id, people)
         rng = random.Random(3)
         seen = {"images": set()}
-        used = {"dm": 0, "my hand": 0, "board": 0, "/move": 0}
-        haggled = restarted = False
+        used = {"dm": 0, "my hand": 0, "board": 0, "/move": 0, "toggles": 0}
+        haggled = restarted = changed = False
 
         def state():
             return GAME.from_dict(world.stored_state(game_id))
@@ -152,6 +169,20 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
         async def move(player, action: str):
             seat = players.index(player)
             board = world.latest_board()
+            if action.startswith("play "):  # the cards: toggles and a confirm button, never a menu
+                assert find(board, action) is None
+                if player is closed:
+                    source = reply(await world.click(player, board, label="My hand"))
+                    used["my hand"] += 1
+                else:
+                    source = latest_dm_with_moves(world, player)
+                    used["dm"] += 1
+                assert toggle_buttons(source)
+                assert not any(o["value"].startswith("play") for menu in selects(source) for o in menu["options"])
+                await tap_cards(world, player, source, [int(c) for c in action.split()[1].split(",")])
+                used["toggles"] += 1
+                check_public()
+                return seat
             spot = find(board, action)
             source = board if spot else None
             if spot is None and player is closed:
@@ -218,13 +249,24 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
                 assert [list(c["cards"]) for c in again.choices] == chosen
                 assert sorted(GAME.to_act(again)) == [s for s in range(4) if not current.choices[s]["ready"]]
                 continue
+            confirmed = [s for s in range(4) if current.phase == "choose" and current.choices[s]["ready"]]
+            if current.round >= 3 and confirmed and not changed:
+                # A confirmed choice is taken back (from the DM or 'My hand') and made again below.
+                changed = True
+                seat = confirmed[-1]
+                await move(players[seat], "change")
+                again = state()
+                assert seat in GAME.to_act(again) and not again.choices[seat]["ready"]
+                assert again.choices[seat]["cards"] == current.choices[seat]["cards"]
+                continue
             seat = rng.choice(acting)
             action = GAME.suggest(current, seat, rng).encode()
             await move(players[seat], action)
         final = state()
         assert GAME.outcome(final) is not None, "the game did not end"
-        assert haggled and restarted
-        assert used["dm"] and used["my hand"] and used["board"]
+        assert haggled and restarted and changed
+        assert used["dm"] and used["my hand"] and used["board"] and used["toggles"]
+        assert used["/move"] == 0, "every move was offered as a button, a menu or toggles"
         assert "Game over" in world.latest_board().content or world.stored(game_id).status != "active"
         assert len(seen["images"]) >= number // 2, "a fresh board image after (nearly) every move"
         assert renderer.real_left == 0, "the first boards were drawn by the real renderer"

@@ -105,6 +105,114 @@ def test_red_documents_are_toggles_and_never_two_of_a_kind():
     assert Action("doc", ("veto",)) not in GAME.legal_actions(state, 0)
 
 
+def test_a_confirmed_choice_can_be_changed_while_someone_else_still_chooses():
+    state = fresh(3)
+    give_document(state, 0, "grant")
+    state, _ = act(state, 0, "doc grant")
+    state, _ = act(state, 0, "play 2,5")
+    # Confirmed: no longer waited for, yet it may take the choice back.
+    assert GAME.to_act(state) == frozenset({1, 2})
+    assert [a.encode() for a in GAME.legal_actions(state, 0)] == ["change"]
+    assert translate(GAME.describe(state, 0, Action("change")), "en", strict=True) == "Change my choice"
+    assert GAME.subset_choices(state, 0) == []
+    state, _ = act(state, 1, "play 1,3")
+    state, events = act(state, 0, "change")
+    assert words(events) == ["Ann changes their choice."]
+    assert words(events, "de") == ["Ann ändert die Wahl."]
+    assert [e.seat for e in events if e.seat is not None] == [0]
+    assert GAME.to_act(state) == frozenset({0, 2})
+    assert state.choices[0] == {"cards": [2, 5], "docs": ["grant"], "ransom": False, "ready": False}
+    assert GAME.view(state, None)["players"][0]["chosen"] is False
+    # The cards stay picked: the toggles start from them, confirming again is one tap.
+    (family,) = GAME.subset_choices(state, 0)
+    assert family.chosen == ("2", "5") and family.size == 2
+    # Re-confirming with other cards and another document choice.
+    state, _ = act(state, 0, "doc grant")
+    state, _ = act(state, 0, "play 1,6")
+    assert GAME.to_act(state) == frozenset({2})
+    state, events = act(state, 2, "play 3,4")
+    assert state.revealed and state.choices[0]["cards"] == [1, 6]
+    assert "grant" in state.hands[0] and state.played_docs[0] == []
+    reveal = [e.text for e in events if e.text.id == "gluecksritter.event.cards"][0]
+    assert [p.params["cards"] for p in reveal.params["plays"]] == [[1, 6], [1, 3], [3, 4]]
+
+
+def test_no_change_after_the_last_confirmation():
+    state = fresh(3)
+    state, _ = act(state, 0, "play 5,6")
+    state, _ = act(state, 1, "play 5,6")
+    state, _ = act(state, 1, "change")  # allowed: seat 2 has not confirmed
+    state, _ = act(state, 1, "play 5,6")
+    state, _ = act(state, 2, "play 5,6")  # the last confirmation reveals the round at once
+    assert state.round == 2 and state.previous["cards"] == [[5, 6], [5, 6], [5, 6]]
+    for seat in range(3):
+        assert Action("change") not in GAME.legal_actions(state, seat)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "change")  # round two: choosing again, and nothing to take back
+    state, _ = act(state, 0, "play 1,2")
+    state, _ = act(state, 1, "play 1,2")
+    state, _ = act(state, 2, "play 3,6")
+    assert state.phase != "choose" or state.round == 3
+    for seat in range(3):
+        assert Action("change") not in GAME.legal_actions(state, seat)
+        if seat not in GAME.to_act(state):
+            with pytest.raises(NotYourTurn):
+                act(state, seat, "change")
+
+
+def test_the_cards_are_six_toggles_of_which_exactly_two_confirm():
+    state = fresh(3)
+    (family,) = GAME.subset_choices(state, 0)
+    assert family.verb == "play" and family.size == 2 and family.chosen == ()
+    assert [value for value, _ in family.items] == ["1", "2", "3", "4", "5", "6"]
+    assert [translate(label, "de", strict=True) for _, label in family.items] == [
+        "Bruder Jakob", "Bauer Johann", "Meister Ehrenfried", "Schwarzer Ritter", "Steuereintreiber", "Zöllner"]
+    assert translate(family.prompt, "en", strict=True) == "Pick exactly two action cards"
+    assert translate(family.confirm, "de", strict=True) == "Wahl bestätigen"
+    assert family.action(["5", "2"]) == Action("play", ("2,5",))
+    assert family.complete(2) and not family.complete(1) and not family.complete(3)
+    state.dungeon[0] = True  # the Black Knight is in the dungeon: his card is not offered
+    (family,) = GAME.subset_choices(state, 0)
+    assert [value for value, _ in family.items] == ["1", "2", "3", "5", "6"]
+    for wrong in ("play 2", "play 1,2,3", "play 4,5"):
+        with pytest.raises(IllegalAction):
+            act(state, 0, wrong)
+
+
+def test_nobody_else_learns_a_confirmed_or_changed_choice():
+    """Two games that differ only in seat 0's cards and documents look the same to everyone
+    else, move by move: views, public events and the log, through confirming, changing and
+    confirming again."""
+    def history(cards, again, docs):
+        state = fresh(3)
+        give_document(state, 0, "grant")
+        give_document(state, 0, "permit")
+        steps = [(0, f"doc {d}") for d in docs] + [(0, f"play {cards}"), (1, "play 1,2"), (0, "change")]
+        steps += [(0, f"doc {d}") for d in docs] + [(0, f"play {again}")]
+        seen = []
+        for seat, text in steps:
+            state, events = act(state, seat, text)
+            seen.append(([GAME.view(state, viewer) for viewer in (None, 1, 2)], words(events)))
+        return seen
+
+    one = history("2,5", "1,6", ["grant"])
+    two = history("3,4", "3,4", ["permit"])
+    assert one == two
+    assert one[3][1] == ["Ann changes their choice."]
+    assert all("private" not in views[0] for views, _ in one)
+
+
+def test_a_seat_in_the_dungeon_can_change_its_choice_too():
+    state = fresh(3)
+    state.dungeon[1] = True
+    state, _ = act(state, 1, "ransom")
+    state, _ = act(state, 1, "play 5,6")
+    state, _ = act(state, 1, "change")
+    assert state.choices[1]["ransom"] is True and state.choices[1]["cards"] == [5, 6]
+    assert GAME.subset_choices(state, 1)[0].chosen == ("5", "6")
+    assert GAME.to_dict(roundtrip(state)) == GAME.to_dict(state)
+
+
 # -- fields 5 and 6: the rule text's example -----------------------------------------------------
 
 @pytest.mark.parametrize("field", [5, 6])
