@@ -249,8 +249,14 @@ class Days:
                 continue
             started = row.get("since")
             waiting_on = started is not None and seat != mover
+            # Taking back a secret choice while others still choose rejoins their wait: the
+            # round's clock goes on (changing must not buy a fresh deadline).
+            rejoined = started is None and seat == mover and by_person
             if not waiting_on:
                 started = now
+                if rejoined:
+                    others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
+                    started = min([t for t in others if t is not None], default=now)
             since[seat] = started
             computer = bool(row.get("computer") or is_computer_user(player.user_id))
             kinds = ("computer",) if computer else ("reminder", "deadline")
@@ -261,7 +267,7 @@ class Days:
             if computer:
                 timers.append((seat, "computer", now + COMPUTER_PAUSE))
                 continue
-            fresh = started + settings["reminder"]
+            fresh = (now if rejoined else started) + settings["reminder"]
             timers.append((seat, "reminder", existing.get((seat, "reminder"), fresh) if waiting_on else fresh))
             if settings["deadline"] is not None:
                 due = started + settings["deadline"]
