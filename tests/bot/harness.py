@@ -15,9 +15,11 @@ and fail at once on anything else.
 """
 from __future__ import annotations
 
+import io
 import json
 import random
 import sqlite3
+import threading
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,8 @@ from typing import Any, AsyncIterator, Callable, Mapping
 
 import discord
 import simcord
+from PIL import Image
+from PIL.PngImagePlugin import PngInfo
 from simcord.results import to_discord_message
 
 from bot.app import GameBot, create_bot
@@ -214,6 +218,46 @@ def selects(message) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------- playing like a person
 
 
+class SketchRenderer:
+    """Remembers the view behind every image and draws a tiny PNG unique to it (the real
+    renderers have their own tests), except the first `real_first` boards, drawn for real."""
+
+    def __init__(self, real_first: int = 0) -> None:
+        self.view_of: dict[bytes, dict] = {}
+        self.real_left = real_first
+        self._lock = threading.Lock()  # images are drawn in worker threads
+
+    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
+        with self._lock:
+            if self.real_left > 0:
+                self.real_left -= 1
+                from renderers import render_png
+
+                png = render_png(view, names, lang)
+            else:
+                info = PngInfo()
+                info.add_text("sketch", str(len(self.view_of)))
+                buffer = io.BytesIO()
+                Image.new("P", (8, 10)).save(buffer, format="PNG", pnginfo=info)
+                png = buffer.getvalue()
+            self.view_of[png] = view
+        return png
+
+
+def offered(message, action: str):
+    """(custom_id, value) of the component in `message` offering `action`, or None: an enabled
+    button (value None) or a select option."""
+    for button in buttons(message):
+        if button["custom_id"].startswith("rk:move:") and button["custom_id"].split(":", 4)[4] == action \
+                and not button.get("disabled"):
+            return button["custom_id"], None
+    for menu in selects(message):
+        for option in menu["options"]:
+            if option["value"] == action:
+                return menu["custom_id"], action
+    return None
+
+
 async def open_table(world: World, host, *others, game: str = "pips", channel=None,
                      options: str | None = None) -> int:
     """`/game new` by `host`, everyone else presses Join; returns the game id."""
@@ -340,5 +384,5 @@ async def simulated_discord(database_path: str | Path, *, games: Mapping[str, Ga
 __all__ = [
     "World", "StoredGame", "bot_factory", "simulated_discord", "components", "buttons", "selects", "reply",
     "open_table", "start_table", "seat_order", "move_buttons", "toggle_buttons", "offers_moves", "latest_dm_with_moves", "to_act", "take_turn",
-    "play_to_end",
+    "play_to_end", "SketchRenderer", "offered",
 ]

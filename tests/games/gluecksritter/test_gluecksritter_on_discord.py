@@ -9,112 +9,19 @@ secret choice or a document before the reveal, and that channel images are publi
 """
 from __future__ import annotations
 
-import io
 import random
 import re
-import threading
 
-from PIL import Image
 from simcord.results import to_discord_message
-from PIL.PngImagePlugin import PngInfo
 
 from games import REGISTRY
 from tests.bot.harness import (
-    buttons, latest_dm_with_moves, reply, seat_order, selects, simulated_discord, start_table, toggle_buttons,
+    SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
+    toggle_buttons,
 )
 
 GAME = REGISTRY["gluecksritter"]
-
-
-PLACEHOLDERS = [f"{{s{i}}}" for i in range(6)]
-
-
-def legacy(text):
-    """Engine words as the older bot reads them: English with `{s0}` seat placeholders."""
-    from i18n import translate
-
-    return translate(text, "en", PLACEHOLDERS, strict=True)
-
-
-class EnglishLabels:
-    """The engine with its words already in English (seat placeholders left for the bot), for a
-    bot that does not yet put `Msg` texts into words itself. Rules, states and views are the
-    engine's own; only labels, event lines, status, summary and the outcome's reason change form."""
-
-    def __init__(self, game) -> None:
-        self._game = game
-
-    def __getattr__(self, name):
-        return getattr(self._game, name)
-
-    def describe(self, state, seat, action):
-        return legacy(self._game.describe(state, seat, action))
-
-    def apply(self, state, seat, action):
-        from games.core import Event
-
-        new, events = self._game.apply(state, seat, action)
-        return new, [Event(legacy(e.text), seat=e.seat, kind=e.kind) for e in events]
-
-    def view(self, state, seat):
-        view = self._game.view(state, seat)
-        view["status"] = legacy(view["status"])
-        if "private" in view:
-            view["private"]["summary"] = legacy(view["private"]["summary"])
-        return view
-
-    def outcome(self, state):
-        from dataclasses import replace
-
-        outcome = self._game.outcome(state)
-        return None if outcome is None else replace(outcome, reason=legacy(outcome.reason))
-
-
-def engine_for_the_bot():
-    from bot.announce import choices_for
-
-    label = choices_for(GAME, GAME.new_game(3, seed=1), 0)[0].label
-    return GAME if isinstance(label, str) else EnglishLabels(GAME)
 SECRET = re.compile(r"(You play|Play \d|\bplay \d,\d|Your documents|You receive|Monk's Favour: you)")
-
-
-class SketchRenderer:
-    """Remembers the view behind every image; draws a tiny unique PNG (the real renderer has its
-    own tests), except for a few real boards."""
-
-    def __init__(self) -> None:
-        self.view_of: dict[bytes, dict] = {}
-        self.real_left = 4
-        self._lock = threading.Lock()
-
-    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
-        with self._lock:
-            if self.real_left > 0:
-                self.real_left -= 1
-                from renderers import render_png
-
-                png = render_png(view, names, lang)
-            else:
-                info = PngInfo()
-                info.add_text("sketch", str(len(self.view_of)))
-                buffer = io.BytesIO()
-                Image.new("P", (8, 10)).save(buffer, format="PNG", pnginfo=info)
-                png = buffer.getvalue()
-            self.view_of[png] = view
-        return png
-
-
-def find(message, action: str):
-    """(custom_id, value) of the component offering `action` in a message, or None."""
-    for button in buttons(message):
-        if button["custom_id"].startswith("rk:move:") and button["custom_id"].split(":", 4)[4] == action \
-                and not button.get("disabled"):
-            return button["custom_id"], None
-    for menu in selects(message):
-        for option in menu["options"]:
-            if option["value"] == action:
-                return menu["custom_id"], action
-    return None
 
 
 def toggled(message) -> list[int]:
@@ -133,9 +40,9 @@ async def tap_cards(world, player, source, cards: list[int]) -> None:
 
 
 async def test_a_whole_four_player_game_through_the_bot(tmp_path):
-    renderer = SketchRenderer()
+    renderer = SketchRenderer(real_first=4)
     database = tmp_path / "bot.sqlite3"
-    async with simulated_discord(database, games={"gluecksritter": engine_for_the_bot()}, seed=4, render=renderer) as world:
+    async with simulated_discord(database, games={"gluecksritter": GAME}, seed=4, render=renderer) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara", "dieter")]
         closed = people[2]
         world.close_dms(closed)
@@ -170,7 +77,7 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
             seat = players.index(player)
             board = world.latest_board()
             if action.startswith("play "):  # the cards: toggles and a confirm button, never a menu
-                assert find(board, action) is None
+                assert offered(board, action) is None
                 if player is closed:
                     source = reply(await world.click(player, board, label="My hand"))
                     used["my hand"] += 1
@@ -183,16 +90,16 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
                 used["toggles"] += 1
                 check_public()
                 return seat
-            spot = find(board, action)
+            spot = offered(board, action)
             source = board if spot else None
             if spot is None and player is closed:
                 source = reply(await world.click(player, board, label="My hand"))
                 assert source is not None and source.ephemeral
-                spot = find(source, action)
+                spot = offered(source, action)
                 used["my hand"] += 1
             elif spot is None:
                 source = latest_dm_with_moves(world, player)
-                spot = find(source, action) if source is not None else None
+                spot = offered(source, action) if source is not None else None
                 used["dm"] += spot is not None
             else:
                 used["board"] += 1

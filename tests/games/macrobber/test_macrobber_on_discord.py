@@ -7,64 +7,22 @@ and that channel images are public views.
 """
 from __future__ import annotations
 
-import io
 import random
 import re
-import threading
 
-from PIL import Image
-from PIL.PngImagePlugin import PngInfo
 from simcord.results import to_discord_message
 
 from games import REGISTRY
 from tests.bot.harness import (
-    buttons, latest_dm_with_moves, reply, seat_order, selects, simulated_discord, start_table,
+    SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
 )
 
 GAME = REGISTRY["macrobber"]
 SECRET = re.compile(r"(You draw|Your raid cards|You play a|You discard|Play a \d|Discard a \d|You put a)")
 
 
-class SketchRenderer:
-    """Remembers the view behind every image; draws a tiny unique PNG, except a few real boards."""
-
-    def __init__(self) -> None:
-        self.view_of: dict[bytes, dict] = {}
-        self.real_left = 3
-        self._lock = threading.Lock()
-
-    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
-        with self._lock:
-            if self.real_left > 0:
-                self.real_left -= 1
-                from renderers import render_png
-
-                png = render_png(view, names, lang)
-            else:
-                info = PngInfo()
-                info.add_text("sketch", str(len(self.view_of)))
-                buffer = io.BytesIO()
-                Image.new("P", (8, 10)).save(buffer, format="PNG", pnginfo=info)
-                png = buffer.getvalue()
-            self.view_of[png] = view
-        return png
-
-
-def find(message, action: str):
-    """(custom_id, value) of the component offering `action` in a message, or None."""
-    for button in buttons(message):
-        if button["custom_id"].startswith("rk:move:") and button["custom_id"].split(":", 4)[4] == action \
-                and not button.get("disabled"):
-            return button["custom_id"], None
-    for menu in selects(message):
-        for option in menu["options"]:
-            if option["value"] == action:
-                return menu["custom_id"], action
-    return None
-
-
 async def test_a_whole_four_player_game_through_the_bot(tmp_path):
-    renderer = SketchRenderer()
+    renderer = SketchRenderer(real_first=3)
     async with simulated_discord(tmp_path / "bot.sqlite3", games={"macrobber": GAME}, seed=4,
                                  render=renderer) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara", "dieter")]
@@ -96,16 +54,16 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
 
         async def move(player, action: str, secret: bool):
             board = world.latest_board()
-            spot = find(board, action)
+            spot = offered(board, action)
             source = board if spot else None
             if spot is None and player is closed:
                 source = reply(await world.click(player, board, label="My hand"))
                 assert source is not None and source.ephemeral
-                spot = find(source, action)
+                spot = offered(source, action)
                 used["my hand"] += spot is not None
             elif spot is None:
                 source = latest_dm_with_moves(world, player)
-                spot = find(source, action) if source is not None else None
+                spot = offered(source, action) if source is not None else None
                 used["dm"] += spot is not None
             else:
                 used["board"] += 1
@@ -155,7 +113,7 @@ async def test_a_whole_four_player_game_through_the_bot(tmp_path):
 
 async def test_the_tie_breaker_is_a_table_option(tmp_path):
     async with simulated_discord(tmp_path / "bot.sqlite3", games={"macrobber": GAME}, seed=2,
-                                 render=SketchRenderer()) as world:
+                                 render=SketchRenderer(real_first=3)) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara")]
         chosen = await start_table(world, *people, game="macrobber", options="tiebreak=cubes")
         assert GAME.from_dict(world.stored_state(chosen)).tiebreak is True
