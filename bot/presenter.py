@@ -55,10 +55,15 @@ def game_label(table: GameRow, game: Game) -> str:
 # ---------------------------------------------------------------------------------- lobby
 
 
+def player_range(game: Game) -> str:
+    """'2–4', or '3' for a game of one size."""
+    return f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players else str(game.min_players)
+
+
 def lobby_text(table: GameRow, game: Game) -> str:
     """The lobby message, in the table's language."""
     lang = getattr(table, "lang", None) or "en"
-    limits = f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players else str(game.min_players)
+    limits = player_range(game)
     players = ", ".join(bold_names(table.names)) or t(lang, "bot.lobby.nobody")
     options = ", ".join(f"{key}: {value}" for key, value in table.options.items())
     lines = [

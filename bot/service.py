@@ -561,17 +561,20 @@ class GameService:
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))
 
-    async def rules_text(self, channel_id: int, game_name: str | None) -> str:
+    async def rules_text(self, channel_id: int, game_name: str | None, lang: str = "en") -> str:
+        """`/game rules`: a game's summary and table options, answered to one user in their language."""
         if game_name is None:
             table = await self.storage.open_game_in(channel_id)
             if table is None:
-                raise Refusal("There is no game in this channel; name one: `/game rules game:<name>`.")
+                raise Refusal.of("bot.errors.rules_which_game")
             game_name = table.game
         game = self.engine(game_name)
-        lines = [f"**{game.title}** ({game.min_players}–{game.max_players} players)", game.rules_summary]
+        lines = [i18n.t(lang, "bot.table.rules_title", game=game.title, players=presenter.player_range(game)),
+                 translate(game.rules_summary, lang)]
         if game.options:
-            lines.append("**Options** for `/game new options:`")
-            lines += [f"• `{o.name}` — {o.description}: {', '.join(o.choices)} (default {o.default})"
+            lines.append(i18n.t(lang, "bot.table.rules_options"))
+            lines += [i18n.t(lang, "bot.table.rules_option", name=o.name, description=translate(o.description, lang),
+                             choices=", ".join(o.choices), default=o.default)
                       for o in game.options]
         return presenter.clip("\n".join(lines))
 

@@ -166,7 +166,7 @@ class Option:
     """A table option a host may set in the lobby (a choice among a few values)."""
 
     name: str
-    description: str
+    description: "Msg | str"  # what it does, in words from the catalogues
     default: str
     choices: tuple[str, ...]
 
@@ -233,7 +233,8 @@ class Game(Protocol):
       title: display name, e.g. ``"Knatsch (Knights)"``.
       min_players, max_players: seat limits.
       options: table options a host may choose in the lobby.
-      rules_summary: a short summary of the rules in our own words (Markdown, < 1,800 chars).
+      rules_summary: a short summary of the rules in our own words (Markdown, < 1,800 chars once
+        translated), as a `Msg` whose words are in the game's catalogues.
     """
 
     name: str
@@ -241,7 +242,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    rules_summary: str
+    rules_summary: "Msg | str"
 
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""

@@ -37,7 +37,8 @@ class InfoCog(FeatureCog):
     @game_subcommand("rules", "A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one in this channel)")
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await reply_ephemeral(interaction, await self.service.rules_text(interaction.channel_id, game))
+        await reply_ephemeral(interaction, await self.service.rules_text(interaction.channel_id, game,
+                                                                            user_language(interaction)))
 
     @rules.autocomplete("game")
     async def rules_game_names(self, interaction: discord.Interaction, current: str):

@@ -35,16 +35,6 @@ AREA_LIMIT = 24     # at most this many squares are offered at once
 AREA_SIZE = 20      # the size of a group of squares when there are more
 KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
-RULES_SUMMARY = """\
-**Carcassonne with The Robbers** - lay the landscape tile by tile and score cities, roads, cloisters and fields with your followers.
-
-**Your turn.** The drawn tile is shown to all. Pick a square where it fits (every touching edge must match: city to city, road to road, field to field), then a rotation. You may then put one of your 7 followers on a feature of that tile that holds no follower yet: knight (city), thief (road), monk (cloister) or farmer (field).
-
-**Scoring.** A finished road scores 1 a tile, a city 2 a tile and 2 a pennant, a cloister 9; the most followers in it score (ties all score) and the followers go home. At the end unfinished roads 1 a tile, cities 1 a tile + 1 a pennant, cloisters 1 + 1 per neighbour; each field 3 for every finished city it touches, to its farmer majority.
-
-**The Robbers.** After laying a robber tile you may put your robber on the track beside another player's counting figure (or move it), then the next player with a robber at home may too. When that figure next moves forward, the robber's owner gets half those points (rounded up) and the robber goes home. Robbers still out at the end score 3. The track has 50 spaces: 12 and 62 share a space.
-
-**Crop circle.** After laying it, choose: everyone may add a follower to one of their roads, or everyone must take one follower off a road."""
 
 
 class Carcassonne:
@@ -53,11 +43,10 @@ class Carcassonne:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: tuple[Option, ...] = (
-        Option("robbers", "After a robber tile, who else may place a robber: the next player with "
-                          "one at home (2013 rules), or every other player in turn order (Big Box 4).",
+        Option("robbers", msg("carcassonne.option.robbers"),
                "next", ("next", "all")),
     )
-    rules_summary = RULES_SUMMARY
+    rules_summary = msg("carcassonne.rules.summary")  # the catalogues hold its words
 
     # ------------------------------------------------------------------------------------
     # Setup

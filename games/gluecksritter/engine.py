@@ -42,19 +42,6 @@ from games.gluecksritter.state import GluecksritterState, empty_armed, empty_cho
 P = "gluecksritter."
 MAX_RAISE = 12  # an offer raises the standing one by 1 to 12 Ducats (keeps the buttons few)
 
-RULES_SUMMARY = """\
-**Die Glücksritter** - build a castle of 4 walls and 4 towers first, by fair means or foul.
-
-**Each round** a Ducat card puts coins from the sack on fields 5 and 6 (leftovers stay). Everyone secretly picks **two action cards** (`play 2,5`, after any red documents: `doc grant`) and may take the choice back (`change`) until the last player confirms. Documents are revealed first, then ransoms (4 Ducats, `ransom`), then the cards in field order:
-1 Brother Jacob: a document (free alone, 4 Ducats if crowded).
-2 Farmer Johann: 1-2 walls (4 each alone, 6 crowded).
-3 Master Ehrenfried: 1-2 towers (5 alone, 7 crowded).
-4 Black Knight: alone, rob all gold of field 5 or 6, or raid a player (die: all their money or one castle piece). Two knights haggle (`offer 3`, `accept`, `pass`); three or more all go to the dungeon. A played knight goes to the dungeon.
-5 Tax collector, 6 customs: alone take all; several split silver and gold evenly, the rest stays.
-
-**Royal tax:** 8+ coins of one kind - give half back (a Gift cancels it). Yellow documents (Gift, Alibi, Veto) are *armed* in the choice step and fire by themselves.
-
-**Victory:** at the end of a round a complete castle; among several, most Ducats."""
 
 
 def E(message_id: str, seat: int | None = None, kind: str = "info", **params: Any) -> Event:
@@ -75,7 +62,7 @@ class Gluecksritter:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: tuple[Option, ...] = ()
-    rules_summary = RULES_SUMMARY
+    rules_summary = msg("gluecksritter.rules.summary")  # the catalogues hold its words
 
     # ------------------------------------------------------------------------------------
     # Setup

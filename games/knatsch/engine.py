@@ -65,26 +65,6 @@ LOG_SIZE = 8
 DiceSource = Callable[[int], list[int]]
 """Test hook: given a number of dice, the values they show. Production uses `chance`."""
 
-RULES_SUMMARY = """\
-**Knatsch (Knights)**: roll dice to capture castles, tournaments and special cards.
-**Your turn:** announce one card to roll for: a top card of either stack, or an opponent's \
-castle or special. Before that you may put one stack's top card under it (twice with a *Stack* card).
-**Rolling:** six dice, up to 3 rolls; after each roll reroll any dice except sixes, which are \
-locked and worth nothing. Stop whenever you like. Your best group of equal dice counts, the \
-highest other die breaks ties. A card shows three red dice and a yellow one: beat them \
-(more dice, or a higher value, or on a tie a higher extra; a full tie fails).
-**Capturing:** fail on a stack card and it goes under its stack. Beat an opponent's castle \
-and they may defend (3 rolls) by beating your result. Specials cannot be defended. \
-A special won from a stack gives another attempt. Never capture a card like one you own \
-(tournaments excepted). Players with one castle (two-player game: fewer than three) cannot be attacked.
-**Tournament** from a stack: you roll first with 4 rolls, then everyone else in turn must beat \
-the best so far; the best takes the card.
-**Specials:** die cards add a die; Catapult: 4 rolls against an opponent's castle; Champion: \
-4 rolls in tournaments; guards protect two castles or one special; Betrayal: stack castles \
-become 2-2-2+4; Protection: no king's revenge.
-**Win** at once with four castles, or two castles and three tournaments, or three castles and \
-toppling the king (start of turn, beat four 5s + 1; failing costs a castle).
-"""
 
 
 def _seat(seat: int) -> SeatRef:
@@ -101,7 +81,7 @@ class KnatschGame:
     min_players = 2
     max_players = 6
     options = ()
-    rules_summary = RULES_SUMMARY
+    rules_summary = msg("knatsch.rules.summary")  # the catalogues hold its words
 
     def __init__(self, dice_source: DiceSource | None = None) -> None:
         # Tests script the dice through `dice_source`; the game itself always uses `chance`.

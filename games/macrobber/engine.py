@@ -44,16 +44,6 @@ COST = {"cattle": (0, 0, 0, 1), "castle": (0, 2, 0, 0), "monastery": (0, 0, 3, 0
 # Courtyard shares of an estate's price (yellow, green from the courtyard); red always from the display.
 ESTATE_YARDS = {"red": ("-", "y"), "green": ("-", "y", "g", "yg", "gg", "ygg")}
 
-RULES_SUMMARY = """\
-**Mac Robber** - Highland clans grab estates, cattle and castles, and raid each other.
-
-**Your turn:** draw 6 cubes (the display). With *Biggest Following* you may once return some and draw again. Then 1 or 2 *different* actions using at most 4 display cubes (Bard alone; the round's last player 1 action):
-cattle (1 red on a free estate), castle (2 blue), monastery (3 green), warrior (1 yellow), piper (1 blue), 1-2 monks (green), bard (1 blue: take up to 2 cubes of different colours from another courtyard, one for you, one to the bag; nobody below 3 warriors), estate (yellow + red or yellow + 2 green; yellow/green may come from your courtyard).
-Your hand always equals your warriors.
-
-**Raid** another clan (3 rounds: each plays a card face down, may add a piper for +1; most rounds won) or exchange up to 3 cards. Attacker wins: +1 and takes a cattle, castle or monastery (+2 if nothing to take); defender wins: +2, attacker -1; tie: attacker +1. Then both draw 5, discard 2.
-
-**Scoring each round:** most warriors = Biggest Following; green 3/2 (ties 1 each); red 1 each, sole most +2; blue minus the most cattle of an opponent. Then an estate is removed; from 30 points its number ends the game if not above the leader's score. The game also ends when the bag cannot give 6 cubes."""
 
 
 def E(message_id: str, seat: int | None = None, kind: str = "info", **params: Any) -> Event:
@@ -79,10 +69,10 @@ class MacRobber:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: tuple[Option, ...] = (
-        Option("tiebreak", "Ties at the end: shared victory, or most cubes then most estates", "shared",
+        Option("tiebreak", msg("macrobber.option.tiebreak"), "shared",
                ("shared", "cubes")),
     )
-    rules_summary = RULES_SUMMARY
+    rules_summary = msg("macrobber.rules.summary")  # the catalogues hold its words
 
     # ------------------------------------------------------------------------------------
     # Setup

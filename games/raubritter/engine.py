@@ -35,18 +35,6 @@ from games.raubritter.tiles import (
 )
 from games.raubritter.tiles import AREA_LIMIT, BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
 
-RULES_SUMMARY = """\
-**Raub Ritter (Robber Knights)** - build a shared landscape and send knights out of castles to hold villages and towns.
-
-**Setup.** Everyone has 24 tiles (A-E on the back) and 30 knights. From your four A tiles you secretly keep the castle and one more; the other two form the shared starting area. Your draw pile holds B on top down to E.
-
-**Your turn.** Lay 1 to 3 tiles from your hand of two (`lay Fv D5`), drawing after each. A tile must touch the display along an edge, and the display may never grow beyond 7x7 (2 players), 9x9 (3; table option `area=8x8` for the printed size, where the game ends when the area is full) or 10x10 (4). Finish with `end`.
-
-**Castles.** After laying a castle, place up to 5 knights on it and move them in one straight line (`knights E 1,2,1`), or let them all stay (`knights - 3`, even `knights - 0`). The stack leaves knights on every tile it covers, castle included: 1 on a plain, 2 in a forest, 3 on a mountain; it needs that many to enter. Lakes and gaps stop it. A tile is closed if the minimum would put more than 4 knights there, so 3 knights guard a forest. New knights go on top. Knights never move again.
-
-**End.** When all tiles are laid, the top knight on each tile scores: castle 1, village 2, town 3. Most points wins; ties go to the most unused knights, then the win is shared.
-
-Tiles are named by face: P plain, F forest, M mountain, L lake, plus c castle, v village, t town. Squares are fixed labels like D5."""
 
 
 class RaubRitter:
@@ -55,11 +43,10 @@ class RaubRitter:
     min_players = 2
     max_players = 4
     options: tuple[Option, ...] = (
-        Option("area", "Play area with three players: 9x9 (72 tiles fit) or 8x8 as the printed translation "
-                       "says (the game ends when it is full). Two players always 7x7, four 10x10.",
+        Option("area", msg("raubritter.option.area"),
                "9x9", ("9x9", "8x8")),
     )
-    rules_summary = RULES_SUMMARY
+    rules_summary = msg("raubritter.rules.summary")  # the catalogues hold its words
 
     # ------------------------------------------------------------------------------------
     # Setup

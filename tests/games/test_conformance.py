@@ -227,7 +227,10 @@ def test_game_definition_is_complete(name):
     assert game.name == name
     assert game.title
     assert 2 <= game.min_players <= game.max_players <= 6
-    assert 50 < len(game.rules_summary) < 1800
+    for lang in LANGUAGES:  # the summary and every option in both languages, from the catalogues
+        assert 50 < len(translate(game.rules_summary, lang, strict=True)) < 1800
+        for option in game.options:
+            assert translate(option.description, lang, strict=True).strip()
 
 
 def test_both_builtin_games_are_registered():

@@ -244,7 +244,8 @@ def test_the_area_option_is_checked_and_only_changes_three_player_games():
     for bad in ({"area": "12x12"}, {"size": "8x8"}):
         with pytest.raises(GameError):
             GAME.new_game(3, seed=1, options=bad)
-    assert "9x9" in GAME.rules_summary and "8x8" in GAME.rules_summary
+    for lang in ("en", "de"):
+        assert "9x9" in translate(GAME.rules_summary, lang) and "8x8" in translate(GAME.rules_summary, lang)
 
 
 def test_states_stored_before_the_area_option_keep_their_eight_by_eight():
@@ -629,7 +630,7 @@ def test_same_seed_and_moves_rebuild_the_same_game():
 def test_game_metadata():
     assert GAME.name == "raubritter" and GAME.title == "Raub Ritter (Robber Knights)"
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert len(GAME.rules_summary) < 1800
+    assert len(translate(GAME.rules_summary, "de")) < 1800
     with pytest.raises(Exception):
         GAME.new_game(5, seed=1)
 
