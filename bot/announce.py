@@ -326,8 +326,11 @@ class Announcer:
     # ----------------------------------------------------------------- private views
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
-                              lines: Sequence[str] = ()) -> PrivatePayload:
-        lang = table_language(table)
+                              lines: Sequence[Any] = ()) -> PrivatePayload:
+        """A seat's private view for a DM or 'My hand', in its player's language (that of their
+        last interaction with the bot; the table's until then). `lines`: engine texts to add."""
+        lang = await self.private_language(table, seat)
+        lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.bot.get_guild(table.guild_id)
         channel = self.bot.get_channel(table.channel_id)
         header = presenter.dm_header(
@@ -353,8 +356,11 @@ class Announcer:
         file = await self.image(view, table.names, "hand.png", lang) if private else None
         return PrivatePayload(content, file, components)
 
+    async def private_language(self, table: GameRow, seat: int) -> str:
+        return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
+
     async def send_private(self, table: GameRow, game: Game, state: Any, seat: int,
-                           lines: Sequence[str] = (), *, new_decision: bool = True) -> bool:
+                           lines: Sequence[Any] = (), *, new_decision: bool = True) -> bool:
         """DM a seat its private view: a new DM for a new decision, else an edit of the open
         one. False (and dm_ok cleared) if its DMs are closed."""
         player = table.player_at(seat)
@@ -474,7 +480,7 @@ class Announcer:
             if player.dm_ok is False:
                 continue  # they use 'My hand' / `/game hand`; the board mention tells them when
             seat = player.seat
-            private_lines = [presenter.named(e.text, table, lang) for e in events if e.seat == seat]
+            private_lines = [e.text for e in events if e.seat == seat]  # in the seat's own language
             if private_lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
                                                            public_views):
                 # The mover's own DM goes on being edited, even when its move reopened its choice.

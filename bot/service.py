@@ -435,7 +435,8 @@ class GameService:
             raise presenter.stale_refusal(self.announcer.board_url(table))
         if seat not in game.to_act(state):
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
-        lang, names = table_language(table), label_names(table)
+        names = label_names(table)
+        lang = table_language(table) if on_board else await self.announcer.private_language(table, seat)
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
                               toggles_for(game, state, seat, names, lang), mask,
