@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+import simcord.interactions
 
 from tests.bot import fakegame
 from tests.bot.harness import World, bot_factory
@@ -57,3 +58,22 @@ async def world(simcord_env, make_bot, database_path):
     world = World(simcord_env, make_bot, database_path)
     yield world
     await world.bot.close_storage()  # aiosqlite's worker thread must not outlive the test
+
+
+LOCALES: dict[int, str] = {}  # user id -> the Discord client language simcord reports
+
+
+@pytest.fixture
+def client_languages(monkeypatch):
+    """simcord reports every user as en-US; here a user may speak German (interaction.locale)."""
+    original = simcord.interactions.base_payload
+
+    def with_locale(*args, **kwargs):
+        record, payload = original(*args, **kwargs)
+        payload["locale"] = LOCALES.get(kwargs["user_id"], "en-US")
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
+    LOCALES.clear()
+    yield LOCALES
+    LOCALES.clear()

@@ -14,7 +14,7 @@ from tests.bot.conftest import SEED
 from tests.bot.harness import (
     SketchRenderer, bot_factory, buttons, components, seat_order, selects, take_turn, to_act,
 )
-from tests.bot.test_records import client_languages, text_of  # noqa: F401 - a fixture
+from tests.bot.test_records import text_of
 
 MOVES = 30
 # A word of each game's own that its channel posts use early on, per language.

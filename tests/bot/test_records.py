@@ -12,7 +12,6 @@ import random
 import sqlite3
 
 import pytest
-import simcord.interactions
 from PIL import Image
 
 from bot import records
@@ -22,23 +21,7 @@ from games.replay import check, replay
 from tests.bot import fakegame
 from tests.bot.harness import play_to_end, reply, seat_order, start_table, take_turn, to_act
 
-LOCALES: dict[int, str] = {}  # user id -> the Discord client language simcord reports
-
-
-@pytest.fixture(autouse=True)
-def client_languages(monkeypatch):
-    """simcord reports every user as en-US; here a user may speak German (interaction.locale)."""
-    original = simcord.interactions.base_payload
-
-    def with_locale(*args, **kwargs):
-        record, payload = original(*args, **kwargs)
-        payload["locale"] = LOCALES.get(kwargs["user_id"], "en-US")
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
-    LOCALES.clear()
-    yield LOCALES
-    LOCALES.clear()
+pytestmark = pytest.mark.usefixtures("client_languages")  # tests/bot/conftest.py
 
 
 def text_of(result) -> str:
