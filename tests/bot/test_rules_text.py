@@ -72,7 +72,7 @@ async def test_rules_in_german_for_a_german_user(world, client_languages, name):
     for english in ENGLISH_WORDS[name]:
         assert english not in text, english
     if game.options:
-        assert "**Optionen** für `/game new options:`" in rest
+        assert "**Optionen** für `/spiel neu optionen:`" in rest
         for option in game.options:
             line = next(line for line in rest if line.startswith(f"• `{option.name}` — "))
             assert line.endswith(f": {', '.join(option.choices)} (Standard {option.default})")
@@ -112,4 +112,4 @@ async def test_without_a_game_here_the_refusal_is_in_the_askers_language(world, 
     dora = world.player("dora")
     client_languages[dora.id] = "de"
     text = reply(await world.slash(dora, "game rules")).content
-    assert "In diesem Kanal gibt es keine Partie" in text and "/game rules game:" in text
+    assert "In diesem Kanal gibt es keine Partie" in text and "/spiel regeln spiel:" in text

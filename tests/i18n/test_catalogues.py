@@ -49,3 +49,21 @@ def test_strict_mode_refuses_unknown_ids_and_missing_parameters():
 def test_a_player_never_sees_braces_for_an_unknown_message():
     text = translate(msg("core.no_such_message", who=SeatRef(0)), "de", ["Ann"])
     assert "{" not in text and "core." not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_commands_named_in_a_text_are_the_ones_discord_shows_in_that_language(lang):
+    """A German client shows `/spiel neu`, an English one `/game new`: texts name the commands
+    (and their options) as the reader's Discord shows them."""
+    import re
+
+    commands = entries(lang, "bot.commands")
+    known = {text for message_id, text in commands.items() if message_id.endswith(".name")}
+    for domain in domains():
+        if domain == "bot.commands":
+            continue
+        for message_id, text in entries(lang, domain).items():
+            for form in forms(text):
+                for command in re.findall(r"`/([^`]*)`", form):
+                    words = [word.split(":")[0] for word in command.split() if not word.startswith("<")]
+                    assert all(word in known for word in words if word.isalpha()), (message_id, command)
