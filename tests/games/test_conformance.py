@@ -341,3 +341,26 @@ def test_computer_player_always_suggests_a_legal_move(name):
             assert action in game.legal_actions(state, seat)
             state, _ = game.apply(state, seat, action)
         assert game.outcome(state) is not None
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if hasattr(REGISTRY[name], "suggest")])
+def test_the_computer_player_never_uses_what_its_seat_cannot_see(name):
+    """Re-dealing any secret hidden from the computer's seat (another hand, the order of a deck
+    or bag) never changes its move."""
+    game = REGISTRY[name]
+    players = max(3, game.min_players)
+    checked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_game(players, seed=seed)
+        for _ in range(60):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            choice = game.suggest(state, seat, random.Random(7))
+            for owner in [None] + [s for s in range(players) if s != seat]:
+                variant = game.hidden_variant(state, owner, rng)
+                assert game.suggest(variant, seat, random.Random(7)) == choice
+                checked += 1
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert checked > 100
