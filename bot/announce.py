@@ -261,7 +261,7 @@ class Announcer:
             kwargs["view"] = view
         message = await self.channel(table).send(presenter.clip(content), **kwargs)
         await self.strip_components(table, table.board_message_id)
-        await self.storage.set_board_message(table.id, message.id)
+        await self.storage.set_board_message(table.id, message.id, table.version)
         return message
 
     async def edit_board(self, table: GameRow, game: Game, state: Any, content: str, *,
@@ -279,7 +279,7 @@ class Announcer:
         except discord.HTTPException:
             log.info("Could not edit board %s of game %s; posting a new one", table.board_message_id, table.id)
             return False
-        await self.storage.set_board_message(table.id, table.board_message_id)  # the board is no longer owed
+        await self.storage.set_board_message(table.id, table.board_message_id, table.version)  # owed no more
         return True
 
     async def _board_account(self, table: GameRow) -> list[str]:
