@@ -80,6 +80,17 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     assert (table.board_message_id, table.board_owed) == (502, False)
 
 
+async def test_a_games_timers_are_replaced_whole(storage):
+    """What `bot.days` stores after every change: each seat's wait and the game's timers."""
+    game_id = await started_game(storage)
+    await storage.days_sync(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)])
+    assert await storage.days_timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
+    assert await storage.days_next_due() == 1000
+    await storage.days_sync(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)])
+    assert await storage.days_timers(game_id) == [(1, "reminder", 1300)]
+    assert (await storage.days_seats(game_id))[1]["since"] == 300
+
+
 async def test_concurrent_moves_on_one_version_apply_once(storage):
     game_id = await started_game(storage)
 
