@@ -17,6 +17,7 @@ from PIL.PngImagePlugin import PngInfo
 from simcord.results import to_discord_message
 
 from games import REGISTRY
+from tests.bot import pg
 from tests.bot.harness import (
     buttons, latest_dm_with_moves, reply, seat_order, selects, simulated_discord, start_table,
 )
@@ -63,9 +64,10 @@ def find(message, action: str):
     return None
 
 
-async def test_a_whole_four_player_game_through_the_bot(tmp_path):
+@pg.on_both_stores
+async def test_a_whole_four_player_game_through_the_bot(database_path):
     renderer = SketchRenderer()
-    async with simulated_discord(tmp_path / "bot.sqlite3", games={"macrobber": GAME}, seed=4,
+    async with simulated_discord(database_path, games={"macrobber": GAME}, seed=4,
                                  render=renderer) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara", "dieter")]
         closed = people[2]
