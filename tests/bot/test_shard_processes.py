@@ -28,7 +28,6 @@ from tests.bot import fakegame, pg
 from tests.bot.shard_child import PLAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
-ANSWER_TIMEOUT = 60.0
 
 
 class Child:
@@ -76,15 +75,6 @@ def both(*pairs: tuple[Child, dict]) -> list[dict]:
     for child, command in pairs:
         child.send(command)
     return [child.receive() for child, _ in pairs]
-
-
-def wait_until(check, what: str, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if (value := check()):
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture
@@ -143,6 +133,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
         rng = random.Random(11)
         applied_by: Counter = Counter()
         refusals: Counter = Counter()
+        clicked_where: Counter = Counter()
         moves = 1
         while (table := await store.get_game(game_id)).status == "active":
             both((other, {"op": "tick"}), (owner, {"op": "tick"}))  # a few seconds pass
@@ -157,6 +148,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
             holder, move = rng.choice([(c, m) for c, m in offers if int(m["custom_id"].split(":")[3]) == newest])
             _, _, _, seen, action = move["custom_id"].split(":", 4)
             typist = other if holder is owner else owner
+            clicked_where[move["where"]] += 1
             clicked, typed = both(
                 (holder, {"op": "click", "user": user, "where": move["where"], "custom_id": move["custom_id"]}),
                 (typist, {"op": "move", "user": user, "action": f"@{seen} {action}"}),
@@ -175,6 +167,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
             applied_by[(holder if winner is clicked else typist).shard] += 1
 
         assert table.status == "finished" and table.result["winners"]
+        assert clicked_where["board"] and clicked_where["dm"]  # public choices and secret ones in DMs
         both((other, {"op": "tick"}), (owner, {"op": "tick"}))  # the last board, if the other process made it
         actions = await store.actions(game_id)
         assert [a.version for a in actions] == list(range(1, table.version + 1)) and len(actions) == moves
@@ -188,7 +181,8 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
         per_version = Counter(entry["version"] for entry in boards(owner))
         assert per_version == Counter(range(table.version + 1)), per_version
         assert boards(owner)[-1].get("end") and boards(owner)[-1]["version"] == table.version
-        print(f"moves applied per shard's process: {dict(applied_by)}; refusals: {dict(refusals)}")
+        print(f"moves applied per shard's process: {dict(applied_by)}; refusals: {dict(refusals)}; "
+              f"clicks: {dict(clicked_where)}")
     finally:
         await store.close()
 
