@@ -92,11 +92,13 @@ def processes(tmp_path):
 
 
 STALE = ("That board is out of date", "That move was offered at move #", "Someone moved at the same moment")
+OVER = "This game is over (finished)"
 
 
-def is_stale(refusal: str | None) -> bool:
-    """The answer to a click that came second: the board moved on (no other refusal)."""
-    return refusal is not None and refusal.startswith(STALE)
+def is_stale(refusal: str | None, *, game_over: bool = False) -> bool:
+    """The answer to a click that came second: the board moved on (no other refusal), or,
+    after the game's last move, that the game is over."""
+    return refusal is not None and (refusal.startswith(STALE) or (game_over and refusal.startswith(OVER)))
 
 
 def boards(*children: Child) -> list[dict]:
@@ -159,7 +161,8 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
             assert (actions[-1].seat, actions[-1].action) == (seat, action)
             assert sorted((clicked["applied"], typed["applied"])) == [False, True], (clicked, typed)
             winner, loser = (clicked, typed) if clicked["applied"] else (typed, clicked)
-            assert winner["refusal"] is None and is_stale(loser["refusal"]), (clicked, typed)  # the board moved on
+            over = (await store.get_game(game_id)).status == "finished"
+            assert winner["refusal"] is None and is_stale(loser["refusal"], game_over=over), (clicked, typed)
             assert loser["refusal"] in loser["reply"]  # the player saw it
             if winner is typed:
                 assert typed["reply"].startswith("✅")
