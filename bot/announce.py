@@ -263,7 +263,7 @@ class Announcer:
             kwargs["view"] = view
         message = await self.channel(table).send(presenter.clip(content), **kwargs)
         await self.strip_components(table, table.board_message_id)
-        await self.storage.set_board_message(table.id, message.id)
+        await self.storage.set_board_message(table.id, message.id, table.version)
         return message
 
     async def edit_board(self, table: GameRow, game: Game, state: Any, content: str, *,
@@ -281,7 +281,7 @@ class Announcer:
         except discord.HTTPException:
             log.info("Could not edit board %s of game %s; posting a new one", table.board_message_id, table.id)
             return False
-        await self.storage.set_board_message(table.id, table.board_message_id)  # the board is no longer owed
+        await self.storage.set_board_message(table.id, table.board_message_id, table.version)  # owed no more
         return True
 
     async def _board_account(self, table: GameRow) -> list[str]:
@@ -441,7 +441,9 @@ class Announcer:
         await self.post_board(table, game, state, content, ping=ping)
 
     async def move_made(self, table: GameRow, game: Game, before: Any, after: Any, mover: int,
-                        events: list[Event]) -> None:
+                        events: list[Event], *, public: bool = True) -> None:
+        """The board (new or edited) and the players' DMs after a move. `public=False`: the DMs
+        only, from a process that does not serve the game's server (its board stays owed)."""
         lang = table_language(table)
         lines = presenter.public_event_lines(events, table, lang)
         if not lines:
@@ -450,31 +452,33 @@ class Announcer:
         footer, _ = self.footer(table, game, after)
         status = self.status_line(table, game, after)
         board_choices = public_choices(game, after, len(table.players), label_names(table), lang)
-        # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
-        # choosing), or the game is over: edit the turn message. Someone new must act: a new
-        # message that mentions only them.
-        # A seat that takes back a choice (an optional move) waits again, but its own move
-        # wakes no one: that is still the same wait.
-        same_wait = waiting_after - {mover} <= waiting_before
-        edited = False
-        if game.outcome(after) is not None:
-            # bot.records: one end-of-game message with the final board, scores and score chart;
-            # the last turn message keeps its account.
-            await post_game_end(self, table, game, after, lines)
-            await self.close_turn(table, lines)  # after the new post: a refused post leaves the old board working
-            edited = True
-        elif same_wait:
-            account = merge_account(await self._board_account(table), lines)
-            content = turn_text(account, status, footer)
-            edited = await self.edit_board(table, game, after, content, choices=board_choices)
-        if not edited:
-            ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)
-                    if table.player_at(seat).user_id > 0] \
-                if not same_wait else []
-            content = turn_text(merge_account([], lines), status, footer)
-            await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
-            # Only once the new message is out: a refused post leaves the old board working.
-            await self.close_turn(table, lines)
+        if public:
+            # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
+            # choosing), or the game is over: edit the turn message. Someone new must act: a new
+            # message that mentions only them.
+            # A seat that takes back a choice (an optional move) waits again, but its own move
+            # wakes no one: that is still the same wait.
+            same_wait = waiting_after - {mover} <= waiting_before
+            edited = False
+            if game.outcome(after) is not None:
+                # bot.records: one end-of-game message with the final board, scores and score chart;
+                # the last turn message keeps its account.
+                await post_game_end(self, table, game, after, lines)
+                # After the new post: a refused post leaves the old board working.
+                await self.close_turn(table, lines)
+                edited = True
+            elif same_wait:
+                account = merge_account(await self._board_account(table), lines)
+                content = turn_text(account, status, footer)
+                edited = await self.edit_board(table, game, after, content, choices=board_choices)
+            if not edited:
+                ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)
+                        if table.player_at(seat).user_id > 0] \
+                    if not same_wait else []
+                content = turn_text(merge_account([], lines), status, footer)
+                await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
+                # Only once the new message is out: a refused post leaves the old board working.
+                await self.close_turn(table, lines)
         public_views = (game.view(before, None), game.view(after, None))
         for player in table.players:
             if player.dm_ok is False:
@@ -485,7 +489,8 @@ class Announcer:
                                                            public_views):
                 # The mover's own DM goes on being edited, even when its move reopened its choice.
                 new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
-                if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision):
+                if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision) \
+                        and public:
                     await self.channel(table).send(
                         presenter.dm_closed_text(player.name, lang),
                         allowed_mentions=discord.AllowedMentions.none(),

@@ -50,6 +50,10 @@ class GameTree(app_commands.CommandTree):
 
 
 class GameBot(commands.Bot):
+    # With several processes (shards) on one database, how often (seconds) a process looks for
+    # boards owed in its servers for moves another process applied (a DM click reaches any).
+    owed_board_every = 2.0
+
     def __init__(
         self,
         *,
@@ -93,6 +97,7 @@ class GameBot(commands.Bot):
         self.handle_signals = handle_signals
         self._backup_task: asyncio.Task | None = None
         self._stopping = False
+        self._owed_check_at = 0.0
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(str(self.database_path))
@@ -119,6 +124,8 @@ class GameBot(commands.Bot):
             self._backup_task = asyncio.create_task(self._backup_loop(), name="daily-backup")
         if self.handle_signals:
             self.install_signal_handlers()
+        if getattr(self, "shard_ids", None) is not None:  # other processes serve the other shards
+            self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
 
     def install_signal_handlers(self) -> None:
@@ -165,6 +172,22 @@ class GameBot(commands.Bot):
             except Exception:  # noqa: BLE001 - a failed back-up must not stop the bot
                 log.exception("Back-up to %s failed; trying again in an hour", self.backup_dir)
                 await asyncio.sleep(min(3600.0, self.backup_every))
+
+    async def _next_owed_check(self) -> float:
+        return self._owed_check_at
+
+    async def _check_owed_boards(self, now: float) -> None:
+        """Post the boards owed in this process's servers (moves applied by another process)."""
+        if now < self._owed_check_at or self.service is None or self.service.stopping:
+            return
+        self._owed_check_at = now + self.owed_board_every
+        try:
+            posted = await self.service.post_owed_boards()
+        except Exception:  # noqa: BLE001 - tried again at the next check
+            log.exception("Posting owed boards failed; trying again in %.0f s", self.owed_board_every)
+            return
+        if posted:
+            log.info("Posted %d board(s) owed for moves applied by another process", posted)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process serves that server (always, unless the bot runs as shards):

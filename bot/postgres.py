@@ -114,6 +114,13 @@ class PostgresConnection:
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
         return _Pending(self, sql, params)
 
+    async def executemany(self, sql: str, seq_of_params: Iterable[Iterable[Any]]) -> _Cursor:
+        """One statement for each parameter tuple, in order (as sqlite3's executemany)."""
+        count = 0
+        for params in seq_of_params:
+            count += (await self._run(sql, tuple(params))).rowcount
+        return _Cursor([], count, None)
+
     async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return await (await self._run(sql, tuple(params))).fetchall()
 

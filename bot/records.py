@@ -221,7 +221,7 @@ async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, stat
     message = await announcer.channel(table).send(presenter.clip(content), files=files,
                                                   allowed_mentions=discord.AllowedMentions.none())
     await announcer.strip_components(table, table.board_message_id)
-    await announcer.storage.set_board_message(table.id, message.id)
+    await announcer.storage.set_board_message(table.id, message.id, table.version)
     return message
 
 

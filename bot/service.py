@@ -30,6 +30,7 @@ from bot.locale import table_language
 from bot.components import Choice, board_view, lobby_view, private_view
 from bot.days import split_options as days_options
 from bot.errors import MoveStored, Refusal, echo
+from bot.records import post_game_end
 from bot.replay import decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 
@@ -334,7 +335,7 @@ class GameService:
             table = await self.table(game_id)
             await self.bot.days.after_change(table, game, after, mover=seat, by_person=True)  # bot.days
             try:
-                await self.announcer.move_made(table, game, state, after, seat, events)
+                await self.announce_move(table, game, state, after, seat, events)
             except Exception as error:  # noqa: BLE001 - stored means it counts: say so, never "try again"
                 raise MoveStored(game_id=game_id, version=version, label=choice.label, cause=error) from error
             finally:
@@ -368,13 +369,29 @@ class GameService:
 
     # --------------------------------------------------------------- owed boards
 
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process serves the server (always, unless it runs some of several shards)."""
+        return getattr(self.bot, "owns_guild", lambda guild_id: True)(guild_id)
+
+    async def announce_move(self, table: GameRow, game: Game, before: Any, after: Any, seat: int,
+                            events: list) -> None:
+        """Tell the channel and the players about a stored move. A process that does not serve
+        the game's server (a DM click reaches whichever process Discord picks) leaves the
+        channel to the one that does: the board stays owed and that process posts it (it looks
+        for owed boards every few seconds, `GameBot.owed_board_every`); the DMs go out from here.
+        So one process writes to a server's channels, in the order of its own per-game lock."""
+        public = self.owns(table.guild_id)
+        await self.announcer.move_made(table, game, before, after, seat, events, public=public)
+        if not public:
+            log.info("board game=%s channel=%s version=%s owed: the process serving the server posts it",
+                     table.id, table.channel_id, table.version)
+
     async def post_owed_boards(self) -> int:
         """Post every board still owed for a stored move (at start-up, after a crash); returns
         how many were posted."""
         posted = 0
-        owns_guild = getattr(self.bot, "owns_guild", lambda guild_id: True)
         for table in await self.storage.owed_boards():
-            if not owns_guild(table.guild_id):
+            if not self.owns(table.guild_id):
                 continue  # another shard's process posts it (docs/scaling.md)
             async with self.lock(table.id):
                 fresh = await self.table(table.id)
@@ -383,15 +400,19 @@ class GameService:
         return posted
 
     async def _catch_up_locked(self, table: GameRow) -> GameRow:
-        """Post the board owed for `table` (caller holds its lock); the table as it is after."""
-        if not table.board_owed or table.state is None:
+        """Post the board owed for `table` (caller holds its lock); the table as it is after.
+        Only the process that serves the game's server posts there (`announce_move`)."""
+        if not table.board_owed or table.state is None or not self.owns(table.guild_id):
             return table
         try:
             game = self.engine(table.game)
             state = game.from_dict(table.state)
-            footer, ping = self.announcer.footer(table, game, state)
-            content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
-            await self.announcer.post_board(table, game, state, content, ping=ping)
+            if game.outcome(state) is not None:
+                await post_game_end(self.announcer, table, game, state)  # the game's one end message
+            else:
+                footer, ping = self.announcer.footer(table, game, state)
+                content = presenter.board_text([], self.announcer.status_line(table, game, state), footer)
+                await self.announcer.post_board(table, game, state, content, ping=ping)
         except Exception:  # noqa: BLE001 - the board stays owed; the next chance tries again
             log.warning("Could not post the owed board of game %s (channel %s, version %s); it stays owed",
                         table.id, table.channel_id, table.version, exc_info=True)

@@ -437,11 +437,18 @@ class Storage:
             row = await cur.fetchone()
         return row["lang"] if row else default
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
-        """The board just posted is the latest, and (posted under the game's lock, so showing the
-        current version) pays any board owed."""
-        await self._update("UPDATE games SET board_message_id = ?, board_owed = 0 WHERE id = ?",
-                           (message_id, game_id))
+    async def set_board_message(self, game_id: int, message_id: int, version: int | None = None) -> None:
+        """The board just posted is the latest; it pays the board owed only if it shows the
+        current `version`. (The game's lock covers one process only: another process on the same
+        database may have stored a newer move meanwhile, whose board is then still owed.)
+        Without `version`, it pays whatever is owed."""
+        if version is None:
+            await self._update("UPDATE games SET board_message_id = ?, board_owed = 0 WHERE id = ?",
+                               (message_id, game_id))
+            return
+        await self._update(
+            "UPDATE games SET board_message_id = ?, board_owed = CASE WHEN version = ? THEN 0 ELSE board_owed END "
+            "WHERE id = ?", (message_id, version, game_id))
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self._update(

@@ -38,11 +38,6 @@ def renderer() -> RecordingRenderer:
 
 
 @pytest.fixture
-def database_path(tmp_path):
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
 def make_bot(database_path, renderer):
     return bot_factory(database_path, games={"pips": fakegame.GAME}, seed=SEED, render=renderer)
 

@@ -15,11 +15,13 @@ and fail at once on anything else.
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +55,9 @@ class World:
     def __init__(self, env: simcord.Env, factory: BotFactory, database_path: str | Path) -> None:
         self.env = env
         self.factory = factory
-        self.database_path = Path(database_path)
+        # A SQLite file, or a PostgreSQL URL (`tests.bot.pg`): the bot runs on either.
+        self.database = str(database_path)
+        self.database_path = Path(database_path)  # for tests that open the SQLite file themselves
         self.guild = env.create_guild("Ritterrunde")
         self.channel = self.guild.create_text_channel("spieltisch")
 
@@ -161,11 +165,20 @@ class World:
                 return self.env.backend.cdn.get(attachment.url)
         return None
 
+    @property
+    def on_postgresql(self) -> bool:
+        return self.database.startswith(("postgresql://", "postgres://"))
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Rows of one read, in SQLite's dialect, from whichever store the bot runs on."""
+        if not self.on_postgresql:
+            with sqlite3.connect(self.database_path) as db:
+                return db.execute(sql, params).fetchall()
+        return _postgresql_rows(self.database, sql, params)
+
     def stored(self, game_id: int) -> StoredGame:
-        with sqlite3.connect(self.database_path) as db:
-            status, version, state = db.execute(
-                "SELECT status, version, state FROM games WHERE id = ?", (game_id,)).fetchone()
-            (actions,) = db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+        ((status, version, state),) = self.query("SELECT status, version, state FROM games WHERE id = ?", (game_id,))
+        ((actions,),) = self.query("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
         return StoredGame(game_id, status, version, state, actions)
 
     def stored_state(self, game_id: int) -> dict:
@@ -173,15 +186,30 @@ class World:
 
     def seats(self, game_id: int) -> dict[int, int]:
         """user id -> seat, as stored."""
-        with sqlite3.connect(self.database_path) as db:
-            rows = db.execute("SELECT user_id, seat FROM seats WHERE game_id = ?", (game_id,)).fetchall()
-        return dict(rows)
+        return dict(self.query("SELECT user_id, seat FROM seats WHERE game_id = ?", (game_id,)))
 
     def dm_ok(self, game_id: int) -> dict[int, bool | None]:
         """user id -> whether DMs to them work, as stored."""
-        with sqlite3.connect(self.database_path) as db:
-            rows = db.execute("SELECT user_id, dm_ok FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+        rows = self.query("SELECT user_id, dm_ok FROM seats WHERE game_id = ?", (game_id,))
         return {user_id: None if ok is None else bool(ok) for user_id, ok in rows}
+
+
+def _postgresql_rows(url: str, sql: str, params: tuple) -> list[tuple]:
+    """One read on PostgreSQL from synchronous test code: on a thread with its own event loop
+    (the test's loop is busy running the test), in the bot's dialect translated as the bot does."""
+    import asyncpg
+
+    from bot.postgres import to_postgres
+
+    async def fetch() -> list[tuple]:
+        connection = await asyncpg.connect(url)
+        try:
+            return [tuple(row) for row in await connection.fetch(to_postgres(sql), *params)]
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
 
 
 def reply(result: simcord.InteractionResult) -> simcord.ResponseMessage | None:
@@ -374,7 +402,7 @@ async def simulated_discord(database_path: str | Path, *, games: Mapping[str, Ga
     """
     factory = bot_factory(database_path, games=games, seed=seed, render=render)
     async with simcord.run(factory(), **env_options) as env:
-        world = World(env, factory, Path(database_path))
+        world = World(env, factory, database_path)
         try:
             yield world
         finally:

@@ -7,6 +7,10 @@ import tempfile
 
 import pytest
 
+# A whole-game test runs on both stores: `@pg.on_both_stores` (the `database_path` fixture of
+# tests/conftest.py gives it a SQLite file, then a PostgreSQL URL).
+on_both_stores = pytest.mark.parametrize("database_path", ["sqlite", "postgresql"], indirect=True)
+
 _server = None
 _names = itertools.count(1)
 

@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from games import REGISTRY
+from tests.bot import pg
 from tests.bot.harness import bot_factory, seat_order, take_turn, to_act
 
 
@@ -38,6 +39,7 @@ async def make_a_move(world, player, rng: random.Random, move_number: int) -> No
         await take_turn(world, player, rng)
 
 
+@pg.on_both_stores
 async def test_three_players_play_knatsch_to_the_end_across_a_restart(world, renderer):
     alice, bob, carol = (world.player(name) for name in ("alice", "bob", "carol"))
     await world.slash(alice, "game new", game="knatsch")

@@ -50,3 +50,29 @@ async def test_only_the_process_with_shard_0_registers_commands():
     first.tree.sync = sync
     await first.sync_commands()
     assert calls == [True]
+
+
+async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds():
+    """Moves applied by another process leave their boards owed; the process serving the
+    server posts them at its next look (the scheduler's source `_check_owed_boards`)."""
+    looked = []
+
+    class Service:
+        stopping = False
+
+        async def post_owed_boards(self):
+            looked.append(True)
+            return 0
+
+    bot = create_bot("unused.sqlite3", shard_count=2, shard_ids=[1])
+    bot.service = Service()
+    assert await bot._next_owed_check() == 0.0  # at once after the start
+    await bot._check_owed_boards(1000.0)
+    assert looked == [True] and await bot._next_owed_check() == 1000.0 + bot.owed_board_every
+    await bot._check_owed_boards(1000.0 + bot.owed_board_every / 2)
+    assert looked == [True]
+    await bot._check_owed_boards(1000.0 + bot.owed_board_every)
+    assert looked == [True, True]
+    bot.service.stopping = True
+    await bot._check_owed_boards(5000.0)
+    assert looked == [True, True]

@@ -65,6 +65,32 @@ async def test_a_move_is_one_transaction_with_compare_and_swap(storage):
     assert [(a.version, a.seat, a.action) for a in await storage.actions(game_id)] == [(1, 0, "roll")]
 
 
+async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
+    """Two processes on one database: one posts the board of version 1 while the other has
+    just stored version 2. Posting the older board must leave version 2's board owed."""
+    game_id = await started_game(storage)
+    await storage.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    await storage.record_move(game_id, expected_version=1, seat=1, action="roll", state={"n": 2})
+    await storage.set_board_message(game_id, 501, version=1)  # the board drawn at version 1
+    table = await storage.get_game(game_id)
+    assert (table.board_message_id, table.board_owed) == (501, True)
+    assert [owed.id for owed in await storage.owed_boards()] == [game_id]
+    await storage.set_board_message(game_id, 502, version=2)
+    table = await storage.get_game(game_id)
+    assert (table.board_message_id, table.board_owed) == (502, False)
+
+
+async def test_a_games_timers_are_replaced_whole(storage):
+    """What `bot.days` stores after every change: each seat's wait and the game's timers."""
+    game_id = await started_game(storage)
+    await storage.days_sync(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)])
+    assert await storage.days_timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
+    assert await storage.days_next_due() == 1000
+    await storage.days_sync(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)])
+    assert await storage.days_timers(game_id) == [(1, "reminder", 1300)]
+    assert (await storage.days_seats(game_id))[1]["since"] == 300
+
+
 async def test_concurrent_moves_on_one_version_apply_once(storage):
     game_id = await started_game(storage)
 

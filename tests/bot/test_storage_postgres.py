@@ -14,6 +14,8 @@ from tests.bot import pg
 from tests.bot.harness import play_to_end, start_table, take_turn, to_act
 from tests.bot.test_storage import (  # noqa: F401 - collected here with this module's `storage`
     started_game,
+    test_a_board_pays_only_the_board_of_the_version_it_shows,
+    test_a_games_timers_are_replaced_whole,
     test_a_move_is_one_transaction_with_compare_and_swap,
     test_concurrent_moves_on_one_version_apply_once,
     test_finishing_move_stores_the_result,

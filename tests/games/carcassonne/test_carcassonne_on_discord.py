@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from games.carcassonne import GAME
+from tests.bot import pg
 from tests.bot.harness import World, bot_factory, move_buttons, selects, seat_order, start_table, to_act
 
 from bot import announce  # noqa: E402
@@ -50,11 +51,6 @@ def renderer():
 
 
 @pytest.fixture
-def database_path(tmp_path):
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
 def make_bot(database_path, renderer):
     return bot_factory(database_path, games={"carcassonne": GAME}, seed=SEED, render=renderer)
 
@@ -83,6 +79,7 @@ def text_of(kind, component, value) -> str:
     return component["label"] if kind == "button" else value
 
 
+@pg.on_both_stores
 async def test_three_players_play_a_whole_game_on_discord(world, renderer):
     players = [world.player(name) for name in ("anna", "bernd", "clara")]
     game_id = await start_table(world, *players, game="carcassonne")

@@ -15,6 +15,7 @@ import re
 from simcord.results import to_discord_message
 
 from games import REGISTRY
+from tests.bot import pg
 from tests.bot.harness import (
     SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
     toggle_buttons,
@@ -39,9 +40,10 @@ async def tap_cards(world, player, source, cards: list[int]) -> None:
     await world.click(player, source, custom_id=confirm[0]["custom_id"])
 
 
-async def test_a_whole_four_player_game_through_the_bot(tmp_path):
+@pg.on_both_stores
+async def test_a_whole_four_player_game_through_the_bot(database_path):
     renderer = SketchRenderer(real_first=4)
-    database = tmp_path / "bot.sqlite3"
+    database = database_path
     async with simulated_discord(database, games={"gluecksritter": GAME}, seed=4, render=renderer) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara", "dieter")]
         closed = people[2]

@@ -13,6 +13,7 @@ import re
 from simcord.results import to_discord_message
 
 from games import REGISTRY
+from tests.bot import pg
 from tests.bot.harness import (
     SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
 )
@@ -21,9 +22,10 @@ GAME = REGISTRY["macrobber"]
 SECRET = re.compile(r"(You draw|Your raid cards|You play a|You discard|Play a \d|Discard a \d|You put a)")
 
 
-async def test_a_whole_four_player_game_through_the_bot(tmp_path):
+@pg.on_both_stores
+async def test_a_whole_four_player_game_through_the_bot(database_path):
     renderer = SketchRenderer(real_first=3)
-    async with simulated_discord(tmp_path / "bot.sqlite3", games={"macrobber": GAME}, seed=4,
+    async with simulated_discord(database_path, games={"macrobber": GAME}, seed=4,
                                  render=renderer) as world:
         people = [world.player(name) for name in ("anna", "bernd", "clara", "dieter")]
         closed = people[2]
