@@ -54,10 +54,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[float], list[float], TimedRenderer]:
-    renderer = TimedRenderer()
+async def play(game: str, players: int, moves: int, seed: int, *, target: str | None = None,
+               render=None) -> tuple[list[float], list[float], TimedRenderer]:
+    """Play `moves` moves; returns (handling times, whole-turn times, the renderer). `target`: the
+    store (a PostgreSQL URL; default a fresh SQLite file); `render`: instead of the timed real one."""
+    renderer = render or TimedRenderer()
     with tempfile.TemporaryDirectory() as folder:
-        async with simulated_discord(Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
+        async with simulated_discord(target or Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
                                      seed=seed, render=renderer) as world:
             members = [world.player(f"player{i}") for i in range(players)]
             await world.slash(members[0], "game new", game=game)
@@ -79,7 +82,8 @@ async def play(game: str, players: int, moves: int, seed: int) -> tuple[list[flo
                     handling.append(time.perf_counter() - started)
 
             service.play = timed_play
-            renderer.seconds.clear()
+            if isinstance(renderer, TimedRenderer):
+                renderer.seconds.clear()
             for _ in range(moves):
                 if "Game over" in world.latest_board().content:
                     break

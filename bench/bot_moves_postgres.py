@@ -14,20 +14,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
-from bench.bot_moves import TimedRenderer, percentile  # noqa: E402
+from bench.bot_moves import TimedRenderer, percentile, play  # noqa: E402
 from games import REGISTRY  # noqa: E402
-from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act  # noqa: E402
 
 GAMES = (("knatsch", 3), ("raubritter", 4))
 
@@ -43,34 +40,6 @@ TINY = tiny_png()
 
 def no_drawing(view, names, lang="en") -> bytes:
     return TINY
-
-
-async def play(target: str, game: str, players: int, moves: int, seed: int, render) -> list[float]:
-    handling: list[float] = []
-    async with simulated_discord(target, games={game: REGISTRY[game]}, seed=seed, render=render) as world:
-        members = [world.player(f"player{i}") for i in range(players)]
-        await world.slash(members[0], "game new", game=game)
-        for member in members[1:]:
-            await world.click(member, world.latest(), label="Join")
-        await world.click(members[0], world.latest(), label="Start")
-        seated = seat_order(world, 1, members)
-        rng = random.Random(seed)
-        service = world.bot.service
-        original_play = service.play
-
-        async def timed_play(*args, **kwargs):
-            started = time.perf_counter()
-            try:
-                return await original_play(*args, **kwargs)
-            finally:
-                handling.append(time.perf_counter() - started)
-
-        service.play = timed_play
-        for _ in range(moves):
-            if any(end in world.latest_board().content for end in ("Game over", "Spielende")):
-                break
-            await take_turn(world, to_act(world, seated)[0], rng)
-    return handling
 
 
 def main() -> None:
@@ -92,7 +61,8 @@ def main() -> None:
                         name = f"bench_{next(databases)}"
                         server.psql(f"CREATE DATABASE {name};")
                         target = server.get_uri(name)
-                    handling = asyncio.run(play(target, game, players, args.moves, seed=3, render=render))
+                    handling, _, _ = asyncio.run(play(game, players, args.moves, seed=3, target=target,
+                                                      render=render))
                 ms = [t * 1000 for t in handling]
                 label = f"{REGISTRY[game].title}, {players}p"
                 print(f"{label:<34} {drawing:<8} {store:<11} {len(ms):>5} {statistics.median(ms):7.1f}ms "
