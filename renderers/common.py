@@ -14,6 +14,8 @@ import hashlib
 import threading
 import unicodedata
 from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -216,3 +218,74 @@ def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=outline,
                  width=max(2, int(radius // 8)))
     draw.text((x, y), str(seat + 1), font=font(max(MIN_TEXT, int(radius * 1.3))), fill=ink_on(colour), anchor="mm")
+
+
+# ----------------------------------------------------------------------------------------
+# What a renderer drew, for the layout tests: every text's box, words and size.
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    box: tuple[int, int, int, int]  # left, top, right, bottom on the image
+    text: str
+    size: int  # the font size asked for
+
+    def overlaps(self, other: "DrawnText", margin: int = 0) -> bool:
+        left, top, right, bottom = self.box
+        o_left, o_top, o_right, o_bottom = other.box
+        return (left + margin < o_right and o_left + margin < right
+                and top + margin < o_bottom and o_top + margin < bottom)
+
+
+_drawn_texts: list[list[DrawnText]] = []
+_drawn_lock = threading.Lock()
+
+
+@contextmanager
+def recording_texts():
+    """Every text drawn (by any renderer, through `ImageDraw.text`) while the block runs.
+
+    Layout tests use it to check the smallest size, that texts stay on the image and that no
+    two texts overlap; renderers need do nothing for it."""
+    records: list[DrawnText] = []
+    with _drawn_lock:
+        if not _drawn_texts:
+            original = ImageDraw.ImageDraw.text
+
+            def recording(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+                if _drawn_texts and text and str(text).strip():
+                    box = self.textbbox(xy, text, font=font, anchor=anchor,
+                                        **{k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")})
+                    size = int(getattr(font, "size", 0) or 0)
+                    for sink in _drawn_texts:
+                        sink.append(DrawnText(tuple(int(v) for v in box), str(text), size))
+                return original(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+            recording.original = original  # type: ignore[attr-defined]
+            ImageDraw.ImageDraw.text = recording  # type: ignore[method-assign]
+        _drawn_texts.append(records)
+    try:
+        yield records
+    finally:
+        with _drawn_lock:
+            _drawn_texts.remove(records)
+            if not _drawn_texts:
+                ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined]
+
+
+def note_text(box, text: str, size: int) -> None:
+    """For a renderer that pastes text it drew earlier (a cached mask) instead of calling
+    `ImageDraw.text`: tell the layout tests what stands where."""
+    if _drawn_texts and str(text).strip():
+        for sink in _drawn_texts:
+            sink.append(DrawnText(tuple(int(v) for v in box), str(text), int(size)))
+
+
+def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
+    """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
+    pairs = []
+    for index, first in enumerate(records):
+        for second in records[index + 1:]:
+            if first.overlaps(second, margin):
+                pairs.append((first, second))
+    return pairs
