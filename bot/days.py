@@ -110,17 +110,22 @@ def undo_refusal(game: Game, before: Any, after: Any, seat: int, action: Action,
     """Why this move cannot be taken back (a message key), or None when it can: it drew no
     chance and revealed nothing hidden.
 
-    Chance: the same move from the same state with another seed gives another result.
-    Hidden things: the same move from states that differ only in what the mover cannot see
-    (`hidden_variant` for the mover, and for nobody) lets someone tell them apart afterwards
-    who could not before. A line addressed privately to a seat also
-    counts as a reveal.
+    Decided exactly by the engine: its `exposure(state)` changes whenever chance is drawn or
+    something hidden comes to light, so a move that changed it is kept (an engine without it
+    keeps every move). A line addressed privately to another seat also counts as a reveal.
+    Two checks that can only refuse more follow, as a safety net for an engine's mistakes: the
+    same move with another seed, and the move from states re-dealt where the mover cannot see.
     """
     if any(event.seat is not None and event.seat != seat for event in events):
         return "undo_revealed"
+    exposure = getattr(game, "exposure", None)
+    if exposure is None:
+        return "undo_chance"
+    if exposure(before) != exposure(after):
+        return "undo_chance"
     data = game.to_dict(before)
     if "seed" not in data:
-        return "undo_chance"  # cannot tell whether the move drew chance: keep it
+        return "undo_chance"
     try:
         other, _ = game.apply(game.from_dict(dict(data, seed=int(data["seed"]) + 1)), seat, action)
     except Exception:  # noqa: BLE001 - cannot tell: keep the move

@@ -295,6 +295,12 @@ class Game(Protocol):
     # `seat`, chosen from that seat's view of the game only (it never reads another seat's
     # secrets), with all its chance from `rng`. Used by computer seats, timeouts and the runner.
     #
+    # `exposure(state) -> tuple`: a value that changes whenever chance is drawn (dice, a draw
+    # from a shuffled pile, bag or deck) or something hidden comes to light (a secret choice
+    # revealed, a face-down card turned, a new top card). A move that leaves it unchanged drew
+    # nothing and revealed nothing, so `/game undo` may take it back; an engine without it
+    # never has a move taken back.
+    #
     # Optional: `moves_are_public(state, seat) -> bool` says that the seat's legal actions and
     # their labels follow from public information alone (a Raub Ritter knights step, a trump
     # call), so the bot may show them on the public board. Without it, a seat whose view shows

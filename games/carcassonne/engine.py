@@ -358,6 +358,11 @@ class Carcassonne:
     def from_dict(self, data: Mapping[str, Any]) -> CarcassonneState:
         return state_io.from_dict(data)
 
+    def exposure(self, state: CarcassonneState) -> tuple:
+        """What changes only when chance is drawn or something hidden comes to light: the chance
+        counter and the pile's size (a tile drawn is shown to everyone)."""
+        return (state.chance_counter, len(state.pile))
+
     def hidden_variant(self, state: CarcassonneState, owner: int | None, rng: random.Random) -> CarcassonneState:
         """Only the order of the pile is secret (from everyone): shuffle it."""
         new = state.clone()

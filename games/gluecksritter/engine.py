@@ -316,6 +316,7 @@ class Gluecksritter:
         return False
 
     def _vetoer(self, state: GluecksritterState, owner: int, code: str) -> int | None:
+        state.consulted += 1
         for step in range(1, state.seats):
             seat = (owner + step) % state.seats
             target = state.armed[seat]["veto"]
@@ -527,6 +528,7 @@ class Gluecksritter:
             return
         victim = int(action.args[0])
         events.append(E("event.raid", player=SeatRef(seat), victim=SeatRef(victim)))
+        state.consulted += 1
         if state.armed[victim]["alibi"] and "alibi" in state.hands[victim] and "alibi" not in state.used[victim]:
             self._fire(state, victim, "alibi")
             state.raid = {"thief": seat, "victim": victim, "die": None, "result": "alibi"}
@@ -686,6 +688,7 @@ class Gluecksritter:
             if count < TAX_THRESHOLD:
                 continue
             coin = msg(P + ("word.silver" if kind == SILVER else "word.gold"))
+            state.consulted += 1
             if state.armed[seat]["gift"] and "gift" in state.hands[seat] and "gift" not in state.used[seat]:
                 self._fire(state, seat, "gift")
                 events.append(E("event.gift", player=SeatRef(seat), count=count, coin=coin))
@@ -832,6 +835,14 @@ class Gluecksritter:
 
     def from_dict(self, data: Mapping[str, Any]) -> GluecksritterState:
         return state_io.from_dict(data)
+
+    def exposure(self, state: GluecksritterState) -> tuple:
+        """What changes only when chance is drawn or something hidden comes to light: the chance
+        counter, the sack, the document pile and the Ducat deck (draws), the reveal of the
+        round's secret choices, a secretly armed document firing (it goes to the discard), and every
+        time the rules asked whether one fires (its answer is public either way)."""
+        return (state.chance_counter, len(state.sack), len(state.pile), len(state.ducat_deck),
+                state.ducat_card, state.revealed, len(state.discard), state.consulted)
 
     def hidden_variant(self, state: GluecksritterState, owner: int | None, rng: random.Random) -> GluecksritterState:
         """Owner None: the document pile and the Ducat deck in another order. Owner seat: its

@@ -60,6 +60,9 @@ class GluecksritterState:
     log: list[dict] = field(default_factory=list)
     winners: list[int] | None = None
     previous: dict | None = None  # the last round as revealed: cards, documents, raid (public)
+    # How often the rules have asked whether a secretly armed document fires (a Veto, an Alibi,
+    # a Gift): the answer shows in public either way, so each time something hidden came to light.
+    consulted: int = 0
 
     def clone(self) -> "GluecksritterState":
         return GluecksritterState(
@@ -77,7 +80,7 @@ class GluecksritterState:
             haggle=_copy_haggle(self.haggle), knight=self.knight,
             raid=dict(self.raid) if self.raid is not None else None, log=list(self.log),
             winners=list(self.winners) if self.winners is not None else None,
-            previous=_copy_previous(self.previous),
+            previous=_copy_previous(self.previous), consulted=self.consulted,
         )
 
     def ducats(self, seat: int) -> int:
@@ -124,6 +127,7 @@ def to_dict(state: GluecksritterState) -> dict:
     data = {"game": "gluecksritter", "version": FORMAT_VERSION}
     for key in KEYS:
         data[key] = getattr(copy, key)
+    data["consulted"] = copy.consulted
     return data
 
 
@@ -134,7 +138,8 @@ def from_dict(data: Mapping[str, Any]) -> GluecksritterState:
         _require(data.get("version") == FORMAT_VERSION, f"unknown format version {data.get('version')!r}")
         missing = [key for key in KEYS if key not in data]
         _require(not missing, f"missing {', '.join(missing)}")
-        state = GluecksritterState(**{key: data[key] for key in KEYS}).clone()
+        state = GluecksritterState(**{key: data[key] for key in KEYS},
+                                   consulted=int(data.get("consulted", 0))).clone()  # older states lack it
         _validate(state)
     except InvalidState:
         raise

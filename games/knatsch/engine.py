@@ -611,6 +611,12 @@ class KnatschGame:
     def from_dict(self, data: Mapping) -> KnatschState:
         return st.from_dict(data)
 
+    def exposure(self, state: KnatschState) -> tuple:
+        """What grows or changes only when chance is drawn or something hidden comes to light:
+        the dice counter, and each stack's size and face-up top (a new top card is a reveal)."""
+        return (state.counter, tuple(len(stack) for stack in state.stacks),
+                tuple(stack[0] if stack else None for stack in state.stacks))
+
     def hidden_variant(self, state: KnatschState, owner: Seat | None, rng: random.Random) -> KnatschState:
         variant = state.clone()
         if owner is None:

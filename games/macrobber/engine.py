@@ -698,6 +698,14 @@ class MacRobber:
     def from_dict(self, data: Mapping[str, Any]) -> MacRobberState:
         return state_io.from_dict(data)
 
+    def exposure(self, state: MacRobberState) -> tuple:
+        """What changes only when chance is drawn or something hidden comes to light: the chance
+        counter, the bag and the deck (draws), the revealed estates and the hidden ones removed,
+        and a raid's revealed rounds (face-down cards turned over)."""
+        rounds = len(state.raid["rounds"]) if state.raid else 0
+        return (state.chance_counter, len(state.bag), len(state.deck), len(state.revealed),
+                state.removed_hidden, rounds)
+
     def hidden_variant(self, state: MacRobberState, owner: int | None, rng: random.Random) -> MacRobberState:
         """Owner None: the deck, the discard pile and the estate numbers in another order.
         Owner seat: its hand (and tossed cards, and a face-down raid card) redealt from the deck."""

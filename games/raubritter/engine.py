@@ -303,6 +303,12 @@ class RaubRitter:
     def from_dict(self, data: Mapping[str, Any]) -> RaubRitterState:
         return state_io.from_dict(data)
 
+    def exposure(self, state: RaubRitterState) -> tuple:
+        """What changes only when chance is drawn or something hidden comes to light: the chance
+        counter, the piles' sizes (a tile drawn into a hand), and the secret keep choice (its
+        reveal ends the keep phase)."""
+        return (state.chance_counter, tuple(len(pile) for pile in state.piles), state.phase == "keep")
+
     def hidden_variant(self, state: RaubRitterState, owner: int | None, rng: random.Random) -> RaubRitterState:
         """Owner seat: its hand faces are dealt afresh from the hidden tiles of the same letter
         (hand and pile), and an open keep choice may differ. Owner None: every pile is shuffled

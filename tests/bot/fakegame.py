@@ -194,6 +194,10 @@ class Pips:
             raise InvalidState(f"Pips state lacks {sorted(required - set(data))}.")
         return copy.deepcopy(dict(data))
 
+    def exposure(self, state: dict) -> tuple:
+        """Draws from the deck and the reveals of the played cards."""
+        return (state["draws"], len(state["deck"]), state.get("last_reveal"))
+
     def hidden_variant(self, state: dict, owner: int | None, rng: random.Random) -> dict:
         new = copy.deepcopy(state)
         others = [s for s in range(state["seats"]) if s != owner]
