@@ -195,6 +195,8 @@ class Announcer:
         # to the same user takes them off the old one (a "Change my choice" must not outlive the
         # choice it would change).
         self._dm_with_buttons: dict[tuple[int, int], int] = {}
+        # The user each of those DMs went to: a seat that changed hands starts a new DM.
+        self._dm_users: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------------ helpers
 
@@ -366,9 +368,17 @@ class Announcer:
         player = table.player_at(seat)
         if player.user_id < 0:  # bot.days: a computer seat reads no DMs
             return True
-        payload = await self.private_payload(table, game, state, seat, lines)
         key = (table.id, seat)
+        if await self.seat_left(table, seat):
+            # A player who resigned (the computer plays the seat) learns nothing more of it.
+            await self.close_private(table, seat)
+            return True
+        payload = await self.private_payload(table, game, state, seat, lines)
         known = self._dm_messages.get(key)
+        if known is not None and self._dm_users.get(key) != player.user_id:
+            # The seat changed hands (/game replace): the old player's DM is never edited again.
+            await self.close_private(table, seat)
+            known = None
         if known is None and not new_decision:
             known = await self._open_dm(table, player.user_id)
         if known is not None and not new_decision:
@@ -401,10 +411,28 @@ class Announcer:
             await self.storage.set_dm_ok(table.id, player.user_id, False)
             return False
         self._dm_messages[key] = (message.channel.id, message.id)
+        self._dm_users[key] = player.user_id
         self._note_buttons(key, payload.view, player.user_id)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return True
+
+    async def seat_left(self, table: GameRow, seat: int) -> bool:
+        """Whether the seat's player resigned and the computer plays it now (bot.days): such a
+        player gets nothing private of the seat any more (no DMs, no 'My hand')."""
+        return (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
+
+    async def close_private(self, table: GameRow, seat: int) -> None:
+        """Take the buttons off the seat's open DM and forget it: nothing more goes there."""
+        key = (table.id, seat)
+        known = self._dm_messages.pop(key, None)
+        self._dm_users.pop(key, None)
+        if known is not None and self._dm_with_buttons.pop(key, None) is not None:
+            channel_id, message_id = known
+            try:
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            except discord.HTTPException:
+                log.info("Could not clear the buttons of DM %s", message_id)
 
     def _note_buttons(self, key: tuple[int, int], view: discord.ui.View | None, user_id: int) -> None:
         if view is not None:
@@ -499,6 +527,7 @@ class Announcer:
             for player in table.players:
                 self._dm_messages.pop((table.id, player.seat), None)
                 self._dm_with_buttons.pop((table.id, player.seat), None)
+                self._dm_users.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,

@@ -432,6 +432,7 @@ class Days:
         """A resigning player in a game of three or more: the computer takes the seat."""
         await self.check_person(table, seat)
         await self.storage.days_set_seat(table.id, seat, computer="resigned")
+        await self.service.announcer.close_private(table, seat)  # nothing more of the seat reaches them
         game = self.service.engine(table.game)
         lang = table_language(table)
         await self.service.announcer.channel(table).send(

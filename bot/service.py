@@ -448,6 +448,7 @@ class GameService:
             raise Refusal.of("bot.errors.bad_choice")
         table = await self.table(game_id)
         seat = self._seat(table, user)
+        await self.bot.days.check_person(table, seat)
         game = self.engine(table.game)
         state = game.from_dict(table.state)
         # Others' moves in a simultaneous choice bump the version but leave this seat's toggles
@@ -468,6 +469,7 @@ class GameService:
     async def hand(self, user: discord.abc.User, *, game_id: int) -> PrivatePayload:
         table = await self.table(game_id)
         seat = self._seat(table, user)
+        await self.bot.days.check_person(table, seat)  # a resigned player sees the seat no more
         game = self.engine(table.game)
         return await self.announcer.private_payload(table, game, game.from_dict(table.state), seat)
 
