@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import discord
 
 from games.core import Msg, Event, Game, Outcome, SubsetChoice
+from games.replay import move_is_invisible
 
 from i18n import t, translate
 
@@ -473,6 +474,11 @@ class Announcer:
         """The board (new or edited) and the players' DMs after a move. `public=False`: the DMs
         only, from a process that does not serve the game's server (its board stays owed)."""
         lang = table_language(table)
+        if move_is_invisible(game, before, after, events) and table.board_message_id is not None:
+            # A secret preparation (a document armed during the secret choice): the channel must
+            # not learn even that it happened, so the board stays as it is, and is not owed.
+            await self.storage.set_board_message(table.id, table.board_message_id, version=table.version)
+            public = False
         lines = presenter.public_event_lines(events, table, lang)
         if not lines:
             lines = [presenter.made_a_move(table, mover, lang)]

@@ -22,6 +22,7 @@ import discord
 import i18n
 from i18n import translate
 from games.core import Action, Game
+from games.replay import move_is_invisible
 
 from bot import presenter
 from bot.announce import (Announcer, PrivatePayload, choices_for, has_secrets, label_names, outcome_record,
@@ -547,6 +548,7 @@ class GameService:
             return presenter.lobby_text(table, game)
         state = game.from_dict(table.state)
         to_act = game.to_act(state)
+        moves, last_at = await self._public_moves(table, game)
         seats = []
         for player, name in zip(table.players, presenter.bold_names(table.names)):
             notes = []
@@ -556,8 +558,8 @@ class GameService:
                 notes.append(i18n.t(lang, "bot.table.status_dms_closed"))
             seats.append(f"{player.seat + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
         lines = [
-            i18n.t(lang, "bot.table.status_title", game=game.title, id=table.id, moves=table.version,
-                   when=presenter.timestamp(table.updated_at)),
+            i18n.t(lang, "bot.table.status_title", game=game.title, id=table.id, moves=moves,
+                   when=presenter.timestamp(last_at or table.updated_at)),
             i18n.t(lang, "bot.table.status_seats", seats=" · ".join(seats)),
             presenter.named(game.view(state, None)["status"], table, lang),
             *await self.bot.days.status_lines(table, lang),  # bot.days: deadlines, absences, computer seats
@@ -565,6 +567,15 @@ class GameService:
         if (url := self.announcer.board_url(table)) is not None:
             lines.append(i18n.t(lang, "bot.table.latest_board", link=url))
         return presenter.clip("\n".join(lines))
+
+    async def _public_moves(self, table: GameRow, game: Game) -> tuple[int, int | None]:
+        """How many moves the channel has seen, and when the last of them was made: a secret
+        preparation (a document armed during the secret choice) counts for neither."""
+        actions = await self.storage.actions(table.id)
+        states, moves = replay(game, table, actions)
+        seen = [move for index, move in enumerate(moves)
+                if not move_is_invisible(game, states[index], states[index + 1], move.events)]
+        return len(seen), (seen[-1].row.at if seen else None)
 
     async def log_text(self, channel_id: int, lang: str = "en") -> str:
         """`/game log`: the channel's recent public events, answered to one user in their language."""
@@ -575,9 +586,12 @@ class GameService:
         actions = await self.storage.actions(table.id)
         if not actions:
             return i18n.t(lang, "bot.table.log_empty", game=game.title, id=table.id)
-        _, moves = replay(game, table, actions)
+        states, moves = replay(game, table, actions)
+        # A secret preparation (a document armed during the secret choice) leaves no trace.
+        seen = [move for index, move in enumerate(moves)
+                if not move_is_invisible(game, states[index], states[index + 1], move.events)]
         lines = [i18n.t(lang, "bot.table.log_title", game=game.title, id=table.id)]
-        for move in moves[-LOG_LINES:]:
+        for move in seen[-LOG_LINES:]:
             # Only public events, as the channel saw them: the log must not reveal what a seat
             # chose in secret (so no `describe` labels here).
             said = " ".join(presenter.public_event_lines(move.events, table, lang)) or \

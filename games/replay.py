@@ -79,9 +79,13 @@ def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Seq
     if status != "active":
         raise ReplayError(f"A game in the {status} has no moves to export yet.")
     public_moves = []
-    for n, move in enumerate(moves, 1):
+    n = 0
+    for move in moves:
         before = state
         state, events = game.apply(state, move.seat, Action.parse(move.action))
+        if move_is_invisible(game, before, state, events):
+            continue  # a secret preparation: not even that it happened
+        n += 1
         entry: dict[str, Any] = {"n": n, "seat": move.seat, "at": move.at,
                                  "events": [_text(e.text) for e in events if e.seat is None]}
         if action_is_public(game, before, state, move.seat):
@@ -89,6 +93,14 @@ def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Seq
         public_moves.append(entry)
     return {**base, "complete": False, "status": "active", "seed": None, "moves": public_moves,
             "result": None, "board": game.view(state, None)}
+
+
+def move_is_invisible(game: Game, before: Any, after: Any, events) -> bool:
+    """A private preparation (a Die Glücksritter document armed during the secret choice): the
+    public view is exactly as it was and no public line was said. The channel, the log, the
+    status and a running game's export must not show that it happened at all, not even as
+    "someone made a move", since that alone tells others something."""
+    return not any(event.seat is None for event in events) and game.view(before, None) == game.view(after, None)
 
 
 def action_is_public(game: Game, before: Any, after: Any, seat: int) -> bool:
