@@ -21,6 +21,7 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
+from bot.locale import user_language
 from i18n import t
 from games.core import SubsetChoice
 
@@ -76,10 +77,13 @@ LOBBY_BUTTONS = {
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.primary,
+    "computer": discord.ButtonStyle.secondary,  # the host adds a computer seat
+    "uncomputer": discord.ButtonStyle.secondary,  # the host removes the last computer seat added
 }
 
 
-class LobbyButton(Handled, DynamicItem[Button], template=r"rk:lobby:(?P<game_id>\d+):(?P<op>join|leave|start)"):
+class LobbyButton(Handled, DynamicItem[Button],
+                  template=r"rk:lobby:(?P<game_id>\d+):(?P<op>join|leave|start|computer|uncomputer)"):
     def __init__(self, game_id: int, op: str, lang: str = "en") -> None:
         super().__init__(Button(label=t(lang, f"bot.lobby.button.{op}"), style=LOBBY_BUTTONS[op],
                                 custom_id=f"rk:lobby:{game_id}:{op}"))
@@ -99,16 +103,27 @@ class LobbyButton(Handled, DynamicItem[Button], template=r"rk:lobby:(?P<game_id>
             return
         if self.op == "join":
             table = await tables.join(self.game_id, interaction.user)
-        else:
+        elif self.op == "leave":
             table = await tables.leave(self.game_id, interaction.user)
-        view = lobby_view(table.id, table.lang) if table.status == "lobby" else None
+        else:  # bot.days: computer seats, the host's
+            lang = user_language(interaction)
+            days = interaction.client.days  # type: ignore[attr-defined]
+            table = await (days.add_computer_to(self.game_id, interaction.user, lang) if self.op == "computer"
+                           else days.remove_computer(self.game_id, interaction.user, lang))
+        view = lobby_view(table, tables.engine(table.game)) if table.status == "lobby" else None
         await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
 
 
-def lobby_view(game_id: int, lang: str = "en") -> discord.ui.View:
+def lobby_view(table, game) -> discord.ui.View:
+    """Join, Leave and Start; Add computer for a game with a computer player, and Remove
+    computer while one is seated."""
+    can_add = getattr(game, "suggest", None) is not None
+    seated = any(player.user_id < 0 for player in table.players)
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(game_id, op, lang))
+        if (op == "computer" and not can_add) or (op == "uncomputer" and not seated):
+            continue
+        view.add_item(LobbyButton(table.id, op, table.lang))
     return view
 
 

@@ -448,27 +448,58 @@ class Days:
     # ------------------------------------------------------------- computer seats
 
     async def add_computer(self, channel_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        """`/game computer`: the host adds a computer seat to the lobby of this channel."""
+        table = await self.service.open_table_in(channel_id)
+        return await self.add_computer_to(table.id, user, lang)
+
+    async def add_computer_to(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
         """The host adds a computer seat to the lobby (games with a computer player only)."""
         service = self.service
-        table = await service.open_table_in(channel_id)
+        table = await self._host_lobby(game_id, user, lang)
         game = service.engine(table.game)
-        if table.status != "lobby":
-            raise Refusal(words(lang, "computer_started"))
-        if user.id != table.host_id:
-            raise Refusal(words(lang, "computer_not_host", host=presenter.mention(table.host_id)))
         if not has_computer_player(game):
             raise Refusal(words(lang, "computer_none", game=game.title))
         async with service.lock(table.id):
             table = await service.table(table.id)
             if len(table.players) >= game.max_players:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
-            number = 1 + sum(is_computer_user(p.user_id) for p in table.players)
+            # Numbered after the highest still seated, so a removed one's number comes back.
+            number = 1 + max((-p.user_id for p in table.players if is_computer_user(p.user_id)), default=0)
             await self.storage.add_player(table.id, -number, f"Computer {number}")
+            return await self._lobby_changed(table.id)
+
+    async def remove_computer(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        """The host takes the last computer seat added out of the lobby."""
+        service = self.service
+        table = await self._host_lobby(game_id, user, lang)
+        async with service.lock(table.id):
             table = await service.table(table.id)
-            if table.lobby_message_id is not None:
-                await service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
-                    content=presenter.lobby_text(table, game), allowed_mentions=discord.AllowedMentions.none())
-            return table
+            computers = sorted((p.user_id for p in table.players if is_computer_user(p.user_id)))
+            if not computers:
+                raise Refusal(words(lang, "computer_none_seated"))
+            await self.storage.remove_player(table.id, computers[0], new_host_id=None)
+            return await self._lobby_changed(table.id)
+
+    async def _host_lobby(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        table = await self.service.table(game_id)
+        if table.status != "lobby":
+            raise Refusal(words(lang, "computer_started"))
+        if user.id != table.host_id:
+            raise Refusal(words(lang, "computer_not_host", host=presenter.mention(table.host_id)))
+        return table
+
+    async def _lobby_changed(self, game_id: int) -> GameRow:
+        """The lobby message shows the new seats (and Remove computer while one is seated)."""
+        from bot.components import lobby_view  # late: bot.components builds on this module
+
+        service = self.service
+        table = await service.table(game_id)
+        if table.lobby_message_id is not None:
+            await service.announcer.channel(table).get_partial_message(table.lobby_message_id).edit(
+                content=presenter.lobby_text(table, service.engine(table.game)),
+                view=lobby_view(table, service.engine(table.game)),
+                allowed_mentions=discord.AllowedMentions.none())
+        return table
 
     # ------------------------------------------------------------------ away / back
 

@@ -213,7 +213,7 @@ class GameService:
         except ChannelBusy:
             raise Refusal.of("bot.errors.channel_just_opened") from None
         await self.storage.days_set_table(table.id, **day_options)  # bot.days
-        message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table.id, table.lang),
+        message = await channel.send(presenter.lobby_text(table, game), view=lobby_view(table, game),
                                      allowed_mentions=discord.AllowedMentions.none())
         await self.storage.set_lobby_message(table.id, message.id)
         log.info("lobby game=%s channel=%s user=%s opened %s options=%s", table.id, channel_id, host.id,
@@ -237,15 +237,16 @@ class GameService:
             table = await self._lobby(game_id)
             if not table.has_player(user.id):
                 raise Refusal.of("bot.errors.not_seated_lobby")
-            remaining = [p for p in table.players if p.user_id != user.id]
-            if not remaining:
+            # Computer seats (negative ids) never host and never keep a lobby open on their own.
+            people = [p for p in table.players if p.user_id != user.id and p.user_id > 0]
+            if not people:
                 await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
             else:
-                # The host leaving hands the table to the longest-waiting player.
-                new_host = remaining[0].user_id if user.id == table.host_id else None
+                # The host leaving hands the table to the longest-waiting person.
+                new_host = people[0].user_id if user.id == table.host_id else None
                 await self.storage.remove_player(game_id, user.id, new_host_id=new_host)
             log.info("lobby game=%s channel=%s user=%s left%s", game_id, table.channel_id, user.id,
-                     "" if remaining else " (lobby abandoned)")
+                     "" if people else " (lobby abandoned)")
             return await self.table(game_id)
 
     async def start(self, game_id: int, user: discord.abc.User) -> GameRow:
