@@ -681,8 +681,8 @@ class Gluecksritter:
         state.money[seat][GOLD] += coins[GOLD]
 
     def _tax(self, state: GluecksritterState, seat: int, events: list[Event]) -> None:
-        """Royal taxes: 8 or more coins of a kind, half back to the sack (the odd one kept),
-        unless an armed Gift fires (once a round)."""
+        """Royal taxes: 8 or more coins of a kind, half back to the sack (the odd one kept), again
+        while 8 or more are left, unless an armed Gift fires (once a round): then none."""
         for kind in (SILVER, GOLD):
             count = state.money[seat][kind]
             if count < TAX_THRESHOLD:
@@ -693,7 +693,13 @@ class Gluecksritter:
                 self._fire(state, seat, "gift")
                 events.append(E("event.gift", player=SeatRef(seat), count=count, coin=coin))
                 continue
-            back = count // 2
+            # "Whoever has 8 or more of the same type of coins must immediately return half of
+            # them" (the spare coin of an odd number kept), "at any point during the game": 8 or
+            # more left after returning half is taxed again at once, so 15 -> 8 -> 4.
+            kept = count
+            while kept >= TAX_THRESHOLD:
+                kept -= kept // 2
+            back = count - kept
             state.money[seat][kind] -= back
             state.sack[kind] += back
             events.append(E("event.tax", player=SeatRef(seat), count=count, back=back, coin=coin))

@@ -279,6 +279,31 @@ def test_royal_tax_on_an_odd_count_keeps_the_spare_coin():
     assert state.money[0] == [5, 0]  # 9 silver: 4 back, the odd one kept
 
 
+def test_royal_tax_at_exactly_eight_returns_four():
+    """The rule: "Whoever has 8 or more of the same type of coins must immediately return half
+    of them." Exactly 8 is taxed."""
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 0, 7)
+    set_field(state, 5, 0, 1)
+    state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [0, 4]
+    assert "Royal tax: Ann holds 8 gold and returns 4." in " ".join(words(events))
+
+
+def test_royal_tax_halves_again_while_eight_or_more_are_left():
+    """7 silver and 8 more at a field make 15: half back keeps 8, which is "8 or more" again
+    ("This happens at any point during the game"), so half of those go back too: 4 are kept."""
+    state = fresh(3)
+    broke(state, 1, 2)
+    set_money(state, 0, 7, 0)
+    set_field(state, 5, 8, 0)
+    sack = state.sack[0]
+    state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
+    assert state.money[0] == [4, 0]
+    assert "Royal tax: Ann holds 15 silver and returns 11." in " ".join(words(events))
+
+
 def test_seven_of_a_kind_and_many_coins_in_all_are_not_taxed():
     state = fresh(3)
     broke(state, 1, 2)
@@ -705,6 +730,22 @@ def test_two_castles_in_the_same_round_most_ducats_wins():
     assert outcome.winners == (0,) and state.ducats(0) == 4 > state.ducats(1) == 3
     assert translate(outcome.reason, "en", ["Ann", "Bo", "Cy"], strict=True) == (
         "Several castles are complete; Ann wins with the most Ducats (4).")
+
+
+def test_two_castles_most_ducats_wins_from_a_later_seat():
+    """The "most Ducats" tie-break names the richest, wherever they sit (not the first seat)."""
+    state = fresh(3)
+    broke(state, 0, 1, 2)
+    for seat in (0, 1):
+        state.walls[seat], state.towers[seat] = 4, 4
+    set_money(state, 1, 3, 1)
+    set_field(state, 5, 0, 2)
+    state, _ = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"})
+    outcome = GAME.outcome(state)
+    assert state.ducats(1) == 5 > state.ducats(0) == 4
+    assert outcome.winners == (1,)
+    assert translate(outcome.reason, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Several castles are complete; Bo wins with the most Ducats (5).")
 
 
 def test_two_castles_with_equal_ducats_share_the_win():
