@@ -402,6 +402,19 @@ def test_a_round_is_scored_and_told_per_player():
 
 # -- the end ----------------------------------------------------------------------------
 
+def test_one_round_won_and_two_undecided_wins_the_raid():
+    """"The player who wins the most rounds of combat wins the raid": one round won and two
+    undecided (ties) is the attacker's win, not a tied raid."""
+    state = raid_position([4, 2, 2], [1, 2, 2], defender_estates=("cattle", ""))
+    state = fight(state, [("play 4", "play 1"), ("play 2", "play 2"), ("play 2", "play 2")])
+    assert state.phase == "plunder"  # the attacker won: a point and something to take
+    state, _ = move(state, 0, "plunder cattle")
+    assert state.scores[:2] == [11, 10]
+    state = raid_position([2, 2, 1], [2, 2, 4], defender_estates=("cattle", ""))
+    state = fight(state, [("play 2", "play 2"), ("play 2", "play 2"), ("play 1", "play 4")])
+    assert state.scores[:2] == [9, 12]  # the defender's one round wins the raid for them
+
+
 def end_of_round_position(leader_score, number):
     state = fresh(3)
     state.turn = 2
@@ -460,6 +473,37 @@ def test_game_ends_when_the_bag_cannot_give_six_cubes():
     state, events = move(state, 0, "draw")
     assert state.phase == "over" and state.end == "bag"
     assert GAME.outcome(state) is not None and GAME.to_act(state) == frozenset()
+
+
+def test_leader_at_exactly_thirty_and_an_estate_of_thirty_ends_the_game():
+    """"If the number is equal to or less than the victory point total of the leading player,
+    the game ends immediately": 30 against a leader on exactly 30 ends it (30 is the red area's
+    first space, so the number is revealed)."""
+    state = end_of_round_position(30, 30)
+    state, _ = move(state, 2, "draw")
+    assert state.scores[2] == 30 and state.revealed == [30]
+    assert state.phase == "over" and state.end == "estate"
+
+
+@pytest.mark.parametrize("left,ends", [(6, False), (5, True)])
+def test_a_bag_of_exactly_six_cubes_plays_on_and_five_ends(left, ends):
+    """"If ... there are not enough cubes left in the bag for a player to draw 6, the game ends
+    immediately": six cubes are enough for one more draw, five are not."""
+    state = fresh(3)
+    set_display(state, y=1, b=5)
+    state, _ = move(state, 0, "warrior")
+    state, _ = move(state, 0, "done")
+    state, _ = move(state, 0, "exchange")
+    for c in range(4):
+        state.aside[c] += state.bag[c]
+        state.bag[c] = 0
+    state.aside[0] -= left
+    state.bag[0] = left
+    state, _ = move(state, 0, "draw")
+    assert (state.phase == "over" and state.end == "bag") is ends
+    assert (GAME.outcome(state) is not None) is ends
+    if not ends:
+        assert sum(state.display) + sum(state.bag) >= 6 or state.phase != "over"
 
 
 def test_tie_is_shared_by_default_and_broken_by_the_option():
