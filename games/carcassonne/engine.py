@@ -19,6 +19,7 @@ the comments below where they act.
 from __future__ import annotations
 
 import random
+from itertools import permutations
 from typing import Any, Mapping
 
 from games.carcassonne import state as state_io
@@ -617,8 +618,11 @@ def _completed_scoring(state: CarcassonneState, index: int, events: list[Event])
 def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict:
     """One scoring round (everything one tile completed), with The Robbers.
 
-    Each player who scores several features decides their order; we choose for them the order
-    that is best for them: smallest first, so a robber beside their figure halves the smallest.
+    Each player who scores several features decides their order (footnote: "the player
+    receiving the points chooses the order that points are awarded"); we choose for them the
+    order that leaves the least to robbers (`least_robbed_order`): with a robber beside their
+    figure, the smallest first; with a robber further along the track, an order whose moves do
+    not start on its space.
     Every counting figure moves by each of its scores in turn. A robber may rob, from each other
     player, only that player's first move starting on the robber's space; among those it takes
     the biggest (it has seen the whole round: footnote [8]/[9]); several robbers may rob the same
@@ -637,7 +641,8 @@ def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], ev
         if seat not in per_seat:
             continue
         score = state.scores[seat]
-        for points in sorted(per_seat[seat]):
+        lurking = {state.robbers[other] for other in range(seats) if other != seat and state.robbers[other] is not None}
+        for points in least_robbed_order(score, per_seat[seat], lurking):
             first_from.setdefault(score % TRACK_SPACES, {}).setdefault(seat, points)
             score += points
         state.scores[seat] = score
@@ -671,6 +676,24 @@ def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], ev
                 events.append(Event(msg("carcassonne.event.robber_along", player=SeatRef(other),
                                         victim=SeatRef(owner), space=end), kind="robber"))
     return robbed
+
+
+def least_robbed_order(score: int, points: list[int], robber_spaces: set[int]) -> tuple[int, ...]:
+    """The order of one player's scores in a round that leaves the least to the robbers on
+    `robber_spaces`: a robber robs half (rounded up) of the first move starting on its space.
+    Among equally good orders, the smallest first."""
+    best: tuple[int, tuple[int, ...]] | None = None
+    for candidate in sorted(set(permutations(sorted(points)))):
+        loss, at, started = 0, score, set()
+        for step in candidate:
+            space = at % TRACK_SPACES
+            if space in robber_spaces and space not in started:
+                loss += (step + 1) // 2
+            started.add(space)
+            at += step
+        if best is None or loss < best[0]:
+            best = (loss, candidate)
+    return best[1] if best else ()
 
 
 def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:

@@ -56,6 +56,16 @@ def test_example_4_two_robbers_beside_the_same_figures_both_score():
     assert state.robbers == [None, None, None, None]
 
 
+def test_the_order_that_leaves_the_least_to_a_robber_further_along():
+    """"The player receiving the points chooses the order that points are awarded." RED on 6
+    completes a road (3) and a city (6); BLUE's robber stands on 9 beside GREEN's figure.
+    Smallest first RED would move 6 -> 9 -> 15 and BLUE would rob half the city's 6; city first
+    RED moves 6 -> 12 -> 15, no move starts on 9, and BLUE robs nothing. RED chooses the city."""
+    state, robbed, _ = round_of([6, 20, 9, 0], [None, 9, None, None], [(RED, 3), (RED, 6)])
+    assert robbed == {}
+    assert state.scores[RED] == 15 and state.scores[BLUE] == 20 and state.robbers[BLUE] == 9
+
+
 def test_example_1_order_matters_the_city_first_would_have_given_three():
     # Footnote [13]: had RED scored the city first, BLUE would have got 3. A single score of 6 shows it.
     state, robbed, _ = round_of([10, 0, 0, 0], [None, 10, None, None], [(RED, 6)])
