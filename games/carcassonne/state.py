@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from games.carcassonne.board import Board
+from games.carcassonne.board import NODE_STRIDE, Board
 from games.carcassonne.data import (
     DISTINCT_ROTATIONS, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, ORIENTED, TILES, TRACK_SPACES, all_tiles,
 )
@@ -135,6 +135,9 @@ def _from_dict(data: Mapping[str, Any]) -> CarcassonneState:
         raise InvalidState(f"Unknown phase {phase!r}.")
     turn = _int(data["turn"], "turn", 0, seats - 1)
 
+    raw_meeples = [tuple(_int(v, "follower") for v in m) for m in data["meeples"]]
+    if any(len(m) != 3 for m in raw_meeples):
+        raise InvalidState("A follower is malformed.")
     board = Board()
     for i, entry in enumerate(data["tiles"]):
         code, x, y, rot = entry
@@ -150,6 +153,7 @@ def _from_dict(data: Mapping[str, Any]) -> CarcassonneState:
             if any(n is not None and n != e for n, e in zip(need, ORIENTED[(code, rot)].edges)):
                 raise InvalidState(f"Tile {i} at {x},{y} does not fit.")
         board._place(code, (x, y), rot)
+        _check_followers_placed_on(board, i, raw_meeples)
     pile = [str(c) for c in data["pile"]]
     set_aside = [str(c) for c in data["set_aside"]]
     drawn = data["drawn"]
@@ -187,6 +191,11 @@ def _from_dict(data: Mapping[str, Any]) -> CarcassonneState:
     for seat in range(seats):
         if state.supply(seat) < 0:
             raise InvalidState("A player has more than 7 followers out.")
+        # A robber is only ever placed beside another player's figure, and robs (and goes home)
+        # as soon as a figure moves away from its space.
+        if robbers[seat] is not None and not any(other != seat and state.space(other) == robbers[seat]
+                                                 for other in range(seats)):
+            raise InvalidState(f"A robber stands on space {robbers[seat]} beside no other player's figure.")
     if phase in ("place", "rotate"):
         if drawn not in TILES:
             raise InvalidState("No tile is drawn.")
@@ -200,6 +209,24 @@ def _from_dict(data: Mapping[str, Any]) -> CarcassonneState:
     if state.crop_mode not in (None, "add", "remove"):
         raise InvalidState("Unknown crop-circle choice.")
     return state
+
+
+def _check_followers_placed_on(board: Board, index: int, meeples: list[tuple[int, ...]]) -> None:
+    """Followers are placed only on the tile just laid and only on a feature nobody occupies
+    then. With tiles 0..index on the board, a follower on tile `index` must share its feature
+    with no follower placed before it; features joined later may hold several. A crop circle
+    adds a follower beside one already there (the same spot), which is no new placement."""
+    for position, (seat, tile, seg) in enumerate(meeples):
+        if tile != index:
+            continue
+        if not (0 <= seg < len(board.oriented(index).kinds)):
+            raise InvalidState(f"A follower stands nowhere: {(seat, tile, seg)!r}.")
+        if (seat, tile, seg) in meeples[:position]:
+            continue  # a crop circle's added follower
+        root = board.find(index * NODE_STRIDE + seg)
+        for earlier in meeples[:position]:
+            if earlier[1] <= index and board.find(earlier[1] * NODE_STRIDE + earlier[2]) == root:
+                raise InvalidState(f"Two followers were placed on one feature (tile {index}).")
 
 
 __all__ = ["CarcassonneState", "to_dict", "from_dict", "DISTINCT_ROTATIONS"]

@@ -314,3 +314,64 @@ def test_every_seat_sees_the_public_view_and_never_the_pile_order():
     shuffled = GAME.hidden_variant(state, None, random.Random(1))
     assert shuffled.pile != state.pile and GAME.view(shuffled, None) == public
     assert GAME.moves_are_public(state, 0)
+
+
+# ------------------------------------------------------------------------------ loops, fields, loading
+
+
+def test_a_road_that_closes_into_a_loop_is_complete():
+    """A road is complete when both ends are closed "or the road forms a closed loop"."""
+    tiles = [("V", 0, 0, "W"), ("V", 1, 0, "N"), ("V", 0, 1, "S")]
+    state = position(tiles, meeples=[(0, (0, 0), "road1")], drawn="V")
+    state, events = play(state, "at 1,1", "turn E", "skip")
+    assert "carcassonne.event.completed" in ids(events)
+    assert state.scores == [4, 0] and state.meeples == []
+
+
+def test_a_city_that_closes_into_a_ring_is_complete():
+    tiles = [("N", 0, 0, "S"), ("N", 1, 0, "W"), ("N", 0, 1, "E")]
+    state = position(tiles, meeples=[(1, (0, 0), "city1")], drawn="N")
+    state, events = play(state, "at 1,1", "turn N", "skip")
+    assert "carcassonne.event.completed" in ids(events)
+    assert state.scores == [0, 4 * 2] and state.meeples == []
+
+
+def test_a_field_touching_one_completed_city_along_several_tiles_counts_it_once():
+    """Farmers score 3 "for each completed city" their field touches, however long the border."""
+    tiles = [("E", 0, 0, "N"), ("E", 1, 0, "N"), ("R", 0, -1, "S"), ("R", 1, -1, "S"),
+             ("E", -1, -1, "E"), ("E", 2, -1, "W")]
+    state = position(tiles, meeples=[(0, (0, 0), "field1")])
+    assert final_scoring(state)[0]["field"] == 3
+
+
+def stored(state) -> dict:
+    """The position as a stored game would hold it: every other tile of the box in the pile."""
+    from collections import Counter
+
+    from games.carcassonne.data import all_tiles
+
+    data = json.loads(json.dumps(GAME.to_dict(state)))
+    rest = Counter(all_tiles()) - Counter(tile[0] for tile in data["tiles"])
+    data["pile"], data["drawn"], data["phase"], data["set_aside"] = sorted(rest.elements()), None, "follower", []
+    return data
+
+
+def test_a_stored_game_with_two_followers_placed_on_one_feature_is_refused():
+    tiles = [("D", 0, 0, "N"), ("U", 1, 0, "N")]
+    state = position(tiles, meeples=[(0, (0, 0), "road1"), (1, (1, 0), "road1")])
+    with pytest.raises(InvalidState, match="Two followers"):
+        GAME.from_dict(stored(state))
+    # Joined later is fine: each was alone on its road when placed.
+    tiles = [("D", 0, 0, "N"), ("U", 0, 1, "N"), ("V", 1, 0, "N"), ("V", 1, 1, "E")]
+    state = position(tiles, meeples=[(0, (0, 0), "road1"), (1, (0, 1), "road1")])
+    assert state.board.find(state.meeples[0][1] * 8 + state.meeples[0][2]) == \
+        state.board.find(state.meeples[1][1] * 8 + state.meeples[1][2])  # one road now
+    GAME.from_dict(stored(state))
+
+
+def test_a_stored_game_with_a_robber_beside_no_figure_is_refused():
+    state = position([("D", 0, 0, "N")], scores=[5, 10], robbers=[10, None])
+    GAME.from_dict(stored(state))  # beside seat 1's figure
+    state = position([("D", 0, 0, "N")], scores=[5, 10], robbers=[7, None])
+    with pytest.raises(InvalidState, match="robber"):
+        GAME.from_dict(stored(state))
