@@ -6,8 +6,11 @@ Babel, one per domain and language: ``i18n/locales/<lang>/<domain>.po``, where t
 the message id's first part (``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses
 Python format fields named like the parameters: ``{player} scores {points}.``
 
-A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms; the form is chosen
-by the parameter ``count`` (German and English both use "one" for 1, "other" otherwise).
+A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
+both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
+the parameter the ``msgid_plural`` names after a ``#`` (``msgid_plural "x.offer#amount"``: the
+form follows ``amount``). A message that counts two different things gives one of them a
+message of its own, passed in as a parameter.
 
 Nothing here imports Discord or storage, so the command-line runner and the renderers use it too.
 """
@@ -58,7 +61,19 @@ def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
             if key in entries:
                 raise ValueError(f"{key} is in two {lang} catalogues")
             entries[key] = message.string
+            if isinstance(message.id, tuple) and "#" in message.id[1]:
+                _SELECTORS[(lang, key)] = message.id[1].split("#", 1)[1].strip()
     return entries
+
+
+_SELECTORS: dict[tuple[str, str], str] = {}
+
+
+def plural_selector(lang: str, message_id: str) -> str:
+    """The parameter that chooses a plural message's form: ``count`` unless its ``msgid_plural``
+    names another after a ``#``."""
+    _catalogue(lang, message_id.split(".", 1)[0])
+    return _SELECTORS.get((lang, message_id), "count")
 
 
 def domains() -> list[str]:
@@ -122,7 +137,7 @@ def translate(text: Any, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()
 def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
     pattern = template(lang, message.id, strict=strict)
     if isinstance(pattern, tuple):
-        count = message.params.get("count", 0)
+        count = message.params.get(plural_selector(lang, message.id), 0)
         pattern = pattern[0] if count == 1 else pattern[1]
     values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
     return pattern.format_map(values)

@@ -44,6 +44,11 @@ MAX_RAISE = 12  # an offer raises the standing one by 1 to 12 Ducats (keeps the 
 
 
 
+def ducats(amount: int) -> Msg:
+    """"1 Ducat", "5 Ducats": an amount put into a message that counts something else too."""
+    return msg(P + "ducats", count=amount)
+
+
 def E(message_id: str, seat: int | None = None, kind: str = "info", **params: Any) -> Event:
     return Event(msg(P + message_id, **params), seat=seat, kind=kind)
 
@@ -436,10 +441,10 @@ class Gluecksritter:
                 events.append(E("event.document_drawn", seat=seat, kind="private", document=doc_term(code)))
             elif field_no == 2:
                 state.walls[seat] += count
-                events.append(E("event.bought_walls", player=SeatRef(seat), count=count, price=price * count))
+                events.append(E("event.bought_walls", player=SeatRef(seat), count=count, price=ducats(price * count)))
             else:
                 state.towers[seat] += count
-                events.append(E("event.bought_towers", player=SeatRef(seat), count=count, price=price * count))
+                events.append(E("event.bought_towers", player=SeatRef(seat), count=count, price=ducats(price * count)))
         # Someone may have lost the means meanwhile (a document pile run dry): they get nothing.
         for other in list(state.pending):
             if self._most_to_buy(state, other, field_no) == 0:
@@ -749,7 +754,7 @@ class Gluecksritter:
             state.towers[payer] -= towers
             state.walls[receiver] = min(CASTLE_WALLS, state.walls[receiver] + walls)
             state.towers[receiver] = min(CASTLE_TOWERS, state.towers[receiver] + towers)
-        events.append(E("event.paid", player=SeatRef(payer), receiver=SeatRef(receiver), amount=amount,
+        events.append(E("event.paid", player=SeatRef(payer), receiver=SeatRef(receiver), amount=ducats(amount),
                         silver=silver, gold=gold, walls=walls, towers=towers))
         self._tax(state, receiver, events)
 
@@ -788,7 +793,7 @@ class Gluecksritter:
             if count == 0:
                 return msg(P + f"label.buy_nothing.{field_no}")
             price = self._price(state, seat, field_no) * count
-            return msg(P + f"label.buy.{field_no}", count=count, price=price)
+            return msg(P + f"label.buy.{field_no}", count=count, price=ducats(price))
         if verb == "opener" and args and args[0].isdigit():
             if int(args[0]) == seat:
                 return msg(P + "label.opener_me")

@@ -596,7 +596,7 @@ def test_ransom_without_money_fails_and_the_knight_stays():
     broke(state, 0)
     state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"}, before={0: ["ransom"]})
     assert state.dungeon[0] is True
-    assert "Ann cannot pay the 4 Ducats ransom." in words(events)
+    assert "Ann cannot pay the ransom of 4 Ducats." in words(events)
 
 
 # -- documents -------------------------------------------------------------------------------------
