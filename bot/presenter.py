@@ -97,7 +97,7 @@ def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en") -> s
     mentions = [mention(table.player_at(seat).user_id) for seat in sorted(to_act)]
     if not mentions:
         return ""
-    return t(lang, "bot.table.your_move", players=", ".join(mentions))
+    return t(lang, "bot.table.your_move", players=", ".join(mentions), count=len(mentions))
 
 
 def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en") -> str:

@@ -9,7 +9,7 @@ Python format fields named like the parameters: ``{player} scores {points}.``
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
 the parameter the ``msgid_plural`` names after a ``#`` (``msgid_plural "x.offer#amount"``: the
-form follows ``amount``). A message that counts two different things gives one of them a
+form follows ``amount``; a list parameter, such as several players, counts by its length). A message that counts two different things gives one of them a
 message of its own, passed in as a parameter.
 
 Nothing here imports Discord or storage, so the command-line runner and the renderers use it too.
@@ -138,9 +138,40 @@ def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
     pattern = template(lang, message.id, strict=strict)
     if isinstance(pattern, tuple):
         count = message.params.get(plural_selector(lang, message.id), 0)
+        if isinstance(count, (list, tuple)):
+            count = len(count)  # a list of players: "Anna kann", "Anna und Bo können"
         pattern = pattern[0] if count == 1 else pattern[1]
     values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
     return pattern.format_map(values)
+
+
+class _Term(str):
+    """A translated term put into a message. A catalogue text may ask for one of its grammatical
+    forms with a format spec, ``{card:acc}``: the term's message id plus ``.acc``
+    (``knatsch.castle.red.acc`` = "die Rote Burg"), with the term's own parameters; a term
+    without that form is put in as it is."""
+
+    def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> "_Term":
+        term = super().__new__(cls, text)
+        term._source = (message, lang, names, strict)
+        return term
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        message, lang, names, strict = self._source
+        domain = message.id.split(".", 1)[0]
+        form = f"{message.id}.{spec}"
+        if form not in _catalogue(lang, domain):
+            return str(self)
+        return _format(Msg(form, message.params), lang, names, strict)
+
+
+class _Word(str):
+    """A plain word or name put into a message: it has no other forms, whatever form is asked."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
 
 
 def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
@@ -150,12 +181,14 @@ def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
         value = Msg.from_json(value)
     if isinstance(value, SeatRef):
         if 0 <= value.seat < len(names):
-            return names[value.seat]
-        return f"P{value.seat + 1}"
+            return _Word(names[value.seat])
+        return _Word(f"P{value.seat + 1}")
     if isinstance(value, Msg):
-        return _format(value, lang, names, strict)
+        return _Term(_format(value, lang, names, strict), value, lang, names, strict)
     if isinstance(value, (list, tuple)):
-        return join_list([_value(item, lang, names, strict) for item in value], lang)
+        return _Word(join_list([_value(item, lang, names, strict) for item in value], lang))
+    if isinstance(value, str):
+        return _Word(value)
     return value
 
 

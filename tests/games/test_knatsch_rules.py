@@ -576,8 +576,8 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert de(roll["best"]["text"]) == "zwei 5er + 3"
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
     assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
-    assert en(view["status"]) == "Anna rolls for Blue castle 4-4-4+2, roll 2 of 3: must beat three 4s + 2."
-    assert de(view["status"]) == "Anna würfelt um Blaue Burg 4-4-4+2, Wurf 2 von 3: muss drei 4er + 2 übertreffen."
+    assert en(view["status"]) == "Anna rolls for the Blue castle 4-4-4+2, roll 2 of 3: must beat three 4s + 2."
+    assert de(view["status"]) == "Anna würfelt um die Blaue Burg 4-4-4+2, Wurf 2 von 3: muss drei 4er + 2 übertreffen."
 
 
 def test_describe_labels_are_short():
@@ -585,7 +585,7 @@ def test_describe_labels_are_short():
                   castle_guard=[["C01", "C07"], [], []])
     labels = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert labels["target C13"].params["owner"].seat == 1
-    assert en(labels["target C05"]) == "Roll for Blue castle 4-4-4+2 (stack 1)"
+    assert en(labels["target C05"]) == "Roll for the Blue castle 4-4-4+2 (stack 1)"
     assert en(labels["target C13"]) == "Attack Bob's Purple castle 2-2-2+5 (Catapult)"
     assert de(labels["target C13"]) == "Lila Burg 2-2-2+5 von Bob angreifen (Katapult)"
     assert en(labels["topple"]).startswith("Topple the king")
@@ -658,7 +658,7 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
     state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
-    assert texts == ["Anna rolls for Blue castle 4-4-4+2 from stack 1.",
+    assert texts == ["Anna rolls for the Blue castle 4-4-4+2 from stack 1.",
                      "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
     assert "roll" not in legal(state, ANNA, game)
     # The defender's first roll stays a tap of its own: it is someone else's decision.
