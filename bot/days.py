@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import i18n
+from i18n import game_title
 from games.core import Action, Game
 
 from bot import presenter
@@ -338,10 +339,9 @@ class Days:
         if row.get("computer") or not user["reminders"] or away:
             return
         since = row.get("since") or due_at
-        game_title = game.title
         board = self.service.announcer.board_url(table) or self.service.announcer.channel_url(table)
         lang = await self.storage.language_of_user(player.user_id, table_language(table))
-        text = words(lang, "reminder", game=game_title, id=table.id, since=presenter.timestamp(since), link=board)
+        text = words(lang, "reminder", game=game_title(game), id=table.id, since=presenter.timestamp(since), link=board)
         deadline = next((due for s, kind, due in await self.storage.days_timers(table.id)
                          if s == seat and kind == "deadline"), None)
         if deadline is not None:
@@ -458,7 +458,7 @@ class Days:
         table = await self._host_lobby(game_id, user, lang)
         game = service.engine(table.game)
         if not has_computer_player(game):
-            raise Refusal(words(lang, "computer_none", game=game.title))
+            raise Refusal(words(lang, "computer_none", game=game_title(game)))
         async with service.lock(table.id):
             table = await service.table(table.id)
             if len(table.players) >= game.max_players:
@@ -566,7 +566,7 @@ class Days:
         for table in tables:
             game = self.service.engine(table.game)
             link = self.service.announcer.board_url(table) or self.service.announcer.channel_url(table)
-            title = f"**{game.title}** (#{table.id})"
+            title = f"**{i18n.translate(game_title(game), lang)}** (#{table.id})"
             if table.status == "lobby":
                 entries.append((2, table.id, words(lang, "mine_lobby", game=title, link=link)))
                 continue

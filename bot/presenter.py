@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 import discord
 
-from i18n import t, translate
+from i18n import game_title, has_message, t, translate
 from games.core import Event, Game, Outcome, name_seats
 
 from bot.errors import Refusal
@@ -48,10 +48,6 @@ def timestamp(unix: int, style: str = "R") -> str:
     return f"<t:{int(unix)}:{style}>"
 
 
-def game_label(table: GameRow, game: Game) -> str:
-    return f"{game.title} (game #{table.id})"
-
-
 # ---------------------------------------------------------------------------------- lobby
 
 
@@ -60,14 +56,23 @@ def player_range(game: Game) -> str:
     return f"{game.min_players}–{game.max_players}" if game.min_players != game.max_players else str(game.min_players)
 
 
+def option_words(game: Game, name: str, value: str, lang: str) -> str:
+    """"Räuber: alle anderen" for `robbers=all`: a table option and its value in words, where the
+    game's catalogue has them (`<game>.option_name.<name>`, `<game>.option_value.<name>.<value>`)."""
+    name_id, value_id = f"{game.name}.option_name.{name}", f"{game.name}.option_value.{name}.{value}"
+    said_name = t(lang, name_id) if has_message(name_id) else name
+    said_value = t(lang, value_id) if has_message(value_id) else value
+    return f"{said_name}: {said_value}"
+
+
 def lobby_text(table: GameRow, game: Game) -> str:
     """The lobby message, in the table's language."""
     lang = getattr(table, "lang", None) or "en"
     limits = player_range(game)
     players = ", ".join(bold_names(table.names)) or t(lang, "bot.lobby.nobody")
-    options = ", ".join(f"{key}: {value}" for key, value in table.options.items())
+    options = ", ".join(option_words(game, key, value, lang) for key, value in table.options.items())
     lines = [
-        t(lang, "bot.lobby.title", game=game.title, id=table.id, host=mention(table.host_id)),
+        t(lang, "bot.lobby.title", game=game_title(game), id=table.id, host=mention(table.host_id)),
         t(lang, "bot.lobby.players", count=len(table.players), limits=limits, players=players),
     ]
     if options:
@@ -114,7 +119,7 @@ def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en") -> str:
 
 def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en") -> str:
     seats = ", ".join(f"{index + 1}. {name}" for index, name in enumerate(bold_names(table.names)))
-    lines = [t(lang, "bot.table.started", title=game.title, game_id=table.id, seats=seats)]
+    lines = [t(lang, "bot.table.started", title=game_title(game), game_id=table.id, seats=seats)]
     if closed_dms:
         lines.append(t(lang, "bot.table.start_dms_closed", players=", ".join(bold_names(closed_dms))))
     return "\n".join(lines)
@@ -142,7 +147,7 @@ def dm_header(table: GameRow, game: Game, *, guild_name: str, channel_name: str,
               lang: str = "en") -> str:
     """Every DM says where it belongs: game, server, channel, and a short link back (a masked
     link, not a long raw address)."""
-    return t(lang, "bot.table.dm_header", title=game.title, game_id=table.id,
+    return t(lang, "bot.table.dm_header", title=game_title(game), game_id=table.id,
              guild=discord.utils.escape_markdown(guild_name), channel=discord.utils.escape_markdown(channel_name),
              url=jump_url)
 

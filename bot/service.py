@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import discord
 
 import i18n
-from i18n import translate
+from i18n import game_title, translate
 from games.core import Action, Game
 from games.replay import move_is_invisible
 
@@ -189,8 +189,9 @@ class GameService:
             raise Refusal.of("bot.errors.not_started")
         return table
 
-    def game_titles(self) -> list[tuple[str, str]]:
-        return sorted((game.title, name) for name, game in self.games.items())
+    def game_titles(self, lang: str = "en") -> list[tuple[str, str]]:
+        """(title in `lang`, name) of every game, for menus and autocomplete."""
+        return sorted((translate(game_title(game), lang), name) for name, game in self.games.items())
 
     # -------------------------------------------------------------------------- lobby
 
@@ -205,7 +206,7 @@ class GameService:
         options = parse_options(game, options_text)
         existing = await self.storage.open_game_in(channel_id)
         if existing is not None:
-            raise Refusal.of("bot.errors.channel_has_game", game=self.engine(existing.game).title, id=existing.id)
+            raise Refusal.of("bot.errors.channel_has_game", game=game_title(self.engine(existing.game)), id=existing.id)
         try:
             table = await self.storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
                                                     host_id=host.id, host_name=host.display_name, options=options,
@@ -257,9 +258,9 @@ class GameService:
                 raise Refusal.of("bot.errors.host_only_start", host=presenter.mention(table.host_id))
             count = len(table.players)
             if count < game.min_players:
-                raise Refusal.of("bot.errors.too_few_players", game=game.title, min=game.min_players, count=count)
+                raise Refusal.of("bot.errors.too_few_players", game=game_title(game), min=game.min_players, count=count)
             if count > game.max_players:
-                raise Refusal.of("bot.errors.too_many_players", game=game.title, max=game.max_players, count=count)
+                raise Refusal.of("bot.errors.too_many_players", game=game_title(game), max=game.max_players, count=count)
             # Seat order and seed are the bot's randomness (SystemRandom in production).
             order = [player.user_id for player in table.players]
             self.seed_source.shuffle(order)
@@ -559,7 +560,7 @@ class GameService:
                 notes.append(i18n.t(lang, "bot.table.status_dms_closed"))
             seats.append(f"{player.seat + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
         lines = [
-            i18n.t(lang, "bot.table.status_title", game=game.title, id=table.id, moves=moves,
+            i18n.t(lang, "bot.table.status_title", game=game_title(game), id=table.id, moves=moves,
                    when=presenter.timestamp(last_at or table.updated_at)),
             i18n.t(lang, "bot.table.status_seats", seats=" · ".join(seats)),
             presenter.named(game.view(state, None)["status"], table, lang),
@@ -586,12 +587,12 @@ class GameService:
         game = self.engine(table.game)
         actions = await self.storage.actions(table.id)
         if not actions:
-            return i18n.t(lang, "bot.table.log_empty", game=game.title, id=table.id)
+            return i18n.t(lang, "bot.table.log_empty", game=game_title(game), id=table.id)
         states, moves = replay(game, table, actions)
         # A secret preparation (a document armed during the secret choice) leaves no trace.
         seen = [move for index, move in enumerate(moves)
                 if not move_is_invisible(game, states[index], states[index + 1], move.events)]
-        lines = [i18n.t(lang, "bot.table.log_title", game=game.title, id=table.id)]
+        lines = [i18n.t(lang, "bot.table.log_title", game=game_title(game), id=table.id)]
         for move in seen[-LOG_LINES:]:
             # Only public events, as the channel saw them: the log must not reveal what a seat
             # chose in secret (so no `describe` labels here).
@@ -608,7 +609,7 @@ class GameService:
                 raise Refusal.of("bot.errors.rules_which_game")
             game_name = table.game
         game = self.engine(game_name)
-        lines = [i18n.t(lang, "bot.table.rules_title", game=game.title, players=presenter.player_range(game)),
+        lines = [i18n.t(lang, "bot.table.rules_title", game=game_title(game), players=presenter.player_range(game)),
                  translate(game.rules_summary, lang)]
         if game.options:
             lines.append(i18n.t(lang, "bot.table.rules_options"))
@@ -657,7 +658,7 @@ class GameService:
                     content=presenter.lobby_text(table, game), view=None,
                     allowed_mentions=discord.AllowedMentions.none())
             await self.announcer.game_ended(
-                table, i18n.t(table_language(table), "bot.table.abandoned", game=game.title, id=table.id,
+                table, i18n.t(table_language(table), "bot.table.abandoned", game=game_title(game), id=table.id,
                               user=f"**{discord.utils.escape_markdown(user.display_name)}**"))
             return table
 
@@ -675,7 +676,7 @@ def parse_options(game: Game, text: str | None) -> dict[str, str]:
         name, _, value = part.partition("=")
         option = known.get(name.strip().lower())
         if option is None:
-            raise Refusal.of("bot.errors.unknown_option", game=game.title, name=echo(name, 30),
+            raise Refusal.of("bot.errors.unknown_option", game=game_title(game), name=echo(name, 30),
                              known=", ".join(known) or "-")
         if value not in option.choices:
             raise Refusal.of("bot.errors.bad_option_value", name=echo(name, 30), choices=", ".join(option.choices))

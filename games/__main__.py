@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Mapping
 
 from games import REGISTRY, get_game
-from i18n import LANGUAGES, t, translate
+from games.core import msg
+from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
 
@@ -42,7 +43,7 @@ def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=N
             (render_dir / f"{game_name}-{seed}-{step:04d}.png").write_bytes(png)
 
         render(0)
-    print(t(lang, "core.cli.header", title=game.title, count=players, seed=seed), file=out)
+    print(t(lang, "core.cli.header", title=game_title(game), count=players, seed=seed), file=out)
     step = 0
     while game.outcome(state) is None:
         step += 1
@@ -66,8 +67,14 @@ def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=N
     print(t(lang, "core.cli.over", count=step, reason=translate(outcome.reason, lang, names)), file=out)
     for seat, score in enumerate(outcome.scores):
         marker = f"  ({t(lang, 'core.cli.winner')})" if seat in outcome.winners else ""
-        print(f"  {names[seat]}: {score}{marker}", file=out)
+        print("  " + t(lang, "core.cli.score", player=names[seat], score=score_words(game, score)) + marker, file=out)
     return 0
+
+
+def score_words(game, score: int):
+    """"12 points", "3 castles": a final score with what it counts, where the game says it."""
+    unit = f"{game.name}.score"
+    return msg(unit, count=score) if has_message(unit) else score
 
 
 def _option(text: str) -> tuple[str, str]:
@@ -80,7 +87,8 @@ def _option(text: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list the games")
+    list_parser = sub.add_parser("list", help="list the games")
+    list_parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the titles")
     play_parser = sub.add_parser("play", help="play a full game with computer-controlled seats")
     play_parser.add_argument("game", choices=sorted(REGISTRY))
     play_parser.add_argument("--players", type=int, help="number of seats (default: the fewest the game takes)")
@@ -99,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         return args.run_command(args)
     if args.command == "list":
         for name, game in sorted(REGISTRY.items()):
-            print(f"{name:12s} {game.title} ({game.min_players}-{game.max_players} players)")
+            print(t(args.lang, "core.cli.list_line", name=f"{name:12s}", title=game_title(game),
+                    players=f"{game.min_players}–{game.max_players}"))
         return 0
     game = get_game(args.game)
     players = args.players if args.players is not None else game.min_players

@@ -204,3 +204,17 @@ def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
 def t(lang: str, message_id: str, /, **params: Any) -> str:
     """The bot's and renderers' own words: ``t("de", "bot.refusal.not_your_turn", who=...)``."""
     return translate(Msg(message_id, params), lang)
+
+
+def game_title(game: Any) -> Any:
+    """A game's title as its edition in each language calls it: the message ``core.title.<name>``
+    (put in with the other words), or the engine's own title for a game without one."""
+    message_id = f"core.title.{getattr(game, 'name', '')}"
+    if message_id in _catalogue(DEFAULT_LANGUAGE, "core"):
+        return Msg(message_id, {})
+    return game.title
+
+
+def has_message(message_id: str, lang: str = DEFAULT_LANGUAGE) -> bool:
+    """Whether a catalogue holds this message (for words that only some games define)."""
+    return message_id in _catalogue(lang, message_id.split(".", 1)[0])

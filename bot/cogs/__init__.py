@@ -49,11 +49,12 @@ class FeatureCog(commands.Cog):
                 self.bot.game_group.remove_command(command.name)
 
 
-async def game_name_choices(service: "GameService", typed: str) -> list[app_commands.Choice[str]]:
+async def game_name_choices(service: "GameService", typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
+    """The games whose title (in the asker's language) or name contains what they typed."""
     needle = typed.strip().lower()
     return [
         app_commands.Choice(name=title, value=name)
-        for title, name in service.game_titles()
+        for title, name in service.game_titles(lang)
         if needle in title.lower() or needle in name
     ][:25]
 

@@ -42,4 +42,4 @@ class InfoCog(FeatureCog):
 
     @rules.autocomplete("game")
     async def rules_game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current)
+        return await game_name_choices(self.service, current, user_language(interaction))

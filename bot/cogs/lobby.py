@@ -42,4 +42,4 @@ class LobbyCog(FeatureCog):
 
     @new.autocomplete("game")
     async def new_game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current)
+        return await game_name_choices(self.service, current, user_language(interaction))

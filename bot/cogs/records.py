@@ -75,7 +75,7 @@ class RecordsCog(FeatureCog):
     @stats.autocomplete("game")
     @leaderboard.autocomplete("game")
     async def game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current)
+        return await game_name_choices(self.service, current, user_language(interaction))
 
     @game_subcommand("export", "This channel's game as a replay file (no seed while it runs)")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -91,5 +91,5 @@ class RecordsCog(FeatureCog):
         actions = await storage.actions(table.id)
         data, file = await asyncio.to_thread(records.export_file, table, game, actions)
         key = "bot.records.export_done" if data["complete"] else "bot.records.export_running"
-        await interaction.followup.send(i18n.t(lang, key, id=table.id, game=game.title, file=file.filename),
+        await interaction.followup.send(i18n.t(lang, key, id=table.id, game=i18n.game_title(game), file=file.filename),
                                         file=file, ephemeral=True)

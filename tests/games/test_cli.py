@@ -76,6 +76,6 @@ def test_computer_players_in_german_and_english(name):
 def test_main_takes_computer_language_and_options(capsys):
     assert main(["play", "raubritter", "--computer", "--lang", "de", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Raub Ritter (Robber Knights): 2 Spieler") and "Spiel vorbei" in out
+    assert out.startswith("Raub Ritter: 2 Spieler") and "Spiel vorbei" in out
     with pytest.raises(SystemExit):
         main(["play", "knatsch", "--option", "nonsense"])
