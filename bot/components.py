@@ -21,6 +21,7 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
+from bot.presenter import clip
 from bot.locale import user_language
 from i18n import t
 from games.core import SubsetChoice
@@ -49,7 +50,7 @@ class Choice:
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 class Handled:

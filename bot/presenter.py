@@ -40,7 +40,15 @@ def mention(user_id: int) -> str:
 
 
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """`text` at most `limit` characters long: cut at the last word boundary that fits (never
+    inside a word, unless a single word is longer than the limit), with "…" after it."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    boundary = max(cut.rfind(" "), cut.rfind("\n"))
+    if boundary >= limit // 2:
+        cut = cut[:boundary]
+    return cut.rstrip(" ,;:·—-") + "…"
 
 
 def timestamp(unix: int, style: str = "R") -> str:

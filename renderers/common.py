@@ -181,9 +181,14 @@ def fit(text: str, size: int, width: float, smallest: int = MIN_TEXT) -> tuple[s
         size -= 1
     if font(size).getlength(text) <= width:
         return text, size
+    # Whole words go first, so nothing is cut inside a word ("2 auf der…", not "2 auf der H…").
+    words = text.split(" ")
+    while len(words) > 1 and font(size).getlength(" ".join(words) + "…") > width:
+        words.pop()
+    text = " ".join(words)
     while text and font(size).getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
+        text = text[:-1]  # one word longer than the line: no boundary to cut at
+    return text.rstrip(" ,;:·—-") + "…", size
 
 
 def wrap(text: str, size: int, width: float) -> list[str]:
