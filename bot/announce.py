@@ -470,7 +470,7 @@ class Announcer:
         await self.post_board(table, game, state, content, ping=ping)
 
     async def move_made(self, table: GameRow, game: Game, before: Any, after: Any, mover: int,
-                        events: list[Event], *, public: bool = True) -> None:
+                        events: list[Event], *, public: bool = True, action: Any = None) -> None:
         """The board (new or edited) and the players' DMs after a move. `public=False`: the DMs
         only, from a process that does not serve the game's server (its board stays owed)."""
         lang = table_language(table)
@@ -481,7 +481,7 @@ class Announcer:
             public = False
         lines = presenter.public_event_lines(events, table, lang)
         if not lines:
-            lines = [presenter.made_a_move(table, mover, lang)]
+            lines = [presenter.made_a_move(table, mover, lang, game, before, after, action)]
         waiting_before, waiting_after = game.to_act(before), game.to_act(after)
         footer, _ = self.footer(table, game, after)
         status = self.status_line(table, game, after)

@@ -421,7 +421,7 @@ class Days:
                 return False
             table = await service.table(game_id)
             await self.after_change(table, game, after, mover=seat)
-            await service.announce_move(table, game, state, after, seat, events)
+            await service.announce_move(table, game, state, after, seat, events, action)
             # Go on only while this seat alone is to act: the rest of a turn of several steps
             # (Knatsch re-rolls), never a new decision shared with others.
             return table.status == "active" and game.to_act(after) == frozenset({seat})

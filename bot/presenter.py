@@ -11,6 +11,7 @@ import discord
 
 from i18n import game_title, has_message, t, translate
 from games.core import Event, Game, Outcome, name_seats
+from games.replay import action_is_public
 
 from bot.errors import Refusal
 from bot.storage import GameRow
@@ -102,7 +103,13 @@ def public_event_lines(events: Iterable[Event], table: GameRow, lang: str = "en"
     return [named(event.text, table, lang) for event in events if event.seat is None]
 
 
-def made_a_move(table: GameRow, seat: int, lang: str = "en") -> str:
+def made_a_move(table: GameRow, seat: int, lang: str = "en", game: Game | None = None, before=None, after=None,
+                action=None) -> str:
+    """The line for a move that said nothing in public itself: what was chosen, when the choice is
+    public ("**Anna**: Square 3 (1,0)."), else only that a move was made."""
+    if game is not None and action is not None and action_is_public(game, before, after, seat):
+        label = translate(game.describe(before, seat, action), lang, [name for name in table.names])
+        return t(lang, "bot.table.chose", player=bold_names(table.names)[seat], move=label)
     return t(lang, "bot.table.made_a_move", player=bold_names(table.names)[seat])
 
 

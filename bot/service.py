@@ -338,7 +338,7 @@ class GameService:
             table = await self.table(game_id)
             await self.bot.days.after_change(table, game, after, mover=seat, by_person=True)  # bot.days
             try:
-                await self.announce_move(table, game, state, after, seat, events)
+                await self.announce_move(table, game, state, after, seat, events, action)
             except Exception as error:  # noqa: BLE001 - stored means it counts: say so, never "try again"
                 raise MoveStored(game_id=game_id, version=version, label=choice.label, cause=error) from error
             finally:
@@ -377,14 +377,14 @@ class GameService:
         return getattr(self.bot, "owns_guild", lambda guild_id: True)(guild_id)
 
     async def announce_move(self, table: GameRow, game: Game, before: Any, after: Any, seat: int,
-                            events: list) -> None:
+                            events: list, action: Action | None = None) -> None:
         """Tell the channel and the players about a stored move. A process that does not serve
         the game's server (a DM click reaches whichever process Discord picks) leaves the
         channel to the one that does: the board stays owed and that process posts it (it looks
         for owed boards every few seconds, `GameBot.owed_board_every`); the DMs go out from here.
         So one process writes to a server's channels, in the order of its own per-game lock."""
         public = self.owns(table.guild_id)
-        await self.announcer.move_made(table, game, before, after, seat, events, public=public)
+        await self.announcer.move_made(table, game, before, after, seat, events, public=public, action=action)
         if not public:
             log.info("board game=%s channel=%s version=%s owed: the process serving the server posts it",
                      table.id, table.channel_id, table.version)
@@ -593,11 +593,14 @@ class GameService:
         seen = [move for index, move in enumerate(moves)
                 if not move_is_invisible(game, states[index], states[index + 1], move.events)]
         lines = [i18n.t(lang, "bot.table.log_title", game=game_title(game), id=table.id)]
+        index_of = {id(move): index for index, move in enumerate(moves)}
         for move in seen[-LOG_LINES:]:
             # Only public events, as the channel saw them: the log must not reveal what a seat
-            # chose in secret (so no `describe` labels here).
+            # chose in secret (a `describe` label only for a choice made in public).
+            index = index_of[id(move)]
+            action = None if move.row.action.startswith("~") else Action.parse(move.row.action)
             said = " ".join(presenter.public_event_lines(move.events, table, lang)) or \
-                presenter.made_a_move(table, move.row.seat, lang)
+                presenter.made_a_move(table, move.row.seat, lang, game, states[index], states[index + 1], action)
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))
 

@@ -190,7 +190,7 @@ async def test_status_log_board_and_rules(world):
     await world.slash(starter, "move", action="trump low")
 
     status = reply(await world.slash(other, "game status")).content
-    assert "game #1, 1 moves so far" in status and "(to act)" in status and "Latest board:" in status
+    assert "game #1, 1 move so far" in status and "(to act)" in status and "Latest board:" in status
 
     log = reply(await world.slash(other, "game log")).content
     assert "`#1`" in log and "decides that low cards win" in log
