@@ -239,7 +239,7 @@ class Announcer:
     # -------------------------------------------------------------------------- board
 
     def _board_components(self, table: GameRow, game: Game, state: Any,
-                          choices: Sequence[Choice] | None) -> discord.ui.View | None:
+                          choices: Sequence[Choice] | None, *, hint: bool = False) -> discord.ui.View | None:
         if table.status != "active":
             return None
         lang = table_language(table)
@@ -249,14 +249,18 @@ class Announcer:
         # Public choices exist only when exactly one seat acts; its toggles go with them.
         toggles = toggles_for(game, state, min(game.to_act(state)), names, lang) if choices else []
         return board_view(table.id, table.version, choices, toggles,
-                          hand=has_secrets(game, state, len(table.players)), lang=lang)
+                          hand=has_secrets(game, state, len(table.players)), hint=hint, lang=lang)
+
+    async def hint_button(self, table: GameRow) -> bool:
+        """A practice table's turn message carries a Hint button (bot.days: practice tables)."""
+        return table.status == "active" and (await self.storage.days_table(table.id))["practice"]
 
     async def post_board(self, table: GameRow, game: Game, state: Any, content: str, *,
                          ping: Sequence[int] = (), choices: Sequence[Choice] | None = None) -> discord.Message:
         """Post the board (image, text, components) as a new channel message and make it the
         latest: the previous board loses its buttons. `choices`: the public moves, if known."""
         file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
-        view = self._board_components(table, game, state, choices)
+        view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id) for user_id in ping])
         kwargs: dict[str, Any] = {"allowed_mentions": mentions}
@@ -276,7 +280,7 @@ class Announcer:
         if table.board_message_id is None:
             return False
         file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
-        view = self._board_components(table, game, state, choices)
+        view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         try:
             await self.channel(table).get_partial_message(table.board_message_id).edit(
                 content=presenter.clip(content), attachments=[file] if file is not None else [], view=view,
@@ -465,7 +469,9 @@ class Announcer:
                     closed.append(player.name)
         footer, ping = self.footer(table, game, state)
         lang = table_language(table)
-        account = presenter.start_text(table, game, closed, lang).splitlines()
+        settings = await self.storage.days_table(table.id)
+        account = presenter.start_text(table, game, closed, lang, practice=settings["practice"],
+                                       hints=settings["hints"]).splitlines()
         content = presenter.board_text(account_text(account), self.status_line(table, game, state), footer)
         await self.post_board(table, game, state, content, ping=ping)
 

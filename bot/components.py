@@ -150,6 +150,25 @@ class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d
         await service(interaction).show_hand(interaction, game_id=self.game_id)
 
 
+class HintButton(Handled, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d+)"):
+    """'Hint' on a practice table's board: the computer's move for your seat and why, only for you."""
+
+    def __init__(self, game_id: int, label: str = "Hint") -> None:
+        super().__init__(Button(label=label, emoji="💡", style=discord.ButtonStyle.secondary,
+                                custom_id=f"rk:hint:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), item.label or "Hint")
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await interaction.client.days.hint(self.game_id, interaction.user,  # type: ignore[attr-defined]
+                                                  user_language(interaction))
+        await interaction.followup.send(text, ephemeral=True)
+
+
 # ------------------------------------------------------------------------------ moves
 
 
@@ -364,14 +383,19 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
                toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *, hand: bool = True,
-               lang: str = "en") -> discord.ui.View | None:
-    """The channel board: public move buttons (when safe to show) and, in a game with secrets,
-    'My hand' on the last row. None when there is nothing to press."""
+               hint: bool = False, lang: str = "en") -> discord.ui.View | None:
+    """The channel board: public move buttons (when safe to show) and, on the last row, 'My hand'
+    in a game with secrets and 'Hint' at a practice table. None when there is nothing to press."""
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if hand else ROWS,
+    last_row = hand or hint
+    add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if last_row else ROWS,
                         toggles=toggles, mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
     if hand:
         button = HandButton(game_id, t(lang, "bot.table.my_hand"))
+        button.row = ROWS - 1
+        view.add_item(button)
+    if hint:
+        button = HintButton(game_id, t(lang, "bot.table.hint_button"))
         button.row = ROWS - 1
         view.add_item(button)
     return view if view.children else None
@@ -388,4 +412,4 @@ def private_view(game_id: int, version: int, choices: Sequence[Choice],
     return view
 
 
-ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, MoveButton, MoveSelect, ToggleButton)
+ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, HintButton, MoveButton, MoveSelect, ToggleButton)

@@ -22,6 +22,7 @@ the seat may see; engines without one play a uniformly random legal move.
 from __future__ import annotations
 
 import logging
+import inspect
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,8 @@ def words(lang: str, key: str, **params: Any) -> str:
 def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, Any]]:
     """Take this part's options (`deadline=24h timeout=computer reminder=12h`) out of the
     `/game new options:` text; the rest goes on to the game's own options."""
-    chosen: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": REMINDER_DEFAULT}
+    chosen: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": REMINDER_DEFAULT,
+                              "hints": False, "strength": "normal"}
     rest = []
     for part in (text or "").replace(",", " ").split():
         name, _, value = part.partition("=")
@@ -86,25 +88,46 @@ def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, An
             if value not in REMINDERS:
                 raise Refusal(words(lang, "bad_option", name=name, values=", ".join(REMINDERS)))
             chosen["reminder"] = REMINDERS[value]
+        elif name == "hints":
+            if value not in ("on", "off"):
+                raise Refusal(words(lang, "bad_option", name=name, values="on, off"))
+            chosen["hints"] = value == "on"
+        elif name == "computer":
+            if value not in STRENGTHS:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(STRENGTHS)))
+            chosen["strength"] = value
         else:
             rest.append(part)
     return " ".join(rest), chosen
 
 
-def computer_action(game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+STRENGTHS = ("normal", "strong")
+
+
+def computer_action(game: Game, state: Any, seat: int, rng: random.Random, strength: str = "normal") -> Action:
     """The computer's move for `seat`: the engine's `suggest` when it has one (it reads only
-    what the seat may see), else a uniformly random legal move."""
+    what the seat may see), at the table's strength where the engine offers several, else a
+    uniformly random legal move."""
     legal = game.legal_actions(state, seat)
     suggest = getattr(game, "suggest", None)
     if suggest is not None:
         try:
-            action = suggest(state, seat, rng)
+            action = suggest(state, seat, rng, strength=strength) if strength != "normal" and \
+                takes_strength(suggest) else suggest(state, seat, rng)
             if action in legal:
                 return action
             log.warning("%s suggested an illegal move %s; playing a random one", game.name, action)
         except Exception:  # noqa: BLE001 - a broken computer player must not stop the game
             log.exception("%s.suggest failed; playing a random move", game.name)
     return rng.choice(legal)
+
+
+def takes_strength(suggest) -> bool:
+    """Whether an engine's computer player plays at several strengths (`strength=`)."""
+    try:
+        return "strength" in inspect.signature(suggest).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def undo_refusal(game: Game, before: Any, after: Any, seat: int, action: Action, events, seats: int) -> str | None:
@@ -409,7 +432,8 @@ class Days:
             if prefer_pass:
                 action = next((a for a in game.legal_actions(state, seat) if a.verb in PASS_VERBS), None)
             if action is None:
-                action = computer_action(game, state, seat, rng)
+                strength = (await self.storage.days_table(table.id))["strength"]
+                action = computer_action(game, state, seat, rng, strength)
             after, events = game.apply(state, seat, action)
             outcome = game.outcome(after)
             try:
@@ -447,10 +471,16 @@ class Days:
 
     # ------------------------------------------------------------- computer seats
 
-    async def add_computer(self, channel_id: int, user: discord.abc.User, lang: str) -> GameRow:
-        """`/game computer`: the host adds a computer seat to the lobby of this channel."""
+    async def add_computer(self, channel_id: int, user: discord.abc.User, lang: str,
+                           strength: str | None = None) -> GameRow:
+        """`/game computer`: the host adds a computer seat to the lobby of this channel (and may
+        set how strong the table's computer players are)."""
         table = await self.service.open_table_in(channel_id)
-        return await self.add_computer_to(table.id, user, lang)
+        table = await self.add_computer_to(table.id, user, lang)
+        if strength is not None:
+            settings = await self.storage.days_table(table.id)
+            await self.storage.days_set_table(table.id, **dict(settings, strength=strength))
+        return table
 
     async def add_computer_to(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
         """The host adds a computer seat to the lobby (games with a computer player only)."""
@@ -500,6 +530,54 @@ class Days:
                 view=lobby_view(table, service.engine(table.game)),
                 allowed_mentions=discord.AllowedMentions.none())
         return table
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint_in(self, channel_id: int, user: discord.abc.User, lang: str) -> str:
+        """`/game hint` in a channel: the hint for the caller's seat at this channel's game."""
+        table = await self.service.active_table_in(channel_id)
+        return await self.hint(table.id, user, lang)
+
+    async def hint(self, game_id: int, user: discord.abc.User, lang: str) -> str:
+        """The move the computer would make in the caller's seat, and why, for them alone.
+
+        Only at practice tables and tables opened with `hints=on`. Built from what the seat may
+        see: the engine's `hint` (or its computer player) reads only the seat's own view."""
+        table = await self.service.table(game_id)
+        if table.status != "active":
+            raise Refusal(words(lang, "hint_no_game"))
+        settings = await self.storage.days_table(table.id)
+        if not (settings["practice"] or settings["hints"]):
+            raise Refusal(words(lang, "hint_off"))
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise Refusal(words(lang, "hint_not_playing"))
+        await self.check_person(table, seat)
+        game = self.service.engine(table.game)
+        state = game.from_dict(table.state)
+        if not game.legal_actions(state, seat):
+            raise Refusal(words(lang, "hint_not_your_turn"))
+        # The same question gets the same answer until the game moves on.
+        rng = random.Random(f"hint:{table.seed}:{table.version}:{seat}")
+        names = presenter.bold_names(table.names)
+        engine_hint = getattr(game, "hint", None)
+        reason = None
+        if engine_hint is not None:
+            try:
+                action, reason = engine_hint(state, seat, rng)
+            except Exception:  # noqa: BLE001 - a broken hint must not break the table
+                log.exception("%s.hint failed; falling back to the computer's move", game.name)
+                action, reason = computer_action(game, state, seat, rng, settings["strength"]), None
+        else:
+            action = computer_action(game, state, seat, rng, settings["strength"])
+        if action not in game.legal_actions(state, seat):
+            action = computer_action(game, state, seat, rng)
+        move = i18n.translate(game.describe(state, seat, action), lang, names)
+        lines = [words(lang, "hint_move", move=move)]
+        if reason is not None:
+            lines.append(i18n.translate(reason, lang, names))
+        lines.append(words(lang, "hint_typed", action=action.encode()))
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ away / back
 

@@ -141,3 +141,16 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Practice tables, hints and the computer's strength (issue 21): table settings beside the deadline.
+MIGRATIONS.append(
+    (
+        6,
+        "practice tables, hints and the computer players' strength",
+        """
+        ALTER TABLE day_tables ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;   -- 1: a practice table (no records)
+        ALTER TABLE day_tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;      -- 1: /game hint answers here
+        ALTER TABLE day_tables ADD COLUMN strength TEXT NOT NULL DEFAULT 'normal';  -- the computer seats' strength
+        """,
+    )
+)

@@ -132,9 +132,14 @@ def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en") -> str:
     return f"{head} {reason}\n" + t(lang, "bot.table.scores", scores=scores)
 
 
-def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en") -> str:
+def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en", *,
+               practice: bool = False, hints: bool = False) -> str:
     seats = ", ".join(f"{index + 1}. {name}" for index, name in enumerate(bold_names(table.names)))
     lines = [t(lang, "bot.table.started", title=game_title(game), game_id=table.id, seats=seats)]
+    if practice:
+        lines.append(t(lang, "bot.table.start_practice"))
+    elif hints:
+        lines.append(t(lang, "bot.table.start_hints"))
     if closed_dms:
         lines.append(t(lang, "bot.table.start_dms_closed", players=", ".join(bold_names(closed_dms))))
     return "\n".join(lines)

@@ -221,6 +221,34 @@ class GameService:
                  game.name, options)
         return table
 
+    async def open_practice(self, *, guild_id: int, channel_id: int, host: discord.abc.User, game_name: str,
+                            players: int | None, lang: str, strength: str = "normal") -> GameRow:
+        """`/game practice`: a table at once, the asker against computer seats, no lobby; hints
+        on, and not counted in anyone's records."""
+        game = self.engine(game_name)
+        if getattr(game, "suggest", None) is None:
+            raise Refusal.of("bot.errors.practice_no_computer", game=game_title(game))
+        count = players if players is not None else min(max(3, game.min_players), game.max_players)
+        if not game.min_players <= count <= game.max_players:
+            raise Refusal.of("bot.errors.practice_players", game=game_title(game), min=game.min_players,
+                             max=game.max_players)
+        existing = await self.storage.open_game_in(channel_id)
+        if existing is not None:
+            raise Refusal.of("bot.errors.channel_has_game", game=game_title(self.engine(existing.game)), id=existing.id)
+        try:
+            table = await self.storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
+                                                    host_id=host.id, host_name=host.display_name, options={},
+                                                    lang=lang)
+        except ChannelBusy:
+            raise Refusal.of("bot.errors.channel_just_opened") from None
+        _, day_options = days_options(None)
+        await self.storage.days_set_table(table.id, **dict(day_options, practice=True, hints=True, strength=strength))
+        for number in range(1, count):
+            await self.storage.add_player(table.id, -number, f"Computer {number}")
+        log.info("practice game=%s channel=%s user=%s opened %s with %d seats", table.id, channel_id, host.id,
+                 game.name, count)
+        return await self.start(table.id, host)
+
     async def join(self, game_id: int, user: discord.abc.User) -> GameRow:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
@@ -465,7 +493,8 @@ class GameService:
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
                               toggles_for(game, state, seat, names, lang), mask,
-                              hand=has_secrets(game, state, len(table.players)), lang=lang)
+                              hand=has_secrets(game, state, len(table.players)),
+                              hint=await self.announcer.hint_button(table), lang=lang)
         return private_view(table.id, table.version, choices_for(game, state, seat, names, lang),
                             toggles_for(game, state, seat, names, lang), mask, lang=lang)
 

@@ -479,19 +479,25 @@ class Storage:
     async def days_table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice and reminder time."""
         async with self._lock, self._db.execute(
-            "SELECT deadline, timeout, reminder FROM day_tables WHERE game_id = ?", (game_id,)
+            "SELECT deadline, timeout, reminder, practice, hints, strength FROM day_tables WHERE game_id = ?",
+            (game_id,)
         ) as cur:
             row = await cur.fetchone()
         if row is None:
-            return {"deadline": None, "timeout": "computer", "reminder": 12 * 3600}
-        return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"]}
+            return {"deadline": None, "timeout": "computer", "reminder": 12 * 3600, "practice": False,
+                    "hints": False, "strength": "normal"}
+        return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"],
+                "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"]}
 
-    async def days_set_table(self, game_id: int, *, deadline: int | None, timeout: str, reminder: int) -> None:
+    async def days_set_table(self, game_id: int, *, deadline: int | None, timeout: str, reminder: int,
+                             practice: bool = False, hints: bool = False, strength: str = "normal") -> None:
         await self._update(
-            "INSERT INTO day_tables (game_id, deadline, timeout, reminder) VALUES (?, ?, ?, ?) "
+            "INSERT INTO day_tables (game_id, deadline, timeout, reminder, practice, hints, strength) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, timeout = excluded.timeout, "
-            "reminder = excluded.reminder",
-            (game_id, deadline, timeout, reminder),
+            "reminder = excluded.reminder, practice = excluded.practice, hints = excluded.hints, "
+            "strength = excluded.strength",
+            (game_id, deadline, timeout, reminder, int(practice), int(hints), strength),
         )
 
     async def days_seats(self, game_id: int) -> dict[int, dict[str, Any]]:
@@ -644,7 +650,9 @@ class Storage:
     async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:
         """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
         first, with its seated players: what `/game stats` and `/game leaderboard` count."""
-        where = "g.guild_id = ? AND g.status IN ('finished', 'abandoned')"
+        # Practice tables (the asker against the computer) count for nobody's records.
+        where = ("g.guild_id = ? AND g.status IN ('finished', 'abandoned') AND NOT EXISTS "
+                 "(SELECT 1 FROM day_tables d WHERE d.game_id = g.id AND d.practice = 1)")
         params: tuple[Any, ...] = (guild_id,)
         if game is not None:
             where += " AND g.game = ?"

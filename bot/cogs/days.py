@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.cogs.lobby import STRENGTH_CHOICES
 from bot.days import AWAY_DAYS, words
 from bot.locale import user_language
 from bot.presenter import timestamp
@@ -66,9 +67,21 @@ class DaysCog(FeatureCog):
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
 
     @game_subcommand("computer", "Add a computer player to this lobby (host)")
-    async def computer(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(strength="How strong the table's computer players are")
+    @app_commands.choices(strength=STRENGTH_CHOICES)
+    async def computer(self, interaction: discord.Interaction,
+                       strength: app_commands.Choice[str] | None = None) -> None:
         require_guild(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.days.add_computer(interaction.channel_id, interaction.user, lang)
+        table = await self.days.add_computer(interaction.channel_id, interaction.user, lang,
+                                             strength=strength.value if strength is not None else None)
         await interaction.followup.send(words(lang, "computer_added", count=len(table.players)), ephemeral=True)
+
+    @game_subcommand("hint", "The move the computer would make for you, and why (practice tables, or hints=on)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await self.days.hint_in(interaction.channel_id, interaction.user, lang)
+        await interaction.followup.send(text, ephemeral=True)

@@ -10,6 +10,7 @@ from bot.errors import Refusal, in_thread, missing_permissions, permission_names
 from bot.locale import guild_language, user_language
 
 LANGUAGE_CHOICES = [app_commands.Choice(name="German", value="de"), app_commands.Choice(name="English", value="en")]
+STRENGTH_CHOICES = [app_commands.Choice(name="normal", value="normal"), app_commands.Choice(name="strong", value="strong")]
 
 
 class LobbyCog(FeatureCog):
@@ -39,6 +40,31 @@ class LobbyCog(FeatureCog):
             i18n.t(reply_lang, "bot.records.table_open", id=table.id,
                    language=i18n.t(reply_lang, f"bot.records.language.{lang}")),
         )
+
+    @game_subcommand("practice", "Play a game at once against computer players, with hints (not counted in records)")
+    @app_commands.describe(game="Which game to play", players="How many players in all, you included",
+                           language="The table's language for boards and posts (default: yours)",
+                           computer="How strong the computer players are")
+    @app_commands.choices(language=LANGUAGE_CHOICES, computer=STRENGTH_CHOICES)
+    async def practice(self, interaction: discord.Interaction, game: str, players: app_commands.Range[int, 2, 6] | None = None,
+                       language: app_commands.Choice[str] | None = None,
+                       computer: app_commands.Choice[str] | None = None) -> None:
+        guild_id = require_guild(interaction)
+        missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
+        if missing:
+            raise Refusal.of("bot.errors.new_missing_permissions",
+                             permissions=permission_names(missing, user_language(interaction)))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = language.value if language is not None else user_language(interaction)
+        table = await self.service.open_practice(
+            guild_id=guild_id, channel_id=interaction.channel_id, host=interaction.user, game_name=game,
+            players=players, lang=lang, strength=computer.value if computer is not None else "normal")
+        reply_lang = user_language(interaction)
+        await reply_ephemeral(interaction, i18n.t(reply_lang, "bot.table.practice_open", id=table.id))
+
+    @practice.autocomplete("game")
+    async def practice_game_names(self, interaction: discord.Interaction, current: str):
+        return await game_name_choices(self.service, current, user_language(interaction))
 
     @new.autocomplete("game")
     async def new_game_names(self, interaction: discord.Interaction, current: str):

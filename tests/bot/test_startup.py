@@ -80,4 +80,5 @@ async def test_the_synced_commands(world):
         "game stats", "game leaderboard", "game export",  # bot.records
         # issue 9, games over days (bot.cogs.days)
         "game mine", "game reminders", "game away", "game back", "game replace", "game undo", "game computer",
+        "game practice", "game hint",  # practice tables and hints
     ])
