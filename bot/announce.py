@@ -17,7 +17,7 @@ import discord
 from games.core import Msg, Event, Game, Outcome, SubsetChoice
 from games.replay import move_is_invisible
 
-from i18n import t, translate
+from i18n import game_title, t, translate
 
 from bot import presenter
 from bot.locale import table_language
@@ -215,8 +215,10 @@ class Announcer:
             return None
         return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.board_message_id}"
 
-    async def image(self, view: dict, names: list[str], filename: str, lang: str = "en") -> discord.File | None:
-        """The rendered view, or None if the renderer fails: a move is never lost to a drawing bug."""
+    async def image(self, view: dict, names: list[str], filename: str, lang: str = "en",
+                    description: str | None = None) -> discord.File | None:
+        """The rendered view, with its alt text, or None if the renderer fails: a move is never
+        lost to a drawing bug."""
         try:
             if lang == "en":
                 png = await asyncio.to_thread(self.render, view, names)
@@ -225,7 +227,7 @@ class Announcer:
         except Exception:  # noqa: BLE001
             log.exception("Rendering %s failed; posting without an image", view.get("game"))
             return None
-        return discord.File(io.BytesIO(png), filename=filename)
+        return discord.File(io.BytesIO(png), filename=filename, description=description)
 
     async def strip_components(self, table: GameRow, message_id: int | None) -> None:
         """Take the buttons off an older message (clicks there would be refused anyway)."""
@@ -251,6 +253,17 @@ class Announcer:
         return board_view(table.id, table.version, choices, toggles,
                           hand=has_secrets(game, state, len(table.players)), hint=hint, lang=lang)
 
+    @staticmethod
+    def board_alt_text(table: GameRow, game: Game, state: Any, said: str) -> str:
+        """The board's alt text, from public things only: the scores and what the message says."""
+        from bot.records import running_scores  # late: bot.records builds on this module
+
+        try:
+            scores = running_scores(game, state)
+        except Exception:  # noqa: BLE001 - a description must never cost a board
+            scores = None
+        return presenter.alt_text(table, game, scores, said, table_language(table))
+
     async def hint_button(self, table: GameRow) -> bool:
         """A practice table's turn message carries a Hint button (bot.days: practice tables)."""
         return table.status == "active" and (await self.storage.days_table(table.id))["practice"]
@@ -259,7 +272,8 @@ class Announcer:
                          ping: Sequence[int] = (), choices: Sequence[Choice] | None = None) -> discord.Message:
         """Post the board (image, text, components) as a new channel message and make it the
         latest: the previous board loses its buttons. `choices`: the public moves, if known."""
-        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
+        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table),
+                                self.board_alt_text(table, game, state, content))
         view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id) for user_id in ping])
@@ -279,7 +293,8 @@ class Announcer:
         False if the message is gone (then the caller posts a new one)."""
         if table.board_message_id is None:
             return False
-        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table))
+        file = await self.image(game.view(state, None), table.names, "board.png", table_language(table),
+                                self.board_alt_text(table, game, state, content))
         view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         try:
             await self.channel(table).get_partial_message(table.board_message_id).edit(
@@ -322,7 +337,7 @@ class Announcer:
         """'Your move' with mentions of who must act, or the outcome; and whom to ping."""
         outcome = game.outcome(state)
         if outcome is not None:
-            return presenter.outcome_text(outcome, table, table_language(table)), []
+            return presenter.outcome_text(outcome, table, table_language(table), game), []
         to_act = sorted(game.to_act(state))
         ping = [table.player_at(seat).user_id for seat in to_act]
         line = presenter.next_move_line(table, to_act, table_language(table))
@@ -360,7 +375,11 @@ class Announcer:
             presenter.named(view["status"], table, lang), may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
         private = bool(private_delta(view, game.view(state, None)))
-        file = await self.image(view, table.names, "hand.png", lang) if private else None
+        description = presenter.clip(" ".join((
+            t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
+            presenter.named(secrets, table, lang) if secrets else "",
+            presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
+        file = await self.image(view, table.names, "hand.png", lang, description) if private else None
         return PrivatePayload(content, file, components)
 
     async def private_language(self, table: GameRow, seat: int) -> str:
@@ -502,8 +521,9 @@ class Announcer:
             edited = False
             if game.outcome(after) is not None:
                 # bot.records: one end-of-game message with the final board, scores and score chart;
-                # the last turn message keeps its account.
-                await post_game_end(self, table, game, after, lines)
+                # the last turn message keeps its account. The win is said once, by the outcome.
+                ending = presenter.public_event_lines([e for e in events if e.kind not in ("end", "win")], table, lang)
+                await post_game_end(self, table, game, after, ending)
                 # After the new post: a refused post leaves the old board working.
                 await self.close_turn(table, lines)
                 edited = True

@@ -5,6 +5,7 @@ message pings exactly the players who must act, once each.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 import discord
@@ -120,16 +121,23 @@ def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en") -> s
     return t(lang, "bot.table.your_move", players=", ".join(mentions), count=len(mentions))
 
 
-def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en") -> str:
+def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en", game: Game | None = None) -> str:
+    """How the game ended, said once: "Game over." with the engine's reason (who won and how),
+    then every final score with what it counts ("Anna: 30 points · Bo: 17 points")."""
     names = bold_names(table.names)
-    winners = [names[seat] for seat in outcome.winners]
-    scores = ", ".join(f"{names[seat]} {score}" for seat, score in enumerate(outcome.scores))
     reason = named(outcome.reason, table, lang)
-    if winners:
-        head = t(lang, "bot.table.game_over", winners=winners, count=len(winners))
+    if reason:
+        head = t(lang, "bot.table.game_over_plain")
+    elif outcome.winners:
+        head = t(lang, "bot.table.game_over", winners=[names[seat] for seat in outcome.winners],
+                 count=len(outcome.winners))
     else:
         head = t(lang, "bot.table.game_over_nobody")
-    return f"{head} {reason}\n" + t(lang, "bot.table.scores", scores=scores)
+    unit = f"{game.name}.score" if game is not None else None
+    scores = " · ".join(
+        f"{names[seat]}: " + (t(lang, unit, count=score) if unit and has_message(unit) else str(score))
+        for seat, score in enumerate(outcome.scores))
+    return f"{head} {reason}".strip() + "\n" + t(lang, "bot.table.final_scores", scores=scores)
 
 
 def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en", *,
@@ -185,3 +193,34 @@ def stale_refusal(jump_url: str | None) -> Refusal:
     if jump_url:
         return Refusal.of("bot.errors.stale_board_link", link=jump_url)
     return Refusal.of("bot.errors.stale_board")
+
+
+# ------------------------------------------------------------------------------ alt text
+
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+MENTION = re.compile(r"<@!?(-?\d+)>")
+
+
+def plain(text: str, table: GameRow) -> str:
+    """Message text as a screen reader should hear it: names for mentions, no Markdown marks."""
+    by_id = {player.user_id: player.name for player in table.players}
+    text = MENTION.sub(lambda match: by_id.get(int(match.group(1)), ""), text)
+    for mark in ("**", "__", "`", "➡️", "👉", "• "):
+        text = text.replace(mark, "" if mark != "• " else "")
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def alt_text(table: GameRow, game: Game, scores: Sequence[float] | None, said: str, lang: str) -> str:
+    """An image's description (Discord's alt text, up to 1,024 characters) in the table's
+    language: the game, the scores with what they count, then what the message says (what just
+    happened, the status and who is to act)."""
+    parts = [t(lang, "bot.table.alt_title", game=game_title(game), id=table.id)]
+    if scores is not None and len(scores) == len(table.players):
+        unit = f"{game.name}.score"
+        each = [f"{name}: " + (t(lang, unit, count=int(score)) if has_message(unit) and float(score).is_integer()
+                                else f"{score:g}")
+                for name, score in zip(table.names, scores)]
+        parts.append(t(lang, "bot.table.alt_scores", scores="; ".join(each)))
+    if said:
+        parts.append(plain(said, table))
+    return clip(" ".join(parts), ALT_TEXT_LIMIT)

@@ -23,6 +23,7 @@ import discord
 from babel.numbers import format_decimal, format_percent
 
 import i18n
+from i18n import game_title, t, translate
 from games.core import Game
 from games.replay import Move, ReplayError, dumps, export_game, moves_from
 
@@ -188,7 +189,9 @@ async def _board_and_chart(announcer: "Announcer", table: GameRow, game: Game, s
     """The public board of `state` and the chart of the scores up to it (either may be missing
     if it cannot be drawn: the game is over whether or not its pictures can be made)."""
     files: list[discord.File] = []
-    board = await announcer.image(game.view(state, None), table.names, "board.png")
+    scores = running_scores(game, state)
+    board = await announcer.image(game.view(state, None), table.names, "board.png", lang,
+                                  presenter.alt_text(table, game, scores, "", lang))
     if board is not None:
         files.append(board)
     try:
@@ -197,8 +200,12 @@ async def _board_and_chart(announcer: "Announcer", table: GameRow, game: Game, s
         if len(history) >= 2:
             from renderers.score_chart import render_chart_png
 
-            png = await asyncio.to_thread(render_chart_png, history, table.names, lang, game.title)
-            files.append(discord.File(io.BytesIO(png), filename="scores.png"))
+            png = await asyncio.to_thread(render_chart_png, history, table.names, lang,
+                                          translate(game_title(game), lang))
+            files.append(discord.File(io.BytesIO(png), filename="scores.png",
+                                      description=presenter.clip(t(lang, "bot.table.alt_chart", game=game_title(game))
+                                                                 + " " + presenter.alt_text(table, game, history[-1], "", lang),
+                                                                 presenter.ALT_TEXT_LIMIT)))
     except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
         log.exception("Could not draw the score chart of game %s", table.id)
     return files
@@ -215,7 +222,8 @@ async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, stat
     """
     lang = table_language(table)
     footer, _ = announcer.footer(table, game, state)
-    content = presenter.board_text(list(headline), announcer.status_line(table, game, state),
+    # No status line: at the end it only says again who won, which the outcome says once.
+    content = presenter.board_text(list(headline), "",
                                    "\n".join((footer, i18n.t(lang, "bot.records.end_export"))))
     files = await _board_and_chart(announcer, table, game, state, lang)
     message = await announcer.channel(table).send(presenter.clip(content), files=files,

@@ -847,6 +847,10 @@ class Gluecksritter:
     def from_dict(self, data: Mapping[str, Any]) -> GluecksritterState:
         return state_io.from_dict(data)
 
+    def scores(self, state: GluecksritterState) -> list[int]:
+        """Each player's castle pieces (walls and towers) so far: what the final score counts."""
+        return [state.pieces(seat) for seat in range(state.seats)]
+
     def exposure(self, state: GluecksritterState) -> tuple:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the sack, the document pile and the Ducat deck (draws), the reveal of the

@@ -65,7 +65,7 @@ async def test_three_players_play_knatsch_to_the_end_across_a_restart(world, ren
 
     assert moves > RESTART_AFTER
     final = world.latest_board()
-    assert "🏁 **Game over**" in final.content and "Scores:" in final.content
+    assert "🏁 **Game over**" in final.content and "Final scores:" in final.content
     stored = world.stored(1)
     assert stored.status == "finished" and stored.version == stored.actions == moves
     # Every board carried a real Knatsch image of the public view: a PNG, small, not square.

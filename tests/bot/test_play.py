@@ -146,7 +146,7 @@ async def test_a_whole_game_ends_with_the_outcome(world):
     moves = await play_to_end(world, players)
 
     final = world.latest_board()
-    assert "🏁 **Game over**" in final.content and "Scores:" in final.content
+    assert "🏁 **Game over**" in final.content and "Final scores:" in final.content
     assert buttons(final) == [] and final.raw_mentions == []
     stored = world.stored(1)
     assert stored.status == "finished" and stored.version == moves == stored.actions

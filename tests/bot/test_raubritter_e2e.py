@@ -426,8 +426,11 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
     outcome = GAME.outcome(state)
     names = {seat: f"**{p.name.capitalize()}**" for seat, p in enumerate(players)}
     winners = " and ".join(names[s] for s in outcome.winners)
-    assert f"🏁 **Game over** — {winners} win" in final.content
-    assert "Scores: " + ", ".join(f"{names[s]} {points}" for s, points in enumerate(outcome.scores)) in final.content
+    assert "🏁 **Game over**." in final.content and winners in final.content
+    assert "Final scores: " + " · ".join(f"{names[s]}: {points} points" for s, points in enumerate(outcome.scores)) \
+        in final.content
+    said = final.content.split("-# ")[0]
+    assert said.count("wins") + said.count(" win ") <= 1  # the win is said once
     assert translate(outcome.reason, "en").startswith("All tiles are laid")
     assert buttons(final) == [] and final.raw_mentions == []
     check_png_is_real(world, final, renderer, None)

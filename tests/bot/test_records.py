@@ -145,8 +145,9 @@ async def test_the_end_of_game_message_has_the_board_the_scores_and_a_chart(worl
     moves = await play_to_end(world, players, seed=5)
     final = world.latest_board()
     assert [a.filename for a in final.attachments] == ["board.png", "scores.png"]
-    assert "🏁 **Game over**" in final.content and "Scores:" in final.content
+    assert "🏁 **Game over**" in final.content and "Final scores:" in final.content
     assert "`/game export`" in final.content
+    assert all(a.description for a in final.attachments)  # alt text on the board and the chart
     chart = Image.open(io.BytesIO(attachment_bytes(world, final, "scores.png")))
     assert chart.height > chart.width  # upright, for phones
     # One end message: the only one with the chart, after turn messages that were edited in place.
