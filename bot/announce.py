@@ -42,6 +42,7 @@ class PrivatePayload:
     content: str
     file: discord.File | None
     view: discord.ui.View | None
+    done: str = ""  # the same DM once its decision is over: no status, no call to move
 
 
 def label_names(table_or_names: Any) -> list[str]:
@@ -198,6 +199,8 @@ class Announcer:
         self._dm_with_buttons: dict[tuple[int, int], int] = {}
         # The user each of those DMs went to: a seat that changed hands starts a new DM.
         self._dm_users: dict[tuple[int, int], int] = {}
+        # What each of them says once its decision is over (PrivatePayload.done).
+        self._dm_done: dict[tuple[int, int], str] = {}
 
     # ------------------------------------------------------------------------ helpers
 
@@ -380,7 +383,9 @@ class Announcer:
             presenter.named(secrets, table, lang) if secrets else "",
             presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
         file = await self.image(view, table.names, "hand.png", lang, description) if private else None
-        return PrivatePayload(content, file, components)
+        done = presenter.private_text(header, [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])],
+                                      t(lang, "bot.table.dm_done"), False, False, lang)
+        return PrivatePayload(content, file, components, done)
 
     async def private_language(self, table: GameRow, seat: int) -> str:
         return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
@@ -412,16 +417,12 @@ class Announcer:
                     content=payload.content, view=payload.view,
                     attachments=[payload.file] if payload.file is not None else [])
                 self._note_buttons(key, payload.view, player.user_id)
+                self._dm_done[key] = payload.done
                 return True
             except discord.HTTPException:
                 log.info("Could not edit DM %s; sending a new one", message_id)
         elif known is not None and self._dm_with_buttons.get(key) == player.user_id:
-            channel_id, message_id = known
-            try:
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
-            except discord.HTTPException:
-                log.info("Could not clear the buttons of DM %s", message_id)
-            self._dm_with_buttons.pop(key, None)
+            await self.finish_private(table, seat)  # a new decision: the old DM asks no more
         kwargs: dict[str, Any] = {}
         if payload.file is not None:
             kwargs["file"] = payload.file
@@ -436,6 +437,7 @@ class Announcer:
             return False
         self._dm_messages[key] = (message.channel.id, message.id)
         self._dm_users[key] = player.user_id
+        self._dm_done[key] = payload.done
         self._note_buttons(key, payload.view, player.user_id)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
@@ -447,16 +449,27 @@ class Announcer:
         return (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
 
     async def close_private(self, table: GameRow, seat: int) -> None:
-        """Take the buttons off the seat's open DM and forget it: nothing more goes there."""
+        """End the seat's open DM (no buttons, no call to move) and forget it: nothing more goes there."""
+        await self.finish_private(table, seat)
         key = (table.id, seat)
-        known = self._dm_messages.pop(key, None)
+        self._dm_messages.pop(key, None)
         self._dm_users.pop(key, None)
-        if known is not None and self._dm_with_buttons.pop(key, None) is not None:
-            channel_id, message_id = known
-            try:
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
-            except discord.HTTPException:
-                log.info("Could not clear the buttons of DM %s", message_id)
+        self._dm_done.pop(key, None)
+
+    async def finish_private(self, table: GameRow, seat: int) -> None:
+        """A DM whose decision is over: it keeps what it showed, loses its buttons, its status and
+        its "your move" line, and says that the decision is over."""
+        key = (table.id, seat)
+        known = self._dm_messages.get(key)
+        if known is None or self._dm_with_buttons.pop(key, None) is None:
+            return
+        channel_id, message_id = known
+        done = self._dm_done.get(key)
+        try:
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            await (message.edit(content=done, view=None) if done else message.edit(view=None))
+        except discord.HTTPException:
+            log.info("Could not close DM %s", message_id)
 
     def _note_buttons(self, key: tuple[int, int], view: discord.ui.View | None, user_id: int) -> None:
         if view is not None:
@@ -555,11 +568,16 @@ class Announcer:
                         presenter.dm_closed_text(player.name, lang),
                         allowed_mentions=discord.AllowedMentions.none(),
                     )
+        for player in table.players:
+            # A DM that still asks its seat to move, though the seat has nothing to do now.
+            if (table.id, player.seat) in self._dm_with_buttons and not game.legal_actions(after, player.seat):
+                await self.finish_private(table, player.seat)
         if table.status != "active":
             for player in table.players:
                 self._dm_messages.pop((table.id, player.seat), None)
                 self._dm_with_buttons.pop((table.id, player.seat), None)
                 self._dm_users.pop((table.id, player.seat), None)
+                self._dm_done.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,
