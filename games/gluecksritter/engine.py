@@ -257,7 +257,7 @@ class Gluecksritter:
             choice["cards"] = [int(c) for c in args[0].split(",")]
             choice["ready"] = True
             events.append(E("event.chosen", player=SeatRef(seat)))
-            events.append(E("event.choice_now", seat=seat, kind="private", **self._choice_params(state, seat)))
+            # No private line here: the seat's summary now says its confirmed choice (said once).
             if all(c["ready"] for c in state.choices):
                 self._run(state, "reveal", events)
             return
