@@ -141,9 +141,25 @@ def text_width(draw, text: str, size: int) -> int:
     return width
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
-    """Shrink the text down to SMALL to fit `width`, then shorten it at a word boundary."""
+@lru_cache(maxsize=8192)
+def _length(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+@lru_cache(maxsize=2048)
+def _fitted(text: str, size: int, width: int) -> tuple[str, int]:
     return fit(text, size, width, SMALL)
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
+    return tuple(wrap(text, size, width))
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
+    """Shrink the text down to SMALL to fit `width`, then shorten it at a word boundary
+    (remembered: a board fits the same names and words every turn)."""
+    return _fitted(text, size, int(width))
 
 
 def _text(draw, xy, text, size, width, fill=INK, anchor="la") -> None:
@@ -204,10 +220,10 @@ def _header(draw, view, names, lang) -> int:
     _text(draw, (MARGIN, 60), facts, 30, WIDTH - 2 * MARGIN, fill=MUTED)
     status = translate(view["status"], lang, names)
     size = 34
-    lines = wrap(status, size, WIDTH - 2 * MARGIN)
+    lines = list(_wrapped(status, size, WIDTH - 2 * MARGIN))
     if len(lines) > 2:
         size = SMALL
-        lines = wrap(status, size, WIDTH - 2 * MARGIN)[:2]
+        lines = list(_wrapped(status, size, WIDTH - 2 * MARGIN))[:2]
     y = 104 if len(lines) < 2 else 96
     for line in lines:
         draw.text((MARGIN, y), line, font=font(size), fill=INK)
@@ -411,7 +427,7 @@ def _bottom(draw, view, names, lang, top: int) -> None:
         y = _private(draw, view, private, lang, y) + 6
     entries = [translate(entry, lang, names) for entry in reversed(view.get("log") or [])]
     for entry in entries:  # newest first; an entry that does not fit whole is left out
-        lines = wrap(entry, SMALL, width)
+        lines = _wrapped(entry, SMALL, width)
         if y + 36 * len(lines) > HEIGHT - 4:
             break
         for line in lines:
@@ -469,7 +485,7 @@ def _document_cards(private, lang, x: int) -> list:
         copies = private["hand"].count(code)
         if copies > 1:
             name = f"{copies}× {name}"
-        lines = wrap(name, SMALL, 250)[:2]
+        lines = list(_wrapped(name, SMALL, 250))[:2]
         width = max(140, max(text_width(draw, line, SMALL) for line in lines) + 44)
         if left + width > WIDTH - MARGIN and left > MARGIN:
             left, top = MARGIN, top + 90

@@ -76,6 +76,17 @@ def _palette() -> Image.Image:
     return palette
 
 
+@lru_cache(maxsize=2048)
+def _fit(text: str, size: int, width: float, smallest: int = SMALL) -> tuple[str, int]:
+    """`renderers.common.fit`, remembered (a board fits the same words every turn)."""
+    return fit(text, size, int(width), smallest)
+
+
+@lru_cache(maxsize=512)
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    return list(wrap(text, size, int(width)))
+
+
 # ----------------------------------------------------------------------------------------
 # Pieces
 
@@ -168,8 +179,8 @@ def _letter(lang: str, colour: str) -> str:
 def _header(draw, view, who, lang) -> int:
     status = translate(view["status"], lang, who)
     y = MARGIN
-    text, size = fit(status, 38, WIDTH - 2 * MARGIN, 34)
-    lines = [text] if not text.endswith("…") else wrap(status, 34, WIDTH - 2 * MARGIN)[:2]
+    text, size = _fit(status, 38, WIDTH - 2 * MARGIN, 34)
+    lines = [text] if not text.endswith("…") else _wrap(status, 34, WIDTH - 2 * MARGIN)[:2]
     size = 38 if len(lines) == 1 and size == 38 else 34
     for line in lines:
         draw.text((MARGIN, y), line, font=font(size), fill=INK)
@@ -180,7 +191,7 @@ def _header(draw, view, who, lang) -> int:
              t(lang, P + "board.red_zone", points=view["red_zone"])]
     if view["revealed"]:
         facts.append(t(lang, P + "board.revealed", numbers=", ".join(map(str, view["revealed"]))))
-    text, size = fit(" · ".join(facts), 32, WIDTH - 2 * MARGIN)
+    text, size = _fit(" · ".join(facts), 32, WIDTH - 2 * MARGIN)
     draw.text((MARGIN, y + 2), text, font=font(size), fill=MUTED)
     return y + 48
 
@@ -234,7 +245,7 @@ def _display(draw, view, lang, y) -> int:
     else:
         words = t(lang, P + "board.this_turn", actions=", ".join(done))
     x += 12
-    text, size = fit(words, 32, WIDTH - MARGIN - 14 - x)
+    text, size = _fit(words, 32, WIDTH - MARGIN - 14 - x)
     draw.text((x, y + height / 2), text, font=font(size), fill=INK, anchor="lm")
     return y + height + 10
 
@@ -308,7 +319,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=14, fill=fill,
                                outline=HIGHLIGHT if current else STONE, width=4 if current else 2)
         seat_badge(draw, (MARGIN + 36, y + 32), 24, seat)
-        name, size = fit(who[seat], 34, 250)
+        name, size = _fit(who[seat], 34, 250)
         draw.text((MARGIN + 70, y + 32), name, font=font(size), fill=INK, anchor="lm")
         score = str(player["score"])
         draw.text((WIDTH - MARGIN - 16, y + 32), score, font=font(56), fill=INK, anchor="rm")
@@ -347,7 +358,7 @@ def _notes(draw, notes: list[str], x, top, width, lines: int) -> None:
         shortest = min(range(len(rows) - 1), key=lambda i: len(rows[i]) + len(rows[i + 1]))
         rows[shortest:shortest + 2] = [rows[shortest] + " · " + rows[shortest + 1]]
     for k, row in enumerate(rows):
-        text, size = fit(row, SMALL, width)
+        text, size = _fit(row, SMALL, width)
         draw.text((x, top + 2 + k * 36), text, font=font(size), fill=MUTED if k else INK)
 
 
@@ -390,8 +401,8 @@ def _raid_line(draw, line, y) -> None:
         seat_badge(draw, (x + 20, y + 20), 20, attacker)
         seat_badge(draw, (x + 64, y + 20), 20, defender)
         x += 96
-    lines = wrap(text, 32, WIDTH - MARGIN - x)
-    shown, size = fit(text, 32, WIDTH - MARGIN - x) if len(lines) > 1 else (text, 32)
+    lines = _wrap(text, 32, WIDTH - MARGIN - x)
+    shown, size = _fit(text, 32, WIDTH - MARGIN - x) if len(lines) > 1 else (text, 32)
     draw.text((x, y + 20), shown, font=font(size), fill=INK if head else MUTED, anchor="lm")
 
 
@@ -413,5 +424,5 @@ def _hand(draw, private, lang, y) -> None:
     face_down = private.get("face_down")
     if face_down is not None:
         note = t(lang, P + "board.your_face_down", card=face_down)
-        text, size = fit(note, SMALL, WIDTH - MARGIN - x - 12)
+        text, size = _fit(note, SMALL, WIDTH - MARGIN - x - 12)
         draw.text((x + 12, y + 37), text, font=font(size), fill=MUTED, anchor="lm")
