@@ -1,11 +1,15 @@
 """Die Glücksritter board renderer: draws only what a view (public or a seat's) holds.
 
-Phone first: an upright 1080 x 1350 image. From the top: the round, the Ducat card, the sack and
-the status line; the six fields (coins by kind on 5 and 6, who played each card after the reveal,
-the dungeon on field 4); one row per player (seat number in a coloured disc, Ducats large,
-silver and gold, walls and towers of the building site, documents held, their choice or cards);
-then the haggle or the raid, the viewer's own documents (a seat's view only) and the latest
-events, which take whatever room the player rows leave.
+Phone first: an upright 1080 x 1350 image. From the top: the title and round, the sack and the
+document pile in words, the status (wrapped, never cut); the six fields, each numbered like the
+card buttons, with its prices in words (alone / shared), a small drawing of what it gives, the
+coins on 5 and 6 with what this round's Ducat card added, the dungeon on 4 and, after the reveal,
+a numbered disc per visitor; column headings, then one row per player (seat number in a coloured
+disc, name, Ducats, silver and gold coins, the castle's walls and towers, documents held as a
+sealed parchment with the count, their two cards or whether they have chosen); then the haggle or
+the raid, on a seat's own image its secret cards and its documents as sealed parchments with their
+names (nothing is added when it has neither, so the bot can leave the DM without an image), and
+the newest events whole at 30 px in the room that is left.
 """
 from __future__ import annotations
 
