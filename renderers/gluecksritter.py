@@ -388,10 +388,17 @@ def _choice(draw, view, p, seat: int, x: int, mid: int, lang) -> None:
             draw.text((left + 23, mid + 23), str(card), font=font(SMALL), fill=MUTED, anchor="mm")
 
 
+def private_shown(view: dict) -> bool:
+    """Whether a seat's image draws anything the public board does not (its documents or its
+    secret cards): without it the seat's image is the public board, and a DM needs no image."""
+    private = view.get("private")
+    return private is not None and bool(private["hand"] or _own_choice(view))
+
+
 def _bottom_room(view, lang: str) -> int:
     room = 150
     private = view.get("private")
-    if private is not None and (private["hand"] or _own_choice(view)):
+    if private_shown(view):
         cards = _document_cards(private, lang, _documents_x(view, lang))
         room += 90 * (1 + max([box[1] // 90 for _, box, _ in cards] or [0])) + 10
     return room
@@ -427,7 +434,7 @@ def _bottom(draw, view, names, lang, top: int) -> None:
         _text(draw, (MARGIN, y), line, 32, width)
         y += 42
     private = view.get("private")
-    if private is not None and (private["hand"] or _own_choice(view)):
+    if private_shown(view):
         y = _private(draw, view, private, lang, y) + 6
     entries = [translate(entry, lang, names) for entry in reversed(view.get("log") or [])]
     for entry in entries:  # newest first; an entry that does not fit whole is left out

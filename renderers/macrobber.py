@@ -47,15 +47,22 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _track(draw, view, y)
     y = _legend(draw, lang, y)
     raid_lines = _raid_lines(view, who, lang)
-    bottom = (48 * len(raid_lines) + 8 if raid_lines else 0) + (82 if view.get("private") else 0)
+    bottom = (48 * len(raid_lines) + 8 if raid_lines else 0) + (82 if private_shown(view) else 0)
     _players(draw, view, who, lang, y, HEIGHT - bottom - MARGIN)
     y = HEIGHT - bottom - MARGIN + 8
     for line in raid_lines:
         _raid_line(draw, line, y)
         y += 48
-    if view.get("private"):
+    if private_shown(view):
         _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+def private_shown(view: dict) -> bool:
+    """Whether a seat's image draws anything the public board does not (its cards): without
+    it the seat's image is the public board, and a DM needs no image."""
+    private = view.get("private") or {}
+    return bool(private.get("hand")) or private.get("face_down") is not None
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ from PIL import ImageChops
 from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
+from renderers.gluecksritter import private_shown
 from renderers.common import MIN_TEXT, overlapping_texts, recording_texts
 from tests.games.gluecksritter.helpers import give_document
 
@@ -102,10 +103,12 @@ def test_the_dm_image_adds_only_what_is_private():
     public = render_image(GAME.view(empty, None), NAMES).convert("RGB")
     own = render_image(GAME.view(empty, 1), NAMES).convert("RGB")
     assert ImageChops.difference(public, own).getbbox() is None  # nothing private: the same picture
+    assert not private_shown(GAME.view(empty, 1))
     holding = copy.deepcopy(BUSY["late_reveal"])
     for code in ("permit", "gift", "favour"):
         give_document(holding, 1, code)
     hand = GAME.view(holding, 1)["private"]["hand"]
+    assert private_shown(GAME.view(holding, 1))
     _, records = _texts(GAME.view(holding, 1), "en")
     words = " ".join(r.text for r in records)
     assert all(t("en", f"gluecksritter.doc.{code}") in words for code in hand)

@@ -4,6 +4,7 @@ row is never empty while a turn runs, an older raid does not stay on the board, 
 letters and counts are on every board."""
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -109,3 +110,18 @@ def test_the_dm_image_draws_the_hand_as_cards():
     assert hand
     values = [r.text for r in records if r.box[1] > 1200]
     assert sorted(values.count(str(v)) for v in set(hand)) == sorted(hand.count(v) for v in set(hand))
+
+
+def test_a_seat_without_cards_gets_the_public_board():
+    from PIL import ImageChops
+
+    from renderers.macrobber import private_shown
+
+    state = copy.deepcopy(BUSY["acting"])
+    state.hands[2] = []
+    view = GAME.view(state, 2)
+    assert not private_shown(view)
+    public = render_image(GAME.view(state, None), NAMES).convert("RGB")
+    own = render_image(view, NAMES).convert("RGB")
+    assert ImageChops.difference(public, own).getbbox() is None
+    assert private_shown(GAME.view(BUSY["acting"], 2)) == bool(GAME.view(BUSY["acting"], 2)["private"]["hand"])
