@@ -100,7 +100,7 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
 
 def _cube(draw, x, y, size, colour, label: str = "", faded: bool = False) -> None:
     """An action cube: a block in its colour with a lighter top face, and its letter."""
-    fill = CUBE[colour] if not faded else tuple((c + 2 * 235) // 3 for c in CUBE[colour])
+    fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
     draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 7), fill=fill, outline=INK, width=2)
     top = tuple(min(255, c + 40) for c in fill)
     draw.rounded_rectangle((x + 4, y + 4, x + size - 4, y + size * 0.34), radius=3, fill=top)
