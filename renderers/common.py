@@ -273,7 +273,8 @@ def recording_texts():
         yield records
     finally:
         with _drawn_lock:
-            _drawn_texts.remove(records)
+            # by identity: two recorders of the same texts are equal lists (nested recorders)
+            del _drawn_texts[next(i for i, sink in enumerate(_drawn_texts) if sink is records)]
             if not _drawn_texts:
                 ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined]
 

@@ -15,6 +15,7 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
         players.append({
             "silver": state.money[s][0], "gold": state.money[s][1], "ducats": state.ducats(s),
             "walls": state.walls[s], "towers": state.towers[s], "documents": len(state.hands[s]),
+            "score": state.pieces(s),  # what the final score counts (walls and towers built): the score chart
             "dungeon": state.dungeon[s],
             "chosen": state.phase == "choose" and state.choices[s]["ready"],
             "cards": list(state.choices[s]["cards"]) if state.revealed else None,

@@ -49,6 +49,7 @@ def build_view(game, state: MacRobberState, seat: int | None) -> dict:
             "result": raid.get("result"), "loot": raid.get("loot"), "open": state.phase in ("combat", "plunder"),
         },
         "last_scoring": state.last_scoring,
+        "drawn": _drawn(state),
         "log": list(state.log),
         "winners": list(state.winners) if state.winners is not None else None,
         "tiebreak": state.tiebreak,
@@ -63,6 +64,33 @@ def build_view(game, state: MacRobberState, seat: int | None) -> dict:
             private["face_down"] = raid["a_card"]
         view["private"] = private
     return view
+
+
+def _drawn(state: MacRobberState) -> dict | None:
+    """The cubes the active player drew this turn, as the public log tells them (the display
+    empties once the actions are over): {"cubes": [y, b, g, r], "redrew": [y, b, g, r] or None},
+    or None when the log no longer reaches back to the draw."""
+    found = None
+    for entry in state.log:
+        if not isinstance(entry, dict):
+            continue
+        ident, params = entry.get("id"), entry.get("params") or {}
+        player = (params.get("player") or {}).get("seat")
+        if ident == P + "event.display":
+            found = {"cubes": _counts(params.get("cubes")), "redrew": None} if player == state.active else None
+        elif ident == P + "event.redrew" and found is not None and player == state.active:
+            found["redrew"] = _counts(params.get("cubes"))
+    return found
+
+
+def _counts(cubes) -> list[int]:
+    counts = [0, 0, 0, 0]
+    for cube in cubes or []:
+        ident = cube.get("id", "") if isinstance(cube, dict) else ""
+        colour = ident.rsplit(".", 1)[-1]
+        if colour in "ybgr" and len(colour) == 1:
+            counts["ybgr".index(colour)] += int((cube.get("params") or {}).get("count", 0))
+    return counts
 
 
 def status(game, state: MacRobberState):
