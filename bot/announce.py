@@ -16,6 +16,7 @@ import discord
 
 from games.core import Msg, Event, Game, Outcome, SubsetChoice
 from games.replay import move_is_invisible
+from renderers import private_shown
 
 from i18n import game_title, t, translate
 
@@ -377,7 +378,7 @@ class Announcer:
             header, [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])],
             presenter.named(view["status"], table, lang), may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
-        private = bool(private_delta(view, game.view(state, None)))
+        private = bool(private_delta(view, game.view(state, None))) and private_shown(view)
         description = presenter.clip(" ".join((
             t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
             presenter.named(secrets, table, lang) if secrets else "",

@@ -26,3 +26,14 @@ def render_png(view: dict, names: list[str], lang: str = "en") -> bytes:
     # Level 3 encodes in half the time of the default 6 for some 20% more bytes: still far under 300 KB.
     image.save(buffer, format="PNG", optimize=False, compress_level=3)
     return buffer.getvalue()
+
+
+def private_shown(view: dict) -> bool:
+    """Whether a seat's image would show anything the public board does not (a game's renderer
+    may say; otherwise it is taken to). A DM carries an image only then."""
+    try:
+        module = importlib.import_module(f"renderers.{view['game']}")
+    except (ImportError, KeyError):
+        return True
+    check = getattr(module, "private_shown", None)
+    return True if check is None else bool(check(view))
