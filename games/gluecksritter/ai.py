@@ -7,6 +7,7 @@ variety in the card choice).
 """
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -79,20 +80,27 @@ def _choose(view: dict, seat: int, legal: list[Action], rng: random.Random) -> A
     return Action("play", (f"{pair[0]},{pair[1]}",))
 
 
+CHOICE_TEMPERATURE = 1.5
+"""How freely the secret choice strays from the best-looking pair: each pair is picked with a
+chance that falls off as exp(-shortfall / temperature). Everyone playing the same two cards
+every round makes for crowded fields and shared wins, and for a player anyone can read."""
+
+
 def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
     me = view["players"][seat]
     values = _card_values(view, seat)
     cards = [c for c in range(1, 7) if not (c == KNIGHT and me["dungeon"])]
-    best, best_value = None, None
+    pairs = []
     for a, b in combinations(cards, 2):
-        value = values[a] + values[b] + rng.random() * 0.8
+        value = values[a] + values[b]
         if a == 2 and b == 3:
             # Both pay from the same purse: only worth it when it can pay for both.
             if me["ducats"] < WALL_WORTH + TOWER_WORTH:
                 value -= min(values[2], values[3])
-        if best_value is None or value > best_value:
-            best, best_value = (a, b), value
-    return best
+        pairs.append(((a, b), value))
+    best = max(value for _, value in pairs)
+    weights = [math.exp((value - best) / CHOICE_TEMPERATURE) for _, value in pairs]
+    return rng.choices([pair for pair, _ in pairs], weights=weights)[0]
 
 
 def _card_values(view: dict, seat: int) -> dict[int, float]:
@@ -101,9 +109,15 @@ def _card_values(view: dict, seat: int) -> dict[int, float]:
     ducats = me["ducats"]
     crowd = 1 + 0.3 * others  # how many share a field, roughly
     values = {}
-    values[1] = 1.5 if ducats >= 4 or others <= 2 else 1.0
-    values[2] = 9.0 if me["walls"] < CASTLE_WALLS and ducats >= 4 else 0.0
-    values[3] = 10.0 if me["towers"] < CASTLE_TOWERS and ducats >= 5 else 0.0
+    # Documents protect (Gift, Alibi, Veto) and privilege (tax and toll privileges): worth most
+    # while one holds few.
+    values[1] = (4.0 if me["documents"] < 2 else 2.0) if ducats >= 2 or others <= 2 else 1.5
+    # Walls and towers are the goal, but a crowded builder's field costs more: count on the
+    # rivals who can afford it going there too.
+    builders = sum(1 for s, p in enumerate(view["players"]) if s != seat and p["ducats"] >= 4)
+    crowding = 1.0 / (1 + 0.25 * builders)
+    values[2] = 9.0 * crowding if me["walls"] < CASTLE_WALLS and ducats >= 4 else 0.0
+    values[3] = 10.0 * crowding if me["towers"] < CASTLE_TOWERS and ducats >= 5 else 0.0
     for number in (5, 6):
         silver, gold = view["fields"][str(number)]
         values[number] = (silver + 2 * gold) / crowd * (1.6 if ducats < 6 else 1.0)

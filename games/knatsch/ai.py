@@ -155,6 +155,11 @@ def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
                  PROTECTION: 1.0 if castles >= 2 else 0.4}.get(ability, 0.6)
         if owner is None:
             worth += 0.5  # a special from a stack earns a further attempt
+        if owner is not None:
+            # Taking a special from a rival only moves it round the table (and invites taking it
+            # back): with nothing else to gain, computer seats would trade one Die card forever
+            # while the stacks, the game's clock, never shrink.
+            worth *= 0.2
     if owner is not None:
         worth += 2.0 * _threat(state, owner) * (1.5 if card.kind == CASTLE else 0.5)
     return worth
@@ -188,6 +193,8 @@ def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random
             card_id = action.args[0]
             owner = None if any(s and s[0] == card_id for s in state.stacks) else state.owner_of(card_id)
             value = _target_chance(game, state, seat, card_id) * _worth(game, state, seat, card_id, owner)
+            if owner is None:
+                value += 0.1  # a card off a stack moves the game on; trading among players does not
         elif action.verb == "topple":
             die_cards = tuple(game._die_values(state, seat))
             chance = beat_chance(KING.key, 3, die_cards)

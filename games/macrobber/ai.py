@@ -12,9 +12,40 @@ ACTION_VALUE = {"estate": 9, "cattle": 8, "castle": 6, "monastery": 5, "monks": 
                 "bard": 2}
 
 
+COLOUR_INDEX = {"y": 0, "b": 1, "g": 2, "r": 3}
+
+
+def _redraw_choice(state, legal: list[Action]) -> Action:
+    """Biggest Following may throw back drawn cubes and draw as many again, once: worth it for
+    the blue ones beyond the first (pipers and castles want few), and red, which is rare and
+    only buys cattle with a free estate. It marks those, then redraws; otherwise it keeps."""
+    display, marked = state.display, state.marked
+    wanted = {"b": max(0, display[1] - 1), "r": display[3] if not state.free_estates(state.turn) else 0}
+    for colour, count in wanted.items():
+        if marked[COLOUR_INDEX[colour]] < count and Action("mark", (colour,)) in legal:
+            return Action("mark", (colour,))
+    if Action("redraw") in legal:
+        return Action("redraw")
+    return Action("keep")
+
+
+def _bard_value(state, seat: int, action: Action) -> float:
+    """The Bard takes a cube from a rival's courtyard: worth most against a rival who leads this
+    seat by a little in warriors or monks, where one cube swings the round's scoring."""
+    rival = state.courtyards[int(action.args[0])]
+    mine = state.courtyards[seat]
+    swing = max((1 for colour in (0, 2) if 0 < rival[colour] - mine[colour] <= 2), default=0)
+    return 7.0 if swing else 2.0
+
+
 def _action_score(game, state, seat, action: Action, rng: random.Random) -> float:
     verb, args = action.verb, action.args
     score = ACTION_VALUE.get(verb, 0) + rng.random()
+    if verb == "bard":
+        score = _bard_value(state, seat, action) + rng.random()
+    if verb == "monastery":
+        # A monastery scores the green cubes for the rest of the game: best built early.
+        score += 3 if state.round <= 3 else 1
     if verb == "monks":
         score += int(args[0])
     if verb == "estate":
@@ -34,7 +65,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
         return min(legal, key=lambda a: int(a.args[0]))
     phase = state.phase
     if phase == "redraw":
-        return Action("keep")
+        return _redraw_choice(state, legal)
     if phase == "act":
         options = [a for a in legal if a.verb != "done"]
         if not options:
