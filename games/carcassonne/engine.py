@@ -371,10 +371,25 @@ class Carcassonne:
             rng.shuffle(new.pile)
         return new
 
-    def suggest(self, state: CarcassonneState, seat: int, rng: random.Random) -> Action:
+    def suggest(self, state: CarcassonneState, seat: int, rng: random.Random, *, strength: str = "normal",
+                clock=None) -> Action:
         from games.carcassonne.ai import suggest
 
+        if strength == "strong":  # a search over the normal player (games.search)
+            from games.search import suggest_strong
+
+            return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
+
+    def scores(self, state: CarcassonneState) -> list[int]:
+        """Points on the score track (public)."""
+        return list(state.scores)
+
+    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+        """The strong player's move for `seat` and why, from the seat's view only."""
+        from games.search import hint
+
+        return hint(self, state, seat, rng, clock=clock)
 
 
 # ----------------------------------------------------------------------------------------

@@ -813,11 +813,22 @@ class Gluecksritter:
             return msg(P + f"label.steal_{args[0]}")
         return msg(P + "label.unknown", text=action.encode()[:60])
 
-    def suggest(self, state: GluecksritterState, seat: int, rng: random.Random) -> Action:
+    def suggest(self, state: GluecksritterState, seat: int, rng: random.Random, *, strength: str = "normal",
+                clock=None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
         from games.gluecksritter.ai import suggest
 
+        if strength == "strong":  # a search over the normal player (games.search)
+            from games.search import suggest_strong
+
+            return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
+
+    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+        """The strong player's move for `seat` and why, from the seat's view only."""
+        from games.search import hint
+
+        return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: GluecksritterState, seat: int | None) -> dict:
         from games.gluecksritter.views import build_view
@@ -872,6 +883,28 @@ class Gluecksritter:
         pool = hand + new.pile
         rng.shuffle(pool)
         new.hands[owner], new.pile = pool[:len(hand)], pool[len(hand):]
+        self._redraw_secrets(new, owner, rng)
+        return new
+
+    def determinize(self, state: GluecksritterState, seat: int, rng: random.Random) -> GluecksritterState:
+        """A state `seat` cannot tell from this one, all it cannot see dealt afresh at once: the
+        other seats' documents from one pool with the pile (one seat at a time would let the
+        pile one drew from depend on how another's hand lay), then their secret choices."""
+        new = self.hidden_variant(state, None, rng)
+        others = [other for other in range(new.seats) if other != seat]
+        pool = list(new.pile)
+        for other in others:
+            pool += new.hands[other]
+        rng.shuffle(pool)
+        for other in others:
+            new.hands[other], pool = pool[:len(new.hands[other])], pool[len(new.hands[other]):]
+        new.pile = pool
+        for other in others:
+            self._redraw_secrets(new, other, rng)
+        return new
+
+    def _redraw_secrets(self, new: GluecksritterState, owner: int, rng: random.Random) -> None:
+        """The owner's Monk's Favour draw, armed documents and open secret choice drawn anew."""
         if new.favour[owner] and new.pile:
             swap = new.pile.pop(0)
             new.pile.append(new.favour[owner][0])
@@ -889,7 +922,6 @@ class Gluecksritter:
             reds = [d for d in RED_DOCUMENTS if d in hand and (d != "pardon" or new.dungeon[owner])]
             choice["docs"] = [d for d in reds if rng.random() < 0.5]
             choice["ransom"] = new.dungeon[owner] and rng.random() < 0.5
-        return new
 
 
 def _coins_for(purse: list[int], amount: int) -> tuple[int, int]:

@@ -580,11 +580,26 @@ class KnatschGame:
     def describe(self, state: KnatschState, seat: Seat, action: Action) -> Msg:
         return describe_action(self, state, seat, _canonical(action))
 
-    def suggest(self, state: KnatschState, seat: Seat, rng: random.Random) -> Action:
+    def suggest(self, state: KnatschState, seat: int, rng: random.Random, *, strength: str = "normal",
+                clock=None) -> Action:
         """The computer player (see `ai.py`): a legal action from public information only."""
         from games.knatsch.ai import suggest
 
+        if strength == "strong":  # a search over the normal player (games.search)
+            from games.search import suggest_strong
+
+            return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
+
+    def scores(self, state: KnatschState) -> list[int]:
+        """Castles held: what the final score counts (public)."""
+        return [len(state.cards_of(seat, CASTLE)) for seat in range(state.seats)]
+
+    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+        """The strong player's move for `seat` and why, from the seat's view only."""
+        from games.search import hint
+
+        return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: KnatschState, seat: Seat | None) -> dict:
         return build_view(self, state, seat)

@@ -666,10 +666,25 @@ class MacRobber:
             return msg(P + "label.plunder_" + args[0])
         return msg(P + "label.unknown", text=action.encode()[:60])
 
-    def suggest(self, state: MacRobberState, seat: int, rng: random.Random) -> Action:
+    def suggest(self, state: MacRobberState, seat: int, rng: random.Random, *, strength: str = "normal",
+                clock=None) -> Action:
         from games.macrobber.ai import suggest
 
+        if strength == "strong":  # a search over the normal player (games.search)
+            from games.search import suggest_strong
+
+            return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
+
+    def scores(self, state: MacRobberState) -> list[int]:
+        """Victory points on the track (public)."""
+        return list(state.scores)
+
+    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+        """The strong player's move for `seat` and why, from the seat's view only."""
+        from games.search import hint
+
+        return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: MacRobberState, seat: int | None) -> dict:
         from games.macrobber.views import build_view
@@ -705,6 +720,32 @@ class MacRobber:
         rounds = len(state.raid["rounds"]) if state.raid else 0
         return (state.chance_counter, len(state.bag), len(state.deck), len(state.revealed),
                 state.removed_hidden, rounds)
+
+    def determinize(self, state: MacRobberState, seat: int, rng: random.Random) -> MacRobberState:
+        """A state `seat` cannot tell from this one, all it cannot see dealt afresh at once: the
+        other seats' hands (their tossed cards and a face-down raid card too) from one pool with
+        the deck, and the order of the deck, discard pile and estates. (Re-dealing one seat at a
+        time would let the deck one seat drew from depend on how another's hand lay.)"""
+        new = self.hidden_variant(state, None, rng)
+        raid = new.raid
+        others = [other for other in range(new.seats) if other != seat]
+        face_down = raid is not None and raid["a_card"] is not None and raid["attacker"] != seat
+        pool = list(new.deck)
+        for other in others:
+            pool += new.hands[other]
+        if new.exchange and state.active != seat:
+            pool += new.exchange
+        if face_down:
+            pool.append(raid["a_card"])
+        rng.shuffle(pool)
+        for other in others:
+            new.hands[other], pool = pool[:len(new.hands[other])], pool[len(new.hands[other]):]
+        if new.exchange and state.active != seat:
+            new.exchange, pool = pool[:len(new.exchange)], pool[len(new.exchange):]
+        if face_down:
+            raid["a_card"], pool = pool[0], pool[1:]
+        new.deck = pool
+        return new
 
     def hidden_variant(self, state: MacRobberState, owner: int | None, rng: random.Random) -> MacRobberState:
         """Owner None: the deck, the discard pile and the estate numbers in another order.

@@ -267,11 +267,26 @@ class RaubRitter:
                        spread=spread)
         return msg("raubritter.label.unknown", text=action.encode()[:60])
 
-    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
+    def suggest(self, state: RaubRitterState, seat: int, rng: random.Random, *, strength: str = "normal",
+                clock=None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
         from games.raubritter.ai import suggest
 
+        if strength == "strong":  # a search over the normal player (games.search)
+            from games.search import suggest_strong
+
+            return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
+
+    def scores(self, state: RaubRitterState) -> list[int]:
+        """Points for the top knights now on the board (public)."""
+        return score(state)
+
+    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+        """The strong player's move for `seat` and why, from the seat's view only."""
+        from games.search import hint
+
+        return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: RaubRitterState, seat: int | None) -> dict:
         from games.raubritter.views import build_view

@@ -364,3 +364,57 @@ def test_the_computer_player_never_uses_what_its_seat_cannot_see(name):
                 checked += 1
             state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
     assert checked > 100
+
+
+class SteppingClock:
+    """A fake clock: every reading is `step` seconds after the one before."""
+
+    def __init__(self, step: float = 0.02) -> None:
+        self.now, self.step = 0.0, step
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.readings += 1
+        return self.now
+
+
+@pytest.mark.parametrize("name", SUGGEST_GAMES)
+def test_the_strong_player_and_its_hints_never_use_what_their_seat_cannot_see(name):
+    """The search re-deals what its seat cannot see, so re-dealing it beforehand changes
+    nothing: the same move, the same hint, on a fake clock with the same budget."""
+    game = REGISTRY[name]
+    players = max(3, game.min_players)
+    checked = 0
+    rng = random.Random(3)
+    state = game.new_game(players, seed=3)
+    for step in range(24):
+        if game.outcome(state) is None and step % 4 == 3:
+            seat = min(game.to_act(state))
+            choice = game.suggest(state, seat, random.Random(7), strength="strong", clock=SteppingClock())
+            assert choice in game.legal_actions(state, seat)
+            hint = game.hint(state, seat, random.Random(9), clock=SteppingClock())
+            for owner in [None] + [s for s in range(players) if s != seat]:
+                variant = game.hidden_variant(state, owner, rng)
+                again = game.suggest(variant, seat, random.Random(7), strength="strong", clock=SteppingClock())
+                assert again == choice
+                assert game.hint(variant, seat, random.Random(9), clock=SteppingClock()) == hint
+                checked += 1
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("name", SUGGEST_GAMES)
+def test_the_strong_player_keeps_to_its_time_budget(name):
+    game = REGISTRY[name]
+    state = game.new_game(max(3, game.min_players), seed=1)
+    seat = min(game.to_act(state))
+    clock = SteppingClock(step=0.05)
+    from games.search import BUDGET
+
+    game.suggest(state, seat, random.Random(1), strength="strong", clock=clock)
+    # Each reading advances 0.05 s; it stops within one playout round of the budget.
+    assert clock.now <= BUDGET + 0.05 * (1 + 2 * 8)

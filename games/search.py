@@ -1,0 +1,132 @@
+"""The strong computer player and hints: determinized Monte Carlo search over the normal player.
+
+For each move it is weighing, the strong player re-deals everything its seat cannot see (every
+other seat's secrets with `hidden_variant(state, other, rng)`, then the hidden order of decks and
+bags with `hidden_variant(state, None, rng)`), makes the move, and plays on with the normal
+computer player for every seat for a while; the move whose continuations went best is chosen.
+It never looks at the real hidden state: only the seat's own view survives the re-deal, so its
+choice is the same for every state its seat cannot tell apart (the conformance suite checks).
+
+Time is bounded by a budget on an injectable clock, so tests can run it on a fake clock.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from games.core import Action, Msg, msg
+
+BUDGET = 0.25  # seconds a strong decision may take (about 0.3 s median on a small machine)
+PLAYOUT_ACTIONS = 40  # how far a continuation is played on before it is judged
+MAX_CANDIDATES = 8  # moves weighed at most: the normal player's choice and a sample of the rest
+
+
+@dataclass
+class Weighed:
+    action: Action
+    value: float = 0.0
+    playouts: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.value / self.playouts if self.playouts else 0.0
+
+
+class CanonicalRandom(random.Random):
+    """A generator whose shuffles and picks do not depend on the order things come in: they are
+    sorted first. A re-deal then depends only on what is hidden, never on how it lies, so two
+    states a seat cannot tell apart are re-dealt alike, and the search's choice is the same."""
+
+    def shuffle(self, x, *args) -> None:  # type: ignore[override]
+        x.sort(key=repr)
+        super().shuffle(x)
+
+    def choice(self, seq):  # type: ignore[override]
+        return super().choice(sorted(seq, key=repr))
+
+    def sample(self, population, k, **kwargs):  # type: ignore[override]
+        return super().sample(sorted(population, key=repr), k, **kwargs)
+
+
+def determinize(game: Any, state: Any, seat: int, rng: random.Random) -> Any:
+    """A state its seat cannot tell from `state`: all that is hidden from it re-dealt."""
+    canonical = CanonicalRandom(rng.getrandbits(64))
+    own = getattr(game, "determinize", None)  # an engine whose secrets share a pool deals them at once
+    if own is not None:
+        return own(state, seat, canonical)
+    for other in range(_seats(game, state)):
+        if other != seat:
+            state = game.hidden_variant(state, other, canonical)
+    return game.hidden_variant(state, None, canonical)
+
+
+def standing(game: Any, state: Any, seat: int) -> float:
+    """How well `seat` stands, 0 (lost) to 1 (won): a win's share at the end, else its score
+    against the best rival's through the engine's `scores`, squashed into (0, 1)."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+    scores = getattr(game, "scores", None)
+    if scores is None:
+        return 0.5
+    values = list(scores(state))
+    best_rival = max(value for other, value in enumerate(values) if other != seat)
+    return 1.0 / (1.0 + math.exp(-(values[seat] - best_rival) / max(1.0, 0.15 * max(values + [1]))))
+
+
+def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+          clock: Callable[[], float] | None = None) -> list[Weighed]:
+    """Every candidate move with the mean standing of its continuations, best first."""
+    clock = clock or time.perf_counter
+    legal = game.legal_actions(state, seat)
+    normal = game.suggest(state, seat, rng)
+    others = [action for action in legal if action != normal]
+    rng.shuffle(others)
+    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:MAX_CANDIDATES - 1]]
+    if len(weighed) == 1:
+        return weighed
+    start = clock()
+    while clock() - start < budget:
+        for item in weighed:
+            world = determinize(game, state, seat, rng)
+            after, _ = game.apply(world, seat, item.action)
+            item.value += standing(game, _play_on(game, after, rng), seat)
+            item.playouts += 1
+            if clock() - start >= budget:
+                break
+    # Ties (and moves never tried) go to the normal player's choice, which comes first.
+    return sorted(weighed, key=lambda item: -item.mean if item.playouts else 1.0)
+
+
+def suggest_strong(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+                   clock: Callable[[], float] | None = None) -> Action:
+    return weigh(game, state, seat, rng, budget=budget, clock=clock)[0].action
+
+
+def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+         clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
+    """The move the strong player would make in `seat`, and why, from the seat's view only."""
+    weighed = weigh(game, state, seat, rng, budget=budget, clock=clock)
+    best = weighed[0]
+    if best.playouts == 0 or len(weighed) == 1:
+        return best.action, msg("core.hint.only" if len(weighed) == 1 else "core.hint.normal")
+    runner_up = next((item for item in weighed[1:] if item.playouts), None)
+    reason = msg("core.hint.search", count=sum(item.playouts for item in weighed),
+                 share=round(100 * best.mean), other=round(100 * runner_up.mean) if runner_up else 0)
+    return best.action, reason
+
+
+def _play_on(game: Any, state: Any, rng: random.Random) -> Any:
+    for _ in range(PLAYOUT_ACTIONS):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    return state
+
+
+def _seats(game: Any, state: Any) -> int:
+    return int(game.view(state, None)["seats"])
