@@ -22,6 +22,7 @@ the seat may see; engines without one play a uniformly random legal move.
 from __future__ import annotations
 
 import logging
+import asyncio
 import inspect
 import random
 from typing import TYPE_CHECKING, Any
@@ -433,7 +434,8 @@ class Days:
                 action = next((a for a in game.legal_actions(state, seat) if a.verb in PASS_VERBS), None)
             if action is None:
                 strength = (await self.storage.days_table(table.id))["strength"]
-                action = computer_action(game, state, seat, rng, strength)
+                # The strong player searches for some tenths of a second: off the event loop.
+                action = await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
             after, events = game.apply(state, seat, action)
             outcome = game.outcome(after)
             try:
@@ -564,7 +566,8 @@ class Days:
         reason = None
         if engine_hint is not None:
             try:
-                action, reason = engine_hint(state, seat, rng)
+                # A search of some tenths of a second: off the event loop.
+                action, reason = await asyncio.to_thread(engine_hint, state, seat, rng)
             except Exception:  # noqa: BLE001 - a broken hint must not break the table
                 log.exception("%s.hint failed; falling back to the computer's move", game.name)
                 action, reason = computer_action(game, state, seat, rng, settings["strength"]), None
