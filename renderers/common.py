@@ -258,7 +258,7 @@ def recording_texts():
             original = ImageDraw.ImageDraw.text
 
             def recording(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
-                if _drawn_texts and text and str(text).strip():
+                if _drawn_texts and text and str(text).strip() and not getattr(_unrecorded, "depth", 0):
                     box = self.textbbox(xy, text, font=font, anchor=anchor,
                                         **{k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")})
                     size = int(getattr(font, "size", 0) or 0)
@@ -277,6 +277,21 @@ def recording_texts():
             del _drawn_texts[next(i for i, sink in enumerate(_drawn_texts) if sink is records)]
             if not _drawn_texts:
                 ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined]
+
+
+_unrecorded = threading.local()
+_unrecorded.depth = 0
+
+
+@contextmanager
+def unrecorded():
+    """Text drawn meanwhile is not where it will stand (a mask drawn once and pasted later, which
+    `note_text` then reports): the layout records leave it out."""
+    _unrecorded.depth = getattr(_unrecorded, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _unrecorded.depth -= 1
 
 
 def note_text(box, text: str, size: int) -> None:

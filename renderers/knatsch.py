@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, font, ink_on,
+                              note_text, unrecorded,
                               seat_names)
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -87,8 +88,9 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     stroke = 1 if bold else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
+    with unrecorded():  # reported where it is pasted (`_text`)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255)
     return mask, left, top
 
 
@@ -98,7 +100,9 @@ def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, s
     if not text:
         return size
     mask, left, top = _text_mask(text, size, bold, anchor)
-    draw.bitmap((round(xy[0] + left), round(xy[1] + top)), mask, fill=fill)
+    x, y = round(xy[0] + left), round(xy[1] + top)
+    draw.bitmap((x, y), mask, fill=fill)
+    note_text((x, y, x + mask.width, y + mask.height), text, font(size).size)
     return size
 
 
@@ -345,28 +349,7 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
     elif roll["purpose"] == "tournament":
         _wrapped(draw, rx, line_y, rw, say("organiser_sets"), MIN_TEXT, 2)
 
-    if tournament:
-        _tournament_lines(draw, x0, dice_bottom, w - 36, y + h - dice_bottom - 8, tournament, roller, say)
 
-
-def _tournament_lines(draw, x, y, w, h, tournament, roller, say: Words):
-    """Every seat in rolling order, two columns: result so far, rolling, or waiting."""
-    results = {entry["seat"]: entry for entry in tournament["standings"]}
-    order = tournament["order"]
-    line = 38
-    columns = 2
-    rows = max(0, h // line)  # what does not fit is in the message text
-    column = w // columns
-    for i, seat in enumerate(order[:rows * columns]):
-        cx, cy = x + (i // rows) * column, y + (i % rows) * line
-        if seat in results:
-            entry = results[seat]
-            text = f"{seat + 1} {say.name(seat)}: {say.say(entry['text'])}"
-            colour = GOOD if entry["leader"] else INK
-        else:
-            text = f"{seat + 1} {say.name(seat)}: " + (say("rolling") if seat == roller else say("waiting"))
-            colour = MUTED
-        _text(draw, (cx, cy), text, MIN_TEXT, fill=colour, width=column - 10, bold=seat == tournament["leader"])
 
 
 # ----------------------------------------------------------------------------------------
@@ -401,10 +384,20 @@ def _player_row(draw, x, y, w, h, player, view, say: Words):
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
     _text(draw, (cx, cy), str(seat + 1), 30, fill=ink_on(colour), anchor="mm", bold=True)
 
+    tournament = view.get("tournament")
     if winner:
         goal = say(f"won_{view['outcome'].get('kind', 'goal')}") if view["outcome"].get("kind") else say("won")
     elif view["over"]:
         goal = say("owned", castles=player["castles"], tournaments=player["tournaments"])
+    elif tournament and seat in tournament["order"]:
+        # During a tournament every player's row says where they stand in it: the dice panel
+        # has no room for six players, but every row does.
+        standing = {entry["seat"]: entry for entry in tournament["standings"]}.get(seat)
+        if standing is not None:
+            goal = say("in_tournament", result=say.say(standing["text"]))
+        else:
+            roller = (view.get("roll") or {}).get("roller")
+            goal = say("in_tournament_rolling") if seat == roller else say("in_tournament_waiting")
     else:
         _, message_id, params = nearest_goal(player)
         goal = say(message_id, **params)
