@@ -15,11 +15,13 @@ from PIL import Image, ImageDraw
 
 from games.carcassonne.data import ORIENTED
 from i18n import t, translate
-from renderers.common import BACKGROUND, HIGHLIGHT, INK, MUTED, SEAT_COLOURS, centred_text, font, text_width
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, font,
+                              ink_on, text_width)
 
 WIDTH, HEIGHT = 1080, 1350
-MIN_TEXT = 27
 HEADER = 170
+SIDE_PANEL = 360
+FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}  # the placing steps: the rotations that fit, or the new tile enlarged with its spots
 BOARD_TOP, BOARD_BOTTOM = HEADER + 8, 985
 TRACK_TOP = 995
 PANEL_TOP = 1115
@@ -49,7 +51,10 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     seats = view["seats"]
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(seats)]
     _header(draw, view, seat_names, lang)
-    _board(draw, view)
+    panel = _placing_panel(view)
+    _board(draw, view, right=WIDTH - SIDE_PANEL if panel else WIDTH)
+    if panel:
+        _side_panel(draw, view, panel, lang)
     _track(draw, view)
     _players(draw, view, seat_names, lang)
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
@@ -107,10 +112,9 @@ def _header(draw, view, names, lang) -> None:
     if view.get("drawn"):
         _tile(draw, bx, by, box, view["drawn"], 0, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
         draw.rectangle((bx, by, bx + box, by + box), outline=INK, width=3)
-    else:
-        draw.rectangle((bx, by, bx + box, by + box), outline=MUTED, width=3)
-    tw = text_width(draw, left, 28)
-    draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(28), fill=INK)
+    # No tile in hand (it is laid and framed on the board): no empty box either.
+    tw = text_width(draw, left, MIN_TEXT)
+    draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(MIN_TEXT), fill=INK)
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:
@@ -133,7 +137,7 @@ def _wrap(draw, text: str, size: int, width: int) -> list[str]:
 # Board
 
 
-def _board(draw, view) -> None:
+def _board(draw, view, right: int = WIDTH) -> None:
     tiles = view["tiles"]
     squares = view.get("squares") or []
     xs = [tile["x"] for tile in tiles] + [sq["x"] for sq in squares]
@@ -143,9 +147,9 @@ def _board(draw, view) -> None:
         ys.append(view["square"]["y"])
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
-    avail_w, avail_h = WIDTH - 24, BOARD_BOTTOM - BOARD_TOP
+    avail_w, avail_h = right - 24, BOARD_BOTTOM - BOARD_TOP
     size = max(8, min(190, avail_w // cols, avail_h // rows))
-    ox = (WIDTH - cols * size) // 2
+    ox = (right - cols * size) // 2
     oy = BOARD_TOP + (avail_h - rows * size) // 2
 
     def origin(x, y):
@@ -178,10 +182,61 @@ def _board(draw, view) -> None:
         _meeple(draw, px + m["sx"] * size, py + m["sy"] * size, mark, m["seat"], m["kind"])
     for spot in view.get("spots") or []:
         px, py = origin(spot["x"], spot["y"])
-        cx, cy = px + spot["sx"] * size, py + spot["sy"] * size
-        r = max(10, int(mark * 0.35))
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=WHITE, width=4)
-        draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=INK, width=2)
+        _spot_number(draw, px + spot["sx"] * size, py + spot["sy"] * size, spot["n"], small=True)
+
+
+def _spot_number(draw, cx: float, cy: float, number: int, *, small: bool = False) -> None:
+    """A free follower spot: a white disc with the number its button carries."""
+    r = 19 if small else 27
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=3)
+    draw.text((cx, cy + 1), str(number), font=font(MIN_TEXT if small else 36), fill=INK, anchor="mm")
+
+
+def _placing_panel(view) -> str | None:
+    """Which placing step wants the side panel: "spots" (a follower) or "rotations"."""
+    if view.get("spots"):
+        return "spots"
+    if view.get("square") and view["square"].get("rots") and view.get("drawn"):
+        return "rotations"
+    return None
+
+
+def _side_panel(draw, view, panel: str, lang: str) -> None:
+    """Right of the landscape while placing: the choices the buttons name, numbered alike."""
+    x0, y0 = WIDTH - SIDE_PANEL + 8, BOARD_TOP + 6
+    w = SIDE_PANEL - 24
+    draw.rounded_rectangle((x0, y0, x0 + w, BOARD_BOTTOM - 6), radius=14, fill=(250, 246, 236), outline=MUTED,
+                           width=2)
+    title = t(lang, f"carcassonne.board.panel_{panel}")
+    for k, line in enumerate(_wrap(draw, title, 32, w - 24)[:2]):
+        draw.text((x0 + 14, y0 + 12 + k * 40), line, font=font(32), fill=INK)
+    top = y0 + 100
+    if panel == "spots":
+        last = view["tiles"][-1]
+        size = w - 28
+        tx = x0 + 14
+        _tile(draw, tx, top, size, last["code"], last["rot"], robber=last["robber"], crop=last["crop_circle"])
+        draw.rectangle((tx, top, tx + size, top + size), outline=INK, width=3)
+        for spot in view["spots"]:
+            _spot_number(draw, tx + spot["sx"] * size, top + spot["sy"] * size, spot["n"])
+        y = top + size + 16
+        for spot in view["spots"]:  # the follower each spot takes, as its button says
+            word = t(lang, f"carcassonne.follower.{FOLLOWER_OF_KIND[spot['kind']]}")
+            if y + 40 > BOARD_BOTTOM - 12:
+                break
+            _spot_number(draw, tx + 22, y + 20, spot["n"], small=True)
+            draw.text((tx + 52, y + 20), _fit_text(draw, word, MIN_TEXT, size - 60), font=font(MIN_TEXT), fill=INK,
+                      anchor="lm")
+            y += 46
+        return
+    rots = view["square"]["rots"]
+    size = (w - 42) // 2
+    for k, rot in enumerate(rots):
+        col, row = k % 2, k // 2
+        tx, ty = x0 + 14 + col * (size + 14), top + row * (size + 50)
+        _tile(draw, tx, ty, size, view["drawn"], rot, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
+        draw.rectangle((tx, ty, tx + size, ty + size), outline=INK, width=3)
+        draw.text((tx + size / 2, ty + size + 22), str(k + 1), font=font(36), fill=INK, anchor="mm")
 
 
 def _tile(draw, x: float, y: float, size: int, code: str, rot: int, *, robber=False, crop=False) -> None:
@@ -328,9 +383,18 @@ def _track(draw, view) -> None:
         if space in robbers:
             draw.rectangle((x, y, x + cell - 2, y + row_h), outline=ROBBER_MARK, width=5)
         if seats:
-            text = str(seats[0] + 1) + ("+" if len(seats) > 1 else "")
-            draw.text((x + cell / 2 - 1, y + row_h / 2), text, font=font(MIN_TEXT), fill=WHITE, anchor="mm",
-                      stroke_width=2, stroke_fill=(0, 0, 0))
+            # Every figure on the space by its seat number: one per stripe, stacked when many.
+            stripe = (cell - 2) / len(seats)
+            for k, seat in enumerate(seats):
+                if len(seats) <= 2:
+                    cx, cy, size = x + (k + 0.5) * stripe, y + row_h / 2, MIN_TEXT
+                    if k:  # a dark line between the two, so "1" and "3" never read as "13"
+                        draw.line((x + k * stripe, y, x + k * stripe, y + row_h), fill=INK, width=3)
+                else:
+                    cx, cy, size = x + (cell - 2) / 2, y + (k + 0.5) * row_h / len(seats), MIN_TEXT
+                    draw.rectangle((x, y + k * row_h / len(seats), x + cell - 2, y + (k + 1) * row_h / len(seats)),
+                                   fill=_colour(seat))
+                draw.text((cx, cy), str(seat + 1), font=font(size), fill=ink_on(_colour(seat)), anchor="mm")
         elif space % 5 == 0:
             draw.text((x + cell / 2 - 1, y + row_h / 2), str(space), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
 
@@ -357,5 +421,5 @@ def _players(draw, view, names, lang) -> None:
         else:
             robber = t(lang, "carcassonne.board.robber_at", space=p["robber"])
         info = f"{t(lang, 'carcassonne.board.space', space=p['space'])} · {extra} · {robber}"
-        draw.text((480, ty), _fit_text(draw, info, MIN_TEXT, WIDTH - 500), font=font(MIN_TEXT), fill=INK,
+        draw.text((460, ty), _fit_text(draw, info, MIN_TEXT, WIDTH - 470), font=font(MIN_TEXT), fill=INK,
                   anchor="lm")

@@ -312,7 +312,10 @@ class Carcassonne:
             if verb == "back":
                 return msg("carcassonne.label.back")
             if verb == "turn":
-                return _turn_label(state.drawn, SIDE_NAMES.index(args[0]))
+                # Numbered like the pictures of the rotations on the board (in the view's order).
+                rot = SIDE_NAMES.index(args[0])
+                number = list(state.fits.get(state.square, ())).index(rot) + 1
+                return msg("carcassonne.label.numbered", n=number, label=_turn_label(state.drawn, rot))
             if verb == "robber":
                 space = int(args[0])
                 beside = [SeatRef(s) for s in range(state.seats) if s != seat and state.space(s) == space]
@@ -322,8 +325,12 @@ class Carcassonne:
             if verb == "pass" and state.phase == "robber":
                 return msg("carcassonne.label.robber_pass")
             if verb == "follower":
-                seg = dict(_follower_spots(state))[args[0]]
-                return _spot_label(state.board.oriented(len(state.board.tiles) - 1), seg)
+                # Numbered like the free spots on the board and on the enlarged tile.
+                spots = _follower_spots(state)
+                seg = dict(spots)[args[0]]
+                number = [name for name, _ in spots].index(args[0]) + 1
+                return msg("carcassonne.label.numbered", n=number,
+                           label=_spot_label(state.board.oriented(len(state.board.tiles) - 1), seg))
             if verb == "skip":
                 return msg("carcassonne.label.skip")
             if verb == "crop":
