@@ -77,10 +77,11 @@ def standing(game: Any, state: Any, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-(values[seat] - best_rival) / max(1.0, 0.15 * max(values + [1]))))
 
 
-def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
           clock: Callable[[], float] | None = None) -> list[Weighed]:
     """Every candidate move with the mean standing of its continuations, best first."""
     clock = clock or time.perf_counter
+    budget = BUDGET if budget is None else budget
     legal = game.legal_actions(state, seat)
     normal = game.suggest(state, seat, rng)
     others = [action for action in legal if action != normal]
@@ -101,12 +102,12 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
     return sorted(weighed, key=lambda item: -item.mean if item.playouts else 1.0)
 
 
-def suggest_strong(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+def suggest_strong(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
                    clock: Callable[[], float] | None = None) -> Action:
     return weigh(game, state, seat, rng, budget=budget, clock=clock)[0].action
 
 
-def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float = BUDGET,
+def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
          clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
     """The move the strong player would make in `seat`, and why, from the seat's view only."""
     weighed = weigh(game, state, seat, rng, budget=budget, clock=clock)
