@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from games.core import name_seats
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, font, seat_names,
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, fit, font, seat_names,
                               text_width)
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -252,8 +252,10 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
                  outline=OUTLINE, width=3)
     draw.text((cx, cy), str(knights[-1] + 1), font=font(max(MIN_TEXT, int(34 * s))), fill=TEXT_ON[top], anchor="mm")
     if len(knights) > 1:
-        draw.text((x + 4 * s, y + 98 * s), f"×{len(knights)}", font=font(max(MIN_TEXT, int(28 * s))), fill=INK,
-                  anchor="ld", stroke_width=2, stroke_fill=WHITE)
+        # The height above the disc, right of the building: beside the disc's number it read
+        # as one number ("×4" and "2" as "×42").
+        draw.text((x + 96 * s, y + 47 * s), f"×{len(knights)}", font=font(max(MIN_TEXT, int(28 * s))), fill=INK,
+                  anchor="rd", stroke_width=2, stroke_fill=WHITE)
     for i, knight in enumerate(knights[:-1]):  # bottom first, upwards
         bar_y = y + (92 - i * 9) * s
         draw.rectangle((x + 88 * s, bar_y - 7 * s, x + 98 * s, bar_y), fill=PLAYER_COLOURS[colours[knight]],
@@ -389,8 +391,5 @@ def _wrap(draw, text: str, size: int, width: int) -> list[str]:
 
 
 def _fit(draw, text: str, size: int, width: int) -> str:
-    if text_width(draw, text, size) <= width:
-        return text
-    while text and text_width(draw, text + "...", size) > width:
-        text = text[:-1]
-    return text + "..."
+    """The text at this size, shortened at a word boundary if it must be (never inside a word)."""
+    return fit(text, size, width, smallest=size)[0]
