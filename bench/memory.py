@@ -1,7 +1,8 @@
 """The bot's memory with 1,000 active games in the database.
 
-Builds a simulated server with 1,000 channels, stores a Knatsch game in each (three players,
-stopped at a random point of a random game), restarts the bot on that database, then makes one
+Builds a simulated server with 1,000 channels, stores a game in each, all five games in turn
+(three players, stopped at a random point of a random game), restarts the bot on that database,
+then makes one
 move through `/move` in every game. Prints the process's resident memory at each stage. The
 simulated Discord (its message store and attachment CDN) lives in the same process; its
 attachment bytes are subtracted and reported separately.
@@ -45,13 +46,16 @@ def cdn_mib(world) -> float:
     return sum(len(blob) for blob in world.env.backend.cdn._blobs.values()) / 2**20
 
 
+GAMES = sorted(REGISTRY)  # every game, in turn: a mixed server
+
+
 async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: list[int]) -> None:
-    game = REGISTRY["knatsch"]
     storage = await Storage.open(path)
     try:
         for number, channel_id in enumerate(channel_ids):
             chooser = random.Random(number)
-            table = await storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game="knatsch",
+            game = REGISTRY[GAMES[number % len(GAMES)]]
+            table = await storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
                                                host_id=user_ids[0], host_name="p0", options={})
             for index, user_id in enumerate(user_ids[1:], start=1):
                 await storage.add_player(table.id, user_id, f"p{index}")
@@ -71,10 +75,9 @@ async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: 
 
 
 async def run(games: int, moves: int) -> None:
-    engine = REGISTRY["knatsch"]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "memory.sqlite3"
-        async with simulated_discord(path, games={"knatsch": engine}, seed=1) as world:
+        async with simulated_discord(path, games=REGISTRY, seed=1) as world:
             print(f"bot started, empty database:            {rss_mib():7.1f} MiB")
             members = [world.player(f"p{i}") for i in range(3)]
             channels = [world.guild.create_text_channel(f"table-{i}") for i in range(games)]
@@ -86,6 +89,7 @@ async def run(games: int, moves: int) -> None:
             by_id = {m.id: m for m in members}
             for number, channel in enumerate(channels[:moves]):
                 table = await world.bot.service.storage.open_game_in(channel.id)
+                engine = REGISTRY[table.game]
                 state = engine.from_dict(table.state)
                 seat = min(engine.to_act(state))
                 action = engine.legal_actions(state, seat)[0]
