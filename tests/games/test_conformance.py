@@ -369,7 +369,7 @@ def test_the_computer_player_never_uses_what_its_seat_cannot_see(name):
 class SteppingClock:
     """A fake clock: every reading is `step` seconds after the one before."""
 
-    def __init__(self, step: float = 0.02) -> None:
+    def __init__(self, step: float = 0.05) -> None:
         self.now, self.step = 0.0, step
         self.readings = 0
 
@@ -388,8 +388,8 @@ def test_the_strong_player_and_its_hints_never_use_what_their_seat_cannot_see(na
     checked = 0
     rng = random.Random(3)
     state = game.new_game(players, seed=3)
-    for step in range(24):
-        if game.outcome(state) is None and step % 4 == 3:
+    for step in range(16):
+        if game.outcome(state) is None and step % 5 == 4:
             seat = min(game.to_act(state))
             choice = game.suggest(state, seat, random.Random(7), strength="strong", clock=SteppingClock())
             assert choice in game.legal_actions(state, seat)
@@ -404,7 +404,7 @@ def test_the_strong_player_and_its_hints_never_use_what_their_seat_cannot_see(na
             break
         seat = min(game.to_act(state))
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-    assert checked >= 5
+    assert checked >= 3
 
 
 @pytest.mark.parametrize("name", SUGGEST_GAMES)
