@@ -45,7 +45,7 @@ async def test_a_resigned_player_gets_nothing_private_of_the_seat(world):
 
     seats = world.seats(1)
     by_seat = {seats[p.id]: p for p in (anna, clara)}
-    await play(world, by_seat, 40, random.Random(2))
+    await play(world, by_seat, 20, random.Random(2))
     assert world.stored(1).version > 1
 
     assert dm_snapshot(world, bernd) == before  # no new DM, no edit
@@ -67,7 +67,7 @@ async def test_a_replaced_player_gets_nothing_private_of_the_seat(world):
 
     seats = world.seats(1)
     by_seat = {seats[p.id]: p for p in (anna, clara, dora)}
-    await play(world, by_seat, 40, random.Random(4))
+    await play(world, by_seat, 20, random.Random(4))
     assert world.stored(1).version > 2
 
     assert dm_snapshot(world, bernd) == before
