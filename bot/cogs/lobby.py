@@ -13,6 +13,14 @@ LANGUAGE_CHOICES = [app_commands.Choice(name="German", value="de"), app_commands
 STRENGTH_CHOICES = [app_commands.Choice(name="normal", value="normal"), app_commands.Choice(name="strong", value="strong")]
 
 
+def check_table_permissions(interaction: discord.Interaction) -> None:
+    """Before anything is stored: a table the bot cannot post boards to would stall at once."""
+    missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
+    if missing:
+        raise Refusal.of("bot.errors.new_missing_permissions",
+                         permissions=permission_names(missing, user_language(interaction)))
+
+
 class LobbyCog(FeatureCog):
     @game_subcommand("new", "Open a table for a game in this channel or thread")
     @app_commands.describe(game="Which game to play",
@@ -22,11 +30,7 @@ class LobbyCog(FeatureCog):
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   language: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)
-        # Before anything is stored: a table the bot cannot post boards to would stall at once.
-        missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
-        if missing:
-            raise Refusal.of("bot.errors.new_missing_permissions",
-                             permissions=permission_names(missing, user_language(interaction)))
+        check_table_permissions(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         # The table's language: chosen here, else the server's preferred language.
         lang = language.value if language is not None else guild_language(interaction.guild)
@@ -50,10 +54,7 @@ class LobbyCog(FeatureCog):
                        language: app_commands.Choice[str] | None = None,
                        computer: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)
-        missing = missing_permissions(interaction.app_permissions, in_thread=in_thread(interaction))
-        if missing:
-            raise Refusal.of("bot.errors.new_missing_permissions",
-                             permissions=permission_names(missing, user_language(interaction)))
+        check_table_permissions(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = language.value if language is not None else user_language(interaction)
         table = await self.service.open_practice(
