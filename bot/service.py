@@ -198,6 +198,12 @@ class GameService:
     def lobby_text(self, table: GameRow) -> str:
         return presenter.lobby_text(table, self.engine(table.game))
 
+    def check_table_request(self, game_name: str, options_text: str | None) -> None:
+        """Refuse an unknown game or bad options before anything is made for the table."""
+        game = self.engine(game_name)
+        options_text, _ = days_options(options_text)
+        parse_options(game, options_text)
+
     async def open_lobby(self, channel: discord.abc.Messageable, *, guild_id: int, channel_id: int,
                          host: discord.abc.User, game_name: str, options_text: str | None,
                          lang: str = "en") -> GameRow:
