@@ -131,16 +131,24 @@ class Carcassonne:
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args
+        # The steps towards a square say in words what was chosen: the turn's account reads
+        # "Anna picks square 0,-1." rather than a button's label.
         if verb == "area":
             new.area = int(args[0]) - 1
+            groups = _areas(list(state.fits))
+            first = sum(len(group) for group in groups[:new.area]) + 1
+            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first,
+                                    last=first + len(groups[new.area]) - 1)))
         elif verb == "at":
             new.square = _parse_sq(args[0])
             new.phase = "rotate"
+            events.append(Event(msg("carcassonne.event.square", player=SeatRef(seat), square=args[0])))
         elif verb == "back":
             if new.phase == "rotate":
                 new.phase, new.square = "place", None  # back to the squares of the same group
             else:
                 new.area = None
+            events.append(Event(msg("carcassonne.event.back", player=SeatRef(seat))))
         elif verb == "turn":
             self._place_tile(new, SIDE_NAMES.index(args[0]), events)
         elif verb == "robber":

@@ -30,7 +30,10 @@ async def test_choosing_a_square_and_skipping_a_follower_are_said_in_words(world
         action = rng.choice(GAME.legal_actions(state, seat))
         await world.slash(by_seat[seat], "move", action=action.encode())
         verbs.add(action.verb)
-        assert "made a move" not in world.latest_board().content
+        board = world.latest_board().content
+        assert "made a move" not in board
+        if action.verb == "at":  # the square in words, not as a button's "1: square 0,-1"
+            assert f"picks square {action.args[0]}." in board and ": square" not in board
     assert {"at", "turn"} <= verbs
     log = reply(await world.slash(anna, "game log")).content
     assert "made a move" not in log
