@@ -66,7 +66,7 @@ def _roll_choice(game, state, seat: int, legal: list[Action]) -> Action:
     roll = state.roll
     if roll.rolls_used == 0:
         return Action("roll")
-    die_cards = tuple(game._die_values(state, seat))
+    die_cards = tuple(game.die_values(state, seat))
     result = evaluate(roll.dice, die_cards)
     target = tuple(roll.to_beat) if roll.to_beat is not None else (0, 0, 0)
     beating = result > target
@@ -167,21 +167,21 @@ def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
 
 def _target_chance(game, state, seat: int, card_id: str) -> float:
     card = CARDS[card_id]
-    die_cards = tuple(game._die_values(state, seat))
+    die_cards = tuple(game.die_values(state, seat))
     stack = next((i for i, s in enumerate(state.stacks) if s and s[0] == card_id), None)
     if card.kind == TOURNAMENT:
         # The organiser rolls 4 times against everyone's 3: a bit better than an even share.
         return min(0.9, 1.6 / state.seats)
     combination = card.combination.key
     if stack is not None:
-        if card.kind == CASTLE and game._holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination:
+        if card.kind == CASTLE and game.holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination:
             combination = BETRAYAL_COMBINATION.key
         return beat_chance(combination, 3, die_cards)
     owner = state.owner_of(card_id)
-    rolls = 4 if card.kind == CASTLE and game._holds(state, seat, CATAPULT) else 3
+    rolls = 4 if card.kind == CASTLE and game.holds(state, seat, CATAPULT) else 3
     chance = beat_chance(combination, rolls, die_cards)
     if card.kind == CASTLE:
-        defender_cards = tuple(game._die_values(state, owner))
+        defender_cards = tuple(game.die_values(state, owner))
         chance *= 1.0 - beat_chance(typical_result(combination, rolls, die_cards), 3, defender_cards)
     return chance
 
@@ -196,9 +196,9 @@ def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random
             if owner is None:
                 value += 0.1  # a card off a stack moves the game on; trading among players does not
         elif action.verb == "topple":
-            die_cards = tuple(game._die_values(state, seat))
+            die_cards = tuple(game.die_values(state, seat))
             chance = beat_chance(KING.key, 3, die_cards)
-            cost = 0.0 if game._holds(state, seat, PROTECTION) else 3.0
+            cost = 0.0 if game.holds(state, seat, PROTECTION) else 3.0
             value = chance * WIN - (1 - chance) * cost
         elif action.verb == "under":
             value = 0.05  # a look at a new card, when nothing on offer is worth a try

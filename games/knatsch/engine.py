@@ -150,7 +150,7 @@ class KnatschGame:
 
     def _choose_actions(self, state: KnatschState, seat: int) -> list[Action]:
         actions = []
-        if self._may_topple(state):
+        if self.may_topple(state):
             actions.append(Action("topple"))
         targets = self._targets(state, seat)
         actions += [Action("target", (cid,)) for cid in targets]
@@ -160,7 +160,7 @@ class KnatschGame:
             actions.append(Action("end"))
         return actions
 
-    def _may_topple(self, state: KnatschState) -> bool:
+    def may_topple(self, state: KnatschState) -> bool:
         # "Three castles at the start of the turn": before anything else happened this turn.
         return state.fresh and len(state.cards_of(state.active, CASTLE)) == 3
 
@@ -181,15 +181,15 @@ class KnatschGame:
             castles = len(state.cards_of(owner, CASTLE))
             if castles < (3 if state.seats == 2 else 2):
                 return False
-            return not (self._holds(state, owner, CASTLE_GUARD) and card.id in state.castle_guard[owner])
-        return not (self._holds(state, owner, SPECIAL_GUARD) and state.special_guard[owner] == card.id)
+            return not (self.holds(state, owner, CASTLE_GUARD) and card.id in state.castle_guard[owner])
+        return not (self.holds(state, owner, SPECIAL_GUARD) and state.special_guard[owner] == card.id)
 
-    def _unders_allowed(self, state: KnatschState, seat: int) -> int:
-        return 2 if self._holds(state, seat, STACK) else 1
+    def unders_allowed(self, state: KnatschState, seat: int) -> int:
+        return 2 if self.holds(state, seat, STACK) else 1
 
     def _under_stacks(self, state: KnatschState, seat: int, targets: list[str]) -> list[int]:
         movable = [i for i, stack in enumerate(state.stacks) if len(stack) >= 2]
-        if state.unders_used < self._unders_allowed(state, seat):
+        if state.unders_used < self.unders_allowed(state, seat):
             return movable
         if targets:
             return []
@@ -200,14 +200,14 @@ class KnatschGame:
 
     def _guard_actions(self, state: KnatschState, seat: int) -> list[Action]:
         actions = []
-        castle_guard = self._card_with(state, seat, CASTLE_GUARD)
+        castle_guard = self.card_with(state, seat, CASTLE_GUARD)
         castles = _by_id(state.cards_of(seat, CASTLE))
         if castle_guard and castles:
             current = set(state.castle_guard[seat])
             for pair in itertools.combinations(castles, min(2, len(castles))):
                 if set(pair) != current:
                     actions.append(Action("guard", (castle_guard, ",".join(pair))))
-        special_guard = self._card_with(state, seat, SPECIAL_GUARD)
+        special_guard = self.card_with(state, seat, SPECIAL_GUARD)
         if special_guard:
             for cid in _by_id(state.cards_of(seat, SPECIAL)):
                 if cid not in (special_guard, state.special_guard[seat]):
@@ -216,7 +216,7 @@ class KnatschGame:
 
     def _can_progress(self, state: KnatschState) -> bool:
         seat = state.active
-        if self._may_topple(state):
+        if self.may_topple(state):
             return True
         targets = self._targets(state, seat)
         return bool(targets or self._under_stacks(state, seat, targets))
@@ -247,7 +247,7 @@ class KnatschGame:
 
     def _do_under(self, state, seat, args, events) -> None:
         index = int(args[0]) - 1
-        special_case = state.unders_used >= self._unders_allowed(state, seat)
+        special_case = state.unders_used >= self.unders_allowed(state, seat)
         stack = state.stacks[index]
         card = stack.pop(0)
         stack.append(card)
@@ -290,7 +290,7 @@ class KnatschGame:
             combination = card.combination
             text = msg("knatsch.event.target_stack", player=who, card=card_label(card), stack=stack_index + 1)
             # Betrayal only where it helps (see the module doc).
-            if card.kind == CASTLE and self._holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination.key:
+            if card.kind == CASTLE and self.holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination.key:
                 combination = BETRAYAL_COMBINATION
                 text = msg("knatsch.event.target_betrayal", player=who, card=card_label(card),
                            stack=stack_index + 1, combination=combination.text)
@@ -301,7 +301,7 @@ class KnatschGame:
         owner = state.owner_of(card.id)
         rolls = NORMAL_ROLLS
         key = "knatsch.event.attack" if card.kind == CASTLE else "knatsch.event.target_owned"
-        if card.kind == CASTLE and self._holds(state, seat, CATAPULT):
+        if card.kind == CASTLE and self.holds(state, seat, CATAPULT):
             rolls, key = EXTRA_ROLLS, "knatsch.event.attack_catapult"
         state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.combination.key))
         events.append(Event(msg(key, player=who, owner=_seat(owner), card=card_label(card), count=rolls),
@@ -352,14 +352,14 @@ class KnatschGame:
         state.counter += 1
         return rng
 
-    def _result(self, state: KnatschState, roll: Roll) -> tuple[int, int, int]:
-        return evaluate(roll.dice, self._die_values(state, roll.roller))
+    def roll_result(self, state: KnatschState, roll: Roll) -> tuple[int, int, int]:
+        return evaluate(roll.dice, self.die_values(state, roll.roller))
 
     def _after_roll(self, state: KnatschState, events: list[Event]) -> None:
         roll = state.roll
-        dice_cards = self._die_values(state, roll.roller)
+        dice_cards = self.die_values(state, roll.roller)
         common = dict(player=_seat(roll.roller), dice=dice_text(roll.dice), used=roll.rolls_used,
-                      allowed=roll.rolls_allowed, result=result_msg(self._result(state, roll)))
+                      allowed=roll.rolls_allowed, result=result_msg(self.roll_result(state, roll)))
         if dice_cards:
             text = msg("knatsch.event.rolled_cards", cards=", ".join(map(str, dice_cards)),
                        count=len(dice_cards), **common)
@@ -371,7 +371,7 @@ class KnatschGame:
 
     def _finish_roll(self, state: KnatschState, events: list[Event]) -> None:
         roll = state.roll
-        result = self._result(state, roll)
+        result = self.roll_result(state, roll)
         {KING_ROLL: self._finish_king, CAPTURE: self._finish_capture, DEFENCE: self._finish_defence,
          TOURNAMENT_ROLL: self._finish_tournament_roll}[roll.purpose](state, roll, result, events)
 
@@ -382,7 +382,7 @@ class KnatschGame:
             events.append(Event(msg("knatsch.event.toppled", player=_seat(seat), result=result_msg(result)),
                                 kind="win"))
             self._declare_winner(state, seat, st.KING_TOPPLED)
-        elif self._holds(state, seat, PROTECTION):
+        elif self.holds(state, seat, PROTECTION):
             events.append(Event(msg("knatsch.event.king_protected", player=_seat(seat),
                                     result=result_msg(result)), kind="fail"))
             self._end_turn(state)
@@ -465,7 +465,7 @@ class KnatschGame:
         if len(tournament.results) < len(tournament.order):
             # Everyone rolls in turn (no sitting out); only the Champion earns a fourth roll.
             following = tournament.order[len(tournament.results)]
-            rolls = EXTRA_ROLLS if self._holds(state, following, CHAMPION) else NORMAL_ROLLS
+            rolls = EXTRA_ROLLS if self.holds(state, following, CHAMPION) else NORMAL_ROLLS
             best = tournament.results[tournament.order.index(tournament.leader)]
             state.roll = Roll(TOURNAMENT_ROLL, following, tournament.card, tournament.stack, None,
                               rolls, list(best))
@@ -497,7 +497,7 @@ class KnatschGame:
         A covered card can leave only on its owner's turn (king's revenge) or with the guard
         itself, so this refills only when the owner could have done so themselves."""
         held = state.holdings[seat]
-        if self._holds(state, seat, CASTLE_GUARD):
+        if self.holds(state, seat, CASTLE_GUARD):
             castles = [cid for cid in held if CARDS[cid].kind == CASTLE]
             covered = [cid for cid in state.castle_guard[seat] if cid in castles]
             for cid in castles:
@@ -508,7 +508,7 @@ class KnatschGame:
             state.castle_guard[seat] = _by_id(covered)
         else:
             state.castle_guard[seat] = []
-        guard = self._card_with(state, seat, SPECIAL_GUARD)
+        guard = self.card_with(state, seat, SPECIAL_GUARD)
         if guard is None:
             state.special_guard[seat] = None
         elif state.special_guard[seat] not in held:
@@ -557,17 +557,17 @@ class KnatschGame:
             self._end_turn(state)
 
     # ------------------------------------------------------------------------------------
-    # Small queries
+    # Small queries (public: the views and the computer player read them too)
 
     @staticmethod
-    def _card_with(state: KnatschState, seat: int, ability: str) -> str | None:
+    def card_with(state: KnatschState, seat: int, ability: str) -> str | None:
         return next((cid for cid in state.holdings[seat] if CARDS[cid].ability == ability), None)
 
-    def _holds(self, state: KnatschState, seat: int, ability: str) -> bool:
-        return self._card_with(state, seat, ability) is not None
+    def holds(self, state: KnatschState, seat: int, ability: str) -> bool:
+        return self.card_with(state, seat, ability) is not None
 
     @staticmethod
-    def _die_values(state: KnatschState, seat: int) -> list[int]:
+    def die_values(state: KnatschState, seat: int) -> list[int]:
         return sorted(CARDS[cid].value for cid in state.holdings[seat] if CARDS[cid].ability == DIE)
 
     @staticmethod

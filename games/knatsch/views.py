@@ -48,9 +48,9 @@ def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> 
         "turn": {
             "seat": state.active,
             "unders_used": state.unders_used,
-            "unders_allowed": game._unders_allowed(state, state.active),
+            "unders_allowed": game.unders_allowed(state, state.active),
             "further_attempt": state.bonus,
-            "may_topple": state.phase == CHOOSE and game._may_topple(state),
+            "may_topple": state.phase == CHOOSE and game.may_topple(state),
         },
         "roll": _roll_json(game, state, state.roll) if state.roll else None,
         "tournament": _tournament_json(state),
@@ -65,8 +65,8 @@ def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> 
 def _player_json(game: "KnatschGame", state: KnatschState, seat: int) -> dict:
     castles = len(state.cards_of(seat, CASTLE))
     tournaments = len(state.cards_of(seat, TOURNAMENT))
-    castle_guard = game._card_with(state, seat, CASTLE_GUARD)
-    special_guard = game._card_with(state, seat, SPECIAL_GUARD)
+    castle_guard = game.card_with(state, seat, CASTLE_GUARD)
+    special_guard = game.card_with(state, seat, SPECIAL_GUARD)
     guarded_by = {cid: castle_guard for cid in state.castle_guard[seat]}
     if special_guard and state.special_guard[seat]:
         guarded_by[state.special_guard[seat]] = special_guard
@@ -81,7 +81,7 @@ def _player_json(game: "KnatschGame", state: KnatschState, seat: int) -> dict:
         "castles": castles,
         "tournaments": tournaments,
         "specials": len(state.cards_of(seat, SPECIAL)),
-        "die_cards": game._die_values(state, seat),
+        "die_cards": game.die_values(state, seat),
         "castle_guard": None if castle_guard is None else
         {"card": castle_guard, "covers": list(state.castle_guard[seat])},
         "special_guard": None if special_guard is None else
@@ -105,7 +105,7 @@ def _roll_json(game: "KnatschGame", state: KnatschState, roll: Roll) -> dict:
         holder = {"attacker": state.active,
                   "leader": state.tournament.leader if state.tournament else None}.get(against)
         to_beat = {**_result_json(roll.to_beat), "against": against, "seat": holder}
-    best = game._result(state, roll) if rolled else None
+    best = game.roll_result(state, roll) if rolled else None
     return {
         "purpose": roll.purpose,
         "roller": roll.roller,
@@ -115,7 +115,7 @@ def _roll_json(game: "KnatschGame", state: KnatschState, roll: Roll) -> dict:
         "dice": [{"position": i + 1, "value": value or None, "locked": value == SIX,
                   "kept": rolled and roll.rolls_used > 1 and not roll.rerolled[i] and value != SIX}
                  for i, value in enumerate(roll.dice)],
-        "die_cards": game._die_values(state, roll.roller),
+        "die_cards": game.die_values(state, roll.roller),
         "rolls_used": roll.rolls_used,
         "rolls_allowed": roll.rolls_allowed,
         "best": _result_json(best),
@@ -188,7 +188,7 @@ def status_line(game: "KnatschGame", state: KnatschState) -> Msg:
 def _verdict(game: "KnatschGame", state: KnatschState) -> Msg:
     """Whether stopping now wins: "wins" / "defends" / "leads" / "fails"."""
     roll = state.roll
-    result = game._result(state, roll)
+    result = game.roll_result(state, roll)
     good = beats(result, roll.to_beat)
     kind = {CAPTURE: "capture", KING_ROLL: "king", DEFENCE: "defence", TOURNAMENT_ROLL: "tournament"}[roll.purpose]
     return msg(f"knatsch.verdict.{kind}_{'yes' if good else 'no'}")
@@ -208,7 +208,7 @@ def describe_action(game: "KnatschGame", state: KnatschState, seat: int, action:
                 return msg("knatsch.label.target_stack", card=card_label(card), stack=stack + 1)
             owner = SeatRef(state.owner_of(card.id))
             if card.kind == CASTLE:
-                if game._holds(state, seat, "catapult"):
+                if game.holds(state, seat, "catapult"):
                     return msg("knatsch.label.attack_catapult", owner=owner, card=card_label(card), count=4)
                 return msg("knatsch.label.attack", owner=owner, card=card_label(card))
             return msg("knatsch.label.target_owned", owner=owner, card=card_label(card))
@@ -233,7 +233,7 @@ def describe_action(game: "KnatschGame", state: KnatschState, seat: int, action:
                 return msg("knatsch.label.reroll_keep", keep=dice_text(kept), **common)
             return msg("knatsch.label.reroll", **common)
         if verb == "stop":
-            return msg("knatsch.label.stop", result=result_msg(game._result(state, state.roll)),
+            return msg("knatsch.label.stop", result=result_msg(game.roll_result(state, state.roll)),
                        verdict=_verdict(game, state))
         if verb == "lose":
             return msg("knatsch.label.lose", card=card_label(CARDS[args[0]]), stack=int(args[1]))
