@@ -8,6 +8,13 @@ winning makes taking from them worth more). The king is challenged when the chan
 outweighs the castle the revenge would cost. A card goes under a stack only when nothing on
 offer is worth trying for.
 
+Guards: before announcing, it moves the castle guard onto the two castles easiest for rivals to
+beat and the special guard onto the special worth most to it, whenever they stand elsewhere
+(a guard move costs nothing, so it comes first; each move strictly improves the cover, so
+guards never go round in circles). A further attempt after a special is declined when it is a
+long shot and a failure would only turn up a new stack card for the next player in place of one
+they cannot use.
+
 Rolling: it keeps every die of its best group (die cards count towards it) and rolls the rest
 again; it stops once it beats what it must beat, except where a higher result still helps (an
 attack on a castle that will be defended, a tournament that others must beat).
@@ -21,8 +28,8 @@ import random
 from functools import lru_cache
 
 from games.core import Action
-from games.knatsch.cards import (BETRAYAL, BETRAYAL_COMBINATION, CARDS, CASTLE, CATAPULT, CHAMPION, DIE,
-                                 KING, PROTECTION, SPECIAL, STACK, TOURNAMENT)
+from games.knatsch.cards import (BETRAYAL, BETRAYAL_COMBINATION, CARDS, CASTLE, CASTLE_GUARD, CATAPULT,
+                                 CHAMPION, DIE, KING, PROTECTION, SPECIAL, STACK, TOURNAMENT, likeness)
 from games.knatsch.dice import SIX, evaluate
 from games.knatsch.state import CAPTURE, CHOOSE, DEFENCE, KING_ROLL, REVENGE, ROLL, TOURNAMENT_ROLL
 
@@ -188,13 +195,18 @@ def _target_chance(game, state, seat: int, card_id: str) -> float:
 
 def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
     scored: list[tuple[float, float, Action]] = []
+    guard = _better_guard(game, state, seat, legal)
     for action in legal:
         if action.verb == "target":
             card_id = action.args[0]
             owner = None if any(s and s[0] == card_id for s in state.stacks) else state.owner_of(card_id)
             value = _target_chance(game, state, seat, card_id) * _worth(game, state, seat, card_id, owner)
+            if CARDS[card_id].kind == TOURNAMENT:
+                value -= _tournament_giveaway(game, state, seat, card_id)
             if owner is None:
                 value += 0.1  # a card off a stack moves the game on; trading among players does not
+                if state.bonus:
+                    value -= (1.0 - _target_chance(game, state, seat, card_id)) * _failure_exposure(state, seat, card_id)
         elif action.verb == "topple":
             die_cards = tuple(game.die_values(state, seat))
             chance = beat_chance(KING.key, 3, die_cards)
@@ -204,10 +216,65 @@ def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random
             value = 0.05  # a look at a new card, when nothing on offer is worth a try
         elif action.verb == "end":
             value = 0.0
-        else:  # guard moves: the guards sit on the cards held longest, which is fine
-            value = -1.0
+        else:
+            value = WIN + 1.0 if action == guard else float("-inf")  # moving back and forth helps nobody
         scored.append((value, rng.random(), action))
     return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def _castle_risk(card_id: str) -> float:
+    """How likely a rival's attack is to beat this castle's combination."""
+    return beat_chance(CARDS[card_id].combination.key, 3)
+
+
+def _special_keep_worth(card_id: str) -> float:
+    card = CARDS[card_id]
+    if card.ability == DIE:
+        return 1.2 + 0.1 * card.value
+    return {PROTECTION: 1.0, BETRAYAL: 0.9, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3}.get(card.ability, 0.6)
+
+
+def _better_guard(game, state, seat: int, legal: list[Action]) -> Action | None:
+    """The guard move that covers what is most at risk, if the guards do not cover it already."""
+    moves = [a for a in legal if a.verb == "guard"]
+    if not moves:
+        return None
+    castle_cover, special_cover = state.castle_guard[seat], state.special_guard[seat]  # public: on the table
+
+    def castle_score(cards) -> float:
+        return sum(_castle_risk(cid) for cid in cards)
+
+    best = None
+    best_gain = 1e-9  # only a strict improvement: guards never go round in circles
+    for move in moves:
+        covered = move.args[1].split(",")
+        if CARDS[move.args[0]].ability == CASTLE_GUARD:
+            gain = castle_score(covered) - castle_score(castle_cover)
+        else:
+            gain = _special_keep_worth(covered[0]) - (_special_keep_worth(special_cover) if special_cover else 0.0)
+        if gain > best_gain:
+            best, best_gain = move, gain
+    return best
+
+
+def _tournament_giveaway(game, state, seat: int, card_id: str) -> float:
+    """A tournament someone else wins goes to them: organising it when it would win a rival the
+    game (two castles and two tournaments) hands them that chance."""
+    rivals = [other for other in range(state.seats) if other != seat]
+    share = (1.0 - _target_chance(game, state, seat, card_id)) / len(rivals)
+    return sum(share * WIN for other in rivals if _worth(game, state, other, card_id, None) >= WIN)
+
+
+def _failure_exposure(state, seat: int, card_id: str) -> float:
+    """What a failed try at a stack card gives away: the card goes under and a fresh one turns up
+    for the next seat. That costs something only when the next seat cannot use the card on top
+    now, and more the closer that seat is to winning. (A further attempt is optional: when every
+    try is worth less than nothing, the computer ends its turn.)"""
+    following = (seat + 1) % state.seats
+    theirs = {likeness(CARDS[cid]) for cid in state.holdings[following]} - {None}
+    if likeness(CARDS[card_id]) not in theirs:
+        return 0.0
+    return 0.25 * (1.0 + 2.0 * _threat(state, following))
 
 
 def _revenge_choice(state, seat: int, legal: list[Action]) -> Action:

@@ -53,3 +53,33 @@ def test_the_computer_beats_random_players_clearly():
             state, _ = GAME.apply(state, seat, action)
         wins += me in GAME.outcome(state).winners
     assert wins / games > 0.6  # random play wins about a third
+
+
+def test_it_moves_the_castle_guard_onto_the_castles_easiest_to_beat_and_then_leaves_it():
+    # Yellow 2-2-2+3 and green 2-2-2+4 are far easier to beat than black 5-5-5+4.
+    state = table(3, [["C16", "C07", "C10", "S17"], ["C04"], ["C13"]], stack1=["S01"], stack2=["C05"],
+                  castle_guard=[["C07", "C16"], [], []], fresh=False)
+    move = suggest(GAME, state, 0, random.Random(4))
+    assert move == Action("guard", ("S17", "C07,C10"))
+    state, _ = GAME.apply(state, 0, move)
+    assert state.castle_guard[0] == ["C07", "C10"]
+    assert suggest(GAME, state, 0, random.Random(4)).verb != "guard"  # no moving back and forth
+
+
+def test_it_moves_the_special_guard_onto_its_best_special():
+    state = table(3, [["C16", "S19", "S12", "S04"], ["C04"], ["C10"]], stack1=["S01"], stack2=["C05"],
+                  special_guard=["S12", None, None], fresh=False)
+    assert suggest(GAME, state, 0, random.Random(5)) == Action("guard", ("S19", "S04"))
+
+
+def test_it_does_not_organise_a_tournament_that_would_win_a_rival_the_game():
+    # Bernd holds two castles and two tournaments: a third tournament wins him the game. After a
+    # special from a stack, Anna may try again; the only card she may try for is that tournament.
+    holdings = [["C07", "S01"], ["C01", "C04", "T2", "T3"]]
+    state = table(2, holdings, stack1=["T1"], stack2=["C09"], bonus=True, fresh=False, unders_used=1)
+    assert [a.verb for a in GAME.legal_actions(state, 0)].count("target") == 1
+    assert suggest(GAME, state, 0, random.Random(6)) == Action("end")
+    # Without the danger the further attempt is taken.
+    holdings = [["C07", "S01"], ["C01", "C04", "T2"]]
+    state = table(2, holdings, stack1=["T1"], stack2=["C09"], bonus=True, fresh=False, unders_used=1)
+    assert suggest(GAME, state, 0, random.Random(6)) == Action("target", ("T1",))
