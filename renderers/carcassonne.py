@@ -9,11 +9,13 @@ role: knight square, thief triangle, monk circle, farmer wide oval.
 """
 from __future__ import annotations
 
+import math
+import random
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.carcassonne.data import ORIENTED
+from games.carcassonne.data import ORIENTED, TILES
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, font,
                               ink_on, text_width)
@@ -63,7 +65,8 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, CITY, CITY_EDGE, ROAD, ROAD_EDGE,
-             CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0)]
+             CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL,
+             WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW]
     colours = list(dict.fromkeys(tuple(c) for c in exact))
     colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
     colours = list(dict.fromkeys(colours))
@@ -240,93 +243,255 @@ def _side_panel(draw, view, panel: str, lang: str) -> None:
 
 
 def _tile(draw, x: float, y: float, size: int, code: str, rot: int, *, robber=False, crop=False) -> None:
+    """Paste the tile's art (its robber or crop-circle mark comes with the kind)."""
+    size = int(size)
+    draw._image.paste(tile_image(code, rot, size), (int(round(x)), int(round(y))))
+
+
+# ----------------------------------------------------------------------------------------
+# Tile art: drawn once per tile kind and rotation at MASTER px from the engine's segment data,
+# then scaled (smoothly) to the size wanted and kept per (kind, rotation, size).
+
+MASTER = 320
+CITY_FILL = (214, 160, 98)
+CITY_SHADE = (190, 132, 76)
+WALL = (214, 204, 182)
+WALL_EDGE = (96, 72, 52)
+ROOF = (168, 62, 44)
+HOUSE = (244, 232, 206)
+GRASS_DARK = (98, 148, 62)
+MEADOW = (140, 188, 96)
+SHIELD_WHITE = (255, 255, 255)
+
+
+def _turn(point, k: int):
+    """A point of the unit square turned k quarter turns clockwise."""
+    u, v = point
+    for _ in range(k % 4):
+        u, v = 1 - v, u
+    return u, v
+
+
+def _bezier(p0, control, p2, steps: int = 20):
+    return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * control[0] + t * t * p2[0],
+             (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * control[1] + t * t * p2[1])
+            for t in (i / steps for i in range(steps + 1))]
+
+
+def _city_shape(sides: tuple[int, ...]):
+    """(outline, walls) of a city reaching `sides`, in unit coordinates: the outline to fill and
+    the wall lines along its inner edge."""
+    sides = tuple(sorted(sides))
+    if len(sides) == 4:
+        return [(0, 0), (1, 0), (1, 1), (0, 1)], []
+    if len(sides) == 1:  # a cap along one side
+        k = sides[0]
+        wall = _bezier((1, 0), (0.5, 0.62), (0, 0))
+        outline = [(0, 0), (1, 0)] + wall
+    elif len(sides) == 3:  # all but a bay at the missing side
+        k = (({0, 1, 2, 3} - set(sides)).pop() - 2) % 4
+        wall = _bezier((1, 1), (0.5, 0.3), (0, 1))
+        outline = [(0, 0), (1, 0)] + wall
+    elif (sides[1] - sides[0]) % 2 == 0:  # a band from side to side
+        k = 0 if sides == (1, 3) else 1
+        top, bottom = _bezier((0, 0), (0.5, 0.56), (1, 0)), _bezier((1, 1), (0.5, 0.44), (0, 1))
+        outline = top + bottom
+        wall = None
+        walls = [top, bottom]
+    else:  # two neighbouring sides: the corner between them
+        first = sides[0] if (sides[0] + 1) % 4 == sides[1] else sides[1]
+        k = (first + 1) % 4
+        wall = _bezier((1, 0), (0.6, 0.6), (0, 1))
+        outline = [(0, 1), (0, 0), (1, 0)] + wall
+    if wall is not None:
+        walls = [wall]
+    return [_turn(p, k) for p in outline], [[_turn(p, k) for p in line] for line in walls]
+
+
+def _road_line(sides: tuple[int, ...]):
+    """A road's centre line in unit coordinates."""
+    if len(sides) == 1:
+        return [SIDE_MID[sides[0]], (0.5, 0.5)]
+    a, b = sides
+    if (a - b) % 2 == 0:
+        return [SIDE_MID[a], SIDE_MID[b]]
+    corner = CORNERS[[c for c in SIDE_CORNERS[a] if c in SIDE_CORNERS[b]][0]]
+    start, end = SIDE_MID[a], SIDE_MID[b]
+    a0 = math.atan2(start[1] - corner[1], start[0] - corner[0])
+    a1 = math.atan2(end[1] - corner[1], end[0] - corner[0])
+    if a1 - a0 > math.pi:
+        a1 -= 2 * math.pi
+    elif a0 - a1 > math.pi:
+        a1 += 2 * math.pi
+    return [(corner[0] + 0.5 * math.cos(a0 + (a1 - a0) * i / 16), corner[1] + 0.5 * math.sin(a0 + (a1 - a0) * i / 16))
+            for i in range(17)]
+
+
+def _inside(mask, point, radius: float = 0.0) -> bool:
+    """Whether a disc round `point` (unit coordinates) lies wholly in the white of `mask`."""
+    m = mask.size[0] - 1
+    for du, dv in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius),
+                   (radius * 0.7, radius * 0.7), (-radius * 0.7, radius * 0.7),
+                   (radius * 0.7, -radius * 0.7), (-radius * 0.7, -radius * 0.7)):
+        u, v = point[0] + du, point[1] + dv
+        if not (0 <= u <= 1 and 0 <= v <= 1) or mask.getpixel((round(u * m), round(v * m))) < 128:
+            return False
+    return True
+
+
+_GRID = [(0.1 + 0.8 * i / 8, 0.1 + 0.8 * j / 8) for j in range(9) for i in range(9)]
+
+
+def _house(draw, centre, width: float, *, roof=ROOF, body=HOUSE, edge=WALL_EDGE, line: int = 3) -> None:
+    """A small house: a wall with a pitched roof (a village where roads meet, or a city roof)."""
+    x, y = centre
+    h = width * 0.5
+    draw.rectangle((x - h, y - h * 0.1, x + h, y + h), fill=body, outline=edge, width=line)
+    draw.polygon([(x - h * 1.2, y), (x, y - h * 1.1), (x + h * 1.2, y)], fill=roof, outline=edge, width=line)
+    draw.rectangle((x - h * 0.22, y + h * 0.4, x + h * 0.22, y + h), fill=edge)
+
+
+def _chapel(draw, centre, s: float) -> None:
+    """A cloister: a chapel on a meadow, red roof and a cross on the gable."""
+    x, y = centre
+    r = 0.3 * s
+    draw.ellipse((x - r, y - r * 0.95, x + r, y + r * 0.95), fill=MEADOW)
+    w, h = 0.17 * s, 0.12 * s
+    base = y + 0.16 * s
+    draw.rectangle((x - w, base - h * 2, x + w, base), fill=HOUSE, outline=WALL_EDGE, width=max(2, int(s / 80)))
+    draw.polygon([(x - w * 1.25, base - h * 2), (x, base - h * 3.6), (x + w * 1.25, base - h * 2)], fill=CLOISTER,
+                 outline=WALL_EDGE, width=max(2, int(s / 80)))
+    top = base - h * 3.6
+    bar = max(4, int(s * 0.028))
+    draw.rectangle((x - bar / 2, top - 0.13 * s, x + bar / 2, top + 2), fill=INK)
+    draw.rectangle((x - 0.045 * s, top - 0.1 * s - bar / 2, x + 0.045 * s, top - 0.1 * s + bar / 2), fill=INK)
+    draw.rounded_rectangle((x - w * 0.32, base - h * 1.1, x + w * 0.32, base), radius=w * 0.3, fill=WALL_EDGE)
+
+
+def _shield(draw, centre, s: float) -> None:
+    """A pennant: a blue heraldic shield with a white border and a white band."""
+    x, y = centre
+    w, h = 0.1 * s, 0.12 * s
+
+    def outline(grow: float):
+        ww, hh = w + grow, h + grow
+        return ([(x - ww, y - hh), (x + ww, y - hh), (x + ww, y + hh * 0.15)]
+                + _bezier((x + ww, y + hh * 0.15), (x + ww, y + hh * 0.8), (x, y + hh * 1.25), 8)[1:]
+                + _bezier((x, y + hh * 1.25), (x - ww, y + hh * 0.8), (x - ww, y + hh * 0.15), 8)[1:])
+
+    draw.polygon(outline(s * 0.03), fill=WALL_EDGE)
+    draw.polygon(outline(s * 0.015), fill=SHIELD_WHITE)
+    draw.polygon(outline(0), fill=PENNANT)
+    draw.rectangle((x - w, y - h * 0.22, x + w, y + h * 0.22), fill=SHIELD_WHITE)
+
+
+def _robber_mask(draw, centre, s: float) -> None:
+    """The robber symbol: a black mask with two eye holes."""
+    x, y = centre
+    r = 0.11 * s
+    draw.ellipse((x - r, y - r * 0.62, x + r, y + r * 0.62), fill=ROBBER_MARK, outline=WHITE, width=max(2, int(s / 80)))
+    e = r * 0.28
+    for dx in (-0.45, 0.45):
+        draw.ellipse((x + r * dx - e, y - e, x + r * dx + e, y + e), fill=WHITE)
+
+
+def _crop_circle(draw, centre, s: float) -> None:
+    x, y = centre
+    line = max(3, int(s / 60))
+    for r, fill in ((0.19, CROP), (0.12, FIELD), (0.065, CROP)):
+        r *= s
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=ROAD_EDGE, width=line)
+    for angle in (90, 210, 330):
+        px, py = x + 0.27 * s * math.cos(math.radians(angle)), y - 0.27 * s * math.sin(math.radians(angle))
+        r = 0.04 * s
+        draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
+
+
+@lru_cache(maxsize=None)
+def _master(code: str, rot: int) -> Image.Image:
+    """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
+    robber and crop-circle marks), for scaling down."""
     o = ORIENTED[(code, rot)]
-    s = size
-    draw.rectangle((x, y, x + s, y + s), fill=FIELD)
+    tile_type = TILES[code]
+    s = MASTER
+    image = Image.new("RGB", (s, s), FIELD)
+    draw = ImageDraw.Draw(image)
 
-    def pt(u, v):
-        return (x + u * s, y + v * s)
+    def px(points):
+        return [(u * s, v * s) for u, v in points]
 
-    centre = pt(0.5, 0.5)
-    for seg, kind in enumerate(o.kinds):
-        if kind != "city":
-            continue
-        sides = o.ports[seg]
-        if len(sides) == 1:
-            side = sides[0]
-            a, b = SIDE_CORNERS[side]
-            ca, cb = CORNERS[a], CORNERS[b]
-            mid = SIDE_MID[side]
-            inner = (0.5 + (mid[0] - 0.5) * 0.4, 0.5 + (mid[1] - 0.5) * 0.4)
-            poly = [pt(*ca), pt(*cb), pt((cb[0] + inner[0]) / 2, (cb[1] + inner[1]) / 2), pt(*inner),
-                    pt((ca[0] + inner[0]) / 2, (ca[1] + inner[1]) / 2)]
-            draw.polygon(poly, fill=CITY, outline=CITY_EDGE)
-        else:
-            for side in sides:
-                a, b = SIDE_CORNERS[side]
-                draw.polygon([pt(*CORNERS[a]), pt(*CORNERS[b]), centre], fill=CITY)
-            for side in sides:  # fill corners between two city sides
-                nxt = (side + 1) % 4
-                if nxt in sides:
-                    corner = CORNERS[SIDE_CORNERS[side][1]]
-                    draw.polygon([pt(*SIDE_MID[side]), pt(*corner), pt(*SIDE_MID[nxt]), centre], fill=CITY)
-            if len(sides) == 2 and (sides[0] - sides[1]) % 2 == 0:  # a band across
-                sa, sb = sides
-                if sa in (1, 3):
-                    draw.polygon([pt(0, 0.3), pt(1, 0.3), pt(1, 0.7), pt(0, 0.7)], fill=CITY)
-                else:
-                    draw.polygon([pt(0.3, 0), pt(0.7, 0), pt(0.7, 1), pt(0.3, 1)], fill=CITY)
+    # grass: a few darker tufts, the same on every tile of the kind
+    rng = random.Random(f"{code}{rot}")
+    for _ in range(14):
+        u, v = rng.uniform(0.06, 0.94), rng.uniform(0.06, 0.94)
+        draw.line([(u * s, v * s), (u * s + 5, v * s - 9)], fill=GRASS_DARK, width=3)
+        draw.line([(u * s + 7, v * s), (u * s + 9, v * s - 8)], fill=GRASS_DARK, width=3)
+
+    roads = [o.ports[seg] for seg, kind in enumerate(o.kinds) if kind == "road"]
+    road_mask = Image.new("L", (s, s), 0)
+    mask_draw = ImageDraw.Draw(road_mask)
+    for width, fill in ((0.15, ROAD_EDGE), (0.1, ROAD)):
+        for sides in roads:
+            draw.line(px(_road_line(sides)), fill=fill, width=int(width * s), joint="curve")
+            mask_draw.line(px(_road_line(sides)), fill=255, width=int(0.15 * s), joint="curve")
+    city_mask = Image.new("L", (s, s), 0)
+    city_draw = ImageDraw.Draw(city_mask)
+    cities = [(seg, _city_shape(o.ports[seg])) for seg, kind in enumerate(o.kinds) if kind == "city"]
+    for seg, (outline, walls) in cities:
+        draw.polygon(px(outline), fill=CITY_FILL)
+        city_draw.polygon(px(outline), fill=255)
+    # inside the walls: roofs where no knight stands and no shield hangs
+    taken = [o.spots[seg] for seg, _ in cities]
+    shields = []
+    for seg, _ in cities:
         if o.pennants[seg]:
-            sx, sy = o.spots[seg]
-            px, py = pt(0.5 + (sx - 0.5) * 0.3 + 0.12, 0.5 + (sy - 0.5) * 0.3 - 0.12)
-            r = s * 0.08
-            draw.polygon([(px - r, py - r), (px + r, py - r), (px + r, py + r * 0.3), (px, py + r * 1.3),
-                          (px - r, py + r * 0.3)], fill=PENNANT, outline=WHITE)
-    width = max(2, int(s * 0.11))
-    for seg, kind in enumerate(o.kinds):
-        if kind != "road":
+            spot = o.spots[seg]
+            free = [p for p in _GRID if _inside(city_mask, p, 0.16)]
+            if free:
+                best = max(free, key=lambda p: (min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in taken) > 0.08,
+                                                -((p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2)))
+                shields.append(best)
+                taken.append(best)
+    roofs = []
+    for p in _GRID[::2]:
+        if len(roofs) >= 4 or not _inside(city_mask, p, 0.14):
             continue
-        sides = o.ports[seg]
-        if len(sides) == 2:
-            a, b = pt(*SIDE_MID[sides[0]]), pt(*SIDE_MID[sides[1]])
-            if (sides[0] - sides[1]) % 2 == 0:
-                draw.line([a, b], fill=ROAD, width=width)
-            else:  # a curve: a quarter circle round the corner the two sides share
-                import math
-
-                corner = CORNERS[[c for c in SIDE_CORNERS[sides[0]] if c in SIDE_CORNERS[sides[1]]][0]]
-                cx, cy = pt(*corner)
-                angles = sorted(math.degrees(math.atan2(p[1] - cy, p[0] - cx)) % 360 for p in (a, b))
-                start, end = angles if angles[1] - angles[0] <= 180 else (angles[1], angles[0])
-                r = s * 0.5
-                draw.arc((cx - r, cy - r, cx + r, cy + r), start, end, fill=ROAD, width=width)
-        else:
-            draw.line([pt(*SIDE_MID[sides[0]]), centre], fill=ROAD, width=width)
-    ends = sum(1 for k, p in zip(o.kinds, o.ports) if k == "road" and len(p) == 1)
-    if ends >= 3 or (ends and not crop and "cloister" not in o.kinds and "city" not in o.kinds):
-        r = s * 0.09
-        draw.rectangle((centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r), fill=ROAD_EDGE)
+        if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > 0.05 for q in taken + roofs):
+            roofs.append(p)
+    for p in roofs:
+        _house(draw, (p[0] * s, p[1] * s), 0.17 * s, roof=ROOF, body=CITY_SHADE, line=3)
+    for seg, (outline, walls) in cities:
+        for wall in walls:
+            draw.line(px(wall), fill=WALL_EDGE, width=int(0.095 * s), joint="curve")
+            draw.line(px(wall), fill=WALL, width=int(0.05 * s), joint="curve")
+    ends = [sides[0] for sides in roads if len(sides) == 1]
+    centre = (s / 2, s / 2)
     if "cloister" in o.kinds:
-        r = s * 0.17
-        draw.rectangle((centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r), fill=CLOISTER, outline=WHITE)
-        draw.line([(centre[0], centre[1] - r * 0.7), (centre[0], centre[1] + r * 0.7)], fill=WHITE, width=max(1, s // 40))
-        draw.line([(centre[0] - r * 0.5, centre[1] - r * 0.2), (centre[0] + r * 0.5, centre[1] - r * 0.2)],
-                  fill=WHITE, width=max(1, s // 40))
-    if crop:
-        r = s * 0.16
-        draw.ellipse((centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r), fill=CROP, outline=ROAD_EDGE,
-                     width=max(1, s // 30))
-        r2 = r * 0.45
-        draw.ellipse((centre[0] - r2, centre[1] - r2, centre[0] + r2, centre[1] + r2), outline=ROAD_EDGE,
-                     width=max(1, s // 40))
-    if robber:
-        # the robber symbol: a black mask in the south-east corner
-        cx, cy = pt(0.82, 0.82)
-        r = s * 0.1
-        draw.ellipse((cx - r, cy - r * 0.6, cx + r, cy + r * 0.6), fill=ROBBER_MARK)
-        e = r * 0.3
-        draw.ellipse((cx - r * 0.5 - e, cy - e, cx - r * 0.5 + e, cy + e), fill=WHITE)
-        draw.ellipse((cx + r * 0.5 - e, cy - e, cx + r * 0.5 + e, cy + e), fill=WHITE)
+        _chapel(draw, centre, s)
+    elif tile_type.crop_circle:
+        _crop_circle(draw, centre, s)
+    elif len(ends) >= 3 or (ends and not cities):
+        _house(draw, centre, 0.24 * s, line=4)
+    for p in shields:
+        _shield(draw, (p[0] * s, p[1] * s), s)
+    if tile_type.robber:
+        field = Image.new("L", (s, s), 255)
+        field.paste(0, mask=city_mask)
+        field.paste(0, mask=road_mask)
+        spots = list(o.spots) + [(0.5, 0.5)]
+        free = [p for p in _GRID if _inside(field, p, 0.12)] or _GRID
+        best = max(free, key=lambda p: min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in spots))
+        _robber_mask(draw, (best[0] * s, best[1] * s), s)
+    return image
+
+
+@lru_cache(maxsize=1024)
+def tile_image(code: str, rot: int, size: int) -> Image.Image:
+    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
+    master = _master(code, rot)
+    if size == MASTER:
+        return master
+    return master.resize((size, size), Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC)
 
 
 def _meeple(draw, cx: float, cy: float, size: int, seat: int, kind: str) -> None:
