@@ -17,16 +17,13 @@ from PIL import Image, ImageDraw
 
 from games.carcassonne.data import ORIENTED, TILES
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, font,
-                              ink_on, text_width)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, fit, font,
+                              ink_on, seat_names, text_width)
 
 WIDTH, HEIGHT = 1080, 1350
-HEADER = 170
-SIDE_PANEL = 360
+SIDE_PANEL = 360  # the widest the placing panel gets (the enlarged tile with its spots)
+PLAYER_PAD = 8
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}  # the placing steps: the rotations that fit, or the new tile enlarged with its spots
-BOARD_TOP, BOARD_BOTTOM = HEADER + 8, 985
-TRACK_TOP = 995
-PANEL_TOP = 1115
 
 FIELD = (118, 168, 78)
 CITY = (196, 148, 86)
@@ -50,15 +47,19 @@ SIDE_MID = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    seats = view["seats"]
-    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(seats)]
-    _header(draw, view, seat_names, lang)
+    names = seat_names(names, view["seats"])
+    top = _header(draw, view, names, lang)
+    # from the bottom up: player lines, then the score track, and the landscape fills the rest
+    players_top = HEIGHT - PLAYER_PAD - len(view["players"]) * _player_row(view)
+    track = _track_layout(view)
+    track_top = players_top - 10 - track["height"]
     panel = _placing_panel(view)
-    _board(draw, view, right=WIDTH - SIDE_PANEL if panel else WIDTH)
+    panel_width = _panel_width(view, panel) if panel else 0
+    _board(draw, view, top=top, bottom=track_top - 10, right=WIDTH - panel_width)
     if panel:
-        _side_panel(draw, view, panel, lang)
-    _track(draw, view)
-    _players(draw, view, seat_names, lang)
+        _side_panel(draw, view, panel, lang, top=top, bottom=track_top - 10, width=panel_width)
+    _track(draw, view, track, track_top)
+    _players(draw, view, names, lang, players_top)
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
@@ -95,10 +96,13 @@ def _fit_text(draw, text: str, size: int, width: int) -> str:
 # Header
 
 
-def _header(draw, view, names, lang) -> None:
+def _header(draw, view, names, lang) -> int:
+    """Whose turn and what they do, the drawn tile and the tiles left; returns where it ends."""
     status = translate(view["status"], lang, names)
     size = 38
-    lines = _wrap(draw, status, size, WIDTH - 230)
+    drawn = bool(view.get("drawn"))
+    box = 132
+    lines = _wrap(draw, status, size, WIDTH - (box + 70 if drawn else 48))
     y = 14
     for line in lines[:2]:
         draw.text((24, y), line, font=font(size), fill=INK)
@@ -106,18 +110,27 @@ def _header(draw, view, names, lang) -> None:
     # seat mark of whoever is asked
     if not view["over"] and view["to_act"]:
         seat = view["to_act"][0]
+        left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
+        room = WIDTH - 76 - 24 - (box + 24 if drawn else text_width(draw, left, MIN_TEXT) + 40)
         _seat_badge(draw, 24, y + 4, seat, 44)
-        draw.text((76, y + 4), _fit_text(draw, t(lang, "carcassonne.board.to_act", player=names[seat]), 32,
-                                         WIDTH - 330), font=font(32), fill=INK)
+        draw.text((76, y + 4), _fit_text(draw, t(lang, "carcassonne.board.to_act", player=names[seat]), 32, room),
+                  font=font(32), fill=INK)
+        y += 56
     left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
-    box = 132
+    tw = text_width(draw, left, MIN_TEXT)
     bx, by = WIDTH - box - 24, 10
-    if view.get("drawn"):
+    if drawn:
         _tile(draw, bx, by, box, view["drawn"], 0, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
         draw.rectangle((bx, by, bx + box, by + box), outline=INK, width=3)
-    # No tile in hand (it is laid and framed on the board): no empty box either.
-    tw = text_width(draw, left, MIN_TEXT)
-    draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(MIN_TEXT), fill=INK)
+        draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(MIN_TEXT), fill=INK)
+        return max(y, by + box + 44) + 6
+    # No tile in hand (it is laid and framed on the board): no empty box either, the count
+    # goes on the line of whose turn it is, or under the status.
+    if not view["over"] and view["to_act"]:
+        draw.text((WIDTH - 24 - tw, y - 50), left, font=font(MIN_TEXT), fill=INK)
+        return y + 6
+    draw.text((WIDTH - 24 - tw, y + 2), left, font=font(MIN_TEXT), fill=INK)
+    return y + 44
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:
@@ -140,7 +153,7 @@ def _wrap(draw, text: str, size: int, width: int) -> list[str]:
 # Board
 
 
-def _board(draw, view, right: int = WIDTH) -> None:
+def _board(draw, view, *, top: int, bottom: int, right: int = WIDTH) -> None:
     tiles = view["tiles"]
     squares = view.get("squares") or []
     xs = [tile["x"] for tile in tiles] + [sq["x"] for sq in squares]
@@ -150,10 +163,10 @@ def _board(draw, view, right: int = WIDTH) -> None:
         ys.append(view["square"]["y"])
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
-    avail_w, avail_h = right - 24, BOARD_BOTTOM - BOARD_TOP
-    size = max(8, min(190, avail_w // cols, avail_h // rows))
+    avail_w, avail_h = right - 24, bottom - top
+    size = max(8, min(200, avail_w // cols, avail_h // rows))
     ox = (right - cols * size) // 2
-    oy = BOARD_TOP + (avail_h - rows * size) // 2
+    oy = top + (avail_h - rows * size) // 2
 
     def origin(x, y):
         return ox + (x - min_x) * size, oy + (y - min_y) * size
@@ -183,9 +196,19 @@ def _board(draw, view, right: int = WIDTH) -> None:
     for m in view["meeples"]:
         px, py = origin(m["x"], m["y"])
         _meeple(draw, px + m["sx"] * size, py + m["sy"] * size, mark, m["seat"], m["kind"])
-    for spot in view.get("spots") or []:
+    spots = view.get("spots") or []
+    # on the laid tile the free spots numbered as on the buttons, if their numbers have room;
+    # else white dots (the enlarged tile beside the landscape numbers them)
+    roomy = all((a["sx"] - b["sx"]) ** 2 + (a["sy"] - b["sy"]) ** 2 >= (42 / size) ** 2
+                for k, a in enumerate(spots) for b in spots[k + 1:])
+    for spot in spots:
         px, py = origin(spot["x"], spot["y"])
-        _spot_number(draw, px + spot["sx"] * size, py + spot["sy"] * size, spot["n"], small=True)
+        cx, cy = px + spot["sx"] * size, py + spot["sy"] * size
+        if roomy:
+            _spot_number(draw, cx, cy, spot["n"], small=True)
+        else:
+            r = max(5, size // 12)
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2)
 
 
 def _spot_number(draw, cx: float, cy: float, number: int, *, small: bool = False) -> None:
@@ -204,28 +227,62 @@ def _placing_panel(view) -> str | None:
     return None
 
 
-def _side_panel(draw, view, panel: str, lang: str) -> None:
+def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[tuple[float, float]]:
+    """The points nudged apart until each is `gap` from the others (numbered discs that would
+    cover each other), kept inside a square of `size`."""
+    points = [list(p) for p in points]
+    for _ in range(30):
+        moved = False
+        for i, a in enumerate(points):
+            for b in points[i + 1:]:
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                dist = math.hypot(dx, dy)
+                if dist >= gap:
+                    continue
+                if dist < 1e-6:
+                    dx, dy, dist = 1.0, 0.0, 1.0
+                push = (gap - dist) / 2 + 0.5
+                for p, sign in ((a, -1), (b, 1)):
+                    p[0] = min(max(p[0] + sign * dx / dist * push, gap / 2), size - gap / 2)
+                    p[1] = min(max(p[1] + sign * dy / dist * push, gap / 2), size - gap / 2)
+                moved = True
+        if not moved:
+            break
+    return [(x, y) for x, y in points]
+
+
+def _panel_width(view, panel: str) -> int:
+    """The placing panel only as wide as what it shows: the enlarged tile with its spots, or
+    the rotations that fit (one column for one or two)."""
+    if panel == "spots":
+        return SIDE_PANEL - 40
+    return 250 if len(view["square"]["rots"]) <= 2 else SIDE_PANEL - 20
+
+
+def _side_panel(draw, view, panel: str, lang: str, *, top: int, bottom: int, width: int) -> None:
     """Right of the landscape while placing: the choices the buttons name, numbered alike."""
-    x0, y0 = WIDTH - SIDE_PANEL + 8, BOARD_TOP + 6
-    w = SIDE_PANEL - 24
-    draw.rounded_rectangle((x0, y0, x0 + w, BOARD_BOTTOM - 6), radius=14, fill=(250, 246, 236), outline=MUTED,
+    x0, y0 = WIDTH - width + 8, top + 6
+    w = width - 24
+    draw.rounded_rectangle((x0, y0, x0 + w, bottom - 6), radius=14, fill=(250, 246, 236), outline=MUTED,
                            width=2)
     title = t(lang, f"carcassonne.board.panel_{panel}")
-    for k, line in enumerate(_wrap(draw, title, 32, w - 24)[:2]):
+    lines = _wrap(draw, title, 32, w - 24)[:2]
+    for k, line in enumerate(lines):
         draw.text((x0 + 14, y0 + 12 + k * 40), line, font=font(32), fill=INK)
-    top = y0 + 100
+    top = y0 + 24 + 40 * len(lines)
     if panel == "spots":
         last = view["tiles"][-1]
         size = w - 28
         tx = x0 + 14
         _tile(draw, tx, top, size, last["code"], last["rot"], robber=last["robber"], crop=last["crop_circle"])
         draw.rectangle((tx, top, tx + size, top + size), outline=INK, width=3)
-        for spot in view["spots"]:
-            _spot_number(draw, tx + spot["sx"] * size, top + spot["sy"] * size, spot["n"])
+        places = _spread([(spot["sx"] * size, spot["sy"] * size) for spot in view["spots"]], 58, size)
+        for spot, (sx, sy) in zip(view["spots"], places):
+            _spot_number(draw, tx + sx, top + sy, spot["n"])
         y = top + size + 16
         for spot in view["spots"]:  # the follower each spot takes, as its button says
             word = t(lang, f"carcassonne.follower.{FOLLOWER_OF_KIND[spot['kind']]}")
-            if y + 40 > BOARD_BOTTOM - 12:
+            if y + 40 > bottom - 12:
                 break
             _spot_number(draw, tx + 22, y + 20, spot["n"], small=True)
             draw.text((tx + 52, y + 20), _fit_text(draw, word, MIN_TEXT, size - 60), font=font(MIN_TEXT), fill=INK,
@@ -233,9 +290,12 @@ def _side_panel(draw, view, panel: str, lang: str) -> None:
             y += 46
         return
     rots = view["square"]["rots"]
-    size = (w - 42) // 2
+    cols = 1 if len(rots) <= 2 else 2
+    size = (w - 28 - 14 * (cols - 1)) // cols
+    rows = (len(rots) + cols - 1) // cols
+    size = min(size, (bottom - 12 - top) // rows - 50)
     for k, rot in enumerate(rots):
-        col, row = k % 2, k // 2
+        col, row = k % cols, k // cols
         tx, ty = x0 + 14 + col * (size + 14), top + row * (size + 50)
         _tile(draw, tx, ty, size, view["drawn"], rot, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
         draw.rectangle((tx, ty, tx + size, ty + size), outline=INK, width=3)
@@ -286,7 +346,7 @@ def _city_shape(sides: tuple[int, ...]):
         return [(0, 0), (1, 0), (1, 1), (0, 1)], []
     if len(sides) == 1:  # a cap along one side
         k = sides[0]
-        wall = _bezier((1, 0), (0.5, 0.62), (0, 0))
+        wall = _bezier((1, 0), (0.5, 0.46), (0, 0))
         outline = [(0, 0), (1, 0)] + wall
     elif len(sides) == 3:  # all but a bay at the missing side
         k = (({0, 1, 2, 3} - set(sides)).pop() - 2) % 4
@@ -474,7 +534,7 @@ def _master(code: str, rot: int) -> Image.Image:
         _house(draw, centre, 0.24 * s, line=4)
     for p in shields:
         _shield(draw, (p[0] * s, p[1] * s), s)
-    if tile_type.robber:
+    if tile_type.robber:  # the mask in the field, as far from the follower spots as it goes
         field = Image.new("L", (s, s), 255)
         field.paste(0, mask=city_mask)
         field.paste(0, mask=road_mask)
@@ -491,6 +551,8 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
     master = _master(code, rot)
     if size == MASTER:
         return master
+    if size <= MASTER // 2:  # averaging: smooth edges and four times faster than Lanczos
+        return master.resize((size, size), Image.Resampling.BOX)
     return master.resize((size, size), Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC)
 
 
@@ -524,67 +586,121 @@ def _seat_badge(draw, x: float, y: float, seat: int, size: int) -> None:
 # Track and players
 
 
-def _track(draw, view) -> None:
-    spaces = view["track_spaces"]
-    per_row = spaces // 2
-    cell = (WIDTH - 30) // per_row
-    x0 = (WIDTH - cell * per_row) // 2
-    row_h = 54
-    at: dict[int, list[int]] = {}
-    robbers: dict[int, list[int]] = {}
+TRACK_COLUMNS = 25
+CELL = (WIDTH - 30) // TRACK_COLUMNS
+TRACK_X = (WIDTH - CELL * TRACK_COLUMNS) // 2
+CELL_H = 42
+CHIP = 40  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
+POINTER = 8  # between a row of spaces and the chips that point into it
+
+
+def _track_layout(view) -> dict:
+    """Where every figure on the score track goes: the 50 spaces in two rows of 25, and over
+    the first row / under the second, each space's figures as a row of numbered chips (every
+    player, then every robber), in as many lanes as needed so no chip covers another."""
+    figures: dict[int, list[tuple[str, int]]] = {}
     for p in view["players"]:
-        at.setdefault(p["space"], []).append(p["seat"])
+        figures.setdefault(p["space"], []).append(("player", p["seat"]))
+    for p in view["players"]:
         if p["robber"] is not None:
-            robbers.setdefault(p["robber"], []).append(p["seat"])
+            figures.setdefault(p["robber"], []).append(("robber", p["seat"]))
+    chains: list[dict] = []
+    lanes_of_row = []
+    right = TRACK_X + TRACK_COLUMNS * CELL
+    for row in (0, 1):
+        lane_ends: list[float] = []
+        for space in sorted(figures):
+            if space // TRACK_COLUMNS != row:
+                continue
+            group = figures[space]
+            centre = TRACK_X + (space % TRACK_COLUMNS) * CELL + CELL / 2
+            width = len(group) * CHIP
+            left = min(max(centre - width / 2, TRACK_X), right - width)
+            lane = next((k for k, end in enumerate(lane_ends) if left >= end + 2), len(lane_ends))
+            if lane == len(lane_ends):
+                lane_ends.append(left + width)
+            else:
+                lane_ends[lane] = left + width
+            chains.append({"row": row, "space": space, "left": left, "lane": lane, "figures": group,
+                           "centre": centre})
+        lanes_of_row.append(max(1 - row, len(lane_ends)))  # the first row's lane stays (all start on 0)
+    height = (lanes_of_row[0] * CHIP + POINTER + 2 * CELL_H + 4
+              + (POINTER + lanes_of_row[1] * CHIP if lanes_of_row[1] else 0))
+    return {"chains": chains, "lanes": lanes_of_row, "height": height}
+
+
+def _track(draw, view, layout: dict, top: int) -> None:
+    spaces = view["track_spaces"]
+    cells_top = (top + layout["lanes"][0] * CHIP + POINTER, top + layout["lanes"][0] * CHIP + POINTER + CELL_H + 4)
+    taken = {chain["space"] for chain in layout["chains"]}
     for space in range(spaces):
-        row, col = divmod(space, per_row)
-        x, y = x0 + col * cell, TRACK_TOP + row * (row_h + 4)
-        seats = at.get(space, [])
-        draw.rectangle((x, y, x + cell - 2, y + row_h), fill=(236, 230, 214), outline=MUTED)
-        if seats:  # one stripe per figure on the space, in its colour
-            stripe = (cell - 2) / len(seats)
-            for k, seat in enumerate(seats):
-                draw.rectangle((x + k * stripe, y, x + (k + 1) * stripe, y + row_h), fill=_colour(seat))
-        if space in robbers:
-            draw.rectangle((x, y, x + cell - 2, y + row_h), outline=ROBBER_MARK, width=5)
-        if seats:
-            # Every figure on the space by its seat number: one per stripe, stacked when many.
-            stripe = (cell - 2) / len(seats)
-            for k, seat in enumerate(seats):
-                if len(seats) <= 2:
-                    cx, cy, size = x + (k + 0.5) * stripe, y + row_h / 2, MIN_TEXT
-                    if k:  # a dark line between the two, so "1" and "3" never read as "13"
-                        draw.line((x + k * stripe, y, x + k * stripe, y + row_h), fill=INK, width=3)
-                else:
-                    cx, cy, size = x + (cell - 2) / 2, y + (k + 0.5) * row_h / len(seats), MIN_TEXT
-                    draw.rectangle((x, y + k * row_h / len(seats), x + cell - 2, y + (k + 1) * row_h / len(seats)),
-                                   fill=_colour(seat))
-                draw.text((cx, cy), str(seat + 1), font=font(size), fill=ink_on(_colour(seat)), anchor="mm")
-        elif space % 5 == 0:
-            draw.text((x + cell / 2 - 1, y + row_h / 2), str(space), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
+        row, col = divmod(space, TRACK_COLUMNS)
+        x, y = TRACK_X + col * CELL, cells_top[row]
+        busy = space in taken
+        draw.rectangle((x, y, x + CELL - 2, y + CELL_H), fill=(255, 236, 170) if busy else (236, 230, 214),
+                       outline=INK if busy else MUTED, width=3 if busy else 1)
+        if space % 5 == 0:
+            draw.text((x + CELL / 2 - 1, y + CELL_H / 2), str(space), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
+
+    def chain_y(chain) -> float:
+        """The top of a chain's chips."""
+        if chain["row"] == 0:
+            return cells_top[0] - POINTER - (chain["lane"] + 1) * CHIP
+        return cells_top[1] + CELL_H + POINTER + chain["lane"] * CHIP
+
+    for chain in layout["chains"]:  # a pointer from the space to its chips, under the chips
+        y = chain_y(chain)
+        width = len(chain["figures"]) * CHIP
+        cx = min(max(chain["centre"], chain["left"] + CHIP / 2), chain["left"] + width - CHIP / 2)
+        if chain["row"] == 0:
+            start, end = (chain["centre"], cells_top[0]), (cx, y + CHIP / 2)
+        else:
+            start, end = (chain["centre"], cells_top[1] + CELL_H), (cx, y + CHIP / 2)
+        draw.line([start, end], fill=INK, width=3)
+    for chain in layout["chains"]:
+        y = chain_y(chain)
+        for k, (what, seat) in enumerate(chain["figures"]):
+            x = chain["left"] + k * CHIP
+            _track_chip(draw, x + CHIP / 2, y + CHIP / 2, seat, robber=what == "robber")
 
 
-def _players(draw, view, names, lang) -> None:
-    players = view["players"]
-    rows = len(players)
-    height = (HEIGHT - PANEL_TOP - 6) // rows
-    size = max(MIN_TEXT, min(40, height - 12))
-    for p in players:
+def _track_chip(draw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
+    """A figure on the track: the player's score disc in the seat colour, or the player's
+    robber as a black square ringed in the seat colour; both carry the seat number."""
+    r = CHIP / 2 - 1
+    colour = _colour(seat)
+    if robber:
+        draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=ROBBER_MARK, outline=colour, width=5)
+        fill = WHITE
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
+        fill = ink_on(colour)
+    draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
+
+
+def _player_row(view) -> int:
+    return 50 if len(view["players"]) <= 3 else 44
+
+
+def _players(draw, view, names, lang, top: int) -> None:
+    """One line per player: seat badge, name, score, track space, followers at home, robber."""
+    height = _player_row(view)
+    size = 32
+    for p in view["players"]:
         seat = p["seat"]
-        y = PANEL_TOP + seat * height
-        active = seat in view["to_act"]
-        if active:
-            draw.rectangle((8, y, WIDTH - 8, y + height - 4), fill=(255, 236, 170))
-        _seat_badge(draw, 16, y + (height - 4 - size) / 2, seat, size)
-        ty = y + (height - 4) / 2
-        draw.text((24 + size, ty), _fit_text(draw, names[seat], size, 330), font=font(size), fill=INK, anchor="lm")
-        score = str(p["score"])
-        draw.text((390, ty), score, font=font(size + 4), fill=INK, anchor="lm")
+        y = top + seat * height
+        if seat in view["to_act"]:
+            draw.rectangle((8, y, WIDTH - 8, y + height - 2), fill=(255, 236, 170))
+        ty = y + (height - 2) / 2
+        _seat_badge(draw, 14, ty - 18, seat, 36)
+        name, name_size = fit(names[seat], size, 290)
+        draw.text((58, ty), name, font=font(name_size), fill=INK, anchor="lm")
+        draw.text((420, ty), str(p["score"]), font=font(36), fill=INK, anchor="rm")
         extra = t(lang, "carcassonne.board.followers", count=p["followers"])
         if p["robber"] is None:
             robber = t(lang, "carcassonne.board.robber_home")
         else:
             robber = t(lang, "carcassonne.board.robber_at", space=p["robber"])
         info = f"{t(lang, 'carcassonne.board.space', space=p['space'])} · {extra} · {robber}"
-        draw.text((460, ty), _fit_text(draw, info, MIN_TEXT, WIDTH - 470), font=font(MIN_TEXT), fill=INK,
-                  anchor="lm")
+        info, info_size = fit(info, MIN_TEXT, WIDTH - 446)
+        draw.text((438, ty), info, font=font(info_size), fill=INK, anchor="lm")
