@@ -54,7 +54,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     track = _track_layout(view)
     track_top = players_top - 10 - track["height"]
     panel = _placing_panel(view)
-    panel_width = _panel_width(view, panel) if panel else 0
+    panel_width = _panel_width(view, panel, track_top - 10 - top) if panel else 0
     _board(draw, view, top=top, bottom=track_top - 10, right=WIDTH - panel_width)
     if panel:
         _side_panel(draw, view, panel, lang, top=top, bottom=track_top - 10, width=panel_width)
@@ -67,7 +67,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
 def _palette() -> Image.Image:
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, CITY, CITY_EDGE, ROAD, ROAD_EDGE,
              CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL,
-             WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW]
+             WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW, GATE]
     colours = list(dict.fromkeys(tuple(c) for c in exact))
     colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
     colours = list(dict.fromkeys(colours))
@@ -164,7 +164,7 @@ def _board(draw, view, *, top: int, bottom: int, right: int = WIDTH) -> None:
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
     avail_w, avail_h = right - 24, bottom - top
-    size = max(8, min(200, avail_w // cols, avail_h // rows))
+    size = max(8, min(240, avail_w // cols, avail_h // rows))
     ox = (right - cols * size) // 2
     oy = top + (avail_h - rows * size) // 2
 
@@ -251,12 +251,24 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
     return [(x, y) for x, y in points]
 
 
-def _panel_width(view, panel: str) -> int:
+PANEL_TITLE = 24 + 2 * 40  # the panel's heading: two lines at most
+
+
+def _panel_width(view, panel: str, height: int) -> int:
     """The placing panel only as wide as what it shows: the enlarged tile with its spots, or
-    the rotations that fit (one column for one or two)."""
+    the rotations that fit, in one column or two, whichever shows them larger."""
     if panel == "spots":
         return SIDE_PANEL - 40
-    return 250 if len(view["square"]["rots"]) <= 2 else SIDE_PANEL - 20
+    count = len(view["square"]["rots"])
+    return max((250, SIDE_PANEL - 20), key=lambda width: _rotation_size(width, count, height)[0])
+
+
+def _rotation_size(width: int, count: int, height: int) -> tuple[int, int]:
+    """(tile size, columns) of the rotations in a panel `width` wide and `height` high."""
+    inner = width - 24 - 28
+    cols = 1 if width < 300 else 2
+    rows = (count + cols - 1) // cols
+    return max(40, min((inner - 14 * (cols - 1)) // cols, (height - PANEL_TITLE - 24) // rows - 50)), cols
 
 
 def _side_panel(draw, view, panel: str, lang: str, *, top: int, bottom: int, width: int) -> None:
@@ -290,10 +302,7 @@ def _side_panel(draw, view, panel: str, lang: str, *, top: int, bottom: int, wid
             y += 46
         return
     rots = view["square"]["rots"]
-    cols = 1 if len(rots) <= 2 else 2
-    size = (w - 28 - 14 * (cols - 1)) // cols
-    rows = (len(rots) + cols - 1) // cols
-    size = min(size, (bottom - 12 - top) // rows - 50)
+    size, cols = _rotation_size(width, len(rots), bottom - y0)
     for k, rot in enumerate(rots):
         col, row = k % cols, k // cols
         tx, ty = x0 + 14 + col * (size + 14), top + row * (size + 50)
@@ -322,6 +331,7 @@ HOUSE = (244, 232, 206)
 GRASS_DARK = (98, 148, 62)
 MEADOW = (140, 188, 96)
 SHIELD_WHITE = (255, 255, 255)
+GATE = (62, 44, 34)
 
 
 def _turn(point, k: int):
@@ -525,6 +535,18 @@ def _master(code: str, rot: int) -> Image.Image:
             draw.line(px(wall), fill=WALL_EDGE, width=int(0.095 * s), joint="curve")
             draw.line(px(wall), fill=WALL, width=int(0.05 * s), joint="curve")
     ends = [sides[0] for sides in roads if len(sides) == 1]
+    for side in ends if cities else ():  # a road that runs into a city ends at a gate in its wall
+        (u0, v0), (u1, v1) = SIDE_MID[side], (0.5, 0.5)
+        for step in range(1, 21):
+            u, v = u0 + (u1 - u0) * step / 20, v0 + (v1 - v0) * step / 20
+            if city_mask.getpixel((min(s - 1, int(u * s)), min(s - 1, int(v * s)))) >= 128:
+                du, dv = (u1 - u0) * 2, (v1 - v0) * 2  # unit direction into the city
+                pu, pv = -dv, du
+                half, deep = 0.085, 0.1
+                gate = [(u + pu * half, v + pv * half), (u + pu * half + du * deep, v + pv * half + dv * deep),
+                        (u - pu * half + du * deep, v - pv * half + dv * deep), (u - pu * half, v - pv * half)]
+                draw.polygon(px(gate), fill=GATE, outline=WALL_EDGE, width=3)
+                break
     centre = (s / 2, s / 2)
     if "cloister" in o.kinds:
         _chapel(draw, centre, s)
