@@ -157,3 +157,32 @@ def test_follower_spots_on_the_enlarged_tile_never_cover_each_other():
         assert not overlapping_texts(panel, margin=0)
         return
     pytest.skip("no follower step with several spots reached")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_free_squares_carry_the_numbers_of_the_square_buttons(lang):
+    from i18n import translate
+    import re
+
+    for seed in range(1, 20):
+        state = GAME.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            seat = min(GAME.to_act(state))
+            if state.phase == "place" and any(a.verb == "at" for a in GAME.legal_actions(state, seat)) \
+                    and len(state.board.tiles) > 8:
+                break
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        else:
+            continue
+        seat = min(GAME.to_act(state))
+        labels = [translate(GAME.describe(state, seat, a), lang, NAMES) for a in GAME.legal_actions(state, seat)
+                  if a.verb == "at"]
+        buttons = [int(re.match(r"(\d+)", label).group(1)) for label in labels]
+        with recording_texts() as drawn:
+            render(GAME.view(state, None), NAMES[:3], lang=lang)
+        on_board = [int(r.text) for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT and r.box[1] > 150
+                    and r.box[3] < PHONE_SIZE[1] - 350]
+        assert buttons and set(buttons) <= set(on_board), (buttons, on_board)
+        return
+    pytest.skip("no square step reached")
