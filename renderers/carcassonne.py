@@ -1,11 +1,18 @@
 """Carcassonne board image, phone first: 1080 x 1350 (4:5 upright).
 
 Top: whose turn and what they do, the drawn tile (with the robber or crop-circle mark) and the
-tiles left. Middle: the landscape scaled to fit whatever shape it grows to, the last tile
-framed, free squares for the drawn tile numbered like the menu, free follower spots ringed.
-Bottom: the 50-space score track and one row per player (seat number, name, score, track
-space, followers at home, robber). Every follower carries its seat number and a shape for its
-role: knight square, thief triangle, monk circle, farmer wide oval.
+tiles left. Middle: the landscape scaled to fill all the room the header, track and player
+lines leave, the last tile framed, free squares for the drawn tile numbered like the menu; while
+placing, a panel on the right only as wide as it needs shows the rotations that fit or the new
+tile enlarged with its free spots, numbered like the buttons. Bottom: the 50-space score track,
+every figure on it a numbered chip (robbers black squares ringed in the seat colour), and one
+line per player (seat number, name, score, track space, followers at home, robber).
+
+Tiles are drawn from the engine's segment data (`ORIENTED`): walled sand cities with roofs,
+blue-and-white pennant shields, light roads with dark edges ending at a village house, a city
+gate or a chapel, cloister chapels with a cross, the robber mask and the crop circle; each kind
+and rotation once, then kept per size. Every follower carries its seat number and a shape for
+its role: knight square, thief triangle, monk circle, farmer wide oval.
 """
 from __future__ import annotations
 
@@ -26,8 +33,6 @@ PLAYER_PAD = 8
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}  # the placing steps: the rotations that fit, or the new tile enlarged with its spots
 
 FIELD = (118, 168, 78)
-CITY = (196, 148, 86)
-CITY_EDGE = (120, 80, 40)
 ROAD = (246, 242, 228)
 ROAD_EDGE = (110, 100, 90)
 CLOISTER = (178, 60, 50)
@@ -65,7 +70,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, CITY, CITY_EDGE, ROAD, ROAD_EDGE,
+    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, ROAD, ROAD_EDGE,
              CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL,
              WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW, GATE]
     colours = list(dict.fromkeys(tuple(c) for c in exact))
@@ -577,7 +582,8 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
         while source // 2 >= 2 * size and source > 40:
             source //= 2
         return _halved(code, rot, source).resize((size, size), Image.Resampling.BOX)
-    return _master(code, rot).resize((size, size), Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC)
+    smooth = Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC
+    return _master(code, rot).resize((size, size), smooth)
 
 
 @lru_cache(maxsize=None)

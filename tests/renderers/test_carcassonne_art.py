@@ -123,7 +123,8 @@ def test_player_lines_are_whole_words_at_least_the_smallest_size(lang):
     assert all(r.box[2] <= PHONE_SIZE[0] and r.box[3] <= PHONE_SIZE[1] for r in lines)
     assert not overlapping_texts(lines, margin=1)
     long_name = [r.text for r in lines if r.text.startswith("Bartholom")]
-    assert long_name and long_name[0] in ("Bartholomäus…", "Bartholomäus der…", "Bartholomäus der Zögerliche…")
+    assert long_name and long_name[0] in ("Bartholomäus…", "Bartholomäus der…",
+                                          "Bartholomäus der Zögerliche…")  # cut at a word's end
 
 
 def test_the_landscape_fills_the_room_between_header_and_track():
