@@ -107,22 +107,27 @@ def _header(draw, view, names, lang) -> int:
     size = 38
     drawn = bool(view.get("drawn"))
     box = 132
-    lines = _wrap(draw, status, size, WIDTH - (box + 70 if drawn else 48))
+    left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
+    tw = text_width(draw, left, MIN_TEXT)
+    asked = not view["over"] and bool(view["to_act"])
+    if drawn:
+        lines = _wrap(draw, status, size, WIDTH - box - 70)
+    elif asked:
+        lines = _wrap(draw, status, size, WIDTH - 48)
+    else:  # the count of tiles left beside the status
+        lines = _wrap(draw, status, size, WIDTH - 48 - tw - 24)
     y = 14
     for line in lines[:2]:
         draw.text((24, y), line, font=font(size), fill=INK)
         y += size + 8
     # seat mark of whoever is asked
-    if not view["over"] and view["to_act"]:
+    if asked:
         seat = view["to_act"][0]
-        left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
         room = WIDTH - 76 - 24 - (box + 24 if drawn else text_width(draw, left, MIN_TEXT) + 40)
         _seat_badge(draw, 24, y + 4, seat, 44)
         draw.text((76, y + 4), _fit_text(draw, t(lang, "carcassonne.board.to_act", player=names[seat]), 32, room),
                   font=font(32), fill=INK)
         y += 56
-    left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
-    tw = text_width(draw, left, MIN_TEXT)
     bx, by = WIDTH - box - 24, 10
     if drawn:
         _tile(draw, bx, by, box, view["drawn"], 0, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
@@ -130,12 +135,9 @@ def _header(draw, view, names, lang) -> int:
         draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(MIN_TEXT), fill=INK)
         return max(y, by + box + 44) + 6
     # No tile in hand (it is laid and framed on the board): no empty box either, the count
-    # goes on the line of whose turn it is, or under the status.
-    if not view["over"] and view["to_act"]:
-        draw.text((WIDTH - 24 - tw, y - 50), left, font=font(MIN_TEXT), fill=INK)
-        return y + 6
-    draw.text((WIDTH - 24 - tw, y + 2), left, font=font(MIN_TEXT), fill=INK)
-    return y + 44
+    # goes on the line of whose turn it is, or beside the status.
+    draw.text((WIDTH - 24 - tw, y - 50 if asked else 20), left, font=font(MIN_TEXT), fill=INK)
+    return y + 6
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:
