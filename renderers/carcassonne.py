@@ -484,7 +484,7 @@ def _crop_circle(draw, centre, s: float) -> None:
         draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
 
 
-@lru_cache(maxsize=40)  # 300 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
+@lru_cache(maxsize=24)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
     robber and crop-circle marks), for scaling down."""
@@ -574,7 +574,7 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=768)  # mostly board sizes, some 10 KB each
+@lru_cache(maxsize=320)  # the kinds on the board at its current size (some 13 KB each), and a few large
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:
