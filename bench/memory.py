@@ -100,8 +100,13 @@ async def run(games: int, moves: int) -> None:
                   f"Discord holding {moves} boards and their images ({cdn_mib(world):.1f} MiB of PNGs)")
             # What the bot itself holds: empty the simulated Discord's message store and CDN (a
             # real bot's messages live on Discord's servers) and give freed memory back.
-            world.env.backend.messages.clear()
-            world.env.backend.cdn._blobs.clear()
+            backend = world.env.backend
+            backend.messages.clear()
+            backend.cdn._blobs.clear()
+            # simcord's own records of the run (every HTTP request, the transcript of all that
+            # happened, the interactions answered) are what Discord keeps on its side, not the bot.
+            for record in ("http_requests", "transcript", "interactions", "interaction_tokens"):
+                getattr(backend, record).clear()
             gc.collect()
             release_free_memory()
             print(f"the same without the simulated messages:   {rss_mib():7.1f} MiB  <- the bot's memory")

@@ -22,6 +22,7 @@ from games.core import Action, Msg, msg
 BUDGET = 0.25  # seconds a strong decision may take (about 0.3 s median on a small machine)
 PLAYOUT_ACTIONS = 40  # how far a continuation is played on before it is judged
 MAX_CANDIDATES = 8  # moves weighed at most: the normal player's choice and a sample of the rest
+CONFIDENCE = 1.0  # standard errors a move must lead the normal choice by to be preferred to it
 
 
 @dataclass
@@ -29,10 +30,22 @@ class Weighed:
     action: Action
     value: float = 0.0
     playouts: int = 0
+    lead: float = 0.0  # summed over playouts: this move's standing minus the normal choice's
+    lead_squares: float = 0.0
 
     @property
     def mean(self) -> float:
         return self.value / self.playouts if self.playouts else 0.0
+
+    def clearly_better(self) -> bool:
+        """Better than the normal player's choice beyond the playouts' noise: each playout of
+        every move starts from the same re-deal and the same dice, so the leads are paired."""
+        n = self.playouts
+        if n < 2:
+            return False
+        mean = self.lead / n
+        variance = max(0.0, (self.lead_squares - n * mean * mean) / (n - 1))
+        return mean > CONFIDENCE * math.sqrt(variance / n) and mean > 0.0
 
 
 class CanonicalRandom(random.Random):
@@ -91,15 +104,29 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
         return weighed
     start = clock()
     while clock() - start < budget:
+        # Every move is tried in the same re-dealt world with the same later dice: the comparison
+        # then measures the moves, not the luck of the deal.
+        world = determinize(game, state, seat, rng)
+        luck = rng.getrandbits(64)
+        results = []
         for item in weighed:
-            world = determinize(game, state, seat, rng)
             after, _ = game.apply(world, seat, item.action)
-            item.value += standing(game, _play_on(game, after, rng), seat)
-            item.playouts += 1
+            results.append(standing(game, _play_on(game, after, random.Random(luck)), seat))
             if clock() - start >= budget:
                 break
-    # Ties (and moves never tried) go to the normal player's choice, which comes first.
-    return sorted(weighed, key=lambda item: -item.mean if item.playouts else 1.0)
+        if len(results) < len(weighed):
+            break  # a round cut short by the budget would compare unequal worlds
+        for item, result in zip(weighed, results):
+            item.value += result
+            item.playouts += 1
+            lead = result - results[0]
+            item.lead += lead
+            item.lead_squares += lead * lead
+    # The normal player's choice stands unless another move is clearly better.
+    better = [item for item in weighed[1:] if item.clearly_better()]
+    best = max(better, key=lambda item: item.mean) if better else weighed[0]
+    return [best] + sorted((item for item in weighed if item is not best),
+                           key=lambda item: -item.mean if item.playouts else 1.0)
 
 
 def suggest_strong(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
@@ -114,7 +141,10 @@ def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float 
     best = weighed[0]
     if best.playouts == 0 or len(weighed) == 1:
         return best.action, msg("core.hint.only" if len(weighed) == 1 else "core.hint.normal")
-    runner_up = next((item for item in weighed[1:] if item.playouts), None)
+    runner_up = max((item for item in weighed[1:] if item.playouts), key=lambda item: item.mean, default=None)
+    if runner_up is not None and runner_up.mean > best.mean:
+        # The normal choice stood because no other move was clearly better: "did best" would be untrue.
+        return best.action, msg("core.hint.normal")
     reason = msg("core.hint.search", count=sum(item.playouts for item in weighed),
                  share=round(100 * best.mean), other=round(100 * runner_up.mean) if runner_up else 0)
     return best.action, reason

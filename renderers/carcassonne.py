@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from games.carcassonne.data import ORIENTED, TILES
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, fit, font,
-                              ink_on, seat_names, text_width)
+                              ink_on, keep_drawn, seat_names, text_width)
 
 WIDTH, HEIGHT = 1080, 1350
 SIDE_PANEL = 360  # the widest the placing panel gets (the enlarged tile with its spots)
@@ -484,7 +484,7 @@ def _crop_circle(draw, centre, s: float) -> None:
         draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
 
 
-@lru_cache(maxsize=24)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
+@keep_drawn(4 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
     robber and crop-circle marks), for scaling down."""
@@ -574,7 +574,7 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=320)  # the kinds on the board at its current size (some 13 KB each), and a few large
+@keep_drawn(8 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:
@@ -588,7 +588,7 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
     return _master(code, rot).resize((size, size), smooth)
 
 
-@lru_cache(maxsize=320)  # every kind and rotation at 160 and 80 px (some 10 MB)
+@keep_drawn(4 * 2**20)  # kinds and rotations at 160 and 80 px, for the small sizes
 def _halved(code: str, rot: int, size: int) -> Image.Image:
     """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
     source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)

@@ -73,35 +73,95 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return _face(size)
 
 
+def image_bytes(value: Any) -> int:
+    """The pixel bytes an image, a Pillow core image, or a tuple holding them keeps in memory."""
+    if isinstance(value, tuple):
+        return sum(image_bytes(item) for item in value)
+    size, mode = getattr(value, "size", None), getattr(value, "mode", None)
+    if not size or not mode:
+        return 0
+    bands = {"1": 1, "L": 1, "P": 1, "LA": 2, "RGB": 4, "RGBA": 4, "RGBX": 4, "I": 4, "F": 4}.get(mode, 4)
+    return size[0] * size[1] * bands
+
+
+class KeptImages:
+    """Drawn images kept for reuse up to a number of bytes, the least recently used dropped
+    first. A bot hosts many games at once: caches bounded by entries grew with every board size
+    and text seen, so each cache of drawn pixels gets a byte budget instead (thread-safe: boards
+    are drawn in worker threads)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._kept: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return None if found is None else found[0]
+
+    def put(self, key: Any, value: Any) -> Any:
+        size = image_bytes(value)
+        with self._lock:
+            if key in self._kept:
+                self.used -= self._kept.pop(key)[1]
+            if size <= self.budget:
+                self._kept[key] = (value, size)
+                self.used += size
+            while self.used > self.budget:
+                self.used -= self._kept.popitem(last=False)[1][1]
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.used = 0
+
+
+def keep_drawn(budget: int):
+    """Like `functools.lru_cache` for functions that return drawn images, bounded in bytes."""
+    def decorate(function):
+        kept = KeptImages(budget)
+
+        def cached(*args):
+            found = kept.get(args)
+            return found if found is not None else kept.put(args, function(*args))
+
+        cached.kept = kept
+        cached.cache_clear = kept.clear
+        cached.__wrapped__ = function
+        cached.__doc__ = function.__doc__
+        cached.__name__ = function.__name__
+        return cached
+    return decorate
+
+
+TEXT_MASKS = KeptImages(6 * 2**20)
+"""Text bitmaps of every face together: a few boards' worth of names, labels and numbers."""
+
+
 class _MaskCachedFont(ImageFont.FreeTypeFont):
-    """A face that keeps the bitmaps of the texts it drew last: a board draws the same labels,
-    names and numbers every turn, and rasterising text is most of a board's drawing time."""
-
-    MASKS_KEPT = 128  # per face: a board's texts (a mask is up to some 40 KB: ~5 MB for all faces)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._masks: OrderedDict = OrderedDict()
-        self._masks_lock = threading.Lock()  # boards are drawn in worker threads
+    """A face that keeps the bitmaps of the texts it drew last (in `TEXT_MASKS`, shared by all
+    faces): a board draws the same labels, names and numbers every turn, and rasterising text is
+    most of a board's drawing time."""
 
     def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
                  anchor=None, ink=0, start=None, *args: Any, **kwargs: Any):
         if mode == "RGBA" or args:  # colour glyphs are changed by the caller: never share them
             return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
                                     start, *args, **kwargs)
-        key = (text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink, start,
-               tuple(sorted(kwargs.items())))
-        with self._masks_lock:
-            found = self._masks.get(key)
-            if found is not None:
-                self._masks.move_to_end(key)
-                return found
-        found = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
-                                 start, **kwargs)
-        with self._masks_lock:
-            self._masks[key] = found
-            if len(self._masks) > self.MASKS_KEPT:
-                self._masks.popitem(last=False)
+        key = (self.size, text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink,
+               start, tuple(sorted(kwargs.items())))
+        found = TEXT_MASKS.get(key)
+        if found is None:
+            found = TEXT_MASKS.put(key, super().getmask2(text, mode, direction, features, language, stroke_width,
+                                                         anchor, ink, start, **kwargs))
         return found
 
 

@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, font, ink_on,
-                              note_text, unrecorded,
+                              keep_drawn, note_text, unrecorded,
                               seat_names)
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -80,7 +80,7 @@ def _fit(text: str, size: int, width: int, smallest: int = MIN_TEXT) -> tuple[st
     return text.rstrip() + "…", size
 
 
-@lru_cache(maxsize=4096)
+@keep_drawn(3 * 2**20)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The antialiased coverage of a text, drawn once: most labels repeat from board to board,
     and stamping a cached mask is much faster than laying the text out again."""

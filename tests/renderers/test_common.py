@@ -123,6 +123,31 @@ def test_text_drawn_from_kept_bitmaps_looks_the_same_and_the_store_stays_bounded
     texts = ["Anna 王小明", "Дмитрий 12", "Anna 王小明", "Αλέξανδρος"]
     assert drawn(kept, texts) == drawn(plain, texts)
     assert drawn(kept, texts) == drawn(plain, texts)  # a second time, from the kept bitmaps
-    for number in range(kept.MASKS_KEPT + 50):
-        drawn(kept, [str(number)])
-    assert len(kept._masks) == kept.MASKS_KEPT
+    budget = common.TEXT_MASKS.budget
+    for number in range(3000):
+        drawn(kept, [f"{number} {'W' * 20}"])
+    assert budget // 2 < common.TEXT_MASKS.used <= budget
+
+
+def test_kept_images_stay_within_their_byte_budget_and_drop_the_least_recently_used():
+    from renderers.common import KeptImages, keep_drawn
+
+    kept = KeptImages(3 * 100 * 100)
+    for name in "abc":
+        kept.put(name, Image.new("L", (100, 100)))
+    assert kept.get("a") is not None  # a is now the most recently used
+    kept.put("d", Image.new("L", (100, 100)))
+    assert kept.get("b") is None and kept.get("a") is not None and len(kept) == 3
+    kept.put("huge", Image.new("RGB", (200, 200)))  # larger than the whole budget: not kept
+    assert kept.get("huge") is None and kept.used <= kept.budget
+
+    calls = []
+
+    @keep_drawn(10 * 10 * 4)
+    def square(size):
+        calls.append(size)
+        return Image.new("RGB", (size, size))
+
+    assert square(10) is square(10) and calls == [10]
+    square(5)
+    assert square(10) is not None and calls == [10, 5, 10]  # 10 was dropped to make room for 5
