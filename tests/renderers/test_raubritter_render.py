@@ -243,3 +243,15 @@ def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
         assert any(t.text == str(viewer + 1) and t.box[1] >= hand_top for t in texts)
     images = {render(GAME.view(state, viewer), LAYOUT_NAMES[:3]).tobytes() for viewer in range(3)}
     assert len(images) == 3, "each seat's image differs (its seat disc)"
+
+
+def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypatch):
+    view = GAME.view(states_of(3, seed=1)[60], None)
+    rr._tile_image.cache_clear()
+    first = render(view, LAYOUT_NAMES[:3]).tobytes()
+    assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
+    monkeypatch.setattr(rr._TileCache, "BUDGET", 200_000)
+    rr._tile_image.cache_clear()
+    assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
+    assert 0 < rr._tile_image._bytes <= 200_000
+    rr._tile_image.cache_clear()
