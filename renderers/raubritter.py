@@ -477,14 +477,18 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: 
     status = translate(view["status"], lang, names)
     size = 34
     lines = _wrap(draw, status, size, WIDTH - 32)
+    if len(lines) > 1:  # two lines (of 32, or 30 px) so both sit inside the dark band
+        size = 32
+        lines = _wrap(draw, status, size, WIDTH - 32)
     if len(lines) > 2:
         size = 30
         lines = _wrap(draw, status, size, WIDTH - 32)
     if len(lines) > 2:
         lines = [lines[0], _fit(draw, " ".join(lines[1:]), size, WIDTH - 32)]
-    top = (HEADER - 8 - len(lines) * (size + 6)) // 2
+    step = size + 8
+    middle = (HEADER - 8) / 2
     for i, line in enumerate(lines):
-        draw.text((16, top + i * (size + 6)), line, font=font(size), fill=WHITE)
+        draw.text((16, middle + (i - (len(lines) - 1) / 2) * step), line, font=font(size), fill=WHITE, anchor="lm")
 
 
 BUILDING_POINTS = {"castle": 1, "village": 2, "town": 3}

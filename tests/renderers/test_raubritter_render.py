@@ -255,3 +255,11 @@ def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypat
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
     assert 0 < rr._tile_image._bytes <= 200_000
     rr._tile_image.cache_clear()
+
+
+def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
+    state = GAME.new_game(3, seed=2)
+    for lang in ("en", "de"):  # the keep phase's status takes two lines
+        for view in (GAME.view(state, None), GAME.view(states_of(3, seed=1)[16], None)):
+            status = [t for t in drawn(view, lang) if t.box[3] <= rr.HEADER + 10 and t.box[1] < rr.HEADER - 8]
+            assert status and all(t.box[1] >= 0 and t.box[3] <= rr.HEADER - 8 for t in status), status
