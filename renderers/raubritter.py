@@ -263,9 +263,10 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, layout: Layout,
             x, y = origin(*index[square])
             draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=frame)
             draw.rectangle((x + frame, y + frame, x + cell - frame, y + cell - frame), outline=WHITE, width=2)
-    if view.get("pending_castle") in index:  # the castle waiting for its knights
+    if view.get("pending_castle") in index:  # the castle waiting for its knights: gold inside a dark line
         x, y = origin(*index[view["pending_castle"]])
-        draw.rectangle((x, y, x + cell, y + cell), outline=HIGHLIGHT, width=frame + 2)
+        draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=2)
+        draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=frame)
 
 
 def _frame_width(cell: int) -> int:
