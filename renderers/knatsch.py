@@ -15,6 +15,9 @@ Drawn only from the view (see games/knatsch/views.py); every word from the catal
   +-----------------------------------------+
   | one row per player: seat number disc,   |
   | name, the nearest win, card chips       |
+  | (a castle's chip names it: its arms and |
+  | its dice, "blue 4-4-4+2"), wrapped onto |
+  | another line where a player holds many  |
   +-----------------------------------------+
 
 Seat marks carry the seat number; seat colours (renderers.common) differ from the coat-of-arms
@@ -310,6 +313,8 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
         else:
             _die(draw, dx, dy, size, die["value"])
             label, colour = str(die["position"]), INK
+        if _width(label, MIN_TEXT) > size + gap:  # "1: bleibt" too wide under its die: the number alone
+            label = str(die["position"])
         _text(draw, (dx + size / 2, dy + size + 19), label, MIN_TEXT, fill=colour, anchor="mm", width=size + gap)
     dice_bottom = top + 2 * (size + 44)
     rx = x0 + 3 * (size + gap) + 10
@@ -370,7 +375,7 @@ def nearest_goal(player) -> tuple[int, str, dict]:
     return min(options, key=lambda option: option[0])
 
 
-def _player_row(draw, x, y, w, h, player, view, say: Words):
+def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = None):
     seat = player["seat"]
     acting = seat in view["to_act"]
     winner = view["over"] and view["outcome"] and seat in view["outcome"]["winners"]
@@ -411,49 +416,96 @@ def _player_row(draw, x, y, w, h, player, view, say: Words):
     _text(draw, (x + w - goal_w / 2 - 8, y + 29), goal, goal_size, fill=(255, 255, 255) if winner else INK,
           anchor="mm", width=goal_w - 14)
 
-    # Card chips: castles, then specials, then one chip for all tournaments.
+    # Card chips: castles, then specials, then one chip for all tournaments, as wide as their
+    # words, wrapped onto as many lines as the row has.
+    if lines is None:
+        lines = max(1, (h - CHIP_TOP - 4 + CHIP_GAP) // (CHIP_H + CHIP_GAP))
+    for line, placed in enumerate(_chip_lines(player, say, w - 20, lines)):
+        cx = x + 10
+        for chip, text, width in placed:
+            _chip(draw, cx, y + CHIP_TOP + line * (CHIP_H + CHIP_GAP), width, CHIP_H, chip, say, text)
+            cx += width + CHIP_GAP
+
+
+CHIP_TOP, CHIP_H, CHIP_GAP = 54, 44, 6
+
+
+def _chip_text(chip, say: Words) -> str:
+    kind = chip["kind"]
+    if kind == "more":
+        return say("more", count=chip["count"])
+    if kind == "tournament":
+        return say("tournaments", count=chip["count"])
+    if kind == "castle":  # which castle: its coat of arms in words, then its dice ("blue 4-4-4+2")
+        arms = say(f"arms_{chip['arms']}") if chip.get("arms") else "?"
+        return say("chip_castle", arms=arms, combination=say.say(chip["combination"]["text"]))
+    if chip.get("ability") == "die":
+        return say("chip_die", value=chip["value"])
+    return say(f"chip_{chip.get('ability')}")
+
+
+def _chip_width(chip, text: str) -> int:
+    guard = 24 if chip.get("guarded_by") else 0
+    return max(90, int(_width(text, MIN_TEXT)) + 18 + (4 if chip["kind"] == "castle" else 0) + guard)
+
+
+def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict, str, int]]]:
+    """The player's chips flowed onto at most `lines` lines of `width`: (chip, words, width) each.
+    What does not fit ends in a "+N more" chip; a chip wider than a line is shortened."""
     cards = player["cards"]
     chips = [c for c in cards if c["kind"] == "castle"] + [c for c in cards if c["kind"] == "special"]
     if player["tournaments"]:
         chips.append({"kind": "tournament", "count": player["tournaments"]})
-    gap, top = 6, 54
-    room = h - top - 4
-    chip_h = 44
-    rows = max(1, (room + gap) // (chip_h + gap))
-    per_row = 5
-    chip_w = (w - 20 - gap * (per_row - 1)) // per_row
-    capacity = per_row * rows
-    if len(chips) > capacity:
-        chips = chips[:capacity - 1] + [{"kind": "more", "count": len(chips) - capacity + 1}]
-    for i, chip in enumerate(chips):
-        _chip(draw, x + 10 + (i % per_row) * (chip_w + gap), y + top + (i // per_row) * (chip_h + gap),
-              chip_w, chip_h, chip, say)
+    items = [(chip, _chip_text(chip, say)) for chip in chips]
+    flowed = _flow(items, width)
+    if len(flowed) <= lines:
+        return flowed
+    # Too many: keep what fits with room for the "+N more" chip at the end of the last line.
+    for keep in range(len(items) - 1, -1, -1):
+        more = {"kind": "more", "count": len(items) - keep}
+        flowed = _flow(items[:keep] + [(more, _chip_text(more, say))], width)
+        if len(flowed) <= lines:
+            return flowed
+    return flowed[:lines]
 
 
-def _chip(draw, x, y, w, h, card, say: Words):
+def _flow(items, width: int) -> list[list[tuple[dict, str, int]]]:
+    rows: list[list[tuple[dict, str, int]]] = []
+    used = width + 1
+    for chip, text in items:
+        chip_w = min(width, _chip_width(chip, text))
+        if rows and used + CHIP_GAP + chip_w <= width:
+            rows[-1].append((chip, text, chip_w))
+            used += CHIP_GAP + chip_w
+        else:
+            rows.append([(chip, text, chip_w)])
+            used = chip_w
+    return rows
+
+
+def chip_lines_needed(player, say: Words, width: int) -> int:
+    """How many chip lines a player's cards take at their natural widths."""
+    return max(1, len(_chip_lines(player, say, width, 99)))
+
+
+def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
     kind = card["kind"]
+    text = _chip_text(card, say) if text is None else text
     if kind == "more":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=LINE, width=2)
-        _text(draw, (x + w / 2, y + h / 2), say("more", count=card["count"]), MIN_TEXT, anchor="mm", width=w - 8)
+        _text(draw, (x + w / 2, y + h / 2), text, MIN_TEXT, anchor="mm", width=w - 8)
         return
     if kind == "tournament":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
-        _text(draw, (x + w / 2, y + h / 2), say("tournaments", count=card["count"]), MIN_TEXT, anchor="mm",
-              width=w - 8)
+        _text(draw, (x + w / 2, y + h / 2), text, MIN_TEXT, anchor="mm", width=w - 8)
         return
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
-    if kind == "castle":
-        text = say.say(card["combination"]["text"])
-    elif card.get("ability") == "die":
-        text = say("chip_die", value=card["value"])
-    else:
-        text = say(f"chip_{card.get('ability')}")
     guarded = bool(card.get("guarded_by"))
-    _text(draw, (x + 7, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - (30 if guarded else 12),
+    _text(draw, (x + 8, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - (34 if guarded else 14),
           bold=kind == "castle")
-    if card.get("guarded_by"):
-        _shield(draw, x + w - 22, y + 6, 16)
+    if guarded:
+        _shield(draw, x + w - 24, y + 6, 16)
 
 
 # ----------------------------------------------------------------------------------------
@@ -470,6 +522,34 @@ def _wrapped(draw, x, y, width, text, size, max_lines) -> int:
     for i, line in enumerate(lines):
         _text(draw, (x, y + i * (size + 10)), line, size, width=width)
     return y + len(lines) * (size + 10)
+
+
+ROLL_MIN = 306
+"""The roll panel's least height while dice are rolled (two rows of its smallest dice); other
+phases get along with less (OTHER_MIN)."""
+OTHER_MIN = 240
+
+
+def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
+    """Each player's row (height, chip lines): one chip line (two with up to three players),
+    and another line for each player whose castles and cards need it, as long as the roll
+    panel keeps its room."""
+    players = view["players"]
+    base_lines = 2 if len(players) <= 3 else 1
+    base = {1: 170, 2: 170, 3: 158}.get(len(players), 100 if len(players) >= 5 else 108)
+    heights = [base] * len(players)
+    spare = room - 6 * len(players) - sum(heights) - (ROLL_MIN if view.get("roll") else OTHER_MIN)
+    step = CHIP_H + CHIP_GAP
+    width = WIDTH - 2 * MARGIN - 20
+    needs = [max(0, chip_lines_needed(player, say, width) - base_lines) for player in players]
+    while spare >= step and any(needs):
+        for i, need in enumerate(needs):  # a line each in turn, seat order
+            if need > 0 and spare >= step:
+                heights[i] += step
+                needs[i] -= 1
+                spare -= step
+        needs = [need if spare >= step else 0 for need in needs]
+    return [(height, base_lines + (height - base) // step) for height in heights]
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
@@ -509,12 +589,13 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     # Players at the bottom: two chip rows with up to three players, one with more; the rest is
     # for the roll.
     gap = 6
-    row_h = {1: 170, 2: 170, 3: 158}.get(len(players), 100 if crowded else 108)
-    players_h = len(players) * (row_h + gap)
+    rows = _row_heights(view, say, HEIGHT - y - 10)
+    players_h = sum(row_h for row_h, _ in rows) + gap * len(players)
     _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - y - players_h - 10, view, say)
     py = HEIGHT - players_h - 2
-    for i, player in enumerate(players):
-        _player_row(draw, MARGIN, py + i * (row_h + gap), WIDTH - 2 * MARGIN, row_h, player, view, say)
+    for player, (row_h, lines) in zip(players, rows):
+        _player_row(draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines)
+        py += row_h + gap
     # Quantised here with the fast octree method: render_png keeps a palette image as it is,
     # and its default median cut takes several times longer for the same look.
     return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

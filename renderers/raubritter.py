@@ -1,28 +1,40 @@
 """Raub Ritter board renderer: draws only what a view (public or a seat's) holds.
 
-Layout (phone first: upright 1080 x 1350, fixed so the board never jumps around in the channel):
-the status on top; the board window, showing the laid tiles plus one free ring around them (grey
-where the area limit forbids laying), with the fixed square labels; under it one box per player
-(seat number, name, points, knights, tiles) and the viewer's hand. The size of the area comes from
-the view (7 x 7 up to 10 x 10). Every knight and flag carries its seat number, so owners are told
+Layout (phone first: upright 1080 x 1350): the status on top; the board window, showing the laid
+tiles plus one free ring around them (grey where the area limit forbids laying), with the square
+labels, its squares as large as the room left by the panel allows (a young area's few tiles are
+drawn big; free squares fill a window narrower than the room); under it one box per player (seat
+number, name, points, knights, tiles), then a legend of terrains and marks, or on a seat's own
+image its hand, large. On a tile: the building with its letter top left, the tag of the player
+who laid it in their last turn top right, the top knight's seat number bottom left and the
+stack's height bottom right. Every knight and tag carries its seat number, so owners are told
 apart without colour; the move history is in the message text, not on the image.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from games.core import name_seats
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, fit, font, seat_names,
-                              text_width)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, fit, font, note_text,
+                              seat_names, unrecorded, wrap)
 
 WIDTH, HEIGHT = PHONE_SIZE
 HEADER = 96
-BOARD_BOX = (6, HEADER, WIDTH - 6, HEADER + 900)   # left, top, right, bottom of the board area incl. labels
-LABEL_STRIP = 36
-PANEL_TOP = BOARD_BOX[3] + 8
+COL_LABELS = 40      # the strip above the board with the column letters
+ROW_LABELS = 52      # the strip left of it with the row numbers
+CELL_CAP = 240       # the largest square (a young area's few tiles)
+GAP = 8
+BOX_BASE = 66        # a player box: the name row, then DETAIL_LINE per line of detail
+DETAIL_LINE = 36
+DETAIL_SIZE = 31
+LEGEND_LINE = 46
+HAND_TILE = 140      # the viewer's hand, at the bottom of a seat's own image
 
 # Neutral paints (named so the PNG palette can hold each exactly).
 HATCH = (176, 172, 166)
@@ -55,8 +67,9 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     draw = ImageDraw.Draw(image)
     drawn_names = seat_names(names, view["seats"])
     _draw_header(draw, view, drawn_names, lang)
-    _draw_board(draw, view, _letters(lang))
-    _draw_panel(draw, view, drawn_names, lang)
+    layout = _layout(view, lang)
+    _draw_board(draw, view, layout, _letters(lang))
+    _draw_panel(draw, view, drawn_names, lang, layout)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
@@ -81,6 +94,76 @@ def _palette() -> Image.Image:
 
 
 # ----------------------------------------------------------------------------------------
+# Layout: the board window takes what the panel leaves
+
+
+@dataclass
+class Layout:
+    window: tuple[int, int, int, int]   # min_col, max_col, min_row, max_row shown
+    cell: int
+    x0: int                             # the board's top left corner (labels outside it)
+    y0: int
+    panel_top: int
+    box_h: int                          # each player box
+    details: list[list[str]]            # per player (in view order): the lines under the name
+    legend: bool                        # the two legend lines under the boxes
+    hand: bool                          # the viewer's hand tiles at the bottom
+
+
+def _layout(view: dict, lang: str) -> Layout:
+    """Fixed parts first (header, player boxes, legend or hand), then the largest squares that
+    let the window of laid tiles plus one free ring fit in what is left; a window narrower than
+    the room gets more free squares (within the area's bounds) rather than empty margins."""
+    private = bool(view.get("private")) and view["viewer"] is not None
+    box_w = _box_width()
+    details = [_detail_lines(view, player, lang, box_w - 28) for player in view["players"]]
+    box_h = BOX_BASE + DETAIL_LINE * max(1, max(len(lines) for lines in details))
+    rows = -(-len(view["players"]) // 2)
+    boxes_h = rows * box_h + (rows - 1) * GAP
+    hand_h = HAND_TILE + GAP if private else 0
+    legend = not private and not view["over"]  # at the end nothing is left to lay or move
+    legend_h = 2 * LEGEND_LINE if legend else 0
+    panel_h = boxes_h + hand_h + legend_h
+    left, right = 6 + ROW_LABELS, WIDTH - 6
+    top, bottom = HEADER + COL_LABELS, HEIGHT - GAP - panel_h - GAP
+    avail_w, avail_h = right - left, bottom - top
+    min_c, max_c, min_r, max_r = _window(view)
+    cell = min(CELL_CAP, avail_w // (max_c - min_c + 1), avail_h // (max_r - min_r + 1))
+    lo_c, hi_c, lo_r, hi_r = _allowed(view)
+    min_c, max_c = _widen(min_c, max_c, lo_c, hi_c, avail_w // cell)
+    min_r, max_r = _widen(min_r, max_r, lo_r, hi_r, avail_h // cell)
+    board_w, board_h = cell * (max_c - min_c + 1), cell * (max_r - min_r + 1)
+    x0 = left + (avail_w - board_w) // 2
+    spare = avail_h - board_h
+    y0 = top + spare // 2
+    panel_top = y0 + board_h + GAP + (spare - spare // 2)
+    return Layout((min_c, max_c, min_r, max_r), cell, x0, y0, panel_top, box_h, details, legend, private)
+
+
+def _box_width() -> int:
+    return (WIDTH - 16 - GAP) // 2
+
+
+def _allowed(view: dict) -> tuple[int, int, int, int]:
+    """The columns and rows a tile may still go to (the grid within the area's bounds)."""
+    grid, bounds = view["grid"], view.get("bounds") or {}
+    return (max(0, bounds.get("min_col", 0)), min(grid["cols"] - 1, bounds.get("max_col", grid["cols"] - 1)),
+            max(0, bounds.get("min_row", 0)), min(grid["rows"] - 1, bounds.get("max_row", grid["rows"] - 1)))
+
+
+def _widen(low: int, high: int, lowest: int, highest: int, count: int) -> tuple[int, int]:
+    """Grow [low, high] to `count` lines within [lowest, highest], alternately on each side."""
+    after = True
+    while high - low + 1 < count and (low > lowest or high < highest):
+        if (after and high < highest) or low <= lowest:
+            high += 1
+        else:
+            low -= 1
+        after = not after
+    return low, high
+
+
+# ----------------------------------------------------------------------------------------
 # Board
 
 
@@ -98,12 +181,8 @@ def _window(view: dict) -> tuple[int, int, int, int]:
         lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
     # The ring stops at the area's limit: squares where nothing may ever be laid are not worth
     # the room on a phone.
-    bounds = view.get("bounds") or {}
-    min_c = max(0, lo_c - 1, bounds.get("min_col", 0))
-    max_c = min(grid["cols"] - 1, hi_c + 1, bounds.get("max_col", grid["cols"] - 1))
-    min_r = max(0, lo_r - 1, bounds.get("min_row", 0))
-    max_r = min(grid["rows"] - 1, hi_r + 1, bounds.get("max_row", grid["rows"] - 1))
-    return min_c, max_c, min_r, max_r
+    min_c, max_c, min_r, max_r = _allowed(view)
+    return max(min_c, lo_c - 1), min(max_c, hi_c + 1), max(min_r, lo_r - 1), min(max_r, hi_r + 1)
 
 
 def _start_span(size: int, limit: int) -> tuple[int, int]:
@@ -117,16 +196,12 @@ def _letters(lang: str) -> dict[str, str]:
     return {building: t(lang, f"raubritter.board.letter_{building}") for building in BUILDING_LETTER}
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] = BUILDING_LETTER) -> None:
-    min_c, max_c, min_r, max_r = _window(view)
-    n_cols, n_rows = max_c - min_c + 1, max_r - min_r + 1
-    left, top, right, bottom = BOARD_BOX
-    cell = min(150, (right - left - LABEL_STRIP) // n_cols, (bottom - top - LABEL_STRIP) // n_rows)
-    board_w, board_h = cell * n_cols, cell * n_rows
-    x0 = left + LABEL_STRIP + (right - left - LABEL_STRIP - board_w) // 2
-    y0 = top + LABEL_STRIP + (bottom - top - LABEL_STRIP - board_h) // 2
+def _draw_board(draw: ImageDraw.ImageDraw, view: dict, layout: Layout,
+                letters: dict[str, str] = BUILDING_LETTER) -> None:
+    min_c, max_c, min_r, max_r = layout.window
+    cell, x0, y0 = layout.cell, layout.x0, layout.y0
     grid = view["grid"]
-    label_size = max(MIN_TEXT, min(34, cell // 3))
+    label_size = max(MIN_TEXT, min(40, cell // 3))
     for i, c in enumerate(range(min_c, max_c + 1)):
         draw.text((x0 + i * cell + cell // 2, y0 - 6), grid["col_labels"][c], font=font(label_size),
                   fill=INK, anchor="ms")
@@ -140,6 +215,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] =
     bounds = view["bounds"]
     open_squares = set(view.get("open_squares", []))
     laid = {(t["col"], t["row"]): t for t in view["tiles"]}
+    dot = max(5, cell // 16)
     for c in range(min_c, max_c + 1):
         for r in range(min_r, max_r + 1):
             if (c, r) in laid:
@@ -152,7 +228,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] =
                     draw.line((x + max(0, k), y + max(0, -k), x + min(cell, cell + k), y + min(cell, cell - k)),
                               fill=HATCH, width=2)
             elif grid["col_labels"][c] + grid["row_labels"][r] in open_squares:
-                draw.ellipse((x + cell // 2 - 5, y + cell // 2 - 5, x + cell // 2 + 5, y + cell // 2 + 5), fill=MUTED)
+                draw.ellipse((x + cell // 2 - dot, y + cell // 2 - dot, x + cell // 2 + dot, y + cell // 2 + dot),
+                             fill=MUTED)
 
     if not laid and view["phase"] == "keep":
         lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
@@ -164,102 +241,231 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, letters: dict[str, str] =
                 draw.text((x + cell // 2, y + cell // 2), "A", font=font(max(MIN_TEXT, cell // 2)), fill=FACE_DOWN_LETTER,
                           anchor="mm")
 
-    for (c, r), tile in laid.items():
-        _draw_tile(draw, *origin(c, r), cell, tile, view["colours"], letters)
-
-    # Highlights: the last turns in the layer's colour, this turn (and a castle awaiting knights) bold.
-    index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
+    # The last turn of each player: a frame in the layer's colour and a tag with the seat number.
+    last = {}
     for turn in view.get("recent_turns", []):
-        colour = PLAYER_COLOURS[view["colours"][turn["seat"]]]
         for square in turn["squares"]:
-            if square in index:
-                x, y = origin(*index[square])
-                draw.rectangle((x + 1, y + 1, x + cell - 1, y + cell - 1), outline=colour, width=4)
+            last[square] = turn["seat"]
+    letter_key = tuple(sorted(letters.items()))
+    for (c, r), tile in laid.items():
+        x, y = origin(c, r)
+        patch, texts = _tile_image(cell, tile["terrain"], tile.get("building"), tuple(tile["knights"][-1:]),
+                                   len(tile["knights"]), tuple(view["colours"]), letter_key, last.get(tile["square"]))
+        draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
+        for (left, top, right, bottom), text, size in texts:
+            note_text((left + x, top + y, right + x, bottom + y), text, size)
+
+    index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
     # This turn: a dark frame with a white line inside, distinct from every seat colour.
+    frame = _frame_width(cell)
     for square in view.get("this_turn", []):
         if square in index:
             x, y = origin(*index[square])
-            draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=7)
-            draw.rectangle((x + 7, y + 7, x + cell - 7, y + cell - 7), outline=WHITE, width=2)
-    if view.get("pending_castle") in index:  # the castle waiting for its knights
+            draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=frame)
+            draw.rectangle((x + frame, y + frame, x + cell - frame, y + cell - frame), outline=WHITE, width=2)
+    if view.get("pending_castle") in index:  # the castle waiting for its knights: gold inside a dark line
         x, y = origin(*index[view["pending_castle"]])
-        draw.rectangle((x + 9, y + 9, x + cell - 9, y + cell - 9), outline=HIGHLIGHT, width=5)
+        draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=2)
+        draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=frame)
+
+
+def _frame_width(cell: int) -> int:
+    return max(4, cell // 22)
+
+
+SIGN_BELOW = 34
+"""Under this height a building is drawn as a sign (its letter on a plate of its colour): the
+icon would be smaller than its letter."""
+
+
+@lru_cache(maxsize=64)
+def _geometry(cell: int) -> dict[str, int]:
+    """Where the marks sit on a tile of `cell` pixels: the building (and mountain) top left,
+    the last-turn tag top right, the top knight bottom left and the stack height bottom right
+    (a cross, then the number), so no two ever overlap, down to the smallest squares (76 px
+    when a seat's hand shares the image with a full 10 x 10 area)."""
+    pad = _frame_width(cell) + (1 if cell < 90 else 2)
+    radius = max(17, round(cell * 0.2))
+    tag = max(34, round(cell * 0.32))
+    number = max(MIN_TEXT, int(radius * 1.5))      # the seat number and the height
+    digit = _width("4", number)
+    disc_right = pad + 2 * radius
+    arm = max(3, min(round(number * 0.2), (cell - pad - digit - 3 - disc_right - 4) // 2))
+    return {"pad": pad, "radius": radius, "tag": tag, "number": number,
+            "disc_x": pad + radius, "disc_y": cell - pad - radius,
+            "height_right": cell - pad,                       # the height's number ends here
+            "cross_x": cell - pad - digit - 3 - arm, "arm": arm,  # and its cross is centred here
+            "top_w": cell - 2 * pad - tag - 4,          # the building's room, left of the tag
+            "top_h": cell - 2 * pad - 2 * radius - 3}   # and above the knight
 
 
 def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str],
-               letters: dict[str, str] = BUILDING_LETTER) -> None:
+               letters: dict[str, str] = BUILDING_LETTER, last_seat: int | None = None, *,
+               in_hand: bool = False, texts: list | None = None) -> None:
+    """A laid tile; `in_hand`: a tile of the viewer's hand, where no knight will stand, so its
+    building fills the tile."""
     terrain = tile["terrain"]
     draw.rectangle((x, y, x + cell, y + cell), fill=TERRAIN_FILL[terrain], outline=GRID_LINE)
+    g = _geometry(cell)
+    pad, tag = g["pad"], g["tag"]
     mark = TERRAIN_MARK[terrain]
-    s = cell / 100  # icon shapes are drawn on a 100-unit tile
-    if terrain == "forest":  # trees along the left edge
-        for tx, ty in ((14, 30), (14, 62), (30, 88)):
-            draw.polygon([(x + (tx - 9) * s, y + (ty + 8) * s), (x + (tx + 9) * s, y + (ty + 8) * s),
-                          (x + tx * s, y + (ty - 12) * s)], fill=mark)
-    elif terrain == "mountain":  # two peaks
-        draw.polygon([(x + 8 * s, y + 80 * s), (x + 40 * s, y + 22 * s), (x + 72 * s, y + 80 * s)], fill=mark)
-        draw.polygon([(x + 45 * s, y + 80 * s), (x + 68 * s, y + 40 * s), (x + 92 * s, y + 80 * s)], fill=mark)
-        draw.polygon([(x + 32 * s, y + 36 * s), (x + 40 * s, y + 22 * s), (x + 48 * s, y + 36 * s)], fill=SNOW)
-    elif terrain == "lake":  # waves
-        for wy in (36, 54, 72):
-            for wx in (14, 44):
-                draw.arc((x + wx * s, y + (wy - 8) * s, x + (wx + 20) * s, y + (wy + 8) * s), 200, 340,
-                         fill=mark, width=max(2, cell // 30))
-    elif terrain == "plain":  # a few tufts
-        for tx, ty in ((12, 84), (24, 90)):
-            draw.line((x + tx * s, y + ty * s, x + (tx + 4) * s, y + (ty - 8) * s), fill=mark, width=max(2, cell // 40))
+    left, top, w, h = x + pad, y + pad, g["top_w"], g["top_h"]
+    if in_hand:  # the building large, bottom left, clear of the trees top right
+        w = h = round(cell * 0.55)
+        top = y + cell - pad - h
+    if terrain == "forest" and last_seat is None:  # two trees where the tag would be
+        tx0, ty0 = x + cell - pad - tag, y + pad
+        for fx, fy, size in ((0.3, 0.55, 0.55), (0.72, 0.62, 0.5)):
+            cx, base = tx0 + fx * tag, ty0 + fy * tag + size * tag / 2
+            draw.polygon([(cx - size * tag / 2.4, base), (cx + size * tag / 2.4, base), (cx, base - size * tag)],
+                         fill=mark)
+    elif terrain == "mountain":  # two peaks in the building's corner (mountains have none)
+        right = x + cell - pad - (tag + 4 if last_seat is not None else 0)
+        w2 = right - left
+        base = top + h
+        draw.polygon([(left, base), (left + w2 * 0.42, top), (left + w2 * 0.84, base)], fill=mark)
+        draw.polygon([(left + w2 * 0.45, base), (left + w2 * 0.72, top + h * 0.35), (right, base)], fill=mark)
+        draw.polygon([(left + w2 * 0.42 - w2 * 0.09, top + h * 0.3), (left + w2 * 0.42, top),
+                      (left + w2 * 0.42 + w2 * 0.09, top + h * 0.3)], fill=SNOW)
+    elif terrain == "lake":  # waves (lakes hold no building and no knight)
+        width = max(2, cell // 30)
+        for wy in (0.42, 0.6, 0.78):
+            for wx in (0.1, 0.5):
+                draw.arc((x + wx * cell, y + (wy - 0.08) * cell, x + (wx + 0.3) * cell, y + (wy + 0.08) * cell),
+                         200, 340, fill=mark, width=width)
     building = tile.get("building")
     if building:
-        _draw_building(draw, x, y, s, building, letters)
-    # The owner's colour as a corner flag (the tile's back colour).
-    owner = PLAYER_COLOURS[tile["colour"]]
-    draw.polygon([(x + cell, y), (x + cell - 22 * s, y), (x + cell, y + 22 * s)], fill=owner, outline=OUTLINE)
+        _draw_building(draw, left, top, w if in_hand else min(w, round(cell * 0.55)), h, building, letters, texts)
+    if in_hand:
+        return
+    if last_seat is not None:
+        colour_name = seat_colours[last_seat]
+        colour = PLAYER_COLOURS[colour_name]
+        draw.rectangle((x, y, x + cell, y + cell), outline=colour, width=_frame_width(cell))
+        tx, ty = x + cell - pad - tag, y + pad
+        draw.rounded_rectangle((tx, ty, tx + tag, ty + tag), radius=max(4, tag // 6), fill=colour, outline=OUTLINE,
+                               width=2)
+        _say(draw, texts, (tx + tag / 2, ty + tag / 2), str(last_seat + 1), max(MIN_TEXT, int(tag * 0.8)),
+             fill=TEXT_ON[colour_name], anchor="mm")
     if tile["knights"]:
-        _draw_stack(draw, x, y, cell, tile["knights"], seat_colours)
+        _draw_stack(draw, x, y, cell, tile["knights"], seat_colours, texts)
 
 
-def _draw_building(draw: ImageDraw.ImageDraw, x: int, y: int, s: float, building: str,
-                   letters: dict[str, str] = BUILDING_LETTER) -> None:
+class _TileCache:
+    """Laid tiles drawn once and pasted on every later board (the same few dozen tiles stand on
+    every turn's board), least recently used first out once the pictures pass `BUDGET` bytes
+    (a young area's squares are large, a full one's small). Boards are drawn in worker threads."""
+
+    BUDGET = 12_000_000
+
+    def __init__(self) -> None:
+        self._tiles: OrderedDict = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, *key) -> tuple[Image.Image, tuple]:
+        with self._lock:
+            found = self._tiles.get(key)
+            if found is not None:
+                self._tiles.move_to_end(key)
+                return found
+        found = _drawn_tile(*key)
+        with self._lock:
+            if key not in self._tiles:
+                self._tiles[key] = found
+                self._bytes += found[0].width * found[0].height * 3
+                while self._bytes > self.BUDGET and len(self._tiles) > 1:
+                    _, (image, _) = self._tiles.popitem(last=False)
+                    self._bytes -= image.width * image.height * 3
+        return found
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._tiles.clear()
+            self._bytes = 0
+
+
+def _drawn_tile(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
+                colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
+                last_seat: int | None) -> tuple[Image.Image, tuple]:
+    """A laid tile's picture and the texts on it, boxes relative to its corner."""
+    image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+    texts: list = []
+    knights = [0] * (height - 1) + list(top_knight) if height else []
+    with unrecorded():
+        _draw_tile(ImageDraw.Draw(image), 0, 0, cell, {"terrain": terrain, "building": building, "knights": knights},
+                   list(colours), dict(letters), last_seat, texts=texts)
+    return image, tuple(texts)
+
+
+_tile_image = _TileCache()
+_text_mask = _tile_image  # what the layout tests clear to see every text drawn afresh
+
+
+def _say(draw: ImageDraw.ImageDraw, texts: list | None, xy, text: str, size: int, **kwargs) -> None:
+    """Write on a tile, noting the box when the tile is drawn to be pasted later."""
+    draw.text(xy, text, font=font(size), **kwargs)
+    if texts is not None:
+        box = draw.textbbox(xy, text, font=font(size), anchor=kwargs.get("anchor"),
+                            stroke_width=kwargs.get("stroke_width", 0))
+        texts.append((tuple(int(v) for v in box), text, size))
+
+
+def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float, h: float, building: str,
+                   letters: dict[str, str] = BUILDING_LETTER, texts: list | None = None) -> None:
+    """The building in the box (left, top, w, h), its letter large in its body, so colour and
+    shape are never the only cue."""
     fill, ink = BUILDING_FILL[building], BUILDING_INK
+    if h < SIGN_BELOW:  # too small for the icon: the letter on a plate of the building's colour
+        draw.rounded_rectangle((left, top, left + w, top + h), radius=4, fill=fill, outline=ink, width=2)
+        _say(draw, texts, (left + w / 2, top + h / 2 + 1), letters[building], MIN_TEXT, fill=WHITE, anchor="mm",
+             stroke_width=2, stroke_fill=ink)
+        return
+    roof = h * 0.28
+    body_top = top + roof
     if building == "castle":  # a keep with battlements
-        draw.rectangle((x + 30 * s, y + 20 * s, x + 64 * s, y + 50 * s), fill=fill, outline=ink, width=2)
-        for bx in (30, 43, 56):
-            draw.rectangle((x + bx * s, y + 12 * s, x + (bx + 8) * s, y + 20 * s), fill=fill, outline=ink, width=2)
-        draw.rectangle((x + 43 * s, y + 36 * s, x + 51 * s, y + 50 * s), fill=ink)
-    elif building == "village":  # one house
-        draw.rectangle((x + 34 * s, y + 30 * s, x + 60 * s, y + 50 * s), fill=fill, outline=ink, width=2)
-        draw.polygon([(x + 30 * s, y + 31 * s), (x + 47 * s, y + 14 * s), (x + 64 * s, y + 31 * s)], fill=ink)
+        draw.rectangle((left, body_top, left + w, top + h), fill=fill, outline=ink, width=2)
+        merlon = w / 5
+        for i in (0, 2, 4):
+            draw.rectangle((left + i * merlon, top, left + (i + 1) * merlon, body_top), fill=fill, outline=ink,
+                           width=2)
+        hall = (left, left + w)
+    elif building == "village":  # one house under a roof
+        draw.rectangle((left + w * 0.06, body_top, left + w * 0.94, top + h), fill=fill, outline=ink, width=2)
+        draw.polygon([(left, body_top + 1), (left + w / 2, top), (left + w, body_top + 1)], fill=ink)
+        hall = (left + w * 0.06, left + w * 0.94)
     else:  # town: a hall and a church tower
-        draw.rectangle((x + 26 * s, y + 28 * s, x + 52 * s, y + 50 * s), fill=fill, outline=ink, width=2)
-        draw.polygon([(x + 23 * s, y + 29 * s), (x + 39 * s, y + 16 * s), (x + 55 * s, y + 29 * s)], fill=ink)
-        draw.rectangle((x + 54 * s, y + 18 * s, x + 68 * s, y + 50 * s), fill=fill, outline=ink, width=2)
-        draw.polygon([(x + 52 * s, y + 19 * s), (x + 61 * s, y + 4 * s), (x + 70 * s, y + 19 * s)], fill=ink)
-    # The letter too, so colour is never the only cue: top left, inside the highlight frames,
-    # outlined in white so the building behind never hides it.
-    draw.text((x + max(10, 4 * s), y + max(8, 2 * s)), letters[building], font=font(max(MIN_TEXT, int(26 * s))),
-              fill=ink, stroke_width=2, stroke_fill=WHITE)
+        tower = w * 0.26
+        draw.rectangle((left, body_top, left + w - tower, top + h), fill=fill, outline=ink, width=2)
+        draw.polygon([(left - 1, body_top + 1), (left + (w - tower) / 2, top + roof * 0.2),
+                      (left + w - tower + 1, body_top + 1)], fill=ink)
+        draw.rectangle((left + w - tower, top + roof * 0.6, left + w, top + h), fill=fill, outline=ink, width=2)
+        draw.polygon([(left + w - tower - 1, top + roof * 0.6 + 1), (left + w - tower / 2, top - roof * 0.2),
+                      (left + w + 1, top + roof * 0.6 + 1)], fill=ink)
+        hall = (left, left + w - tower)
+    size = max(MIN_TEXT, min(int((h - roof) * 0.95), int(w * 0.8)))
+    _say(draw, texts, ((hall[0] + hall[1]) / 2, (body_top + top + h) / 2 + 1), letters[building], size,
+         fill=WHITE, anchor="mm", stroke_width=2, stroke_fill=ink)
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
-                seat_colours: list[str]) -> None:
-    """The top knight as a big disc with its seat number; the knights below as small bars, and
-    the stack height beside the disc when there is more than one."""
-    s = cell / 100
-    colours = seat_colours
-    top = colours[knights[-1]]
-    cx, cy, radius = x + 63 * s, y + 72 * s, 23 * s
+                seat_colours: list[str], texts: list | None = None) -> None:
+    """The top knight (the one that scores) as a disc with its seat number, bottom left; the
+    stack's height bottom right as a cross and a number ("×3"), apart from the disc so the two
+    numbers never read as one."""
+    g = _geometry(cell)
+    top = seat_colours[knights[-1]]
+    cx, cy, radius, size = x + g["disc_x"], y + g["disc_y"], g["radius"], g["number"]
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
                  outline=OUTLINE, width=3)
-    draw.text((cx, cy), str(knights[-1] + 1), font=font(max(MIN_TEXT, int(34 * s))), fill=TEXT_ON[top], anchor="mm")
+    _say(draw, texts, (cx, cy), str(knights[-1] + 1), size, fill=TEXT_ON[top], anchor="mm")
     if len(knights) > 1:
-        # The height above the disc, right of the building: beside the disc's number it read
-        # as one number ("×4" and "2" as "×42").
-        draw.text((x + 96 * s, y + 47 * s), f"×{len(knights)}", font=font(max(MIN_TEXT, int(28 * s))), fill=INK,
-                  anchor="rd", stroke_width=2, stroke_fill=WHITE)
-    for i, knight in enumerate(knights[:-1]):  # bottom first, upwards
-        bar_y = y + (92 - i * 9) * s
-        draw.rectangle((x + 88 * s, bar_y - 7 * s, x + 98 * s, bar_y), fill=PLAYER_COLOURS[colours[knight]],
-                       outline=OUTLINE)
+        _say(draw, texts, (x + g["height_right"], cy), str(len(knights)), size, fill=INK, anchor="rm",
+             stroke_width=2, stroke_fill=WHITE)
+        mx, arm = x + g["cross_x"], g["arm"]
+        for paint, width in ((WHITE, max(3, size // 10) + 4), (INK, max(3, size // 10))):
+            for dx in (-arm, arm):
+                draw.line((mx - arm, cy - dx, mx + arm, cy + dx), fill=paint, width=width)
 
 
 # ----------------------------------------------------------------------------------------
@@ -272,14 +478,18 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: 
     status = translate(view["status"], lang, names)
     size = 34
     lines = _wrap(draw, status, size, WIDTH - 32)
+    if len(lines) > 1:  # two lines (of 32, or 30 px) so both sit inside the dark band
+        size = 32
+        lines = _wrap(draw, status, size, WIDTH - 32)
     if len(lines) > 2:
         size = 30
         lines = _wrap(draw, status, size, WIDTH - 32)
     if len(lines) > 2:
         lines = [lines[0], _fit(draw, " ".join(lines[1:]), size, WIDTH - 32)]
-    top = (HEADER - 8 - len(lines) * (size + 6)) // 2
+    step = size + 8
+    middle = (HEADER - 8) / 2
     for i, line in enumerate(lines):
-        draw.text((16, top + i * (size + 6)), line, font=font(size), fill=WHITE)
+        draw.text((16, middle + (i - (len(lines) - 1) / 2) * step), line, font=font(size), fill=WHITE, anchor="lm")
 
 
 BUILDING_POINTS = {"castle": 1, "village": 2, "town": 3}
@@ -295,33 +505,45 @@ def score_breakdown(view: dict) -> list[dict[str, int]]:
     return counts
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str) -> None:
-    """One box per player, two to a row: seat disc, name, points, knights and tiles left (at the
-    end: how the points were made); then the terrain legend where there is room."""
+def _detail_lines(view: dict, player: dict, lang: str, width: int) -> list[str]:
+    """The words under a player's name (knights, pile and hand; at the end how the points were
+    made), in parts joined by " · " and wrapped between parts, so nothing is ever cut."""
+    seat = player["seat"]
+    mine = score_breakdown(view)[seat]
+    if view["over"] and sum(BUILDING_POINTS[b] * n for b, n in mine.items()) == player["points"]:
+        text = t(lang, "raubritter.board.breakdown", castles=mine["castle"], villages=mine["village"],
+                 towns=mine["town"], knights=player["knights_left"])
+    else:
+        text = t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], pile=player["pile"],
+                 hand=len(player["hand_backs"]))
+    lines: list[str] = []
+    for part in text.split(" · "):
+        if lines and _width(f"{lines[-1]} · {part}", DETAIL_SIZE) <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
+        else:
+            lines.extend([part] if _width(part, DETAIL_SIZE) <= width else wrap(part, DETAIL_SIZE, width))
+    return lines
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str, layout: Layout) -> None:
+    """One box per player, two to a row: seat disc, name, points, then knights and tiles left
+    (at the end: how the points were made); under them the legend, or on a seat's own image its
+    hand, large."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
-    private = view.get("private") if view["viewer"] is not None else None
-    bottom = HEIGHT - 8 - (96 if private else 0)
     players = view["players"]
-    columns = 2
-    rows = -(-len(players) // columns)
-    box_w = (WIDTH - 16 - 8 * (columns - 1)) // columns
-    box_h = min(150, (bottom - PANEL_TOP - 8 * (rows - 1)) // rows)
-    legend = not private and bottom - PANEL_TOP - rows * (box_h + 8) >= 60
-    if not legend and not private:
-        box_h = min(170, (bottom - PANEL_TOP - 8 * (rows - 1)) // rows)
-    breakdown = score_breakdown(view)
+    box_w, box_h = _box_width(), layout.box_h
     for index, player in enumerate(players):
         seat = player["seat"]
-        x = 8 + (index % columns) * (box_w + 8)
-        y = PANEL_TOP + (index // columns) * (box_h + 8)
+        x = 8 + (index % 2) * (box_w + GAP)
+        y = layout.panel_top + (index // 2) * (box_h + GAP)
         colour = PLAYER_COLOURS[player["colour"]]
         active = seat in view["to_act"]
         won = seat in winners
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
                                fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
                                outline=HIGHLIGHT if active else (INK if won else GRID_LINE), width=6 if active or won else 2)
-        radius = 26
+        radius = 25
         cx, cy = x + 12 + radius, y + 10 + radius
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
         draw.text((cx, cy), str(seat + 1), font=font(34), fill=TEXT_ON[player["colour"]], anchor="mm")
@@ -329,60 +551,96 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
             corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
         else:
             corner = t(lang, "raubritter.board.points", count=player["points"])
-        corner_w = text_width(draw, corner, 32)
-        draw.text((x + box_w - 12, y + 12), corner, font=font(32), fill=INK, anchor="ra")
-        name = ("🏆 " if False else "") + names[seat]
-        draw.text((cx + radius + 10, y + 12), _fit(draw, name, 32, box_w - corner_w - 2 * radius - 50),
-                  font=font(32), fill=INK)
-        mine = breakdown[seat]
-        if view["over"] and sum(BUILDING_POINTS[b] * n for b, n in mine.items()) == player["points"]:
-            detail = t(lang, "raubritter.board.breakdown", castles=mine["castle"], villages=mine["village"],
-                       towns=mine["town"], knights=player["knights_left"])
-        else:
-            detail = t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], pile=player["pile"],
-                       hand=len(player["hand_backs"]))
-        draw.text((x + 14, y + box_h - 12), _fit(draw, detail, MIN_TEXT + 1, box_w - 28), font=font(MIN_TEXT + 1),
-                  fill=INK, anchor="ld")
         if won:
-            draw.text((x + box_w - 12, y + 52), t(lang, "raubritter.board.winner"), font=font(MIN_TEXT),
-                      fill=INK, anchor="ra")
+            corner = f"{t(lang, 'raubritter.board.winner')} · {corner}"
+        corner_w = _width(corner, 32)
+        draw.text((x + box_w - 14, cy), corner, font=font(32), fill=INK, anchor="rm")
+        draw.text((cx + radius + 10, cy), _fit(draw, names[seat], 32, box_w - corner_w - 2 * radius - 56),
+                  font=font(32), fill=INK, anchor="lm")
+        for i, line in enumerate(layout.details[index]):
+            draw.text((x + 14, y + BOX_BASE - 4 + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(DETAIL_SIZE),
+                      fill=INK, anchor="lm")
+    rows = -(-len(players) // 2)
+    y = layout.panel_top + rows * (box_h + GAP)
+    if layout.legend:
+        _draw_legend(draw, 12, y, lang)
+        _draw_marks_legend(draw, 12, y + LEGEND_LINE, lang, view["colours"])
+    if layout.hand:
+        _draw_hand(draw, view, lang, HEIGHT - GAP - HAND_TILE)
 
-    if legend:
-        _draw_legend(draw, 12, HEIGHT - 54, lang)
 
-    if private:
-        y = HEIGHT - 100
-        label = t(lang, "raubritter.board.your_hand")
-        draw.text((12, y + 44), label, font=font(30), fill=INK, anchor="lm")
-        tx = 24 + text_width(draw, label, 30)
-        for tile in private["hand"]:
-            size = 88
-            _draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
-                                           "colour": view["colours"][view["viewer"]], "knights": []},
-                       view["colours"], _letters(lang))
-            chosen = private.get("keep_choice") == tile["code"]
-            draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=5 if chosen else 2)
-            tx += size + 12
+def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None:
+    """The viewer's hand tiles, large, with the tile chosen to keep framed; before them the
+    viewer's own seat disc, so a player sees whose hand this is."""
+    private = view["private"]
+    seat = view["viewer"]
+    colour = view["colours"][seat]
+    radius, mid = 28, y + HAND_TILE // 2
+    draw.ellipse((12, mid - radius, 12 + 2 * radius, mid + radius), fill=PLAYER_COLOURS[colour], outline=OUTLINE,
+                 width=3)
+    draw.text((12 + radius, mid), str(seat + 1), font=font(36), fill=TEXT_ON[colour], anchor="mm")
+    label = t(lang, "raubritter.board.your_hand")
+    lx = 12 + 2 * radius + 10
+    draw.text((lx, mid), label, font=font(34), fill=INK, anchor="lm")
+    tx = lx + 16 + _width(label, 34)
+    tiles = private["hand"]
+    size = min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, len(tiles) - 1)) // max(1, len(tiles)))
+    for tile in tiles:
+        _draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
+                                       "colour": view["colours"][view["viewer"]], "knights": []},
+                   view["colours"], _letters(lang), in_hand=True)
+        chosen = private.get("keep_choice") == tile["code"]
+        draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=7 if chosen else 2)
+        tx += size + 12
 
 
 def _draw_legend(draw, x: int, y: int, lang: str) -> None:
     """Terrain colours with the knights a stack must leave there (lakes: no entry)."""
     label = t(lang, "raubritter.board.leave")
-    draw.text((x, y + 20), label, font=font(MIN_TEXT), fill=MUTED, anchor="lm")
-    lx = x + text_width(draw, label, MIN_TEXT) + 14
+    mid = y + LEGEND_LINE // 2 - 2
+    draw.text((x, mid), label, font=font(MIN_TEXT), fill=MUTED, anchor="lm")
+    lx = x + _width(label, MIN_TEXT) + 14
     for terrain, need in (("plain", "1"), ("forest", "2"), ("mountain", "3"), ("lake", "×")):
-        draw.rectangle((lx, y, lx + 40, y + 40), fill=TERRAIN_FILL[terrain], outline=INK)
-        draw.text((lx + 20, y + 20), need, font=font(MIN_TEXT + 1), fill=INK, anchor="mm")
+        draw.rectangle((lx, mid - 20, lx + 40, mid + 20), fill=TERRAIN_FILL[terrain], outline=INK)
+        draw.text((lx + 20, mid), need, font=font(MIN_TEXT + 1), fill=INK if terrain != "forest" else WHITE,
+                  anchor="mm")
         word = t(lang, f"raubritter.board.terrain_{terrain}")
-        draw.text((lx + 48, y + 20), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
-        lx += 48 + text_width(draw, word, MIN_TEXT) + 20
+        draw.text((lx + 48, mid), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
+        lx += 48 + _width(word, MIN_TEXT) + 20
+
+
+def _draw_marks_legend(draw, x: int, y: int, lang: str, colours: list[str]) -> None:
+    """What the frames and numbers on the tiles mean: this turn's tiles, each player's last
+    turn (the tag's number is the player's), and a stack of knights (the top one scores)."""
+    mid = y + LEGEND_LINE // 2 - 2
+    side = 42
+    lx = x
+    # This turn: the dark frame with the white line.
+    draw.rectangle((lx, mid - side // 2, lx + side, mid + side // 2), fill=TERRAIN_FILL["plain"], outline=INK, width=5)
+    draw.rectangle((lx + 5, mid - side // 2 + 5, lx + side - 5, mid + side // 2 - 5), outline=WHITE, width=2)
+    lx += side + 8
+    word = t(lang, "raubritter.board.legend_this_turn")
+    draw.text((lx, mid), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
+    lx += _width(word, MIN_TEXT) + 24
+    # Last turn: the tag with a seat number, as on the tiles.
+    colour = colours[0]
+    draw.rounded_rectangle((lx, mid - 20, lx + 40, mid + 20), radius=6, fill=PLAYER_COLOURS[colour], outline=OUTLINE,
+                           width=2)
+    draw.text((lx + 20, mid), "1", font=font(MIN_TEXT + 2), fill=TEXT_ON[colour], anchor="mm")
+    lx += 48
+    word = t(lang, "raubritter.board.legend_last_turn")
+    draw.text((lx, mid), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
+    lx += _width(word, MIN_TEXT) + 24
+    # A stack: the height, then what it means.
+    word = t(lang, "raubritter.board.legend_stack")
+    draw.text((lx, mid), _fit(draw, word, MIN_TEXT, WIDTH - 8 - lx), font=font(MIN_TEXT), fill=INK, anchor="lm")
 
 
 def _wrap(draw, text: str, size: int, width: int) -> list[str]:
     words, lines, line = text.split(), [], ""
     for word in words:
         candidate = f"{line} {word}".strip()
-        if line and text_width(draw, candidate, size) > width:
+        if line and _width(candidate, size) > width:
             lines.append(line)
             line = word
         else:
@@ -392,4 +650,16 @@ def _wrap(draw, text: str, size: int, width: int) -> list[str]:
 
 def _fit(draw, text: str, size: int, width: int) -> str:
     """The text at this size, shortened at a word boundary if it must be (never inside a word)."""
+    return _fitted(text, size, int(width))
+
+
+@lru_cache(maxsize=512)
+def _fitted(text: str, size: int, width: int) -> str:
     return fit(text, size, width, smallest=size)[0]
+
+
+@lru_cache(maxsize=2048)
+def _width(text: str, size: int) -> int:
+    """The advance of `text` at `size` (measuring a CJK face is slow, and a board measures the
+    same words every turn)."""
+    return int(font(size).getlength(text) + 0.5)

@@ -108,3 +108,106 @@ def test_long_names_and_missing_names_do_not_break_the_table():
     view = GAME.view(state, None)
     assert render(view, ["A very long display name that goes on and on " * 2] * 6).size == PHONE_SIZE
     assert render(view, []).size == PHONE_SIZE
+
+
+# ----------------------------------------------------------------------------------------
+# Castle chips name their castle, and rows make room for many cards
+
+
+from games.knatsch.cards import likeness  # noqa: E402
+from i18n import t  # noqa: E402
+from renderers import knatsch as knatsch_renderer  # noqa: E402
+from renderers.common import MIN_TEXT, overlapping_texts, recording_texts  # noqa: E402
+
+SCRIPT_NAMES = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
+
+
+def full_hands(seats, castles=(6, 5), specials=(4, 2)):
+    """Seat 0 holds `castles[0]` castles (one of each coat of arms: no two alike), seat 1
+    `castles[1]`, both with specials and tournaments; everyone else one castle."""
+    pool = [cid for cid in CARDS if not cid.startswith("T")]
+
+    def take(castle_count, special_count):
+        held, seen = [], set()
+        for kind, count in (("C", castle_count), ("S", special_count)):
+            for cid in list(pool):
+                if count and cid.startswith(kind) and likeness(CARDS[cid]) not in seen:
+                    held.append(cid)
+                    seen.add(likeness(CARDS[cid]))
+                    pool.remove(cid)
+                    count -= 1
+        return held
+
+    holdings = [take(castles[0], specials[0]) + ["T3"], take(castles[1], specials[1]) + ["T2", "T4"]]
+    holdings += [take(1, 0) for _ in range(seats - 2)]
+    data = GAME.to_dict(GAME.new_game(seats, seed=1))
+    placed = {cid for held in holdings for cid in held} | {"T1", "S12"}
+    rest = [cid for cid in CARDS if cid not in placed]
+    data.update(holdings=holdings, stacks=[["T1"] + rest[0::2], ["S12"] + rest[1::2]],
+                castle_guard=[[]] * seats, special_guard=[None] * seats)
+    return GAME.from_dict(json.loads(json.dumps(data)))
+
+
+def chip_words(card, lang):
+    arms = t(lang, f"knatsch.board.arms_{card['arms']}")
+    return t(lang, "knatsch.board.chip_castle", arms=arms, combination=card["combination"]["text"])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_castle_chip_names_its_castle_readably(seats, lang):
+    start = full_hands(seats, castles=(3, 2), specials=(2, 1))
+    rolling = play(start, [(0, "target S12"), (0, "reroll 4,5")], [5, 5, 6, 1, 2, 6, 5, 3])
+    for state in (start, rolling):
+        view = GAME.view(state, None)
+        with recording_texts() as texts:
+            render(view, SCRIPT_NAMES[:seats], lang)
+        written = [text.text for text in texts]
+        for player in view["players"]:
+            for card in player["cards"]:
+                if card["kind"] == "castle":
+                    words = chip_words(card, lang)
+                    assert words in written, (lang, words)
+                    assert t(lang, f"knatsch.board.arms_{card['arms']}") in words
+        assert min(text.size for text in texts) >= MIN_TEXT
+        assert not overlapping_texts(texts)
+        assert not [w for w in written if "…" in w and any(c in w for c in "+-")], "a chip was cut"
+        for text in texts:
+            assert 0 <= text.box[0] and text.box[2] <= PHONE_SIZE[0] and text.box[3] <= PHONE_SIZE[1], text
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_six_castles_wrap_onto_another_line_instead_of_overflowing(seats):
+    view = GAME.view(full_hands(seats), None)
+    say = knatsch_renderer.Words("de", SCRIPT_NAMES[:seats])
+    heights = [height for height, _ in knatsch_renderer._row_heights(view, say, 1000)]
+    width = PHONE_SIZE[0] - 2 * knatsch_renderer.MARGIN - 20
+    lines = knatsch_renderer._chip_lines(view["players"][0], say, width, 99)
+    assert len(lines) >= 2 and all(sum(w for _, _, w in line) + 6 * (len(line) - 1) <= width for line in lines)
+    base_lines = 2 if seats <= 3 else 1  # up to three players, every row has two chip lines
+    assert seats <= 3 or len(lines) > base_lines
+    if len(lines) > base_lines:
+        assert heights[0] > heights[-1], "the row with six castles is taller than a row with one"
+    with recording_texts() as texts:
+        render(view, SCRIPT_NAMES[:seats], "de")
+    written = [text.text for text in texts]
+    castles = [card for card in view["players"][0]["cards"] if card["kind"] == "castle"]
+    assert len(castles) == 6 and all(chip_words(card, "de") in written for card in castles)
+    assert not overlapping_texts(texts)
+
+
+def test_a_crowded_roll_keeps_its_dice_and_shows_castles_before_other_cards():
+    """Six players and a roll leave no room for a second chip line: the castles still come
+    first, and a "+N more" chip says how many cards are not shown."""
+    state = play(full_hands(6), [(0, "target S12"), (0, "reroll 4,5")], [5, 5, 6, 1, 2, 6, 5, 3])
+    view = GAME.view(state, None)
+    say = knatsch_renderer.Words("en", SCRIPT_NAMES)
+    width = PHONE_SIZE[0] - 2 * knatsch_renderer.MARGIN - 20
+    heights = [height for height, _ in knatsch_renderer._row_heights(view, say, PHONE_SIZE[1] - 400)]
+    assert PHONE_SIZE[1] - 400 - sum(heights) - 6 * 6 >= knatsch_renderer.ROLL_MIN
+    lines = knatsch_renderer._chip_lines(view["players"][0], say, width, 1)
+    shown = [chip for line in lines for chip, _, _ in line]
+    assert shown[-1]["kind"] == "more"
+    assert all(chip["kind"] == "castle" for chip in shown[:-1])
+    total = len(view["players"][0]["cards"]) - view["players"][0]["tournaments"] + 1
+    assert len(shown) - 1 + shown[-1]["count"] == total

@@ -71,3 +71,195 @@ def test_three_player_game_and_mid_turn_highlights_render():
     assert view["this_turn"] or view["pending_castle"]
     image = render(view, NAMES[:3])
     assert image.size == PHONE_SIZE
+
+
+# ----------------------------------------------------------------------------------------
+# Layout on a phone: big squares early, readable marks, a legend, a large hand
+
+
+from renderers import raubritter as rr  # noqa: E402
+from renderers.common import MIN_TEXT, overlapping_texts, recording_texts  # noqa: E402
+
+LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
+
+
+def states_of(seats: int, seed: int) -> list:
+    rng = random.Random(seed)
+    state = GAME.new_game(seats, seed=seed)
+    states = [state]
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        states.append(state)
+    return states
+
+
+def drawn(view: dict, lang: str = "en", names=LAYOUT_NAMES):
+    with recording_texts() as texts:
+        render(view, names[:view["seats"]], lang)
+    return texts
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_text_is_small_cut_off_or_overlapping_in_any_phase(seats, lang):
+    states = states_of(seats, seed=seats + 20)
+    for state in states[::9] + [states[-1]]:
+        for viewer in (None, seats - 1):
+            view = GAME.view(state, viewer)
+            texts = drawn(view, lang)
+            assert texts and rr._layout(view, lang).cell >= 76  # the smallest squares the marks fit
+            assert min(t.size for t in texts) >= MIN_TEXT
+            for text in texts:
+                left, top, right, bottom = text.box
+                assert left >= 0 and top >= 0 and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1], text
+            assert not overlapping_texts(texts), overlapping_texts(texts)[:3]
+
+
+def test_an_early_board_shows_big_squares_and_fills_the_width():
+    states = states_of(3, seed=1)
+    early, late = GAME.view(states[16], None), GAME.view(states[60], None)
+    early_layout, late_layout = rr._layout(early, "en"), rr._layout(late, "en")
+    assert early_layout.cell >= 110 and early_layout.cell > late_layout.cell
+    min_c, max_c, min_r, max_r = early_layout.window
+    # every tile and the ring of free squares around them is in the window (as the area allows)
+    lo_c, hi_c, lo_r, hi_r = rr._allowed(early)
+    for tile in early["tiles"]:
+        assert max(lo_c, min_c) <= tile["col"] - 1 or tile["col"] - 1 < lo_c
+        assert tile["col"] + 1 <= max_c or tile["col"] + 1 > hi_c
+        assert min_r <= tile["row"] - 1 or tile["row"] - 1 < lo_r
+        assert tile["row"] + 1 <= max_r or tile["row"] + 1 > hi_r
+    board_w = early_layout.cell * (max_c - min_c + 1)
+    board_h = early_layout.cell * (max_r - min_r + 1)
+    assert board_w >= 0.9 * (PHONE_SIZE[0] - rr.ROW_LABELS - 12) or board_h >= 0.9 * (
+        early_layout.panel_top - rr.HEADER - rr.COL_LABELS - 2 * rr.GAP)
+    # the panel follows the board closely: no large empty band
+    assert early_layout.panel_top - (early_layout.y0 + board_h) < early_layout.cell
+
+
+@pytest.mark.parametrize("cell", range(76, 241, 2))
+def test_marks_on_a_tile_never_overlap_at_any_square_size(cell):
+    g = rr._geometry(cell)
+    pad, radius = g["pad"], g["radius"]
+    building = (pad, pad, pad + g["top_w"], pad + g["top_h"])
+    tag = (cell - pad - g["tag"], pad, cell - pad, pad + g["tag"])
+    disc = (g["disc_x"] - radius, g["disc_y"] - radius, g["disc_x"] + radius, g["disc_y"] + radius)
+    height = (g["cross_x"] - g["arm"] - 2, g["disc_y"] - g["number"] // 2, g["height_right"], g["disc_y"] + g["number"] // 2)
+
+    def apart(a, b):
+        if disc in (a, b):  # the disc is round: its distance to the other box
+            other = b if a == disc else a
+            nx = min(max(g["disc_x"], other[0]), other[2])
+            ny = min(max(g["disc_y"], other[1]), other[3])
+            return (nx - g["disc_x"]) ** 2 + (ny - g["disc_y"]) ** 2 >= radius ** 2
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+    marks = {"building": building, "tag": tag, "disc": disc, "height": height}
+    for name, box in marks.items():
+        assert box[0] >= rr._frame_width(cell) and box[1] >= rr._frame_width(cell), (name, box)
+        assert box[2] <= cell - rr._frame_width(cell) and box[3] <= cell - rr._frame_width(cell), (name, box)
+        for other, second in marks.items():
+            if name < other:
+                assert apart(box, second), (cell, name, other)
+    assert g["number"] >= MIN_TEXT and 2 * radius >= 34
+
+
+def tile_boxes(view: dict) -> dict[str, tuple[int, int, int, int]]:
+    layout = rr._layout(view, "en")
+    min_c, _, min_r, _ = layout.window
+    return {tile["square"]: (layout.x0 + (tile["col"] - min_c) * layout.cell,
+                             layout.y0 + (tile["row"] - min_r) * layout.cell,
+                             layout.x0 + (tile["col"] - min_c + 1) * layout.cell,
+                             layout.y0 + (tile["row"] - min_r + 1) * layout.cell) for tile in view["tiles"]}
+
+
+def inside(box, square) -> bool:
+    return square[0] <= box[0] and square[1] <= box[1] and box[2] <= square[2] and box[3] <= square[3]
+
+
+@pytest.mark.parametrize("seats,seed", [(3, 1), (4, 11)])
+def test_every_stack_shows_its_top_knight_and_height_in_its_own_square(seats, seed):
+    states = states_of(seats, seed)
+    for state in (states[60], states[-1]):
+        view = GAME.view(state, None)
+        squares = tile_boxes(view)
+        texts = drawn(view)
+        stacks = [tile for tile in view["tiles"] if tile["knights"]]
+        assert any(len(tile["knights"]) > 1 for tile in stacks)
+        for tile in stacks:
+            mine = [t for t in texts if inside(t.box, squares[tile["square"]])]
+            words = [t.text for t in mine]
+            assert str(tile["knights"][-1] + 1) in words, (tile, words)
+            if len(tile["knights"]) > 1:
+                height, top = len(tile["knights"]), tile["knights"][-1] + 1
+                assert words.count(str(height)) >= 1 + (height == top), (tile, words)
+            assert all(t.size >= MIN_TEXT for t in mine)
+
+
+def test_each_players_last_turn_is_tagged_with_the_seat_number_and_explained():
+    state = states_of(3, seed=1)[40]
+    view = GAME.view(state, None)
+    assert view["recent_turns"]
+    squares = tile_boxes(view)
+    for lang, words in (("en", ("this turn", "last turn", "Knights to leave:")),
+                        ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:"))):
+        texts = drawn(view, lang)
+        written = [t.text for t in texts]
+        for word in words:
+            assert word in written, (lang, word)
+        for turn in view["recent_turns"]:
+            for square in turn["squares"]:
+                if square in squares:
+                    x0, y0, x1, y1 = squares[square]
+                    corner = (x0 + (x1 - x0) // 2, y0, x1, y0 + (y1 - y0) // 2)  # the tag: top right
+                    assert any(t.text == str(turn["seat"] + 1) and inside(t.box, corner) for t in texts), square
+
+
+def test_player_lines_are_never_cut_even_the_final_breakdown():
+    states = states_of(4, seed=11)
+    for state in (states[30], states[-1]):
+        view = GAME.view(state, None)
+        for lang in ("en", "de"):
+            texts = [t.text for t in drawn(view, lang)]
+            layout = rr._layout(view, lang)
+            for player, lines in zip(view["players"], layout.details):
+                assert all(line in texts and "…" not in line for line in lines)
+                joined = " ".join(lines)
+                assert str(player["knights_left"]) in joined
+                if not view["over"]:
+                    assert str(player["pile"]) in joined and str(len(player["hand_backs"])) in joined
+                else:
+                    assert joined.count("×") == 3  # castles, villages and towns, none left out
+
+
+def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
+    state = GAME.new_game(3, seed=2)
+    for viewer in range(3):
+        view = GAME.view(state, viewer)
+        texts = drawn(view)
+        hand_top = PHONE_SIZE[1] - rr.GAP - rr.HAND_TILE
+        letters = [t for t in texts if t.box[1] >= hand_top and t.text in ("C", "V")]
+        assert len(letters) == 2 and all(t.size >= 48 for t in letters)  # castle and village, large
+        assert any(t.text == str(viewer + 1) and t.box[1] >= hand_top for t in texts)
+    images = {render(GAME.view(state, viewer), LAYOUT_NAMES[:3]).tobytes() for viewer in range(3)}
+    assert len(images) == 3, "each seat's image differs (its seat disc)"
+
+
+def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypatch):
+    view = GAME.view(states_of(3, seed=1)[60], None)
+    rr._tile_image.cache_clear()
+    first = render(view, LAYOUT_NAMES[:3]).tobytes()
+    assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
+    monkeypatch.setattr(rr._TileCache, "BUDGET", 200_000)
+    rr._tile_image.cache_clear()
+    assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
+    assert 0 < rr._tile_image._bytes <= 200_000
+    rr._tile_image.cache_clear()
+
+
+def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
+    state = GAME.new_game(3, seed=2)
+    for lang in ("en", "de"):  # the keep phase's status takes two lines
+        for view in (GAME.view(state, None), GAME.view(states_of(3, seed=1)[16], None)):
+            status = [t for t in drawn(view, lang) if t.box[3] <= rr.HEADER + 10 and t.box[1] < rr.HEADER - 8]
+            assert status and all(t.box[1] >= 0 and t.box[3] <= rr.HEADER - 8 for t in status), status
