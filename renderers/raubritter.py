@@ -12,8 +12,6 @@ apart without colour; the move history is in the message text, not on the image.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -22,7 +20,7 @@ from PIL import Image, ImageDraw
 from games.core import name_seats
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, fit, font, note_text,
-                              seat_names, unrecorded, wrap)
+                              keep_drawn, seat_names, unrecorded, wrap)
 
 WIDTH, HEIGHT = PHONE_SIZE
 HEADER = 96
@@ -351,41 +349,8 @@ def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict,
         _draw_stack(draw, x, y, cell, tile["knights"], seat_colours, texts)
 
 
-class _TileCache:
-    """Laid tiles drawn once and pasted on every later board (the same few dozen tiles stand on
-    every turn's board), least recently used first out once the pictures pass `BUDGET` bytes
-    (a young area's squares are large, a full one's small). Boards are drawn in worker threads."""
-
-    BUDGET = 12_000_000
-
-    def __init__(self) -> None:
-        self._tiles: OrderedDict = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def __call__(self, *key) -> tuple[Image.Image, tuple]:
-        with self._lock:
-            found = self._tiles.get(key)
-            if found is not None:
-                self._tiles.move_to_end(key)
-                return found
-        found = _drawn_tile(*key)
-        with self._lock:
-            if key not in self._tiles:
-                self._tiles[key] = found
-                self._bytes += found[0].width * found[0].height * 3
-                while self._bytes > self.BUDGET and len(self._tiles) > 1:
-                    _, (image, _) = self._tiles.popitem(last=False)
-                    self._bytes -= image.width * image.height * 3
-        return found
-
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._tiles.clear()
-            self._bytes = 0
-
-
-def _drawn_tile(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
+@keep_drawn(8 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
+def _tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple]:
     """A laid tile's picture and the texts on it, boxes relative to its corner."""
@@ -398,7 +363,6 @@ def _drawn_tile(cell: int, terrain: str, building: str | None, top_knight: tuple
     return image, tuple(texts)
 
 
-_tile_image = _TileCache()
 _text_mask = _tile_image  # what the layout tests clear to see every text drawn afresh
 
 

@@ -250,10 +250,10 @@ def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypat
     rr._tile_image.cache_clear()
     first = render(view, LAYOUT_NAMES[:3]).tobytes()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
-    monkeypatch.setattr(rr._TileCache, "BUDGET", 200_000)
+    monkeypatch.setattr(rr._tile_image.kept, "budget", 200_000)
     rr._tile_image.cache_clear()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
-    assert 0 < rr._tile_image._bytes <= 200_000
+    assert 0 < rr._tile_image.kept.used <= 200_000
     rr._tile_image.cache_clear()
 
 
