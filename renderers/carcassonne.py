@@ -574,7 +574,7 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@keep_drawn(8 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
+@keep_drawn(6 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:
@@ -588,7 +588,7 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
     return _master(code, rot).resize((size, size), smooth)
 
 
-@keep_drawn(4 * 2**20)  # kinds and rotations at 160 and 80 px, for the small sizes
+@keep_drawn(2 * 2**20)  # kinds and rotations at 160 and 80 px, for the small sizes
 def _halved(code: str, rot: int, size: int) -> Image.Image:
     """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
     source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)
