@@ -58,7 +58,7 @@ FONT_PATH = str(noto_cjk_sans_otc.FONT_PATH)
 FONT_INDEX = 0  # the collection's Japanese face: every CJK script plus Latin, Greek and Cyrillic
 
 
-SIZE_STEPS = (27, 28, 30, 32, 34, 36, 40, 48, 56, 64, 80)
+SIZE_STEPS = (27, 28, 30, 32, 36, 40, 48, 64, 80)
 """Font sizes are rounded down to these steps: each size is a FreeType face of some 3 MB for a
 CJK font, so a handful of steps keeps the bot's memory small (sizes under the first step and
 over the last are kept as asked, over the last rounded to 16)."""

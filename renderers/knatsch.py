@@ -287,11 +287,11 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
     if roll["purpose"] == "tournament":
         where = say("for_tournament", stack=roll["from_stack"])
     elif roll["from_stack"]:
-        where = say("for_stack_card", card=say.say(target["name"]), stack=roll["from_stack"])
+        where = say("for_stack_card", card=target["name"], stack=roll["from_stack"])
     elif roll["owner"] is not None:
-        where = say("for_owned_card", card=say.say(target["name"]), owner=say.name(roll["owner"]))
+        where = say("for_owned_card", card=target["name"], owner=say.name(roll["owner"]))
     else:
-        where = say("against_card", card=say.say(target["name"]))
+        where = say("against_card", card=target["name"])
     _text(draw, (x0, y + 60), where, 30, width=w - 36)
 
     # The six dice in their fixed positions, three a row like the buttons, numbered.

@@ -211,3 +211,13 @@ def test_a_crowded_roll_keeps_its_dice_and_shows_castles_before_other_cards():
     assert all(chip["kind"] == "castle" for chip in shown[:-1])
     total = len(view["players"][0]["cards"]) - view["players"][0]["tournaments"] + 1
     assert len(shown) - 1 + shown[-1]["count"] == total
+
+
+def test_the_german_board_says_what_is_rolled_for_in_the_accusative():
+    start = table(3)
+    cases = [(play(start, [(0, "target S12"), (0, "reroll 4,5")], [5, 5, 6, 1, 2, 6, 5, 3]), "um den "),
+             (play(start, [(0, "topple"), (0, "reroll 4,5")], [5, 5, 5, 2, 1, 6, 5, 3]), "gegen den König")]
+    for state, words in cases:
+        with recording_texts() as texts:
+            render(GAME.view(state, None), SCRIPT_NAMES[:3], "de")
+        assert any(words in text.text for text in texts), [text.text for text in texts]
