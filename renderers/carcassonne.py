@@ -24,8 +24,8 @@ from PIL import Image, ImageDraw
 
 from games.carcassonne.data import ORIENTED, TILES
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, fit, font,
-                              ink_on, keep_drawn, seat_names, text_width)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, fit,
+                              fixed_palette, font, ink_on, keep_drawn, seat_names, text_width, to_palette)
 
 WIDTH, HEIGHT = 1080, 1350
 SIDE_PANEL = 360  # the widest the placing panel gets (the enlarged tile with its spots)
@@ -65,7 +65,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
         _side_panel(draw, view, panel, lang, top=top, bottom=track_top - 10, width=panel_width)
     _track(draw, view, track, track_top)
     _players(draw, view, names, lang, players_top)
-    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return to_palette(image, _palette())
 
 
 @lru_cache(maxsize=1)
@@ -73,16 +73,7 @@ def _palette() -> Image.Image:
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, ROAD, ROAD_EDGE,
              CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL,
              WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW, GATE]
-    colours = list(dict.fromkeys(tuple(c) for c in exact))
-    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
-    colours = list(dict.fromkeys(colours))
-    grey = 0
-    while len(colours) < 256:
-        grey = (grey + 37) % 256
-        colours.append((grey, grey, grey))
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([channel for colour in colours[:256] for channel in colour])
-    return palette
+    return fixed_palette(*exact)
 
 
 def _colour(seat: int):

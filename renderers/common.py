@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 import noto_cjk_sans_otc
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 BACKGROUND = (245, 239, 226)
 INK = (40, 36, 32)
@@ -370,3 +370,24 @@ def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[D
             if first.overlaps(second, margin):
                 pairs.append((first, second))
     return pairs
+
+
+def fixed_palette(*exact) -> "Image.Image":
+    """A board's palette: the colours it paints exactly first, then a colour cube and greys for
+    the anti-aliased edges of shapes and text. Quantizing to a fixed palette is some thirty
+    times faster than an adaptive median cut and keeps the PNG small."""
+    colours = list(dict.fromkeys(tuple(colour[:3]) for colour in exact))
+    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
+    colours = list(dict.fromkeys(colours))
+    grey = 0
+    while len(colours) < 256:
+        grey = (grey + 37) % 256
+        colours.append((grey, grey, grey))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours[:256] for channel in colour])
+    return palette
+
+
+def to_palette(image: "Image.Image", palette: "Image.Image") -> "Image.Image":
+    """The finished board in its palette (no dithering: flat colours stay flat)."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)

@@ -19,8 +19,8 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, font, note_text,
-                              recording_texts, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
+                              note_text, recording_texts, to_palette, wrap)
 from renderers.common import text_width as _measure
 
 WIDTH, HEIGHT = 1080, 1350
@@ -52,7 +52,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _headings(draw, view, lang, y + 6)
     y = _players(draw, view, seat_names, lang, y)
     _bottom(draw, view, seat_names, lang, y + 4)
-    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return to_palette(image, _palette())
 
 
 _BASES: dict[str, tuple[Image.Image, list]] = {}
@@ -115,16 +115,7 @@ def _field_box(number: int) -> tuple[int, int, int, int]:
 def _palette() -> Image.Image:
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, FIELD_FILL, SILVER_FILL, GOLD_FILL, STONE,
              EMPTY_SLOT, DUNGEON, CARD_FILL, SEAL, SEAL_YELLOW, PARCHMENT, *SEAT_COLOURS]
-    colours = list(dict.fromkeys(tuple(c) for c in exact))
-    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
-    colours = list(dict.fromkeys(colours))
-    grey = 0
-    while len(colours) < 256:
-        grey = (grey + 37) % 256
-        colours.append((grey, grey, grey))
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([channel for colour in colours[:256] for channel in colour])
-    return palette
+    return fixed_palette(*exact)
 
 
 # ----------------------------------------------------------------------------------------

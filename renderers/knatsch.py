@@ -30,9 +30,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, font, ink_on,
-                              keep_drawn, note_text, unrecorded,
-                              seat_names)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
+                              font, ink_on, keep_drawn, note_text, seat_names, to_palette, unrecorded)
 
 WIDTH, HEIGHT = PHONE_SIZE
 HEADER = 112
@@ -596,6 +595,20 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     for player, (row_h, lines) in zip(players, rows):
         _player_row(draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines)
         py += row_h + gap
-    # Quantised here with the fast octree method: render_png keeps a palette image as it is,
-    # and its default median cut takes several times longer for the same look.
-    return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return to_palette(image, _palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, PAPER, LINE, RED_DIE, YELLOW_DIE, LOCKED_DIE, DIE_CARD,
+                         GOOD, BAD, SPECIAL_FILL, TOURNAMENT_FILL, *ARMS_COLOURS.values(), *SEAT_COLOURS,
+                         *_OTHER_PAINTS)
+
+
+_OTHER_PAINTS = [
+    (0, 128, 80), (110, 10, 10), (125, 55, 165), (140, 110, 0), (150, 146, 140), (190, 40, 30), (196,
+    30, 36), (200, 190, 172), (200, 40, 40), (226, 232, 244), (235, 235, 235), (236, 230, 216), (240,
+    200, 30), (246, 200, 30), (250, 222, 130), (255, 222, 140), (255, 246, 214), (255, 252, 245), (255,
+    255, 255), (30, 140, 60), (30, 30, 30), (35, 85, 200), (40, 100, 190), (90, 90, 90)
+]
+"""Colours painted once in this module, kept exact in the palette too."""

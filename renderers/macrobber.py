@@ -17,8 +17,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, font,
-                              seat_badge, seat_names, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
+                              font, seat_badge, seat_names, to_palette, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -55,7 +55,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
         y += 48
     if private_shown(view):
         _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
-    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return to_palette(image, _palette())
 
 
 def private_shown(view: dict) -> bool:
@@ -71,16 +71,7 @@ def _palette() -> Image.Image:
     palette quantizes several times faster than a median cut)."""
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, SLOT, RED_ZONE, MEADOW, MEADOW_DARK, STONE,
              (150, 40, 30), (250, 250, 246), *CUBE.values(), *SEAT_COLOURS]
-    colours = list(dict.fromkeys(tuple(c) for c in exact))
-    colours += [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
-    colours = list(dict.fromkeys(colours))
-    grey = 0
-    while len(colours) < 256:
-        grey = (grey + 37) % 256
-        colours.append((grey, grey, grey))
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([channel for colour in colours[:256] for channel in colour])
-    return palette
+    return fixed_palette(*exact)
 
 
 @lru_cache(maxsize=2048)
