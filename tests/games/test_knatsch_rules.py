@@ -694,3 +694,15 @@ def test_every_label_fits_a_button_in_both_languages_with_long_names():
                     label = translate(GAME.describe(state, seat, action), lang, names, strict=True)
                     assert 0 < len(label) <= 80, label
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+def test_a_card_failed_for_goes_under_its_stack_said_with_its_article_in_both_languages():
+    game = engine(1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 1, 2, 3, 4)
+    state = table(3, [["C01"], ["C07"], ["C10"]], stack1=["C05"])
+    events = []
+    for text in ("target C05", "reroll 1,2,3,4", "reroll 1,2,3,4"):
+        state, happened = game.apply(state, 0, Action.parse(text))
+        events += happened
+    failed = next(e for e in events if e.text.id == "knatsch.event.fail_stack")
+    assert en(failed.text).endswith(": the Blue castle 4-4-4+2 goes under stack 1."), en(failed.text)
+    assert de(failed.text).endswith(": die Blaue Burg 4-4-4+2 kommt unter Stapel 1."), de(failed.text)
