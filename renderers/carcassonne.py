@@ -475,7 +475,7 @@ def _crop_circle(draw, centre, s: float) -> None:
         draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
 
 
-@keep_drawn(4 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
+@keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
     robber and crop-circle marks), for scaling down."""
@@ -565,7 +565,7 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@keep_drawn(6 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
+@keep_drawn(4 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:

@@ -142,7 +142,7 @@ def keep_drawn(budget: int):
     return decorate
 
 
-TEXT_MASKS = KeptImages(4 * 2**20)
+TEXT_MASKS = KeptImages(3 * 2**20)
 """Text bitmaps of every face together: a few boards' worth of names, labels and numbers."""
 
 

@@ -82,7 +82,7 @@ def _fit(text: str, size: int, width: int, smallest: int = MIN_TEXT) -> tuple[st
     return text.rstrip() + "…", size
 
 
-@keep_drawn(3 * 2**20)
+@keep_drawn(2 * 2**20)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The antialiased coverage of a text, drawn once: most labels repeat from board to board,
     and stamping a cached mask is much faster than laying the text out again."""

@@ -340,7 +340,7 @@ def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict,
         _draw_stack(draw, x, y, cell, tile["knights"], seat_colours, texts)
 
 
-@keep_drawn(6 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
+@keep_drawn(4 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
 def _tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple]:
