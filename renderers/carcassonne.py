@@ -565,21 +565,25 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@keep_drawn(4 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
+@keep_drawn(3 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:
         return _master(code, rot)
-    if size <= MASTER // 2:  # averaging from the smallest halving at least twice as large: smooth and fast
+    if size <= MASTER // 2:
+        # From the smallest halving at least as large: a late board's tiles (40-80 px) all come
+        # from the 80 px halvings, some 25 KB a kind, which stay kept while the board grows;
+        # averaging where the halving is twice as large, a smooth filter where it is less.
         source = MASTER // 2
-        while source // 2 >= 2 * size and source > 40:
+        while source // 2 >= size and source > 40:
             source //= 2
-        return _halved(code, rot, source).resize((size, size), Image.Resampling.BOX)
+        smooth = Image.Resampling.BOX if source >= 2 * size else Image.Resampling.LANCZOS
+        return _halved(code, rot, source).resize((size, size), smooth)
     smooth = Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC
     return _master(code, rot).resize((size, size), smooth)
 
 
-@keep_drawn(2 * 2**20)  # kinds and rotations at 160 and 80 px, for the small sizes
+@keep_drawn(6 * 2**20)  # every kind and rotation on a board at 160 px (100 KB each) or 80 px (25 KB)
 def _halved(code: str, rot: int, size: int) -> Image.Image:
     """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
     source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)
