@@ -78,11 +78,13 @@ def determinize(game: Any, state: Any, seat: int, rng: random.Random) -> Any:
 
 def standing(game: Any, state: Any, seat: int) -> float:
     """How well `seat` stands, 0 (lost) to 1 (won): a win's share at the end, else its score
-    against the best rival's through the engine's `scores`, squashed into (0, 1)."""
+    against the best rival's through the engine's `projected_scores` (or `scores`), squashed
+    into (0, 1)."""
     outcome = game.outcome(state)
     if outcome is not None:
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    scores = getattr(game, "scores", None)
+    # An engine whose points mostly come at the end says what the board would score now.
+    scores = getattr(game, "projected_scores", None) or getattr(game, "scores", None)
     if scores is None:
         return 0.5
     values = list(scores(state))
@@ -97,7 +99,11 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
     budget = BUDGET if budget is None else budget
     legal = game.legal_actions(state, seat)
     normal = game.suggest(state, seat, rng)
-    others = [action for action in legal if action != normal]
+    # Moves that only step back within a turn (Carcassonne's "back") are never weighed: judged by
+    # a short search they can look as good as moving on, and a player who keeps stepping back
+    # never finishes the game.
+    skipped = set(getattr(game, "search_skips", ()))
+    others = [action for action in legal if action != normal and action.verb not in skipped]
     rng.shuffle(others)
     weighed = [Weighed(normal)] + [Weighed(action) for action in others[:MAX_CANDIDATES - 1]]
     if len(weighed) == 1:
@@ -151,7 +157,7 @@ def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float 
 
 
 def _play_on(game: Any, state: Any, rng: random.Random) -> Any:
-    for _ in range(PLAYOUT_ACTIONS):
+    for _ in range(getattr(game, "playout_actions", PLAYOUT_ACTIONS)):
         if game.outcome(state) is not None:
             break
         seat = min(game.to_act(state))

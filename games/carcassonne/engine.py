@@ -396,9 +396,18 @@ class Carcassonne:
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
+    search_skips = ("back",)  # the strong player never weighs stepping back to another square
+    playout_actions = 12  # four turns of square, rotation and follower: judged by projected_scores
+
     def scores(self, state: CarcassonneState) -> list[int]:
         """Points on the score track (public)."""
         return list(state.scores)
+
+    def projected_scores(self, state: CarcassonneState) -> list[int]:
+        """The track's points plus what the followers on the board would score if the game ended
+        now (all public). The strong player judges a continuation by these: most of a follower's
+        worth comes at the end, and the track alone would make placing one look worthless."""
+        return [track + sum(kinds.values()) for track, kinds in zip(state.scores, final_scoring(state))]
 
     def hint(self, state, seat: int, rng: random.Random, *, clock=None):
         """The strong player's move for `seat` and why, from the seat's view only."""
