@@ -103,6 +103,10 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
     # a short search they can look as good as moving on, and a player who keeps stepping back
     # never finishes the game.
     skipped = set(getattr(game, "search_skips", ()))
+    if normal.verb in skipped:
+        # Nor is it taken: stepping back where the search then picks the same step again would go
+        # round for ever. The first move that goes on stands in for the normal player's.
+        normal = next((action for action in legal if action.verb not in skipped), normal)
     others = [action for action in legal if action != normal and action.verb not in skipped]
     rng.shuffle(others)
     weighed = [Weighed(normal)] + [Weighed(action) for action in others[:MAX_CANDIDATES - 1]]
