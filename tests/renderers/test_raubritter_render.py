@@ -79,19 +79,13 @@ def test_three_player_game_and_mid_turn_highlights_render():
 
 from renderers import raubritter as rr  # noqa: E402
 from renderers.common import MIN_TEXT, overlapping_texts, recording_texts  # noqa: E402
+from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
 LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
 
 
 def states_of(seats: int, seed: int) -> list:
-    rng = random.Random(seed)
-    state = GAME.new_game(seats, seed=seed)
-    states = [state]
-    while GAME.outcome(state) is None:
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        states.append(state)
-    return states
+    return play_to_end(GAME, seats, seed)
 
 
 def drawn(view: dict, lang: str = "en", names=LAYOUT_NAMES):
