@@ -51,7 +51,12 @@ def main() -> None:
     game = REGISTRY[args.game]
     players = args.players or USUAL[args.game]
     times: dict[str, list[float]] = {"strong": [], "normal": []}
-    wins = [play(game, players, seed % players, seed, times) for seed in range(args.games)]
+    wins: list[float] = []
+    for seed in range(args.games):
+        wins.append(play(game, players, seed % players, seed, times))
+        if len(wins) % 10 == 0 and len(wins) < args.games:
+            # A long run shows how it goes: an interrupted one still leaves figures.
+            print(f"  after {len(wins)} games: strong won {sum(wins):.1f} ({sum(wins) / len(wins):.0%})", flush=True)
     rate = sum(wins) / len(wins)
     margin = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / len(wins))
     fair = 1 / players

@@ -83,8 +83,10 @@ def standing(game: Any, state: Any, seat: int) -> float:
     outcome = game.outcome(state)
     if outcome is not None:
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    # An engine whose points mostly come at the end says what the board would score now.
-    scores = getattr(game, "projected_scores", None) or getattr(game, "scores", None)
+    # An engine whose points mostly come at the end says what a position is worth
+    # (`search_scores`) or what the board would score now (`projected_scores`).
+    scores = (getattr(game, "search_scores", None) or getattr(game, "projected_scores", None)
+              or getattr(game, "scores", None))
     if scores is None:
         return 0.5
     values = list(scores(state))
@@ -108,8 +110,13 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
         # round for ever. The first move that goes on stands in for the normal player's.
         normal = next((action for action in legal if action.verb not in skipped), normal)
     others = [action for action in legal if action != normal and action.verb not in skipped]
-    rng.shuffle(others)
-    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:MAX_CANDIDATES - 1]]
+    order = getattr(game, "search_order", None)
+    if order is not None:  # an engine with many moves says which are worth weighing first
+        others = order(state, seat, others)
+    else:
+        rng.shuffle(others)
+    candidates = getattr(game, "search_candidates", MAX_CANDIDATES)
+    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:candidates - 1]]
     if len(weighed) == 1:
         return weighed
     start = clock()

@@ -25,21 +25,19 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
         return legal[0]
     phase = state.phase
     if phase in ("place", "rotate"):
-        plan = _best_plan(state, seat, rng)
-        square, rot, _ = plan
-        if phase == "rotate":
-            if state.square != square:
-                return Action("back")
-            return Action("turn", (SIDE_NAMES[rot],))
-        wanted = Action("at", (f"{square[0]},{square[1]}",))
-        if wanted in legal:
-            return wanted
+        # The best plan that the steps taken so far this turn still allow: its own choices always
+        # allow the best, and after someone else's (a hint followed, the strong player's search)
+        # it finishes their square or area as well as it can instead of stepping back.
         groups = _areas(list(state.fits))
-        if groups and state.area is None:
-            for k, group in enumerate(groups):
-                if square in group:
-                    return Action("area", (str(k + 1),))
-        return Action("back") if Action("back") in legal else legal[0]
+        for _, (square, rot, _) in _plans(state, seat):
+            if phase == "rotate":
+                if square == state.square:
+                    return Action("turn", (SIDE_NAMES[rot],))
+            elif groups and state.area is None:
+                return Action("area", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
+            elif not groups or square in groups[state.area]:
+                return Action("at", (f"{square[0]},{square[1]}",))
+        return legal[0]
     if phase == "follower":
         spots = dict(_follower_spots(state))
         index = len(state.board.tiles) - 1
@@ -72,20 +70,93 @@ def _kind(state, meeple) -> str:
     return state.board.oriented(meeple[1]).kinds[meeple[2]]
 
 
-def _best_plan(state, seat, rng):
-    cached = state.__dict__.get("_plan")
-    if cached is not None and cached[0] == seat:
+def _plans(state, seat):
+    """Every (value, (square, rotation, None)) for the drawn tile, best first. Kept for the board,
+    which the sub-steps of one turn share: the square, rotation and follower steps (and a search's
+    playouts through them) then value the placements once per turn instead of once per step.
+    The board itself is kept with them, so a reused id can never bring back another board's."""
+    board = state.board
+    key = (id(board), seat, state.drawn, len(state.pile), tuple(state.meeples))
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is board:
         return cached[1]
-    best, best_value = None, None
+    holders = _holders(state, board)
+    plans = []
     for square, rots in state.fits.items():
+        before = _value(state, board, _touched_before(board, square), seat, holders)
         for rot in rots:
-            value = _placement_value(state, seat, square, rot)
+            value = _placement_value(state, seat, square, rot, before)
             # a tiny tie-break that stays the same over the sub-steps of one turn
             value += ((square[0] * 7919 + square[1] * 104729 + rot * 31 + len(state.pile)) % 997) * 1e-5
-            if best_value is None or value > best_value:
-                best, best_value = (square, rot, None), value
-    state.__dict__["_plan"] = (seat, best)
-    return best
+            plans.append((value, (square, rot, None)))
+    plans.sort(key=lambda plan: -plan[0])
+    if len(_PLANS) >= PLANS_KEPT:
+        _PLANS.pop(next(iter(_PLANS)))  # the oldest: a few turns' worth is all a search revisits
+    _PLANS[key] = (board, plans)
+    return plans
+
+
+PLANS_KEPT = 16
+_PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
+
+
+def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
+    """The legal moves, the ones this player values most first: the strong player weighs these
+    rather than a random sample of some forty squares."""
+    from games.carcassonne.engine import _follower_spots
+
+    if state.phase in ("place", "rotate") and state.fits:
+        from games.carcassonne.engine import _areas
+
+        groups = _areas(list(state.fits))
+        order: dict[Action, int] = {}
+        for rank, (_, (square, rot, _)) in enumerate(_plans(state, seat)):
+            if state.phase == "rotate" and square != state.square:
+                continue
+            order.setdefault(Action("turn", (SIDE_NAMES[rot],)), rank)
+            order.setdefault(Action("at", (f"{square[0]},{square[1]}",)), rank)
+            for k, group in enumerate(groups):
+                if square in group:
+                    order.setdefault(Action("area", (str(k + 1),)), rank)
+        return sorted(legal, key=lambda action: order.get(action, len(order)))
+    if state.phase == "follower":
+        spots = dict(_follower_spots(state))
+        index = len(state.board.tiles) - 1
+
+        def worth(action: Action) -> float:
+            if action.verb == "follower" and action.args and action.args[0] in spots:
+                return -_follower_value(state, seat, index, spots[action.args[0]])
+            return -0.3  # no follower: worth what the normal player asks of one
+        return sorted(legal, key=worth)
+    return list(legal)
+
+
+def standing_scores(state) -> list[float]:
+    """What each seat's position is worth in points, for the strong player's search: the track,
+    the features its followers hold valued as this player values them (an open city worth more
+    than it would score if the game ended now, the more so the more tiles are left to close it),
+    and the followers still at home, which can score again while tiles remain."""
+    from games.carcassonne.engine import final_scoring
+
+    board = state.board
+    values = [float(track) + sum(kinds.values()) for track, kinds in zip(state.scores, final_scoring(state))]
+    left = min(1.0, len(state.pile) / 24)
+    holders = _holders(state, board)
+    for seat in range(state.seats):
+        hoped = sum(_estimate(board, root) for root, counts in holders.items() if _share(counts, seat) > 0)
+        now = sum(final_scoring_of(board, root) for root, counts in holders.items() if _share(counts, seat) > 0)
+        values[seat] += left * (hoped - now)
+        values[seat] += left * HOME_FOLLOWER * min(state.supply(seat), 4)
+    return values
+
+
+HOME_FOLLOWER = 2.0  # points a follower at home is worth while many tiles are left (at most four count)
+
+
+def final_scoring_of(board, root) -> int:
+    from games.carcassonne.engine import feature_points
+
+    return feature_points(board, root, final=True)
 
 
 def _estimate(board, root) -> float:
@@ -168,10 +239,12 @@ def _value(state, board, roots, seat, holders):
     return sum(_share(holders.get(root, {}), seat) * _estimate(board, root) for root in roots)
 
 
-def _placement_value(state, seat, square, rot):
-    """The best this placement can do, with its best follower choice (or none)."""
+def _placement_value(state, seat, square, rot, before=None):
+    """The best this placement can do, with its best follower choice (or none). `before`: what
+    the features the square touches are worth to the seat now, if already known."""
     before_board = state.board
-    before = _value(state, before_board, _touched_before(before_board, square), seat, _holders(state, before_board))
+    if before is None:
+        before = _value(state, before_board, _touched_before(before_board, square), seat, _holders(state, before_board))
     after_board = before_board.place(state.drawn, square, rot)
     index = len(after_board.tiles) - 1
     roots = _touched_after(after_board, index)

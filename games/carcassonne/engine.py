@@ -397,7 +397,21 @@ class Carcassonne:
         return suggest(self, state, seat, rng)
 
     search_skips = ("back",)  # the strong player never weighs stepping back to another square
-    playout_actions = 12  # four turns of square, rotation and follower: judged by projected_scores
+    playout_actions = 12  # four turns of square, rotation and follower: judged by search_scores
+    search_candidates = 4  # the normal player's choice and the three it values next
+
+    def search_order(self, state: CarcassonneState, seat: int, actions: list[Action]) -> list[Action]:
+        """The moves the normal player values most first (games.search weighs the first few)."""
+        from games.carcassonne.ai import ranked
+
+        return ranked(state, seat, actions)
+
+    def search_scores(self, state: CarcassonneState) -> list[float]:
+        """What each seat's position is worth, for the strong player: the track, followers'
+        features at what they may still become, and followers at home (all public)."""
+        from games.carcassonne.ai import standing_scores
+
+        return standing_scores(state)
 
     def scores(self, state: CarcassonneState) -> list[int]:
         """Points on the score track (public)."""
