@@ -23,6 +23,8 @@ BUDGET = 0.25  # seconds a strong decision may take (about 0.3 s median on a sma
 PLAYOUT_ACTIONS = 40  # how far a continuation is played on before it is judged
 MAX_CANDIDATES = 8  # moves weighed at most: the normal player's choice and a sample of the rest
 CONFIDENCE = 1.0  # standard errors a move must lead the normal choice by to be preferred to it
+PRUNE_AFTER = 4  # playouts before a move may be dropped from the weighing
+PRUNE_CONFIDENCE = 2.0  # standard errors a move must trail the normal choice by to be dropped
 
 
 @dataclass
@@ -46,6 +48,15 @@ class Weighed:
         mean = self.lead / n
         variance = max(0.0, (self.lead_squares - n * mean * mean) / (n - 1))
         return mean > CONFIDENCE * math.sqrt(variance / n) and mean > 0.0
+
+    def clearly_worse(self) -> bool:
+        """Worse than the normal player's choice beyond the noise, after a few playouts."""
+        n = self.playouts
+        if n < PRUNE_AFTER:
+            return False
+        mean = self.lead / n
+        variance = max(0.0, (self.lead_squares - n * mean * mean) / (n - 1))
+        return mean < -PRUNE_CONFIDENCE * math.sqrt(variance / n) and mean < 0.0
 
 
 class CanonicalRandom(random.Random):
@@ -120,25 +131,29 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
     if len(weighed) == 1:
         return weighed
     start = clock()
-    while clock() - start < budget:
+    active = list(weighed)
+    while clock() - start < budget and len(active) > 1:
         # Every move is tried in the same re-dealt world with the same later dice: the comparison
         # then measures the moves, not the luck of the deal.
         world = determinize(game, state, seat, rng)
         luck = rng.getrandbits(64)
         results = []
-        for item in weighed:
+        for item in active:
             after, _ = game.apply(world, seat, item.action)
             results.append(standing(game, _play_on(game, after, random.Random(luck)), seat))
             if clock() - start >= budget:
                 break
-        if len(results) < len(weighed):
+        if len(results) < len(active):
             break  # a round cut short by the budget would compare unequal worlds
-        for item, result in zip(weighed, results):
+        for item, result in zip(active, results):
             item.value += result
             item.playouts += 1
             lead = result - results[0]
             item.lead += lead
             item.lead_squares += lead * lead
+        # A move clearly worse than the normal choice can never be taken: the time goes to the
+        # moves still in the running (and a decision with none left is made at once).
+        active = [active[0]] + [item for item in active[1:] if not item.clearly_worse()]
     # The normal player's choice stands unless another move is clearly better.
     better = [item for item in weighed[1:] if item.clearly_better()]
     best = max(better, key=lambda item: item.mean) if better else weighed[0]

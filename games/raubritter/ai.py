@@ -38,6 +38,31 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     return _lay_choice(game, state, seat, legal, rng)
 
 
+def ranked(game, state, seat: int, legal: list[Action]) -> list[Action]:
+    """The legal moves, the ones this player values most first (the strong player weighs the
+    first few rather than a random sample of some forty lays)."""
+    if state.phase == "keep":
+        return sorted(legal, key=lambda a: KEEP_ORDER.index(a.args[0]) if a.args[0] in KEEP_ORDER else 9)
+    if state.phase == "knights":
+        return sorted(legal, key=lambda a: -knights_value(state.board, state.pending_castle, a.args[0],
+                                                          [int(n) for n in a.args[1].split(",")], seat,
+                                                          state.seats))
+    values = _lay_values(state, seat, legal)
+    return sorted(legal, key=lambda action: -values[action])
+
+
+def standing_scores(state) -> list[float]:
+    """What each seat's position is worth in points, for the strong player's search: each tile's
+    points to the seat on top, in full where nobody can come onto it any more, else OPEN of them
+    (a rival may still cover it), and a little for every knight still at hand."""
+    values = [KNIGHT_COST * left for left in state.knights_left]
+    for laid in state.board.values():
+        if laid.building is None or not laid.stack:
+            continue
+        values[laid.stack[-1]] += POINTS[laid.building] * _security(laid, len(laid.stack))
+    return values
+
+
 # ----------------------------------------------------------------------------------------
 # Knights
 
@@ -71,6 +96,32 @@ def knights_value(board, castle, direction: str, counts: list[int], seat: int, s
 
 
 def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
+    """The best knights move from a castle at `castle`. It depends only on the tiles in line
+    with the castle as far as a stack can go, so it is remembered by those: weighing many lays
+    (and a search playing on) asks again and again about castles whose lines did not change."""
+    knights_left = min(MAX_KNIGHTS_PLACED, knights_left)
+    lines = []
+    for dc, dr in DIRECTIONS.values():
+        for step in range(1, MAX_KNIGHTS_PLACED):
+            laid = board.get((castle[0] + dc * step, castle[1] + dr * step))
+            if laid is None:
+                break
+            lines.append((step, dc, dr, laid.tile[1:], laid.stack))
+    start = board[castle]
+    key = (seat, seats, knights_left, start.tile[1:], start.stack, tuple(lines))
+    known = _BEST_KNIGHTS.get(key)
+    if known is None:
+        if len(_BEST_KNIGHTS) >= BEST_KNIGHTS_KEPT:
+            _BEST_KNIGHTS.clear()
+        known = _BEST_KNIGHTS[key] = _best_knights(board, castle, seat, seats, knights_left)
+    return known
+
+
+BEST_KNIGHTS_KEPT = 20_000  # a few MB at most; cleared at once when full
+_BEST_KNIGHTS: dict[tuple, float] = {}
+
+
+def _best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
     best = 0.0
     for knights in range(1, min(MAX_KNIGHTS_PLACED, knights_left) + 1):
         for direction, counts in knight_moves(board, castle, knights):
@@ -83,26 +134,28 @@ def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> flo
 
 
 def _lay_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    board = state.board
+    values = _lay_values(state, seat, legal)
+    best: tuple[float, float, Action] | None = None
+    for action in legal:
+        candidate = (values[action], rng.random(), action)
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    return best[2]
+
+
+def _lay_values(state, seat: int, legal: list[Action]) -> dict[Action, float]:
     geometry = state.geometry
     hand = [tile[1:] for tile in state.hands[seat]]
     lays_left = MAX_LAYS_PER_TURN - state.lays_this_turn
     knights = state.knights_left[seat]
-    best: tuple[float, float, Action] | None = None
-    cache: dict[tuple[str, str], float] = {}
+    values: dict[Action, float] = {}
     for action in legal:
         if action.verb != "lay":
-            value = 0.1 if state.lays_this_turn else -99.0  # end: when nothing is worth laying
+            values[action] = 0.1 if state.lays_this_turn else -99.0  # end: when nothing is worth laying
         else:
             face, square_name = action.args
-            key = (face, square_name)
-            if key not in cache:
-                cache[key] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights)
-            value = cache[key]
-        candidate = (value, rng.random(), action)
-        if best is None or candidate[:2] > best[:2]:
-            best = candidate
-    return best[2]
+            values[action] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights)
+    return values
 
 
 def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: int, knights: int) -> float:

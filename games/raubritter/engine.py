@@ -282,6 +282,21 @@ class RaubRitter:
         """Points for the top knights now on the board (public)."""
         return score(state)
 
+    search_candidates = 4  # the normal player's choice and the three it values next
+    playout_actions = 8  # about a round of turns: a lay is slow to judge, and the standing says the rest
+
+    def search_order(self, state: RaubRitterState, seat: int, actions: list[Action]) -> list[Action]:
+        """The moves the normal player values most first (games.search weighs the first few)."""
+        from games.raubritter.ai import ranked
+
+        return ranked(self, state, seat, actions)
+
+    def search_scores(self, state: RaubRitterState) -> list[float]:
+        """Points on top, in full where no rival can come any more, and knights at hand (public)."""
+        from games.raubritter.ai import standing_scores
+
+        return standing_scores(state)
+
     def hint(self, state, seat: int, rng: random.Random, *, clock=None):
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint

@@ -52,3 +52,43 @@ def test_the_computer_beats_random_players_clearly():
         winners = GAME.outcome(state).winners
         wins += (me in winners) / len(winners)
     assert wins / games > 0.6  # random play wins about a third
+
+
+def test_remembered_knights_moves_are_the_ones_worked_out_afresh():
+    """best_knights remembers its answers by the tiles in line with the castle: over whole games,
+    every castle on the board in every seat's eyes gets the answer worked out from scratch."""
+    from games.raubritter import ai
+    from games.raubritter.board import building_of
+
+    checked = 0
+    for seed in (1, 2):
+        state = GAME.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+            for square, laid in state.board.items():
+                if building_of(laid.face) == "castle":
+                    for me in range(state.seats):
+                        for knights in (1, 3, 30):
+                            assert ai.best_knights(state.board, square, me, state.seats, knights) == \
+                                ai._best_knights(state.board, square, me, state.seats, min(5, knights))
+                            checked += 1
+    assert checked > 500
+
+
+def test_the_strong_player_weighs_the_moves_the_normal_player_values_most():
+    state = GAME.new_game(3, seed=4)
+    rng = random.Random(4)
+    while state.phase != "lay" or state.lays_this_turn:
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    seat = min(GAME.to_act(state))
+    legal = GAME.legal_actions(state, seat)
+    order = GAME.search_order(state, seat, legal)
+    assert sorted(order, key=repr) == sorted(legal, key=repr)
+    from games.raubritter.ai import _lay_values
+
+    values = _lay_values(state, seat, legal)
+    assert [values[action] for action in order] == sorted(values.values(), reverse=True)
+    assert GAME.suggest(state, seat, random.Random(1)) in order[:sum(v == values[order[0]] for v in values.values())]
