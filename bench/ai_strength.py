@@ -2,7 +2,7 @@
 rotating round the table; prints its win rate with a 95 % interval against its fair share, and
 the decision times of both strengths (median, p99). Figures only; no test asserts them.
 
-    python bench/ai_strength.py GAME [--games 100] [--players N] [--budget 0.25]
+    python bench/ai_strength.py GAME [--games 100] [--players N] [--budget 0.25] [--first SEED]
 """
 from __future__ import annotations
 
@@ -46,13 +46,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int)
     parser.add_argument("--budget", type=float, default=search.BUDGET)
+    parser.add_argument("--first", type=int, default=0, help="first game's seed (to split a long run over processes)")
     args = parser.parse_args()
     search.BUDGET = args.budget
     game = REGISTRY[args.game]
     players = args.players or USUAL[args.game]
     times: dict[str, list[float]] = {"strong": [], "normal": []}
     wins: list[float] = []
-    for seed in range(args.games):
+    for seed in range(args.first, args.first + args.games):
         wins.append(play(game, players, seed % players, seed, times))
         if len(wins) % 10 == 0 and len(wins) < args.games:
             # A long run shows how it goes: an interrupted one still leaves figures.

@@ -22,6 +22,7 @@ from games.core import Action, Msg, msg
 BUDGET = 0.25  # seconds a strong decision may take (about 0.3 s median on a small machine)
 PLAYOUT_ACTIONS = 40  # how far a continuation is played on before it is judged
 MAX_CANDIDATES = 8  # moves weighed at most: the normal player's choice and a sample of the rest
+TURN_DECISION = 3.0  # times the budget for the decision that sets a whole turn (an engine's search_time)
 CONFIDENCE = 1.0  # standard errors a move must lead the normal choice by to be preferred to it
 PRUNE_AFTER = 4  # playouts before a move may be dropped from the weighing
 PRUNE_CONFIDENCE = 2.0  # standard errors a move must trail the normal choice by to be dropped
@@ -110,6 +111,11 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
     """Every candidate move with the mean standing of its continuations, best first."""
     clock = clock or time.perf_counter
     budget = BUDGET if budget is None else budget
+    # An engine whose turns are one big choice followed by small ones (Carcassonne's square, Raub
+    # Ritter's first lay) gives that choice more time: most decisions keep the plain budget.
+    timing = getattr(game, "search_time", None)
+    if timing is not None:
+        budget *= timing(state)
     legal = game.legal_actions(state, seat)
     normal = game.suggest(state, seat, rng)
     # Moves that only step back within a turn (Carcassonne's "back") are never weighed: judged by

@@ -400,6 +400,15 @@ class Carcassonne:
     playout_actions = 12  # four turns of square, rotation and follower: judged by search_scores
     search_candidates = 4  # the normal player's choice and the three it values next
 
+    def search_time(self, state: CarcassonneState) -> float:
+        """The square is the turn's big choice (the rotation and follower mostly follow from it):
+        the strong player weighs it for longer."""
+        from games.search import TURN_DECISION
+
+        if state.phase == "place" and any(action.verb == "at" for action in self.legal_actions(state, state.turn)):
+            return TURN_DECISION
+        return 1.0
+
     def search_order(self, state: CarcassonneState, seat: int, actions: list[Action]) -> list[Action]:
         """The moves the normal player values most first (games.search weighs the first few)."""
         from games.carcassonne.ai import ranked

@@ -285,6 +285,13 @@ class RaubRitter:
     search_candidates = 4  # the normal player's choice and the three it values next
     playout_actions = 8  # about a round of turns: a lay is slow to judge, and the standing says the rest
 
+    def search_time(self, state: RaubRitterState) -> float:
+        """The first lay sets the turn (what follows it mostly finishes the plan): the strong
+        player weighs it for longer."""
+        from games.search import TURN_DECISION
+
+        return TURN_DECISION if state.phase == "lay" and state.lays_this_turn == 0 else 1.0
+
     def search_order(self, state: RaubRitterState, seat: int, actions: list[Action]) -> list[Action]:
         """The moves the normal player values most first (games.search weighs the first few)."""
         from games.raubritter.ai import ranked

@@ -92,3 +92,19 @@ def test_the_strong_player_weighs_the_moves_the_normal_player_values_most():
     values = _lay_values(state, seat, legal)
     assert [values[action] for action in order] == sorted(values.values(), reverse=True)
     assert GAME.suggest(state, seat, random.Random(1)) in order[:sum(v == values[order[0]] for v in values.values())]
+
+
+def test_the_strong_player_takes_longer_only_over_the_first_lay_of_a_turn():
+    from games.search import TURN_DECISION
+
+    state = GAME.new_game(3, seed=5)
+    rng = random.Random(5)
+    seen = {}
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        seen.setdefault((state.phase, state.phase == "lay" and state.lays_this_turn == 0), set()).add(
+            GAME.search_time(state))
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert seen[("lay", True)] == {TURN_DECISION}
+    assert all(times == {1.0} for key, times in seen.items() if key != ("lay", True))
+    assert len(seen) >= 3

@@ -81,3 +81,15 @@ def test_the_normal_choice_stands_against_moves_within_the_noise():
         assert weighed[0].action == Action("pick", ("1",))
     finally:
         WORTH.update(original)
+
+
+def test_a_turns_big_choice_gets_more_time_and_the_rest_the_plain_budget():
+    game = PickOne()
+    game.search_time = lambda state: search.TURN_DECISION
+    clock = Clock()
+    search.weigh(game, game.new(), 0, random.Random(1), budget=0.1, clock=clock)
+    assert search.TURN_DECISION * 0.1 <= clock.now <= search.TURN_DECISION * 0.1 + 0.01
+    game.search_time = lambda state: 1.0
+    clock = Clock()
+    search.weigh(game, game.new(), 0, random.Random(1), budget=0.1, clock=clock)
+    assert 0.1 <= clock.now <= 0.11

@@ -148,3 +148,18 @@ def _group(state, action):
     from games.carcassonne.engine import _areas
 
     return _areas(list(state.fits))[int(action.args[0]) - 1]
+
+
+def test_the_strong_player_takes_longer_only_over_the_square():
+    from games.search import TURN_DECISION
+
+    state = GAME.new_game(2, seed=9)
+    seen = {}
+    for _ in range(30):
+        seat = min(GAME.to_act(state))
+        squares = any(action.verb == "at" for action in GAME.legal_actions(state, seat))
+        seen.setdefault((state.phase, squares), set()).add(GAME.search_time(state))
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, random.Random(1)))
+    assert seen[("place", True)] == {TURN_DECISION}
+    assert all(times == {1.0} for key, times in seen.items() if key != ("place", True))
+    assert ("rotate", False) in seen or ("follower", False) in seen
