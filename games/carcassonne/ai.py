@@ -91,12 +91,14 @@ def _plans(state, seat):
             plans.append((value, (square, rot, None)))
     plans.sort(key=lambda plan: -plan[0])
     if len(_PLANS) >= PLANS_KEPT:
-        _PLANS.pop(next(iter(_PLANS)))  # the oldest: a few turns' worth is all a search revisits
+        # All at once: clear() is one step, safe while computer seats of other tables (threads)
+        # use the same dict; a search's playouts refill what they need within a turn or two.
+        _PLANS.clear()
     _PLANS[key] = (board, plans)
     return plans
 
 
-PLANS_KEPT = 16
+PLANS_KEPT = 64
 _PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
 
 

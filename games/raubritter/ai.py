@@ -117,7 +117,7 @@ def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> flo
     return known
 
 
-BEST_KNIGHTS_KEPT = 20_000  # a few MB at most; cleared at once when full
+BEST_KNIGHTS_KEPT = 4_000  # about 2 MB at most; cleared at once when full (one step, safe across threads)
 _BEST_KNIGHTS: dict[tuple, float] = {}
 
 
