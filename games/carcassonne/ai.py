@@ -18,7 +18,7 @@ OTHERS_WEIGHT = 0.6
 
 
 def suggest(game, state, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import _areas, _follower_spots
+    from games.carcassonne.engine import square_groups, follower_spots
 
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
@@ -28,7 +28,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
         # The best plan that the steps taken so far this turn still allow: its own choices always
         # allow the best, and after someone else's (a hint followed, the strong player's search)
         # it finishes their square or area as well as it can instead of stepping back.
-        groups = _areas(list(state.fits))
+        groups = square_groups(list(state.fits))
         for _, (square, rot, _) in _plans(state, seat):
             if phase == "rotate":
                 if square == state.square:
@@ -39,7 +39,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
                 return Action("at", (f"{square[0]},{square[1]}",))
         return legal[0]
     if phase == "follower":
-        spots = dict(_follower_spots(state))
+        spots = dict(follower_spots(state))
         index = len(state.board.tiles) - 1
         best, best_value = None, 0.3
         for name, seg in spots.items():
@@ -105,12 +105,12 @@ _PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) 
 def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
     """The legal moves, the ones this player values most first: the strong player weighs these
     rather than a random sample of some forty squares."""
-    from games.carcassonne.engine import _follower_spots
+    from games.carcassonne.engine import follower_spots
 
     if state.phase in ("place", "rotate") and state.fits:
-        from games.carcassonne.engine import _areas
+        from games.carcassonne.engine import square_groups
 
-        groups = _areas(list(state.fits))
+        groups = square_groups(list(state.fits))
         order: dict[Action, int] = {}
         for rank, (_, (square, rot, _)) in enumerate(_plans(state, seat)):
             if state.phase == "rotate" and square != state.square:
@@ -122,7 +122,7 @@ def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
                     order.setdefault(Action("area", (str(k + 1),)), rank)
         return sorted(legal, key=lambda action: order.get(action, len(order)))
     if state.phase == "follower":
-        spots = dict(_follower_spots(state))
+        spots = dict(follower_spots(state))
         index = len(state.board.tiles) - 1
 
         def worth(action: Action) -> float:

@@ -98,7 +98,7 @@ class Carcassonne:
         phase = state.phase
         if phase == "place":
             squares = list(state.fits)
-            groups = _areas(squares)
+            groups = square_groups(squares)
             if groups and state.area is None:
                 return [Action("area", (str(k + 1),)) for k in range(len(groups))]
             if groups:
@@ -113,7 +113,7 @@ class Carcassonne:
         if phase == "robber":
             return [Action("robber", (str(space),)) for space in _robber_spaces(state, seat)] + [Action("pass")]
         if phase == "follower":
-            return [Action("follower", (name,)) for name, _ in _follower_spots(state)] + [Action("skip")]
+            return [Action("follower", (name,)) for name, _ in follower_spots(state)] + [Action("skip")]
         if phase == "crop":
             return [Action("crop", ("add",)), Action("crop", ("remove",))]
         if phase == "crop_act":
@@ -135,7 +135,7 @@ class Carcassonne:
         # "Anna picks square 0,-1." rather than a button's label.
         if verb == "area":
             new.area = int(args[0]) - 1
-            groups = _areas(list(state.fits))
+            groups = square_groups(list(state.fits))
             first = sum(len(group) for group in groups[:new.area]) + 1
             events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first,
                                     last=first + len(groups[new.area]) - 1)))
@@ -211,13 +211,13 @@ class Carcassonne:
 
     def _to_follower_step(self, state: CarcassonneState, events: list[Event]) -> None:
         state.phase, state.asked = "follower", None
-        if not _follower_spots(state):
+        if not follower_spots(state):
             self._follower(state, None, events)
 
     def _follower(self, state: CarcassonneState, spot: str | None, events: list[Event]) -> None:
         index = len(state.board.tiles) - 1
         if spot is not None:
-            seg = dict(_follower_spots(state))[spot]
+            seg = dict(follower_spots(state))[spot]
             state.meeples.append((state.turn, index, seg))
             kind = state.board.oriented(index).kinds[seg]
             events.append(Event(msg("carcassonne.event.follower", player=SeatRef(state.turn),
@@ -309,7 +309,7 @@ class Carcassonne:
         verb, args = action.verb, action.args
         try:
             if verb == "area":
-                groups = _areas(list(state.fits))
+                groups = square_groups(list(state.fits))
                 k = int(args[0]) - 1
                 first = sum(len(g) for g in groups[:k]) + 1
                 return msg("carcassonne.label.area", first=first, last=first + len(groups[k]) - 1)
@@ -334,7 +334,7 @@ class Carcassonne:
                 return msg("carcassonne.label.robber_pass")
             if verb == "follower":
                 # Numbered like the free spots on the board and on the enlarged tile.
-                spots = _follower_spots(state)
+                spots = follower_spots(state)
                 seg = dict(spots)[args[0]]
                 number = [name for name, _ in spots].index(args[0]) + 1
                 return msg("carcassonne.label.numbered", n=number,
@@ -462,7 +462,7 @@ def _canonical(action: Action) -> Action:
     return Action(verb, tuple(args))
 
 
-def _areas(squares: list) -> list[list]:
+def square_groups(squares: list) -> list[list]:
     """Groups of squares (north to south) when there are too many for one menu; [] otherwise."""
     if len(squares) <= AREA_LIMIT:
         return []
@@ -537,7 +537,7 @@ def spot_names(o) -> list[str]:
     return names
 
 
-def _follower_spots(state: CarcassonneState) -> list[tuple[str, int]]:
+def follower_spots(state: CarcassonneState) -> list[tuple[str, int]]:
     """Free spots of the tile just placed, as (name, segment): only if the player has a
     follower at home and no follower stands anywhere in the joined feature."""
     if state.supply(state.turn) <= 0:
@@ -773,4 +773,4 @@ def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
     return result
 
 
-__all__ = ["Carcassonne", "final_scoring", "feature_points", "majority", "spot_names"]
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names", "square_groups"]

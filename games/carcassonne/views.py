@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None) -> dict:
-    from games.carcassonne.engine import _areas, _follower_spots, spot_names
+    from games.carcassonne.engine import square_groups, follower_spots, spot_names
 
     board = state.board
     to_act = sorted(game.to_act(state))
@@ -23,7 +23,7 @@ def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None)
     xs = [t[1] for t in board.tiles]
     ys = [t[2] for t in board.tiles]
     squares = list(state.fits) if state.phase == "place" else []
-    groups = _areas(squares)
+    groups = square_groups(squares)
     view = {
         "game": game.name,
         "seats": state.seats,
@@ -68,7 +68,7 @@ def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None)
         index = len(board.tiles) - 1
         o = board.oriented(index)
         names = spot_names(o)
-        free = {name for name, _ in _follower_spots(state)}
+        free = {name for name, _ in follower_spots(state)}
         _, x, y, _ = board.tiles[index]
         view["spots"] = [{"name": names[g], "kind": o.kinds[g], "x": x, "y": y, "sx": o.spots[g][0],
                           "sy": o.spots[g][1], "n": k + 1}

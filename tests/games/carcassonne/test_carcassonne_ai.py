@@ -145,9 +145,9 @@ def test_on_a_square_it_would_not_have_chosen_the_normal_player_turns_the_tile_t
 
 
 def _group(state, action):
-    from games.carcassonne.engine import _areas
+    from games.carcassonne.engine import square_groups
 
-    return _areas(list(state.fits))[int(action.args[0]) - 1]
+    return square_groups(list(state.fits))[int(action.args[0]) - 1]
 
 
 def test_the_strong_player_takes_longer_only_over_the_square():
