@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import REGISTRY  # noqa: E402
-from renderers import render_png  # noqa: E402
+from renderers import render_png, render_pngs  # noqa: E402
 from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act  # noqa: E402
 
 
@@ -47,6 +47,14 @@ class TimedRenderer:
         with self._lock:
             self.seconds.append(time.perf_counter() - started)
         return png
+
+    def many(self, views, names, lang="en"):
+        """Several seats' DM images of one move, drawn together (each counted as its share)."""
+        started = time.perf_counter()
+        pngs = render_pngs(views, names, lang)
+        with self._lock:
+            self.seconds.extend([(time.perf_counter() - started) / len(views)] * len(views))
+        return pngs
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -228,16 +228,48 @@ class Announcer:
         return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.board_message_id}"
 
     async def image(self, view: dict, names: list[str], filename: str, lang: str = "en",
-                    description: str | None = None) -> discord.File | None:
+                    description: str | None = None, *, drawn: bytes | None = None) -> discord.File | None:
         """The rendered view, with its alt text, or None if the renderer fails: a move is never
-        lost to a drawing bug."""
+        lost to a drawing bug. `drawn`: this very view's PNG, if already drawn (`private_images`)."""
         arguments = (view, names) if lang == "en" else (view, names, lang)
         try:
-            png = await asyncio.get_running_loop().run_in_executor(DRAWING, self.render, *arguments)
+            png = drawn if drawn is not None else \
+                await asyncio.get_running_loop().run_in_executor(DRAWING, self.render, *arguments)
         except Exception:  # noqa: BLE001
             log.exception("Rendering %s failed; posting without an image", view.get("game"))
             return None
         return discord.File(io.BytesIO(png), filename=filename, description=description)
+
+    async def private_images(self, table: GameRow, game: Game, state: Any,
+                             seats: Sequence[int]) -> dict[tuple[int, str], bytes]:
+        """The DM images of `state` for the seats that get one, drawn together where the renderer
+        can (`many`: the board they share is drawn and compressed once), by (seat, language).
+        Each is drawn from that seat's own view and goes only into that seat's DM of this very
+        state, sent by the same move (a language changed meanwhile just misses and is drawn anew)."""
+        many = getattr(self.render, "many", None)
+        if many is None or len(seats) < 2:
+            return {}
+        days_seats = await self.storage.days_seats(table.id)
+        public = game.view(state, None)
+        by_language: dict[str, list[tuple[int, dict]]] = {}
+        for seat in seats:
+            if table.player_at(seat).user_id < 0 or days_seats.get(seat, {}).get("computer") == "resigned":
+                continue  # no DM at all (send_private)
+            view = game.view(state, seat)
+            if private_delta(view, public) and private_shown(view):
+                by_language.setdefault(await self.private_language(table, seat), []).append((seat, view))
+        images: dict[tuple[int, str], bytes] = {}
+        for lang, entries in by_language.items():
+            if len(entries) < 2:
+                continue
+            try:
+                pngs = await asyncio.get_running_loop().run_in_executor(
+                    DRAWING, many, [view for _, view in entries], table.names, lang)
+            except Exception:  # noqa: BLE001
+                log.exception("Rendering %s's DM images failed; drawing them one by one", game.name)
+                continue
+            images.update({(seat, lang): png for (seat, _), png in zip(entries, pngs)})
+        return images
 
     async def strip_components(self, table: GameRow, message_id: int | None) -> None:
         """Take the buttons off an older message (clicks there would be refused anyway)."""
@@ -358,9 +390,11 @@ class Announcer:
     # ----------------------------------------------------------------- private views
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
-                              lines: Sequence[Any] = ()) -> PrivatePayload:
+                              lines: Sequence[Any] = (), *,
+                              drawn: dict[tuple[int, str], bytes] | None = None) -> PrivatePayload:
         """A seat's private view for a DM or 'My hand', in its player's language (that of their
-        last interaction with the bot; the table's until then). `lines`: engine texts to add."""
+        last interaction with the bot; the table's until then). `lines`: engine texts to add;
+        `drawn`: DM images of this state already drawn (`private_images`)."""
         lang = await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.bot.get_guild(table.guild_id)
@@ -389,7 +423,8 @@ class Announcer:
             t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
             presenter.named(secrets, table, lang) if secrets else "",
             presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
-        file = await self.image(view, table.names, "hand.png", lang, description) if private else None
+        file = await self.image(view, table.names, "hand.png", lang, description,
+                                drawn=(drawn or {}).get((seat, lang))) if private else None
         done = presenter.private_text(header, [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])],
                                       t(lang, "bot.table.dm_done"), False, False, lang)
         return PrivatePayload(content, file, components, done)
@@ -398,9 +433,10 @@ class Announcer:
         return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
 
     async def send_private(self, table: GameRow, game: Game, state: Any, seat: int,
-                           lines: Sequence[Any] = (), *, new_decision: bool = True) -> bool:
+                           lines: Sequence[Any] = (), *, new_decision: bool = True,
+                           drawn: dict[tuple[int, str], bytes] | None = None) -> bool:
         """DM a seat its private view: a new DM for a new decision, else an edit of the open
-        one. False (and dm_ok cleared) if its DMs are closed."""
+        one. False (and dm_ok cleared) if its DMs are closed. `drawn`: see private_payload."""
         player = table.player_at(seat)
         if player.user_id < 0:  # bot.days: a computer seat reads no DMs
             return True
@@ -409,7 +445,7 @@ class Announcer:
             # A player who resigned (the computer plays the seat) learns nothing more of it.
             await self.close_private(table, seat)
             return True
-        payload = await self.private_payload(table, game, state, seat, lines)
+        payload = await self.private_payload(table, game, state, seat, lines, drawn=drawn)
         known = self._dm_messages.get(key)
         if known is not None and self._dm_users.get(key) != player.user_id:
             # The seat changed hands (/game replace): the old player's DM is never edited again.
@@ -560,21 +596,26 @@ class Announcer:
                 # Only once the new message is out: a refused post leaves the old board working.
                 await self.close_turn(table, lines)
         public_views = (game.view(before, None), game.view(after, None))
-        for player in table.players:
-            if player.dm_ok is False:
-                continue  # they use 'My hand' / `/game hand`; the board mention tells them when
+        informed = [
+            (player, [e.text for e in events if e.seat == player.seat])  # in the seat's own language
+            for player in table.players if player.dm_ok is not False
+            # (a player whose DMs are closed uses 'My hand' / `/game hand`; the board mention tells them when)
+        ]
+        informed = [(player, private_lines) for player, private_lines in informed
+                    if private_lines or self._needs_private_update(game, before, after, player.seat, mover,
+                                                                   bool(board_choices), public_views)]
+        # Several seats' images of one move (a new round's secret choice) are drawn together.
+        drawn = await self.private_images(table, game, after, [player.seat for player, _ in informed])
+        for player, private_lines in informed:
             seat = player.seat
-            private_lines = [e.text for e in events if e.seat == seat]  # in the seat's own language
-            if private_lines or self._needs_private_update(game, before, after, seat, mover, bool(board_choices),
-                                                           public_views):
-                # The mover's own DM goes on being edited, even when its move reopened its choice.
-                new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
-                if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision) \
-                        and public:
-                    await self.channel(table).send(
-                        presenter.dm_closed_text(player.name, lang),
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+            # The mover's own DM goes on being edited, even when its move reopened its choice.
+            new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
+            if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision,
+                                           drawn=drawn) and public:
+                await self.channel(table).send(
+                    presenter.dm_closed_text(player.name, lang),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
         for player in table.players:
             # A DM that still asks its seat to move, though the seat has nothing to do now.
             if (table.id, player.seat) in self._dm_with_buttons and not game.legal_actions(after, player.seat):

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from games import REGISTRY
 from games.core import Game
-from renderers import render_png
+from renderers import BoardRenderer
 
 from bot.announce import Announcer, Renderer
 from bot.cogs.days import DaysCog
@@ -273,7 +273,8 @@ def create_bot(
     games: engines by name (default: `games.REGISTRY`).
     seed_source: where seat orders and game seeds come from (default: the OS's SystemRandom;
       tests pass `random.Random(n)` for a reproducible game).
-    render: `(view, names, lang) -> PNG bytes` (default: `renderers.render_png`).
+    render: `(view, names, lang) -> PNG bytes`, and optionally `.many(views, names, lang)` for
+        several seats' views of one state (default: `renderers.BoardRenderer`).
     shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
     clock: the scheduler's clock (tests pass a fake one).
     backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
@@ -284,7 +285,7 @@ def create_bot(
         database_path=database_path,
         games=REGISTRY if games is None else games,
         seed_source=seed_source or random.SystemRandom(),
-        render=render or render_png,
+        render=render or BoardRenderer(),
         dev_guild_id=dev_guild_id,
         clock=clock,
         backup_dir=backup_dir,

@@ -11,6 +11,8 @@ import io
 
 from PIL import Image
 
+from renderers.common import encode_pngs
+
 
 def render_image(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     module = importlib.import_module(f"renderers.{view['game']}")
@@ -26,6 +28,63 @@ def render_png(view: dict, names: list[str], lang: str = "en") -> bytes:
     # Level 3 encodes in half the time of the default 6 for some 20% more bytes: still far under 300 KB.
     image.save(buffer, format="PNG", optimize=False, compress_level=3)
     return buffer.getvalue()
+
+
+def render_pngs(views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
+    """PNGs of several seats' views of one state (a move's DM images), each exactly what
+    `render_png` draws for it. Seats' images differ only in their own strip at the bottom, so
+    where a game's renderer can draw that strip alone (`private_rows`), the board above it is
+    drawn and compressed once for all the seats that share its layout."""
+    if not views:
+        return []
+    module = importlib.import_module(f"renderers.{views[0]['game']}")
+    rows = getattr(module, "private_rows", None)
+    if rows is None or len(views) == 1:
+        return [render_png(view, names, lang) for view in views]
+    groups: dict[str, list[int]] = {}
+    for index, view in enumerate(views):
+        # Seats whose views differ in more than their own parts, or whose strip needs another
+        # layout above it, are drawn apart.
+        public = {key: value for key, value in view.items() if key not in ("viewer", "private")}
+        key = repr((public, module.private_layout(view, lang)))
+        groups.setdefault(key, []).append(index)
+    pngs: list[bytes] = [b""] * len(views)
+    for members in groups.values():
+        first = _palette_image(render_image(views[members[0]], names, lang))
+        top = first.info.get("private_top")
+        if top is None or len(members) == 1:
+            for index in members:
+                pngs[index] = render_png(views[index], names, lang)
+            continue
+        images = [first]
+        for index in members[1:]:
+            image = first.copy()
+            image.paste(rows(views[index], names, lang, top), (0, top))
+            images.append(image)
+        for index, png in zip(members, encode_pngs(images, top)):
+            pngs[index] = png
+    return pngs
+
+
+def _palette_image(image: Image.Image) -> Image.Image:
+    if image.mode == "P":
+        return image
+    top = image.info.get("private_top")
+    image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    if top is not None:
+        image.info["private_top"] = top
+    return image
+
+
+class BoardRenderer:
+    """What the bot draws with: one view (`__call__`), or several seats' views of one state at
+    once (`many`), which shares the drawing of the board they have in common."""
+
+    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
+        return render_png(view, names, lang)
+
+    def many(self, views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
+        return render_pngs(views, names, lang)
 
 
 def private_shown(view: dict) -> bool:

@@ -52,7 +52,25 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _headings(draw, view, lang, y + 6)
     y = _players(draw, view, seat_names, lang, y)
     _bottom(draw, view, seat_names, lang, y + 4)
-    return to_palette(image, _palette())
+    image = to_palette(image, _palette())
+    if private_shown(view):
+        image.info["private_top"] = y + 4  # below it the seat's documents and the events (private_rows)
+    return image
+
+
+def private_layout(view: dict, lang: str) -> int:
+    """What the board above a seat's documents depends on of that seat's view: the room they
+    take (renderers.render_pngs draws the board once for seats alike in this)."""
+    return _bottom_room(view, lang)
+
+
+def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+    """The rows from `top` down of this seat's image (the raid line, its documents and secret
+    choice, the events), as `render` draws them."""
+    image = _base_for(lang).copy()
+    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
+    _bottom(ImageDraw.Draw(image), view, seat_names, lang, top)
+    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
 
 
 _BASES: dict[str, tuple[Image.Image, list]] = {}

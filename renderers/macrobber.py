@@ -55,7 +55,26 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
         y += 48
     if private_shown(view):
         _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
-    return to_palette(image, _palette())
+    image = to_palette(image, _palette())
+    if private_shown(view):
+        image.info["private_top"] = PRIVATE_TOP  # below it only the seat's own cards (private_rows)
+    return image
+
+
+PRIVATE_TOP = HEIGHT - MARGIN - 82  # a seat's own band at the bottom: its cards
+
+
+def private_layout(view: dict, lang: str) -> bool:
+    """What the board above a seat's own band depends on of that seat's view: only whether the
+    band is there (renderers.render_pngs draws the board once for seats alike in this)."""
+    return private_shown(view)
+
+
+def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+    """The rows from `top` down of this seat's image (its cards), as `render` draws them."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    _hand(ImageDraw.Draw(image), view["private"], lang, HEIGHT - MARGIN - 74)
+    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
 
 
 def private_shown(view: dict) -> bool:

@@ -69,7 +69,26 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     _draw_board(draw, view, layout, _letters(lang))
     _draw_panel(draw, view, drawn_names, lang, layout)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
-    return to_palette(image, _palette())
+    image = to_palette(image, _palette())
+    if layout.hand:
+        image.info["private_top"] = PRIVATE_TOP  # below it only the seat's hand (private_rows)
+    return image
+
+
+PRIVATE_TOP = HEIGHT - GAP - HAND_TILE  # a seat's own band at the bottom: its hand
+
+
+def private_layout(view: dict, lang: str) -> bool:
+    """What the board above a seat's hand depends on of that seat's view: only whether the hand
+    is drawn (renderers.render_pngs draws the board once for seats alike in this)."""
+    return bool(view.get("private")) and view["viewer"] is not None
+
+
+def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+    """The rows from `top` down of this seat's image (its hand), as `render` draws them."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    _draw_hand(ImageDraw.Draw(image), view, lang, HEIGHT - GAP - HAND_TILE)
+    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
 
 
 @lru_cache(maxsize=1)

@@ -18,6 +18,9 @@ class RecordingRenderer:
 
     def __init__(self) -> None:
         self.viewer_of: dict[bytes, int | None] = {}
+        self.batches: list[list[int | None]] = []  # the seats of each `many` call
+        # Every view an image was drawn from: two seats with the same hand get the same bytes.
+        self.viewers_of: dict[bytes, set[int | None]] = {}
         self._lock = threading.Lock()  # renders run in worker threads
 
     def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
@@ -29,7 +32,23 @@ class RecordingRenderer:
             png = render_png(view, names, lang)
         with self._lock:
             self.viewer_of[png] = view["viewer"]
+            self.viewers_of.setdefault(png, set()).add(view["viewer"])
         return png
+
+    def many(self, views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
+        """Several seats' views of one state at once, as the bot's own renderer draws them."""
+        if views[0]["game"] == fakegame.GAME.name:
+            pngs = [fakegame.render(view, names) for view in views]
+        else:
+            from renderers import render_pngs
+
+            pngs = render_pngs(views, names, lang)
+        with self._lock:
+            for view, png in zip(views, pngs):
+                self.viewer_of[png] = view["viewer"]
+                self.viewers_of.setdefault(png, set()).add(view["viewer"])
+            self.batches.append([view["viewer"] for view in views])
+        return pngs
 
 
 @pytest.fixture

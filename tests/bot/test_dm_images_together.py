@@ -1,0 +1,41 @@
+"""A move that gives several seats a new DM image (Mac Robber's hands, a new round of Die
+Glücksritter's secret choice) draws them together: the board they share once, each seat's own
+strip apart. Every image still reaches only its own seat."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import REGISTRY
+from tests.bot.harness import bot_factory, seat_order, start_table, take_turn, to_act
+
+
+@pytest.fixture
+def make_bot(database_path, renderer):
+    return bot_factory(database_path, games={name: REGISTRY[name] for name in ("macrobber", "gluecksritter")},
+                       seed=3, render=renderer)
+
+
+@pytest.mark.parametrize("name, names", [("macrobber", ("anna", "bernd", "clara", "dora")),
+                                         ("gluecksritter", ("anna", "bernd", "clara", "dora", "emil"))])
+async def test_images_drawn_together_reach_only_their_own_seats(world, renderer, name, names):
+    people = [world.player(person) for person in names]
+    game_id = await start_table(world, *people, game=name)
+    order = seat_order(world, game_id, people)
+    rng = random.Random(4)
+    for _ in range(40):
+        await take_turn(world, to_act(world, order)[0], rng)
+    together = [batch for batch in renderer.batches if len(batch) >= 2]
+    assert together, "no move drew several seats' images at once"
+    assert all(len(set(batch)) == len(batch) and None not in batch for batch in together)
+    seats = world.seats(game_id)
+    shown = 0
+    for person in people:
+        for message in world.dms(person):
+            png = world.png(message)
+            if png is not None:
+                # (Two seats holding the same cards get the very same picture.)
+                assert seats[person.id] in renderer.viewers_of[png]
+                shown += 1
+    assert shown >= len(people)
