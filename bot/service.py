@@ -32,7 +32,7 @@ from bot.components import Choice, board_view, lobby_view, private_view
 from bot.days import split_options as days_options
 from bot.errors import MoveStored, Refusal, echo
 from bot.records import post_game_end
-from bot.replay import decision_still_open, replay
+from bot.replay import Replays, decision_still_open, replay
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ class GameService:
         self.seed_source = seed_source
         self.announcer = announcer
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._replays = Replays()  # games replayed to judge clicks on older messages
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -461,7 +462,7 @@ class GameService:
     async def _decision_unchanged(self, table: GameRow, game: Game, seat: int, since: int) -> bool:
         actions = await self.storage.actions(table.id)
         try:
-            states, _ = replay(game, table, actions)
+            states, _ = self._replays.replay(game, table, actions)
         except Exception:  # noqa: BLE001 - if the past cannot be rebuilt, the old board is stale
             log.exception("Replay failed for game %s", table.id)
             return False
