@@ -56,12 +56,9 @@ def render_pngs(views: list[dict], names: list[str], lang: str = "en") -> list[b
             for index in members:
                 pngs[index] = render_png(views[index], names, lang)
             continue
-        images = [first]
-        for index in members[1:]:
-            image = first.copy()
-            image.paste(rows(views[index], names, lang, top), (0, top))
-            images.append(image)
-        for index, png in zip(members, encode_pngs(images, top)):
+        strips = [first.crop((0, top, first.width, first.height))]
+        strips += [rows(views[index], names, lang, top) for index in members[1:]]
+        for index, png in zip(members, encode_pngs(first, top, strips)):
             pngs[index] = png
     return pngs
 

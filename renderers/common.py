@@ -406,27 +406,27 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _rows(image: "Image.Image", start: int, stop: int) -> bytes:
-    """Rows `start`..`stop` of a palette image as PNG scanlines (filter byte 0, then the pixels)."""
+def _rows(image: "Image.Image") -> bytes:
+    """A palette image's rows as PNG scanlines (filter byte 0, then the pixels)."""
     width = image.width
-    raw = image.crop((0, start, width, stop)).tobytes()
+    raw = image.tobytes()
     return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
 
 
-def encode_pngs(images: "list[Image.Image]", shared_rows: int) -> list[bytes]:
-    """PNGs of palette images of one size and palette whose first `shared_rows` rows are the
-    same (a move's DM images: the same board above each seat's own strip): those rows are
-    compressed once and each image's own rows after them, so every extra image costs only its
-    strip. Each result is a complete PNG on its own."""
-    first = images[0]
+def encode_pngs(first: "Image.Image", shared_rows: int, strips: "list[Image.Image]") -> list[bytes]:
+    """PNGs of palette images that share their first `shared_rows` rows (a move's DM images: the
+    same board above each seat's own strip): `first` is one whole image, `strips` each image's
+    rows from `shared_rows` down, in the same palette. The shared rows are compressed once and
+    only each strip after them, so an extra image costs its strip alone, and no whole image but
+    the first is ever held. Each result is a complete PNG on its own."""
     palette = bytes(first.getpalette() or [])
     header = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", first.width, first.height, 8, 3, 0, 0, 0)) \
         + _chunk(b"PLTE", palette[:3 * 256])
     compressor = zlib.compressobj(PNG_LEVEL)
-    shared = compressor.compress(_rows(first, 0, shared_rows))
+    shared = compressor.compress(_rows(first.crop((0, 0, first.width, shared_rows))))
     pngs = []
-    for image in images:
+    for strip in strips:
         own = compressor.copy()
-        data = shared + own.compress(_rows(image, shared_rows, image.height)) + own.flush()
+        data = shared + own.compress(_rows(strip)) + own.flush()
         pngs.append(header + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
     return pngs
