@@ -54,6 +54,11 @@ class PrivatePayload:
     done: str = ""  # the same DM once its decision is over: no status, no call to move
 
 
+def resigned(days_seats: dict, seat: int) -> bool:
+    """Whether `days_seats` (storage.days_seats) says the seat's player resigned (bot.days)."""
+    return days_seats.get(seat, {}).get("computer") == "resigned"
+
+
 def label_names(table_or_names: Any) -> list[str]:
     """Seat names as plain text for labels (buttons, menus, autocomplete): no Markdown there."""
     return list(getattr(table_or_names, "names", table_or_names) or [])
@@ -253,7 +258,7 @@ class Announcer:
         public = game.view(state, None)
         by_language: dict[str, list[tuple[int, dict]]] = {}
         for seat in seats:
-            if table.player_at(seat).user_id < 0 or days_seats.get(seat, {}).get("computer") == "resigned":
+            if table.player_at(seat).user_id < 0 or resigned(days_seats, seat):
                 continue  # no DM at all (send_private)
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
@@ -489,7 +494,7 @@ class Announcer:
     async def seat_left(self, table: GameRow, seat: int) -> bool:
         """Whether the seat's player resigned and the computer plays it now (bot.days): such a
         player gets nothing private of the seat any more (no DMs, no 'My hand')."""
-        return (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
+        return resigned(await self.storage.days_seats(table.id), seat)
 
     async def close_private(self, table: GameRow, seat: int) -> None:
         """End the seat's open DM (no buttons, no call to move) and forget it: nothing more goes there."""

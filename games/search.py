@@ -40,24 +40,27 @@ class Weighed:
     def mean(self) -> float:
         return self.value / self.playouts if self.playouts else 0.0
 
-    def clearly_better(self) -> bool:
-        """Better than the normal player's choice beyond the playouts' noise: each playout of
+    def _lead(self) -> tuple[float, float]:
+        """The mean lead over the normal player's choice and its standard error: each playout of
         every move starts from the same re-deal and the same dice, so the leads are paired."""
         n = self.playouts
-        if n < 2:
-            return False
         mean = self.lead / n
         variance = max(0.0, (self.lead_squares - n * mean * mean) / (n - 1))
-        return mean > CONFIDENCE * math.sqrt(variance / n) and mean > 0.0
+        return mean, math.sqrt(variance / n)
+
+    def clearly_better(self) -> bool:
+        """Better than the normal player's choice beyond the playouts' noise."""
+        if self.playouts < 2:
+            return False
+        mean, error = self._lead()
+        return mean > CONFIDENCE * error and mean > 0.0
 
     def clearly_worse(self) -> bool:
         """Worse than the normal player's choice beyond the noise, after a few playouts."""
-        n = self.playouts
-        if n < PRUNE_AFTER:
+        if self.playouts < PRUNE_AFTER:
             return False
-        mean = self.lead / n
-        variance = max(0.0, (self.lead_squares - n * mean * mean) / (n - 1))
-        return mean < -PRUNE_CONFIDENCE * math.sqrt(variance / n) and mean < 0.0
+        mean, error = self._lead()
+        return mean < -PRUNE_CONFIDENCE * error and mean < 0.0
 
 
 class CanonicalRandom(random.Random):

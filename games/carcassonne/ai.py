@@ -138,27 +138,20 @@ def standing_scores(state) -> list[float]:
     the features its followers hold valued as this player values them (an open city worth more
     than it would score if the game ended now, the more so the more tiles are left to close it),
     and the followers still at home, which can score again while tiles remain."""
-    from games.carcassonne.engine import final_scoring
+    from games.carcassonne.engine import feature_points, final_scoring
 
     board = state.board
     values = [float(track) + sum(kinds.values()) for track, kinds in zip(state.scores, final_scoring(state))]
     left = min(1.0, len(state.pile) / 24)
     holders = _holders(state, board)
     for seat in range(state.seats):
-        hoped = sum(_estimate(board, root) for root, counts in holders.items() if _share(counts, seat) > 0)
-        now = sum(final_scoring_of(board, root) for root, counts in holders.items() if _share(counts, seat) > 0)
-        values[seat] += left * (hoped - now)
-        values[seat] += left * HOME_FOLLOWER * min(state.supply(seat), 4)
+        held = [root for root, counts in holders.items() if _share(counts, seat) > 0]
+        hoped = sum(_estimate(board, root) - feature_points(board, root, final=True) for root in held)
+        values[seat] += left * (hoped + HOME_FOLLOWER * min(state.supply(seat), 4))
     return values
 
 
 HOME_FOLLOWER = 2.0  # points a follower at home is worth while many tiles are left (at most four count)
-
-
-def final_scoring_of(board, root) -> int:
-    from games.carcassonne.engine import feature_points
-
-    return feature_points(board, root, final=True)
 
 
 def _estimate(board, root) -> float:

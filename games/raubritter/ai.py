@@ -32,9 +32,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     if state.phase == "keep":
         return min(legal, key=lambda a: KEEP_ORDER.index(a.args[0]) if a.args[0] in KEEP_ORDER else 9)
     if state.phase == "knights":
-        return max(legal, key=lambda a: (knights_value(state.board, state.pending_castle, a.args[0],
-                                                       [int(n) for n in a.args[1].split(",")], seat,
-                                                       state.seats), rng.random()))
+        return max(legal, key=lambda a: (_knights_worth(state, seat, a), rng.random()))
     return _lay_choice(game, state, seat, legal, rng)
 
 
@@ -44,9 +42,7 @@ def ranked(game, state, seat: int, legal: list[Action]) -> list[Action]:
     if state.phase == "keep":
         return sorted(legal, key=lambda a: KEEP_ORDER.index(a.args[0]) if a.args[0] in KEEP_ORDER else 9)
     if state.phase == "knights":
-        return sorted(legal, key=lambda a: -knights_value(state.board, state.pending_castle, a.args[0],
-                                                          [int(n) for n in a.args[1].split(",")], seat,
-                                                          state.seats))
+        return sorted(legal, key=lambda a: -_knights_worth(state, seat, a))
     values = _lay_values(state, seat, legal)
     return sorted(legal, key=lambda action: -values[action])
 
@@ -65,6 +61,12 @@ def standing_scores(state) -> list[float]:
 
 # ----------------------------------------------------------------------------------------
 # Knights
+
+
+def _knights_worth(state, seat: int, action: Action) -> float:
+    """A knights action ("knights <direction> <counts>") valued by knights_value."""
+    return knights_value(state.board, state.pending_castle, action.args[0],
+                         [int(n) for n in action.args[1].split(",")], seat, state.seats)
 
 
 def _security(laid: Laid, height: int) -> float:

@@ -5,6 +5,7 @@ import random
 
 from games import search
 from games.core import Action
+from tests.games.test_conformance import SteppingClock
 
 WORTH = {"0": -50.0, "1": 0.0, "2": 4.0, "3": 0.5}
 
@@ -48,13 +49,8 @@ class PickOne:
     playout_actions = 1
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        self.now += 0.001
-        return self.now
+def Clock() -> SteppingClock:
+    return SteppingClock(step=0.001)
 
 
 def test_the_clearly_better_move_is_taken_though_the_normal_player_would_not():

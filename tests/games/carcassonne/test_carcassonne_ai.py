@@ -100,12 +100,7 @@ def GAME_final(state):
 
 
 def test_the_strong_player_keeps_to_legal_moves_over_a_game_on_a_fake_clock():
-    class Clock:
-        now = 0.0
-
-        def __call__(self):
-            self.now += 0.01
-            return self.now
+    from tests.games.test_conformance import SteppingClock
 
     state = GAME.new_game(2, seed=8)
     rng = random.Random(8)
@@ -113,7 +108,7 @@ def test_the_strong_player_keeps_to_legal_moves_over_a_game_on_a_fake_clock():
         if GAME.outcome(state) is not None:
             break
         seat = min(GAME.to_act(state))
-        action = GAME.suggest(state, seat, rng, strength="strong", clock=Clock())
+        action = GAME.suggest(state, seat, rng, strength="strong", clock=SteppingClock(step=0.01))
         assert action in GAME.legal_actions(state, seat)
         assert action.verb != "back"
         state, _ = GAME.apply(state, seat, action)
