@@ -72,7 +72,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
     renderer = render or TimedRenderer()
     with tempfile.TemporaryDirectory() as folder:
         async with simulated_discord(target or Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
-                                     seed=seed, render=renderer) as world:
+                                     seed=seed, render=renderer, collect_when_quiet=True) as world:
             members = [world.player(f"player{i}") for i in range(players)]
             await world.slash(members[0], "game new", game=game)
             for member in members[1:]:

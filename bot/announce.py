@@ -572,6 +572,57 @@ class Announcer:
         footer, _ = self.footer(table, game, after)
         status = self.status_line(table, game, after)
         board_choices = public_choices(game, after, len(table.players), label_names(table), lang)
+        public_views = (game.view(before, None), game.view(after, None))
+        informed = [
+            (player, [e.text for e in events if e.seat == player.seat])  # in the seat's own language
+            for player in table.players if player.dm_ok is not False
+            # (a player whose DMs are closed uses 'My hand' / `/game hand`; the board mention tells them when)
+        ]
+        informed = [(player, private_lines) for player, private_lines in informed
+                    if private_lines or self._needs_private_update(game, before, after, player.seat, mover,
+                                                                   bool(board_choices), public_views)]
+        # Several seats' images of one move (a new round's secret choice) are drawn together, in a
+        # worker thread while the board is drawn and posted in another.
+        drawing = asyncio.ensure_future(self.private_images(table, game, after, [player.seat for player, _ in informed]))
+        try:
+            await self._post_move(table, game, after, mover, events, lines, waiting_before, waiting_after, footer,
+                                  status, board_choices, public, lang)
+        except BaseException:
+            drawing.cancel()
+            raise
+        drawn = await drawing
+        # The DMs go out side by side: on Discord each is a request of its own, and a new round of
+        # six players waited for six in a row. The mover's own DM goes on being edited, even when
+        # its move reopened its choice.
+        sent = await asyncio.gather(*(
+            self.send_private(table, game, after, player.seat, private_lines, drawn=drawn,
+                              new_decision=player.seat in waiting_after and player.seat not in waiting_before
+                              and player.seat != mover)
+            for player, private_lines in informed), return_exceptions=True)
+        for result in sent:
+            if isinstance(result, BaseException):
+                raise result
+        for (player, _), delivered in zip(informed, sent):
+            if not delivered and public:
+                await self.channel(table).send(
+                    presenter.dm_closed_text(player.name, lang),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        for player in table.players:
+            # A DM that still asks its seat to move, though the seat has nothing to do now.
+            if (table.id, player.seat) in self._dm_with_buttons and not game.legal_actions(after, player.seat):
+                await self.finish_private(table, player.seat)
+        if table.status != "active":
+            for player in table.players:
+                self._dm_messages.pop((table.id, player.seat), None)
+                self._dm_with_buttons.pop((table.id, player.seat), None)
+                self._dm_users.pop((table.id, player.seat), None)
+                self._dm_done.pop((table.id, player.seat), None)
+
+    async def _post_move(self, table: GameRow, game: Game, after: Any, mover: int, events: list[Event],
+                         lines: list[str], waiting_before: set[int], waiting_after: set[int], footer: str,
+                         status: str, board_choices: Any, public: bool, lang: str) -> None:
+        """The channel's side of a move: the turn message edited or a new one, or the game's end."""
         if public:
             # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
             # choosing), or the game is over: edit the turn message. Someone new must act: a new
@@ -600,37 +651,6 @@ class Announcer:
                 await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
                 # Only once the new message is out: a refused post leaves the old board working.
                 await self.close_turn(table, lines)
-        public_views = (game.view(before, None), game.view(after, None))
-        informed = [
-            (player, [e.text for e in events if e.seat == player.seat])  # in the seat's own language
-            for player in table.players if player.dm_ok is not False
-            # (a player whose DMs are closed uses 'My hand' / `/game hand`; the board mention tells them when)
-        ]
-        informed = [(player, private_lines) for player, private_lines in informed
-                    if private_lines or self._needs_private_update(game, before, after, player.seat, mover,
-                                                                   bool(board_choices), public_views)]
-        # Several seats' images of one move (a new round's secret choice) are drawn together.
-        drawn = await self.private_images(table, game, after, [player.seat for player, _ in informed])
-        for player, private_lines in informed:
-            seat = player.seat
-            # The mover's own DM goes on being edited, even when its move reopened its choice.
-            new_decision = seat in waiting_after and seat not in waiting_before and seat != mover
-            if not await self.send_private(table, game, after, seat, private_lines, new_decision=new_decision,
-                                           drawn=drawn) and public:
-                await self.channel(table).send(
-                    presenter.dm_closed_text(player.name, lang),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-        for player in table.players:
-            # A DM that still asks its seat to move, though the seat has nothing to do now.
-            if (table.id, player.seat) in self._dm_with_buttons and not game.legal_actions(after, player.seat):
-                await self.finish_private(table, player.seat)
-        if table.status != "active":
-            for player in table.players:
-                self._dm_messages.pop((table.id, player.seat), None)
-                self._dm_with_buttons.pop((table.id, player.seat), None)
-                self._dm_users.pop((table.id, player.seat), None)
-                self._dm_done.pop((table.id, player.seat), None)
 
     @staticmethod
     def _needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int,

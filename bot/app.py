@@ -26,6 +26,7 @@ from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
 from bot.components import ALL_DYNAMIC_ITEMS
+from bot.collector import QuietCollector
 from bot.days import Days
 from bot.errors import report_error
 from bot.scheduler import Clock, Scheduler
@@ -67,6 +68,7 @@ class GameBot(commands.Bot):
         backup_every: float | None = None,
         backup_keep: int = BACKUP_KEEP,
         handle_signals: bool = False,
+        collect_when_quiet: bool = False,
         **shards: object,
     ) -> None:
         super().__init__(
@@ -95,6 +97,7 @@ class GameBot(commands.Bot):
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
         self.handle_signals = handle_signals
+        self.collect_when_quiet = collect_when_quiet
         self._backup_task: asyncio.Task | None = None
         self._stopping = False
         self._owed_check_at = 0.0
@@ -102,7 +105,8 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.storage = await open_storage(str(self.database_path))
         announcer = Announcer(self, self.storage, self.render)
-        self.service = GameService(self, self.storage, self.games, self.seed_source, announcer)
+        self.service = GameService(self, self.storage, self.games, self.seed_source, announcer,
+                                   QuietCollector() if self.collect_when_quiet else None)
         self.days = Days(self, self.storage, self.scheduler)
         await self.days.load()
         # Persistent components: any custom_id matching a template is routed, even after a restart.
@@ -127,6 +131,8 @@ class GameBot(commands.Bot):
         if getattr(self, "shard_ids", None) is not None:  # other processes serve the other shards
             self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
+        if self.service.collector is not None:
+            self.service.collector.freeze_start_up()
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -267,6 +273,7 @@ def create_bot(
     backup_every: float | None = None,
     backup_keep: int = BACKUP_KEEP,
     handle_signals: bool = False,
+    collect_when_quiet: bool = False,
 ) -> GameBot:
     """Build the bot.
 
@@ -280,6 +287,9 @@ def create_bot(
     backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
       seconds into `backup_dir`, keeping the newest `backup_keep`); none unless both are given.
     handle_signals: stop cleanly on SIGTERM/SIGINT (`python -m bot` sets it).
+    collect_when_quiet: freeze what start-up loaded and make Python's full garbage collections
+      between moves (`bot.collector`; `python -m bot` sets it, tests leave the process's collector
+      alone).
     """
     settings = dict(
         database_path=database_path,
@@ -292,6 +302,7 @@ def create_bot(
         backup_every=backup_every,
         backup_keep=backup_keep,
         handle_signals=handle_signals,
+        collect_when_quiet=collect_when_quiet,
     )
     if shard_count:
         return ShardedGameBot(**settings, shard_count=shard_count, shard_ids=shard_ids)

@@ -28,6 +28,7 @@ from bot import presenter
 from bot.announce import (Announcer, PrivatePayload, choices_for, has_secrets, label_names, outcome_record,
                           public_choices, toggles_for)
 from bot.locale import table_language
+from bot.collector import QuietCollector
 from bot.components import Choice, board_view, lobby_view, private_view
 from bot.days import split_options as days_options
 from bot.errors import MoveStored, Refusal, echo
@@ -108,8 +109,9 @@ def rank_matches(choices: list[Choice], typed: str) -> list[Choice]:
 
 class GameService:
     def __init__(self, bot: "GameBot", storage: Storage, games: Mapping[str, Game],
-                 seed_source: random.Random, announcer: Announcer) -> None:
+                 seed_source: random.Random, announcer: Announcer, collector: QuietCollector | None = None) -> None:
         self.bot = bot
+        self.collector = collector  # full garbage collections between moves (`python -m bot`)
         self.storage = storage
         self.games = games
         self.seed_source = seed_source
@@ -130,12 +132,16 @@ class GameService:
             raise Refusal.of("bot.errors.shutting_down")
         self._in_flight += 1
         self._idle.clear()
+        if self.collector is not None:
+            self.collector.work_started()
         try:
             yield
         finally:
             self._in_flight -= 1
             if self._in_flight == 0:
                 self._idle.set()
+                if self.collector is not None:
+                    self.collector.work_done()
 
     async def drain(self, timeout: float) -> bool:
         """Stop taking new moves and wait (at most `timeout` s) for those under way. True if idle."""

@@ -382,25 +382,29 @@ async def play_to_end(world: World, players, *, seed: int = 1, channel=None, max
 
 
 def bot_factory(database_path: str | Path, *, games: Mapping[str, Game] | None = None, seed: int | None = None,
-                render=None) -> BotFactory:
-    """Builds a fresh bot on `database_path` each call (a restart builds a new one)."""
+                render=None, collect_when_quiet: bool = False) -> BotFactory:
+    """Builds a fresh bot on `database_path` each call (a restart builds a new one).
+    `collect_when_quiet`: garbage collection as `python -m bot` runs it (for benches)."""
 
     def build() -> GameBot:
         return create_bot(database_path, games=games, render=render,
-                          seed_source=random.Random(seed) if seed is not None else None)
+                          seed_source=random.Random(seed) if seed is not None else None,
+                          collect_when_quiet=collect_when_quiet)
 
     return build
 
 
 @asynccontextmanager
 async def simulated_discord(database_path: str | Path, *, games: Mapping[str, Game] | None = None,
-                            seed: int | None = None, render=None, **env_options: Any) -> AsyncIterator[World]:
+                            seed: int | None = None, render=None, collect_when_quiet: bool = False,
+                            **env_options: Any) -> AsyncIterator[World]:
     """Run our bot in simcord on `database_path` (for scripts; pytest tests use the fixtures).
 
     `seed` fixes seat orders and game seeds. Enter and leave it in the same task: simcord keeps
     its clock in a context variable.
     """
-    factory = bot_factory(database_path, games=games, seed=seed, render=render)
+    factory = bot_factory(database_path, games=games, seed=seed, render=render,
+                          collect_when_quiet=collect_when_quiet)
     async with simcord.run(factory(), **env_options) as env:
         world = World(env, factory, database_path)
         try:

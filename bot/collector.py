@@ -1,0 +1,56 @@
+"""Python's full garbage collections between moves rather than in the middle of one.
+
+A full collection walks every object the process holds; in a bot that has run a while that
+takes 50-100 ms, and when it falls inside a move the player waits that much longer (it was most
+of the slowest moves in `bench/bot_moves.py`). Two things keep it out of the moves:
+
+- At start-up, once discord.py, Pillow, the fonts, the catalogues and the engines are loaded,
+  everything alive is frozen (`gc.freeze`): it lives as long as the process, and no collection
+  walks it again.
+- When the bot has no move in hand, a full collection that is due soon is made then, so Python
+  rarely has to make one on its own during a move. Nothing changes what is collected or when
+  memory is freed, only the moment: the thresholds stay Python's.
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+
+log = logging.getLogger(__name__)
+
+DUE_SHARE = 0.5  # a full collection is made when quiet once half of Python's own threshold is reached
+
+
+class QuietCollector:
+    def __init__(self) -> None:
+        self._pending: asyncio.Handle | None = None
+        self.collections = 0
+
+    def freeze_start_up(self) -> None:
+        """Everything loaded so far lives as long as the process: leave it out of collections."""
+        gc.collect()
+        gc.freeze()
+        log.debug("Start-up objects frozen: %d", gc.get_freeze_count())
+
+    def work_done(self) -> None:
+        """The bot has no move in hand: collect at the next turn of the event loop if one is due
+        and nothing has started meanwhile."""
+        if self._pending is None and self.due():
+            self._pending = asyncio.get_running_loop().call_soon(self._collect)
+
+    def work_started(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    @staticmethod
+    def due() -> bool:
+        # The third count is how many younger collections ran since the last full one; Python
+        # makes a full one once it passes the third threshold.
+        return gc.get_count()[2] >= DUE_SHARE * gc.get_threshold()[2]
+
+    def _collect(self) -> None:
+        self._pending = None
+        gc.collect()
+        self.collections += 1
