@@ -13,10 +13,11 @@ It reads only the public table and its own hand; ties are broken by `rng`.
 """
 from __future__ import annotations
 
+import math
 import random
 
 from games.core import Action
-from games.raubritter.board import (DIRECTIONS, Laid, knight_moves, knights_to_enter, legal_squares, neighbours,
+from games.raubritter.board import (DIRECTIONS, Laid, bounds_of, extent, grown, knights_to_enter, neighbours,
                                     path)
 from games.raubritter.tiles import MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, building_of
 
@@ -124,11 +125,67 @@ _BEST_KNIGHTS: dict[tuple, float] = {}
 
 
 def _best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
+    """The best `knights_value` over every legal knights move (`board.knight_moves`) of 1 to
+    `knights_left` knights, or 0. A move's value is a sum over the tiles it covers, so the best
+    way to spread the knights that go on from a tile is worked out once per tile and count,
+    instead of weighing every way in full."""
+    start = board[castle]
+    need = knights_to_enter(start)
+    if need is None or len(start.stack) + need > MAX_KNIGHTS_PER_TILE:
+        return 0.0
+    taking = 1.0 if seats == 2 else 0.7
+    room = MAX_KNIGHTS_PER_TILE - len(start.stack)
+    lines = []
+    for dc, dr in DIRECTIONS.values():
+        line = []
+        for step in range(1, MAX_KNIGHTS_PLACED):
+            laid = board.get((castle[0] + dc * step, castle[1] + dr * step))
+            if laid is None:
+                break
+            line.append(laid)
+        lines.append(line)
+    at_castle = [_tile_gain(start, count, seat, taking) for count in range(MAX_KNIGHTS_PLACED + 1)]
     best = 0.0
-    for knights in range(1, min(MAX_KNIGHTS_PLACED, knights_left) + 1):
-        for direction, counts in knight_moves(board, castle, knights):
-            best = max(best, knights_value(board, castle, direction, list(counts), seat, seats))
+    for knights in range(max(1, need), knights_left + 1):
+        options = [at_castle[knights]] if knights <= room else []
+        for line in lines:
+            for stay in range(need, min(knights - 1, room) + 1):
+                options.append(at_castle[stay] + _onward(line, 0, knights - stay, seat, taking))
+        if options:
+            best = max(best, max(options) - KNIGHT_COST * knights)
     return best
+
+
+def _onward(line: list[Laid], index: int, moving: int, seat: int, taking: float) -> float:
+    """The best value of leaving all `moving` knights on `line[index]` and the tiles after it."""
+    if index >= len(line):
+        return -math.inf
+    laid = line[index]
+    need = knights_to_enter(laid)
+    space = MAX_KNIGHTS_PER_TILE - len(laid.stack)
+    if need is None or moving < need or space < need:
+        return -math.inf
+    best = -math.inf
+    for stay in range(need, min(moving, space) + 1):
+        rest = 0.0 if stay == moving else _onward(line, index + 1, moving - stay, seat, taking)
+        best = max(best, _tile_gain(laid, stay, seat, taking) + rest)
+    return best
+
+
+def _tile_gain(laid: Laid, count: int, seat: int, taking: float) -> float:
+    """What leaving `count` knights of `seat` on a tile is worth (its part of `knights_value`)."""
+    building = laid.building
+    if building is None or count == 0:
+        return 0.0
+    points = POINTS[building]
+    top = laid.stack[-1] if laid.stack else None
+    after = _security(laid, len(laid.stack) + count)
+    if top == seat:
+        return points * (after - _security(laid, len(laid.stack)))
+    gain = points * after
+    if top is not None:
+        gain += points * taking * _security(laid, len(laid.stack))
+    return gain
 
 
 # ----------------------------------------------------------------------------------------
@@ -150,51 +207,58 @@ def _lay_values(state, seat: int, legal: list[Action]) -> dict[Action, float]:
     hand = [tile[1:] for tile in state.hands[seat]]
     lays_left = MAX_LAYS_PER_TURN - state.lays_this_turn
     knights = state.knights_left[seat]
+    span = extent(state.board)
     values: dict[Action, float] = {}
     for action in legal:
         if action.verb != "lay":
             values[action] = 0.1 if state.lays_this_turn else -99.0  # end: when nothing is worth laying
         else:
             face, square_name = action.args
-            values[action] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights)
+            values[action] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights, span)
     return values
 
 
-def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: int, knights: int) -> float:
-    board = dict(state.board)
-    tile = next(t for t in state.hands[seat] if t[1:] == face)
-    board[square] = Laid(tile, seat)
+def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: int, knights: int,
+               span: tuple[int, int, int, int] | None) -> float:
     building = building_of(face)
     if building == "castle":
-        return best_knights(board, square, seat, state.seats, knights)
+        return best_knights(_with_tile(state, seat, face, square), square, seat, state.seats, knights)
     if building is not None:
         points = POINTS[building]
         rest = list(hand)
         rest.remove(face)
         castles = [f for f in rest if building_of(f) == "castle"]
         if castles and lays_left >= 2 and knights:
+            board = _with_tile(state, seat, face, square)
             # Lay it, then the castle beside it in line: worth the castle's best move.
             follow = 0.0
-            open_squares = set(legal_squares(board, state.geometry))
+            allowed = bounds_of(grown(span, square), state.geometry)  # where a tile may go once this one lies
             for dc, dr in DIRECTIONS.values():
                 for step in (1, 2):
                     spot = (square[0] - dc * step, square[1] - dr * step)
-                    if spot in open_squares:
+                    if spot not in board and allowed.contains(spot) and any(near in board for near in neighbours(spot)):
                         with_castle = dict(board)
                         with_castle[spot] = Laid("A" + castles[0], seat)
                         follow = max(follow, best_knights(with_castle, spot, seat, state.seats, knights))
             return 0.9 * follow - 0.2 * points
-        return -0.3 * points - 0.1 * _open_sides(board, square)  # a gift to whoever gets there first
+        return -0.3 * points - 0.1 * _open_sides(state.board, square)  # a gift to whoever gets there first
     # No building: plain, mountain or lake. Mountains and lakes block the way to what it holds.
     blocking = 0.0
     if face in ("M", "L"):
         for near in neighbours(square):
-            laid = board.get(near)
+            laid = state.board.get(near)
             if laid is not None and laid.building and laid.stack and laid.stack[-1] == seat:
                 blocking += 0.15 * POINTS[laid.building]
             elif laid is not None and laid.building and not laid.stack:
                 blocking += 0.05
     return blocking - 0.05
+
+
+def _with_tile(state, seat: int, face: str, square) -> dict:
+    """The board once this seat lays `face` on `square` (only the lays that need it copy it)."""
+    board = dict(state.board)
+    board[square] = Laid(next(t for t in state.hands[seat] if t[1:] == face), seat)
+    return board
 
 
 def _open_sides(board, square) -> int:

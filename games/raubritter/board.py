@@ -7,6 +7,7 @@ Columns are letters from the left (A, B, ...), rows numbers from the top (1, 2, 
 """
 from __future__ import annotations
 
+import functools
 import string
 from dataclasses import dataclass
 from typing import Iterator, Mapping, NamedTuple
@@ -57,6 +58,10 @@ class Geometry:
 
     @classmethod
     def for_seats(cls, seats: int, limit: int | None = None) -> "Geometry":
+        return _geometry(cls, seats, limit)  # asked for at every step of a game: made once
+
+    @classmethod
+    def _made(cls, seats: int, limit: int | None) -> "Geometry":
         start_cols, start_rows = START_AREA[seats]
         limit = AREA_LIMIT[seats] if limit is None else limit
         return cls(limit=limit, cols=2 * limit - start_cols, rows=2 * limit - start_rows,
@@ -76,17 +81,29 @@ class Geometry:
 
     def parse(self, text: str) -> Square | None:
         """A square from its name ("d5" or "D5"), or None when it is no square of this grid."""
-        text = str(text).strip().upper()
-        if len(text) < 2 or text[0] not in COLUMN_LABELS or not text[1:].isdigit():
-            return None
-        square = (COLUMN_LABELS.index(text[0]), int(text[1:]) - 1)
-        return square if self.contains(square) else None
+        text = str(text).strip()
+        # Every move names a square: the few names there are are remembered (longer text names none).
+        square = _square_named(text) if len(text) <= 4 else None
+        return square if square is not None and self.contains(square) else None
 
     def col_labels(self) -> list[str]:
         return [COLUMN_LABELS[c] for c in range(self.cols)]
 
     def row_labels(self) -> list[str]:
         return [str(r + 1) for r in range(self.rows)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _square_named(text: str) -> Square | None:
+    text = text.upper()
+    if len(text) < 2 or text[0] not in COLUMN_LABELS or not text[1:].isdigit():
+        return None
+    return COLUMN_LABELS.index(text[0]), int(text[1:]) - 1
+
+
+@functools.cache
+def _geometry(cls: type[Geometry], seats: int, limit: int | None) -> Geometry:
+    return cls._made(seats, limit)
 
 
 @dataclass(frozen=True)
@@ -113,8 +130,19 @@ def extent(board: Board) -> tuple[int, int, int, int] | None:
     return min(cols), max(cols), min(rows), max(rows)
 
 
+def grown(span: tuple[int, int, int, int] | None, square: Square) -> tuple[int, int, int, int]:
+    """The extent once a tile is laid on `square`."""
+    if span is None:
+        return square[0], square[0], square[1], square[1]
+    return min(span[0], square[0]), max(span[1], square[0]), min(span[2], square[1]), max(span[3], square[1])
+
+
 def bounds(board: Board, geometry: Geometry) -> Bounds:
-    span = extent(board)
+    return bounds_of(extent(board), geometry)
+
+
+def bounds_of(span: tuple[int, int, int, int] | None, geometry: Geometry) -> Bounds:
+    """The bounds of a display of that extent (`extent`, `grown`)."""
     if span is None:
         return Bounds(0, geometry.cols - 1, 0, geometry.rows - 1, False, False)
     min_col, max_col, min_row, max_row = span
@@ -126,10 +154,11 @@ def bounds(board: Board, geometry: Geometry) -> Bounds:
     )
 
 
-def neighbours(square: Square) -> Iterator[Square]:
+@functools.cache
+def neighbours(square: Square) -> tuple[Square, ...]:
+    """The four squares sharing an edge with `square` (asked for all the time: made once each)."""
     col, row = square
-    for dc, dr in DIRECTIONS.values():
-        yield col + dc, row + dr
+    return tuple((col + dc, row + dr) for dc, dr in DIRECTIONS.values())
 
 
 def legal_squares(board: Board, geometry: Geometry) -> list[Square]:

@@ -77,6 +77,36 @@ def test_remembered_knights_moves_are_the_ones_worked_out_afresh():
     assert checked > 500
 
 
+def test_the_best_knights_move_is_the_best_of_every_legal_one():
+    """The best knights move is worked out tile by tile (the value is a sum over the tiles): it is
+    the best of every legal knights move (board.knight_moves) valued in full, or 0 when none
+    gains, for every castle of whole games, every seat's eyes and every number of knights."""
+    import math
+
+    from games.raubritter import ai
+    from games.raubritter.board import building_of, knight_moves
+
+    checked = 0
+    for seed, seats in ((3, 2), (4, 3), (5, 4)):
+        state = GAME.new_game(seats, seed=seed)
+        rng = random.Random(seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+            for square, laid in state.board.items():
+                if building_of(laid.face) != "castle":
+                    continue
+                for me in range(seats):
+                    for knights in range(1, 6):
+                        every = [ai.knights_value(state.board, square, direction, list(counts), me, seats)
+                                 for number in range(1, knights + 1)
+                                 for direction, counts in knight_moves(state.board, square, number)]
+                        assert math.isclose(ai._best_knights(state.board, square, me, seats, knights),
+                                            max([0.0] + every), abs_tol=1e-9)
+                        checked += 1
+    assert checked > 2000
+
+
 def test_the_strong_player_weighs_the_moves_the_normal_player_values_most():
     state = GAME.new_game(3, seed=4)
     rng = random.Random(4)
