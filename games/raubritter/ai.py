@@ -17,9 +17,10 @@ import math
 import random
 
 from games.core import Action
-from games.raubritter.board import (DIRECTIONS, Laid, bounds_of, extent, grown, knights_to_enter, neighbours,
-                                    path)
-from games.raubritter.tiles import MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, building_of
+from games.raubritter.board import (DIRECTIONS, Laid, bounds, bounds_of, extent, grown, knights_to_enter,
+                                    neighbours, path)
+from games.raubritter.tiles import (MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, TILES_BY_LETTER,
+                                    building_of)
 
 KEEP_ORDER = ("Pv", "P", "M")
 KNIGHT_COST = 0.15
@@ -49,15 +50,65 @@ def ranked(game, state, seat: int, legal: list[Action]) -> list[Action]:
 
 
 def standing_scores(state) -> list[float]:
-    """What each seat's position is worth in points, for the strong player's search: each tile's
-    points to the seat on top, in full where nobody can come onto it any more, else OPEN of them
-    (a rival may still cover it), and a little for every knight still at hand."""
-    values = [KNIGHT_COST * left for left in state.knights_left]
-    for laid in state.board.values():
+    """What each seat's position is worth in points, for the strong player's search.
+
+    - Each tile's points go to the seat on top: in full where nobody can come onto it any more;
+      where no castle laid in line could bring enough knights onto it today, UNREACHED of them;
+      where one could, THREATENED of them. Both come up to full as the tiles run out.
+    - Every knight still at hand counts KNIGHT_AT_HAND points: it takes points later (or keeps
+      them), and it breaks a tie.
+
+    Measured on positions of games between normal players (`bench/raubritter_standing.py`), this
+    names the later winner of a three-player game in 69 % of positions; counting each top as
+    OPEN and a knight at 0.15 points named it in 48 %.
+    """
+    values = [KNIGHT_AT_HAND * left for left in state.knights_left]
+    allowed = bounds(state.board, state.geometry)
+    tiles_left = sum(len(pile) for pile in state.piles) + sum(len(hand) for hand in state.hands)
+    # The share of the game's laying still to come (the last fifth counts as none).
+    to_come = min(1.0, tiles_left / (0.8 * TILES_PER_PLAYER * state.seats))
+    for square, laid in state.board.items():
         if laid.building is None or not laid.stack:
             continue
-        values[laid.stack[-1]] += POINTS[laid.building] * _security(laid, len(laid.stack))
+        needed = knights_to_enter(laid)
+        if needed is None or len(laid.stack) + needed > MAX_KNIGHTS_PER_TILE:
+            security = 1.0
+        else:
+            share = THREATENED if can_be_covered(state.board, square, laid, allowed) else UNREACHED
+            security = 1.0 - (1.0 - share) * to_come
+        values[laid.stack[-1]] += POINTS[laid.building] * security
     return values
+
+
+KNIGHT_AT_HAND = 1.0
+THREATENED = 0.3
+UNREACHED = 0.9
+TILES_PER_PLAYER = sum(len(tiles) for tiles in TILES_BY_LETTER.values())
+
+
+def can_be_covered(board, square, laid: Laid, allowed) -> bool:
+    """Whether a castle laid today on an empty square in line with this tile (inside the area
+    `allowed`) could bring knights onto it: at most five knights, leaving the least each tile
+    on the way needs, through no lake and no full tile."""
+    needed = knights_to_enter(laid)
+    if needed is None or len(laid.stack) + needed > MAX_KNIGHTS_PER_TILE:
+        return False
+    for dc, dr in DIRECTIONS.values():
+        knights = needed
+        step = 1
+        while knights + 1 <= MAX_KNIGHTS_PLACED:  # a castle keeps at least one
+            spot = (square[0] + dc * step, square[1] + dr * step)
+            between = board.get(spot)
+            if between is None:
+                if allowed.contains(spot):
+                    return True
+                break
+            on_the_way = knights_to_enter(between)
+            if on_the_way is None or len(between.stack) + on_the_way > MAX_KNIGHTS_PER_TILE:
+                break
+            knights += on_the_way
+            step += 1
+    return False
 
 
 # ----------------------------------------------------------------------------------------

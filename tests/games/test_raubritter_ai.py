@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.core import Action
 from games.raubritter import GAME
 from games.raubritter.ai import suggest
@@ -138,3 +140,40 @@ def test_the_strong_player_takes_longer_only_over_the_first_lay_of_a_turn():
     assert seen[("lay", True)] == {TURN_DECISION}
     assert all(times == {1.0} for key, times in seen.items() if key != ("lay", True))
     assert len(seen) >= 3
+
+
+def test_a_top_counts_in_full_only_where_no_castle_in_line_can_bring_knights_onto_it():
+    from games.raubritter.ai import can_be_covered
+    from games.raubritter.board import Bounds, Laid
+
+    everywhere = Bounds(0, 11, 0, 11, False, False)
+    town = Laid("APt", 0, (0,))
+    lake = Laid("BL", 1)
+    mountain = Laid("AM", 1)
+
+    def covered(board, square=(5, 5), allowed=everywhere):
+        return can_be_covered(board, square, board[square], allowed)
+
+    assert covered({(5, 5): town})  # a castle beside it brings two knights
+    walled = {(5, 5): town, (4, 5): lake, (6, 5): lake, (5, 4): lake, (5, 6): lake}
+    assert not covered(walled)  # no stack crosses a lake
+    # Behind one mountain there is still room: 1 for the castle, 3 for the mountain, 1 for the town.
+    assert covered({**walled, (6, 5): mountain})
+    # Behind two, six knights would be needed: more than a castle brings.
+    assert not covered({**walled, (6, 5): mountain, (7, 5): mountain})
+    # An empty square outside the area the display may still grow into holds no castle.
+    assert not covered({**walled, (6, 5): mountain}, allowed=Bounds(0, 6, 0, 11, False, False))
+    assert not covered({(5, 5): town._replace(stack=(0, 0, 0, 0))})  # closed: four on a plain
+
+
+def test_the_strong_players_standing_counts_closed_tops_in_full_and_knights_at_hand():
+    from games.raubritter.ai import KNIGHT_AT_HAND, THREATENED, standing_scores
+
+    closed = build(2, {"F6": (0, "Pt", [0, 0, 0, 0]), "G6": (1, "P", [])})
+    values = standing_scores(closed)
+    assert values[0] - values[1] == 3 + KNIGHT_AT_HAND * (closed.knights_left[0] - closed.knights_left[1])
+    # The same town with one knight, open to a castle laid beside it early in the game.
+    open_town = build(2, {"F6": (0, "Pt", [0]), "G6": (1, "P", [])})
+    values = standing_scores(open_town)
+    assert values[0] - values[1] == pytest.approx(
+        3 * THREATENED + KNIGHT_AT_HAND * (open_town.knights_left[0] - open_town.knights_left[1]))
