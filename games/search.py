@@ -137,7 +137,7 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
         rng.shuffle(others)
     candidates = getattr(game, "search_candidates", MAX_CANDIDATES)
     weighed = [Weighed(normal)] + [Weighed(action) for action in others[:candidates - 1]]
-    if len(weighed) == 1:
+    if len(weighed) == 1 or budget <= 0:  # no time: an engine leaves this decision to its normal player
         return weighed
     start = clock()
     active = list(weighed)
