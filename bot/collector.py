@@ -6,10 +6,11 @@ of the slowest moves in `bench/bot_moves.py`). Two things keep it out of the mov
 
 - At start-up, once discord.py, Pillow, the fonts, the catalogues and the engines are loaded,
   everything alive is frozen (`gc.freeze`): it lives as long as the process, and no collection
-  walks it again.
+  walks it again. (What of it is dropped later is still freed when its last reference goes;
+  only a reference cycle among frozen objects would stay.)
 - When the bot has no move in hand, a full collection that is due soon is made then, so Python
-  rarely has to make one on its own during a move. Nothing changes what is collected or when
-  memory is freed, only the moment: the thresholds stay Python's.
+  rarely has to make one on its own during a move. The thresholds stay Python's: only the
+  moment of a collection changes.
 """
 from __future__ import annotations
 
