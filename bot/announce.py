@@ -581,8 +581,8 @@ class Announcer:
         informed = [(player, private_lines) for player, private_lines in informed
                     if private_lines or self._needs_private_update(game, before, after, player.seat, mover,
                                                                    bool(board_choices), public_views)]
-        # Several seats' images of one move (a new round's secret choice) are drawn together, in a
-        # worker thread while the board is drawn and posted in another.
+        # Several seats' images of one move (a new round's secret choice) are drawn together, in the
+        # drawing thread while the bot builds and posts the board.
         drawing = asyncio.ensure_future(self.private_images(table, game, after, [player.seat for player, _ in informed]))
         try:
             await self._post_move(table, game, after, mover, events, lines, waiting_before, waiting_after, footer,

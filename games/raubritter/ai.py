@@ -17,7 +17,7 @@ import math
 import random
 
 from games.core import Action
-from games.raubritter.board import (DIRECTIONS, Laid, bounds, bounds_of, extent, grown, knights_to_enter,
+from games.raubritter.board import (DIRECTIONS, Laid, bounds, bounds_of, closed, extent, grown, knights_to_enter,
                                     neighbours, path)
 from games.raubritter.tiles import (MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, TILES_BY_LETTER,
                                     building_of)
@@ -70,8 +70,7 @@ def standing_scores(state) -> list[float]:
     for square, laid in state.board.items():
         if laid.building is None or not laid.stack:
             continue
-        needed = knights_to_enter(laid)
-        if needed is None or len(laid.stack) + needed > MAX_KNIGHTS_PER_TILE:
+        if closed(laid):
             security = 1.0
         else:
             share = THREATENED if can_be_covered(state.board, square, laid, allowed) else UNREACHED
@@ -90,11 +89,10 @@ def can_be_covered(board, square, laid: Laid, allowed) -> bool:
     """Whether a castle laid today on an empty square in line with this tile (inside the area
     `allowed`) could bring knights onto it: at most five knights, leaving the least each tile
     on the way needs, through no lake and no full tile."""
-    needed = knights_to_enter(laid)
-    if needed is None or len(laid.stack) + needed > MAX_KNIGHTS_PER_TILE:
+    if closed(laid):
         return False
     for dc, dr in DIRECTIONS.values():
-        knights = needed
+        knights = knights_to_enter(laid)
         step = 1
         while knights + 1 <= MAX_KNIGHTS_PLACED:  # a castle keeps at least one
             spot = (square[0] + dc * step, square[1] + dr * step)
@@ -103,10 +101,9 @@ def can_be_covered(board, square, laid: Laid, allowed) -> bool:
                 if allowed.contains(spot):
                     return True
                 break
-            on_the_way = knights_to_enter(between)
-            if on_the_way is None or len(between.stack) + on_the_way > MAX_KNIGHTS_PER_TILE:
+            if closed(between):
                 break
-            knights += on_the_way
+            knights += knights_to_enter(between)
             step += 1
     return False
 
@@ -123,15 +120,16 @@ def _knights_worth(state, seat: int, action: Action) -> float:
 
 def _security(laid: Laid, height: int) -> float:
     """1 when nobody can come onto the tile any more, else OPEN."""
-    needed = knights_to_enter(laid)
-    return 1.0 if needed is None or height + needed > MAX_KNIGHTS_PER_TILE else OPEN
+    return 1.0 if closed(laid, height) else OPEN
 
 
 def knights_value(board, castle, direction: str, counts: list[int], seat: int, seats: int) -> float:
     total = sum(counts)
     if total == 0:
         return 0.0
-    taking = 1.0 if seats == 2 else 0.7  # a rival's loss matters less with more rivals
+    taking = _taking(seats)
+    # Summed in this order (not through _tile_gain) so that equal moves stay exactly equal and
+    # the random tie-break decides between them as it always did.
     value = -KNIGHT_COST * total
     for square, count in zip(path(castle, direction, len(counts)), counts):
         laid = board[square]
@@ -147,6 +145,11 @@ def knights_value(board, castle, direction: str, counts: list[int], seat: int, s
             if top is not None:
                 value += points * taking * _security(laid, len(laid.stack))
     return value
+
+
+def _taking(seats: int) -> float:
+    """How much a rival's loss counts: less with more rivals."""
+    return 1.0 if seats == 2 else 0.7
 
 
 def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
@@ -181,10 +184,10 @@ def _best_knights(board, castle, seat: int, seats: int, knights_left: int) -> fl
     way to spread the knights that go on from a tile is worked out once per tile and count,
     instead of weighing every way in full."""
     start = board[castle]
-    need = knights_to_enter(start)
-    if need is None or len(start.stack) + need > MAX_KNIGHTS_PER_TILE:
+    if closed(start):
         return 0.0
-    taking = 1.0 if seats == 2 else 0.7
+    need = knights_to_enter(start)
+    taking = _taking(seats)
     room = MAX_KNIGHTS_PER_TILE - len(start.stack)
     lines = []
     for dc, dr in DIRECTIONS.values():

@@ -179,6 +179,13 @@ def knights_to_enter(laid: Laid) -> int | None:
     return KNIGHTS_TO_ENTER.get(laid.terrain)
 
 
+def closed(laid: Laid, height: int | None = None) -> bool:
+    """Whether no stack can come onto the tile any more (with `height` knights on it; default
+    its own stack): a lake, or leaving the minimum would make more than four there."""
+    needed = knights_to_enter(laid)
+    return needed is None or (len(laid.stack) if height is None else height) + needed > MAX_KNIGHTS_PER_TILE
+
+
 def can_enter(laid: Laid, moving: int) -> bool:
     """The translator's reading: a tile is closed when leaving the minimum would make more
     than four there; passing through may exceed four for a moment."""
