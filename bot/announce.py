@@ -245,25 +245,29 @@ class Announcer:
             return None
         return discord.File(io.BytesIO(png), filename=filename, description=description)
 
-    async def private_images(self, table: GameRow, game: Game, state: Any,
-                             seats: Sequence[int]) -> dict[tuple[int, str], bytes]:
+    async def private_images(self, table: GameRow, game: Game, state: Any, seats: Sequence[int], *,
+                             board: bool = False) -> dict[tuple[int | None, str], bytes]:
         """The DM images of `state` for the seats that get one, drawn together where the renderer
         can (`many`: the board they share is drawn and compressed once), by (seat, language).
         Each is drawn from that seat's own view and goes only into that seat's DM of this very
-        state, sent by the same move (a language changed meanwhile just misses and is drawn anew)."""
+        state, sent by the same move (a language changed meanwhile just misses and is drawn anew).
+        `board`: the public board in the table's language is drawn with them, under (None, lang),
+        when a DM image is drawn in that language (a renderer may share the board's drawing)."""
         many = getattr(self.render, "many", None)
-        if many is None or len(seats) < 2:
+        if many is None or len(seats) < (1 if board else 2):
             return {}
         days_seats = await self.storage.days_seats(table.id)
         public = game.view(state, None)
-        by_language: dict[str, list[tuple[int, dict]]] = {}
+        by_language: dict[str, list[tuple[int | None, dict]]] = {}
         for seat in seats:
             if table.player_at(seat).user_id < 0 or resigned(days_seats, seat):
                 continue  # no DM at all (send_private)
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
                 by_language.setdefault(await self.private_language(table, seat), []).append((seat, view))
-        images: dict[tuple[int, str], bytes] = {}
+        if board and table_language(table) in by_language:
+            by_language[table_language(table)].insert(0, (None, public))
+        images: dict[tuple[int | None, str], bytes] = {}
         for lang, entries in by_language.items():
             if len(entries) < 2:
                 continue
@@ -316,11 +320,13 @@ class Announcer:
         return table.status == "active" and (await self.storage.days_table(table.id))["practice"]
 
     async def post_board(self, table: GameRow, game: Game, state: Any, content: str, *,
-                         ping: Sequence[int] = (), choices: Sequence[Choice] | None = None) -> discord.Message:
+                         ping: Sequence[int] = (), choices: Sequence[Choice] | None = None,
+                         drawn: bytes | None = None) -> discord.Message:
         """Post the board (image, text, components) as a new channel message and make it the
-        latest: the previous board loses its buttons. `choices`: the public moves, if known."""
+        latest: the previous board loses its buttons. `choices`: the public moves, if known;
+        `drawn`: this board's PNG, if already drawn (`private_images`)."""
         file = await self.image(game.view(state, None), table.names, "board.png", table_language(table),
-                                self.board_alt_text(table, game, state, content))
+                                self.board_alt_text(table, game, state, content), drawn=drawn)
         view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(user_id) for user_id in ping])
@@ -335,13 +341,14 @@ class Announcer:
         return message
 
     async def edit_board(self, table: GameRow, game: Game, state: Any, content: str, *,
-                         choices: Sequence[Choice] | None = None) -> bool:
+                         choices: Sequence[Choice] | None = None, drawn: bytes | None = None) -> bool:
         """Edit the latest board in place (text, image, components); edits never ping.
-        False if the message is gone (then the caller posts a new one)."""
+        False if the message is gone (then the caller posts a new one). `drawn`: this board's
+        PNG, if already drawn (`private_images`)."""
         if table.board_message_id is None:
             return False
         file = await self.image(game.view(state, None), table.names, "board.png", table_language(table),
-                                self.board_alt_text(table, game, state, content))
+                                self.board_alt_text(table, game, state, content), drawn=drawn)
         view = self._board_components(table, game, state, choices, hint=await self.hint_button(table))
         try:
             await self.channel(table).get_partial_message(table.board_message_id).edit(
@@ -583,10 +590,14 @@ class Announcer:
                                                                    bool(board_choices), public_views)]
         # Several seats' images of one move (a new round's secret choice) are drawn together, in the
         # drawing thread while the bot builds and posts the board.
-        drawing = asyncio.ensure_future(self.private_images(table, game, after, [player.seat for player, _ in informed]))
+        # The turn message's board is drawn with them: where a game's public board and its DM
+        # images share the board above a seat's own strip, it is drawn once.
+        drawing = asyncio.ensure_future(self.private_images(
+            table, game, after, [player.seat for player, _ in informed],
+            board=public and game.outcome(after) is None))
         try:
             await self._post_move(table, game, after, mover, events, lines, waiting_before, waiting_after, footer,
-                                  status, board_choices, public, lang)
+                                  status, board_choices, public, lang, drawing)
         except BaseException:
             drawing.cancel()
             raise
@@ -621,8 +632,10 @@ class Announcer:
 
     async def _post_move(self, table: GameRow, game: Game, after: Any, mover: int, events: list[Event],
                          lines: list[str], waiting_before: set[int], waiting_after: set[int], footer: str,
-                         status: str, board_choices: Any, public: bool, lang: str) -> None:
-        """The channel's side of a move: the turn message edited or a new one, or the game's end."""
+                         status: str, board_choices: Any, public: bool, lang: str,
+                         drawing: "asyncio.Future[dict[tuple[int | None, str], bytes]]") -> None:
+        """The channel's side of a move: the turn message edited or a new one, or the game's end.
+        `drawing`: the move's DM images, with the board if it was drawn with them."""
         if public:
             # The same wait goes on (the mover's sub-steps, or others of a simultaneous choice still
             # choosing), or the game is over: edit the turn message. Someone new must act: a new
@@ -642,13 +655,15 @@ class Announcer:
             elif same_wait:
                 account = merge_account(await self._board_account(table), lines)
                 content = turn_text(account, status, footer)
-                edited = await self.edit_board(table, game, after, content, choices=board_choices)
+                drawn = (await drawing).get((None, lang))
+                edited = await self.edit_board(table, game, after, content, choices=board_choices, drawn=drawn)
             if not edited:
                 ping = [table.player_at(seat).user_id for seat in sorted(waiting_after - waiting_before)
                         if table.player_at(seat).user_id > 0] \
                     if not same_wait else []
                 content = turn_text(merge_account([], lines), status, footer)
-                await self.post_board(table, game, after, content, ping=ping, choices=board_choices)
+                drawn = (await drawing).get((None, lang))
+                await self.post_board(table, game, after, content, ping=ping, choices=board_choices, drawn=drawn)
                 # Only once the new message is out: a refused post leaves the old board working.
                 await self.close_turn(table, lines)
 

@@ -31,10 +31,11 @@ def _png(image: Image.Image) -> bytes:
 
 
 def render_pngs(views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
-    """PNGs of several seats' views of one state (a move's DM images), each exactly what
-    `render_png` draws for it. Seats' images differ only in their own strip at the bottom, so
-    where a game's renderer can draw that strip alone (`private_rows`), the board above it is
-    drawn and compressed once for all the seats that share its layout."""
+    """PNGs of several views of one state (a move's DM images, and the public board with them),
+    each exactly what `render_png` draws for it. Seats' images differ only in their own strip at
+    the bottom, so where a game's renderer can draw that strip alone (`private_rows`), the board
+    above it is drawn and compressed once for all the views that share its layout (the public
+    board too, where its renderer keeps the same board above the strip)."""
     if not views:
         return []
     module = importlib.import_module(f"renderers.{views[0]['game']}")

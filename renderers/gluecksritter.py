@@ -53,8 +53,9 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _players(draw, view, seat_names, lang, y)
     _bottom(draw, view, seat_names, lang, y + 4)
     image = to_palette(image, _palette())
-    if private_shown(view):
-        image.info["private_top"] = y + 4  # below it the seat's documents and the events (private_rows)
+    # Below it the seat's documents and the events (private_rows); on the public board only the
+    # events, under the same board, so a move's public board and DM images share its drawing.
+    image.info["private_top"] = y + 4
     return image
 
 
@@ -405,12 +406,16 @@ def private_shown(view: dict) -> bool:
 
 
 def _bottom_room(view, lang: str) -> int:
-    room = 150
+    """The room under the players: the raid line, a row of documents and the events. Every
+    image keeps room for one row of documents (the public board shows more events there), so a
+    seat's image and the public board are the same board above it; only a seat whose documents
+    take more rows gets a tighter board."""
+    rows = 1
     private = view.get("private")
     if private_shown(view):
         cards = _document_cards(private, lang, _documents_x(view, lang))
-        room += 90 * (1 + max([box[1] // 90 for _, box, _ in cards] or [0])) + 10
-    return room
+        rows += max([box[1] // 90 for _, box, _ in cards] or [0])
+    return 150 + 90 * rows + 10
 
 
 def _own_choice(view) -> list:

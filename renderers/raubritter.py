@@ -70,18 +70,29 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     _draw_panel(draw, view, drawn_names, lang, layout)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
     image = to_palette(image, _palette())
-    if layout.hand:
-        image.info["private_top"] = PRIVATE_TOP  # below it only the seat's hand (private_rows)
+    if layout.hand or layout.legend:
+        # Below it only the seat's hand (private_rows), or on the public board the legend: the
+        # same board above, so a move's public board and DM images share its drawing.
+        image.info["private_top"] = PRIVATE_TOP
     return image
 
 
-PRIVATE_TOP = HEIGHT - GAP - HAND_TILE  # a seat's own band at the bottom: its hand
+PRIVATE_TOP = HEIGHT - GAP - HAND_TILE  # the band at the bottom: a seat's hand, or the legend
 
 
 def private_layout(view: dict, lang: str) -> bool:
-    """What the board above a seat's hand depends on of that seat's view: only whether the hand
-    is drawn (renderers.render_pngs draws the board once for seats alike in this)."""
-    return bool(view.get("private")) and view["viewer"] is not None
+    """What the board above the bottom band depends on of a view: only whether the band is
+    there, with a seat's hand or the public legend (renderers.render_pngs draws the board once
+    for views alike in this)."""
+    hand, legend = _bands(view)
+    return hand or legend
+
+
+def _bands(view: dict) -> tuple[bool, bool]:
+    """Whether the bottom band holds the viewer's hand, or the legend (the public board while
+    the game goes on; at the end nothing is left to lay or move)."""
+    private = bool(view.get("private")) and view["viewer"] is not None
+    return private, not private and not view["over"]
 
 
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
@@ -122,16 +133,14 @@ def _layout(view: dict, lang: str) -> Layout:
     """Fixed parts first (header, player boxes, legend or hand), then the largest squares that
     let the window of laid tiles plus one free ring fit in what is left; a window narrower than
     the room gets more free squares (within the area's bounds) rather than empty margins."""
-    private = bool(view.get("private")) and view["viewer"] is not None
+    private, legend = _bands(view)
     box_w = _box_width()
     details = [_detail_lines(view, player, lang, box_w - 28) for player in view["players"]]
     box_h = BOX_BASE + DETAIL_LINE * max(1, max(len(lines) for lines in details))
     rows = -(-len(view["players"]) // 2)
     boxes_h = rows * box_h + (rows - 1) * GAP
-    hand_h = HAND_TILE + GAP if private else 0
-    legend = not private and not view["over"]  # at the end nothing is left to lay or move
-    legend_h = 2 * LEGEND_LINE if legend else 0
-    panel_h = boxes_h + hand_h + legend_h
+    band_h = HAND_TILE + GAP if private or legend else 0  # the hand, or the legend in the same room
+    panel_h = boxes_h + band_h
     left, right = 6 + ROW_LABELS, WIDTH - 6
     top, bottom = HEADER + COL_LABELS, HEIGHT - GAP - panel_h - GAP
     avail_w, avail_h = right - left, bottom - top
@@ -534,9 +543,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
         for i, line in enumerate(layout.details[index]):
             draw.text((x + 14, y + BOX_BASE - 4 + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(DETAIL_SIZE),
                       fill=INK, anchor="lm")
-    rows = -(-len(players) // 2)
-    y = layout.panel_top + rows * (box_h + GAP)
-    if layout.legend:
+    if layout.legend:  # its two lines in the middle of the band a seat's image gives its hand
+        y = PRIVATE_TOP + (HAND_TILE - 2 * LEGEND_LINE) // 2
         _draw_legend(draw, 12, y, lang)
         _draw_marks_legend(draw, 12, y + LEGEND_LINE, lang, view["colours"])
     if layout.hand:

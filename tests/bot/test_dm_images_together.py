@@ -1,6 +1,7 @@
 """A move that gives several seats a new DM image (Mac Robber's hands, a new round of Die
 Glücksritter's secret choice) draws them together: the board they share once, each seat's own
-strip apart. Every image still reaches only its own seat."""
+strip apart, and the public board with them. Every image still reaches only its own seat, and
+the board only the channel."""
 from __future__ import annotations
 
 import random
@@ -28,7 +29,13 @@ async def test_images_drawn_together_reach_only_their_own_seats(world, renderer,
         await take_turn(world, to_act(world, order)[0], rng)
     together = [batch for batch in renderer.batches if len(batch) >= 2]
     assert together, "no move drew several seats' images at once"
-    assert all(len(set(batch)) == len(batch) and None not in batch for batch in together)
+    # The public board (viewer None) may be drawn with them, first; it goes only to the channel.
+    assert all(len(set(batch)) == len(batch) and None not in batch[1:] for batch in together)
+    assert any(batch[0] is None for batch in together), "the board was never drawn with the DM images"
+    for message in world.bot_messages():
+        png = world.png(message)
+        if png is not None:
+            assert renderer.viewers_of[png] == {None}
     seats = world.seats(game_id)
     shown = 0
     for person in people:

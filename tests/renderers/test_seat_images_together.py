@@ -1,8 +1,9 @@
-"""Several seats' images of one state drawn together (renderers.render_pngs: the board once,
-each seat's own strip apart, the shared rows compressed once) are, pixel for pixel, the images
-drawn one by one."""
+"""Several seats' images of one state drawn together with the public board (renderers.render_pngs:
+the board once, each seat's own strip apart, the shared rows compressed once) are, pixel for
+pixel, the images drawn one by one."""
 from __future__ import annotations
 
+import importlib
 import io
 import random
 
@@ -35,13 +36,13 @@ def test_images_drawn_together_are_the_images_drawn_one_by_one(name, players):
         state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
         if step % 11:
             continue
-        views = [game.view(state, other) for other in range(players)]
+        views = [game.view(state, None)] + [game.view(state, other) for other in range(players)]
         lang = ("en", "de")[step % 2]
         for together, alone in zip(render_pngs(views, NAMES[:players], lang),
                                    (render_png(view, NAMES[:players], lang) for view in views)):
             assert ImageChops.difference(pixels(together), pixels(alone)).getbbox() is None
             compared += 1
-    assert compared >= 3 * players
+    assert compared >= 3 * (players + 1)
 
 
 def test_a_single_view_and_the_public_board_are_drawn_as_ever():
@@ -50,3 +51,38 @@ def test_a_single_view_and_the_public_board_are_drawn_as_ever():
     public = game.view(state, None)
     assert render_pngs([public], NAMES[:4]) == [render_png(public, NAMES[:4])]
     assert render_pngs([], NAMES[:4]) == []
+
+
+@pytest.mark.parametrize("name, players", [("gluecksritter", 4), ("gluecksritter", 6), ("raubritter", 3)])
+def test_the_public_board_and_the_seats_images_share_one_drawing_of_the_board(name, players, monkeypatch):
+    """Where the public board keeps the same board above the seats' own strip (Raub Ritter's legend
+    in the band of a seat's hand, Die Glücksritter's events in the room of its documents), a move's
+    public board and DM images draw the board once."""
+    import renderers
+
+    game = REGISTRY[name]
+    state = game.new_game(players, seed=5)
+    rng = random.Random(5)
+    drawn = []
+    real = renderers.render_image
+    monkeypatch.setattr(renderers, "render_image", lambda view, *args, **kwargs: drawn.append(view["viewer"])
+                        or real(view, *args, **kwargs))
+    shared = 0
+    for step in range(120):
+        if game.outcome(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+        views = [game.view(state, None)] + [view for view in (game.view(state, other) for other in range(players))
+                                            if renderers.private_shown(view)]
+        if len(views) < 2 or step % 5:
+            continue
+        module = importlib.import_module(f"renderers.{name}")
+        # (A seat whose documents take a second row has a tighter board: drawn apart.)
+        apart = [view["viewer"] for view in views[1:]
+                 if module.private_layout(view, "en") != module.private_layout(views[0], "en")]
+        drawn.clear()
+        render_pngs(views, NAMES[:players])
+        assert sorted(drawn, key=str) == sorted([None, *apart], key=str), f"step {step}: boards drawn for {drawn}"
+        shared += len(views) - 1 - len(apart)
+    assert shared >= 5  # seats' images made from the public board's drawing
