@@ -323,11 +323,22 @@ def _legend(draw, lang, y) -> int:
     return y + 52
 
 
+NOTES_LEFTMOST = 550  # the notes' column starts here at the furthest left: six estates of 76 px keep their word
+HEADLINE_X = 700  # a clan's cards (and the start) on its top line, after the courtyard
+
+
 def _players(draw, view, who, lang, top, bottom) -> int:
     seats = view["seats"]
     height = min(260, (bottom - top) // seats)
     active = set(view["to_act"]) if not view["over"] else set(view["winners"] or [])
-    scoring = view["last_scoring"]
+    # Each clan's cards (and the start) go on its top line; its other notes (Biggest Following,
+    # last scoring) under it, on the lines its row has. Their column is as wide as the widest
+    # line needs, so no note is cut, and the estates share what is left (the same columns in
+    # every row).
+    lines = max(1, int((height - 8 - 74) // 36))
+    notes = [_note_rows(_clan_notes(view, seat, lang), lines) for seat in range(seats)]
+    widest = max([font(SMALL).getlength(row) for rows in notes for row in rows] or [0])
+    notes_x = max(NOTES_LEFTMOST, min(780, int(WIDTH - MARGIN - 12 - widest)))
     for seat, player in enumerate(view["players"]):
         y = top + seat * height
         h = height - 8
@@ -340,6 +351,12 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.text((MARGIN + 70, y + 32), name, font=font(size), fill=INK, anchor="lm")
         score = str(player["score"])
         draw.text((WIDTH - MARGIN - 16, y + 32), score, font=font(56), fill=INK, anchor="rm")
+        headline = t(lang, P + "board.cards", count=player["cards"])
+        if seat == view["start"]:
+            headline += " · " + t(lang, P + "board.start")
+        room = WIDTH - MARGIN - 32 - font(56).getlength(score) - HEADLINE_X
+        text, size = _fit(headline, SMALL, room)
+        draw.text((HEADLINE_X, y + 32), text, font=font(size), fill=INK, anchor="lm")
         # courtyard: warriors, pipers, monks as lettered cubes with their counts
         x = MARGIN + 336
         yard = player["courtyard"]
@@ -349,16 +366,9 @@ def _players(draw, view, who, lang, top, bottom) -> int:
             x += 112
         # the rest: estates on the left, the clan's notes on the right
         row_top, row_bottom = y + 64, y + h - 10
-        notes = [t(lang, P + "board.cards", count=player["cards"])]
-        if seat == view["start"]:
-            notes.append(t(lang, P + "board.start"))
-        if seat == view["follower"]:
-            notes.append(t(lang, P + "board.follower"))
-        if scoring:
-            notes.append(t(lang, P + "board.scored", points=scoring["rows"][seat]["total"], round=scoring["round"]))
-        notes_x = 780
-        lines = max(1, int((row_bottom - row_top) // 36))
-        _notes(draw, notes, notes_x, row_top, WIDTH - MARGIN - 12 - notes_x, lines)
+        for k, row in enumerate(notes[seat]):
+            text, size = _fit(row, SMALL, WIDTH - MARGIN - 12 - notes_x)
+            draw.text((notes_x, row_top + 2 + k * 36), text, font=font(size), fill=MUTED if k else INK)
         estates = player["estates"]
         width = (notes_x - 14 - (MARGIN + 12)) / 6
         for index in range(6):
@@ -368,15 +378,23 @@ def _players(draw, view, who, lang, top, bottom) -> int:
     return top + seats * height
 
 
-def _notes(draw, notes: list[str], x, top, width, lines: int) -> None:
+def _clan_notes(view, seat: int, lang: str) -> list[str]:
+    notes = []
+    if seat == view["follower"]:
+        notes.append(t(lang, P + "board.follower"))
+    scoring = view["last_scoring"]
+    if scoring:
+        notes.append(t(lang, P + "board.scored", points=scoring["rows"][seat]["total"], round=scoring["round"]))
+    return notes
+
+
+def _note_rows(notes: list[str], lines: int) -> list[str]:
     """The notes one under the other, joined on a line when there are more notes than lines."""
     rows = list(notes)
     while len(rows) > lines and len(rows) > 1:
         shortest = min(range(len(rows) - 1), key=lambda i: len(rows[i]) + len(rows[i + 1]))
         rows[shortest:shortest + 2] = [rows[shortest] + " · " + rows[shortest + 1]]
-    for k, row in enumerate(rows):
-        text, size = _fit(row, SMALL, width)
-        draw.text((x, top + 2 + k * 36), text, font=font(size), fill=MUTED if k else INK)
+    return rows
 
 
 def _raid_lines(view, who, lang) -> list[tuple]:
