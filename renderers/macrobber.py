@@ -3,12 +3,12 @@
 Phone first: an upright 1080 x 1350 image. From the top: the status line and the round, bag,
 estates left and red zone; the display of cubes (each with its colour's letter; once the actions
 are over, the cubes drawn this turn and what was done with them); the score track with a numbered
-disc per clan; a legend of the courtyard letters and the estate pictures; one panel per clan over
-the rest of the height (seat number disc, name, courtyard warriors / pipers / monks as lettered
-cubes with their counts, score large, six estate places drawn as meadows with cattle, castle or
-monastery, and cards held, start player, Biggest Following and last round's points); then the
-raid of this turn round by round (or, labelled, the last raid of the previous player) and, on a
-seat's own image, its cards.
+disc per clan; one panel per clan over the rest of the height (seat number disc, name,
+courtyard warriors / pipers / monks as lettered cubes with their counts, cards held and the start
+player, score large, six estate places drawn as meadows with cattle, castle or monastery, and
+Biggest Following and last round's points); then the raid of this turn round by round (or,
+labelled, the last raid of the previous player); at the bottom a band with the legend of the
+courtyard letters and the estate pictures, or on a seat's own image its cards.
 """
 from __future__ import annotations
 
@@ -45,36 +45,44 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _header(draw, view, who, lang)
     y = _display(draw, view, lang, y)
     y = _track(draw, view, y)
-    y = _legend(draw, lang, y)
     raid_lines = _raid_lines(view, who, lang)
-    bottom = (48 * len(raid_lines) + 8 if raid_lines else 0) + (82 if private_shown(view) else 0)
+    bottom = (48 * len(raid_lines) + 8 if raid_lines else 0) + 82
     _players(draw, view, who, lang, y, HEIGHT - bottom - MARGIN)
     y = HEIGHT - bottom - MARGIN + 8
     for line in raid_lines:
         _raid_line(draw, line, y)
         y += 48
-    if private_shown(view):
-        _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
+    # The board above the band is the same on every image, so a move's public board and DM
+    # images share its drawing.
+    _band(draw, view, lang)
     image = to_palette(image, _palette())
-    if private_shown(view):
-        image.info["private_top"] = PRIVATE_TOP  # below it only the seat's own cards (private_rows)
+    image.info["private_top"] = PRIVATE_TOP  # below it only the band (private_rows)
     return image
 
 
-PRIVATE_TOP = HEIGHT - MARGIN - 82  # a seat's own band at the bottom: its cards
+PRIVATE_TOP = HEIGHT - MARGIN - 82  # the band at the bottom: a seat's own cards, or the legend
 
 
 def private_layout(view: dict, lang: str) -> bool:
-    """What the board above a seat's own band depends on of that seat's view: only whether the
-    band is there (renderers.render_pngs draws the board once for seats alike in this)."""
-    return private_shown(view)
+    """What the board above the bottom band depends on of a view: nothing (the band holds a
+    seat's cards or the public legend), so renderers.render_pngs draws it once for all views."""
+    return True
 
 
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
-    """The rows from `top` down of this seat's image (its cards), as `render` draws them."""
+    """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
+    draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    _hand(ImageDraw.Draw(image), view["private"], lang, HEIGHT - MARGIN - 74)
+    _band(ImageDraw.Draw(image), view, lang)
     return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
+
+
+def _band(draw, view: dict, lang: str) -> None:
+    """The band at the bottom: a seat's own cards, or on the public board the legend."""
+    if private_shown(view):
+        _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
+    else:
+        _legend(draw, lang, PRIVATE_TOP + (HEIGHT - PRIVATE_TOP - _legend_height(lang)) // 2)
 
 
 def private_shown(view: dict) -> bool:
@@ -305,22 +313,34 @@ def _legend_items(lang: str) -> list[tuple[str, str]]:
             ("castle", t(lang, P + "board.castle")), ("monastery", t(lang, P + "board.monastery"))]
 
 
-def _legend(draw, lang, y) -> int:
-    """What the courtyard letters and the estate pictures mean, on one or two lines."""
-    x = MARGIN
+def _legend_places(lang: str) -> list[tuple[str, str, float, int]]:
+    """Where each legend entry goes: (key, word, x, line), on one or two lines."""
+    x, line, places = MARGIN, 0, []
     face = font(SMALL)
     for key, word in _legend_items(lang):
         width = 40 + 8 + face.getlength(word) + 22
         if x + width > WIDTH - MARGIN:
-            x, y = MARGIN, y + 46
+            x, line = MARGIN, line + 1
+        places.append((key, word, x, line))
+        x += width
+    return places
+
+
+def _legend_height(lang: str) -> int:
+    return 40 + 46 * _legend_places(lang)[-1][3]
+
+
+def _legend(draw, lang, top) -> None:
+    """What the courtyard letters and the estate pictures mean, on one or two lines."""
+    face = font(SMALL)
+    for key, word, x, line in _legend_places(lang):
+        y = top + 46 * line
         if key in CUBE:
             _cube(draw, x, y + 2, 38, key, t(lang, P + "board.yard." + key))
         else:
             draw.rounded_rectangle((x, y, x + 40, y + 40), radius=6, fill=MEADOW, outline=MEADOW_DARK, width=2)
             {"cattle": _cow, "castle": _castle, "monastery": _monastery}[key](draw, x + 20, y + 22, 0.42)
         draw.text((x + 48, y + 20), word, font=face, fill=INK, anchor="lm")
-        x += width
-    return y + 52
 
 
 NOTES_LEFTMOST = 550  # the notes' column starts here at the furthest left: six estates of 76 px keep their word

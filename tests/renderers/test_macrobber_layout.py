@@ -125,3 +125,17 @@ def test_a_seat_without_cards_gets_the_public_board():
     own = render_image(view, NAMES).convert("RGB")
     assert ImageChops.difference(public, own).getbbox() is None
     assert private_shown(GAME.view(BUSY["acting"], 2)) == bool(GAME.view(BUSY["acting"], 2)["private"]["hand"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_clan_note_is_cut_with_five_clans(lang):
+    """A clan's notes (cards, start, Biggest Following, last round's points) are written whole on
+    every five-clan board, public and a seat's own (they were cut to 'Größte Gefolgschaft · +3…')."""
+    noted = 0
+    for state in STATES[::7]:
+        for seat in (None, 0):
+            view = GAME.view(state, seat)
+            _, records = _texts(view, lang)
+            assert not [r.text for r in records if "…" in r.text and not any(name in r.text for name in NAMES)]
+            noted += sum(" · " in r.text for r in records)
+    assert noted >= 20  # joined notes were drawn (and whole)
