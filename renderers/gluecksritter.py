@@ -68,10 +68,10 @@ def private_layout(view: dict, lang: str) -> int:
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (the raid line, its documents and secret
     choice, the events), as `render` draws them."""
-    image = _base_for(lang).copy()
+    image = _base_for(lang).crop((0, top, WIDTH, HEIGHT))  # those rows alone
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
-    _bottom(ImageDraw.Draw(image), view, seat_names, lang, top)
-    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
+    _bottom(ImageDraw.Draw(image), view, seat_names, lang, 0, HEIGHT - top)
+    return to_palette(image, _palette())
 
 
 _BASES: dict[str, tuple[Image.Image, list]] = {}
@@ -427,7 +427,9 @@ def _own_choice(view) -> list:
     return []
 
 
-def _bottom(draw, view, names, lang, top: int) -> None:
+def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
+    """From `top` down to `height`: the haggle or raid line, a seat's own documents and secret
+    choice, then the events, newest first, as many as fit."""
     width = WIDTH - 2 * MARGIN
     y = top
     haggle, raid = view.get("haggle"), view.get("raid")
@@ -453,7 +455,7 @@ def _bottom(draw, view, names, lang, top: int) -> None:
     entries = [translate(entry, lang, names) for entry in reversed(view.get("log") or [])]
     for entry in entries:  # newest first; an entry that does not fit whole is left out
         lines = _wrapped(entry, SMALL, width)
-        if y + 36 * len(lines) > HEIGHT - 4:
+        if y + 36 * len(lines) > height - 4:
             break
         for line in lines:
             draw.text((MARGIN, y), line, font=font(SMALL), fill=MUTED)

@@ -72,17 +72,18 @@ def private_layout(view: dict, lang: str) -> bool:
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    _band(ImageDraw.Draw(image), view, lang)
-    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
+    image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
+    _band(ImageDraw.Draw(image), view, lang, top)
+    return to_palette(image, _palette())
 
 
-def _band(draw, view: dict, lang: str) -> None:
-    """The band at the bottom: a seat's own cards, or on the public board the legend."""
+def _band(draw, view: dict, lang: str, top: int = 0) -> None:
+    """The band at the bottom: a seat's own cards, or on the public board the legend (on an
+    image whose first row is the board's row `top`)."""
     if private_shown(view):
-        _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74)
+        _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74 - top)
     else:
-        _legend(draw, lang, PRIVATE_TOP + (HEIGHT - PRIVATE_TOP - _legend_height(lang)) // 2)
+        _legend(draw, lang, PRIVATE_TOP + (HEIGHT - PRIVATE_TOP - _legend_height(lang)) // 2 - top)
 
 
 def private_shown(view: dict) -> bool:

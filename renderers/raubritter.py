@@ -96,10 +96,11 @@ def _bands(view: dict) -> tuple[bool, bool]:
 
 
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
-    """The rows from `top` down of this seat's image (its hand), as `render` draws them."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    _draw_hand(ImageDraw.Draw(image), view, lang, HEIGHT - GAP - HAND_TILE)
-    return to_palette(image.crop((0, top, WIDTH, HEIGHT)), _palette())
+    """The rows from `top` down of this seat's image (its hand), as `render` draws them (drawn
+    on an image of those rows alone: a whole one per seat was most of the memory drawing took)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)
+    _draw_hand(ImageDraw.Draw(image), view, lang, HEIGHT - GAP - HAND_TILE - top)
+    return to_palette(image, _palette())
 
 
 @lru_cache(maxsize=1)
