@@ -401,15 +401,16 @@ class Carcassonne:
     search_candidates = 4  # the normal player's choice and the three it values next
 
     def search_time(self, state: CarcassonneState) -> float:
-        """The square is the turn's big choice (the rotation and follower mostly follow from it):
-        the strong player weighs it for longer. The follower it places as the normal player
-        would: what a follower brings mostly shows when its feature closes or the game ends,
-        beyond a short playout, and weighed by playouts the strong player's followers did worse
-        (bench/ai_strength.py: 47 % won over 20 games with three budgets for the follower,
-        31 of 40 with none; see docs/days.md)."""
+        """Where the tile goes sets the turn: the strong player weighs the square (and the area
+        it lies in) and the rotation for longer (bench/ai_strength.py: 155.5 of 200 games won,
+        147 with the rotation and area on the plain budget). The follower it places as the
+        normal player would: what a follower brings mostly shows when its feature closes or
+        the game ends, beyond a short playout, and weighed by playouts the strong player's
+        followers did worse (47 % won over 20 games with three budgets for the follower, 31 of
+        40 with none; see docs/days.md)."""
         from games.search import TURN_DECISION
 
-        if state.phase == "place" and any(action.verb == "at" for action in self.legal_actions(state, state.turn)):
+        if state.phase in ("place", "rotate"):
             return TURN_DECISION
         if state.phase == "follower":
             return 0.0
