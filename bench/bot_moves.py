@@ -52,7 +52,8 @@ class TimedRenderer:
         return png
 
     def many(self, views, names, lang="en"):
-        """Several seats' DM images of one move, drawn together (each counted as its share)."""
+        """Several seats' DM images of one move, and its public board, drawn together (each
+        counted as its share)."""
         started = time.perf_counter()
         pngs = render_pngs(views, names, lang)
         with self._lock:
