@@ -589,9 +589,9 @@ class Announcer:
                     if private_lines or self._needs_private_update(game, before, after, player.seat, mover,
                                                                    bool(board_choices), public_views)]
         # Several seats' images of one move (a new round's secret choice) are drawn together, in the
-        # drawing thread while the bot builds and posts the board.
-        # The turn message's board is drawn with them: where a game's public board and its DM
-        # images share the board above a seat's own strip, it is drawn once.
+        # drawing thread while the bot builds the turn message, and the turn message's board with
+        # them: where a game's public board and its DM images share the board above a seat's own
+        # strip, it is drawn once.
         drawing = asyncio.ensure_future(self.private_images(
             table, game, after, [player.seat for player, _ in informed],
             board=public and game.outcome(after) is None))
