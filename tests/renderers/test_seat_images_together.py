@@ -16,6 +16,18 @@ from renderers import render_png, render_pngs
 NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
 
 
+def played(game, players: int, *, seed: int, steps: int):
+    """(step, state) after each move of a game between computer players."""
+    state = game.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for step in range(steps):
+        if game.outcome(state) is not None:
+            return
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+        yield step, state
+
+
 def pixels(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
@@ -26,14 +38,8 @@ def pixels(png: bytes) -> Image.Image:
                                            ("macrobber", 3), ("gluecksritter", 3), ("raubritter", 2)])
 def test_images_drawn_together_are_the_images_drawn_one_by_one(name, players):
     game = REGISTRY[name]
-    state = game.new_game(players, seed=players)
-    rng = random.Random(players)
     compared = 0
-    for step in range(400):
-        if game.outcome(state) is not None:
-            break
-        seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    for step, state in played(game, players, seed=players, steps=400):
         if step % 11:
             continue
         views = [game.view(state, None)] + [game.view(state, other) for other in range(players)]
@@ -62,18 +68,12 @@ def test_the_public_board_and_the_seats_images_share_one_drawing_of_the_board(na
     import renderers
 
     game = REGISTRY[name]
-    state = game.new_game(players, seed=5)
-    rng = random.Random(5)
     drawn = []
     real = renderers.render_image
     monkeypatch.setattr(renderers, "render_image", lambda view, *args, **kwargs: drawn.append(view["viewer"])
                         or real(view, *args, **kwargs))
     shared = 0
-    for step in range(120):
-        if game.outcome(state) is not None:
-            break
-        seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    for step, state in played(game, players, seed=5, steps=120):
         views = [game.view(state, None)] + [view for view in (game.view(state, other) for other in range(players))
                                             if renderers.private_shown(view)]
         if len(views) < 2 or step % 5:
