@@ -307,15 +307,16 @@ def _track(draw, view, y) -> int:
     return top + 92
 
 
-@lru_cache(maxsize=4)
 def _legend_items(lang: str) -> list[tuple[str, str]]:
     return [("y", t(lang, P + "board.warriors")), ("b", t(lang, P + "board.pipers")),
             ("g", t(lang, P + "board.monks")), ("cattle", t(lang, P + "board.cattle")),
             ("castle", t(lang, P + "board.castle")), ("monastery", t(lang, P + "board.monastery"))]
 
 
-def _legend_places(lang: str) -> list[tuple[str, str, float, int]]:
-    """Where each legend entry goes: (key, word, x, line), on one or two lines."""
+@lru_cache(maxsize=4)
+def _legend_places(lang: str) -> tuple[tuple[str, str, float, int], ...]:
+    """Where each legend entry goes: (key, word, x, line), on one or two lines (measured once
+    per language: the band's height and its drawing both need it)."""
     x, line, places = MARGIN, 0, []
     face = font(SMALL)
     for key, word in _legend_items(lang):
@@ -324,7 +325,7 @@ def _legend_places(lang: str) -> list[tuple[str, str, float, int]]:
             x, line = MARGIN, line + 1
         places.append((key, word, x, line))
         x += width
-    return places
+    return tuple(places)
 
 
 def _legend_height(lang: str) -> int:

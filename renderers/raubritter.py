@@ -99,7 +99,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     """The rows from `top` down of this seat's image (its hand), as `render` draws them (drawn
     on an image of those rows alone: a whole one per seat was most of the memory drawing took)."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)
-    _draw_hand(ImageDraw.Draw(image), view, lang, HEIGHT - GAP - HAND_TILE - top)
+    _draw_band(ImageDraw.Draw(image), view, lang, top)
     return to_palette(image, _palette())
 
 
@@ -544,12 +544,19 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
         for i, line in enumerate(layout.details[index]):
             draw.text((x + 14, y + BOX_BASE - 4 + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(DETAIL_SIZE),
                       fill=INK, anchor="lm")
-    if layout.legend:  # its two lines in the middle of the band a seat's image gives its hand
-        y = PRIVATE_TOP + (HAND_TILE - 2 * LEGEND_LINE) // 2
+    _draw_band(draw, view, lang)
+
+
+def _draw_band(draw: ImageDraw.ImageDraw, view: dict, lang: str, top: int = 0) -> None:
+    """The band at the bottom: the viewer's hand, or on the public board the legend's two lines
+    in its middle (on an image whose first row is the board's row `top`)."""
+    hand, legend = _bands(view)
+    if legend:
+        y = PRIVATE_TOP + (HAND_TILE - 2 * LEGEND_LINE) // 2 - top
         _draw_legend(draw, 12, y, lang)
         _draw_marks_legend(draw, 12, y + LEGEND_LINE, lang, view["colours"])
-    if layout.hand:
-        _draw_hand(draw, view, lang, HEIGHT - GAP - HAND_TILE)
+    if hand:
+        _draw_hand(draw, view, lang, PRIVATE_TOP - top)
 
 
 def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None:
