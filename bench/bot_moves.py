@@ -4,9 +4,10 @@ Plays games through the real bot code in simcord's simulated Discord, the way th
 every game at two table sizes by default (Carcassonne one whole three-player game), or the game
 and table sizes named. Two figures per move:
 
-- handling: the bot's move handler (`GameService.play`), from the click or `/move` reaching it
-  to the move stored, the board rendered and posted and the DMs sent. This is the per-move
-  handling time; Discord's network is not in it.
+- handling: from the click or `/move` reaching the move pipeline (`bot.moves.Moves.play`) to the
+  move stored and everything it owes Discord delivered (the board rendered and posted, the DMs
+  sent: the delivery worker's pass). This is the per-move handling time; Discord's network is
+  not in it.
 - own work: the handling less the time simcord spends as Discord's servers within it (checking,
   storing and answering the bot's requests: on Discord that is network time, during which the
   bot's process is free). The bot's own drawing, storing and building of messages stay in it.
@@ -14,7 +15,8 @@ and table sizes named. Two figures per move:
   tapping dice toggles, the click itself, and simcord's own bookkeeping.
 
 Prints median, 95th and 99th percentile and the slowest, and the time spent rendering; for a
-game longer than 200 moves also the last 100 (the fullest boards).
+game longer than 200 moves also the last 100 (the fullest boards); and the Discord requests per
+move (all of them, and how many read something back: GETs).
 
     python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
 """
@@ -84,20 +86,23 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             timings = []
             handling: list[float] = []
             own: list[float] = []
-            service = world.bot.service
-            original_play = service.play
+            moves_part, deliveries = world.bot.moves, world.bot.deliveries
+            original_play = moves_part.play
             discord_side = DiscordSide(world.env.backend)
 
             async def timed_play(*args, **kwargs):
                 started, before = time.perf_counter(), discord_side.seconds
                 try:
-                    return await original_play(*args, **kwargs)
+                    played = await original_play(*args, **kwargs)
+                    await deliveries.settled(kwargs["game_id"])
+                    return played
                 finally:
                     elapsed = time.perf_counter() - started
                     handling.append(elapsed)
                     own.append(elapsed - (discord_side.seconds - before))
 
-            service.play = timed_play
+            moves_part.play = timed_play
+            requests_before = len(world.env.backend.http_requests)
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
             for _ in range(moves):
@@ -108,6 +113,8 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 await take_turn(world, player, rng)
                 timings.append(time.perf_counter() - started)
             discord_side.close()
+            made = world.env.backend.http_requests[requests_before:]
+            renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
     return handling, timings, renderer
 
@@ -162,6 +169,9 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     ms = [t * 1000 for t in timings]
     print(f"  rendering median {statistics.median(render_ms):6.1f} ms   p99 {percentile(render_ms, .99):6.1f} ms"
           f"   ({sum(render_ms) / len(ms):.1f} ms per move, public board and any DM images)")
+    requests, reads = getattr(renderer, "requests", (0, 0))
+    if timings:
+        print(f"  Discord requests per move {requests / len(timings):.2f} (reads back: {reads / len(timings):.2f})")
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")

@@ -23,9 +23,11 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.days import Days  # noqa: E402
+from bot.days.reminders import Reminders  # noqa: E402
+from bot.days.timers import Timers  # noqa: E402
 from bot.scheduler import Scheduler, SystemClock  # noqa: E402
 from bot.storage import Storage  # noqa: E402
+from bot.turns import Change  # noqa: E402
 from games import REGISTRY  # noqa: E402
 
 
@@ -51,9 +53,7 @@ class NoDiscord:
 
     def __init__(self, games) -> None:
         self.sent = 0
-        announcer = SimpleNamespace(board_url=lambda table: None,
-                                    channel_url=lambda table: f"https://discord.com/channels/{table.guild_id}")
-        self.service = SimpleNamespace(engine=games.__getitem__, announcer=announcer)
+        self.moves = SimpleNamespace(engine=games.__getitem__)
 
     async def create_dm(self, user):
         bench = self
@@ -71,7 +71,8 @@ async def main(games_count: int, idle: float) -> None:
         clock = OffsetClock()
         scheduler = Scheduler(clock)
         bot = NoDiscord({"knatsch": game})
-        days = Days(bot, storage, scheduler)
+        timers = Timers(storage, scheduler)
+        timers.handlers["reminder"] = Reminders(bot, storage, bot.moves, None, timers.now).remind
         rng = random.Random(1)
         started = time.perf_counter()
         for number in range(games_count):
@@ -82,11 +83,12 @@ async def main(games_count: int, idle: float) -> None:
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
             await storage.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
                                      state=game.to_dict(state))
-            await days.after_change(await storage.get_game(table.id), game, state)
+            change = Change("start", await storage.get_game(table.id), game, None, state)
+            await storage.apply(await timers.prepare(change))
         setup = time.perf_counter() - started
-        timers = await storage.days_next_due()
+        first_due = await storage.days_next_due()
         print(f"{games_count} active games with deadlines stored in {setup:.1f} s "
-              f"({setup / games_count * 1000:.2f} ms per after_change incl. the game's own writes)")
+              f"({setup / games_count * 1000:.2f} ms per game's timers worked out incl. the game's own writes)")
 
         n = 200
         t0 = time.perf_counter()
@@ -104,7 +106,7 @@ async def main(games_count: int, idle: float) -> None:
         await asyncio.sleep(idle)
         cpu = time.process_time() - cpu0
         print(f"idle for {idle:.0f} s: {cpu * 1000:.1f} ms CPU ({cpu / idle * 100:.3f} % of one core), "
-              f"{scheduler.wakeups - wake0} wake-ups; next timer due in {(timers - clock.now()) / 3600:.1f} h")
+              f"{scheduler.wakeups - wake0} wake-ups; next timer due in {(first_due - clock.now()) / 3600:.1f} h")
         print(f"resident memory: {rss_mib():.0f} MiB (Python, discord.py, the engines, 1,000 games' timers)")
 
         clock.offset = 13 * 3600  # as if the bot had been down for 13 hours: every reminder is overdue

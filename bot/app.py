@@ -18,7 +18,6 @@ from games import REGISTRY
 from games.core import Game
 from renderers import BoardRenderer
 
-from bot.announce import Announcer, Renderer
 from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
 from bot.cogs.info import InfoCog
@@ -27,12 +26,23 @@ from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
 from bot.components import ALL_DYNAMIC_ITEMS
 from bot.collector import QuietCollector
-from bot.days import Days
+from bot.days.absence import Absence
+from bot.days.hints import Hints
+from bot.days.reminders import Reminders
+from bot.days.seats import ComputerSeats
+from bot.days.timers import Timers
+from bot.days.undo import TakingBack
+from bot.delivery.content import Content, Renderer
+from bot.delivery.follow import DiscordChanges
+from bot.delivery.worker import Deliveries
 from bot.errors import report_error
-from bot.scheduler import Clock, Scheduler
-from bot.service import GameService
+from bot.info import Info
+from bot.moves import Moves
 from bot.postgres import open_storage
+from bot.records import EndMessages
+from bot.scheduler import Clock, Scheduler
 from bot.storage import Storage
+from bot.tables import Tables
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -81,6 +91,9 @@ class GameBot(commands.Bot):
             # Everything the bot needs is in the database and in each interaction's payload;
             # a cache of recent messages would only cost memory on a small VPS.
             max_messages=None,
+            # A rate limit longer than this is not slept out inside a request: the delivery
+            # worker tries again after Discord's retry_after, and the game's other work goes on.
+            max_ratelimit_timeout=30.0,
         )
         self.database_path = database_path
         self.games = dict(games)
@@ -90,9 +103,17 @@ class GameBot(commands.Bot):
         # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
         self.game_group = app_commands.Group(name="game", description="Board games in this channel")
         self.storage: Storage | None = None
-        self.service: GameService | None = None
-        self.scheduler = Scheduler(clock)  # bot.days: the one scheduler for every timer
-        self.days: Days | None = None
+        self.scheduler = Scheduler(clock)  # the one scheduler for every timer
+        self.collector = QuietCollector() if collect_when_quiet else None
+        # The bot's parts, wired in setup_hook: commands and components reach them here.
+        self.moves: Moves | None = None
+        self.deliveries: Deliveries | None = None
+        self.tables: Tables | None = None
+        self.info: Info | None = None
+        self.seats: ComputerSeats | None = None
+        self.hints: Hints | None = None
+        self.absence: Absence | None = None
+        self.taking_back: TakingBack | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -103,12 +124,8 @@ class GameBot(commands.Bot):
         self._owed_check_at = 0.0
 
     async def setup_hook(self) -> None:
-        self.storage = await open_storage(str(self.database_path))
-        announcer = Announcer(self, self.storage, self.render)
-        self.service = GameService(self, self.storage, self.games, self.seed_source, announcer,
-                                   QuietCollector() if self.collect_when_quiet else None)
-        self.days = Days(self, self.storage, self.scheduler)
-        await self.days.load()
+        self.storage = storage = await open_storage(str(self.database_path))
+        self.wire(storage)
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogueTranslator())  # command names in German and English
@@ -116,14 +133,14 @@ class GameBot(commands.Bot):
         for cog in FEATURE_COGS:
             await self.add_cog(cog(self))
         await self.sync_commands()
-        counts = await self.storage.count_open()
+        await self.add_cog(DiscordChanges(storage, self.deliveries))
+        counts = await storage.count_open()
         log.info("Start-up: %d games being played, %d lobbies open (database %s)",
                  counts["active"], counts["lobby"], self.database_path)
-        # After a crash between storing a move and posting its board: post it now, so every
-        # channel's newest board is current before anyone clicks.
-        owed = await self.service.post_owed_boards()
+        # What was owed to Discord when the bot stopped (a crash, Discord refusing) goes out now.
+        owed = await self.deliveries.start()
         if owed:
-            log.info("Start-up: posted %d board(s) owed since the last stop", owed)
+            log.info("Start-up: delivering what %d game(s) owe since the last stop", owed)
         if self.backup_every is not None and self.backup_dir is not None:
             self._backup_task = asyncio.create_task(self._backup_loop(), name="daily-backup")
         if self.handle_signals:
@@ -131,8 +148,31 @@ class GameBot(commands.Bot):
         if getattr(self, "shard_ids", None) is not None:  # other processes serve the other shards
             self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
-        if self.service.collector is not None:
-            self.service.collector.freeze_start_up()
+        if self.collector is not None:
+            self.collector.freeze_start_up()
+
+    def wire(self, storage: Storage) -> None:
+        """The bot's parts and who follows whom: the move pipeline (bot.moves) with its
+        listeners, the delivery worker (bot.delivery), and the features around them."""
+        content = Content(self, storage, self.render)
+        self.deliveries = Deliveries(self, storage, self.games, content, owns_guild=self.owns_guild,
+                                     end_message=EndMessages(content, storage), now=self.scheduler.clock.now)
+        self.moves = Moves(storage, self.games, self.deliveries, self.collector)
+        timers = Timers(storage, self.scheduler)
+        self.moves.listen(timers)
+        self.seats = ComputerSeats(storage, self.moves, self.deliveries)
+        reminders = Reminders(self, storage, self.moves, self.deliveries, timers.now)
+        timers.handlers = {"reminder": reminders.remind, "deadline": self.seats.timed_out,
+                           "computer": self.seats.move}
+        self.hints = Hints(storage, self.moves, self.seats.check_person)
+        content.deadline_line = timers.deadline_line
+        content.hint_offered = self.hints.offered
+        content.seat_left = self.seats.seat_left
+        self.tables = Tables(storage, self.games, self.moves, self.seats, self.seed_source)
+        self.info = Info(storage, self.moves, self.tables, content, self.deliveries, self.seats, timers)
+        self.absence = Absence(storage, self.moves, self.deliveries, timers)
+        self.taking_back = TakingBack(storage, self.moves)
+        self.scheduler.add_source(self.deliveries.next_due, self.deliveries.run_due)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -183,17 +223,16 @@ class GameBot(commands.Bot):
         return self._owed_check_at
 
     async def _check_owed_boards(self, now: float) -> None:
-        """Post the boards owed in this process's servers (moves applied by another process)."""
-        if now < self._owed_check_at or self.service is None or self.service.stopping:
+        """Deliver what games in this process's servers owe (moves applied by another process)."""
+        if now < self._owed_check_at or self.deliveries is None or self.deliveries.stopping:
             return
         self._owed_check_at = now + self.owed_board_every
         try:
-            posted = await self.service.post_owed_boards()
+            for game_id, guild_id in await self.storage.owed_games():
+                if self.owns_guild(guild_id):
+                    self.deliveries.kick(game_id)
         except Exception:  # noqa: BLE001 - tried again at the next check
-            log.exception("Posting owed boards failed; trying again in %.0f s", self.owed_board_every)
-            return
-        if posted:
-            log.info("Posted %d board(s) owed for moves applied by another process", posted)
+            log.exception("Looking for owed deliveries failed; trying again in %.0f s", self.owed_board_every)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process serves that server (always, unless the bot runs as shards):
@@ -230,14 +269,13 @@ class GameBot(commands.Bot):
         try:
             if self._backup_task is not None:
                 self._backup_task.cancel()
-            if self.service is not None and self.storage is not None:
-                if not await self.service.drain(STOP_TIMEOUT * DRAIN_SHARE):
+            if self.moves is not None and self.storage is not None:
+                if not await self.moves.drain(STOP_TIMEOUT * DRAIN_SHARE):
                     log.warning("Stopping with moves still under way (they are stored whole or not at all)")
                 left = STOP_TIMEOUT * 0.9 - (time.monotonic() - started)
-                try:
-                    await asyncio.wait_for(self.service.post_owed_boards(), max(0.1, left))
-                except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - they are posted at the next start
-                    log.warning("Some owed boards were not posted before stopping; they are at the next start")
+                if not await self.deliveries.drain(left):
+                    log.warning("Some deliveries were not made before stopping; they are made at the next start")
+                await self.deliveries.stop()
             await super().close()
         finally:
             await self.close_storage()
@@ -245,6 +283,8 @@ class GameBot(commands.Bot):
 
     async def close_storage(self) -> None:
         await self.scheduler.stop()
+        if self.deliveries is not None:
+            await self.deliveries.stop()
         if self.storage is not None:
             await self.storage.close()
 

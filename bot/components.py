@@ -4,7 +4,8 @@ Every interactive component is a `discord.ui.DynamicItem` whose custom_id carrie
 (game id, state version, action text), and all classes are registered at start-up with
 `bot.add_dynamic_items`. So a click works after a restart, in a DM, or on an ephemeral reply,
 and the bot decides from the database alone what it means. Callbacks are thin: they translate
-the click and hand it to `bot.service`; errors go to the central `report_error`.
+the click and hand it to the bot's parts (bot.moves, bot.tables, bot.info); errors go to the
+central `report_error`.
 
 custom_id formats (Discord allows 100 characters):
   rk:lobby:<game>:<join|leave|start>   rk:hand:<game>
@@ -66,9 +67,10 @@ class Handled:
         raise NotImplementedError
 
 
-def service(interaction: discord.Interaction):
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    return bot.service
+def table_of(interaction: discord.Interaction) -> "GameBot":
+    """The bot whose parts answer a click (its tables, moves, views): the edge where a click
+    enters; nothing deeper reaches for the bot."""
+    return interaction.client  # type: ignore[return-value]
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -96,9 +98,10 @@ class LobbyButton(Handled, DynamicItem[Button],
         return cls(int(match["game_id"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        tables = service(interaction)
+        bot = table_of(interaction)
+        tables = bot.tables
         if self.op == "start":
-            await interaction.response.defer()  # starting renders and DMs: slow work
+            await interaction.response.defer()  # starting stores the first board and DMs
             table = await tables.start(self.game_id, interaction.user)
             await interaction.edit_original_response(content=tables.lobby_text(table), view=None)
             return
@@ -108,9 +111,8 @@ class LobbyButton(Handled, DynamicItem[Button],
             table = await tables.leave(self.game_id, interaction.user)
         else:  # bot.days: computer seats, the host's
             lang = user_language(interaction)
-            days = interaction.client.days  # type: ignore[attr-defined]
-            table = await (days.add_computer_to(self.game_id, interaction.user, lang) if self.op == "computer"
-                           else days.remove_computer(self.game_id, interaction.user, lang))
+            table = await (bot.seats.add(self.game_id, interaction.user, lang) if self.op == "computer"
+                           else bot.seats.remove(self.game_id, interaction.user, lang))
         view = lobby_view(table, tables.engine(table.game)) if table.status == "lobby" else None
         await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
 
@@ -118,7 +120,7 @@ class LobbyButton(Handled, DynamicItem[Button],
 def lobby_view(table, game) -> discord.ui.View:
     """Join, Leave and Start; Add computer for a game with a computer player, and Remove
     computer while one is seated."""
-    can_add = getattr(game, "suggest", None) is not None
+    can_add = game.features.computer
     seated = any(player.user_id < 0 for player in table.players)
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
@@ -147,7 +149,7 @@ class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await service(interaction).show_hand(interaction, game_id=self.game_id)
+        await table_of(interaction).info.show_hand(interaction, game_id=self.game_id)
 
 
 class HintButton(Handled, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d+)"):
@@ -164,8 +166,7 @@ class HintButton(Handled, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await interaction.client.days.hint(self.game_id, interaction.user,  # type: ignore[attr-defined]
-                                                  user_language(interaction))
+        text = await table_of(interaction).hints.hint(self.game_id, interaction.user, user_language(interaction))
         await interaction.followup.send(text, ephemeral=True)
 
 
@@ -187,8 +188,8 @@ class MoveButton(Handled, DynamicItem[Button],
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # the answer is the new board in the channel
-        await service(interaction).play(interaction.user, game_id=self.game_id, action_text=self.action,
-                                        seen_version=self.version)
+        await table_of(interaction).moves.play(interaction.user, game_id=self.game_id, action_text=self.action,
+                                               seen_version=self.version, interaction=interaction)
 
 
 class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
@@ -205,8 +206,9 @@ class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await service(interaction).play(interaction.user, game_id=self.game_id, action_text=self.item.values[0],
-                                        seen_version=self.version)
+        await table_of(interaction).moves.play(interaction.user, game_id=self.game_id,
+                                               action_text=self.item.values[0], seen_version=self.version,
+                                               interaction=interaction)
 
 
 class ToggleButton(Handled, DynamicItem[Button],
@@ -235,7 +237,7 @@ class ToggleButton(Handled, DynamicItem[Button],
         message = interaction.message
         on_board = (message is not None and message.guild is not None
                     and not message.flags.ephemeral)
-        view = await service(interaction).toggled_view(
+        view = await table_of(interaction).info.toggled_view(
             interaction.user, game_id=self.game_id, seen_version=self.version,
             mask=self.mask ^ (1 << self.index), on_board=on_board)
         await interaction.response.edit_message(view=view)

@@ -1,7 +1,7 @@
 """The one place where errors become replies.
 
 Handlers never catch errors themselves: slash commands fail into `GameTree.on_error`, and
-component callbacks into `GameItem.callback`; both call `report_error`. Refusals (ours, and the
+component callbacks into `Handled.callback`; both call `report_error`. Refusals (ours, and the
 engines' `GameError`s) become a short ephemeral line saying what was wrong and what to do
 instead, in the user's language (catalogue `bot.errors`); anything else is logged with its
 context (game, channel, user, action, whether a move was stored) and answered with an apology.
@@ -16,8 +16,9 @@ import discord
 from discord import app_commands
 
 import i18n
-from games.core import GameError
+from games.core import GameError, Msg
 
+from bot.delivery.requests import is_lost_interaction
 from bot.locale import user_language
 from bot.storage import StorageError
 
@@ -38,47 +39,34 @@ class Refusal(Exception):
     `Refusal("plain text")`, or `Refusal.of("bot.errors.<name>", **params)` for words from the
     catalogue, translated into the language of whoever is answered."""
 
-    def __init__(self, text: str = "", *, msg_id: str | None = None, **params: Any) -> None:
+    def __init__(self, text: str = "", *, msg_id: str | None = None, engine: Msg | None = None,
+                 names: Sequence[str] = (), **params: Any) -> None:
         super().__init__(text or msg_id or "")
         self.msg_id = msg_id
         self.params = params
+        self.engine = engine
+        self.names = list(names)
 
     @classmethod
     def of(cls, msg_id: str, **params: Any) -> "Refusal":
         return cls(i18n.t(i18n.DEFAULT_LANGUAGE, msg_id, **params), msg_id=msg_id, **params)
 
+    @classmethod
+    def from_engine(cls, error: GameError, names: Sequence[str] = ()) -> "Refusal":
+        """An engine's refusal in the words of its message (`GameError.msg`), with the seats'
+        names in bold and whatever the player typed repeated safely."""
+        if error.msg is None:
+            return cls(str(error))
+        message = Msg(error.msg.id, {key: echo(value, 80) if isinstance(value, str) else value
+                                     for key, value in error.msg.params.items()})
+        return cls(str(error), engine=message, names=[f"**{discord.utils.escape_markdown(n)}**" for n in names])
+
     def text(self, lang: str) -> str:
+        if self.engine is not None:
+            return i18n.translate(self.engine, lang, self.names)
         if self.msg_id is not None:
             return i18n.t(lang, self.msg_id, **self.params)
         return str(self)
-
-
-class MoveStored(Exception):
-    """A move was stored (it counts) but showing it failed: the board or a DM was refused.
-
-    Reported to the player as such, never as "please try again" (the retry would be refused)."""
-
-    def __init__(self, *, game_id: int, version: int, label: str, cause: BaseException,
-                 board_url: str | None = None) -> None:
-        super().__init__(f"move #{version} of game {game_id} stored; showing it failed: {cause!r}")
-        self.game_id = game_id
-        self.version = version
-        self.label = label
-        self.cause = cause
-        self.board_url = board_url
-
-    def text(self, lang: str, app_permissions: discord.Permissions | None = None, *,
-             in_thread: bool = False) -> str:
-        missing = missing_permissions(app_permissions, in_thread=in_thread) if app_permissions is not None else []
-        if missing:
-            problem = i18n.t(lang, "bot.errors.need_permissions", permissions=permission_names(missing, lang))
-        else:
-            status = getattr(self.cause, "status", None)
-            code = getattr(self.cause, "code", None)
-            what = f"{status} {getattr(self.cause, 'text', '') or ''}".strip() if status else type(self.cause).__name__
-            problem = i18n.t(lang, "bot.errors.discord_refused", status=echo(what or str(code)))
-        return i18n.t(lang, "bot.errors.move_stored_not_shown", move=echo(self.label), version=self.version,
-                      problem=problem)
 
 
 def echo(text: Any, limit: int = ECHO_LIMIT) -> str:
@@ -124,8 +112,8 @@ def message_for(error: BaseException, lang: str = i18n.DEFAULT_LANGUAGE) -> str 
     error = unwrap(error)
     if isinstance(error, Refusal):
         return error.text(lang)
-    if isinstance(error, MoveStored):
-        return error.text(lang)
+    if isinstance(error, GameError) and error.msg is not None:
+        return i18n.translate(error.msg, lang)
     if isinstance(error, (GameError, StorageError)):  # all worded for players
         return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -157,12 +145,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     error = unwrap(error)
     context = (f"channel={interaction.channel_id} user={getattr(interaction.user, 'id', '?')} "
                f"action={describe_interaction(interaction)}")
-    if isinstance(error, MoveStored):
-        log.error("Move stored but not shown: game=%s version=%s %s stored=yes",
-                  error.game_id, error.version, context, exc_info=error.cause)
-        text = error.text(lang, interaction.app_permissions, in_thread=in_thread(interaction))
-        if await reply_ephemeral(interaction, f"⚠️ {text}"):
-            await _mark_answered(interaction, error)
+    if is_lost_interaction(error):
+        # Discord gave the click up before the bot could answer (it reached us late, after a
+        # gateway outage): the player saw "interaction failed" and may click again.
+        log.info("Click lost: Discord no longer knows the interaction (%s) %s", error.text or error.code, context)
         return
     text = message_for(error, lang)
     if text is None:
@@ -173,16 +159,6 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     else:
         log.debug("Refused: %s: %s", context, text)
     await reply_ephemeral(interaction, f"⚠️ {text}")
-
-
-async def _mark_answered(interaction: discord.Interaction, error: MoveStored) -> None:
-    storage = getattr(interaction.client, "storage", None)
-    if storage is None:
-        return
-    try:
-        await storage.mark_answered(error.game_id, error.version)
-    except Exception:  # noqa: BLE001 - the answer was given; the mark is only for retries
-        log.warning("Could not mark move #%s of game %s answered", error.version, error.game_id, exc_info=True)
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str, **kwargs: Any) -> bool:

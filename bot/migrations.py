@@ -154,3 +154,48 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# One path for every move (bot.delivery): what a change owes Discord is stored with the change.
+MIGRATIONS.append(
+    (
+        7,
+        "deliveries: the board, channel posts and each seat's DM owed by a stored change",
+        """
+        ALTER TABLE games ADD COLUMN board_version INTEGER;                   -- the version the board message shows
+        ALTER TABLE games ADD COLUMN board_turn    INTEGER NOT NULL DEFAULT 0;  -- the turn it belongs to
+        ALTER TABLE games ADD COLUMN turn_number   INTEGER NOT NULL DEFAULT 0;  -- the newest turn (a new message each)
+        ALTER TABLE games ADD COLUMN turn_lines    TEXT    NOT NULL DEFAULT '[]';  -- the open turn's account (JSON)
+        ALTER TABLE games ADD COLUMN turn_pings    TEXT    NOT NULL DEFAULT '[]';  -- whom its message mentions; null: all it waits for
+        -- A board owed from before this migration is posted as a new turn mentioning who must act.
+        UPDATE games SET turn_number = 1, turn_pings = 'null' WHERE board_owed = 1;
+        CREATE INDEX games_board_owed ON games (board_owed) WHERE board_owed = 1;
+
+        -- Channel posts, older turn messages to close and lobby edits, delivered in order.
+        CREATE TABLE deliveries (
+            id         INTEGER PRIMARY KEY,
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind       TEXT    NOT NULL CHECK (kind IN ('notice', 'close', 'lobby')),
+            payload    TEXT    NOT NULL,               -- JSON: what to send
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX deliveries_by_game ON deliveries (game_id, id);
+
+        -- Each seat's open DM (no reading back after a restart) and the private view it owes.
+        CREATE TABLE seat_dms (
+            game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat         INTEGER NOT NULL,
+            user_id      INTEGER,                      -- whom the open DM went to
+            channel_id   INTEGER,                      -- their DM channel
+            message_id   INTEGER,                      -- the open DM; NULL: none
+            buttons      INTEGER NOT NULL DEFAULT 0,   -- 1 while it shows buttons
+            done_text    TEXT,                         -- what it says once its decision is over
+            owed         INTEGER,                      -- the version whose private view it owes; NULL: none
+            fresh        INTEGER NOT NULL DEFAULT 0,   -- 1: a new decision, a new DM rather than an edit
+            lines        TEXT    NOT NULL DEFAULT '[]',  -- private lines not shown yet (engine texts, JSON)
+            closed_until INTEGER,                      -- DMs refused: not tried before then or their next interaction
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX seat_dms_owed ON seat_dms (owed) WHERE owed IS NOT NULL;
+        """,
+    )
+)

@@ -24,7 +24,7 @@ from babel.numbers import format_decimal, format_percent
 
 import i18n
 from i18n import game_title, t, translate
-from games.core import Game
+from games.core import Game, Msg, Outcome
 from games.replay import Move, ReplayError, dumps, export_game, moves_from
 
 from bot import presenter
@@ -32,7 +32,8 @@ from bot.locale import table_language
 from bot.storage import GameRow, ResultRow
 
 if TYPE_CHECKING:
-    from bot.announce import Announcer
+    from bot.delivery.content import Content
+    from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -150,9 +151,8 @@ def running_scores(game: Game, state: Any) -> list[float] | None:
     outcome = game.outcome(state)
     if outcome is not None:
         return list(outcome.scores)
-    own = getattr(game, "scores", None)
-    if callable(own):
-        return list(own(state))
+    if game.features.scores:
+        return list(game.scores(state))
     view = game.view(state, None)
     if isinstance(view.get("scores"), list):
         return list(view["scores"])
@@ -184,71 +184,58 @@ def score_history(game: Game, table: GameRow, moves: Sequence[Move]) -> list[lis
 # -------------------------------------------------------------------------- end of game
 
 
-async def _board_and_chart(announcer: "Announcer", table: GameRow, game: Game, state: Any,
-                           lang: str) -> list[discord.File]:
-    """The public board of `state` and the chart of the scores up to it (either may be missing
-    if it cannot be drawn: the game is over whether or not its pictures can be made)."""
-    files: list[discord.File] = []
-    scores = running_scores(game, state)
-    board = await announcer.image(game.view(state, None), table.names, "board.png", lang,
-                                  presenter.alt_text(table, game, scores, "", lang))
-    if board is not None:
-        files.append(board)
-    try:
-        moves = moves_from(await announcer.storage.actions(table.id))
-        history = await asyncio.to_thread(score_history, game, table, moves)
-        if len(history) >= 2:
-            from renderers.score_chart import render_chart_png
-
-            png = await asyncio.to_thread(render_chart_png, history, table.names, lang,
-                                          translate(game_title(game), lang))
-            files.append(discord.File(io.BytesIO(png), filename="scores.png",
-                                      description=presenter.clip(t(lang, "bot.table.alt_chart", game=game_title(game))
-                                                                 + " " + presenter.alt_text(table, game, history[-1], "", lang),
-                                                                 presenter.ALT_TEXT_LIMIT)))
-    except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
-        log.exception("Could not draw the score chart of game %s", table.id)
-    return files
+def outcome_record(outcome: Outcome) -> dict:
+    """How a finished game ended, as its stored result."""
+    reason = outcome.reason.to_json() if isinstance(outcome.reason, Msg) else outcome.reason
+    return {"winners": list(outcome.winners), "scores": list(outcome.scores), "reason": reason}
 
 
-async def post_game_end(announcer: "Announcer", table: GameRow, game: Game, state: Any,
-                        headline: Sequence[str] = ()) -> discord.Message:
+class EndMessages:
     """The one message at the end of a game, in the table's channel and language: what the last
-    move did, the final board, the scores and how the game was won (the announcer's own
-    outcome lines), and a chart of the scores over the game. It is the table's last board.
-
-    Called by `Announcer.move_made` instead of its usual board post when a move ends the game.
-    If the chart cannot be drawn the message goes out without it.
+    move did (or how the game ended early), the final board, the scores and how the game was won,
+    and a chart of the scores over the game. It is the table's last board. The delivery worker
+    posts it (bot.delivery.worker); if a picture cannot be drawn the message goes out without it.
     """
-    lang = table_language(table)
-    footer, _ = announcer.footer(table, game, state)
-    # No status line: at the end it only says again who won, which the outcome says once.
-    content = presenter.board_text(list(headline), "",
-                                   "\n".join((footer, i18n.t(lang, "bot.records.end_export"))))
-    files = await _board_and_chart(announcer, table, game, state, lang)
-    message = await announcer.channel(table).send(presenter.clip(content), files=files,
-                                                  allowed_mentions=discord.AllowedMentions.none())
-    await announcer.strip_components(table, table.board_message_id)
-    await announcer.storage.set_board_message(table.id, message.id, table.version)
-    return message
 
+    def __init__(self, content: "Content", storage: "Storage") -> None:
+        self.content = content
+        self.storage = storage
 
-async def post_early_end(announcer: "Announcer", table: GameRow, text: str) -> discord.Message:
-    """The end message of a game ended early (resigned or abandoned): the announcer's text, the
-    board as it was left, and the chart of the scores so far. `table` is the row from before the
-    game ended (it still holds the last state)."""
-    lang = table_language(table)
-    try:
-        game = announcer.bot.games[table.game]
-        files = await _board_and_chart(announcer, table, game, game.from_dict(table.state), lang)
-    except Exception:  # noqa: BLE001 - the game has ended; say so even without pictures
-        log.exception("Could not draw the last board of game %s", table.id)
-        files = []
-    content = "\n".join((text, i18n.t(lang, "bot.records.end_export")))
-    message = await announcer.channel(table).send(presenter.clip(content), files=files,
-                                                  allowed_mentions=discord.AllowedMentions.none())
-    await announcer.storage.set_board_message(table.id, message.id)
-    return message
+    async def __call__(self, table: GameRow, game: Game, state: Any) -> tuple[str, list[discord.File]]:
+        lang = table_language(table)
+        export = i18n.t(lang, "bot.records.end_export")
+        if game.outcome(state) is not None:
+            footer, _ = self.content.footer(table, game, state)
+            # No status line: at the end it only says again who won, which the outcome says once.
+            text = presenter.board_text([str(line) for line in table.turn_lines], "", "\n".join((footer, export)))
+        else:  # resigned, abandoned, out of time: the board as it was left
+            text = "\n".join((*(str(line) for line in table.turn_lines), export))
+        return presenter.clip(text), await self._board_and_chart(table, game, state, lang)
+
+    async def _board_and_chart(self, table: GameRow, game: Game, state: Any, lang: str) -> list[discord.File]:
+        """The public board of `state` and the chart of the scores up to it (either may be missing
+        if it cannot be drawn: the game is over whether or not its pictures can be made)."""
+        files: list[discord.File] = []
+        scores = running_scores(game, state)
+        board = await self.content.image(game.view(state, None), table.names, "board.png", lang,
+                                         presenter.alt_text(table, game, scores, "", lang))
+        if board is not None:
+            files.append(board)
+        try:
+            moves = moves_from(await self.storage.actions(table.id))
+            history = await asyncio.to_thread(score_history, game, table, moves)
+            if len(history) >= 2:
+                from renderers.score_chart import render_chart_png
+
+                png = await asyncio.to_thread(render_chart_png, history, table.names, lang,
+                                              translate(game_title(game), lang))
+                description = presenter.clip(t(lang, "bot.table.alt_chart", game=game_title(game)) + " "
+                                             + presenter.alt_text(table, game, history[-1], "", lang),
+                                             presenter.ALT_TEXT_LIMIT)
+                files.append(discord.File(io.BytesIO(png), filename="scores.png", description=description))
+        except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
+            log.exception("Could not draw the score chart of game %s", table.id)
+        return files
 
 
 # -------------------------------------------------------------------------------- export

@@ -1,22 +1,21 @@
 """Command-line runner: play a whole game with computer-controlled seats.
 
-    python -m games play knatsch --players 3 --seed 7 [--computer] [--lang de] [--render out/]
+    python -m games play knatsch --players 3 --seed 7 [--computer] [--lang de]
     python -m games play raubritter --players 3 --option area=8x8
     python -m games list
 
 By default each seat picks uniformly among its legal actions with a generator seeded from
 --seed; with --computer every seat plays the game's computer player (`suggest`) instead, where
 the game has one. The same seed plays the same game every time. Lines are printed in --lang
-(English or German) from the catalogues. With --render, the public board image is written after
-every move (renderers/ is imported only then, keeping the engines free of drawing).
+(English or German) from the catalogues. The engines draw nothing: `python -m renderers play`
+plays the same game and writes every public board as an image.
 """
 from __future__ import annotations
 
 import argparse
 import random
 import sys
-from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from games import REGISTRY, get_game
 from games.core import msg
@@ -25,24 +24,18 @@ from i18n import LANGUAGES, game_title, has_message, t, translate
 MAX_ACTIONS = 50_000
 
 
-def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=None, *,
-         computer: bool = False, lang: str = "en", options: Mapping[str, str] | None = None) -> int:
+def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = False, lang: str = "en",
+         options: Mapping[str, str] | None = None, each_state: Callable[[int, Any], None] | None = None) -> int:
+    """Play a whole game and print it. `each_state(step, state)`: called with the state at the
+    start (step 0) and after every move (the renderers' command line draws them)."""
     out = out if out is not None else sys.stdout
     game = get_game(game_name)
     names = [f"P{i + 1}" for i in range(players)]
     state = game.new_game(players, seed=seed, options=dict(options or {}))
     chooser = random.Random(seed)
-    suggest = getattr(game, "suggest", None) if computer else None
-    if render_dir is not None:
-        from renderers import render_png
-
-        render_dir.mkdir(parents=True, exist_ok=True)
-
-        def render(step: int) -> None:
-            png = render_png(game.view(state, None), names, lang)
-            (render_dir / f"{game_name}-{seed}-{step:04d}.png").write_bytes(png)
-
-        render(0)
+    suggest = game.suggest if computer and game.features.computer else None
+    if each_state is not None:
+        each_state(0, state)
     print(t(lang, "core.cli.header", title=game_title(game), count=players, seed=seed), file=out)
     step = 0
     while game.outcome(state) is None:
@@ -61,8 +54,8 @@ def play(game_name: str, players: int, seed: int, render_dir: Path | None, out=N
         for event in events:
             if event.seat is None:  # private events stay private even here
                 print(f"      {translate(event.text, lang, names)}", file=out)
-        if render_dir is not None:
-            render(step)
+        if each_state is not None:
+            each_state(step, state)
     outcome = game.outcome(state)
     print(t(lang, "core.cli.over", count=step, reason=translate(outcome.reason, lang, names)), file=out)
     for seat, score in enumerate(outcome.scores):
@@ -98,8 +91,6 @@ def main(argv: list[str] | None = None) -> int:
     play_parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the printed lines")
     play_parser.add_argument("--option", type=_option, action="append", default=[], metavar="NAME=VALUE",
                              help="a table option, e.g. area=8x8 for Raub Ritter (repeatable)")
-    play_parser.add_argument("--render", type=Path, metavar="DIR",
-                             help="write the public board image after each move into DIR")
     from games.replay import add_command  # `python -m games replay FILE`: see games/replay.py
     add_command(sub)
     args = parser.parse_args(argv)
@@ -119,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         game.new_game(players, seed=args.seed, options=options)
     except Exception as exc:  # a bad option: say so the way argparse does
         parser.error(str(exc))
-    return play(args.game, players, args.seed, args.render, computer=args.computer, lang=args.lang,
-                options=options)
+    return play(args.game, players, args.seed, computer=args.computer, lang=args.lang, options=options)
 
 
 if __name__ == "__main__":

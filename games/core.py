@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 Seat = int
 """A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
@@ -24,7 +24,18 @@ JSON = Any
 
 
 class GameError(Exception):
-    """Base of the errors an engine raises for a refused action; the message is for players."""
+    """Base of the errors an engine raises for a refused action, in words for players: a `Msg`
+    (message id and parameters, put into the player's language by the bot) or, for errors no
+    player sees (a malformed stored state, a bad option the bot refused before), plain text.
+    `str(error)` is the English text."""
+
+    def __init__(self, message: "Msg | str" = "") -> None:
+        self.msg = message if isinstance(message, Msg) else None
+        if self.msg is not None:
+            from i18n import translate  # late: i18n itself builds on this module
+
+            message = translate(self.msg, "en")
+        super().__init__(message)
 
 
 class NotYourTurn(GameError):
@@ -33,6 +44,10 @@ class NotYourTurn(GameError):
 
 class IllegalAction(GameError):
     """The action is well-formed text but not allowed now, or the text cannot be parsed."""
+
+
+class AmbiguousAction(IllegalAction):
+    """The text names several legal actions (their labels read the same)."""
 
 
 class GameOver(GameError):
@@ -66,9 +81,9 @@ class Action:
     def parse(cls, text: str) -> "Action":
         parts = str(text).split()
         if not parts:
-            raise IllegalAction("That move is empty. Pick one of the moves offered.")
+            raise IllegalAction(msg("core.error.empty_move"))
         if len(" ".join(parts)) > 80:
-            raise IllegalAction("That move text is too long to be a move.")
+            raise IllegalAction(msg("core.error.move_too_long"))
         return cls(parts[0].lower(), tuple(parts[1:]))
 
     def __str__(self) -> str:
@@ -172,6 +187,32 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Features:
+    """What a game offers beyond the contract, declared once on the engine (`Game.features`,
+    as OpenSpiel's GameType does), so the bot and the tools ask this instead of probing for
+    methods. Each flag names the optional methods the engine then has:
+
+    computer: `suggest(state, seat, rng, *, strength="normal") -> Action`, a computer player
+      that reads only what the seat may see, at each of `strengths`.
+    hints: `hint(state, seat, rng) -> (Action, Msg | None)`: the computer's move and why.
+    scores: `scores(state) -> list[int]`, each seat's running score (charts, alt text).
+    undo: `exposure(state) -> tuple`, a value that changes whenever chance is drawn or something
+      hidden comes to light: a move that leaves it unchanged may be taken back.
+    toggles: `subset_choices(state, seat) -> list[SubsetChoice]` (see SubsetChoice).
+    public_moves: `moves_are_public(state, seat) -> bool`: the seat's choices follow from public
+      information alone, so they may go on the public board although the seat holds secrets.
+    """
+
+    computer: bool = False
+    strengths: tuple[str, ...] = ("normal",)
+    hints: bool = False
+    scores: bool = False
+    undo: bool = False
+    toggles: bool = False
+    public_moves: bool = False
+
+
+@dataclass(frozen=True)
 class SubsetChoice:
     """A family of legal actions `verb <values joined by ",">`, one per non-empty subset of
     `items`, such as "reroll 1,4,5" for any choice of dice.
@@ -235,6 +276,8 @@ class Game(Protocol):
       options: table options a host may choose in the lobby.
       rules_summary: a short summary of the rules in our own words (Markdown, < 1,800 chars once
         translated), as a `Msg` whose words are in the game's catalogues.
+      features: what the game offers beyond this contract (`Features`: a computer player,
+        hints, running scores, undo, toggles, public moves) and so which optional methods it has.
     """
 
     name: str
@@ -243,6 +286,7 @@ class Game(Protocol):
     max_players: int
     options: tuple[Option, ...]
     rules_summary: "Msg | str"
+    features: Features
 
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""
@@ -287,25 +331,6 @@ class Game(Protocol):
     def from_dict(self, data: Mapping[str, JSON]) -> Any:
         """State from JSON, validated; raises InvalidState."""
 
-    # Optional: `subset_choices(state, seat) -> list[SubsetChoice]` describes families of
-    # legal actions the bot may show as toggles (see SubsetChoice). Engines without it offer
-    # every action on its own.
-    #
-    # Optional: `suggest(state, seat, rng) -> Action`, a computer player: a legal action for
-    # `seat`, chosen from that seat's view of the game only (it never reads another seat's
-    # secrets), with all its chance from `rng`. Used by computer seats, timeouts and the runner.
-    #
-    # `exposure(state) -> tuple`: a value that changes whenever chance is drawn (dice, a draw
-    # from a shuffled pile, bag or deck) or something hidden comes to light (a secret choice
-    # revealed, a face-down card turned, a new top card). A move that leaves it unchanged drew
-    # nothing and revealed nothing, so `/game undo` may take it back; an engine without it
-    # never has a move taken back.
-    #
-    # Optional: `moves_are_public(state, seat) -> bool` says that the seat's legal actions and
-    # their labels follow from public information alone (a Raub Ritter knights step, a trump
-    # call), so the bot may show them on the public board. Without it, a seat whose view shows
-    # more than the public view always chooses privately.
-
     def hidden_variant(self, state: Any, owner: Seat | None, rng: random.Random) -> Any:
         """A state that differs from `state` only in what is hidden from everyone but `owner`
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
@@ -318,16 +343,42 @@ def parse_action(text: str) -> Action:
 
 
 def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
-    """The shared refusal path: game over, not your turn, or not a legal action."""
+    """The shared refusal path, in words for the player: the game is over, it is not the seat's
+    turn (naming whom the game waits for), a choice of an exact number of items with another
+    number chosen, or not a legal action. A seat the game does not wait for may still make its
+    optional moves (taking back a confirmed choice while others choose)."""
     if game.outcome(state) is not None:
-        raise GameOver("This game is over; no more moves can be made.")
+        raise GameOver(msg("core.error.game_over"))
     legal = game.legal_actions(state, seat)
-    if seat not in game.to_act(state) and action not in legal:  # an optional move is allowed
-        raise NotYourTurn("It is not your turn to act.")
-    if action not in legal:
-        hint = ", ".join(a.encode() for a in legal[:5])
-        more = f" (and {len(legal) - 5} more)" if len(legal) > 5 else ""
-        raise IllegalAction(f"`{action.encode()}` is not a legal move now. You could play: {hint}{more}.")
+    if action in legal:
+        return
+    to_act = game.to_act(state)
+    if seat not in to_act:
+        raise NotYourTurn(msg("core.error.not_your_turn", players=[SeatRef(other) for other in sorted(to_act)]))
+    if game.features.toggles:
+        picked = [value for value in ",".join(action.args).split(",") if value]
+        for family in game.subset_choices(state, seat):
+            if family.verb == action.verb and family.size is not None and len(picked) != family.size:
+                raise IllegalAction(msg("core.error.toggle_count", prompt=family.prompt, picked=len(picked),
+                                        size=family.size))
+    raise IllegalAction(msg("core.error.not_legal", move=action.encode()))
+
+
+def read_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[Any], str] = str) -> Action:
+    """The action a player's text means: its canonical form ("lay Fv D5"), or the label of one of
+    the seat's legal actions as `label` words it ("Lay plain at D5"), compared without case.
+    Refuses text that names several legal actions (`AmbiguousAction`); any other text comes back
+    as parsed, for `check_turn` (or `apply`) to refuse in words."""
+    action = Action.parse(text)
+    legal = game.legal_actions(state, seat)
+    if action in legal:
+        return action
+    wanted = " ".join(str(text).split()).lower()
+    named = [candidate for candidate in legal
+             if " ".join(label(game.describe(state, seat, candidate)).split()).lower() == wanted]
+    if len(named) > 1:
+        raise AmbiguousAction(msg("core.error.ambiguous", move=" ".join(str(text).split())[:80], count=len(named)))
+    return named[0] if named else action
 
 
 def name_seats(text: str, names: list[str] | tuple[str, ...]) -> str:

@@ -1,11 +1,11 @@
 """Replay files: a game exported from the bot, played again move by move on your own machine.
 
-    python -m games replay FILE [--render DIR]
+    python -m games replay FILE [--lang de]
 
 A replay file is JSON (documented in docs/replays.md). A finished game's file holds the game,
 options, seed, seats and every move, so `replay` rebuilds every state exactly (the engine
 contract: `new_game(seed)` plus the action log gives the same game), checks that it ends with the
-stored result, and with `--render` draws the public board after every move.
+stored result (`python -m renderers replay FILE --out DIR` draws the public board after every move).
 
 A game that is still running is exported without its seed and without any move that only its
 player could see (the seed would tell the order of every deck and bag): that file is a record of
@@ -108,9 +108,8 @@ def action_is_public(game: Game, before: Any, after: Any, seat: int) -> bool:
     the seat's moves public (`moves_are_public`, e.g. a Raub Ritter knights step); otherwise only if
     the seat saw nothing the public did not, both before the move (no hidden hand to choose from)
     and after it (no secret choice waiting to be revealed)."""
-    declared = getattr(game, "moves_are_public", None)
-    if declared is not None:
-        return bool(declared(before, seat))
+    if game.features.public_moves:
+        return bool(game.moves_are_public(before, seat))
     return all(_public_view(game.view(state, seat)) == _public_view(game.view(state, None))
                for state in (before, after))
 
@@ -196,9 +195,10 @@ def check(data: Mapping[str, Any], replayed: Replayed) -> list[str]:
     return problems
 
 
-def run(path: Path, render_dir: Path | None, out=sys.stdout, lang: str | None = None) -> int:
+def run(path: Path, out=sys.stdout, lang: str | None = None, each_state=None) -> int:
     """The `replay` command: 0 when the file reproduces its result, 1 when not, 2 when it
-    cannot be replayed at all."""
+    cannot be replayed at all. `each_state(game, step, state, names, lang)`: called with every state
+    (the renderers' command line draws them)."""
     from i18n import translate
 
     try:
@@ -218,14 +218,9 @@ def run(path: Path, render_dir: Path | None, out=sys.stdout, lang: str | None = 
     for n, (move, events) in enumerate(zip(replayed.moves, replayed.events), 1):
         said = " ".join(translate(e.text, lang, names) for e in events if e.seat is None)
         print(f"{n:4d}. {names[move.seat]}: {move.action}" + (f" — {said}" if said else ""), file=out)
-    if render_dir is not None:
-        from renderers import render_png
-
-        render_dir.mkdir(parents=True, exist_ok=True)
+    if each_state is not None:
         for step, state in enumerate(replayed.states):
-            png = render_png(game.view(state, None), names, lang)
-            (render_dir / f"{game.name}-{step:04d}.png").write_bytes(png)
-        print(f"Wrote {len(replayed.states)} boards to {render_dir}", file=out)
+            each_state(game, step, state, names, lang)
     problems = check(data, replayed)
     if problems:
         print("The replay does NOT reproduce the stored result: " + "; ".join(problems) + ".", file=out)
@@ -241,9 +236,8 @@ def add_command(subparsers) -> None:
     """Adds `replay` to `python -m games` (its handler is in `args.run_command`)."""
     parser = subparsers.add_parser("replay", help="replay an exported game file and check its result")
     parser.add_argument("file", type=Path)
-    parser.add_argument("--render", type=Path, metavar="DIR", help="write the public board after every move into DIR")
-    parser.add_argument("--lang", choices=("en", "de"), help="language of the lines and boards (default: the table's)")
-    parser.set_defaults(run_command=lambda args: run(args.file, args.render, lang=args.lang))
+    parser.add_argument("--lang", choices=("en", "de"), help="language of the lines (default: the table's)")
+    parser.set_defaults(run_command=lambda args: run(args.file, lang=args.lang))
 
 
 # Rows the bot writes into a game's log that are not moves: an undo (takes back the last move)

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.app import GameBot
-    from bot.service import GameService
+    from bot.tables import Tables
 
 _GROUP_KEY = "group"
 _GAME_GROUP = "game"
@@ -29,8 +29,8 @@ class FeatureCog(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self) -> "GameService":
-        return self.bot.service
+    def tables(self) -> "Tables":
+        return self.bot.tables
 
     async def cog_load(self) -> None:
         group = self.bot.game_group
@@ -49,12 +49,12 @@ class FeatureCog(commands.Cog):
                 self.bot.game_group.remove_command(command.name)
 
 
-async def game_name_choices(service: "GameService", typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
+async def game_name_choices(tables: "Tables", typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
     """The games whose title (in the asker's language) or name contains what they typed."""
     needle = typed.strip().lower()
     return [
         app_commands.Choice(name=title, value=name)
-        for title, name in service.game_titles(lang)
+        for title, name in tables.game_titles(lang)
         if needle in title.lower() or needle in name
     ][:25]
 

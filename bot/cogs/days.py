@@ -1,5 +1,5 @@
 """Games over days: `/game mine`, `/game reminders`, `/game away`, `/game back`,
-`/game replace` and `/game undo` (the logic lives in bot.days)."""
+`/game replace`, `/game undo`, `/game computer` and `/game hint` (the logic lives in bot.days)."""
 from __future__ import annotations
 
 from typing import Literal
@@ -9,27 +9,25 @@ from discord import app_commands
 
 from bot.cogs import FeatureCog, game_subcommand, require_guild
 from bot.cogs.lobby import STRENGTH_CHOICES
-from bot.days import AWAY_DAYS, words
+from bot.days.options import AWAY_DAYS, words
+from bot.errors import Refusal
 from bot.locale import user_language
-from bot.presenter import timestamp
+from bot.presenter import mention, timestamp
 
 
 class DaysCog(FeatureCog):
-    @property
-    def days(self):
-        return self.bot.days
 
     @game_subcommand("mine", "Every open game of yours on every server, yours to act first")
     async def mine(self, interaction: discord.Interaction) -> None:
         lang = user_language(interaction)
-        text = await self.days.mine(interaction.user, lang)
+        text = await self.bot.absence.mine(interaction.user, lang)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @game_subcommand("reminders", "Turn your reminders (a DM when a game waits for you) on or off")
     @app_commands.describe(setting="on or off")
     async def reminders(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
         lang = user_language(interaction)
-        await self.days.set_reminders(interaction.user, setting == "on")
+        await self.bot.absence.set_reminders(interaction.user, setting == "on")
         await interaction.response.send_message(words(lang, f"reminders_{setting}"), ephemeral=True)
 
     @game_subcommand("away", "Pause your deadlines in all your games for a few days")
@@ -37,14 +35,14 @@ class DaysCog(FeatureCog):
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        until = await self.days.away(interaction.user, days, lang)
+        until = await self.bot.absence.away(interaction.user, days, lang)
         await interaction.followup.send(words(lang, "away_done", until=timestamp(until, "f")), ephemeral=True)
 
     @game_subcommand("back", "Back early: your deadlines run again and the computer gives your seats back")
     async def back(self, interaction: discord.Interaction) -> None:
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.days.back(interaction.user, lang)
+        await self.bot.absence.back(interaction.user, lang)
         await interaction.followup.send(words(lang, "back_done"), ephemeral=True)
 
     @game_subcommand("replace", "Hand a seat to someone else (host or Manage Server)")
@@ -54,8 +52,12 @@ class DaysCog(FeatureCog):
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
-        await self.days.replace(interaction.channel_id, interaction.user, old, new, may_manage_server=may_manage,
-                                lang=lang)
+        table = await self.tables.active_table_in(interaction.channel_id)
+        if interaction.user.id != table.host_id and not may_manage:
+            raise Refusal(words(lang, "replace_not_host", host=mention(table.host_id)))
+        if getattr(new, "bot", False):
+            raise Refusal(words(lang, "replace_bot"))
+        await self.bot.taking_back.replace(table, old, new, lang)
         await interaction.followup.send(words(lang, "replace_done"), ephemeral=True)
 
     @game_subcommand("undo", "Take back your last move, if it drew no chance and showed nothing hidden")
@@ -63,7 +65,8 @@ class DaysCog(FeatureCog):
         require_guild(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.days.undo(interaction.channel_id, interaction.user, lang)
+        table = await self.tables.active_table_in(interaction.channel_id)
+        await self.bot.taking_back.undo(table, interaction.user, lang)
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
 
     @game_subcommand("computer", "Add a computer player to this lobby (host)")
@@ -74,8 +77,9 @@ class DaysCog(FeatureCog):
         require_guild(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.days.add_computer(interaction.channel_id, interaction.user, lang,
-                                             strength=strength.value if strength is not None else None)
+        table = await self.tables.open_table_in(interaction.channel_id)
+        table = await self.bot.seats.add(table.id, interaction.user, lang,
+                                         strength=strength.value if strength is not None else None)
         await interaction.followup.send(words(lang, "computer_added", count=len(table.players)), ephemeral=True)
 
     @game_subcommand("hint", "The move the computer would make for you, and why (practice tables, or hints=on)")
@@ -83,5 +87,6 @@ class DaysCog(FeatureCog):
         require_guild(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.days.hint_in(interaction.channel_id, interaction.user, lang)
+        table = await self.tables.active_table_in(interaction.channel_id)
+        text = await self.bot.hints.hint(table.id, interaction.user, lang)
         await interaction.followup.send(text, ephemeral=True)

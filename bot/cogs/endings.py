@@ -14,7 +14,7 @@ class EndingsCog(FeatureCog):
     async def resign(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.service.resign(interaction.channel_id, interaction.user)
+        await self.tables.resign(interaction.channel_id, interaction.user)
         await reply_ephemeral(interaction, i18n.t(user_language(interaction), "bot.table.you_resigned"))
 
     @game_subcommand("abandon", "End this channel's game without a result (host or Manage Server)")
@@ -22,5 +22,5 @@ class EndingsCog(FeatureCog):
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
-        table = await self.service.abandon(interaction.channel_id, interaction.user, may_manage_server=may_manage)
+        table = await self.tables.abandon(interaction.channel_id, interaction.user, may_manage_server=may_manage)
         await reply_ephemeral(interaction, i18n.t(user_language(interaction), "bot.table.you_abandoned", id=table.id))

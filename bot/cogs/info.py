@@ -14,17 +14,17 @@ class InfoCog(FeatureCog):
     @game_subcommand("status", "Who plays, whose turn it is, and where the latest board is")
     async def status(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
-        await reply_ephemeral(interaction, await self.service.status_text(interaction.channel_id, user_language(interaction)))
+        await reply_ephemeral(interaction, await self.bot.info.status_text(interaction.channel_id, user_language(interaction)))
 
     @game_subcommand("board", "Post the current board again (players: once a minute; others see it privately)")
     async def board(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = user_language(interaction)
-        if await self.service.repost_board(interaction.channel_id, interaction.user):
+        if await self.bot.info.repost_board(interaction.channel_id, interaction.user):
             await reply_ephemeral(interaction, i18n.t(lang, "bot.errors.board_posted"))
             return
-        content, image = await self.service.spectator_board(interaction.channel_id)  # not a player: only you
+        content, image = await self.bot.info.spectator_board(interaction.channel_id)  # not a player: only you
         extra = {"file": image} if image is not None else {}
         await reply_ephemeral(interaction, f"{i18n.t(lang, 'bot.errors.board_only_you')}\n{content}", **extra)
 
@@ -32,14 +32,14 @@ class InfoCog(FeatureCog):
     async def log(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply_ephemeral(interaction, await self.service.log_text(interaction.channel_id, user_language(interaction)))
+        await reply_ephemeral(interaction, await self.bot.info.log_text(interaction.channel_id, user_language(interaction)))
 
     @game_subcommand("rules", "A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one in this channel)")
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await reply_ephemeral(interaction, await self.service.rules_text(interaction.channel_id, game,
+        await reply_ephemeral(interaction, await self.bot.info.rules_text(interaction.channel_id, game,
                                                                             user_language(interaction)))
 
     @rules.autocomplete("game")
     async def rules_game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current, user_language(interaction))
+        return await game_name_choices(self.tables, current, user_language(interaction))

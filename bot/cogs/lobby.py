@@ -65,13 +65,13 @@ class LobbyCog(FeatureCog):
         channel = interaction.channel
         if new_thread:
             # Checked before the thread exists, so a typo in the options leaves no empty thread.
-            self.service.check_table_request(game, options)
-            title = translate(i18n.game_title(self.service.engine(game)), lang)
+            self.tables.check_table_request(game, options)
+            title = translate(i18n.game_title(self.tables.engine(game)), lang)
             channel = await interaction.channel.create_thread(
                 name=thread_name(title, interaction.user), type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES, reason=f"/game new {game}")
         try:
-            table = await self.service.open_lobby(
+            table = await self.tables.open_lobby(
                 channel, guild_id=guild_id, channel_id=channel.id, host=interaction.user,
                 game_name=game, options_text=options, lang=lang,
             )
@@ -97,7 +97,7 @@ class LobbyCog(FeatureCog):
         check_table_permissions(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = language.value if language is not None else user_language(interaction)
-        table = await self.service.open_practice(
+        table = await self.tables.open_practice(
             guild_id=guild_id, channel_id=interaction.channel_id, host=interaction.user, game_name=game,
             players=players, lang=lang, strength=computer.value if computer is not None else "normal")
         reply_lang = user_language(interaction)
@@ -105,8 +105,8 @@ class LobbyCog(FeatureCog):
 
     @practice.autocomplete("game")
     async def practice_game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current, user_language(interaction))
+        return await game_name_choices(self.tables, current, user_language(interaction))
 
     @new.autocomplete("game")
     async def new_game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current, user_language(interaction))
+        return await game_name_choices(self.tables, current, user_language(interaction))

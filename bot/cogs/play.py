@@ -1,6 +1,6 @@
 """Playing: `/move` (with autocomplete of your legal moves) and `/game hand`.
 
-Buttons and selects for moves live in bot.components and end up in the same service call.
+Buttons and selects for moves live in bot.components and end up in the same pipeline (bot.moves).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import i18n
 from bot.cogs import FeatureCog, game_subcommand, require_guild
 from bot.errors import echo, fit, reply_ephemeral
 from bot.locale import user_language
-from bot.service import split_versioned
+from bot.info import split_versioned
 
 log = logging.getLogger(__name__)
 
@@ -25,22 +25,22 @@ class PlayCog(FeatureCog):
     async def move(self, interaction: discord.Interaction, action: str) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.service.move_table_in(interaction.channel_id)
+        table = await self.tables.move_table_in(interaction.channel_id)
         seen_version, text = split_versioned(action)  # a suggestion names the version it was offered at
-        played = await self.service.play(interaction.user, game_id=table.id, action_text=text,
-                                         seen_version=seen_version, typed=True)
+        played = await self.bot.moves.play(interaction.user, game_id=table.id, action_text=text,
+                                           seen_version=seen_version, typed=True, interaction=interaction)
         if played.already_done:
             answer = i18n.t(user_language(interaction), "bot.errors.already_done", move=echo(played.label),
                             version=played.version, link=played.board_url or "-")
         else:
             answer = f"✅ {discord.utils.escape_markdown(played.label)}"
         if await reply_ephemeral(interaction, answer):
-            await self.service.answered(played)  # seen: from now on the same text is a new move
+            await self.bot.moves.answered(played)  # seen: from now on the same text is a new move
 
     @move.autocomplete("action")
     async def move_choices(self, interaction: discord.Interaction, current: str):
         try:
-            suggestions = await self.service.move_suggestions(interaction.channel_id, interaction.user.id, current)
+            suggestions = await self.bot.info.move_suggestions(interaction.channel_id, interaction.user.id, current)
         except Exception:  # noqa: BLE001 - a suggestion list must never break typing
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
@@ -50,5 +50,5 @@ class PlayCog(FeatureCog):
     async def hand(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.service.active_table_in(interaction.channel_id)
-        await self.service.show_hand(interaction, game_id=table.id)
+        table = await self.tables.active_table_in(interaction.channel_id)
+        await self.bot.info.show_hand(interaction, game_id=table.id)

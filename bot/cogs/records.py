@@ -38,14 +38,14 @@ class RecordsCog(FeatureCog):
             log.warning("Could not remember the language of user %s", user_id, exc_info=True)
 
     def _title(self, name: str) -> str:
-        return self.service.engine(name).title
+        return self.tables.engine(name).title
 
     def _game_name(self, typed: str, lang: str) -> str:
         wanted = typed.strip().lower()
-        for name, game in self.service.games.items():
+        for name, game in self.tables.games.items():
             if wanted in (name, game.title.lower()):
                 return name
-        known = ", ".join(sorted(self.service.games))
+        known = ", ".join(sorted(self.tables.games))
         raise Refusal(i18n.t(lang, "bot.records.unknown_game", name=typed.strip()[:40], known=known))
 
     @game_subcommand("stats", "Games played, won, win rate and average score on this server")
@@ -75,7 +75,7 @@ class RecordsCog(FeatureCog):
     @stats.autocomplete("game")
     @leaderboard.autocomplete("game")
     async def game_names(self, interaction: discord.Interaction, current: str):
-        return await game_name_choices(self.service, current, user_language(interaction))
+        return await game_name_choices(self.tables, current, user_language(interaction))
 
     @game_subcommand("export", "This channel's game as a replay file (no seed while it runs)")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -87,7 +87,7 @@ class RecordsCog(FeatureCog):
         if table is None or table.seed is None:
             raise Refusal(i18n.t(lang, "bot.records.export_none"))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = self.service.engine(table.game)
+        game = self.tables.engine(table.game)
         actions = await storage.actions(table.id)
         data, file = await asyncio.to_thread(records.export_file, table, game, actions)
         key = "bot.records.export_done" if data["complete"] else "bot.records.export_running"

@@ -30,7 +30,7 @@ from games.carcassonne.data import (
     ROAD_PER_TILE, ROBBER_END_POINTS, SIDE_NAMES, START_CODE, TILES as TILE_TYPES, TRACK_SPACES, all_tiles,
 )
 from games.carcassonne.state import CarcassonneState
-from games.core import Action, Event, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 
 AREA_LIMIT = 24     # at most this many squares are offered at once
 AREA_SIZE = 20      # the size of a group of squares when there are more
@@ -48,6 +48,8 @@ class Carcassonne:
                "next", ("next", "all")),
     )
     rules_summary = msg("carcassonne.rules.summary")  # the catalogues hold its words
+    features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
+                        public_moves=True)
 
     # ------------------------------------------------------------------------------------
     # Setup

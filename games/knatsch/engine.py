@@ -46,7 +46,7 @@ import random
 from functools import lru_cache
 from typing import Callable, Mapping
 
-from games.core import (Action, Event, GameError, IllegalAction, Msg, Outcome, Seat, SeatRef, chance,
+from games.core import (Action, Event, Features, GameError, IllegalAction, Msg, Outcome, Seat, SeatRef, chance,
                         SubsetChoice, check_turn, msg)
 from games.knatsch import state as st
 from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
@@ -82,6 +82,7 @@ class KnatschGame:
     max_players = 6
     options = ()
     rules_summary = msg("knatsch.rules.summary")  # the catalogues hold its words
+    features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True, toggles=True)
 
     def __init__(self, dice_source: DiceSource | None = None) -> None:
         # Tests script the dice through `dice_source`; the game itself always uses `chance`.

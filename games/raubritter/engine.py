@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from games.core import Action, Event, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 from games.raubritter import state as state_io
 from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
@@ -47,6 +47,8 @@ class RaubRitter:
                "9x9", ("9x9", "8x8")),
     )
     rules_summary = msg("raubritter.rules.summary")  # the catalogues hold its words
+    features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
+                        public_moves=True)
 
     # ------------------------------------------------------------------------------------
     # Setup

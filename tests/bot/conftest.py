@@ -91,3 +91,12 @@ def client_languages(monkeypatch):
     LOCALES.clear()
     yield LOCALES
     LOCALES.clear()
+
+
+@pytest.fixture(autouse=True)
+def quick_retries(monkeypatch):
+    """Deliveries refused by the simulated Discord are tried again after short pauses (the real
+    ones grow to minutes); the last pause stays long, so a test sees a delivery left owed."""
+    from bot.delivery import worker
+
+    monkeypatch.setattr(worker, "BACKOFF", (0.05, 0.1, 0.2, 60.0))

@@ -30,7 +30,8 @@ from pathlib import Path
 import discord
 
 from bot.app import GameBot
-from bot.service import GameService
+from bot.delivery.worker import Deliveries
+from bot.moves import Moves
 from bot.storage import Storage
 from tests.bot import fakegame
 from tests.bot.harness import World, bot_factory, reply, start_table
@@ -48,30 +49,30 @@ def die_at(point: str) -> None:
 
 
 def install_kill_points(channel_log: Path, database: Path) -> None:
-    record_move = Storage.record_move
+    record_change = Storage.record_change
 
-    async def record_move_with_kill_points(self, *args, **kwargs):
+    async def record_change_with_kill_points(self, *args, **kwargs):
         die_at("before_store")
-        version = await record_move(self, *args, **kwargs)
+        version = await record_change(self, *args, **kwargs)
         die_at("after_store")
         return version
 
-    Storage.record_move = record_move_with_kill_points
+    Storage.record_change = record_change_with_kill_points
 
-    answered = GameService.answered
+    answered = Moves.answered
 
     async def answered_with_kill_point(self, played):
         die_at("before_answered")
         return await answered(self, played)
 
-    GameService.answered = answered_with_kill_point
+    Moves.answered = answered_with_kill_point
 
     send = discord.abc.Messageable.send
 
     async def send_and_log(self, content=None, **kwargs):
         message = await send(self, content, **kwargs)
         if any(a.filename == "board.png" for a in message.attachments):  # only the channel gets boards
-            # Boards are posted under the game's lock: the stored version is the one drawn.
+            # Moves here come one at a time: the stored version is the one drawn.
             # (Message ids restart in every process's simulated Discord: the pid tells them apart.)
             with channel_log.open("a") as log:
                 log.write(json.dumps({"pid": os.getpid(), "message": message.id, "version": version(database),
@@ -85,13 +86,13 @@ def install_kill_points(channel_log: Path, database: Path) -> None:
 
     # The first bot of a process starts before the simulated server and channel exist again (a
     # fresh simulated Discord accepts posts to channels it does not know yet): only the bot
-    # started once they exist may pay owed boards, as the real bot does into a real channel.
-    post_owed_boards = GameService.post_owed_boards
+    # started once they exist may deliver what is owed, as the real bot does into a real channel.
+    start = Deliveries.start
 
-    async def post_owed_boards_once_the_channel_exists(self):
-        return await post_owed_boards(self) if CHANNEL_EXISTS else 0
+    async def start_once_the_channel_exists(self):
+        return await start(self) if CHANNEL_EXISTS else 0
 
-    GameService.post_owed_boards = post_owed_boards_once_the_channel_exists
+    Deliveries.start = start_once_the_channel_exists
 
 
 def render(view, names):

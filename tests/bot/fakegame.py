@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from games.core import (
     Action,
     Event,
+    Features,
     IllegalAction,
     InvalidState,
     Option,
@@ -45,6 +46,7 @@ class Pips:
         Option("rounds", "Rounds to play", "2", ("1", "2", "3")),
         Option("hand", "Cards in each hand", "3", ("3", "30")),
     )
+    features = Features(undo=True, public_moves=True)
     rules_summary = (
         "**Pips** — each round the starter picks whether high or low cards win, then everyone "
         "secretly plays a card. The best unique card scores. Most points after the last round win."

@@ -119,6 +119,14 @@ class World:
             self.env.errors  # acknowledge: refusals are expected behaviour, answered ephemerally
         return result
 
+    async def run_timers(self) -> None:
+        """Handle every timer due by the bot's clock, then let what they owe Discord be delivered
+        (the delivery worker runs in tasks of its own: started as the bot's, so simcord waits
+        for them as it waits for everything the bot does after a click)."""
+        with self.env._bot_scope():
+            await self.bot.scheduler.run_due()
+        await self.env.settle()
+
     async def restart(self) -> None:
         """Stop this bot (as if its process died) and start a fresh one on the same database."""
         old = self.bot
@@ -150,6 +158,10 @@ class World:
             if message.author_id == self.bot.user.id and not message.is_ephemeral and wanted(message):
                 return to_discord_message(self.env, message)
         raise LookupError(f"no such bot message in #{channel.name}")
+
+    def fresh(self, message: discord.Message) -> discord.Message:
+        """The message as Discord holds it now (edited since it was read, perhaps)."""
+        return to_discord_message(self.env, self.env.backend.get_message(message.channel.id, message.id))
 
     def pinged(self, message: discord.Message) -> list[int]:
         """Users the message notifies: its user mentions that the bot's allowed_mentions let through."""

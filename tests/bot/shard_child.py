@@ -36,10 +36,11 @@ from pathlib import Path
 
 import discord
 
-from bot import announce, records, service as service_module
 from bot.app import create_bot
+from bot.delivery.requests import Failure
+from bot.delivery.worker import Deliveries
 from bot.errors import message_for
-from bot.service import GameService
+from bot.moves import Moves
 from tests.bot import fakegame
 from tests.bot.harness import World, buttons, latest_dm_with_moves, move_buttons, reply, start_table
 
@@ -51,6 +52,7 @@ SETUP_AT = 3600.0  # the simulated clock's second at which both processes make t
 # check would never let it settle: the parent says when to look for owed boards ("tick"), which
 # is what the bot's scheduler does every `GameBot.owed_board_every` seconds.
 OWED_BOARD_EVERY = 24 * 3600.0
+BOARDS: list[dict] = []  # the boards this process delivered
 
 
 def deliver_every_click_here() -> None:
@@ -78,29 +80,21 @@ def install_logs(log_path: Path, shard: int) -> list:
             log.flush()
             os.fsync(log.fileno())
 
-    post_board, edit_board = announce.Announcer.post_board, announce.Announcer.edit_board
+    deliver_board = Deliveries._board
 
-    async def logged_post(self, table, game, state, content, **kwargs):
-        message = await post_board(self, table, game, state, content, **kwargs)
-        write({"kind": "board", "game": table.id, "version": table.version, "message": message.id})
+    async def logged_board(self, table, game, state, drawn):
+        message = await deliver_board(self, table, game, state, drawn)
+        if not isinstance(message, Failure):
+            entry = {"kind": "board", "game": table.id, "version": table.version, "message": message.id}
+            if table.status != "active":
+                entry["end"] = True
+            elif table.turn_posted:
+                entry["edit"] = True
+            write(entry)
+            BOARDS.append(entry)
         return message
 
-    async def logged_edit(self, table, game, state, content, **kwargs):
-        edited = await edit_board(self, table, game, state, content, **kwargs)
-        if edited:
-            write({"kind": "board", "game": table.id, "version": table.version,
-                   "message": table.board_message_id, "edit": True})
-        return edited
-
-    announce.Announcer.post_board, announce.Announcer.edit_board = logged_post, logged_edit
-    post_game_end = records.post_game_end
-
-    async def logged_end(announcer, table, game, state, *args, **kwargs):
-        message = await post_game_end(announcer, table, game, state, *args, **kwargs)
-        write({"kind": "board", "game": table.id, "version": table.version, "message": message.id, "end": True})
-        return message
-
-    announce.post_game_end = service_module.post_game_end = logged_end
+    Deliveries._board = logged_board
 
     send = discord.abc.Messageable.send
 
@@ -113,7 +107,7 @@ def install_logs(log_path: Path, shard: int) -> list:
 
     discord.abc.Messageable.send = send_and_log
 
-    play = GameService.play
+    play = Moves.play
 
     async def play_and_remember(self, *args, **kwargs):
         try:
@@ -124,7 +118,7 @@ def install_logs(log_path: Path, shard: int) -> list:
         outcomes.append({"applied": not played.already_done, "refusal": None, "version": played.version})
         return played
 
-    GameService.play = play_and_remember
+    Moves.play = play_and_remember
     return outcomes
 
 
@@ -197,7 +191,12 @@ async def handle(command: dict, world: World, players: dict, outcomes: list) -> 
         assert len(mine) == 1, mine
         return {**mine[0], "reply": answer.content if answer is not None else None}
     if op == "tick":
-        return {"posted": await world.bot.service.post_owed_boards()}
+        before = len(BOARDS)
+        world.bot._owed_check_at = 0.0
+        with world.env._bot_scope():  # as the bot's scheduler does it: its deliveries are the bot's work
+            await world.bot._check_owed_boards(time.time())
+        await world.env.settle()
+        return {"posted": len([entry for entry in BOARDS[before:] if not entry.get("edit")])}
     if op == "poke":
         world.bot.scheduler.poke()
         return {}

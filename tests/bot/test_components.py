@@ -1,7 +1,7 @@
 """Component layout and the rules deciding what goes public: pure functions, no Discord."""
 from __future__ import annotations
 
-from bot.announce import private_delta, public_choices
+from bot.choices import private_delta, public_choices
 from bot.components import Choice, board_view, private_view
 from bot.presenter import MESSAGE_LIMIT, board_text
 from tests.bot.fakegame import GAME
@@ -82,7 +82,7 @@ def choices_action(state, seat, text):
 
 def test_autocomplete_puts_exact_words_first_and_needs_every_word():
     from bot.components import Choice
-    from bot.service import rank_matches
+    from bot.info import rank_matches
 
     choices = [Choice(f"lay {face} {square}", f"Lay {label} at {square}")
                for face, label in (("Fv", "forest+village"), ("P", "plain"))

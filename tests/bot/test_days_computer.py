@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from bot.app import create_bot
-from bot.days import computer_action
+from bot.days.computer import computer_action
 from bot.scheduler import FakeClock
 from tests.bot import fakegame
 from tests.bot.harness import reply, take_turn
@@ -19,6 +19,7 @@ class PipsWithComputer(fakegame.Pips):
 
     name = "pipsbot"
     title = "Pips with a computer"
+    features = fakegame.Features(computer=True, undo=True, public_moves=True)
 
     def __init__(self) -> None:
         self.views_read: list[int | None] = []
@@ -75,10 +76,10 @@ async def test_computer_seats_play_a_whole_game_with_people_seeing_only_their_ow
         if humans:
             await take_turn(world, humans[0], rng)
         else:
-            await world.bot.scheduler.run_due()
+            await world.run_timers()
             version = world.stored(1).version
             clock.advance(3)  # the computer answers after a short pause
-            await world.bot.scheduler.run_due()
+            await world.run_timers()
             assert world.stored(1).version > version
     assert world.stored(1).status == "finished"
     computer_seats = {seats[-1], seats[-2]}

@@ -37,7 +37,7 @@ async def test_a_timed_out_knatsch_turn_is_played_out_by_the_computer_until_the_
     for _ in range(3):  # three turns in a row: whoever is to act lets the time run out
         acting = game.to_act(game.from_dict(world.stored_state(1)))
         clock.advance(DAY)
-        await world.bot.scheduler.run_due()
+        await world.run_timers()
         after = game.to_act(game.from_dict(world.stored_state(1)))
         assert after != acting or world.stored(1).status != "active"
 
@@ -50,7 +50,7 @@ async def test_a_timed_out_knatsch_turn_is_played_out_by_the_computer_until_the_
 
 
 def test_undo_rules_on_knatsch_a_roll_drew_chance_stopping_did_not():
-    from bot.days import undo_refusal
+    from bot.days.undo import undo_refusal
 
     game = REGISTRY["knatsch"]
     state = game.new_game(3, seed=5)

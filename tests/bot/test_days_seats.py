@@ -28,7 +28,7 @@ def make_bot(database_path, renderer, clock):
 
 async def tick(world, clock, seconds):
     clock.advance(seconds)
-    await world.bot.scheduler.run_due()
+    await world.run_timers()
 
 
 def acting(world, game_id=1):

@@ -34,7 +34,7 @@ def make_bot(database_path, renderer, clock):
 
 async def tick(world, clock, seconds):
     clock.advance(seconds)
-    await world.bot.scheduler.run_due()
+    await world.run_timers()
 
 
 def reminders_to(world, player):
@@ -272,8 +272,8 @@ async def test_after_a_restart_overdue_timers_are_handled_once_in_order(world, c
     await world.restart()
     clock.advance(3 * DAY)  # the bot was down for three days
     await world.restart()
-    await world.bot.scheduler.run_due()
-    await world.bot.scheduler.run_due()  # a second pass finds nothing left to do
+    await world.run_timers()
+    await world.run_timers()  # a second pass finds nothing left to do
 
     assert world.stored(1).version == 1 and world.stored(2).version == 1
     with sqlite3.connect(world.database_path) as db:
@@ -315,7 +315,7 @@ async def test_others_moving_while_i_wait_neither_repeats_my_reminder_nor_moves_
     assert len(reminders_to(world, waiting)) == 1
     await take_turn(world, order[1], random.Random(1))  # someone else moves
 
-    await world.bot.scheduler.run_due()
+    await world.run_timers()
     assert len(reminders_to(world, waiting)) == 1
     assert [due for seat, kind, due in timers(world) if seat == 2 and kind == "deadline"] == deadline
 

@@ -29,9 +29,9 @@ def make_bot(database_path, clock):
 
 
 async def let_computers_move(world, clock) -> None:
-    await world.bot.scheduler.run_due()
+    await world.run_timers()
     clock.advance(3)  # the computer answers after a short pause
-    await world.bot.scheduler.run_due()
+    await world.run_timers()
 
 
 async def test_a_practice_table_plays_to_the_end_with_hints_and_no_records(world, clock):

@@ -27,12 +27,14 @@ async def test_closed_dms_are_noted_in_the_channel_and_my_hand_takes_over(world,
     await start_table(world, alice, bob, carol)
 
     board = world.latest_board()
-    assert "📭 I could not DM **Bob** (DMs closed)" in board.content and "/game hand" in board.content
+    notes = [m.content for m in world.bot_messages() if "could not DM" in m.content]
+    assert len(notes) == 1 and "📭 I could not DM **Bob** (DMs closed)" in notes[0] and "/game hand" in notes[0]
     assert "My hand" in [b["label"] for b in buttons(board)]
     assert world.dms(bob) == [] and world.dms(alice) and world.dms(carol)
     assert world.dm_ok(1) == {alice.id: True, bob.id: False, carol.id: True}
 
-    # Bob plays the whole game through 'My hand' replies; the bot stops trying his DMs.
+    # Bob plays the whole game through 'My hand' replies; the bot does not try his DMs at every
+    # click (only when he is back after a while, or hours later).
     attempts = dm_attempts(world, bob)
     players = seat_order(world, 1, [alice, bob, carol])
     rng = random.Random(3)

@@ -23,7 +23,7 @@ from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
 from bot.components import ROWS
-from bot.service import split_versioned
+from bot.info import split_versioned
 from games import REGISTRY
 from games.core import Action
 from i18n import translate
@@ -352,7 +352,8 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
     # --- The start: one board for all, each open DM gets its own four A tiles, all at once.
     start = world.latest_board()
     check_png_is_real(world, start, renderer, None)
-    assert "📭 I could not DM **Carol** (DMs closed)" in start.content
+    assert [m.content for m in world.bot_messages() if "could not DM" in m.content] == [
+        "📭 I could not DM **Carol** (DMs closed): use the **My hand** button or `/game hand` to see your view and moves."]
     assert sorted(world.pinged(start)) == sorted(p.id for p in players)
     assert [b["label"] for b in buttons(start)] == ["My hand"]
     watcher.check(world.stored_state(1))
@@ -476,7 +477,7 @@ def random_states(seats: int, seed: int):
 
 
 def test_the_board_never_offers_moves_from_a_secret_hand():
-    from bot.announce import public_choices
+    from bot.choices import public_choices
 
     shown = {"lay": 0, "knights": 0, "keep": 0}
     for seats, seed in ((3, 1), (4, 2)):
@@ -497,7 +498,7 @@ def layout(view) -> tuple[list[dict], list[dict]]:
 
 
 def test_on_a_phone_the_lay_step_is_one_menu_per_tile_then_end_the_turn():
-    from bot.announce import choices_for
+    from bot.choices import choices_for
     from bot.components import private_view
 
     state, seat = next((s, seat) for s, seat in random_states(4, 3)
@@ -519,7 +520,7 @@ def test_on_a_phone_the_lay_step_is_one_menu_per_tile_then_end_the_turn():
 
 
 def test_the_knights_step_fits_the_board_with_every_way_offered():
-    from bot.announce import choices_for
+    from bot.choices import choices_for
     from bot.components import board_view
 
     state, seat = next((s, seat) for s, seat in random_states(4, 3)

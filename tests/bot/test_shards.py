@@ -57,15 +57,16 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
     server posts them at its next look (the scheduler's source `_check_owed_boards`)."""
     looked = []
 
-    class Service:
+    class Store:
+        async def owed_games(self):
+            looked.append(True)
+            return []
+
+    class Worker:
         stopping = False
 
-        async def post_owed_boards(self):
-            looked.append(True)
-            return 0
-
     bot = create_bot("unused.sqlite3", shard_count=2, shard_ids=[1])
-    bot.service = Service()
+    bot.storage, bot.deliveries = Store(), Worker()
     assert await bot._next_owed_check() == 0.0  # at once after the start
     await bot._check_owed_boards(1000.0)
     assert looked == [True] and await bot._next_owed_check() == 1000.0 + bot.owed_board_every
@@ -73,6 +74,6 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
     assert looked == [True]
     await bot._check_owed_boards(1000.0 + bot.owed_board_every)
     assert looked == [True, True]
-    bot.service.stopping = True
+    bot.deliveries.stopping = True
     await bot._check_owed_boards(5000.0)
     assert looked == [True, True]

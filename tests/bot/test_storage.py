@@ -7,6 +7,8 @@ import sqlite3
 import pytest
 
 from bot.migrations import MIGRATIONS
+from bot.days.storage import timers_writes
+from bot.delivery.storage import new_turn_write
 from bot.storage import ChannelBusy, StaleVersion, Storage, StorageError
 
 
@@ -55,10 +57,10 @@ async def test_wal_mode_and_foreign_keys(storage, tmp_path):
 async def test_a_move_is_one_transaction_with_compare_and_swap(storage):
     game_id = await started_game(storage)
 
-    version = await storage.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    version = await storage.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
     assert version == 1
     with pytest.raises(StaleVersion):
-        await storage.record_move(game_id, expected_version=0, seat=1, action="roll", state={"n": 99})
+        await storage.record_change(game_id, expected_version=0, seat=1, action="roll", state={"n": 99})
 
     table = await storage.get_game(game_id)
     assert (table.version, table.state) == (1, {"n": 1})
@@ -69,24 +71,27 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     """Two processes on one database: one posts the board of version 1 while the other has
     just stored version 2. Posting the older board must leave version 2's board owed."""
     game_id = await started_game(storage)
-    await storage.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
-    await storage.record_move(game_id, expected_version=1, seat=1, action="roll", state={"n": 2})
-    await storage.set_board_message(game_id, 501, version=1)  # the board drawn at version 1
+    await storage.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                writes=[new_turn_write(game_id, lines=["a"], pings=[])])
+    await storage.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
+                                writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
+    await storage.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
     table = await storage.get_game(game_id)
-    assert (table.board_message_id, table.board_owed) == (501, True)
-    assert [owed.id for owed in await storage.owed_boards()] == [game_id]
-    await storage.set_board_message(game_id, 502, version=2)
+    assert (table.board_message_id, table.board_owed, table.turn_posted) == (501, True, True)
+    assert [game for game, _ in await storage.owed_games()] == [game_id]
+    await storage.board_delivered(game_id, message_id=502, version=2, turn=1)
     table = await storage.get_game(game_id)
     assert (table.board_message_id, table.board_owed) == (502, False)
+    assert await storage.owed_games() == []
 
 
 async def test_a_games_timers_are_replaced_whole(storage):
     """What `bot.days` stores after every change: each seat's wait and the game's timers."""
     game_id = await started_game(storage)
-    await storage.days_sync(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)])
+    await storage.apply(timers_writes(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)]))
     assert await storage.days_timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
     assert await storage.days_next_due() == 1000
-    await storage.days_sync(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)])
+    await storage.apply(timers_writes(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)]))
     assert await storage.days_timers(game_id) == [(1, "reminder", 1300)]
     assert (await storage.days_seats(game_id))[1]["since"] == 300
 
@@ -95,7 +100,7 @@ async def test_concurrent_moves_on_one_version_apply_once(storage):
     game_id = await started_game(storage)
 
     results = await asyncio.gather(
-        *(storage.record_move(game_id, expected_version=0, seat=s, action=f"move {s}", state={"n": s})
+        *(storage.record_change(game_id, expected_version=0, seat=s, action=f"move {s}", state={"n": s})
           for s in (0, 1)),
         return_exceptions=True,
     )
@@ -107,13 +112,13 @@ async def test_concurrent_moves_on_one_version_apply_once(storage):
 async def test_finishing_move_stores_the_result(storage):
     game_id = await started_game(storage)
 
-    await storage.record_move(game_id, expected_version=0, seat=0, action="win", state={"n": 1},
+    await storage.record_change(game_id, expected_version=0, seat=0, action="win", state={"n": 1},
                               finished_result={"winners": [0], "scores": [1, 0], "reason": "won"})
 
     table = await storage.get_game(game_id)
     assert table.status == "finished" and table.result["winners"] == [0]
     with pytest.raises(StaleVersion):
-        await storage.record_move(game_id, expected_version=1, seat=1, action="late", state={})
+        await storage.record_change(game_id, expected_version=1, seat=1, action="late", state={})
 
 
 async def test_one_open_game_per_channel(storage):

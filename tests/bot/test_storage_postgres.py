@@ -64,7 +64,7 @@ async def test_two_processes_on_one_database_apply_a_move_once():
     one, two = await open_storage(url), await open_storage(url)
     game_id = await started_game(one)
     results = await asyncio.gather(
-        *(store.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": i})
+        *(store.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": i})
           for i, store in enumerate((one, two, one, two))),
         return_exceptions=True,
     )
@@ -110,7 +110,7 @@ async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):
     path = tmp_path / "bot.sqlite3"
     lite = await Storage.open(path)
     game_id = await started_game(lite)
-    await lite.record_move(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    await lite.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
     await lite.remember_language(100, "de")
     await lite.close()
 
@@ -121,7 +121,7 @@ async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):
     store = await open_storage(url)
     copied = await store.get_game(game_id)
     assert (copied.status, copied.version, copied.state, copied.seed) == ("active", 1, {"n": 1}, 42)
-    assert await store.record_move(game_id, expected_version=1, seat=1, action="roll", state={"n": 2}) == 2
+    assert await store.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2}) == 2
     assert await store.language_of_user(100) == "de"
     fresh = await store.create_lobby(guild_id=1, channel_id=99, game="pips", host_id=5, host_name="E", options={})
     assert fresh.id > game_id  # the numbering continues

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.announce import (ACCOUNT_LINES, account_of, account_text, choices_for, has_secrets, merge_account,
-                          toggles_for, turn_text)
+from bot.choices import choices_for, has_secrets, toggles_for
+from bot.turns import ACCOUNT_LINES, account_text, merge_account, step, turn_text
 from bot.components import board_view
 from games import REGISTRY
 from games.core import Action
@@ -31,11 +31,21 @@ def test_a_status_that_repeats_the_last_line_takes_its_place():
     assert other.splitlines() == ["• **Ann** captures it.", "**Bo** to choose a card."]
 
 
-def test_the_account_keeps_its_latest_lines_and_reads_back_from_the_message():
+def test_the_account_keeps_its_latest_lines_and_the_message_shows_them():
     account = merge_account([], [f"line {i}." for i in range(30)])
     assert len(account) == ACCOUNT_LINES and account[0] == "…" and account[-1] == "line 29."
-    content = "\n".join([*account_text(account), "status", "➡️ <@1> — your move."])
-    assert account_of(content) == account
+    content = turn_text(account, "status", "➡️ <@1> — your move.")
+    assert content.splitlines()[:ACCOUNT_LINES] == account_text(account) and content.endswith("your move.")
+
+
+def test_the_account_says_what_was_done_not_the_steps_taken_back():
+    account = merge_account(["**Ann** drew a tile."], [step("**Ann** picks square 2,3.")])
+    assert account_text(account) == ["• **Ann** drew a tile.", "• **Ann** picks square 2,3."]  # shown while newest
+    account = merge_account(account, [step("**Ann** goes back to pick another square.")])
+    account = merge_account(account, [step("**Ann** picks square 4,5.")])
+    assert account_text(account)[-1] == "• **Ann** picks square 4,5." and len(account) == 2
+    account = merge_account(account, ["**Ann** places the tile on square 4,5."])
+    assert account_text(account) == ["• **Ann** drew a tile.", "• **Ann** places the tile on square 4,5."]
 
 
 def test_secrets_decide_the_hand_button():

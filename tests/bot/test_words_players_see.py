@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from bot.announce import choices_for, public_choices
-from bot.service import resolve_action
+from bot.choices import choices_for, public_choices
+from games.core import read_action
+from i18n import translate
 from games import REGISTRY
 
 NAMES = ["Анна", "Bob", "明美"]
@@ -37,7 +38,8 @@ def test_every_label_in_a_random_game_is_words_with_names(name, lang):
             assert choice.label.strip() and choice.label != choice.action
         pick = rng.choice(choices)
         # /move accepts the label a player saw, in the language they saw it in.
-        assert resolve_action(game, state, seat, pick.label, NAMES[:players], lang).encode() == pick.action
-        state, _ = game.apply(state, seat, resolve_action(game, state, seat, pick.action))
+        words = lambda text: translate(text, lang, NAMES[:players])  # noqa: E731
+        assert read_action(game, state, seat, pick.label, words).encode() == pick.action
+        state, _ = game.apply(state, seat, read_action(game, state, seat, pick.action))
         steps += 1
     assert steps > 20

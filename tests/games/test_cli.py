@@ -13,20 +13,22 @@ from games.__main__ import main, play
 def test_same_seed_same_game(name, tmp_path):
     game = REGISTRY[name]
     first, second, other = io.StringIO(), io.StringIO(), io.StringIO()
-    assert play(name, game.min_players, 11, None, out=first) == 0
-    assert play(name, game.min_players, 11, None, out=second) == 0
-    assert play(name, game.min_players, 12, None, out=other) == 0
+    assert play(name, game.min_players, 11, out=first) == 0
+    assert play(name, game.min_players, 11, out=second) == 0
+    assert play(name, game.min_players, 12, out=other) == 0
     assert first.getvalue() == second.getvalue()
     assert first.getvalue() != other.getvalue()
     assert "Game over" in first.getvalue()
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_render_writes_a_board_per_move(name, tmp_path):
+def test_render_writes_a_board_per_move(name, tmp_path, capsys):
+    from renderers.__main__ import main as draw
+
     game = REGISTRY[name]
-    out = io.StringIO()
-    assert play(name, game.min_players, 5, tmp_path, out=out) == 0
-    moves = sum(1 for line in out.getvalue().splitlines() if line[:5].strip().rstrip(".").isdigit())
+    assert draw(["play", name, "--players", str(game.min_players), "--seed", "5", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    moves = sum(1 for line in out.splitlines() if line[:5].strip().rstrip(".").isdigit())
     images = sorted(tmp_path.glob("*.png"))
     assert len(images) == moves + 1  # the opening board plus one per move
     assert images[-1].read_bytes().startswith(b"\x89PNG")
@@ -45,7 +47,7 @@ def test_computer_seats_and_german_text():
 
     def run() -> str:
         out = io.StringIO()
-        assert play("macrobber", 3, 2, None, out, computer=True, lang="de") == 0
+        assert play("macrobber", 3, 2, out, computer=True, lang="de") == 0
         return out.getvalue()
 
     text = run()
@@ -58,9 +60,9 @@ def test_computer_seats_and_german_text():
 def test_computer_players_in_german_and_english(name):
     """`--computer --lang de` plays the computer players and prints the catalogues' German."""
     german, english, again = io.StringIO(), io.StringIO(), io.StringIO()
-    assert play(name, 2, 3, None, out=german, computer=True, lang="de") == 0
-    assert play(name, 2, 3, None, out=english, computer=True, lang="en") == 0
-    assert play(name, 2, 3, None, out=again, computer=True, lang="de") == 0
+    assert play(name, 2, 3, out=german, computer=True, lang="de") == 0
+    assert play(name, 2, 3, out=english, computer=True, lang="en") == 0
+    assert play(name, 2, 3, out=again, computer=True, lang="de") == 0
     assert german.getvalue() == again.getvalue()
     assert "Spiel vorbei nach" in german.getvalue() and "Game over after" in english.getvalue()
     assert "Spieler, Startwert 3" in german.getvalue()

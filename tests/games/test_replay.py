@@ -51,8 +51,11 @@ def test_a_finished_game_exports_and_replays_to_the_same_result(name, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     out = io.StringIO()
-    assert run(path, tmp_path / "boards", out=out) == 0, out.getvalue()
+    assert run(path, out=out) == 0, out.getvalue()
     assert "reproduces the stored result" in out.getvalue()
+    from renderers.__main__ import main as draw  # the boards: drawn by the renderers' command line
+
+    assert draw(["replay", str(path), "--out", str(tmp_path / "boards")]) == 0
     boards = sorted((tmp_path / "boards").glob("*.png"))
     assert len(boards) == len(data["moves"]) + 1
     assert boards[-1].read_bytes().startswith(b"\x89PNG")
@@ -68,7 +71,7 @@ def test_a_tampered_file_does_not_reproduce_its_result(name, tmp_path):
     assert any("winners" in problem for problem in check(data, replay(data)))
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    assert run(path, None, out=io.StringIO()) == 1
+    assert run(path, out=io.StringIO()) == 1
 
     cut = finished_file(name)
     cut["moves"] = cut["moves"][:-1]  # the last move lost: not over, and a different state
@@ -110,7 +113,7 @@ def test_a_running_game_exports_without_seed_or_hidden_information(name, tmp_pat
     path = tmp_path / "running.json"
     path.write_text(text, encoding="utf-8")
     out = io.StringIO()
-    assert run(path, None, out=out) == 2
+    assert run(path, out=out) == 2
     assert "still running" in out.getvalue() and "cannot be replayed" in out.getvalue()
     with pytest.raises(ReplayError):
         replay(data)
@@ -120,9 +123,9 @@ def test_files_that_are_not_replays_are_refused(tmp_path):
     path = tmp_path / "x.json"
     path.write_text('{"hello": 1}', encoding="utf-8")
     out = io.StringIO()
-    assert run(path, None, out=out) == 2 and "not a replay file" in out.getvalue()
+    assert run(path, out=out) == 2 and "not a replay file" in out.getvalue()
     path.write_text("not json", encoding="utf-8")
-    assert run(path, None, out=io.StringIO()) == 2
+    assert run(path, out=io.StringIO()) == 2
 
 
 def test_state_digest_ignores_key_order():

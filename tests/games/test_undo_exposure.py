@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.days import undo_refusal
+from bot.days.undo import undo_refusal
 from games import REGISTRY
 
 GAMES = sorted(REGISTRY)

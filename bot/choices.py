@@ -1,0 +1,110 @@
+"""What a seat may choose, in words, and which choices may go on the public board.
+
+Everything a player chooses comes from the engine's `legal_actions`; labels come from its
+`describe`, put into words with the seats' names. A choice goes on the board in the channel only
+when it reveals nothing hidden; otherwise it reaches its seat privately (DM or 'My hand').
+"""
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any, Sequence
+
+from games.core import Game, SubsetChoice
+from i18n import t, translate
+
+from bot.components import DICE_VERBS, Choice
+
+log = logging.getLogger(__name__)
+
+# Probing hidden variants is only a second leak check (see public_choices); a fixed generator
+# keeps it reproducible.
+PROBES_PER_OWNER = 2
+
+_ABSENT = object()
+
+
+def label_names(table_or_names: Any) -> list[str]:
+    """Seat names as plain text for labels (buttons, menus, autocomplete): no Markdown there."""
+    return list(getattr(table_or_names, "names", table_or_names) or [])
+
+
+def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
+    """The seat's legal actions with their labels in words: engine text (a Msg or a legacy
+    string with `{s0}` placeholders) always goes through `i18n.translate` with the names."""
+    return [Choice(action.encode(), translate(game.describe(state, seat, action), lang, names))
+            for action in game.legal_actions(state, seat)]
+
+
+def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[SubsetChoice]:
+    """Families of the seat's actions the engine wants shown as toggles, with every text in
+    words; a toggle names its item's position and value ("Die 3: 5")."""
+    if not game.features.toggles:
+        return []
+    families = []
+    for family in game.subset_choices(state, seat):
+        item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
+        items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
+                      for value, label in family.items)
+        families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
+                                     translate(family.confirm, lang, names), size=family.size,
+                                     chosen=tuple(family.chosen)))
+    return families
+
+
+def private_delta(mine: Any, public: Any) -> Any:
+    """The part of a seat's view that the public view does not show (recursively)."""
+    if isinstance(mine, dict) and isinstance(public, dict):
+        return {key: private_delta(value, public.get(key, _ABSENT)) for key, value in mine.items()
+                if key != "viewer" and value != public.get(key, _ABSENT)}
+    if isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public):
+        return [None if a == b else private_delta(a, b) for a, b in zip(mine, public)]
+    return mine
+
+
+def has_secrets(game: Game, state: Any, seats: int) -> bool:
+    """A game shows secrets now if some seat's view holds more than the public view. Without
+    secrets every move is a board button: no 'My hand' button and no DMs."""
+    public = game.view(state, None)
+    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+
+
+def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
+    """Moves that may go on the public board: only when one seat acts and its options reveal
+    nothing hidden.
+
+    A seat that holds secrets of its own (its view shows more than the public view: a hand of
+    tiles) chooses privately, by DM or 'My hand', unless the engine declares these moves public
+    (`moves_are_public`): whether options give a secret away cannot be decided by sampling.
+    Then the engine's `hidden_variant` re-deals what is hidden from everyone (a deck's order)
+    and the others' secrets; if the options and labels stay the same, they give nothing away.
+    """
+    to_act = game.to_act(state)
+    if len(to_act) != 1:
+        return []
+    (seat,) = to_act
+    if game.features.public_moves:
+        if not game.moves_are_public(state, seat):
+            return []
+    elif private_delta(game.view(state, seat), game.view(state, None)):
+        return []
+    actions = game.legal_actions(state, seat)
+    raw = [game.describe(state, seat, action) for action in actions]
+    probe = random.Random(0)
+    public = game.view(state, None)
+    # Seats whose view shows nothing beyond the public view hold no secrets to re-deal.
+    owners = [None, *(other for other in range(seats)
+                      if other != seat and private_delta(game.view(state, other), public))]
+    try:
+        for owner in owners:
+            for _ in range(PROBES_PER_OWNER):
+                variant = game.hidden_variant(state, owner, probe)
+                # The actions first (cheap), then their labels, which may name a secret too.
+                if game.legal_actions(variant, seat) != actions or any(
+                        game.describe(variant, seat, action) != label
+                        for action, label in zip(actions, raw)):
+                    return []
+    except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
+        log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
+        return []
+    return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]

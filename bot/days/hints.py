@@ -1,0 +1,70 @@
+"""`/game hint` and the Hint button: the move the computer would make in the caller's seat, and
+why, for them alone; at practice tables and tables opened with `hints=on`."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import discord
+
+import i18n
+
+from bot import presenter
+from bot.days.computer import computer_action
+from bot.days.options import words
+from bot.errors import Refusal
+from bot.moves import Moves
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+class Hints:
+    def __init__(self, storage: Storage, moves: Moves, check_person) -> None:
+        self.storage = storage
+        self.moves = moves
+        self.check_person = check_person  # refuses a player who resigned the seat
+
+    async def offered(self, table) -> bool:
+        """A practice table's turn message carries a Hint button."""
+        return table.status == "active" and (await self.storage.days_table(table.id))["practice"]
+
+    async def hint(self, game_id: int, user: discord.abc.User, lang: str) -> str:
+        """Built from what the seat may see: the engine's `hint` (or its computer player) reads
+        only the seat's own view."""
+        table = await self.moves.table(game_id)
+        if table.status != "active":
+            raise Refusal(words(lang, "hint_no_game"))
+        settings = await self.storage.days_table(table.id)
+        if not (settings["practice"] or settings["hints"]):
+            raise Refusal(words(lang, "hint_off"))
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise Refusal(words(lang, "hint_not_playing"))
+        await self.check_person(table, seat)
+        game = self.moves.engine(table.game)
+        state = game.from_dict(table.state)
+        if not game.legal_actions(state, seat):
+            raise Refusal(words(lang, "hint_not_your_turn"))
+        # The same question gets the same answer until the game moves on.
+        rng = random.Random(f"hint:{table.seed}:{table.version}:{seat}")
+        names = presenter.bold_names(table.names)
+        reason = None
+        if game.features.hints:
+            try:
+                # A search of some tenths of a second: off the event loop.
+                action, reason = await asyncio.to_thread(game.hint, state, seat, rng)
+            except Exception:  # noqa: BLE001 - a broken hint must not break the table
+                log.exception("%s.hint failed; falling back to the computer's move", game.name)
+                action, reason = computer_action(game, state, seat, rng, settings["strength"]), None
+        else:
+            action = computer_action(game, state, seat, rng, settings["strength"])
+        if action not in game.legal_actions(state, seat):
+            action = computer_action(game, state, seat, rng)
+        move = i18n.translate(game.describe(state, seat, action), lang, names)
+        lines = [words(lang, "hint_move", move=move)]
+        if reason is not None:
+            lines.append(i18n.translate(reason, lang, names))
+        lines.append(words(lang, "hint_typed", action=action.encode()))
+        return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Games over days: the table options (`deadline=`, `timeout=`, `reminder=`, `hints=`,
+`computer=`) and the words of the feature (catalogue `bot.days`)."""
+from __future__ import annotations
+
+from typing import Any
+
+import i18n
+
+from bot.errors import Refusal
+
+STRENGTHS = ("normal", "strong")
+HOUR = 3600
+DAY = 24 * HOUR
+DEADLINES: dict[str, int | None] = {"none": None, "24h": DAY, "48h": 2 * DAY, "72h": 3 * DAY, "7d": 7 * DAY}
+TIMEOUT_CHOICES = ("computer", "skip", "end")
+REMINDER_DEFAULT = 12 * HOUR
+REMINDERS: dict[str, int] = {"1h": HOUR, "6h": 6 * HOUR, "12h": 12 * HOUR, "24h": DAY}
+TIMEOUTS_BEFORE_COMPUTER = 3  # timed-out turns in a row after which the computer keeps the seat
+COMPUTER_PAUSE = 2            # seconds before a computer seat moves, so boards read naturally
+MAX_COMPUTER_STEPS = 50       # a timed-out turn of many steps (Knatsch re-rolls) is played out
+AWAY_DAYS = (1, 14)
+PASS_VERBS = ("pass", "skip")
+RETRY = 300                   # a timer whose handling failed is tried again this much later
+
+
+def words(lang: str, key: str, **params: Any) -> str:
+    return i18n.t(lang, f"bot.days.{key}", **params)
+
+
+# ------------------------------------------------------------------------- table options
+
+
+def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, Any]]:
+    """Take this part's options (`deadline=24h timeout=computer reminder=12h`) out of the
+    `/game new options:` text; the rest goes on to the game's own options."""
+    chosen: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": REMINDER_DEFAULT,
+                              "hints": False, "strength": "normal"}
+    rest = []
+    for part in (text or "").replace(",", " ").split():
+        name, _, value = part.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name == "deadline":
+            if value not in DEADLINES:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(DEADLINES)))
+            chosen["deadline"] = DEADLINES[value]
+        elif name == "timeout":
+            if value not in TIMEOUT_CHOICES:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(TIMEOUT_CHOICES)))
+            chosen["timeout"] = value
+        elif name == "reminder":
+            if value not in REMINDERS:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(REMINDERS)))
+            chosen["reminder"] = REMINDERS[value]
+        elif name == "hints":
+            if value not in ("on", "off"):
+                raise Refusal(words(lang, "bad_option", name=name, values="on, off"))
+            chosen["hints"] = value == "on"
+        elif name == "computer":
+            if value not in STRENGTHS:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(STRENGTHS)))
+            chosen["strength"] = value
+        else:
+            rest.append(part)
+    return " ".join(rest), chosen
+
+
+

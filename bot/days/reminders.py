@@ -1,0 +1,62 @@
+"""Reminders: a DM when a game has waited for a player for the table's reminder time (and again
+every reminder time while the turn lasts), or a mention in the channel if their DMs are closed.
+`/game reminders off` stops them; nobody is reminded while away or while the computer plays."""
+from __future__ import annotations
+
+import discord
+
+from i18n import game_title
+
+from bot import presenter
+from bot.days.computer import is_computer
+from bot.days.options import words
+from bot.delivery.content import board_url, channel_url
+from bot.delivery.requests import Failure, attempt
+from bot.delivery.worker import Deliveries
+from bot.locale import table_language
+from bot.moves import Moves
+from bot.storage import GameRow, Storage
+
+
+class Reminders:
+    def __init__(self, client: discord.Client, storage: Storage, moves: Moves, deliveries: Deliveries,
+                 now) -> None:
+        self.client = client
+        self.storage = storage
+        self.moves = moves
+        self.deliveries = deliveries
+        self.now = now  # the scheduler's clock: () -> Unix seconds
+
+    async def remind(self, table: GameRow, seat: int, due_at: int) -> None:
+        game = self.moves.engine(table.game)
+        state = game.from_dict(table.state)
+        if seat not in game.to_act(state):
+            return
+        settings = await self.storage.days_table(table.id)
+        player = table.player_at(seat)
+        row = (await self.storage.days_seats(table.id)).get(seat, {})
+        # The next reminder at most every reminder time, whatever happens to this one.
+        await self.storage.days_move_timer(table.id, seat, "reminder", was=due_at,
+                                           due_at=max(self.now(), due_at) + settings["reminder"])
+        user = await self.storage.days_user(player.user_id)
+        away = user["away_until"] is not None and user["away_until"] > self.now()
+        if is_computer(player.user_id, row) or not user["reminders"] or away:
+            return
+        since = row.get("since") or due_at
+        lang = await self.storage.language_of_user(player.user_id, table_language(table))
+        text = words(lang, "reminder", game=game_title(game), id=table.id, since=presenter.timestamp(since),
+                     link=board_url(table) or channel_url(table))
+        deadline = (await self.storage.days_deadlines(table.id)).get(seat)
+        if deadline is not None:
+            text += "\n" + words(lang, "deadline_at", when=presenter.timestamp(deadline))
+        if player.dm_ok is not False:
+            dm = await attempt(lambda: self.client.create_dm(discord.Object(player.user_id)))
+            sent = dm if isinstance(dm, Failure) else await attempt(lambda: dm.send(text))
+            if not isinstance(sent, Failure):
+                return
+            if sent.kind != "closed":
+                return  # Discord had a problem: the next reminder comes at the next reminder time
+            await self.storage.set_dm_ok(table.id, player.user_id, False)
+        await self.deliveries.notify(table.id, words(table_language(table), "reminder_channel",
+                                                     who=presenter.mention(player.user_id),
+                                                     since=presenter.timestamp(since)), [player.user_id])

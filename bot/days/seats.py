@@ -1,0 +1,175 @@
+"""The computer at the table: its moves for a seat, turns that time out, players who resign in a
+game of three or more, and computer seats added in the lobby.
+
+Every move the computer makes goes through the move pipeline (bot.moves) like a player's: the
+game's lock, the engine, one transaction, the delivery worker.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+import discord
+
+from games.core import Action, Game
+from i18n import game_title
+
+from bot import presenter
+from bot.days.computer import computer_action, has_computer_player, is_computer_user
+from bot.days.storage import seat_write
+from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
+from bot.delivery.worker import Deliveries
+from bot.errors import Refusal
+from bot.locale import table_language
+from bot.moves import Moves
+from bot.storage import GameRow, Storage
+from bot.turns import Change
+
+log = logging.getLogger(__name__)
+
+
+class ComputerSeats:
+    def __init__(self, storage: Storage, moves: Moves, deliveries: Deliveries) -> None:
+        self.storage = storage
+        self.moves = moves
+        self.deliveries = deliveries
+        moves.gate(self.check_person)
+
+    # --------------------------------------------------------------------- moving
+
+    async def move(self, table: GameRow, seat: int, due_at: int = 0) -> None:
+        """A computer seat's timer: its move (a turn of several steps is played out by the
+        timers that each step sets again)."""
+        await self.computer_move(table.id, seat)
+
+    async def computer_move(self, game_id: int, seat: int, *, prefer_pass: bool = False) -> bool:
+        """One move for `seat` by the computer. True if the same seat, alone, is to act again."""
+
+        async def choose(table: GameRow, game: Game, state: Any) -> Action:
+            rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+            if prefer_pass:
+                action = next((a for a in game.legal_actions(state, seat) if a.verb in PASS_VERBS), None)
+                if action is not None:
+                    return action
+            strength = (await self.storage.days_table(table.id))["strength"]
+            # The strong player searches for some tenths of a second: off the event loop.
+            return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
+
+        return await self.moves.computer_move(game_id, seat, choose)
+
+    async def timed_out(self, table: GameRow, seat: int, due_at: int = 0) -> None:
+        """A seat's deadline passed: the table's `timeout=` says what happens (the computer moves
+        for it, it passes, or the game ends); three in a row and the computer keeps the seat."""
+        game = self.moves.engine(table.game)
+        state = game.from_dict(table.state)
+        if seat not in game.to_act(state):
+            return
+        settings = await self.storage.days_table(table.id)
+        seats = await self.storage.days_seats(table.id)
+        timeouts = seats.get(seat, {}).get("timeouts", 0) + 1
+        computer = "timeout" if timeouts >= TIMEOUTS_BEFORE_COMPUTER else seats.get(seat, {}).get("computer")
+        await self.storage.days_set_seat(table.id, seat, timeouts=timeouts, computer=computer)
+        lang = table_language(table)
+        name = presenter.bold_names(table.names)[seat]
+        if settings["timeout"] == "end":
+            text = words(lang, "timeout_end", who=name)
+            result = {"winners": [], "reason": f"{{s{seat}}} ran out of time.", "timed_out": seat}
+            await self.moves.change(table.id, ending(text, "abandoned", result))
+            return
+        note = words(lang, "timeout_move", who=name)
+        if computer == "timeout":
+            note += " " + words(lang, "now_computer", who=name, count=TIMEOUTS_BEFORE_COMPUTER)
+        await self.deliveries.notify(table.id, note)
+        # The whole turn is played out: a turn of several steps must not wait again per step.
+        for _ in range(MAX_COMPUTER_STEPS):
+            if not await self.computer_move(table.id, seat, prefer_pass=settings["timeout"] == "skip"):
+                break
+
+    # --------------------------------------------------------------------- resigning
+
+    async def resign_to_computer(self, table: GameRow, seat: int) -> None:
+        """A resigning player in a game of three or more: the computer takes the seat."""
+        await self.check_person(table, seat)
+
+        async def make(table: GameRow, game: Game) -> Change | None:
+            state = game.from_dict(table.state)
+            change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
+                            writes=seat_write(table.id, seat, computer="resigned"))
+            change.notices.append({"content": words(table_language(table), "resigned_computer",
+                                                    who=presenter.bold_names(table.names)[seat]), "mentions": []})
+            return change
+
+        await self.moves.change(table.id, make)
+
+    async def check_person(self, table: GameRow, seat: int) -> None:
+        """Refuse a move by a player who resigned: the computer plays that seat now."""
+        if await self.seat_left(table, seat):
+            raise Refusal(words(table_language(table), "resigned_no_moves"))
+
+    async def seat_left(self, table: GameRow, seat: int) -> bool:
+        """Whether the seat's player resigned and the computer plays it now: such a player gets
+        nothing private of the seat any more (no DMs, no 'My hand')."""
+        return (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
+
+    # ------------------------------------------------------------- lobby computer seats
+
+    async def add(self, game_id: int, user: discord.abc.User, lang: str, strength: str | None = None) -> GameRow:
+        """The host adds a computer seat to the lobby (games with a computer player only), and
+        may set how strong the table's computer players are."""
+        table = await self._host_lobby(game_id, user, lang)
+        game = self.moves.engine(table.game)
+        if not has_computer_player(game):
+            raise Refusal(words(lang, "computer_none", game=game_title(game)))
+        async with self.moves.lock(table.id):
+            table = await self.moves.table(table.id)
+            if len(table.players) >= game.max_players:
+                raise Refusal(words(lang, "computer_full", count=game.max_players))
+            # Numbered after the highest still seated, so a removed one's number comes back.
+            number = 1 + max((-p.user_id for p in table.players if is_computer_user(p.user_id)), default=0)
+            await self.storage.add_player(table.id, -number, f"Computer {number}")
+            if strength is not None:
+                await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
+                                                                   strength=strength))
+            return await self._lobby_changed(table.id)
+
+    async def remove(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        """The host takes the last computer seat added out of the lobby."""
+        table = await self._host_lobby(game_id, user, lang)
+        async with self.moves.lock(table.id):
+            table = await self.moves.table(table.id)
+            computers = sorted((p.user_id for p in table.players if is_computer_user(p.user_id)))
+            if not computers:
+                raise Refusal(words(lang, "computer_none_seated"))
+            await self.storage.remove_player(table.id, computers[0], new_host_id=None)
+            return await self._lobby_changed(table.id)
+
+    async def _host_lobby(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
+        table = await self.moves.table(game_id)
+        if table.status != "lobby":
+            raise Refusal(words(lang, "computer_started"))
+        if user.id != table.host_id:
+            raise Refusal(words(lang, "computer_not_host", host=presenter.mention(table.host_id)))
+        return table
+
+    async def _lobby_changed(self, game_id: int) -> GameRow:
+        """The lobby message shows the new seats (and Remove computer while one is seated)."""
+        table = await self.moves.table(game_id)
+        if table.lobby_message_id is not None:
+            await self.deliveries.lobby_changed(table)
+        return table
+
+
+def ending(text: str, status: str, result: dict, *, expected_status: str | None = "active"):
+    """A maker for `Moves.change`: the game ends early (resigned, abandoned, out of time), and
+    `text` says so in the channel with the board as it was left."""
+
+    async def make(table: GameRow, game: Game) -> Change | None:
+        if table.status not in ("lobby", "active") or (expected_status and table.status != expected_status):
+            return None
+        state = game.from_dict(table.state) if table.state is not None else None
+        return Change("end", table, game, state, state, text=text,
+                      record={"status": status, "result": result, "expected_status": expected_status})
+
+    return make

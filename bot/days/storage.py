@@ -1,0 +1,149 @@
+"""What games over days store: each table's settings, each seat's wait, the timers and each
+user's absence and reminder choice (tables `day_tables`, `day_seats`, `timers`, `day_users`,
+`timer_claims`; migrations 4-6).
+
+A mixin of `bot.storage.Storage`, over the same connection and lock. `now` always comes from
+the caller's clock (bot.scheduler), so tests can run the timers on a fake one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.storage.core import Write
+
+TIMER_LEASE = 300  # seconds a process has to handle a timer it claimed before another may
+TABLE_DEFAULTS: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": 12 * 3600, "practice": False,
+                                  "hints": False, "strength": "normal"}
+
+
+def table_settings_write(game_id: int, settings: dict[str, Any]) -> Write:
+    """The statement that stores a table's settings (`TABLE_DEFAULTS`' keys)."""
+    values = {**TABLE_DEFAULTS, **settings}
+    return ("INSERT INTO day_tables (game_id, deadline, timeout, reminder, practice, hints, strength) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, timeout = excluded.timeout, "
+            "reminder = excluded.reminder, practice = excluded.practice, hints = excluded.hints, "
+            "strength = excluded.strength",
+            (game_id, values["deadline"], values["timeout"], values["reminder"], int(values["practice"]),
+             int(values["hints"]), values["strength"]))
+
+
+def seat_write(game_id: int, seat: int, **fields: Any) -> list[Write]:
+    """Set some of since / computer / timeouts for one seat (the row is made if missing)."""
+    assert fields and set(fields) <= {"since", "computer", "timeouts"}
+    names = sorted(fields)
+    return [("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat)),
+            (f"UPDATE day_seats SET {', '.join(f'{n} = ?' for n in names)} WHERE game_id = ? AND seat = ?",
+             (*(fields[n] for n in names), game_id, seat))]
+
+
+def timers_writes(game_id: int, since: dict[int, int | None], timers: list[tuple[int, str, int]]) -> list[Write]:
+    """After a change to a game: each seat's wait start (None: not to act) and the game's
+    complete set of timers (seat, kind, due_at)."""
+    writes: list[Write] = []
+    for seat, when in since.items():
+        writes.append(("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat)))
+        writes.append(("UPDATE day_seats SET since = ? WHERE game_id = ? AND seat = ?", (when, game_id, seat)))
+    writes.append(("DELETE FROM timers WHERE game_id = ?", (game_id,)))
+    writes += [("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                (game_id, seat, kind, int(due))) for seat, kind, due in timers]
+    return writes
+
+
+def clear_timers_write(game_id: int) -> Write:
+    """A game that is over keeps no timers."""
+    return ("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+
+class DaysStore:
+    async def days_table(self, game_id: int) -> dict[str, Any]:
+        """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
+        practice table or gives hints, and its computer players' strength."""
+        row = await self._row(
+            "SELECT deadline, timeout, reminder, practice, hints, strength FROM day_tables WHERE game_id = ?",
+            (game_id,))
+        if row is None:
+            return dict(TABLE_DEFAULTS)
+        return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"],
+                "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"]}
+
+    async def days_set_table(self, game_id: int, **settings: Any) -> None:
+        await self.apply([table_settings_write(game_id, settings)])
+
+    async def days_seats(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """seat -> {since, computer, timeouts} for the seats that have a row."""
+        return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
+                for r in await self._rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
+                                          (game_id,))}
+
+    async def days_set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        await self.apply(seat_write(game_id, seat, **fields))
+
+    async def days_timers(self, game_id: int) -> list[tuple[int, str, int]]:
+        return [(r["seat"], r["kind"], r["due_at"]) for r in await self._rows(
+            "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,))]
+
+    async def days_next_due(self) -> int | None:
+        return (await self._row("SELECT MIN(due_at) FROM timers"))[0]
+
+    async def days_first_due(self, now: float) -> tuple[int, int, str, int] | None:
+        """The oldest timer due by `now` that no process is handling: (game_id, seat, kind, due_at)."""
+        row = await self._row(
+            "SELECT game_id, seat, kind, due_at FROM timers WHERE due_at <= ? AND NOT EXISTS ("
+            "SELECT 1 FROM timer_claims c WHERE c.game_id = timers.game_id AND c.seat = timers.seat "
+            "AND c.kind = timers.kind AND c.due_at = timers.due_at AND c.claimed_at > ?) "
+            "ORDER BY due_at, game_id, seat, kind LIMIT 1", (int(now), int(now) - TIMER_LEASE))
+        return None if row is None else (row["game_id"], row["seat"], row["kind"], row["due_at"])
+
+    async def days_claim_timer(self, game_id: int, seat: int, kind: str, due_at: int, now: float) -> bool:
+        """Claim a due timer for this process. True for exactly one of several processes (on one
+        database) asking at once; a claim older than the lease (its process died mid-way) may
+        be taken over. Old claims are swept away on the way."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM timer_claims WHERE claimed_at < ?", (int(now) - 86_400,))
+            cursor = await db.execute(
+                "INSERT INTO timer_claims (game_id, seat, kind, due_at, claimed_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, seat, kind, due_at) DO UPDATE SET claimed_at = excluded.claimed_at "
+                "WHERE timer_claims.claimed_at <= ?",
+                (game_id, seat, kind, int(due_at), int(now), int(now) - TIMER_LEASE),
+            )
+            return cursor.rowcount == 1
+
+    async def days_move_timer(self, game_id: int, seat: int, kind: str, *, was: int, due_at: int | None) -> None:
+        """Reschedule (or with due_at None delete) a timer, only if it is still the one seen."""
+        if due_at is None:
+            await self._update("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
+                               (game_id, seat, kind, was))
+        else:
+            await self._update("UPDATE timers SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
+                               "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
+
+    async def days_user(self, user_id: int) -> dict[str, Any]:
+        row = await self._row("SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,))
+        if row is None:
+            return {"reminders": True, "away_until": None}
+        return {"reminders": bool(row["reminders"]), "away_until": row["away_until"]}
+
+    async def days_set_user(self, user_id: int, **fields: Any) -> None:
+        assert fields and set(fields) <= {"reminders", "away_until"}
+        names = sorted(fields)
+        await self.apply([
+            ("INSERT OR IGNORE INTO day_users (user_id) VALUES (?)", (user_id,)),
+            (f"UPDATE day_users SET {', '.join(f'{n} = ?' for n in names)} WHERE user_id = ?",
+             (*(fields[n] for n in names), user_id))])
+
+    async def days_shift_deadlines(self, user_id: int, *, delta: int, not_before: int,
+                                   except_game: int | None = None) -> None:
+        """Move the deadlines of every seat `user_id` holds in an active game (but `except_game`)
+        by `delta` seconds (never earlier than `not_before`): /game away and its end."""
+        await self._update(
+            "UPDATE timers SET due_at = MAX(due_at + ?, ?) WHERE kind = 'deadline' AND game_id != ? AND EXISTS ("
+            " SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = timers.game_id"
+            " AND s.seat = timers.seat AND s.user_id = ? AND g.status = 'active')",
+            (int(delta), int(not_before), -1 if except_game is None else except_game, user_id),
+        )
+
+    async def days_deadlines(self, game_id: int) -> dict[int, int]:
+        """seat -> when its deadline falls, for the seats of a game that have one."""
+        return {r["seat"]: r["due_at"] for r in await self._rows(
+            "SELECT seat, due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,))}

@@ -1,0 +1,182 @@
+"""Every timer of games over days, kept with the game it belongs to.
+
+Everything time-based is a stored timer (table `timers`) handled by the one scheduler
+(bot.scheduler), so a restart loses nothing and whatever fell due while the bot was down is
+handled once, oldest first. With every change to a game (a listener of the move pipeline,
+bot.moves) the game's timers are worked out afresh from its state and stored in the change's own
+transaction:
+
+* each seat to act has a wait start (`day_seats.since`): when its turn began;
+* a person to act gets a `reminder` at since + the table's reminder time (again every reminder
+  time while the turn lasts), and with a deadline a `deadline` at since + the deadline (pushed
+  back while the player is away);
+* a computer seat to act gets a `computer` timer a short pause from now.
+
+What a due timer does is someone else's: `handlers` maps its kind to a coroutine
+(bot.days.reminders, bot.days.timeouts).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Awaitable, Callable, Sequence
+
+from bot import presenter
+from bot.days.computer import is_computer
+from bot.days.options import COMPUTER_PAUSE, RETRY, words
+from bot.days.storage import clear_timers_write, seat_write, timers_writes
+from bot.locale import table_language
+from bot.scheduler import Scheduler
+from bot.storage import GameRow, Storage, Write
+from bot.turns import Change
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[GameRow, int, int], Awaitable[None]]
+"""(table, seat, due_at) -> handles a due timer of one kind."""
+
+
+class Timers:
+    def __init__(self, storage: Storage, scheduler: Scheduler) -> None:
+        self.storage = storage
+        self.scheduler = scheduler
+        self.handlers: dict[str, Handler] = {}
+        scheduler.add_source(self.next_due, self.run_due)
+
+    def now(self) -> int:
+        return int(self.scheduler.clock.now())
+
+    # ----------------------------------------------------------- following changes
+
+    async def prepare(self, change: Change) -> Sequence[Write]:
+        """The game's waits and timers after `change`, for its transaction."""
+        table, game = change.table, change.game
+        if change.kind == "end" or game.outcome(change.after) is not None:
+            return [clear_timers_write(table.id)]
+        now = self.now()
+        settings = await self.storage.days_table(table.id)
+        seats = await self.storage.days_seats(table.id)
+        writes: list[Write] = []
+        mover = change.seat if change.kind in ("move", "undo") else None
+        person = change.by_person and mover is not None
+        if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
+            seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
+        if person:
+            # A move of their own brings a player back: no more computer, no more absence.
+            row = seats.get(mover, {})
+            if row.get("computer") == "timeout" or row.get("timeouts"):
+                writes += seat_write(table.id, mover, computer=None, timeouts=0)
+                seats[mover] = dict(row, computer=None, timeouts=0)
+        to_act = game.to_act(change.after)
+        # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
+        # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
+        existing = {(seat, kind): due for seat, kind, due in await self.storage.days_timers(table.id)}
+        since: dict[int, int | None] = {}
+        timers: list[tuple[int, str, int]] = []
+        for player in table.players:
+            seat = player.seat
+            row = seats.get(seat, {})
+            if seat not in to_act:
+                since[seat] = None
+                continue
+            started = row.get("since")
+            waiting_on = started is not None and seat != mover
+            # Taking back a secret choice while others still choose rejoins their wait: the
+            # round's clock goes on (changing must not buy a fresh deadline).
+            rejoined = started is None and seat == mover and change.by_person
+            if not waiting_on:
+                started = now
+                if rejoined:
+                    others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
+                    started = min([t for t in others if t is not None], default=now)
+            since[seat] = started
+            computer = is_computer(player.user_id, row)
+            kinds = ("computer",) if computer else ("reminder", "deadline")
+            if waiting_on and all((seat, kind) in existing for kind in kinds
+                                  if kind != "deadline" or settings["deadline"] is not None):
+                timers += [(seat, kind, existing[seat, kind]) for kind in kinds if (seat, kind) in existing]
+                continue
+            if computer:
+                timers.append((seat, "computer", now + COMPUTER_PAUSE))
+                continue
+            fresh = (now if rejoined else started) + settings["reminder"]
+            timers.append((seat, "reminder", existing.get((seat, "reminder"), fresh) if waiting_on else fresh))
+            if settings["deadline"] is not None:
+                due = started + settings["deadline"]
+                away_until = None if person and seat == mover else \
+                    (await self.storage.days_user(player.user_id))["away_until"]
+                if away_until is not None and away_until > now:
+                    due = max(due, now) + max(away_until - max(now, started), 0)
+                timers.append((seat, "deadline", due))
+        return writes + timers_writes(table.id, since, timers)
+
+    async def after(self, change: Change) -> None:
+        if change.by_person and change.seat is not None and change.kind in ("move", "undo"):
+            await self.end_away(change.table.player_at(change.seat).user_id, self.now(), except_game=change.table.id)
+        self.scheduler.poke()
+
+    async def end_away(self, user_id: int, now: int, *, except_game: int | None = None) -> bool:
+        """A player is back: their absence ends, and the deadlines it pushed back come forward."""
+        until = (await self.storage.days_user(user_id))["away_until"]
+        if until is None:
+            return False
+        await self.storage.days_set_user(user_id, away_until=None)
+        if until > now:
+            await self.storage.days_shift_deadlines(user_id, delta=-(until - now), not_before=now,
+                                                    except_game=except_game)
+            self.scheduler.poke()
+        return True
+
+    # ------------------------------------------------------------------- due timers
+
+    async def next_due(self) -> float | None:
+        return await self.storage.days_next_due()
+
+    async def run_due(self, now: float) -> None:
+        """Handle every timer due by `now`, oldest first, each once."""
+        handled = 0
+        while (timer := await self.storage.days_first_due(now)) is not None:
+            game_id, seat, kind, due_at = timer
+            if not await self.storage.days_claim_timer(game_id, seat, kind, due_at, now):
+                continue  # another process (on the same database) is handling it
+            try:
+                table = await self.storage.get_game(game_id)
+                if table is None or table.status != "active":
+                    await self.storage.apply([clear_timers_write(game_id)])
+                else:
+                    await self.handlers[kind](table, seat, due_at)
+            except Exception:  # noqa: BLE001 - one bad game must not stop the others
+                log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
+                await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=self.now() + RETRY)
+            # Whatever the handler did, this timer never fires twice for the same moment.
+            await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
+            handled += 1
+        if handled:
+            self.scheduler.poke()
+
+    # --------------------------------------------------------------------- showing
+
+    async def deadline_line(self, table: GameRow, lang: str | None = None) -> str:
+        """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (empty without)."""
+        deadlines = await self.storage.days_deadlines(table.id)
+        if not deadlines:
+            return ""
+        names = presenter.bold_names(table.names)
+        parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
+        return words(lang or table_language(table), "deadline_line", deadlines=", ".join(parts))
+
+    async def status_lines(self, table: GameRow, lang: str | None = None) -> list[str]:
+        """For `/game status`: the deadlines, who is away, and seats the computer plays (in `lang`,
+        by default the table's language)."""
+        lang = lang or table_language(table)
+        lines = [text] if (text := await self.deadline_line(table, lang)) else []
+        now = self.now()
+        seats = await self.storage.days_seats(table.id)
+        names = presenter.bold_names(table.names)
+        for player in table.players:
+            until = (await self.storage.days_user(player.user_id))["away_until"] if player.user_id > 0 else None
+            if until is not None and until > now:
+                lines.append(words(lang, "status_away", who=names[player.seat], until=presenter.timestamp(until, "f")))
+            if is_computer(player.user_id, seats.get(player.seat)):
+                lines.append(words(lang, "status_computer", who=names[player.seat]))
+        return lines
+

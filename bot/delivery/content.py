@@ -1,0 +1,231 @@
+"""What a delivery shows, built from the game as stored: the board message (its text, image,
+alt text and buttons) and each seat's private view (a DM or 'My hand').
+
+Nothing here talks to Discord; the worker sends what these build. Images are drawn off the event
+loop by one thread, in turn: a board takes some 10-20 ms, so one thread draws 50 or more a
+second, and more threads would not draw faster on a small VPS's one core, while each keeps
+memory of its own (bench/memory.py: 1,000 games in some 146 MiB with one drawing thread, 152
+with two, 156 with asyncio's default six).
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import discord
+
+from games.core import Game
+from i18n import game_title, t
+from renderers import private_shown
+
+from bot import presenter
+from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
+from bot.components import Choice, board_view, private_view
+from bot.locale import table_language
+from bot.storage import GameRow, Storage
+
+log = logging.getLogger(__name__)
+
+DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+
+Renderer = Callable[..., bytes]
+"""`(view, names[, lang]) -> PNG bytes`, optionally with `.many(views, names, lang)` for several
+seats' views of one state (the board they share drawn once)."""
+
+Images = dict[tuple[int | None, str], bytes]
+"""Drawn PNGs by (seat, language); seat None is the public board."""
+
+
+@dataclass(frozen=True)
+class PrivatePayload:
+    content: str
+    file: discord.File | None
+    view: discord.ui.View | None
+    done: str = ""  # the same DM once its decision is over: no status, no call to move
+
+
+def channel_url(table: GameRow) -> str:
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+
+
+def board_url(table: GameRow) -> str | None:
+    if table.board_message_id is None:
+        return None
+    return f"{channel_url(table)}/{table.board_message_id}"
+
+
+def status_line(table: GameRow, game: Game, state: Any) -> str:
+    return presenter.named(game.view(state, None)["status"], table, table_language(table))
+
+
+class Content:
+    """Builds boards and private views (see the module's docstring).
+
+    `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
+    `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
+    `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more.
+    """
+
+    def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
+        self.client = client
+        self.storage = storage
+        self.render = render
+        self.deadline_line = _no_deadlines
+        self.hint_offered = _no_hints
+        self.seat_left = _nobody_left
+
+    # ------------------------------------------------------------------------- images
+
+    async def image(self, view: dict, names: list[str], filename: str, lang: str = "en",
+                    description: str | None = None, *, drawn: bytes | None = None) -> discord.File | None:
+        """The rendered view, with its alt text, or None if the renderer fails: a move is never
+        lost to a drawing bug. `drawn`: this very view's PNG, if already drawn (`images_of`)."""
+        arguments = (view, names) if lang == "en" else (view, names, lang)
+        try:
+            png = drawn if drawn is not None else \
+                await asyncio.get_running_loop().run_in_executor(DRAWING, self.render, *arguments)
+        except Exception:  # noqa: BLE001
+            log.exception("Rendering %s failed; posting without an image", view.get("game"))
+            return None
+        return discord.File(io.BytesIO(png), filename=filename, description=description)
+
+    async def images_of(self, table: GameRow, game: Game, state: Any, seats: Sequence[int], *,
+                        board: bool = False) -> Images:
+        """The DM images of `state` for `seats`, drawn together where the renderer can (`many`:
+        the board they share is drawn and compressed once), by (seat, language). Each is drawn
+        from that seat's own view and goes only into that seat's DM of this very state.
+        `board`: the public board in the table's language is drawn with them, under (None, lang),
+        when a DM image is drawn in that language (a renderer may share the board's drawing)."""
+        many = getattr(self.render, "many", None)
+        if many is None or len(seats) < (1 if board else 2):
+            return {}
+        public = game.view(state, None)
+        by_language: dict[str, list[tuple[int | None, dict]]] = {}
+        for seat in seats:
+            view = game.view(state, seat)
+            if private_delta(view, public) and private_shown(view):
+                by_language.setdefault(await self.private_language(table, seat), []).append((seat, view))
+        if board and table_language(table) in by_language:
+            by_language[table_language(table)].insert(0, (None, public))
+        images: Images = {}
+        for lang, entries in by_language.items():
+            if len(entries) < 2:
+                continue
+            try:
+                pngs = await asyncio.get_running_loop().run_in_executor(
+                    DRAWING, many, [view for _, view in entries], table.names, lang)
+            except Exception:  # noqa: BLE001
+                log.exception("Rendering %s's DM images failed; drawing them one by one", game.name)
+                continue
+            images.update({(seat, lang): png for (seat, _), png in zip(entries, pngs)})
+        return images
+
+    # -------------------------------------------------------------------------- board
+
+    def footer(self, table: GameRow, game: Game, state: Any, deadlines: str = "") -> tuple[str, list[int]]:
+        """'Your move' with mentions of who must act (and their deadlines), or the outcome; and
+        the people it would ping."""
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return presenter.outcome_text(outcome, table, table_language(table), game), []
+        to_act = sorted(game.to_act(state))
+        line = presenter.next_move_line(table, to_act, table_language(table))
+        line = "\n".join(part for part in (line, deadlines) if part)
+        return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if user > 0]
+
+    async def board_parts(self, table: GameRow, game: Game, state: Any, content: str, *,
+                          drawn: bytes | None = None, whole: bool = False) -> dict[str, Any]:
+        """The keyword arguments of a board message: its image (with alt text) and its
+        components, for `content`. `whole`: the whole board at full size where a game shows only
+        the part where the decision is (`/game board`)."""
+        view = game.view(state, None)
+        if whole:
+            view = dict(view, whole=True)
+        file = await self.image(view, table.names, "board.png", table_language(table),
+                                self.alt_text(table, game, state, content), drawn=None if whole else drawn)
+        parts: dict[str, Any] = {"view": self.components(table, game, state, hint=await self.hint_offered(table))}
+        parts["attachments" if file is None else "file"] = [] if file is None else file
+        return parts
+
+    def components(self, table: GameRow, game: Game, state: Any, *, hint: bool = False,
+                   choices: Sequence[Choice] | None = None) -> discord.ui.View | None:
+        if table.status != "active":
+            return None
+        lang = table_language(table)
+        names = label_names(table)
+        if choices is None:
+            choices = public_choices(game, state, len(table.players), names, lang)
+        # Public choices exist only when exactly one seat acts; its toggles go with them.
+        toggles = toggles_for(game, state, min(game.to_act(state)), names, lang) if choices else []
+        return board_view(table.id, table.version, choices, toggles,
+                          hand=has_secrets(game, state, len(table.players)), hint=hint, lang=lang)
+
+    @staticmethod
+    def alt_text(table: GameRow, game: Game, state: Any, said: str) -> str:
+        """The board's alt text, from public things only: the scores and what the message says."""
+        from bot.records import running_scores  # late: bot.records builds on this module
+
+        try:
+            scores = running_scores(game, state)
+        except Exception:  # noqa: BLE001 - a description must never cost a board
+            scores = None
+        return presenter.alt_text(table, game, scores, said, table_language(table))
+
+    # ------------------------------------------------------------------ private views
+
+    async def private_language(self, table: GameRow, seat: int) -> str:
+        return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
+
+    async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
+                              lines: Sequence[Any] = (), *, drawn: Images | None = None) -> PrivatePayload:
+        """A seat's private view for a DM or 'My hand', in its player's language (that of their
+        last interaction with the bot; the table's until then). `lines`: engine texts to add;
+        `drawn`: DM images of this state already drawn (`images_of`)."""
+        lang = await self.private_language(table, seat)
+        lines = [presenter.named(text, table, lang) for text in lines]
+        guild = self.client.get_guild(table.guild_id)
+        channel = self.client.get_channel(table.channel_id)
+        header = presenter.dm_header(
+            table, game,
+            guild_name=guild.name if guild else f"server {table.guild_id}",
+            channel_name=getattr(channel, "name", None) or str(table.channel_id),
+            jump_url=channel_url(table), lang=lang,
+        )
+        view = game.view(state, seat)
+        active = table.status == "active"
+        may_act = active and seat in game.to_act(state)
+        names = label_names(table)
+        # A seat the game does not wait for may still have optional moves ("Change my choice").
+        choices = choices_for(game, state, seat, names, lang) if active else []
+        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
+        components = private_view(table.id, table.version, choices, toggles, lang=lang)
+        secrets = (view.get("private") or {}).get("summary")
+        said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
+        content = presenter.private_text(header, said, presenter.named(view["status"], table, lang), may_act,
+                                         components is not None, lang)
+        # An image only when it shows something private: the public board is in the channel.
+        private = bool(private_delta(view, game.view(state, None))) and private_shown(view)
+        description = presenter.clip(" ".join((
+            t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
+            presenter.named(secrets, table, lang) if secrets else "",
+            presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
+        file = await self.image(view, table.names, "hand.png", lang, description,
+                                drawn=(drawn or {}).get((seat, lang))) if private else None
+        done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
+        return PrivatePayload(content, file, components, done)
+
+
+async def _no_deadlines(table: GameRow) -> str:
+    return ""
+
+
+async def _no_hints(table: GameRow) -> bool:
+    return False
+
+
+async def _nobody_left(table: GameRow, seat: int) -> bool:
+    return False

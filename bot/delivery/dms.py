@@ -1,0 +1,133 @@
+"""Each seat's DM: the private view a change owes it, delivered by the worker (bot.delivery.worker).
+
+One DM per private decision: the open DM is edited while the same decision goes on, and a new
+decision gets a new DM (the old one keeps what it showed and loses its buttons). A seat that
+changed hands starts a new DM for its new player; a computer seat, and a player who resigned,
+get none. A player whose DMs are closed is told about once in the channel ('My hand' shows the
+same view), and tried again at their next interaction with the bot or after `DM_RETRY`.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Awaitable, Callable
+
+import discord
+
+from games.core import Game
+
+from bot import presenter
+from bot.delivery.content import Content, Images
+from bot.delivery.requests import Failure, nonce_for
+from bot.delivery.storage import DmRow, notice_write
+from bot.locale import table_language
+from bot.storage import GameRow, Storage
+
+log = logging.getLogger(__name__)
+
+DM_RETRY = 6 * 3600  # a player whose DMs were closed is tried again this much later at the latest
+RETRY_ON_RETURN = 600  # ... or when they next interact with the bot, this long after the refusal
+
+
+class PrivateDeliveries:
+    def __init__(self, client: discord.Client, storage: Storage, content: Content,
+                 request: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
+                 again: Callable[[int], None], now: Callable[[], float]) -> None:
+        self.client = client
+        self.storage = storage
+        self.content = content
+        self.request = request  # one Discord request, bounded and judged (the worker's)
+        self.again = again  # the game's pass must run once more (a channel post was added)
+        self.now = now
+        # Users whose DMs were refused, and when (monotonic): tried again when they are back.
+        self.refused_users: dict[int, float] = {}
+        self.retry_on_return = RETRY_ON_RETURN
+
+    def back(self, user_id: int) -> bool:
+        """Whether a user whose DMs were refused, and who interacts with the bot now, is to be
+        tried again (not at every click: a while after the refusal)."""
+        refused = self.refused_users.get(user_id)
+        if refused is None or time.monotonic() - refused < self.retry_on_return:
+            return False
+        del self.refused_users[user_id]
+        return True
+
+    async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images) -> Failure | None:
+        """A seat's owed DM: its open DM edited, or a new one for a new decision."""
+        seat, version = row.seat, row.owed
+        player = table.player_at(seat)
+        if player.user_id < 0 or state is None or await self.content.seat_left(table, seat):
+            # A computer seat reads no DMs; a player who resigned learns nothing more of the seat.
+            if row.message_id is not None and row.buttons:
+                await self._finish(row, row.done_text)
+            await self.storage.dm_finished(table.id, seat, forget=player.user_id >= 0)
+            await self.storage.dm_settled(table.id, seat, version)
+            return None
+        if row.message_id is not None and row.user_id != player.user_id:
+            # The seat changed hands: the old player's DM is never edited again.
+            await self._finish(row, row.done_text)
+            await self.storage.dm_finished(table.id, seat, forget=True)
+            row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
+        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn)
+        kwargs: dict[str, Any] = {"view": payload.view}
+        if row.message_id is not None and not row.fresh:
+            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            if payload.view is None and not row.lines and row.buttons:
+                # Its decision is over and it has nothing new to say.
+                result = await self.request(lambda: message.edit(content=row.done_text or payload.done, view=None))
+            else:
+                result = await self.request(lambda: message.edit(
+                    content=payload.content, attachments=[payload.file] if payload.file is not None else [],
+                    **kwargs))
+            if not isinstance(result, Failure):
+                await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
+                                                channel_id=row.channel_id, message_id=row.message_id,
+                                                buttons=payload.view is not None, done_text=payload.done)
+                return None
+            if result.kind != "gone":
+                return await self._dm_failed(table, seat, result)
+        elif row.message_id is not None and row.buttons:
+            await self._finish(row, row.done_text)  # a new decision: the old DM asks no more
+        if payload.view is None:
+            kwargs.pop("view")
+        if payload.file is not None:
+            kwargs["file"] = payload.file
+        dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
+        if isinstance(dm, Failure):
+            return await self._dm_failed(table, seat, dm)
+        message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, version),
+                                                      **kwargs))
+        if isinstance(message, Failure):
+            return await self._dm_failed(table, seat, message)
+        await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
+                                        channel_id=message.channel.id, message_id=message.id,
+                                        buttons=payload.view is not None, done_text=payload.done)
+        if player.dm_ok is not True:
+            await self.storage.set_dm_ok(table.id, player.user_id, True)
+        return None
+
+    async def _finish(self, row: DmRow, done: str | None) -> None:
+        """An open DM whose decision is over keeps what it showed and loses its buttons."""
+        message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+        await self.request(lambda: message.edit(content=done, view=None) if done else message.edit(view=None))
+
+    async def _dm_failed(self, table: GameRow, seat: int, failure: Failure) -> Failure:
+        player = table.player_at(seat)
+        if failure.kind != "closed":
+            log.warning("Could not DM seat %s of game %s: %s; it stays owed", seat, table.id, failure.reason)
+            return failure
+        log.info("DMs closed for user %s (game %s); trying again later", player.user_id, table.id)
+        self.refused_users[player.user_id] = time.monotonic()
+        await self.storage.dm_refused(table.id, seat, until=int(self.now()) + DM_RETRY)
+        if player.dm_ok is not False:
+            await self.storage.set_dm_ok(table.id, player.user_id, False)
+            if table.status == "active":
+                await self.storage.apply([notice_write(table.id, {
+                    "content": presenter.dm_closed_text(player.name, table_language(table)), "mentions": []})])
+                self.again(table.id)
+        rows = await self.storage.dm_rows(table.id)
+        row = rows.get(seat)
+        if row is not None and row.message_id is not None and row.buttons:
+            await self._finish(row, row.done_text)  # its buttons would be refused; take them off if we may
+            await self.storage.dm_finished(table.id, seat, forget=False)
+        return failure

@@ -1,0 +1,104 @@
+"""One request to Discord, bounded in time and judged by what its failure means for a delivery.
+
+Every request the delivery worker makes goes through `attempt`: it runs under a short timeout
+(a request that hangs must not hold a game's deliveries, and discord.py's own limit is 300 s),
+and its failure becomes one of a few verdicts the worker knows what to do with. Messages are
+posted with a nonce made from what they deliver (`nonce_for`), and discord.py asks Discord to
+enforce it: a retry of a post whose answer was lost returns the message already made instead of
+making a second one.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, TypeVar
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+REQUEST_TIMEOUT = 8.0   # seconds a request (with its files) may take before it counts as hung
+RETRY_AFTER_CAP = 300.0  # the longest a rate limit makes us wait before trying again
+
+# Discord's JSON error codes the worker acts on.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_INTERACTION = 10062
+MISSING_ACCESS = 50001
+CANNOT_DM = 50007
+MISSING_PERMISSIONS = 50013
+ALREADY_ACKNOWLEDGED = 40060
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a request did not go through, and what that means:
+
+    kind "retry": Discord had a problem or is rate limiting (5xx, 429, a hang, no network):
+      try again after `after` seconds (or the worker's own backoff when 0).
+    kind "blocked": the bot may not post there (a revoked permission, access lost): try again
+      when the permissions change, and now and then.
+    kind "gone": the message or channel is gone (deleted by a moderator): `what` says which.
+    kind "closed": the user does not take DMs from the bot.
+    kind "refused": any other refusal (a request Discord will never take): logged as a bug.
+    """
+
+    kind: str
+    reason: str
+    after: float = 0.0
+    what: str = ""
+    status: int | None = None
+
+
+def judge(error: BaseException) -> Failure:
+    """What a request's exception means for its delivery."""
+    if isinstance(error, (asyncio.TimeoutError, TimeoutError)):
+        return Failure("retry", "no answer in time")
+    if isinstance(error, discord.RateLimited):
+        return Failure("retry", "rate limited", after=min(error.retry_after, RETRY_AFTER_CAP), status=429)
+    if isinstance(error, discord.HTTPException):
+        status, code = error.status, getattr(error, "code", 0)
+        reason = f"{status} {error.text or ''}".strip()
+        if status == 429:  # discord.py waits out rate limits itself; one that reaches us waits the backoff
+            retry_after = getattr(error, "retry_after", None) or 0.0
+            return Failure("retry", reason, after=min(float(retry_after), RETRY_AFTER_CAP), status=status)
+        if status >= 500:
+            return Failure("retry", reason, status=status)
+        if code == CANNOT_DM:
+            return Failure("closed", reason, status=status)
+        if code in (MISSING_PERMISSIONS, MISSING_ACCESS) or (status == 403 and code != CANNOT_DM):
+            return Failure("blocked", reason, status=status)
+        if status == 404:
+            return Failure("gone", reason, what="channel" if code == UNKNOWN_CHANNEL else "message", status=status)
+        return Failure("refused", reason, status=status)
+    if isinstance(error, (aiohttp.ClientError, OSError, discord.GatewayNotFound)):
+        return Failure("retry", type(error).__name__)
+    raise error
+
+
+async def attempt(call: Callable[[], Awaitable[T]], timeout: float = REQUEST_TIMEOUT) -> "T | Failure":
+    """Run one Discord request under `timeout`: its result, or the `Failure` it met."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await call()
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # noqa: BLE001 - judged; what judge does not know is raised
+        return judge(error)
+
+
+def nonce_for(*parts: Any) -> str:
+    """A message's nonce (at most 25 characters) from what it delivers, the same on every retry."""
+    return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=10).hexdigest()
+
+
+def is_lost_interaction(error: BaseException) -> bool:
+    """Whether an interaction failed because Discord no longer knows it: it reached the bot too
+    late to be answered (a gateway outage) or was answered already. Nothing to do but note it."""
+    return isinstance(error, discord.NotFound) and getattr(error, "code", 0) == UNKNOWN_INTERACTION or \
+        isinstance(error, discord.HTTPException) and getattr(error, "code", 0) == ALREADY_ACKNOWLEDGED

@@ -1,0 +1,234 @@
+"""What the bot owes Discord, stored with the change that owes it (migration 7).
+
+A change to a game (a move, an undo, a start, an end) writes in its own transaction what the
+channel and the players must be shown; the delivery worker (`bot.delivery.worker`) sends it
+later, outside the game's lock, and marks it delivered. So nothing a player must see is lost to
+a crash or to Discord refusing a request: what is owed stays owed until it is shown.
+
+- The board is state on the game's row, newest wins: `board_owed` while the channel's board
+  does not show the current version (or the current turn). Each turn (a wait that begins when
+  someone new must act) has a number; `turn_number` is the newest, `board_turn` the one the board
+  message belongs to: a newer turn gets a new message (mentioning `turn_pings`), the same turn an
+  edit. `turn_lines` is the open turn's running account as its message shows it, so the bot never
+  reads its own messages back.
+- Channel posts (`notice`), older turn messages that become history (`close`) and the lobby
+  message (`lobby`) are rows of `deliveries`, delivered in order.
+- Each seat's DM is a row of `seat_dms`: the open DM (so a restart edits it rather than sending
+  another) and whether it owes the seat its private view (`owed`: the version), with the private
+  lines not shown yet.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.storage.core import Write
+from bot.storage.rows import GameRow
+
+
+@dataclass
+class OwedDm:
+    """A seat's DM owed by a change: `fresh` for a new decision (a new DM, not an edit), with
+    the private lines (engine texts) the change gave the seat."""
+
+    fresh: bool = False
+    lines: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class Owed:
+    """What one change owes Discord (see the module's docstring)."""
+
+    board: bool = False
+    new_turn: bool = False          # someone new must act: a new turn message
+    turn_lines: list[str] | None = None  # the open turn's account after the change (None: unchanged)
+    turn_pings: list[int] | None = ()   # whom a new turn message mentions (None: all it waits for)
+    notices: list[dict] = field(default_factory=list)   # channel posts, before the board
+    closes: list[dict] = field(default_factory=list)    # {message_id, lines | None}: older messages
+    dms: dict[int, OwedDm] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DmRow:
+    """A seat's DM as stored: the open DM and what it still owes."""
+
+    seat: int
+    user_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    buttons: bool
+    done_text: str | None
+    owed: int | None        # the version whose private view it owes (None: nothing)
+    fresh: bool
+    lines: tuple[Any, ...]
+    closed_until: int | None  # DMs refused: not tried again before then (or their next interaction)
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, version: int) -> list[Write]:
+    """The statements that store `owed` for a change of `table` that makes `version`, for the
+    change's own transaction. `dm_rows`: the seats' DM rows read under the game's lock."""
+    writes: list[Write] = []
+    now = _now()
+    for notice in owed.notices:
+        writes.append(("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'notice', ?, ?)",
+                       (table.id, json.dumps(notice), now)))
+    for close in owed.closes:
+        writes.append(("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
+                       (table.id, json.dumps(close), now)))
+    if owed.board:
+        lines = list(table.turn_lines) if owed.turn_lines is None else owed.turn_lines
+        if owed.new_turn:
+            pings = None if owed.turn_pings is None else list(owed.turn_pings)
+            writes.append(("UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_lines = ?, "
+                           "turn_pings = ? WHERE id = ?", (json.dumps(lines), json.dumps(pings), table.id)))
+        else:
+            writes.append(("UPDATE games SET board_owed = 1, turn_lines = ? WHERE id = ?",
+                           (json.dumps(lines), table.id)))
+    for seat, dm in owed.dms.items():
+        row = dm_rows.get(seat)
+        pending = list(row.lines) if row is not None and row.owed is not None else []
+        fresh = dm.fresh or bool(row is not None and row.owed is not None and row.fresh)
+        writes.append(("INSERT OR IGNORE INTO seat_dms (game_id, seat) VALUES (?, ?)", (table.id, seat)))
+        writes.append(("UPDATE seat_dms SET owed = ?, fresh = ?, lines = ? WHERE game_id = ? AND seat = ?",
+                       (version, int(fresh), json.dumps(pending + list(dm.lines)), table.id, seat)))
+    return writes
+
+
+def new_turn_write(game_id: int, *, lines: list[str], pings: list[int] | None) -> Write:
+    """A new turn message for the game as it is (a board deleted, `/game board`)."""
+    return ("UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_lines = ?, turn_pings = ? "
+            "WHERE id = ?", (json.dumps(lines), json.dumps(pings), game_id))
+
+
+def strip_write(game_id: int, message_id: int) -> Write:
+    """An older message of the game loses its buttons (and keeps what it says)."""
+    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
+            (game_id, json.dumps({"message_id": message_id, "lines": None}), _now()))
+
+
+def notice_write(game_id: int, notice: dict) -> Write:
+    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'notice', ?, ?)",
+            (game_id, json.dumps(notice), _now()))
+
+
+def lobby_write(game_id: int, message_id: int) -> Write:
+    """The lobby message shows the table as it is now."""
+    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'lobby', ?, ?)",
+            (game_id, json.dumps({"message_id": message_id}), _now()))
+
+
+class DeliveryStore:
+    async def owed_games(self) -> list[tuple[int, int]]:
+        """(game id, guild id) of every game that owes Discord something, oldest first. Reads
+        ids only: a restart with many stored games loads none of them for this."""
+        rows = await self._rows(
+            "SELECT id, guild_id FROM games WHERE board_owed = 1 "
+            "UNION SELECT g.id, g.guild_id FROM games g WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.game_id = g.id) "
+            "UNION SELECT g.id, g.guild_id FROM games g WHERE EXISTS "
+            "(SELECT 1 FROM seat_dms s WHERE s.game_id = g.id AND s.owed IS NOT NULL) ORDER BY 1")
+        return [(row[0], row[1]) for row in rows]
+
+    async def deliveries(self, game_id: int) -> list[tuple[int, str, dict]]:
+        """The game's owed channel deliveries (id, kind, payload), oldest first."""
+        return [(r["id"], r["kind"], json.loads(r["payload"])) for r in await self._rows(
+            "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))]
+
+    async def delivered(self, delivery_id: int) -> None:
+        await self._update("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
+
+    async def board_delivered(self, game_id: int, *, message_id: int, version: int, turn: int) -> None:
+        """The board message `message_id` shows `version` of turn `turn`: owed no more unless the
+        game moved on meanwhile (another process, or a move made while it was sent)."""
+        await self._update(
+            "UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, "
+            "board_owed = CASE WHEN version = ? AND turn_number = ? THEN 0 ELSE board_owed END WHERE id = ?",
+            (message_id, version, turn, version, turn, game_id))
+
+    async def board_gone(self, game_id: int, message_id: int) -> bool:
+        """The board message was deleted: the turn is posted again (mentioning all it waits for).
+        False if it was not the game's board."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_pings = 'null', "
+                "board_message_id = NULL WHERE id = ? AND board_message_id = ? AND status IN ('active', 'finished', "
+                "'abandoned')", (game_id, message_id))
+            return cursor.rowcount == 1
+
+    async def dm_rows(self, game_id: int) -> dict[int, DmRow]:
+        rows = await self._rows("SELECT * FROM seat_dms WHERE game_id = ?", (game_id,))
+        return {r["seat"]: DmRow(r["seat"], r["user_id"], r["channel_id"], r["message_id"], bool(r["buttons"]),
+                                 r["done_text"], r["owed"], bool(r["fresh"]), tuple(json.loads(r["lines"])),
+                                 r["closed_until"]) for r in rows}
+
+    async def dm_delivered(self, game_id: int, seat: int, *, version: int | None, user_id: int, channel_id: int,
+                           message_id: int, buttons: bool, done_text: str | None) -> None:
+        """The seat's DM `message_id` is open (with or without buttons); what was owed for
+        `version` is shown (None: only the message changed, nothing owed was paid)."""
+        await self._update(
+            "UPDATE seat_dms SET user_id = ?, channel_id = ?, message_id = ?, buttons = ?, done_text = ?, "
+            "closed_until = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
+            "lines = CASE WHEN owed = ? THEN '[]' ELSE lines END, "
+            "owed = CASE WHEN owed = ? THEN NULL ELSE owed END WHERE game_id = ? AND seat = ?",
+            (user_id, channel_id, message_id, int(buttons), done_text, version, version, version, game_id, seat))
+
+    async def dm_finished(self, game_id: int, seat: int, *, forget: bool) -> None:
+        """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""
+        if forget:
+            await self._update("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
+                               "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
+        else:
+            await self._update("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    async def dm_settled(self, game_id: int, seat: int, version: int) -> None:
+        """Nothing to send for what was owed at `version` (the seat's player reads no DMs)."""
+        await self._update("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
+                           "AND owed = ?", (game_id, seat, version))
+
+    async def dm_refused(self, game_id: int, seat: int, *, until: int) -> None:
+        """The player's DMs are closed: not tried again before `until` (or their next interaction)."""
+        await self._update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?", (until, game_id, seat))
+
+    async def dms_reopened(self, user_id: int) -> list[int]:
+        """The player interacted with the bot: their refused DMs may be tried again at once.
+        Returns the games concerned."""
+        rows = await self._rows(
+            "SELECT DISTINCT d.game_id FROM seat_dms d JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
+            "WHERE s.user_id = ? AND d.closed_until IS NOT NULL", (user_id,))
+        if rows:
+            await self._update(
+                "UPDATE seat_dms SET closed_until = NULL WHERE closed_until IS NOT NULL AND EXISTS (SELECT 1 FROM "
+                "seats s WHERE s.game_id = seat_dms.game_id AND s.seat = seat_dms.seat AND s.user_id = ?)", (user_id,))
+        return [row[0] for row in rows]
+
+    async def dms_next_retry(self) -> int | None:
+        """When the first refused DM that still owes something may be tried again."""
+        return (await self._row("SELECT MIN(closed_until) FROM seat_dms WHERE owed IS NOT NULL"))[0]
+
+    async def dms_due(self, now: int) -> list[int]:
+        """The games with a refused DM that may be tried again now (no longer held back)."""
+        rows = await self._rows("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?",
+                                (now,))
+        await self._update("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))
+        return [row[0] for row in rows]
+
+    async def channel_gone(self, game_id: int) -> None:
+        """The game's channel was deleted: nothing more can be shown there, and the game ends."""
+        await self.apply([
+            ("DELETE FROM deliveries WHERE game_id = ?", (game_id,)),
+            ("UPDATE games SET board_owed = 0, status = CASE WHEN status IN ('lobby', 'active') THEN 'abandoned' "
+             "ELSE status END, result = CASE WHEN status IN ('lobby', 'active') THEN ? ELSE result END WHERE id = ?",
+             (json.dumps({"reason": "The game's channel was deleted."}), game_id)),
+            ("DELETE FROM timers WHERE game_id = ?", (game_id,)),
+        ])
+
+    async def users_with_closed_dms(self) -> list[int]:
+        """Players with a refused DM still held back (to try again when they are back)."""
+        return [row[0] for row in await self._rows(
+            "SELECT DISTINCT s.user_id FROM seat_dms d JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
+            "WHERE d.closed_until IS NOT NULL")]

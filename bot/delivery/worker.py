@@ -1,0 +1,393 @@
+"""The delivery worker: sends what stored changes owe Discord, until it is shown.
+
+A change stores what it owes (bot.delivery.storage) and kicks the worker for its game; the
+worker sends it outside the game's lock, so a hanging request never holds a move. One task per
+game at a time keeps a channel's posts in order; games never wait for each other. A pass over a
+game sends, in this order: the channel posts owed (`notice`, lobby edits), the newest board (one
+board for however many moves it is behind: newest wins), the older turn messages that become
+history, then each seat's owed DM. Every request has a short timeout (bot.delivery.requests);
+what fails is tried again, after Discord's `retry_after` or a growing pause, and posts carry a
+nonce so a retry never doubles a message.
+
+- A revoked permission: the host hears once what is missing; the game is tried again when the
+  server's permissions change (bot.delivery.follow) and every few minutes.
+- A deleted board: posted again (bot.delivery.follow hears of the deletion).
+- Closed DMs: tried again at the player's next interaction with the bot, or after `DM_RETRY`.
+- The player whose move could not be shown hears so once, and again when it is shown.
+- Owed at a restart: `start` kicks every game that owes something.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import discord
+
+import i18n
+from games.core import Game
+
+from bot import presenter
+from bot.delivery.content import Content, Images, board_url, channel_url, status_line
+from bot.delivery.requests import Failure, attempt, nonce_for
+from bot.delivery.dms import PrivateDeliveries
+from bot.delivery.storage import lobby_write, notice_write
+from bot.errors import missing_permissions, permission_names
+from bot.locale import table_language
+from bot.storage import GameRow, Storage
+from bot.turns import history_text, turn_text
+
+log = logging.getLogger(__name__)
+
+BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)  # seconds before each further try
+WATCH_LIFE = 14 * 60     # an interaction can be answered for 15 minutes
+
+
+@dataclass
+class Watch:
+    """A mover waiting to hear whether their move is shown: `interaction` answers them."""
+
+    version: int
+    interaction: discord.Interaction
+    since: float
+    told: bool = False
+
+
+class Deliveries:
+    def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], content: Content, *,
+                 owns_guild: Callable[[int], bool] = lambda guild_id: True,
+                 end_message: Callable[..., Any] | None = None, now: Callable[[], float] = time.time) -> None:
+        self.client = client
+        self.storage = storage
+        self.games = games
+        self.content = content
+        self.owns_guild = owns_guild
+        self.end_message = end_message  # (table, game, state) -> (content, files): bot.records
+        self.now = now  # the scheduler's clock (closed DMs are tried again by it)
+        self.backoff = BACKOFF
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._again: set[int] = set()
+        self._sleeping: set[int] = set()
+        self._watches: dict[int, list[Watch]] = {}
+        self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
+        self._host_told: set[int] = set()
+        self.stopping = False
+        self.requests = 0
+        self.dms = PrivateDeliveries(client, storage, content, self._request, self._again.add, now)  # Discord requests made (the benches count them)
+
+    # ---------------------------------------------------------------------- kicking
+
+    def kick(self, game_id: int) -> None:
+        """Something is owed for the game: send it now (or as soon as the pass under way ends)."""
+        if self.stopping:
+            return
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)
+            if game_id in self._sleeping:
+                task.cancel()  # wakes its pause; the task takes the cancel back
+            return
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"deliver-{game_id}")
+
+    def kick_guild(self, guild_id: int) -> None:
+        """The server's permissions changed: try its blocked games again at once."""
+        for game_id, guild in list(self._blocked.items()):
+            if guild == guild_id:
+                self.kick(game_id)
+
+    async def start(self) -> int:
+        """At start-up: every game that owes Discord something is delivered (ids only are read)."""
+        for user_id in await self.storage.users_with_closed_dms():
+            self.dms.refused_users.setdefault(user_id, 0.0)
+        owed = [game_id for game_id, guild_id in await self.storage.owed_games()]
+        for game_id in owed:
+            self.kick(game_id)
+        return len(owed)
+
+    async def settled(self, game_id: int) -> None:
+        """Wait until the game owes nothing more that can be delivered now (benches time this)."""
+        while (task := self._tasks.get(game_id)) is not None and not task.done():
+            await asyncio.wait([task])
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait (at most `timeout` s) for the deliveries under way; True if all finished."""
+        tasks = [task for task in self._tasks.values() if not task.done()]
+        if not tasks:
+            return True
+        done, pending = await asyncio.wait(tasks, timeout=max(0.0, timeout))
+        return not pending
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def notify(self, game_id: int, content: str, mentions: list[int] = ()) -> None:
+        """A post in the game's channel that belongs to no change of the game (someone is away,
+        a seat passed to the computer): stored, then delivered like every other post."""
+        await self.storage.apply([notice_write(game_id, {"content": presenter.clip(content),
+                                                         "mentions": [user for user in mentions if user > 0]})])
+        self.kick(game_id)
+
+    async def lobby_changed(self, table: GameRow) -> None:
+        """The lobby message is to show the table as it is now."""
+        if table.lobby_message_id is not None:
+            await self.storage.apply([lobby_write(table.id, table.lobby_message_id)])
+            self.kick(table.id)
+
+    def watch(self, game_id: int, version: int, interaction: discord.Interaction) -> None:
+        """Tell `interaction`'s user if their move (that made `version`) cannot be shown now, and
+        again once it is."""
+        watches = [w for w in self._watches.get(game_id, []) if time.monotonic() - w.since < WATCH_LIFE]
+        watches.append(Watch(version, interaction, time.monotonic()))
+        self._watches[game_id] = watches
+
+    # ---------------------------------------------------------------------- running
+
+    async def _run(self, game_id: int) -> None:
+        tries = 0
+        while not self.stopping:
+            self._again.discard(game_id)
+            try:
+                wait = await self._deliver(game_id)
+            except asyncio.CancelledError:
+                if self.stopping:
+                    raise
+                asyncio.current_task().uncancel()
+                continue
+            except Exception:  # noqa: BLE001 - a bug in one game's delivery must not stop it for good
+                log.exception("Delivering game %s failed; trying again", game_id)
+                wait = self.backoff[-1]
+            if game_id in self._again:
+                tries = 0
+                continue
+            if wait is None:
+                break
+            pause = wait or self.backoff[min(tries, len(self.backoff) - 1)]
+            tries += 1
+            self._sleeping.add(game_id)
+            try:
+                await asyncio.sleep(pause)
+            except asyncio.CancelledError:
+                if self.stopping:
+                    raise
+                asyncio.current_task().uncancel()  # kicked: something new is owed
+                tries = 0
+            finally:
+                self._sleeping.discard(game_id)
+        if self._tasks.get(game_id) is asyncio.current_task():
+            del self._tasks[game_id]
+
+    async def _deliver(self, game_id: int) -> float | None:
+        """One pass over a game: None when everything owed is shown, else the pause before the
+        next try (0: the worker's own backoff)."""
+        table = await self.storage.get_game(game_id)
+        if table is None:
+            return None
+        game = self.games.get(table.game)
+        if game is None:
+            log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
+            return None
+        state = game.from_dict(table.state) if table.state is not None else None
+        rows = await self.storage.dm_rows(game_id)
+        now = int(self.now())
+        due = [seat for seat, row in rows.items() if row.owed is not None
+               and (row.closed_until is None or row.closed_until <= now)]
+        public = self.owns_guild(table.guild_id)
+        drawn: Images = {}
+        if state is not None and due:
+            readers = [seat for seat in due if table.player_at(seat).user_id > 0]
+            drawn = await self.content.images_of(table, game, state, readers,
+                                                 board=public and table.board_owed and table.status == "active")
+        waits = []
+        if public:
+            failure = await self._channel(table, game, state, drawn)
+            await self._answer_movers(game_id, failure)
+            if failure is not None:
+                waits.append(failure.after)
+        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn) for seat in due)):
+            if failure is not None and failure.kind == "retry":
+                waits.append(failure.after)
+        return min(waits) if waits else None
+
+    # ----------------------------------------------------------------------- channel
+
+    def _channel_of(self, table: GameRow) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images) -> Failure | None:
+        """The channel's side of a game: posts, the board, then older messages made history."""
+        channel = self._channel_of(table)
+        owed = await self.storage.deliveries(table.id)
+        for delivery_id, kind, payload in owed:
+            if kind == "close":
+                continue
+            if kind == "notice":
+                mentions = discord.AllowedMentions(everyone=False, roles=False,
+                                                   users=[discord.Object(user) for user in payload["mentions"]])
+                result = await self._request(lambda: channel.send(payload["content"], allowed_mentions=mentions,
+                                                                   nonce=nonce_for("notice", delivery_id)))
+            else:  # the lobby message shows the table as it is now
+                result = await self._request(lambda: channel.get_partial_message(payload["message_id"]).edit(
+                    **self._lobby_parts(table), allowed_mentions=discord.AllowedMentions.none()))
+            if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
+                return await self._channel_failed(table, result, kind)
+            await self.storage.delivered(delivery_id)
+        if table.board_owed:
+            result = await self._board(table, game, state, drawn)
+            if isinstance(result, Failure):
+                return await self._channel_failed(table, result, "board")
+            table = await self.storage.get_game(table.id) or table
+        for delivery_id, kind, payload in owed:
+            if kind != "close" or payload["message_id"] == table.board_message_id:
+                continue
+            message = channel.get_partial_message(payload["message_id"])
+            if payload["lines"] is None:  # it keeps what it says and loses its buttons
+                result = await self._request(lambda: message.edit(view=None))
+            else:
+                result = await self._request(lambda: message.edit(content=history_text(payload["lines"]), view=None,
+                                                                  allowed_mentions=discord.AllowedMentions.none()))
+            if isinstance(result, Failure) and result.kind != "gone":
+                return await self._channel_failed(table, result, "close")
+            await self.storage.delivered(delivery_id)
+        self._blocked.pop(table.id, None)
+        self._host_told.discard(table.id)
+        return None
+
+    def _lobby_parts(self, table: GameRow) -> dict[str, Any]:
+        from bot.components import lobby_view  # late: bot.components builds on the cogs' service
+
+        game = self.games[table.game]
+        return {"content": presenter.lobby_text(table, game),
+                "view": lobby_view(table, game) if table.status == "lobby" else None}
+
+    async def _board(self, table: GameRow, game: Game, state: Any, drawn: Images) -> discord.Message | Failure:
+        """The newest board: the turn message edited, or a new one (mentioning whom the turn
+        calls) when the turn has none yet; the end message once the game is over."""
+        channel = self._channel_of(table)
+        lang = table_language(table)
+        if table.status != "active":
+            if self.end_message is None or state is None:
+                text = presenter.clip("\n".join(str(line) for line in table.turn_lines) or "…")
+                result = await self._request(lambda: channel.send(text, nonce=nonce_for("end", table.id)))
+            else:
+                content, files = await self.end_message(table, game, state)
+                result = await self._request(lambda: channel.send(
+                    content, files=files, allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=nonce_for("end", table.id, table.turn_number)))
+        else:
+            footer, people = self.content.footer(table, game, state, await self.content.deadline_line(table))
+            text = turn_text(table.turn_lines, status_line(table, game, state), footer)
+            file = await self.content.image(game.view(state, None), table.names, "board.png", lang,
+                                            self.content.alt_text(table, game, state, text),
+                                            drawn=drawn.get((None, lang)))
+            view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
+            if table.turn_posted:
+                message = channel.get_partial_message(table.board_message_id)
+                result = await self._request(lambda: message.edit(
+                    content=text, attachments=[file] if file is not None else [], view=view,
+                    allowed_mentions=discord.AllowedMentions.none()))
+                if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
+                    # Deleted by a moderator: the turn is posted again.
+                    await self.storage.board_gone(table.id, table.board_message_id)
+                    fresh = await self.storage.get_game(table.id)
+                    return await self._board(fresh, game, state, drawn) if fresh is not None else result
+                if not isinstance(result, Failure):
+                    result = message
+            else:
+                pings = people if table.turn_pings is None else [user for user in table.turn_pings if user in people]
+                mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                   users=[discord.Object(user) for user in pings])
+                extra: dict[str, Any] = {"file": file} if file is not None else {}
+                if view is not None:
+                    extra["view"] = view
+                result = await self._request(lambda: channel.send(
+                    text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, table.turn_number), **extra))
+        if isinstance(result, Failure):
+            return result
+        await self.storage.board_delivered(table.id, message_id=result.id, version=table.version,
+                                           turn=table.turn_number)
+        log.info("board game=%s channel=%s version=%s %s", table.id, table.channel_id, table.version,
+                 "edited" if table.turn_posted and table.status == "active" else "posted")
+        return result
+
+    async def _channel_failed(self, table: GameRow, failure: Failure, what: str) -> Failure:
+        log.warning("Could not deliver the %s of game %s in channel %s (version %s): %s; it stays owed",
+                    what, table.id, table.channel_id, table.version, failure.reason)
+        if failure.kind == "blocked":
+            self._blocked[table.id] = table.guild_id
+            await self._tell_host(table)
+            return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+        if failure.kind == "gone" and failure.what == "channel":
+            log.warning("The channel of game %s is gone: the game is abandoned", table.id)
+            await self.storage.channel_gone(table.id)
+            return Failure("retry", failure.reason, after=0)
+        if failure.kind == "refused":
+            log.error("Discord refused the %s of game %s for good (%s): a bug; trying again later",
+                      what, table.id, failure.reason)
+            return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+        return failure
+
+    async def _tell_host(self, table: GameRow) -> None:
+        """Once per stretch of refusals: the host hears by DM what the bot may not do there."""
+        if table.id in self._host_told:
+            return
+        self._host_told.add(table.id)
+        channel = self.client.get_channel(table.channel_id)
+        lang = await self.storage.language_of_user(table.host_id, table_language(table))
+        missing: list[str] = []
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if channel is not None and me is not None:
+            missing = missing_permissions(channel.permissions_for(me), in_thread=isinstance(channel, discord.Thread))
+        text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table),
+                      permissions=permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown"))
+        dm = await self._request(lambda: self.client.create_dm(discord.Object(table.host_id)))
+        if not isinstance(dm, Failure):
+            await self._request(lambda: dm.send(text))
+
+    async def _answer_movers(self, game_id: int, failure: Failure | None) -> None:
+        """Movers waiting to hear: told once when their move cannot be shown, and again once it is."""
+        watches = self._watches.get(game_id)
+        if not watches:
+            return
+        table = await self.storage.get_game(game_id)
+        kept = []
+        for watch in watches:
+            if time.monotonic() - watch.since >= WATCH_LIFE:
+                continue
+            lang = i18n.language_of(getattr(watch.interaction, "locale", None))
+            if failure is None and table is not None and not table.board_owed:
+                if watch.told:
+                    text = i18n.t(lang, "bot.errors.move_shown_now", version=watch.version,
+                                  link=board_url(table) or channel_url(table))
+                    await self._request(lambda: watch.interaction.followup.send(text, ephemeral=True))
+                continue
+            if failure is not None and not watch.told:
+                watch.told = True
+                text = i18n.t(lang, "bot.errors.move_not_shown_yet", version=watch.version,
+                              problem=failure.reason if failure.kind != "blocked"
+                              else i18n.t(lang, "bot.errors.not_allowed_there"))
+                await self._request(lambda: watch.interaction.followup.send(f"⚠️ {text}", ephemeral=True))
+            kept.append(watch)
+        if kept:
+            self._watches[game_id] = kept
+        else:
+            self._watches.pop(game_id, None)
+
+    # ----------------------------------------------------------------------- helpers
+
+    async def _request(self, call):
+        self.requests += 1
+        return await attempt(call)
+
+    # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.
+    async def next_due(self) -> float | None:
+        return await self.storage.dms_next_retry()
+
+    async def run_due(self, now: float) -> None:
+        for game_id in await self.storage.dms_due(int(now)):
+            self.kick(game_id)
+

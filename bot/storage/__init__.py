@@ -1,0 +1,23 @@
+"""Everything the bot knows, stored in SQLite (or PostgreSQL, `bot.postgres`), so a restart
+loses nothing.
+
+`Storage` is the store's core (`bot.storage.core`: games, seats, the action log, every change to
+a game) together with the tables each feature keeps beside it: games over days
+(`bot.days.storage`) and what the bot owes Discord (`bot.delivery.storage`).
+"""
+from __future__ import annotations
+
+from bot.days.storage import DaysStore
+from bot.delivery.storage import DeliveryStore
+from bot.storage.backups import backup_file, restore_file
+from bot.storage.core import CoreStore, Write
+from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
+                              StorageError)
+
+
+class Storage(CoreStore, DaysStore, DeliveryStore):
+    """The whole store over one connection (see the module's docstring)."""
+
+
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "ResultRow", "StaleVersion", "ChannelBusy", "StorageError",
+           "Write", "backup_file", "restore_file", "OPEN_STATUSES"]

@@ -1,0 +1,410 @@
+"""SQLite storage through aiosqlite: games, seats and the action log (the store's core).
+
+Everything the bot knows lives here, so a restart loses nothing. The database runs in WAL mode
+with foreign keys on; the schema comes from the numbered migrations in `bot.migrations`.
+
+One aiosqlite connection serves the whole bot. Its statements run one at a time on a worker
+thread, so an `asyncio.Lock` keeps each operation (and each transaction) whole: a statement
+from one task can never land inside another task's open transaction. Operations are a few
+statements long, so different games only ever wait for each other for microseconds.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Sequence
+
+import aiosqlite
+
+from bot.migrations import MIGRATIONS
+from bot.storage.backups import backup_file
+from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
+                               StorageError)
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+Write = tuple[str, tuple[Any, ...]]
+"""One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
+
+
+class CoreStore:
+    """The connection, the migrations and the game itself: lobbies, seats, the action log and
+    every change to a game. Features keep their own tables beside them (`bot.days.storage`,
+    `bot.delivery.storage`) as mixins over the same connection; `bot.storage.Storage` is all of
+    them together."""
+
+    synchronous = "FULL"  # bench/storage_sync.py measures what FULL costs per move
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self.path: Path | None = None
+        self.loads = 0  # games read from the store (a start-up test counts them)
+
+    @classmethod
+    async def open(cls, path: str | Path):
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        storage = cls(connection)
+        storage.path = None if str(path) == ":memory:" else Path(path)
+        try:
+            await storage._configure()
+            await storage._migrate()
+        except BaseException:
+            await connection.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            async with self._lock:
+                await self._db.close()
+
+    async def _configure(self) -> None:
+        # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
+        # statement open and block the first COMMIT.
+        # synchronous = FULL: a commit is on disk before the bot answers, so a power cut can never
+        # undo a move players have already seen (NORMAL in WAL mode may lose the last commits).
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", f"synchronous = {self.synchronous}",
+                       "busy_timeout = 5000"):
+            await self._db.execute_fetchall(f"PRAGMA {pragma}")
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            (current,) = await cursor.fetchone()
+        for number, _title, sql in MIGRATIONS:
+            if number <= current:
+                continue
+            # The script and the version bump commit together, or not at all.
+            try:
+                await self._db.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
+                )
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
+            return (await cursor.fetchone())[0]
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. Caller holds self._lock."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    async def _update(self, sql: str, params: tuple[Any, ...]) -> None:
+        async with self._lock, self._transaction() as db:
+            await db.execute(sql, params)
+
+    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        async with self._lock, self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        async with self._lock, self._db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    # ------------------------------------------------------------------------------ reads
+
+    async def _load(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
+        async with self._db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        self.loads += 1
+        async with self._db.execute(
+            "SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = ? "
+            "ORDER BY seat IS NULL, seat, joined_at, rowid",
+            (row["id"],),
+        ) as cur:
+            players = tuple(
+                SeatRow(r["user_id"], r["name"], r["seat"], None if r["dm_ok"] is None else bool(r["dm_ok"]))
+                for r in await cur.fetchall()
+            )
+        pings = json.loads(row["turn_pings"])
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            status=row["status"],
+            host_id=row["host_id"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            state=None if row["state"] is None else json.loads(row["state"]),
+            version=row["version"],
+            result=None if row["result"] is None else json.loads(row["result"]),
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            players=players,
+            lang=row["lang"],
+            board_owed=bool(row["board_owed"]),
+            board_version=row["board_version"],
+            board_turn=row["board_turn"],
+            turn_number=row["turn_number"],
+            turn_lines=tuple(json.loads(row["turn_lines"])),
+            turn_pings=None if pings is None else tuple(pings),
+        )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("id = ?", (game_id,))
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+
+    async def latest_game_in(self, channel_id: int) -> GameRow | None:
+        async with self._lock:
+            return await self._load("channel_id = ?", (channel_id,))
+
+    async def games(self, ids: list[int]) -> list[GameRow]:
+        """The games with these ids, in that order (those that exist)."""
+        async with self._lock:
+            return [row for game_id in ids if (row := await self._load("id = ?", (game_id,))) is not None]
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        return [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"])) for r in await self._rows(
+            "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? ORDER BY version", (game_id,))]
+
+    async def last_action_of(self, game_id: int, seat: int) -> ActionRow | None:
+        """The newest move a seat made in a game (None before its first)."""
+        row = await self._row("SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? AND seat = ? "
+                              "ORDER BY version DESC LIMIT 1", (game_id, seat))
+        return None if row is None else ActionRow(row["version"], row["seat"], row["action"], row["at"],
+                                                  bool(row["answered"]))
+
+    async def mark_answered(self, game_id: int, version: int) -> None:
+        """The mover has seen the answer to the move that made `version`."""
+        await self._update("UPDATE actions SET answered = 1 WHERE game_id = ? AND version = ? AND answered = 0",
+                           (game_id, version))
+
+    async def count_open(self) -> dict[str, int]:
+        """How many games are in the lobby and how many are being played."""
+        rows = await self._rows("SELECT status, COUNT(*) AS n FROM games WHERE status IN ('lobby', 'active') "
+                                "GROUP BY status")
+        counts = {row["status"]: row["n"] for row in rows}
+        return {status: counts.get(status, 0) for status in OPEN_STATUSES}
+
+    async def open_games_of(self, user_id: int) -> list[GameRow]:
+        """Every open game (lobby or active) `user_id` sits at, on any server, oldest first."""
+        ids = [r["id"] for r in await self._rows(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
+            "AND g.status IN ('lobby', 'active') ORDER BY g.id", (user_id,))]
+        return await self.games(ids)
+
+    async def backup(self, target: str | Path) -> Path:
+        """An online copy of the whole database with SQLite's back-up API, through a connection of
+        its own in a worker thread: in WAL mode it reads one consistent snapshot while the bot
+        keeps writing, so play never waits for it. Written under a temporary name, then renamed,
+        so a half-written copy never looks like a back-up."""
+        if self.path is None:
+            raise StorageError("An in-memory database has no file to back up.")
+        target = Path(target)
+        await asyncio.to_thread(backup_file, self.path, target)
+        return target
+
+    # ----------------------------------------------------------------------------- lobby
+
+    async def create_lobby(
+        self, *, guild_id: int, channel_id: int, game: str, host_id: int, host_name: str,
+        options: dict[str, str], lang: str = "en", writes_for=None,
+    ) -> GameRow:
+        """A new lobby; `writes_for(game_id)`: more statements for the same transaction (a
+        feature's settings for the new table)."""
+        now = _now()
+        async with self._lock:
+            try:
+                async with self._transaction() as db:
+                    cursor = await db.execute(
+                        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, lang, "
+                        "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                        (guild_id, channel_id, game, host_id, json.dumps(options), lang, now, now),
+                    )
+                    game_id = cursor.lastrowid
+                    await db.execute(
+                        "INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                        (game_id, host_id, host_name, now),
+                    )
+                    for sql, params in (writes_for(game_id) if writes_for is not None else ()):
+                        await db.execute(sql, params)
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusy("This channel already has an open game.") from exc
+            return await self._load("id = ?", (game_id,))
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self._update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def add_player(self, game_id: int, user_id: int, name: str) -> None:
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            await db.execute(
+                "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                (game_id, user_id, name, _now()),
+            )
+            await self._touch(db, game_id)
+
+    async def remove_player(self, game_id: int, user_id: int, *, new_host_id: int | None) -> None:
+        """Leave a lobby; hands the lobby to `new_host_id` when given."""
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            if new_host_id is not None:
+                await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (new_host_id, game_id))
+            await self._touch(db, game_id)
+
+    # --------------------------------------------------------------------------- changes
+
+    async def start_game(self, game_id: int, *, seat_order: list[int], seed: int, state: dict,
+                         writes: Sequence[Write] = ()) -> None:
+        """Lobby -> active in one transaction: seats, seed, the first state, and `writes` (what
+        the start owes Discord, the first timers)."""
+        async with self._lock, self._transaction() as db:
+            await self._require_status(db, game_id, "lobby")
+            for seat, user_id in enumerate(seat_order):
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
+                )
+            await db.execute(
+                "UPDATE games SET status = 'active', seed = ?, state = ?, version = 0, updated_at = ? "
+                "WHERE id = ?",
+                (seed, json.dumps(state), _now(), game_id),
+            )
+            for sql, params in writes:
+                await db.execute(sql, params)
+
+    async def record_change(
+        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
+        finished_result: dict | None = None, answered: bool = True, writes: Sequence[Write] = (),
+    ) -> int:
+        """The one transaction per change of a game (a move, an undo, a new player in a seat): the
+        log row, the new state, the version bump, and `writes` (what it owes Discord, its timers),
+        or nothing. `answered=False`: the mover still has to be told (a typed /move).
+
+        Compare-and-swap on `version`: if the stored version is not `expected_version` (or the
+        game is no longer active) nothing is written and StaleVersion is raised.
+        """
+        new_version = expected_version + 1
+        now = _now()
+        status = "active" if finished_result is None else "finished"
+        result = None if finished_result is None else json.dumps(finished_result)
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (json.dumps(state), new_version, status, result, now, game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion("The game changed while this move was being made.")
+            await db.execute(
+                "INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, seat, action, now, int(answered)),
+            )
+            for sql, params in writes:
+                await db.execute(sql, params)
+        return new_version
+
+    async def end_game(self, game_id: int, *, status: str, result: dict, expected_status: str | None = None,
+                       writes: Sequence[Write] = ()) -> None:
+        """Finish or abandon an open game (resignation, abandonment, a timeout), with `writes`
+        (the end message it owes Discord) in the same transaction."""
+        assert status in ("finished", "abandoned")
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = ?, result = ?, updated_at = ? "
+                "WHERE id = ? AND status IN ('lobby', 'active') AND (? IS NULL OR status = ?)",
+                (status, json.dumps(result), _now(), game_id, expected_status, expected_status),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion("The game is no longer open.")
+            for sql, params in writes:
+                await db.execute(sql, params)
+
+    async def apply(self, writes: Sequence[Write]) -> None:
+        """Statements that belong together, in one transaction."""
+        async with self._lock, self._transaction() as db:
+            for sql, params in writes:
+                await db.execute(sql, params)
+
+    # ------------------------------------------------------------------------- players
+
+    async def remember_language(self, user_id: int, lang: str) -> None:
+        """The language a user last spoke to the bot in, for DMs the bot sends them later."""
+        await self._update(
+            "INSERT INTO user_languages (user_id, lang, at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang, at = excluded.at",
+            (user_id, lang, _now()),
+        )
+
+    async def language_of_user(self, user_id: int, default: str = "en") -> str:
+        row = await self._row("SELECT lang FROM user_languages WHERE user_id = ?", (user_id,))
+        return row["lang"] if row else default
+
+    async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
+        await self._update(
+            "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
+        )
+
+    async def set_table_language(self, game_id: int, lang: str) -> None:
+        """The language of a table's channel posts (chosen at `/game new`)."""
+        await self._update("UPDATE games SET lang = ? WHERE id = ?", (lang, game_id))
+
+    # ------------------------------------------------------------------------- records
+
+    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:
+        """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
+        first, with its seated players: what `/game stats` and `/game leaderboard` count."""
+        # Practice tables (the asker against the computer) count for nobody's records.
+        where = ("g.guild_id = ? AND g.status IN ('finished', 'abandoned') AND NOT EXISTS "
+                 "(SELECT 1 FROM day_tables d WHERE d.game_id = g.id AND d.practice = 1)")
+        params: tuple[Any, ...] = (guild_id,)
+        if game is not None:
+            where += " AND g.game = ?"
+            params += (game,)
+        rows = await self._rows(
+            f"SELECT g.id, g.game, g.status, g.result, g.updated_at, s.user_id, s.name, s.seat "
+            f"FROM games g JOIN seats s ON s.game_id = g.id WHERE {where} AND s.seat IS NOT NULL "
+            f"ORDER BY g.id, s.seat", params)
+        results: dict[int, ResultRow] = {}
+        for r in rows:
+            if r["id"] not in results:
+                results[r["id"]] = ResultRow(r["id"], r["game"], r["status"],
+                                             None if r["result"] is None else json.loads(r["result"]),
+                                             r["updated_at"], [])
+            results[r["id"]].players.append(SeatRow(r["user_id"], r["name"], r["seat"], None))
+        return list(results.values())
+
+    # --------------------------------------------------------------------------- helpers
+
+    @staticmethod
+    async def _require_status(db: aiosqlite.Connection, game_id: int, status: str) -> None:
+        async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row["status"] != status:
+            raise StorageError(f"The game is not in the {status} any more.")
+
+    @staticmethod
+    async def _touch(db: aiosqlite.Connection, game_id: int) -> None:
+        await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id))

@@ -1,0 +1,103 @@
+"""What the store hands out: a game's row with its seats, an action log row, an ended game's
+result; and the errors a refused write raises."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OPEN_STATUSES = ("lobby", "active")
+
+
+class StorageError(Exception):
+    """A write was refused because the stored game is not in the expected state."""
+
+
+class StaleVersion(StorageError):
+    """Compare-and-swap failed: someone else changed the game first."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open game."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    user_id: int
+    name: str
+    seat: int | None
+    dm_ok: bool | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    version: int
+    seat: int
+    action: str
+    at: int
+    answered: bool = True
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    options: dict[str, str]
+    seed: int | None
+    state: dict | None
+    version: int
+    result: dict | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: int
+    updated_at: int
+    players: tuple[SeatRow, ...]  # join order in the lobby, seat order once started
+    lang: str = "en"  # the table's language: channel posts and boards
+    board_owed: bool = False  # the channel's board does not show this version yet (bot.delivery)
+    board_version: int | None = None  # the version the board message shows
+    board_turn: int = 0  # the turn the board message belongs to
+    turn_number: int = 0  # the newest turn: a wait that began when someone new had to act
+    turn_lines: tuple[str, ...] = ()  # the open turn's running account, as its message shows it
+    turn_pings: tuple[int, ...] | None = ()  # whom the turn's new message mentions (None: all it waits for)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        for player in self.players:
+            if player.user_id == user_id:
+                return player.seat
+        return None
+
+    def has_player(self, user_id: int) -> bool:
+        return any(player.user_id == user_id for player in self.players)
+
+    def player_at(self, seat: int) -> SeatRow:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise KeyError(seat)
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
+    @property
+    def turn_posted(self) -> bool:
+        """Whether the open turn has its message in the channel (else a new one is owed)."""
+        return self.board_message_id is not None and self.board_turn == self.turn_number
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """An ended game as the records count it."""
+
+    id: int
+    game: str
+    status: str  # 'finished' or 'abandoned'
+    result: dict | None
+    ended_at: int
+    players: list[SeatRow]  # seat order

@@ -1,0 +1,262 @@
+"""What a change to a game owes Discord: worked out from the change alone, with no I/O.
+
+One channel message per turn: while the same wait goes on (a player's sub-steps, others of a
+simultaneous choice still choosing) the turn message is edited and its running account grows;
+when someone new must act a new message begins the next turn and mentions only them, and the
+old one becomes history (its account, no buttons). One DM per private decision: a seat that
+newly has to act in private gets a new DM, every other change to what it sees edits the open one.
+
+`plan` turns a `Change` into an `Owed` (bot.delivery.storage), which the move's transaction
+stores and the delivery worker sends.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from games.core import Action, Event, Game, Msg
+from games.replay import move_is_invisible
+
+from bot import presenter
+from bot.choices import private_delta, public_choices, label_names
+from bot.delivery.storage import DmRow, Owed, OwedDm
+from bot.locale import table_language
+from bot.storage import GameRow
+
+ACCOUNT_MARK = "• "
+ACCOUNT_LINES = 12  # the running account of a turn keeps its latest lines; `/game log` has all
+PROVISIONAL = "step"  # an event of this kind is a step the player may still take back
+
+
+@dataclass
+class Change:
+    """One change to a game, as the move pipeline made it.
+
+    kind: "move" (a player's or the computer's), "undo", "replace" (a new player in a seat),
+      "start", "end" (resigned, abandoned, out of time: `text` says how), or "seat" (a seat's
+      setting changed, not the game: the computer took over a resigned player's seat).
+    table: the game's row before the change (its turn, board message and players).
+    before / after: the states before and after (before is None at the start).
+    """
+
+    kind: str
+    table: GameRow
+    game: Game
+    before: Any
+    after: Any
+    seat: int | None = None
+    action: Action | None = None
+    events: list[Event] = field(default_factory=list)
+    by_person: bool = False
+    text: str = ""
+    version: int = 0  # the version the change made (set once stored)
+    notices: list[dict] = field(default_factory=list)  # channel posts it owes besides the board
+    writes: list = field(default_factory=list)  # statements of its own for its transaction
+    record: dict = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
+
+
+def notice(content: str, mentions: Sequence[int] = ()) -> dict:
+    """A channel post owed to Discord: its words and whom it mentions."""
+    return {"content": presenter.clip(content), "mentions": [user for user in mentions if user > 0]}
+
+
+# ------------------------------------------------------------------------- the account
+
+
+def step(text: str) -> dict:
+    """An account line for a provisional step (a square picked, a choice taken back): shown while
+    it is the newest line, dropped as soon as another line follows it."""
+    return {"step": text}
+
+
+def _words(line: "str | dict") -> str:
+    return line["step"] if isinstance(line, dict) else line
+
+
+def merge_account(account: Sequence["str | dict"], lines: Sequence["str | dict"]) -> list["str | dict"]:
+    """The turn's running account with new lines added. Provisional steps at its end give way to
+    whatever follows them (the account says what was done, not the steps taken back), and a line
+    that only repeats or extends the one before it ("… from stack 2." then "… from stack 2 (up to
+    3 rolls).") replaces it."""
+    merged = list(account)
+    for line in lines:
+        if not _words(line).strip():
+            continue
+        while merged and isinstance(merged[-1], dict):
+            merged.pop()
+        line = step(_words(line).strip()) if isinstance(line, dict) else line.strip()
+        last = _words(merged[-1]) if merged else None
+        if last is not None and (_words(line) == last or _words(line).startswith(last.rstrip(".").rstrip())):
+            merged[-1] = line
+        else:
+            merged.append(line)
+    if len(merged) > ACCOUNT_LINES:
+        merged = ["…", *merged[-(ACCOUNT_LINES - 1):]]
+    return merged
+
+
+def account_text(lines: Sequence["str | dict"]) -> list[str]:
+    return [line if line == "…" else ACCOUNT_MARK + _words(line) for line in lines]
+
+
+def turn_text(account: Sequence[str], status: str, footer: str) -> str:
+    """A turn message: the running account, the status and who is next. A status that only
+    repeats or extends the last line of the account takes that line's place."""
+    account = list(account)
+    if account and status and status.rstrip(".").startswith(_words(account[-1]).rstrip(".")):
+        account[-1], status = status, ""
+    return presenter.board_text(account_text(account), status, footer)
+
+
+def history_text(account: Sequence[str]) -> str:
+    """A turn message once its turn is over: its account alone."""
+    return presenter.clip("\n".join(account_text(account))) or "…"
+
+
+# ---------------------------------------------------------------------------- planning
+
+
+def plan(change: Change, dm_rows: dict[int, DmRow]) -> Owed:
+    """What `change` owes Discord. `dm_rows`: the seats' DMs as stored (which still show buttons)."""
+    if change.kind == "move":
+        owed = _plan_move(change)
+    elif change.kind == "seat":
+        owed = Owed()
+    elif change.kind == "end":
+        owed = _new_turn(change.table, [change.text], pings=[])
+    else:  # start, undo, replace: a new turn message mentioning everyone the game waits for
+        owed = _new_turn(change.table, _headline(change), pings=None)
+    owed.notices = list(change.notices)
+    owed.dms = _plan_dms(change, dm_rows)
+    return owed
+
+
+def _headline(change: Change) -> list[str]:
+    lang = table_language(change.table)
+    if change.kind == "start":
+        return [change.text] if change.text else []
+    return [presenter.named(event.text, change.table, lang) for event in change.events if event.seat is None] \
+        or ([change.text] if change.text else [])
+
+
+def _new_turn(table: GameRow, lines: list[str], *, pings: list[int] | None) -> Owed:
+    """A new turn message with `lines`; the open one becomes history with its account."""
+    owed = Owed(board=True, new_turn=True, turn_lines=lines, turn_pings=pings)
+    if table.turn_posted:
+        owed.closes.append({"message_id": table.board_message_id, "lines": list(table.turn_lines)})
+    elif table.turn_lines and table.board_message_id is not None and table.status == "active":
+        # The open turn never got its message: what it said goes on at the top of the new one.
+        owed.turn_lines = merge_account(table.turn_lines, lines)
+    return owed
+
+
+def public_lines(change: Change) -> list["str | dict"]:
+    """The move's public lines in the table's language: what its events say (a provisional step
+    as such, see `step`), else what was chosen (when the choice is public), else that a move was
+    made."""
+    table, game = change.table, change.game
+    lang = table_language(table)
+    lines: list[str | dict] = [step(presenter.named(event.text, table, lang)) if event.kind == PROVISIONAL
+                               else presenter.named(event.text, table, lang)
+                               for event in change.events if event.seat is None]
+    if not lines:
+        lines = [presenter.made_a_move(table, change.seat, lang, game, change.before, change.after, change.action)]
+    return lines
+
+
+def _plan_move(change: Change) -> Owed:
+    table, game, before, after, mover = change.table, change.game, change.before, change.after, change.seat
+    if move_is_invisible(game, before, after, change.events) and table.board_message_id is not None:
+        # A secret preparation (a document armed during the secret choice): the channel must not
+        # learn even that it happened, so the board stays as it is, and is not owed.
+        return Owed()
+    lines = public_lines(change)
+    waiting_before, waiting_after = game.to_act(before), game.to_act(after)
+    account = list(table.turn_lines)
+    if game.outcome(after) is not None:
+        # The end message (bot.records) says what the last move did; the win is said once, by the
+        # outcome. The turn message keeps its account with the last move.
+        lang = table_language(table)
+        ending = presenter.public_event_lines([e for e in change.events if e.kind not in ("end", "win")], table, lang)
+        owed = _new_turn(table, ending, pings=[])
+        for close in owed.closes:
+            close["lines"] = merge_account(close["lines"], lines)
+        return owed
+    # A seat that takes back a choice (an optional move) waits again, but its own move wakes no
+    # one: that is still the same wait.
+    if waiting_after - {mover} <= waiting_before:
+        return Owed(board=True, turn_lines=merge_account(account, lines))
+    newcomers = sorted(waiting_after - waiting_before)
+    pings = [table.player_at(seat).user_id for seat in newcomers if table.player_at(seat).user_id > 0]
+    if table.turn_posted or table.board_message_id is None:
+        owed = Owed(board=True, new_turn=True, turn_lines=merge_account([], lines), turn_pings=pings)
+        if table.turn_posted:
+            owed.closes.append({"message_id": table.board_message_id, "lines": merge_account(account, lines)})
+        return owed
+    # The open turn never got its message (Discord refused it so far): the new one carries its
+    # account on, and mentions whoever it would have mentioned that the game still waits for.
+    if table.turn_pings is None:
+        pings_now = None
+    else:
+        waiting_people = {table.player_at(seat).user_id for seat in waiting_after}
+        pings_now = sorted({user for user in table.turn_pings if user in waiting_people} | set(pings))
+    return Owed(board=True, new_turn=True, turn_lines=merge_account(account, lines), turn_pings=pings_now)
+
+
+def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
+    """Which seats' DMs the change owes, and whether each is a new decision. A seat hears
+    privately when its hidden view changed or it faces a new decision the public board does not
+    already offer; a DM that still asks its seat to move, though the seat has nothing to do now,
+    is owed too (it loses its buttons)."""
+    table, game, before, after, mover = change.table, change.game, change.before, change.after, change.seat
+    seats = range(len(table.players))
+    lang = table_language(table)
+    dms: dict[int, OwedDm] = {}
+    if change.kind in ("start", "undo", "replace"):
+        public = game.view(after, None)
+        changed_before = game.view(before, None) if before is not None else None
+        for seat in seats:
+            mine = private_delta(game.view(after, seat), public)
+            if change.kind == "start" and mine:
+                dms[seat] = OwedDm(fresh=True)
+            elif change.kind == "undo" and (seat == mover or mine != private_delta(game.view(before, seat),
+                                                                                  changed_before)):
+                dms[seat] = OwedDm(fresh=True)
+            elif change.kind == "replace" and seat == mover:
+                dms[seat] = OwedDm(fresh=True)
+    elif change.kind == "move":
+        board_serves = bool(public_choices(game, after, len(table.players), label_names(table), lang))
+        public_views = (game.view(before, None), game.view(after, None))
+        waiting_before, waiting_after = game.to_act(before), game.to_act(after)
+        for seat in seats:
+            lines = [_text_json(event.text) for event in change.events if event.seat == seat]
+            if lines or needs_private_update(game, before, after, seat, mover, board_serves, public_views):
+                fresh = seat in waiting_after and seat not in waiting_before and seat != mover
+                dms[seat] = OwedDm(fresh=fresh, lines=lines)
+    if change.kind == "seat":
+        dms[change.seat] = OwedDm()  # what the seat's DM shows now (nothing more, if its player left)
+    for seat, row in dm_rows.items():
+        if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
+            dms[seat] = OwedDm()
+    return dms
+
+
+def _text_json(text: Any) -> Any:
+    return text.to_json() if isinstance(text, Msg) else text
+
+
+def needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int, board_serves_actor: bool,
+                         public_views: tuple[dict, dict]) -> bool:
+    """A seat hears privately when its hidden view changed or it faces a new decision that the
+    public board does not already offer. `public_views`: the public views before and after."""
+    public_before, public_after = public_views
+    mine_after = private_delta(game.view(after, seat), public_after)
+    if private_delta(game.view(before, seat), public_before) != mine_after:
+        return True
+    if seat not in game.to_act(after) or board_serves_actor:
+        return False
+    return (
+        seat == mover
+        or seat not in game.to_act(before)
+        or game.legal_actions(before, seat) != game.legal_actions(after, seat)
+    )

@@ -1,0 +1,155 @@
+"""A Discord that fails, around simcord: what its own `inject_error` (statuses) does not make.
+
+- `hang(method, path, seconds)`: a request gets no answer for `seconds` (of the simulated clock);
+  with `lost_answer=True` Discord carried it out and only its answer is lost (a post that was
+  made, as far as Discord knows, while the bot heard nothing).
+- Discord's nonce rule: a message created with `enforce_nonce` and a nonce already used by the
+  same author in that channel in the last few minutes returns the first message instead of a
+  second one (simcord accepts the field and ignores it).
+- `delete_as_moderator(message)`: a member with Manage Messages deletes a message (Discord tells
+  the bot by MESSAGE_DELETE).
+- `revoke(channel, "send_messages")` / `restore(channel)`: the bot's permissions in a channel
+  taken and given back (Discord tells the bot by CHANNEL_UPDATE).
+- `close_dms(member)` / `reopen_dms(member)`.
+- `gateway_down()` / `gateway_up()`: while down, clicks reach the bot too late to be answered
+  (Discord answers 10062 Unknown interaction), as after a dropped gateway.
+"""
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+
+import discord
+from simcord.backend.models.channel import Overwrite
+from simcord.http import router
+from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
+
+NONCE_WINDOW = 300.0  # seconds Discord remembers a nonce ("the past few minutes")
+
+
+class HostileDiscord:
+    def __init__(self, world, monkeypatch) -> None:
+        self.world = world
+        self.env = world.env
+        self.hangs: list[dict] = []
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self.requests: list[tuple[str, str]] = []
+        self.refused_interactions = 0
+        self._gateway_fault: dict | None = None
+        hostile = self
+
+        original_request = FakeHTTPClient.request
+
+        async def request(client, route, **kwargs):
+            hostile.requests.append((route.method, _path(route.url)))
+            return await hostile._carry_out(route.method, _path(route.url),
+                                            lambda: original_request(client, route, **kwargs))
+
+        original_webhook = FakeWebhookAdapter.request
+
+        async def webhook_request(adapter, route, session, **kwargs):
+            return await hostile._carry_out(route.method, _path(route.url),
+                                            lambda: original_webhook(adapter, route, session, **kwargs))
+
+        monkeypatch.setattr(FakeHTTPClient, "request", request)
+        monkeypatch.setattr(FakeWebhookAdapter, "request", webhook_request)
+
+        original_dispatch = router.dispatch
+
+        def dispatch(backend, method, path, *, json=None, **kwargs):
+            if method == "POST" and fnmatch.fnmatch(path, "/channels/*/messages") and isinstance(json, dict) \
+                    and json.get("enforce_nonce") and json.get("nonce") is not None:
+                channel_id = int(path.split("/")[2])
+                seen = hostile.nonces.get((channel_id, str(json["nonce"])))
+                now = backend.clock.elapsed
+                if seen is not None and now - seen[1] < NONCE_WINDOW and seen[0] in backend.messages.get(channel_id, {}):
+                    from simcord.http._helpers import message_response
+
+                    context = router.RequestContext(backend, {"channel_id": str(channel_id)}, method=method, path=path)
+                    return message_response(context, backend.get_message(channel_id, seen[0]))
+                answer = original_dispatch(backend, method, path, json=json, **kwargs)
+                hostile.nonces[(channel_id, str(json["nonce"]))] = (int(answer["id"]), now)
+                return answer
+            return original_dispatch(backend, method, path, json=json, **kwargs)
+
+        monkeypatch.setattr(router, "dispatch", dispatch)
+
+    async def _carry_out(self, method: str, path: str, call):
+        for hang in list(self.hangs):
+            if hang["method"] in (method, "*") and fnmatch.fnmatch(path, hang["path"]):
+                hang["times"] -= 1
+                if hang["times"] <= 0:
+                    self.hangs.remove(hang)
+                if hang["lost_answer"]:
+                    await call()  # Discord did it; the answer never comes
+                await asyncio.sleep(hang["seconds"])
+                raise discord.HTTPException(_Response(504), "the request hung")  # pragma: no cover
+        return await call()
+
+    # ---------------------------------------------------------------------- faults
+
+    def hang(self, method: str, path: str, seconds: float = 12.0, *, times: int = 1, lost_answer: bool = False) -> None:
+        self.hangs.append({"method": method, "path": path, "seconds": seconds, "times": times,
+                           "lost_answer": lost_answer})
+
+    def fail(self, method: str, path: str, status: int, *, code: int = 0, times: int | None = 1,
+             message: str = "injected") -> None:
+        self.env.inject_error(method, path, status=status, code=code, message=message, times=times)
+
+    def clear(self) -> None:
+        self.env.backend.faults.clear()
+        self.hangs.clear()
+
+    def close_dms(self, member) -> None:
+        self.fail("POST", f"/channels/{member.user.dm_channel.id}/messages", 403, code=50007,
+                  message="Cannot send messages to this user", times=None)
+
+    def reopen_dms(self, member) -> None:
+        path = f"/channels/{member.user.dm_channel.id}/messages"
+        self.env.backend.faults[:] = [f for f in self.env.backend.faults if f["path"] != path]
+
+    def revoke(self, channel, *permissions: str) -> None:
+        value = discord.Permissions(**{name: True for name in permissions}).value
+        self.env.backend.set_overwrite(channel.id, Overwrite(self.world.bot.user.id, _member_overwrite(), deny=value))
+
+    def restore(self, channel) -> None:
+        self.env.backend.delete_overwrite(channel.id, self.world.bot.user.id)
+
+    async def delete_as_moderator(self, message: discord.Message) -> None:
+        moderator = getattr(self, "_moderator", None)
+        if moderator is None:
+            moderator = self._moderator = self.world.player("moderator", manage_server=True)
+            role = self.world.guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
+            self.env.backend.add_member_role(self.world.guild.id, moderator.id, role.id)
+        await moderator.delete(message)
+
+    def gateway_down(self) -> None:
+        self._gateway_fault = {"method": "POST", "path": "/interactions/*/callback", "status": 404, "code": 10062,
+                               "message": "Unknown interaction", "times": None}
+        self.env.backend.faults.append(self._gateway_fault)
+
+    def gateway_up(self) -> None:
+        if self._gateway_fault in self.env.backend.faults:
+            self.env.backend.faults.remove(self._gateway_fault)
+        self._gateway_fault = None
+
+
+def _path(url: str) -> str:
+    from simcord.http.client import _path_of
+
+    return _path_of(url)
+
+
+def _member_overwrite():
+    from simcord.enums import OverwriteType
+
+    return OverwriteType.MEMBER
+
+
+class _Response:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Gateway Timeout"
+        self.headers: dict[str, str] = {}
+
+
