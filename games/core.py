@@ -305,11 +305,90 @@ class Game(Protocol):
     # their labels follow from public information alone (a Raub Ritter knights step, a trump
     # call), so the bot may show them on the public board. Without it, a seat whose view shows
     # more than the public view always chooses privately.
+    #
+    # Optional (every built-in game has it): `publicly_forced(state, seat) -> Action | None`, the
+    # one move `seat` must make now when everyone can already tell that it has exactly one legal
+    # move (a roll that is the only thing to do, a defender with one card left); None otherwise,
+    # and None for a seat outside `to_act`. WHETHER a decision is reported follows from public
+    # information only: a decision forced only by what the seat hides (three cards of one value)
+    # is never reported, so answering it at once tells nobody anything, and any re-deal of any
+    # secret leaves the answer reported or not reported alike. The seat's own secret may still
+    # name the move (which card is the last one): such a move's label is the seat's secret like
+    # any of its moves (`moves_are_public` says when a label may be shown in public); what the
+    # move does in public is in the public events of `apply`. The bot makes a reported move at
+    # once, through the same path as any move (`forced_decision` below finds the next one).
+    #
+    # Optional (every built-in game has it): `reaction_kinds: tuple[str, ...]`, the kinds of
+    # decisions a seat faces outside its own turn, each a message id with words in the game's
+    # catalogues (e.g. "knatsch.reaction.defence"): a player may let the computer answer a kind
+    # for their seat (a standing order). `reaction_kind(state, seat) -> str | None` says which of
+    # them the seat's current decision is; None for the seat's own turn (always the player's)
+    # and for a seat the game does not wait for. It follows from public information only.
+    # `automatic_decision` below says which decision the bot makes next without asking anyone.
 
     def hidden_variant(self, state: Any, owner: Seat | None, rng: random.Random) -> Any:
         """A state that differs from `state` only in what is hidden from everyone but `owner`
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
         every other seat's view and the public view must not change."""
+
+
+# ----------------------------------------------------------------------------------------
+# Decisions the bot makes without asking: publicly forced ones, and standing orders
+
+
+@dataclass(frozen=True)
+class Automatic:
+    """A decision made for `seat` at once, without asking anyone (see `automatic_decision`).
+
+    action: the move when it is publicly forced; None when a standing order covers it, so the
+      computer player chooses (`suggest`, with only that seat's view).
+    kind: None for a publicly forced move; else the reaction kind the standing order names.
+    """
+
+    seat: Seat
+    action: Action | None
+    kind: str | None
+
+
+def forced_decision(game: Game, state: Any) -> tuple[Seat, Action] | None:
+    """The first publicly forced decision among the seats the game waits for (lowest seat
+    first), as (seat, the only move); None when there is none or the engine reports none."""
+    forced = getattr(game, "publicly_forced", None)
+    if forced is None or game.outcome(state) is not None:
+        return None
+    for seat in sorted(game.to_act(state)):
+        action = forced(state, seat)
+        if action is not None:
+            return seat, action
+    return None
+
+
+def reaction_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of decisions outside one's own turn that `game` declares (message ids)."""
+    return tuple(getattr(game, "reaction_kinds", ()))
+
+
+def reaction_kind(game: Game, state: Any, seat: Seat) -> str | None:
+    """Which declared kind the seat's current decision is; None for its own turn."""
+    kind_of = getattr(game, "reaction_kind", None)
+    return None if kind_of is None else kind_of(state, seat)
+
+
+def automatic_decision(game: Game, state: Any,
+                       standing: Mapping[Seat, Any] | None = None) -> Automatic | None:
+    """The next decision the bot makes at once: a publicly forced one first, else one a
+    standing order covers (`standing` maps a seat to the reaction kinds it lets the computer
+    answer). None when the game waits for people only. Lowest seat first in both."""
+    forced = forced_decision(game, state)
+    if forced is not None:
+        return Automatic(forced[0], forced[1], None)
+    if not standing or game.outcome(state) is not None:
+        return None
+    for seat in sorted(game.to_act(state)):
+        kind = reaction_kind(game, state, seat)
+        if kind is not None and kind in standing.get(seat, ()):
+            return Automatic(seat, None, kind)
+    return None
 
 
 def parse_action(text: str) -> Action:
