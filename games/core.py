@@ -201,6 +201,20 @@ class Features:
     toggles: `subset_choices(state, seat) -> list[SubsetChoice]` (see SubsetChoice).
     public_moves: `moves_are_public(state, seat) -> bool`: the seat's choices follow from public
       information alone, so they may go on the public board although the seat holds secrets.
+    forced: `publicly_forced(state, seat) -> Action | None`: the one move `seat` must make now
+      when everyone can already tell it has exactly one legal move (a roll that is the only
+      thing to do, a defender with one card left); None otherwise, and for a seat outside
+      `to_act`. Whether a decision is reported follows from public information only: one forced
+      only by what the seat hides (three cards of one value) is never reported, so answering it
+      at once tells nobody anything. The seat's own secret may still name the move (which card
+      is the last one): its label stays the seat's secret like any of its moves. The bot makes a
+      reported move at once, through the same path as any move (`automatic_decision`).
+    reactions: the kinds of decisions a seat faces outside its own turn, each a message id with
+      words in the game's catalogues (e.g. "knatsch.reaction.defence"), which a player may let
+      the computer answer for their seat (a standing order); with `reaction_kind(state, seat) ->
+      str | None` saying which of them the seat's current decision is (None for the seat's own
+      turn, always the player's, and for a seat the game does not wait for), from public
+      information only.
     """
 
     computer: bool = False
@@ -210,6 +224,8 @@ class Features:
     undo: bool = False
     toggles: bool = False
     public_moves: bool = False
+    forced: bool = False
+    reactions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -335,6 +351,63 @@ class Game(Protocol):
         """A state that differs from `state` only in what is hidden from everyone but `owner`
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
         every other seat's view and the public view must not change."""
+
+
+# ----------------------------------------------------------------------------------------
+# Decisions the bot makes without asking: publicly forced ones, and standing orders
+
+
+@dataclass(frozen=True)
+class Automatic:
+    """A decision made for `seat` at once, without asking anyone (see `automatic_decision`).
+
+    action: the move when it is publicly forced; None when a standing order covers it, so the
+      computer player chooses (`suggest`, with only that seat's view).
+    kind: None for a publicly forced move; else the reaction kind the standing order names.
+    """
+
+    seat: Seat
+    action: Action | None
+    kind: str | None
+
+
+def forced_decision(game: Game, state: Any) -> tuple[Seat, Action] | None:
+    """The first publicly forced decision among the seats the game waits for (lowest seat
+    first), as (seat, the only move); None when there is none or the engine reports none."""
+    if not game.features.forced or game.outcome(state) is not None:
+        return None
+    for seat in sorted(game.to_act(state)):
+        action = game.publicly_forced(state, seat)
+        if action is not None:
+            return seat, action
+    return None
+
+
+def reaction_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of decisions outside one's own turn that `game` declares (message ids)."""
+    return game.features.reactions
+
+
+def reaction_kind(game: Game, state: Any, seat: Seat) -> str | None:
+    """Which declared kind the seat's current decision is; None for its own turn."""
+    return game.reaction_kind(state, seat) if game.features.reactions else None
+
+
+def automatic_decision(game: Game, state: Any,
+                       standing: Mapping[Seat, Any] | None = None) -> Automatic | None:
+    """The next decision the bot makes at once: a publicly forced one first, else one a
+    standing order covers (`standing` maps a seat to the reaction kinds it lets the computer
+    answer). None when the game waits for people only. Lowest seat first in both."""
+    forced = forced_decision(game, state)
+    if forced is not None:
+        return Automatic(forced[0], forced[1], None)
+    if not standing or game.outcome(state) is not None:
+        return None
+    for seat in sorted(game.to_act(state)):
+        kind = reaction_kind(game, state, seat)
+        if kind is not None and kind in standing.get(seat, ()):
+            return Automatic(seat, None, kind)
+    return None
 
 
 def parse_action(text: str) -> Action:

@@ -34,6 +34,8 @@ from games.core import Action, Event, Features, GameError, Msg, Option, Outcome,
 
 AREA_LIMIT = 24     # at most this many squares are offered at once
 AREA_SIZE = 20      # the size of a group of squares when there are more
+REACTION_ROBBER = "carcassonne.reaction.robber"
+REACTION_CROP_CIRCLE = "carcassonne.reaction.crop_circle"
 KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
 
@@ -49,7 +51,7 @@ class Carcassonne:
     )
     rules_summary = msg("carcassonne.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True)
+                        public_moves=True, forced=True, reactions=(REACTION_ROBBER, REACTION_CROP_CIRCLE))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -84,6 +86,21 @@ class Carcassonne:
 
     def moves_are_public(self, state: CarcassonneState, seat: int) -> bool:
         return True
+
+
+    def publicly_forced(self, state: CarcassonneState, seat: int) -> Action | None:
+        """The only move, when there is one: every move follows from the open table (the drawn
+        tile is shown; the order of the pile decides no move). E.g. a tile that fits one square
+        only, or crop circle B with one road follower to take off."""
+        legal = self.legal_actions(state, seat)
+        return legal[0] if len(legal) == 1 else None
+
+    def reaction_kind(self, state: CarcassonneState, seat: int) -> str | None:
+        """Outside one's own turn: a robber offered on another player's score, and a crop
+        circle's follower added or taken off on another player's tile."""
+        if seat not in self.to_act(state) or seat == state.turn:
+            return None
+        return {"robber": REACTION_ROBBER, "crop_act": REACTION_CROP_CIRCLE}.get(state.phase)
 
     def legal_actions(self, state: CarcassonneState, seat: int) -> list[Action]:
         # States are never changed once made (apply works on a clone), so the list is kept.

@@ -69,7 +69,7 @@ class Gluecksritter:
     options: tuple[Option, ...] = ()
     rules_summary = msg("gluecksritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        toggles=True, public_moves=True)
+                        toggles=True, public_moves=True, forced=True)
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -120,6 +120,24 @@ class Gluecksritter:
     def moves_are_public(self, state: GluecksritterState, seat: int) -> bool:
         """Everything but the secret choice and Monk's Favour follows from public facts."""
         return state.phase not in ("choose", "favour") and seat in self.to_act(state)
+
+    # No decision is outside one's own turn: a round has no turn holder, and every decision
+    # follows from the seat's own cards. The secret choice is everyone's own turn at once; a
+    # purchase, the Monk's Favour, a haggle and the Black Knight's deeds come from the action
+    # cards and documents the seat itself played. (A raid's victim decides nothing.)
+
+    def reaction_kind(self, state: GluecksritterState, seat: int) -> str | None:
+        return None
+
+    def publicly_forced(self, state: GluecksritterState, seat: int) -> Action | None:
+        """The only move where the seat's moves follow from public facts (`moves_are_public`):
+        e.g. a haggling knight who cannot offer more than the standing offer must accept it.
+        The secret choice and the Monk's Favour (two drawn documents, seen by their owner only)
+        are never reported, even with one move."""
+        if not self.moves_are_public(state, seat):
+            return None
+        legal = self.legal_actions(state, seat)
+        return legal[0] if len(legal) == 1 else None
 
     def legal_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):

@@ -10,7 +10,8 @@ Action vocabulary (canonical text forms):
   guard S19 S05       move your special-card guard onto one of your specials
   end                 end the turn instead of taking a further attempt
   roll                the first roll of all six dice for a defender or a tournament roller
-                      after the organiser (someone else's turn: their own tap)
+                      after the organiser: the only move, so it is publicly forced and the bot
+                      makes it at once (`publicly_forced`); their first tap is reroll or stop
   reroll 1,4,5        roll the dice at these 1-based positions again (never sixes)
   stop                end the rolling and score the dice as they lie
   lose C03 2          king's revenge: give up this castle, under stack 2
@@ -38,6 +39,8 @@ Decisions where the rules are silent (each also noted where it is implemented):
     the target is beaten: a higher result makes a castle harder to defend.
   * Tournaments: every player must roll (no sitting out). The organiser rolls up to 4 times
     (the Champion gives nothing more); others up to 3, or 4 with the Champion.
+  * Decisions outside one's own turn (`Features.reactions`): defending a castle and rolling in
+    someone else's tournament. The king's revenge and everything else are the active player's.
 """
 from __future__ import annotations
 
@@ -62,6 +65,9 @@ NORMAL_ROLLS = 3
 EXTRA_ROLLS = 4  # tournament organiser, Champion in a tournament, Catapult on an opponent's castle
 LOG_SIZE = 8
 
+REACTION_DEFENCE = "knatsch.reaction.defence"
+REACTION_TOURNAMENT = "knatsch.reaction.tournament"
+
 DiceSource = Callable[[int], list[int]]
 """Test hook: given a number of dice, the values they show. Production uses `chance`."""
 
@@ -82,7 +88,8 @@ class KnatschGame:
     max_players = 6
     options = ()
     rules_summary = msg("knatsch.rules.summary")  # the catalogues hold its words
-    features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True, toggles=True)
+    features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
+                        toggles=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_TOURNAMENT))
 
     def __init__(self, dice_source: DiceSource | None = None) -> None:
         # Tests script the dice through `dice_source`; the game itself always uses `chance`.
@@ -133,6 +140,20 @@ class KnatschGame:
             return [Action("lose", (cid, str(number)))
                     for cid in _by_id(state.cards_of(seat, CASTLE)) for number in (1, 2)]
         return self._choose_actions(state, seat)
+
+
+    def publicly_forced(self, state: KnatschState, seat: Seat) -> Action | None:
+        """The only move, when there is one: nothing a move depends on is secret in Knatsch (the
+        order below a stack's top decides no move; which cards lie in the stacks is public). Most
+        often the first roll of a defender or a later tournament roller: all six dice."""
+        legal = self.legal_actions(state, seat)
+        return legal[0] if len(legal) == 1 else None
+
+    def reaction_kind(self, state: KnatschState, seat: Seat) -> str | None:
+        """A defence or a roll in someone else's tournament; None on the seat's own turn."""
+        if state.phase != ROLL or seat not in self.to_act(state) or seat == state.active:
+            return None
+        return {DEFENCE: REACTION_DEFENCE, TOURNAMENT_ROLL: REACTION_TOURNAMENT}.get(state.roll.purpose)
 
     def _roll_actions(self, roll: Roll) -> list[Action]:
         if roll.rolls_used == 0:

@@ -38,6 +38,8 @@ from games.macrobber.data import (
 from games.macrobber.state import MacRobberState
 
 P = "macrobber."
+REACTION_DEFENCE = P + "reaction.defence"
+REACTION_DISCARD = P + "reaction.discard"
 SIMPLE = ("cattle", "castle", "monastery", "warrior", "piper")
 COST = {"cattle": (0, 0, 0, 1), "castle": (0, 2, 0, 0), "monastery": (0, 0, 3, 0),
         "warrior": (1, 0, 0, 0), "piper": (0, 1, 0, 0)}
@@ -74,7 +76,7 @@ class MacRobber:
     )
     rules_summary = msg("macrobber.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True)
+                        public_moves=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_DISCARD))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -129,6 +131,41 @@ class MacRobber:
         """Display, actions, bard, raid target and loot follow from public facts; cards do not."""
         return (seat in self.to_act(state) and not state.owed[seat]
                 and state.phase in ("redraw", "act", "bard", "raid", "plunder"))
+
+
+    def publicly_forced(self, state: MacRobberState, seat: int) -> Action | None:
+        """The only move, where everyone can tell it is the only one. The values in a hand are
+        secret, its size is not: a move chosen from the hand (a raid card, a discard, a card to
+        exchange) is publicly forced only with at most one card in hand (the defender's last
+        card, no piper), or when the exchange has taken its three cards (then only `draw`). A
+        hand of three 4s forces a discard too, but only its owner knows: it is still asked."""
+        if seat not in self.to_act(state):
+            return None
+        legal = self.legal_actions(state, seat)
+        if len(legal) != 1:
+            return None
+        from_hand = state.owed[seat] or state.phase == "combat" or (
+            state.phase == "exchange" and len(state.exchange) < EXCHANGE_MAX)
+        if from_hand and len(state.hands[seat]) > 1:
+            return None
+        return legal[0]
+
+    def reaction_kind(self, state: MacRobberState, seat: int) -> str | None:
+        """Outside one's own turn: defending a raid, and the discards a bard's victim and a raid's
+        defender owe. Everything else is the active player's own turn, and so is the attacker's
+        discard after a raid, which closes their turn. Discards are owed only as the latest
+        move's effect (the game waits for them before anything else): a raid's refill comes
+        after the engine has begun the next turn, when nothing is done in it yet; otherwise the
+        active player owes for their own action, and anyone else is the bard's victim."""
+        if seat not in self.to_act(state):
+            return None
+        if state.owed[seat]:
+            if not state.done:  # the refill after a raid
+                return REACTION_DISCARD if seat == state.raid["defender"] else None
+            return None if seat == state.active else REACTION_DISCARD
+        if state.phase == "combat" and state.raid["defender"] == seat:
+            return REACTION_DEFENCE
+        return None
 
     def legal_actions(self, state: MacRobberState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):

@@ -48,7 +48,7 @@ class RaubRitter:
     )
     rules_summary = msg("raubritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True)
+                        public_moves=True, forced=True)
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -92,6 +92,26 @@ class RaubRitter:
     def moves_are_public(self, state: RaubRitterState, seat: int) -> bool:
         """Only the knights step: it depends on the laid castle and knights left, not the hand."""
         return state.phase == "knights" and seat in self.to_act(state)
+
+    # Every decision is the seat's own: the keep choice at the start is everyone's own, and a
+    # turn's lays and knights are the player's whose turn it is. Nothing happens outside a turn.
+
+    def reaction_kind(self, state: RaubRitterState, seat: int) -> str | None:
+        return None
+
+    def publicly_forced(self, state: RaubRitterState, seat: int) -> Action | None:
+        """The only move, where everyone can tell it is the only one: the knights step (public)
+        with no knight left to place, or the first lay of a turn with one tile in hand (the
+        hand's size is public, its face is not) and one free square. The keep choice and any
+        lay from a larger hand are never reported (the faces are secret)."""
+        if seat not in self.to_act(state):
+            return None
+        legal = self.legal_actions(state, seat)
+        if len(legal) != 1:
+            return None
+        if state.phase == "knights" or (state.phase == "lay" and len(state.hands[seat]) == 1):
+            return legal[0]
+        return None
 
     def legal_actions(self, state: RaubRitterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
 from games import REGISTRY
-from games.core import Action, GameError, GameOver, IllegalAction, NotYourTurn
+from games.core import Action, GameError, GameOver, IllegalAction, Msg, NotYourTurn, reaction_kinds
 from i18n import LANGUAGES, translate
 from renderers import render_png
 
@@ -88,6 +89,43 @@ def check_declared_public_moves(game, state, players, rng):
                 assert [(a, game.describe(variant, seat, a)) for a in game.legal_actions(variant, seat)] == moves
 
 
+def check_forced_and_kinds(game, state, players, rng, *, every_seat: bool) -> None:
+    """A publicly forced decision is the seat's only move, and everyone can tell: re-dealing the
+    secrets hidden from all, the seat's own or any other seat's leaves it the only move and
+    reported (another seat's secrets and hidden order leave the very same move; the seat's own
+    secret may name another card, never make it one move of several). Whether a decision is
+    reported and its reaction kind follow from public information alone, so a decision forced
+    by a hidden hand (three cards of one value) is never reported. Checked where a seat has
+    one move, where a kind is named, and at `every_seat` steps for every seat."""
+    acting = game.to_act(state)
+    kinds = reaction_kinds(game)
+    for seat in range(players):
+        forced = game.publicly_forced(state, seat)
+        kind = game.reaction_kind(state, seat)
+        if seat not in acting:
+            assert forced is None and kind is None, "a seat the game does not wait for has no decision"
+            continue
+        legal = game.legal_actions(state, seat)
+        assert kind is None or kind in kinds, f"{kind!r} is not a declared reaction kind"
+        if forced is not None:
+            assert legal == [forced], f"reported {forced} but the legal moves are {legal}"
+        if not (every_seat or forced is not None or kind is not None or len(legal) == 1):
+            continue
+        for owner in viewers(players):
+            for _ in range(2 if forced is not None else 1):
+                variant = game.hidden_variant(state, owner, rng)
+                again = game.publicly_forced(variant, seat)
+                assert game.reaction_kind(variant, seat) == kind, f"the kind depends on secrets of {owner}"
+                assert (again is None) == (forced is None), f"being forced depends on secrets of {owner}"
+                if forced is None:
+                    continue
+                moves = game.legal_actions(variant, seat)
+                if owner == seat:
+                    assert len(moves) == 1 and again == moves[0]
+                else:
+                    assert moves == [forced] and again == forced
+
+
 def words(text, players) -> list[str]:
     """The text in every language, strictly: an unknown id or a missing parameter fails, and no
     seat placeholder or brace survives."""
@@ -135,6 +173,7 @@ def check_refusals(game, state, players, rng):
 def test_random_game_keeps_the_contract(name, players, seed):
     game = REGISTRY[name]
     rng = random.Random(f"{name}:{players}:{seed}")
+    probes = random.Random(f"probes:{name}:{players}:{seed}")  # apart, so the games stay the same
     state = game.new_game(players, seed=seed)
     log: list[tuple[int, str]] = []
     owners_with_secrets: set = set()
@@ -159,6 +198,7 @@ def test_random_game_keeps_the_contract(name, players, seed):
         seat = rng.choice(optional) if optional and rng.random() < 0.1 else rng.choice(acting)
         action = rng.choice(game.legal_actions(state, seat))
 
+        check_forced_and_kinds(game, state, players, probes, every_seat=steps % 7 == 1)
         if steps % 7 == 1:
             check_views(game, state, players)
             owners_with_secrets |= check_no_leaks(game, state, players, rng)
@@ -200,6 +240,54 @@ def test_random_game_keeps_the_contract(name, players, seed):
 
     # The leak check had teeth: something is hidden from everyone (a deck, a pile, a bag).
     assert None in owners_with_secrets, "hidden_variant(owner=None) never changed anything"
+
+
+def count_decisions(game, players, seed, reported, held_back, kinds_seen) -> None:
+    """Play one random game, counting one-move decisions reported as publicly forced, those not
+    reported, and the reaction kinds named (each per decision and seat)."""
+    rng = random.Random(f"forced:{game.name}:{players}:{seed}")
+    state = game.new_game(players, seed=seed)
+    while game.outcome(state) is None:
+        for seat in sorted(game.to_act(state)):
+            legal = game.legal_actions(state, seat)
+            forced = game.publicly_forced(state, seat)
+            if forced is not None:
+                reported[forced.verb] += 1
+            elif len(legal) == 1:
+                held_back[legal[0].verb] += 1
+            kind = game.reaction_kind(state, seat)
+            if kind is not None:
+                kinds_seen[kind] += 1
+        seat = rng.choice(sorted(game.to_act(state)))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+
+def test_forced_decisions_and_reaction_kinds_are_reported_and_not_vacuous():
+    """Per game, over random games of every size: how many one-move decisions are reported as
+    publicly forced and how many are not (forced only by a hidden hand: still asked), and which
+    reaction kinds came up. Every game reports some; every declared kind comes up and has words;
+    and some one-move decisions are held back (Mac Robber's hands, Die Glücksritter's Monk's
+    Favour), so the check in the random games has teeth."""
+    held_back_anywhere = 0
+    for name in GAMES:
+        game = REGISTRY[name]
+        assert game.features.forced and callable(game.publicly_forced) and callable(game.reaction_kind)
+        reported, held_back, kinds_seen = Counter(), Counter(), Counter()
+        # Two games of every size; a game whose forced decisions are rare (Raub Ritter) gets more.
+        for seed in range(6):
+            if seed >= 2 and reported:
+                break
+            for players in player_counts(game):
+                count_decisions(game, players, seed, reported, held_back, kinds_seen)
+        print(f"{name}: reported {dict(reported)}; one move but not reported {dict(held_back)}; "
+              f"kinds {dict(kinds_seen)}")
+        assert reported, f"{name} never reported a forced decision"
+        assert set(kinds_seen) == set(reaction_kinds(game)), f"{name}: kinds never seen"
+        for kind in reaction_kinds(game):
+            for lang in LANGUAGES:
+                assert translate(Msg(kind), lang, strict=True).strip()
+        held_back_anywhere += sum(held_back.values())
+    assert held_back_anywhere, "no one-move decision was ever held back: the check is vacuous"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from games.core import Action, GameOver, IllegalAction, InvalidState, NotYourTurn
+from games.core import (Action, Automatic, GameOver, IllegalAction, InvalidState, NotYourTurn,
+                        automatic_decision, forced_decision)
 from games.knatsch import GAME, KnatschGame
 from games.knatsch.cards import CARDS, KING, likeness
 from games.knatsch.dice import beats, evaluate, result_msg, result_text
@@ -190,6 +191,28 @@ def test_chris_attacks_bobs_castle_and_bob_defends_it():
     assert "C04" in state.holdings[BOB] and "C04" not in state.holdings[CHRIS]
     assert any("defends" in t for t in texts)
     assert state.active == DAVE
+
+
+@pytest.mark.parametrize("defence, defended", [
+    ((2, 5, 1, 5, 5, 5), False),  # four 5s + 2 in another order: the very same result, a tie
+    ((3, 5, 1, 5, 5, 5), True),   # four 5s + 3: higher by the extra alone
+])
+def test_a_defence_must_roll_higher_than_the_attacker_and_a_tie_loses_the_castle(defence, defended):
+    """"If he rolls higher than the attacker rolled, he defends his castle and keeps it.
+    Otherwise, the attacker takes the castle." The same count, value and extra is not higher."""
+    game = engine(5, 5, 5, 5, 1, 2,  # Anna: four 5s + 2 at once
+                  *defence)
+    state = table(3, [["C01"], ["C04", "C09"], ["C07"]])
+    state, _ = play(game, state, (ANNA, "target C09"), (ANNA, "stop"))
+    assert state.roll.purpose == "defence" and state.roll.to_beat == [4, 5, 2]
+    state, texts = play(game, state, (BOB, "roll"), (BOB, "stop"))
+    if defended:
+        assert "C09" in state.holdings[BOB] and "C09" not in state.holdings[ANNA]
+        assert "Bob defends the Green castle 3-3-3+5 with four 5s + 3 and keeps it." in texts
+    else:
+        assert "C09" in state.holdings[ANNA] and "C09" not in state.holdings[BOB]
+        assert "Bob fails to defend with four 5s + 2: Anna takes the Green castle 3-3-3+5." in texts
+    assert state.active == BOB and state.phase == "choose"
 
 
 def test_dave_organises_a_tournament_and_chris_wins_it():
@@ -661,11 +684,40 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     assert texts == ["Anna rolls for the Blue castle 4-4-4+2 from stack 1.",
                      "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
     assert "roll" not in legal(state, ANNA, game)
-    # The defender's first roll stays a tap of its own: it is someone else's decision.
-    game = engine(5, 5, 5, 5, 1, 2)
+    assert GAME.publicly_forced(state, ANNA) is None  # rerolls and stop: a real decision
+
+
+def test_a_defenders_and_a_tournament_rollers_first_roll_is_publicly_forced():
+    """Rolling all six dice is their only move: the engine reports it, so the bot makes it at
+    once and the person's first tap is a real decision (roll again or stop). Both are decisions
+    outside the roller's own turn, of the kinds a standing order may cover."""
+    game = engine(5, 5, 5, 5, 1, 2, 1, 2, 3, 4, 5, 1)
     state = table(3, [["C01"], ["C04", "C09"], ["C07"]])
     state, _ = play(game, state, (ANNA, "target C09"), (ANNA, "stop"))
     assert state.roll.purpose == "defence" and legal(state, BOB, game) == ["roll"]
+    assert game.publicly_forced(state, BOB) == Action("roll")
+    assert game.reaction_kind(state, BOB) == "knatsch.reaction.defence"
+    assert forced_decision(game, state) == (BOB, Action("roll"))
+    state, _ = play(game, state, (BOB, "roll"))
+    assert game.publicly_forced(state, BOB) is None and "stop" in legal(state, BOB, game)
+    assert game.reaction_kind(state, BOB) == "knatsch.reaction.defence"
+    assert game.reaction_kind(state, ANNA) is None
+
+    game = engine(*([1, 2, 3, 4, 5, 6] * 3))
+    state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["T1"])
+    state, _ = play(game, state, (ANNA, "target T1"))
+    assert game.publicly_forced(state, ANNA) is None  # the organiser's own turn, rolled already
+    assert game.reaction_kind(state, ANNA) is None
+    state, _ = play(game, state, (ANNA, "stop"))
+    assert game.publicly_forced(state, BOB) == Action("roll")
+    assert game.reaction_kind(state, BOB) == "knatsch.reaction.tournament"
+    assert automatic_decision(game, state) == Automatic(BOB, Action("roll"), None)
+    state, _ = play(game, state, (BOB, "roll"))
+    assert automatic_decision(game, state) is None  # roll again or stop: asked
+    ordered = {BOB: {"knatsch.reaction.tournament"}}
+    assert automatic_decision(game, state, ordered) == Automatic(BOB, None, "knatsch.reaction.tournament")
+    assert automatic_decision(game, state, {BOB: {"knatsch.reaction.defence"}}) is None
+    assert automatic_decision(game, state, {CHRIS: {"knatsch.reaction.tournament"}}) is None
 
 
 def test_the_stop_label_says_whether_stopping_wins():

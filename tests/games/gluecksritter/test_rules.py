@@ -592,6 +592,23 @@ def test_a_knight_in_the_dungeon_is_ransomed_after_the_documents():
     assert state.round == 2 and Action("play", ("4,5",)) in GAME.legal_actions(state, 0)
 
 
+@pytest.mark.parametrize("silver, gold", [(0, 2), (2, 1), (4, 0)])
+def test_a_knight_ransomed_with_exactly_four_ducats_is_free_and_keeps_nothing(silver, gold):
+    """"Ransoming costs four Ducats": exactly four are enough, and all four go to the sack."""
+    state = fresh(3)
+    state.dungeon[0] = True
+    set_money(state, 0, silver, gold)
+    sack = list(state.sack)
+    state, events = play_round(state, {0: "5,6", 1: "1,3", 2: "2,3"}, before={0: ["ransom"]})
+    assert state.dungeon[0] is False
+    assert "Ann ransoms the Black Knight for 4 Ducats." in words(events)
+    assert state.money[0] == [0, 0]
+    assert [state.sack[0] - sack[0], state.sack[1] - sack[1]] == [silver, gold]
+    state, _ = settle(state, {})
+    assert state.round == 2 and state.money[0] == [0, 0]  # fields 5 and 6 were empty
+    assert Action("play", ("4,5",)) in GAME.legal_actions(state, 0)  # the knight is back in hand
+
+
 def test_ransom_without_money_fails_and_the_knight_stays():
     state = fresh(3)
     state.dungeon[0] = True
