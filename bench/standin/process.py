@@ -36,6 +36,43 @@ def _status_kib(pid: int, field: str) -> int:
     raise LookupError(field)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used, seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class RssSampler:
+    """The process's RSS every `every` seconds, to read it at moments found afterwards."""
+
+    def __init__(self, pid: int, every: float = 0.1) -> None:
+        self.pid = pid
+        self.every = every
+        self.samples: list[tuple[float, float]] = []  # (time.monotonic(), MiB)
+        self._task = asyncio.create_task(self._run(), name="rss-sampler")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                self.samples.append((time.monotonic(), rss_mib(self.pid)))
+            except (OSError, LookupError):
+                return  # the process is gone
+            await asyncio.sleep(self.every)
+
+    def at(self, moment: float) -> float:
+        """The first sample at or after `moment` (the last one if none is)."""
+        for at, mib in self.samples:
+            if at >= moment:
+                return mib
+        return self.samples[-1][1] if self.samples else float("nan")
+
+    def peak(self) -> float:
+        return max((mib for _, mib in self.samples), default=float("nan"))
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
 class BotProcess:
     def __init__(self, *, api_url: str, token: str, database_path: str | Path, log_level: str = "INFO",
                  extra_env: dict[str, str] | None = None, log_path: str | Path | None = None,

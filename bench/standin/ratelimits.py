@@ -187,3 +187,20 @@ class RateLimiter:
             "X-RateLimit-Reset-After": f"{reset_after:.3f}",
             "X-RateLimit-Bucket": named.bucket,
         }
+
+
+def parse_route_limit(text: str) -> tuple[tuple[str, str], RouteLimit]:
+    """"POST /users/@me/channels=10/1" -> that route's limit: 10 requests a second."""
+    route, _, numbers = text.partition("=")
+    method, _, path = route.strip().partition(" ")
+    limit, _, per = numbers.partition("/")
+    return (method.upper(), path.strip()), RouteLimit(int(limit), float(per or 1))
+
+
+def describe_limits(limiter: RateLimiter) -> list[str]:
+    """The limits in force, one line each (benches print them with their figures)."""
+    lines = [f"global: {limiter.global_limit} requests per {limiter.global_per:g} s "
+             "(interaction callbacks and webhook routes exempt)"]
+    lines += [f"{method} {route}: {limit.limit} per {limit.per:g} s"
+              for (method, route), limit in sorted(limiter.limits.items(), key=lambda item: item[0][1])]
+    return lines

@@ -323,7 +323,7 @@ class Rest:
                                    flags: int) -> dict:
         channel = self.world.channel(record.channel_id)
         metadata = {"id": str(record.id), "type": 2 if record.kind == "command" else 3,
-                    "user": self.world.users[record.user_id],
+                    "user": self.world.user(record.user_id),
                     "authorizing_integration_owners": {"0": str(record.guild_id or 0)}}
         if flags & LOADING:
             message = self._loading(channel, metadata, flags)  # "… is thinking", edited later
@@ -333,7 +333,8 @@ class Rest:
                 channel, body, uploads, webhook_id=self.world.application_id, interaction_metadata=metadata,
                 flags=flags, store=not flags & EPHEMERAL)
         if flags & EPHEMERAL:
-            record.ephemeral.append(message)
+            if not flags & LOADING:  # "… is thinking" is the response (@original), told nothing yet
+                record.ephemeral.append(message)
         else:
             await self._announce("MESSAGE_CREATE", channel, message, uploads)
         return message

@@ -159,7 +159,7 @@ class StandIn:
         token = payloads.interaction_token(interaction_id)
         guild = world.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         payload = payloads.interaction(
-            interaction_id, world.application_id, kind, data, token=token, user_payload=world.users[user_id],
+            interaction_id, world.application_id, kind, data, token=token, user_payload=world.user(user_id),
             channel=channel.payload(world), guild_id=channel.guild_id, locale=locale,
             guild_locale=guild.locale if guild else "en-US", message_payload=message,
             joined_at=world.joined.get(user_id))

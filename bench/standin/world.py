@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from bench.standin import payloads
 from bench.standin.payloads import DM, PUBLIC_THREAD, TEXT, GuildShape, GuildSpec, Snowflakes
@@ -49,7 +49,7 @@ class Channel:
         """The partial channel an interaction carries."""
         if self.type == DM:
             return {"id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
-                    "recipients": [world.users[self.recipient_id]]}
+                    "recipients": [world.user(self.recipient_id)]}
         data = {"id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
                 "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id":
                 None if self.parent_id is None else str(self.parent_id), "rate_limit_per_user": 0,
@@ -72,6 +72,7 @@ class World:
         self.guilds: dict[int, GuildSpec] = {}
         self.channels: dict[int, Channel] = {}
         self.users: dict[int, dict] = {self.bot_id: self.bot_user}
+        self.other_users: set[int] = set()  # users known by id only (many stored games' players)
         self.joined: dict[int, str] = {}
         self.dm_by_user: dict[int, int] = {}
         self.commands: dict[int | None, list[dict]] = {None: []}  # guild id (None: global) -> commands
@@ -99,6 +100,21 @@ class World:
         self.joined[user_id] = payloads.iso()
         return self.users[user_id]
 
+    def add_users(self, user_ids: Iterable[int]) -> None:
+        """Users who exist without being kept as payloads (made when needed)."""
+        self.other_users.update(user_ids)
+
+    def knows(self, user_id: int) -> bool:
+        return user_id in self.users or user_id in self.other_users
+
+    def user(self, user_id: int) -> dict:
+        found = self.users.get(user_id)
+        if found is None:
+            if user_id not in self.other_users:
+                raise unknown("User", 10013)
+            found = payloads.user(user_id, f"player{user_id % 100000}")
+        return found
+
     def guild_create(self, guild_id: int) -> dict:
         return payloads.guild_create(self.guilds[guild_id], self.bot_user, self.users)
 
@@ -109,7 +125,7 @@ class World:
         return channel
 
     def dm_channel(self, user_id: int) -> Channel:
-        if user_id not in self.users:
+        if not self.knows(user_id):
             raise unknown("User", 10013)
         channel_id = self.dm_by_user.get(user_id)
         if channel_id is None:
@@ -119,7 +135,7 @@ class World:
 
     def dm_payload(self, channel: Channel) -> dict:
         return {"id": str(channel.id), "type": DM, "last_message_id": None, "flags": 0,
-                "recipients": [self.users[channel.recipient_id]]}
+                "recipients": [self.user(channel.recipient_id)]}
 
     def create_thread(self, parent: Channel, name: str) -> Channel:
         thread_id = self.ids.next()
@@ -249,8 +265,8 @@ class World:
             permitted = None
         found = []
         for user_id in {int(part) for part in _mentioned_ids(content)}:
-            if user_id in self.users and (permitted is None or user_id in permitted):
-                found.append(self.users[user_id])
+            if self.knows(user_id) and (permitted is None or user_id in permitted):
+                found.append(self.user(user_id))
         return found
 
 
