@@ -9,7 +9,8 @@ board, a player's DM or 'My hand' reply, chosen at random; the bot refuses bad o
 that ends is opened again in its channel. Per rate it prints the moves made, the requests per
 move (all, and those the global limit counts: interaction callbacks and webhooks are exempt),
 the 429s, the share of interactions answered within Discord's 3 s, click-to-board p50/p99 (from
-the click to the board posted or redrawn in the channel), the bot's CPU, and whether every
+the click to the board posted or redrawn in the channel), the CPU of the bot's process and of
+this one (the stand-in and its players, on the same machine), and whether every
 channel's boards came in order. Then an estimate of the moves per hour one process serves
 before Discord's limits bind, against what its CPU allows. Nothing is asserted.
 
@@ -121,7 +122,7 @@ async def drive(tables: Tables, runs: list[Run], rate: float, seconds: float, rn
     return {"started": started, "end": end, "drained": time.monotonic(), "clicks": clicks, "missed": missed}
 
 
-def window_figures(standin: StandIn, window: dict, cpu: float) -> dict:
+def window_figures(standin: StandIn, window: dict, cpu: float, own_cpu: float) -> dict:
     recorder = standin.recorder
     start, end, drained = window["started"], window["end"], window["drained"]
     interactions = recorder.interactions_between(start, end)
@@ -145,6 +146,7 @@ def window_figures(standin: StandIn, window: dict, cpu: float) -> dict:
         "ack_p99": percentile(acks, 0.99), "board_p50": percentile(boards, 0.5),
         "board_p99": percentile(boards, 0.99), "no_board": len(moved) - len(boards),
         "cpu_share": cpu / (drained - start), "cpu_per_move": cpu / len(moved) if moved else float("nan"),
+        "own_cpu_share": own_cpu / (drained - start),
         "routes": standin.recorder.by_route(r for r in requests),
     }
 
@@ -154,7 +156,7 @@ def print_row(rate: float, f: dict) -> None:
     print(f"{rate:6.1f} {f['moves_per_s']:7.2f} {f['moves']:6d} {f['per_move']:8.2f} {f['bound_per_move']:8.2f} "
           f"{f['bound_per_s']:7.1f} {hits['global']:5d}/{hits['user']}/{hits['shared']:<3d} "
           f"{f['in_time'] * 100:7.1f}% {f['ack_p99']:6.2f} {f['board_p50']:7.2f} {f['board_p99']:7.2f} "
-          f"{f['cpu_share'] * 100:5.0f}% {f['missed']:6d}")
+          f"{f['cpu_share'] * 100:5.0f}% {f['own_cpu_share'] * 100:5.0f}% {f['missed']:6d}")
 
 
 async def main_async(args) -> None:
@@ -188,12 +190,13 @@ async def main_async(args) -> None:
                 runs = await open_tables(tables, standin, args.tables, games, args.players, args.open_concurrency)
                 print(f"{len(runs)} tables opened in {time.monotonic() - opened:.0f} s")
                 print("\n  rate  moves/s  moves  req/move  global/move  global/s  429 g/u/s  in 3 s  "
-                      "ack p99  board p50  p99    CPU  missed")
+                      "ack p99  board p50  p99    CPU  bench  missed")
                 results = []
                 for rate in rates:
-                    cpu_before = cpu_seconds(bot.pid)
+                    cpu_before, own_before = cpu_seconds(bot.pid), time.process_time()
                     window = await drive(tables, runs, rate, args.seconds, rng)
-                    figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before)
+                    figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before,
+                                             time.process_time() - own_before)
                     results.append((rate, figures))
                     print_row(rate, figures)
                     standin.recorder.forget(window["started"] - 1)
@@ -217,8 +220,9 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
     discord_ceiling = limiter_global(standin) / bound_per_move * 3600
     cpu_ceiling = 3600 / cpu_per_move
     good = [rate for rate, f in measured if f["in_time"] >= 0.99 and f["board_p99"] <= ACK_DEADLINE]
-    print(f"\nper move: {bound_per_move:.2f} requests the global limit counts, "
-          f"{sum(f['requests'] for _, f in measured) / moves:.2f} in all; {cpu_per_move * 1000:.0f} ms of the bot's CPU")
+    all_per_move = sum(f["requests"] for _, f in measured) / moves
+    print(f"\nper move: {bound_per_move:.2f} requests the global limit counts, {all_per_move:.2f} in all; "
+          f"{cpu_per_move * 1000:.0f} ms of the bot's CPU")
     top_routes = sum((f["routes"] for _, f in measured), start=type(measured[0][1]["routes"])())
     print("requests by route over all rates: " + ", ".join(f"{route} {count / moves:.2f}/move"
                                                            for route, count in top_routes.most_common(8)))
@@ -233,6 +237,11 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
     finished = sum(run.games_finished for run in runs)
     print(f"games finished and reopened: {finished}; tables given up: {len(dead)}"
           + (f" ({dead[0][:120]})" if dead else ""))
+    gap = standin.gateway.longest_heartbeat_gap
+    interval = standin.gateway.heartbeat_interval_ms / 1000
+    if gap is not None:
+        print(f"longest gap between two heartbeats: {gap:.1f} s (interval {interval:g} s"
+              + ("; Discord would have dropped the connection)" if gap > 1.5 * interval else ")"))
     errors = bot.errors()
     print(f"bot log errors: {len(errors)}" + (f" (first: {errors[0][:160]})" if errors else ""))
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import itertools
 import sys
 import tempfile
 import time
@@ -60,7 +59,8 @@ def game_channels(standin: StandIn) -> list[tuple[int, int]]:
             if position < len(spec.channel_ids)]
 
 
-async def run_bot(standin: StandIn, database: Path, log_path: Path | None, *, ready_timeout: float) -> tuple[BotProcess, RssSampler, dict]:
+async def run_bot(standin: StandIn, database: Path, log_path: Path | None, *,
+                  ready_timeout: float) -> tuple[BotProcess, RssSampler, dict]:
     bot = BotProcess(api_url=standin.api_url, token=standin.world.token, database_path=database, log_path=log_path)
     await bot.start()
     sampler = RssSampler(bot.pid)
@@ -116,6 +116,7 @@ async def measure(args, active: int, finished: int, active_templates, finished_t
                     await asyncio.sleep(SETTLE)
                     figures["rss_after_moves"] = bot.rss_mib()
                 figures["rss_peak"] = bot.peak_rss_mib()
+                figures["heartbeat_gap"] = standin.gateway.longest_heartbeat_gap
                 figures["errors"] = bot.errors()[:5]
             finally:
                 sampler.stop()
@@ -163,10 +164,12 @@ async def make_moves(standin: StandIn, games, concurrency: int, timeout: float) 
 def report(figures: dict) -> None:
     f = figures
     print(f"\n== {f['label']}: {f['active']:,} active and {f['finished']:,} finished games "
-          f"(database {f['database_mib']:.1f} MiB, {f['actions']:,} moves logged; written in {f['built_seconds']:.0f} s)")
+          f"(database {f['database_mib']:.1f} MiB, {f['actions']:,} moves logged; "
+          f"written in {f['built_seconds']:.0f} s)")
     print(f"  RSS at its first request (imports done) {mib(f['rss_first_request'])}")
     print(f"  RSS when its commands were synced       {mib(f['rss_synced'])}")
-    print(f"  RSS when ready                          {mib(f['rss_ready'])}   ready {f['ready_seconds']:.1f} s after start")
+    print(f"  RSS when ready                          {mib(f['rss_ready'])}   "
+          f"ready {f['ready_seconds']:.1f} s after start")
     print(f"  RSS {SETTLE:.0f} s later                           {mib(f['rss_settled'])}")
     if "rss_after_moves" in f:
         print(f"  RSS after a move in {f['moves']:,} games          {mib(f['rss_after_moves'])}   "
@@ -180,6 +183,9 @@ def report(figures: dict) -> None:
               if last is not None else f"  owed boards: none of {f['owed']} posted")
     routes = ", ".join(f"{route} x{count}" for route, count in f["startup_requests"].most_common())
     print(f"  requests before ready: {routes}")
+    if f["heartbeat_gap"] is not None:
+        print(f"  longest gap between two heartbeats: {f['heartbeat_gap']:.1f} s (interval 41.25 s; "
+              "much longer and Discord would drop the connection)")
     print(f"  stopped in {f['stop_seconds']:.1f} s (exit code {f['returncode']})")
     for line in f["errors"]:
         print(f"  bot error: {line[:200]}")

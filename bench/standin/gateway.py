@@ -95,6 +95,9 @@ class Gateway:
         self.guilds_sent_at: float | None = None   # the last GUILD_CREATE of the newest session
         self.guilds_sent = asyncio.Event()
         self.bytes_sent = 0
+        # The longest time between two heartbeats of one connection: past the interval, Discord
+        # would take the connection for a zombie and the bot would have to reconnect.
+        self.longest_heartbeat_gap: float | None = None  # None: fewer than two heartbeats yet
 
     # ------------------------------------------------------------------ dispatching
 
@@ -119,6 +122,7 @@ class Gateway:
         connection = Connection(ws, compress=request.query.get("compress") == "zlib-stream")
         self.connections.add(connection)
         session: Session | None = None
+        last_heartbeat: float | None = None
         try:
             await connection.send_op(HELLO, {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["standin"]})
             async for message in ws:
@@ -128,7 +132,11 @@ class Gateway:
                 op, d = payload.get("op"), payload.get("d")
                 if op == HEARTBEAT:
                     self.counts["heartbeat"] += 1
-                    await connection.send_op(HEARTBEAT_ACK, None)
+                    now = time.monotonic()
+                    if last_heartbeat is not None:
+                        self.longest_heartbeat_gap = max(self.longest_heartbeat_gap or 0.0, now - last_heartbeat)
+                    last_heartbeat = now
+                    asyncio.create_task(self._acknowledge(connection))
                 elif op == IDENTIFY:
                     session = await self._identify(connection, d)
                 elif op == RESUME:
@@ -140,6 +148,12 @@ class Gateway:
             if session is not None and session.connection is connection:
                 session.connection = None
         return ws
+
+    async def _acknowledge(self, connection: Connection) -> None:
+        # After the network's latency, as Discord's ACK comes: an instant ACK can reach discord.py
+        # before its heartbeat thread notes the send, and it then logs a false "Can't keep up".
+        await asyncio.sleep(max(self.standin.config.latency, 0.01))
+        await connection.send_op(HEARTBEAT_ACK, None)
 
     async def _identify(self, connection: Connection, d: dict) -> Session | None:
         self.counts["identify"] += 1

@@ -10,7 +10,6 @@ games are played to their end and carry their result.
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import sqlite3
@@ -131,9 +130,10 @@ def populate(path: str | Path, *, active: int, finished: int, channels: Sequence
              users: Sequence[int], message_ids: Iterator[int], owed: int = 0, seed: int = 2,
              active_templates: list[Template] | None = None,
              finished_templates: list[Template] | None = None) -> Population:
-    """Into a database made by `migrate`, write `active` games being played (one per channel of `channels`, (guild id, channel id)
-    pairs) and `finished` games (spread over the same channels), players drawn from `users`;
-    the first `owed` active games owe their board (a move stored, its board never posted)."""
+    """Into a database made by `migrate`, write `active` games being played (one per channel of
+    `channels`, (guild id, channel id) pairs) and `finished` games (spread over the same
+    channels), players drawn from `users`; the first `owed` active games owe their board (a move
+    stored, its board never posted)."""
     if active > len(channels):
         raise ValueError(f"{active} active games need as many channels; there are {len(channels)}")
     path = Path(path)
@@ -169,11 +169,11 @@ def populate(path: str | Path, *, active: int, finished: int, channels: Sequence
                 "INSERT INTO games (id, guild_id, channel_id, game, status, host_id, options, seed, state, version, "
                 "result, lobby_message_id, board_message_id, created_at, updated_at, lang, board_owed) "
                 "VALUES (?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, ?, 'en', ?)", games_rows)
-            db.executemany("INSERT INTO seats (game_id, user_id, name, seat, dm_ok, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-                           seat_rows)
+            db.executemany("INSERT INTO seats (game_id, user_id, name, seat, dm_ok, joined_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", seat_rows)
             db.executemany("INSERT INTO game_templates VALUES (?, ?, ?, ?)", action_rows)
-            db.executemany("INSERT INTO day_tables (game_id, deadline, timeout, reminder) VALUES (?, NULL, 'computer', ?)",
-                           table_rows)
+            db.executemany("INSERT INTO day_tables (game_id, deadline, timeout, reminder) "
+                           "VALUES (?, NULL, 'computer', ?)", table_rows)
             db.executemany("INSERT INTO day_seats (game_id, seat, since) VALUES (?, ?, ?)", day_rows)
             db.executemany("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, 'reminder', ?)", timer_rows)
             for rows in (games_rows, seat_rows, action_rows, table_rows, day_rows, timer_rows):

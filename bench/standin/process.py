@@ -162,11 +162,13 @@ class BotProcess:
 
     def errors(self) -> list[str]:
         """Log lines at ERROR or worse, and tracebacks' last lines."""
-        return [line for line in self.lines if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
+        return [line for line in self.lines
+                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
 
     async def stop(self, timeout: float = 20.0) -> int | None:
         """SIGTERM (the bot stops cleanly), SIGKILL if it does not within `timeout`."""
         if self.process is None:
+            self._folder.cleanup()
             return None
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)

@@ -129,7 +129,8 @@ class Tables:
         new = await players[0].slash(channel_id, "game new", game=game, **options)
         table.records.append(new)
         await self._answered(new, table)
-        lobby = await self._until(lambda: self._lobby_message(channel_id), "the lobby message")
+        lobby = await self._until(lambda: self._lobby_message(channel_id),
+                                  lambda: f"the lobby message (the bot said {new.texts()})")
         table.game_id = next(c.game_id for c in controls(lobby) if c.is_lobby)
         for player in players[1:]:
             join = next(c for c in controls(lobby) if c.is_lobby and c.op == "join")
@@ -295,14 +296,14 @@ class Tables:
             table.unanswered += 1
             return False
 
-    async def _until(self, found: Callable[[], object], what: str, timeout: float = 30.0):
+    async def _until(self, found: Callable[[], object], what: str | Callable[[], str], timeout: float = 30.0):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = found()
             if value:
                 return value
             await asyncio.sleep(0.02)
-        raise RuntimeError(f"waited {timeout:.0f} s for {what}")
+        raise RuntimeError(f"waited {timeout:.0f} s for {what() if callable(what) else what}")
 
     def close(self) -> None:
         self.store.close()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from bench.standin import payloads
+from bench.standin.botview import MENTION
 from bench.standin.payloads import DM, PUBLIC_THREAD, TEXT, GuildShape, GuildSpec, Snowflakes
 
 NONCE_SECONDS = 300.0   # enforce_nonce: "checked for uniqueness in the past few minutes"
@@ -264,15 +265,10 @@ class World:
         else:
             permitted = None
         found = []
-        for user_id in {int(part) for part in _mentioned_ids(content)}:
+        for user_id in {int(part) for part in MENTION.findall(content)}:
             if self.knows(user_id) and (permitted is None or user_id in permitted):
                 found.append(self.user(user_id))
         return found
-
-
-def _mentioned_ids(content: str) -> list[str]:
-    from bench.standin.botview import MENTION
-    return MENTION.findall(content)
 
 
 def validate(body: dict, uploads: dict[int, dict], *, creating: bool) -> None:

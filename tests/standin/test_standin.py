@@ -13,6 +13,7 @@ from bench.standin import BotProcess, StandIn, StandInConfig
 from bench.standin.payloads import GuildShape
 from bench.standin.ratelimits import RateLimiter, RouteLimit
 from bench.standin.tables import Tables
+from bot.config import ConfigError, Settings
 
 MESSAGES = "/channels/{channel_id}/messages"
 
@@ -29,6 +30,14 @@ def loopback_available() -> bool:
 
 needs_loopback = pytest.mark.skipif(not loopback_available(),
                                     reason="no loopback sockets here: the stand-in Discord listens on 127.0.0.1")
+
+
+def test_discord_api_url_is_optional_and_must_be_a_url():
+    assert Settings.from_env({"DISCORD_TOKEN": "t"}).api_url is None
+    stand_in = Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_API_URL": "http://127.0.0.1:8080/api/v10/"})
+    assert stand_in.api_url == "http://127.0.0.1:8080/api/v10"
+    with pytest.raises(ConfigError, match="DISCORD_API_URL"):
+        Settings.from_env({"DISCORD_TOKEN": "t", "DISCORD_API_URL": "127.0.0.1:8080"})
 
 
 def test_route_bucket_counts_per_channel_and_answers_429_with_discords_headers():
@@ -49,7 +58,7 @@ def test_route_bucket_counts_per_channel_and_answers_429_with_discords_headers()
 def test_global_limit_binds_all_routes_but_interaction_endpoints():
     now = [0.0]
     limiter = RateLimiter(limits={}, global_limit=3, clock=lambda: now[0])
-    assert all(limiter.check("GET", f"/channels/{{channel_id}}", {"channel_id": str(n)}).allowed for n in range(3))
+    assert all(limiter.check("GET", "/channels/{channel_id}", {"channel_id": str(n)}).allowed for n in range(3))
     refused = limiter.check("GET", "/channels/{channel_id}", {"channel_id": "9"})
     assert not refused.allowed and refused.is_global and refused.headers["X-RateLimit-Global"] == "true"
     callback = "/interactions/{interaction_id}/{token}/callback"
