@@ -106,6 +106,8 @@ async def measure(args, active: int, finished: int, active_templates, finished_t
                     rss_first_request=sampler.at(seen["first_request"] or seen["started"]),
                     rss_synced=sampler.at(seen["synced"] or seen["ready"]), rss_ready=sampler.at(seen["ready"]),
                     ready_seconds=seen["ready_seconds"], owed=len(owed), owed_posted=len(owed_boards),
+                    identify_seconds=standin.gateway.ready_sent_at - bot.started_at,
+                    guilds_seconds=standin.gateway.guilds_sent_at - standin.gateway.ready_sent_at,
                     last_owed_seconds=(max(owed_boards) - bot.started_at) if owed_boards else None,
                     startup_requests=Recorder.by_route(r for r in standin.recorder.requests
                                                        if r.at <= seen["ready"]))
@@ -170,6 +172,8 @@ def report(figures: dict) -> None:
     print(f"  RSS when its commands were synced       {mib(f['rss_synced'])}")
     print(f"  RSS when ready                          {mib(f['rss_ready'])}   "
           f"ready {f['ready_seconds']:.1f} s after start")
+    print(f"  gateway: IDENTIFY {f['identify_seconds']:.1f} s after start, every GUILD_CREATE sent "
+          f"{f['guilds_seconds']:.1f} s later (discord.py calls itself ready 2 s after the last)")
     print(f"  RSS {SETTLE:.0f} s later                           {mib(f['rss_settled'])}")
     if "rss_after_moves" in f:
         print(f"  RSS after a move in {f['moves']:,} games          {mib(f['rss_after_moves'])}   "
