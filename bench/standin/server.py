@@ -230,6 +230,12 @@ class Player:
         return await self.standin.send_interaction(self.id, channel_id, 2, data, name=command,
                                                    watch_channel=watch_channel, locale=self.locale)
 
+    async def autocomplete(self, channel_id: int, command: str, focused: str, **options: Any) -> InteractionRecord:
+        """Typing into option `focused` (its text among `options`): the bot's suggestions arrive
+        in the record's `autocomplete` once it is answered."""
+        data = self.standin.command_data(channel_id, command, options, focused=focused)
+        return await self.standin.send_interaction(self.id, channel_id, 4, data, name=command, locale=self.locale)
+
     async def click(self, message: dict, control: Control, *, watch_channel: int | None = None) -> InteractionRecord:
         data: dict[str, Any] = {"custom_id": control.custom_id, "component_type": control.kind}
         if control.value is not None:
