@@ -10,12 +10,15 @@ stops cleanly: moves under way finish, owed boards are posted, the database is c
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
+import urllib.request
 from typing import Mapping
 
 import discord
+import yarl
 from dotenv import find_dotenv, load_dotenv
 
 from bot.app import backup_name, create_bot
@@ -40,6 +43,8 @@ def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None
     logging.getLogger("discord.http").setLevel(max(settings.log_level, logging.INFO))
     # A board-game bot never joins voice: silence discord.py's start-up warnings about it.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    if settings.api_url:
+        use_api(settings.api_url)
     bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id, handle_signals=True,
                      shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                      backup_dir=settings.backup_dir, backup_keep=settings.backup_keep,
@@ -55,6 +60,14 @@ def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None
     except OSError as error:  # no network, DNS failure, unreachable gateway
         return fail(f"Could not reach Discord ({error.__class__.__name__}: {error}). Check the network and retry.")
     return 0
+
+
+def use_api(api_url: str) -> None:
+    """For testing only (DISCORD_API_URL): talk to a stand-in Discord at `api_url`, its gateway
+    included (GET /gateway names it; discord.py would otherwise connect to Discord's own)."""
+    discord.http.Route.BASE = api_url
+    with urllib.request.urlopen(f"{api_url}/gateway", timeout=10) as answer:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(json.load(answer)["url"])
 
 
 def maintenance(environ: Mapping[str, str], argv: list[str]) -> int:

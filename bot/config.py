@@ -24,6 +24,7 @@ class Settings:
     backup_dir: Path | None = None     # default: `backups/` beside the database
     backup_hours: float = 24.0         # 0: no automatic back-ups
     backup_keep: int = 7
+    api_url: str | None = None         # DISCORD_API_URL: a stand-in Discord, for testing only
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -51,7 +52,11 @@ class Settings:
         if database_url:
             hours = 0  # the bot's own back-ups are of SQLite files; PostgreSQL has its own tools
         backup_dir = environ.get("BACKUP_DIR", "").strip()
+        api_url = environ.get("DISCORD_API_URL", "").strip().rstrip("/")
+        if api_url and not api_url.startswith(("http://", "https://")):
+            raise ConfigError(f"DISCORD_API_URL={api_url!r} is not a URL: leave it empty (it is for testing only).")
         return cls(
+            api_url=api_url or None,
             shard_count=shard_count,
             shard_ids=shard_ids,
             backup_dir=Path(backup_dir) if backup_dir else database_path.parent / "backups",
