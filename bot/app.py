@@ -28,6 +28,7 @@ from bot.components import ALL_DYNAMIC_ITEMS
 from bot.collector import QuietCollector
 from bot.days.absence import Absence
 from bot.days.hints import Hints
+from bot.days.orders import Orders
 from bot.days.reminders import Reminders
 from bot.days.seats import ComputerSeats
 from bot.days.timers import Timers
@@ -114,6 +115,7 @@ class GameBot(commands.Bot):
         self.hints: Hints | None = None
         self.absence: Absence | None = None
         self.taking_back: TakingBack | None = None
+        self.orders: Orders | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -162,8 +164,10 @@ class GameBot(commands.Bot):
         self.moves.listen(timers)
         self.seats = ComputerSeats(storage, self.moves, self.deliveries)
         reminders = Reminders(self, storage, self.moves, self.deliveries, timers.now)
+        self.orders = Orders(storage, self.moves)
+        content.standing_orders = self.orders.of
         timers.handlers = {"reminder": reminders.remind, "deadline": self.seats.timed_out,
-                           "computer": self.seats.move}
+                           "computer": self.seats.move, "react": self.orders.window_closed}
         self.hints = Hints(storage, self.moves, self.seats.check_person)
         content.deadline_line = timers.deadline_line
         content.hint_offered = self.hints.offered

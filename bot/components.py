@@ -11,6 +11,7 @@ custom_id formats (Discord allows 100 characters):
   rk:lobby:<game>:<join|leave|start>   rk:hand:<game>
   rk:move:<game>:<version>:<action>    rk:pick:<game>:<version>:<n>  (select; values = actions)
   rk:tog:<game>:<version>:<mask>:<i>   (toggle item i of a SubsetChoice; mask = items chosen)
+  rk:order:<game>:<kind>:<on>          (a standing order for the i-th kind of decision outside one's turn)
 """
 from __future__ import annotations
 
@@ -243,6 +244,30 @@ class ToggleButton(Handled, DynamicItem[Button],
         await interaction.response.edit_message(view=view)
 
 
+class OrderButton(Handled, DynamicItem[Button], template=r"rk:order:(?P<game_id>\d+):(?P<index>\d+):(?P<on>[01])"):
+    """On a player's DM: a standing order for one kind of decision outside their turn, flipped
+    by a click (bot.days.orders). Only its player ever sees it."""
+
+    def __init__(self, game_id: int, index: int, on: bool, label: str) -> None:
+        super().__init__(Button(label=_clip(label, BUTTON_LABEL_LIMIT),
+                                style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                                custom_id=f"rk:order:{game_id}:{index}:{int(on)}"))
+        self.game_id = game_id
+        self.index = index
+        self.on = on
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+        return cls(int(match["game_id"]), int(match["index"]), match["on"] == "1", item.label or "")
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        bot = table_of(interaction)
+        await interaction.response.defer()  # the message is edited to show the order
+        await bot.orders.set_kind(self.game_id, interaction.user, self.index, not self.on, user_language(interaction))
+        payload = await bot.info.hand(interaction.user, game_id=self.game_id)
+        await interaction.edit_original_response(content=payload.content, view=payload.view)
+
+
 def move_custom_id(game_id: int, version: int, action: str) -> str:
     return f"rk:move:{game_id}:{version}:{action}"
 
@@ -405,13 +430,19 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
                  toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *,
-                 lang: str = "en") -> discord.ui.View | None:
-    if not choices:
+                 lang: str = "en", orders: Sequence[tuple[str, bool]] = ()) -> discord.ui.View | None:
+    """A seat's private choices; `orders`: (label, on) of each kind of decision outside its turn
+    the computer may answer (its standing orders), on the last row."""
+    if not choices and not orders:
         return None
     view = discord.ui.View(timeout=None)
-    add_move_components(view, game_id, version, choices, rows=ROWS, toggles=toggles, mask=mask,
-                        menu_prompt=t(lang, "bot.table.choose_move"))
+    add_move_components(view, game_id, version, choices, rows=ROWS - 1 if orders else ROWS, toggles=toggles,
+                        mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
+    for index, (label, on) in enumerate(orders):
+        button = OrderButton(game_id, index, on, label)
+        button.row = ROWS - 1
+        view.add_item(button)
     return view
 
 
-ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, HintButton, MoveButton, MoveSelect, ToggleButton)
+ALL_DYNAMIC_ITEMS = (LobbyButton, HandButton, HintButton, MoveButton, MoveSelect, ToggleButton, OrderButton)

@@ -199,3 +199,36 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Games that wait only for real decisions (bot.days.orders): standing orders and the reaction window.
+MIGRATIONS.append(
+    (
+        8,
+        "standing orders per seat and kind of decision, and the table's reaction window",
+        """
+        -- A player lets the computer answer this kind of decision outside their own turn, at this table.
+        CREATE TABLE standing_orders (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat    INTEGER NOT NULL,
+            kind    TEXT    NOT NULL,                  -- a reaction kind the game declares, e.g. knatsch.reaction.defence
+            PRIMARY KEY (game_id, seat, kind)
+        );
+
+        -- react=15m|1h|6h: seconds a decision outside one's own turn waits before the computer makes it.
+        ALTER TABLE day_tables ADD COLUMN react INTEGER;
+
+        -- Timers gain the reaction window's kind (a table's CHECK is rebuilt, not altered).
+        CREATE TABLE timers_next (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat    INTEGER NOT NULL,
+            kind    TEXT    NOT NULL CHECK (kind IN ('deadline', 'reminder', 'computer', 'react')),
+            due_at  INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat, kind)
+        );
+        INSERT INTO timers_next (game_id, seat, kind, due_at) SELECT game_id, seat, kind, due_at FROM timers;
+        DROP TABLE timers;
+        ALTER TABLE timers_next RENAME TO timers;
+        CREATE INDEX timers_by_due ON timers (due_at);
+        """,
+    )
+)

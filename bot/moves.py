@@ -42,6 +42,7 @@ from bot.turns import Change, plan
 log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # SQLite's INTEGER: ids beyond it cannot exist
+AUTOMATIC_LIMIT = 60  # moves made at once in a row at most (the longest seen: 15, a six-player tournament)
 
 
 class Listener(Protocol):
@@ -56,6 +57,10 @@ class Listener(Protocol):
 
 Gate = Callable[[GameRow, int], Awaitable[None]]
 """A check before a seat's move is applied: raises `Refusal` to refuse it."""
+
+AutomaticMove = Callable[[GameRow, Game, Any], Awaitable["tuple[int, Action, list[str]] | None"]]
+"""(table, game, state) -> the move made at once for a seat, with the account lines that say so
+(a publicly forced decision, a standing order), or None when the game waits for people."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,7 @@ class Moves:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._gates: list[Gate] = []
+        self.automatic: AutomaticMove | None = None  # bot.days.orders
         self._replays = Replays()  # games replayed to judge clicks on older messages
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -168,10 +174,39 @@ class Moves:
                 if change is None:
                     return None
                 await self._store(change)
+                await self._moves_made_at_once(game_id, change.game)
             if interaction is not None:
                 self.deliveries.watch(game_id, change.version, interaction)
             self.deliveries.kick(game_id)
             return change
+
+    async def follow_up(self, game_id: int) -> None:
+        """Make the moves the game makes at once now (a standing order just given, a timer after a
+        restart), under the game's lock, and deliver them."""
+        async with self.work():
+            async with self.lock(game_id):
+                table = await self.table(game_id)
+                await self._moves_made_at_once(game_id, self.engine(table.game))
+            self.deliveries.kick(game_id)
+
+    async def _moves_made_at_once(self, game_id: int, game: Game) -> None:
+        """The decisions nobody must be asked for (`self.automatic`), each a move of its own through
+        the same steps as any move, until the game waits for a person."""
+        for _ in range(AUTOMATIC_LIMIT if self.automatic is not None else 0):
+            table = await self.table(game_id)
+            if table.status != "active":
+                return
+            state = game.from_dict(table.state)
+            made = await self.automatic(table, game, state)
+            if made is None:
+                return
+            seat, action, said = made
+            after, events = game.apply(state, seat, action)
+            change = move_change(table, game, state, after, seat, action, events)
+            change.said = list(said)
+            await self._store(change)
+            log.info("move game=%s channel=%s seat=%s action=%r version=%s made at once", table.id,
+                     table.channel_id, seat, action.encode(), change.version)
 
     async def _store(self, change: Change) -> None:
         table = change.table
@@ -255,10 +290,11 @@ class Moves:
                      (time.monotonic() - started) * 1000)
         return played[0]
 
-    async def computer_move(self, game_id: int, seat: int,
-                            choose: Callable[[GameRow, Game, Any], Awaitable[Action]]) -> bool:
+    async def computer_move(self, game_id: int, seat: int, choose: Callable[[GameRow, Game, Any], Awaitable[Action]],
+                            *, said: Sequence[str] = ()) -> bool:
         """One move for `seat` by the computer (`choose` picks it), through the same steps as a
-        player's move. True if the same seat, alone, is to act again (its turn goes on)."""
+        player's move; `said`: account lines of the bot's own that go with it. True if the same
+        seat, alone, is to act again (its turn goes on)."""
 
         async def make(table: GameRow, game: Game) -> Change | None:
             if table.status != "active":
@@ -268,7 +304,9 @@ class Moves:
                 return None
             action = await choose(table, game, state)
             after, events = game.apply(state, seat, action)
-            return move_change(table, game, state, after, seat, action, events)
+            change = move_change(table, game, state, after, seat, action, events)
+            change.said = list(said)
+            return change
 
         try:
             change = await self.change(game_id, make)

@@ -1,5 +1,6 @@
 """Games over days: `/game mine`, `/game reminders`, `/game away`, `/game back`,
-`/game replace`, `/game undo`, `/game computer` and `/game hint` (the logic lives in bot.days)."""
+`/game replace`, `/game undo`, `/game orders`, `/game computer` and `/game hint` (the logic lives
+in bot.days)."""
 from __future__ import annotations
 
 from typing import Literal
@@ -10,7 +11,10 @@ from discord import app_commands
 from bot.cogs import FeatureCog, game_subcommand, require_guild
 from bot.cogs.lobby import STRENGTH_CHOICES
 from bot.days.options import AWAY_DAYS, words
+from bot.days.orders import kinds_text
 from bot.errors import Refusal
+from games.core import msg
+from i18n import translate
 from bot.locale import user_language
 from bot.presenter import mention, timestamp
 
@@ -68,6 +72,33 @@ class DaysCog(FeatureCog):
         table = await self.tables.active_table_in(interaction.channel_id)
         await self.bot.taking_back.undo(table, interaction.user, lang)
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
+
+    @game_subcommand("orders", "Let the computer answer decisions outside your turn at this table (only you see it)")
+    @app_commands.describe(kind="Which kind of decision (start typing)", setting="on: the computer answers; off: you do")
+    async def orders(self, interaction: discord.Interaction, kind: str | None = None,
+                     setting: Literal["on", "off"] | None = None) -> None:
+        require_guild(interaction)
+        lang = user_language(interaction)
+        table = await self.tables.active_table_in(interaction.channel_id)
+        game, seat = self.bot.orders.seat_for(table, interaction.user, lang)
+        if kind is not None:
+            given = await self.bot.orders.set(table, interaction.user, kind, setting != "off", lang)
+        else:
+            given = await self.bot.orders.of(table, seat)
+        kinds = game.features.reactions
+        text = words(lang, "orders_list", kinds=kinds_text([k for k in kinds if k in given], lang)) if given else \
+            words(lang, "orders_nothing", kinds=kinds_text(kinds, lang))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @orders.autocomplete("kind")
+    async def order_kinds(self, interaction: discord.Interaction, current: str):
+        table = await self.bot.storage.open_game_in(interaction.channel_id)
+        if table is None:
+            return []
+        lang = user_language(interaction)
+        found = [(translate(msg(kind), lang), kind) for kind in self.tables.engine(table.game).features.reactions]
+        return [app_commands.Choice(name=label, value=kind) for label, kind in found
+                if current.strip().lower() in label.lower()][:25]
 
     @game_subcommand("computer", "Add a computer player to this lobby (host)")
     @app_commands.describe(strength="How strong the table's computer players are")

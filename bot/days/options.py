@@ -1,5 +1,5 @@
 """Games over days: the table options (`deadline=`, `timeout=`, `reminder=`, `hints=`,
-`computer=`) and the words of the feature (catalogue `bot.days`)."""
+`computer=`, `react=`) and the words of the feature (catalogue `bot.days`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,6 +15,7 @@ DEADLINES: dict[str, int | None] = {"none": None, "24h": DAY, "48h": 2 * DAY, "7
 TIMEOUT_CHOICES = ("computer", "skip", "end")
 REMINDER_DEFAULT = 12 * HOUR
 REMINDERS: dict[str, int] = {"1h": HOUR, "6h": 6 * HOUR, "12h": 12 * HOUR, "24h": DAY}
+REACTION_WINDOWS: dict[str, int | None] = {"off": None, "15m": 15 * 60, "1h": HOUR, "6h": 6 * HOUR}
 TIMEOUTS_BEFORE_COMPUTER = 3  # timed-out turns in a row after which the computer keeps the seat
 COMPUTER_PAUSE = 2            # seconds before a computer seat moves, so boards read naturally
 MAX_COMPUTER_STEPS = 50       # a timed-out turn of many steps (Knatsch re-rolls) is played out
@@ -34,7 +35,7 @@ def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, An
     """Take this part's options (`deadline=24h timeout=computer reminder=12h`) out of the
     `/game new options:` text; the rest goes on to the game's own options."""
     chosen: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": REMINDER_DEFAULT,
-                              "hints": False, "strength": "normal"}
+                              "hints": False, "strength": "normal", "react": None}
     rest = []
     for part in (text or "").replace(",", " ").split():
         name, _, value = part.partition("=")
@@ -55,6 +56,10 @@ def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, An
             if value not in ("on", "off"):
                 raise Refusal(words(lang, "bad_option", name=name, values="on, off"))
             chosen["hints"] = value == "on"
+        elif name == "react":
+            if value not in REACTION_WINDOWS:
+                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(REACTION_WINDOWS)))
+            chosen["react"] = REACTION_WINDOWS[value]
         elif name == "computer":
             if value not in STRENGTHS:
                 raise Refusal(words(lang, "bad_option", name=name, values=", ".join(STRENGTHS)))

@@ -17,7 +17,7 @@ from games.core import Action, Game
 from i18n import game_title
 
 from bot import presenter
-from bot.days.computer import computer_action, has_computer_player, is_computer_user
+from bot.days.computer import computer_action, has_computer_player, is_computer, is_computer_user
 from bot.days.storage import seat_write
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
 from bot.delivery.worker import Deliveries
@@ -40,9 +40,14 @@ class ComputerSeats:
     # --------------------------------------------------------------------- moving
 
     async def move(self, table: GameRow, seat: int, due_at: int = 0) -> None:
-        """A computer seat's timer: its move (a turn of several steps is played out by the
-        timers that each step sets again)."""
-        await self.computer_move(table.id, seat)
+        """A `computer` timer: a computer seat's move (a turn of several steps is played out by
+        the timers that each step sets again); for a person's seat, the moves the game makes at
+        once (bot.days.orders) that a stop of the bot left unmade."""
+        player = table.player_at(seat)
+        if is_computer(player.user_id, (await self.storage.days_seats(table.id)).get(seat)):
+            await self.computer_move(table.id, seat)
+        else:
+            await self.moves.follow_up(table.id)
 
     async def computer_move(self, game_id: int, seat: int, *, prefer_pass: bool = False) -> bool:
         """One move for `seat` by the computer. True if the same seat, alone, is to act again."""

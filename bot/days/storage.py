@@ -13,19 +13,19 @@ from bot.storage.core import Write
 
 TIMER_LEASE = 300  # seconds a process has to handle a timer it claimed before another may
 TABLE_DEFAULTS: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": 12 * 3600, "practice": False,
-                                  "hints": False, "strength": "normal"}
+                                  "hints": False, "strength": "normal", "react": None}
 
 
 def table_settings_write(game_id: int, settings: dict[str, Any]) -> Write:
     """The statement that stores a table's settings (`TABLE_DEFAULTS`' keys)."""
     values = {**TABLE_DEFAULTS, **settings}
-    return ("INSERT INTO day_tables (game_id, deadline, timeout, reminder, practice, hints, strength) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+    return ("INSERT INTO day_tables (game_id, deadline, timeout, reminder, practice, hints, strength, react) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET deadline = excluded.deadline, timeout = excluded.timeout, "
             "reminder = excluded.reminder, practice = excluded.practice, hints = excluded.hints, "
-            "strength = excluded.strength",
+            "strength = excluded.strength, react = excluded.react",
             (game_id, values["deadline"], values["timeout"], values["reminder"], int(values["practice"]),
-             int(values["hints"]), values["strength"]))
+             int(values["hints"]), values["strength"], values["react"]))
 
 
 def seat_write(game_id: int, seat: int, **fields: Any) -> list[Write]:
@@ -58,14 +58,15 @@ def clear_timers_write(game_id: int) -> Write:
 class DaysStore:
     async def days_table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
-        practice table or gives hints, and its computer players' strength."""
+        practice table or gives hints, its computer players' strength and its reaction window."""
         row = await self._row(
-            "SELECT deadline, timeout, reminder, practice, hints, strength FROM day_tables WHERE game_id = ?",
+            "SELECT deadline, timeout, reminder, practice, hints, strength, react FROM day_tables WHERE game_id = ?",
             (game_id,))
         if row is None:
             return dict(TABLE_DEFAULTS)
         return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"],
-                "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"]}
+                "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"],
+                "react": row["react"]}
 
     async def days_set_table(self, game_id: int, **settings: Any) -> None:
         await self.apply([table_settings_write(game_id, settings)])
@@ -147,3 +148,20 @@ class DaysStore:
         """seat -> when its deadline falls, for the seats of a game that have one."""
         return {r["seat"]: r["due_at"] for r in await self._rows(
             "SELECT seat, due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,))}
+
+    # ------------------------------------------------------------------ standing orders
+
+    async def standing_orders(self, game_id: int) -> dict[int, frozenset[str]]:
+        """seat -> the kinds of decisions outside its turn the computer answers for it."""
+        orders: dict[int, set[str]] = {}
+        for row in await self._rows("SELECT seat, kind FROM standing_orders WHERE game_id = ?", (game_id,)):
+            orders.setdefault(row["seat"], set()).add(row["kind"])
+        return {seat: frozenset(kinds) for seat, kinds in orders.items()}
+
+    async def set_standing_order(self, game_id: int, seat: int, kind: str, on: bool) -> None:
+        if on:
+            await self._update("INSERT OR IGNORE INTO standing_orders (game_id, seat, kind) VALUES (?, ?, ?)",
+                               (game_id, seat, kind))
+        else:
+            await self._update("DELETE FROM standing_orders WHERE game_id = ? AND seat = ? AND kind = ?",
+                               (game_id, seat, kind))

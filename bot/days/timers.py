@@ -10,7 +10,11 @@ transaction:
 * a person to act gets a `reminder` at since + the table's reminder time (again every reminder
   time while the turn lasts), and with a deadline a `deadline` at since + the deadline (pushed
   back while the player is away);
-* a computer seat to act gets a `computer` timer a short pause from now.
+* a computer seat to act gets a `computer` timer a short pause from now; so does a person whose
+  decision the game makes at once (publicly forced, or a standing order: bot.days.orders), as a
+  back-up should the bot stop before making it;
+* with the table's reaction window (`react=`), a person facing a decision outside their own turn
+  gets a `react` timer at since + the window.
 
 What a due timer does is someone else's: `handlers` maps its kind to a coroutine
 (bot.days.reminders, bot.days.timeouts).
@@ -19,6 +23,8 @@ from __future__ import annotations
 
 import logging
 from typing import Awaitable, Callable, Sequence
+
+from games.core import automatic_decision, reaction_kind
 
 from bot import presenter
 from bot.days.computer import is_computer
@@ -67,6 +73,8 @@ class Timers:
                 writes += seat_write(table.id, mover, computer=None, timeouts=0)
                 seats[mover] = dict(row, computer=None, timeouts=0)
         to_act = game.to_act(change.after)
+        standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
+        made_at_once = automatic_decision(game, change.after, standing)
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
         # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
         existing = {(seat, kind): due for seat, kind, due in await self.storage.days_timers(table.id)}
@@ -89,10 +97,12 @@ class Timers:
                     others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
                     started = min([t for t in others if t is not None], default=now)
             since[seat] = started
-            computer = is_computer(player.user_id, row)
-            kinds = ("computer",) if computer else ("reminder", "deadline")
+            computer = is_computer(player.user_id, row) or (made_at_once is not None and made_at_once.seat == seat)
+            window = settings["react"] if not computer and reaction_kind(game, change.after, seat) else None
+            kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
-                                  if kind != "deadline" or settings["deadline"] is not None):
+                                  if (kind != "deadline" or settings["deadline"] is not None)
+                                  and (kind != "react" or window is not None)):
                 timers += [(seat, kind, existing[seat, kind]) for kind in kinds if (seat, kind) in existing]
                 continue
             if computer:
@@ -107,6 +117,8 @@ class Timers:
                 if away_until is not None and away_until > now:
                     due = max(due, now) + max(away_until - max(now, started), 0)
                 timers.append((seat, "deadline", due))
+            if window is not None:
+                timers.append((seat, "react", started + window))
         return writes + timers_writes(table.id, since, timers)
 
     async def after(self, change: Change) -> None:

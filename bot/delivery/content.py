@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 
 import discord
 
-from games.core import Game
-from i18n import game_title, t
+from games.core import Game, msg
+from i18n import game_title, join_list, t, translate
 from renderers import private_shown
 
 from bot import presenter
@@ -46,6 +46,7 @@ class PrivatePayload:
     file: discord.File | None
     view: discord.ui.View | None
     done: str = ""  # the same DM once its decision is over: no status, no call to move
+    moves: bool = False  # it offers moves (not only standing orders' toggles)
 
 
 def channel_url(table: GameRow) -> str:
@@ -67,7 +68,8 @@ class Content:
 
     `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
-    `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more.
+    `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
+    `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat.
     """
 
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
@@ -77,6 +79,7 @@ class Content:
         self.deadline_line = _no_deadlines
         self.hint_offered = _no_hints
         self.seat_left = _nobody_left
+        self.standing_orders = _no_orders
 
     # ------------------------------------------------------------------------- images
 
@@ -202,9 +205,16 @@ class Content:
         # A seat the game does not wait for may still have optional moves ("Change my choice").
         choices = choices_for(game, state, seat, names, lang) if active else []
         toggles = toggles_for(game, state, seat, names, lang) if may_act else []
-        components = private_view(table.id, table.version, choices, toggles, lang=lang)
+        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
+        orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
+                     kind=translate(msg(kind), lang)), kind in given)
+                  for kind in game.features.reactions] if active else []
+        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders)
         secrets = (view.get("private") or {}).get("summary")
         said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
+        if given:  # only this player sees their standing orders
+            said.append(t(lang, "bot.days.orders_list", kinds=join_list(
+                [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
         content = presenter.private_text(header, said, presenter.named(view["status"], table, lang), may_act,
                                          components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
@@ -216,7 +226,7 @@ class Content:
         file = await self.image(view, table.names, "hand.png", lang, description,
                                 drawn=(drawn or {}).get((seat, lang))) if private else None
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done)
+        return PrivatePayload(content, file, components, done, moves=bool(choices))
 
 
 async def _no_deadlines(table: GameRow) -> str:
@@ -229,3 +239,7 @@ async def _no_hints(table: GameRow) -> bool:
 
 async def _nobody_left(table: GameRow, seat: int) -> bool:
     return False
+
+
+async def _no_orders(table: GameRow, seat: int) -> frozenset[str]:
+    return frozenset()

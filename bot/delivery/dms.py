@@ -72,7 +72,7 @@ class PrivateDeliveries:
         kwargs: dict[str, Any] = {"view": payload.view}
         if row.message_id is not None and not row.fresh:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-            if payload.view is None and not row.lines and row.buttons:
+            if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say.
                 result = await self.request(lambda: message.edit(content=row.done_text or payload.done, view=None))
             else:
@@ -82,7 +82,7 @@ class PrivateDeliveries:
             if not isinstance(result, Failure):
                 await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                                 channel_id=row.channel_id, message_id=row.message_id,
-                                                buttons=payload.view is not None, done_text=payload.done)
+                                                buttons=payload.moves, done_text=payload.done)
                 return None
             if result.kind != "gone":
                 return await self._dm_failed(table, seat, result)
@@ -101,7 +101,7 @@ class PrivateDeliveries:
             return await self._dm_failed(table, seat, message)
         await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                         channel_id=message.channel.id, message_id=message.id,
-                                        buttons=payload.view is not None, done_text=payload.done)
+                                        buttons=payload.moves, done_text=payload.done)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return None
