@@ -705,8 +705,8 @@ def _legend_items(colours: list[str], lang: str) -> list[tuple[str, str, int]]:
 
 
 SWATCH = 44
-SWATCH_GAP = 6   # between a legend item's mark and its words
-ITEM_GAP = 16    # between items (each begins with its own mark)
+SWATCH_GAP = 8   # between a legend item's mark and its words
+ITEM_GAP = 14    # between items (each begins with its own mark)
 
 
 def _stack_mark_width() -> int:
