@@ -170,21 +170,25 @@ def _laid_out(view: dict, lang: str, header: list[str]) -> Layout:
     box_h = BOX_TOP + DETAIL_LINE * max(1, max((len(lines) for lines in details), default=1)) + BOX_PAD
     rows = -(-len(view["players"]) // 2) if boxes else 0
     boxes_h = rows * box_h + max(0, rows - 1) * GAP + (GAP if boxes else 0)
-    legend_lines = _legend_lines(view["colours"], lang) if boxes and not view["over"] else []
+    legend_lines = [] if view["over"] else _legend_lines(view["colours"], lang)
     window = _window(view)
     left, right = 6 + _row_label_width(view), WIDTH - 6
     top = _header_height(header) + GAP + COL_LABELS
 
     def fitting(legend_rows: int) -> tuple[int, int, int]:
         legend_h = legend_rows * LINE + (GAP if legend_rows else 0)
-        bottom = HEIGHT - GAP - (HAND_BAND if hand else boxes_h + legend_h)
+        bottom = HEIGHT - GAP - (HAND_BAND if hand else boxes_h) - legend_h
         avail_w, avail_h = right - left, bottom - GAP - top
         min_c, max_c, min_r, max_r = window
         return min(CELL_CAP, avail_w // (max_c - min_c + 1), avail_h // (max_r - min_r + 1)), avail_w, avail_h
 
     shown = len(legend_lines)
-    while shown and fitting(shown)[0] < LEGEND_CELL:
-        shown -= 1  # the marks' meanings go first, the terrains' knights last
+    # The table's legend gives way to squares under LEGEND_CELL (the marks' meanings first, the
+    # terrains' knights last); a seat's image only shows the lines its room leaves over (its
+    # squares are as wide as the image allows, the height has some to spare).
+    least = max(LEGEND_CELL, fitting(0)[0]) if hand else LEGEND_CELL
+    while shown and fitting(shown)[0] < least:
+        shown -= 1
     cell, avail_w, avail_h = fitting(shown)
     lo_c, hi_c, lo_r, hi_r = _allowed(view)
     min_c, max_c = _widen(window[0], window[1], lo_c, hi_c, avail_w // cell)
@@ -194,7 +198,7 @@ def _laid_out(view: dict, lang: str, header: list[str]) -> Layout:
     spare = avail_h - board_h
     y0 = top + spare // 2
     panel_top = y0 + board_h + GAP + (spare - spare // 2) + GAP
-    legend_top = panel_top + boxes_h - (GAP if boxes else 0) + GAP
+    legend_top = panel_top + boxes_h if boxes else panel_top
     return Layout((min_c, max_c, min_r, max_r), cell, x0, y0, header, boxes, panel_top, box_h, details,
                   legend_lines[:shown], legend_top, hand)
 

@@ -180,6 +180,26 @@ def test_a_young_area_shows_the_whole_legend_and_a_full_one_the_terrains_first()
         assert [item[0] for item in every[0]] == ["label", "plain", "forest", "mountain", "lake"]
 
 
+def test_a_seats_image_shows_the_legend_lines_its_room_leaves_over(monkeypatch):
+    """A seat's image has no player boxes: what its squares (as wide as the image allows) leave
+    of the height holds the legend's first lines, never at the cost of a smaller square."""
+    shown_somewhere = 0
+    for state in busiest(4, 11)[:2] + [played(4, 11)[20]]:
+        view = GAME.view(state, state.turn)
+        for lang in ("en", "de"):
+            layout = rr._layout(view, NAMES, lang)
+            every = rr._legend_lines(view["colours"], lang)
+            assert layout.legend == every[:len(layout.legend)]
+            shown_somewhere += len(layout.legend)
+            with monkeypatch.context() as patched:
+                patched.setattr(rr, "_legend_lines", lambda colours, lang: [])
+                assert rr._layout(view, NAMES, lang).cell == layout.cell
+            _, texts = drawn(view, lang)
+            if layout.legend:
+                assert any(text.text == every[0][0][1] for text in texts)  # "Knights to leave:"
+    assert shown_somewhere >= 2
+
+
 def test_building_letters_and_numbers_stand_out_from_what_they_are_on():
     """White letters on the buildings' plates, dark digits on the white height plate: a contrast
     of at least 4.5:1 (the old letters were grey on grey)."""
