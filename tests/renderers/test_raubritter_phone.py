@@ -15,6 +15,7 @@ from PIL import Image, ImageChops
 from games.raubritter import GAME
 from i18n import translate
 from renderers import raubritter as rr
+from renderers import raubritter_tiles as rr_tiles
 from renderers.common import MIN_TEXT, PHONE_SIZE, recording_texts
 from tests.renderers.standard import readable_problems
 
@@ -45,7 +46,7 @@ def busiest(seats: int, seed: int) -> list:
 
 
 def drawn(view: dict, lang: str):
-    rr._tile_image.cache_clear()  # every text drawn afresh (pasted tiles note theirs too, but to be sure)
+    rr_tiles.tile_image.cache_clear()  # every text drawn afresh (pasted tiles note theirs too, but to be sure)
     with recording_texts() as texts:
         image = rr.render(view, NAMES[:view["seats"]], lang)
     return image, texts
@@ -62,10 +63,25 @@ def test_the_busiest_boards_and_dm_images_keep_the_phone_standard(seats, seed, l
             problems = readable_problems(texts, image.size)
             assert not problems, (seats, state.phase, viewer, problems[:5])
             layout = rr._layout(view, NAMES[:seats], lang)
-            assert layout.cell >= rr.CELL_MIN
+            assert layout.cell >= rr_tiles.CELL_MIN
             # the whole area: every laid tile is on the image
             min_c, max_c, min_r, max_r = layout.window
             assert all(min_c <= tile["col"] <= max_c and min_r <= tile["row"] <= max_r for tile in view["tiles"])
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 5), (4, 5)])
+def test_every_phase_keeps_the_phone_standard(seats, seed):
+    """From the secret keep to the end, every seventh state, the table's image and the seat to
+    act's (or the first seat's), in both languages."""
+    for index, state in enumerate(played(seats, seed)):
+        if index % 7 and GAME.outcome(state) is None:
+            continue
+        viewer = min(GAME.to_act(state), default=0)
+        for view in (GAME.view(state, None), GAME.view(state, viewer)):
+            lang = ("en", "de")[index % 2]
+            image, texts = drawn(view, lang)
+            problems = readable_problems(texts, image.size)
+            assert not problems, (index, state.phase, view["viewer"], problems[:5])
 
 
 def test_a_full_four_player_area_is_drawn_whole_with_its_marks_large():
@@ -76,13 +92,13 @@ def test_a_full_four_player_area_is_drawn_whole_with_its_marks_large():
     assert len(view["tiles"]) == 96
     layout = rr._layout(view, NAMES, "en")
     min_c, max_c, min_r, max_r = layout.window
-    assert (max_c - min_c + 1, max_r - min_r + 1) == (10, 10) and layout.cell >= rr.CELL_MIN
+    assert (max_c - min_c + 1, max_r - min_r + 1) == (10, 10) and layout.cell >= rr_tiles.CELL_MIN
     _, texts = drawn(view, "en")
     for tile in view["tiles"]:
         box = rr.square_box(layout, tile["col"], tile["row"])
         mine = [text for text in texts if box[0] <= text.box[0] and text.box[2] <= box[2]
                 and box[1] <= text.box[1] and text.box[3] <= box[3]]
-        expected = ([rr.BUILDING_LETTER[tile["building"]]] if tile.get("building") else []) + \
+        expected = ([rr_tiles.BUILDING_LETTER[tile["building"]]] if tile.get("building") else []) + \
             ([str(tile["knights"][-1] + 1)] if tile["knights"] else []) + \
             ([str(len(tile["knights"]))] if len(tile["knights"]) > 1 else [])
         words = [text.text for text in mine]
@@ -165,7 +181,7 @@ def test_the_squares_never_shrink_under_the_standard_in_a_whole_game(seats):
             for viewer, lang in ((None, "en"), (None, "de"), (state.turn, "de")):
                 view = GAME.view(state, viewer)
                 layout = rr._layout(view, NAMES[:seats], lang)
-                assert layout.cell >= rr.CELL_MIN, (seats, seed, viewer, lang, layout.window)
+                assert layout.cell >= rr_tiles.CELL_MIN, (seats, seed, viewer, lang, layout.window)
                 assert not layout.legend or layout.cell >= rr.LEGEND_CELL
 
 
@@ -212,11 +228,11 @@ def test_building_letters_and_numbers_stand_out_from_what_they_are_on():
         high, low = sorted((luminance(a), luminance(b)), reverse=True)
         return (high + 0.05) / (low + 0.05)
 
-    for fill in rr.BUILDING_FILL.values():
-        assert contrast(rr.WHITE, fill) >= 4.5, fill
-    assert contrast(rr.INK, rr.WHITE) >= 4.5 and contrast(rr.INK, rr.EMPTY_FILL) >= 4.5
-    for name, colour in rr.PLAYER_COLOURS.items():
-        assert contrast(rr.TEXT_ON[name], colour) >= 3, name  # a seat's digit on its disc and tag
+    for fill in rr_tiles.BUILDING_FILL.values():
+        assert contrast(rr_tiles.WHITE, fill) >= 4.5, fill
+    assert contrast(rr.INK, rr_tiles.WHITE) >= 4.5 and contrast(rr.INK, rr.EMPTY_FILL) >= 4.5
+    for name, colour in rr_tiles.PLAYER_COLOURS.items():
+        assert contrast(rr_tiles.TEXT_ON[name], colour) >= 3, name  # a seat's digit on its disc and tag
 
 
 def test_a_seats_dm_image_shows_its_own_knights_and_tiles_left():

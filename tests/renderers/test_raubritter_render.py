@@ -78,6 +78,7 @@ def test_three_player_game_and_mid_turn_highlights_render():
 
 
 from renderers import raubritter as rr  # noqa: E402
+from renderers import raubritter_tiles as rr_tiles  # noqa: E402
 from renderers.common import MIN_TEXT, recording_texts  # noqa: E402
 from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
@@ -116,17 +117,17 @@ def test_an_early_board_shows_big_squares_and_fills_the_width():
     assert early_layout.panel_top - (early_layout.y0 + board_h) < early_layout.cell
 
 
-@pytest.mark.parametrize("cell", range(rr.CELL_MIN, rr.CELL_CAP + 1, 2))
+@pytest.mark.parametrize("cell", range(rr_tiles.CELL_MIN, rr.CELL_CAP + 1, 2))
 def test_the_four_marks_on_a_tile_keep_apart_and_large_at_any_square_size(cell):
     """A castle laid last turn by seat 3 with four knights, seat 2 on top: the building letter,
     the tag, the disc and the height each in its own quarter, none touching another (the old
     "×2" beside the disc read as "•2"), every one at least MIN_TEXT, inside the tile's frame."""
-    rr._tile_image.cache_clear()
-    for letters in (rr.BUILDING_LETTER, rr._letters("de")):
-        _, texts = rr._tile_image(cell, "forest", "castle", (1,), 4, ("blue", "yellow", "green", "red"),
+    rr_tiles.tile_image.cache_clear()
+    for letters in (rr_tiles.BUILDING_LETTER, rr._letters("de")):
+        _, texts = rr_tiles.tile_image(cell, "forest", "castle", (1,), 4, ("blue", "yellow", "green", "red"),
                                   tuple(sorted(letters.items())), 2)
         assert sorted(text for _, text, _ in texts) == sorted([letters["castle"], "3", "2", "4"])
-        frame = rr._frame_width(cell)
+        frame = rr_tiles.frame_width(cell)
         for (left, top, right, bottom), text, size in texts:
             assert size >= MIN_TEXT, (cell, text, size)
             assert left >= frame and top >= frame and right <= cell - frame and bottom <= cell - frame, (cell, text)
@@ -136,10 +137,10 @@ def test_the_four_marks_on_a_tile_keep_apart_and_large_at_any_square_size(cell):
                 apart = (first[2] + 3 <= second[0] or second[2] + 3 <= first[0]
                          or first[3] + 3 <= second[1] or second[3] + 3 <= first[1])
                 assert apart, (cell, texts)
-    g = rr._geometry(cell)
+    g = rr_tiles.geometry(cell)
     # the disc and the height's plate: the plate starts clear of the disc
     assert g["height_box"][0] - (g["disc_x"] + g["radius"]) >= 4, cell
-    rr._tile_image.cache_clear()
+    rr_tiles.tile_image.cache_clear()
 
 
 def tile_boxes(view: dict, lang: str = "en") -> dict[str, tuple[int, int, int, int]]:
@@ -223,14 +224,14 @@ def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
 
 def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypatch):
     view = GAME.view(states_of(3, seed=1)[60], None)
-    rr._tile_image.cache_clear()
+    rr_tiles.tile_image.cache_clear()
     first = render(view, LAYOUT_NAMES[:3]).tobytes()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
-    monkeypatch.setattr(rr._tile_image.kept, "budget", 200_000)
-    rr._tile_image.cache_clear()
+    monkeypatch.setattr(rr_tiles.tile_image.kept, "budget", 200_000)
+    rr_tiles.tile_image.cache_clear()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
-    assert 0 < rr._tile_image.kept.used <= 200_000
-    rr._tile_image.cache_clear()
+    assert 0 < rr_tiles.tile_image.kept.used <= 200_000
+    rr_tiles.tile_image.cache_clear()
 
 
 def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
