@@ -78,7 +78,8 @@ def test_three_player_game_and_mid_turn_highlights_render():
 
 
 from renderers import raubritter as rr  # noqa: E402
-from renderers.common import MIN_TEXT, overlapping_texts, recording_texts  # noqa: E402
+from renderers import raubritter_tiles as rr_tiles  # noqa: E402
+from renderers.common import MIN_TEXT, recording_texts  # noqa: E402
 from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
 LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
@@ -94,26 +95,10 @@ def drawn(view: dict, lang: str = "en", names=LAYOUT_NAMES):
     return texts
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_no_text_is_small_cut_off_or_overlapping_in_any_phase(seats, lang):
-    states = states_of(seats, seed=seats + 20)
-    for state in states[::9] + [states[-1]]:
-        for viewer in (None, seats - 1):
-            view = GAME.view(state, viewer)
-            texts = drawn(view, lang)
-            assert texts and rr._layout(view, lang).cell >= 76  # the smallest squares the marks fit
-            assert min(t.size for t in texts) >= MIN_TEXT
-            for text in texts:
-                left, top, right, bottom = text.box
-                assert left >= 0 and top >= 0 and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1], text
-            assert not overlapping_texts(texts), overlapping_texts(texts)[:3]
-
-
 def test_an_early_board_shows_big_squares_and_fills_the_width():
     states = states_of(3, seed=1)
     early, late = GAME.view(states[16], None), GAME.view(states[60], None)
-    early_layout, late_layout = rr._layout(early, "en"), rr._layout(late, "en")
+    early_layout, late_layout = rr._layout(early, LAYOUT_NAMES[:3], "en"), rr._layout(late, LAYOUT_NAMES[:3], "en")
     assert early_layout.cell >= 110 and early_layout.cell > late_layout.cell
     min_c, max_c, min_r, max_r = early_layout.window
     # every tile and the ring of free squares around them is in the window (as the area allows)
@@ -125,46 +110,42 @@ def test_an_early_board_shows_big_squares_and_fills_the_width():
         assert tile["row"] + 1 <= max_r or tile["row"] + 1 > hi_r
     board_w = early_layout.cell * (max_c - min_c + 1)
     board_h = early_layout.cell * (max_r - min_r + 1)
-    assert board_w >= 0.9 * (PHONE_SIZE[0] - rr.ROW_LABELS - 12) or board_h >= 0.9 * (
-        early_layout.panel_top - rr.HEADER - rr.COL_LABELS - 2 * rr.GAP)
+    header = rr._header_height(early_layout.header)
+    assert board_w >= 0.9 * (PHONE_SIZE[0] - rr._row_label_width(early) - 12) or board_h >= 0.9 * (
+        early_layout.panel_top - header - rr.COL_LABELS - 4 * rr.GAP)
     # the panel follows the board closely: no large empty band
     assert early_layout.panel_top - (early_layout.y0 + board_h) < early_layout.cell
 
 
-@pytest.mark.parametrize("cell", range(76, 241, 2))
-def test_marks_on_a_tile_never_overlap_at_any_square_size(cell):
-    g = rr._geometry(cell)
-    pad, radius = g["pad"], g["radius"]
-    building = (pad, pad, pad + g["top_w"], pad + g["top_h"])
-    tag = (cell - pad - g["tag"], pad, cell - pad, pad + g["tag"])
-    disc = (g["disc_x"] - radius, g["disc_y"] - radius, g["disc_x"] + radius, g["disc_y"] + radius)
-    height = (g["cross_x"] - g["arm"] - 2, g["disc_y"] - g["number"] // 2, g["height_right"], g["disc_y"] + g["number"] // 2)
+@pytest.mark.parametrize("cell", range(rr_tiles.CELL_MIN, rr.CELL_CAP + 1, 2))
+def test_the_four_marks_on_a_tile_keep_apart_and_large_at_any_square_size(cell):
+    """A castle laid last turn by seat 3 with four knights, seat 2 on top: the building letter,
+    the tag, the disc and the height each in its own quarter, none touching another (the old
+    "×2" beside the disc read as "•2"), every one at least MIN_TEXT, inside the tile's frame."""
+    rr_tiles.tile_image.cache_clear()
+    for letters in (rr_tiles.BUILDING_LETTER, rr._letters("de")):
+        _, texts = rr_tiles.tile_image(cell, "forest", "castle", (1,), 4, ("blue", "yellow", "green", "red"),
+                                  tuple(sorted(letters.items())), 2)
+        assert sorted(text for _, text, _ in texts) == sorted([letters["castle"], "3", "2", "4"])
+        frame = rr_tiles.frame_width(cell)
+        for (left, top, right, bottom), text, size in texts:
+            assert size >= MIN_TEXT, (cell, text, size)
+            assert left >= frame and top >= frame and right <= cell - frame and bottom <= cell - frame, (cell, text)
+        boxes = [box for box, _, _ in texts]
+        for index, first in enumerate(boxes):
+            for second in boxes[index + 1:]:
+                apart = (first[2] + 3 <= second[0] or second[2] + 3 <= first[0]
+                         or first[3] + 3 <= second[1] or second[3] + 3 <= first[1])
+                assert apart, (cell, texts)
+    g = rr_tiles.geometry(cell)
+    # the disc and the height's plate: the plate starts clear of the disc
+    assert g["height_box"][0] - (g["disc_x"] + g["radius"]) >= 4, cell
+    rr_tiles.tile_image.cache_clear()
 
-    def apart(a, b):
-        if disc in (a, b):  # the disc is round: its distance to the other box
-            other = b if a == disc else a
-            nx = min(max(g["disc_x"], other[0]), other[2])
-            ny = min(max(g["disc_y"], other[1]), other[3])
-            return (nx - g["disc_x"]) ** 2 + (ny - g["disc_y"]) ** 2 >= radius ** 2
-        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
-    marks = {"building": building, "tag": tag, "disc": disc, "height": height}
-    for name, box in marks.items():
-        assert box[0] >= rr._frame_width(cell) and box[1] >= rr._frame_width(cell), (name, box)
-        assert box[2] <= cell - rr._frame_width(cell) and box[3] <= cell - rr._frame_width(cell), (name, box)
-        for other, second in marks.items():
-            if name < other:
-                assert apart(box, second), (cell, name, other)
-    assert g["number"] >= MIN_TEXT and 2 * radius >= 34
-
-
-def tile_boxes(view: dict) -> dict[str, tuple[int, int, int, int]]:
-    layout = rr._layout(view, "en")
-    min_c, _, min_r, _ = layout.window
-    return {tile["square"]: (layout.x0 + (tile["col"] - min_c) * layout.cell,
-                             layout.y0 + (tile["row"] - min_r) * layout.cell,
-                             layout.x0 + (tile["col"] - min_c + 1) * layout.cell,
-                             layout.y0 + (tile["row"] - min_r + 1) * layout.cell) for tile in view["tiles"]}
+def tile_boxes(view: dict, lang: str = "en") -> dict[str, tuple[int, int, int, int]]:
+    layout = rr._layout(view, LAYOUT_NAMES[:view["seats"]], lang)
+    return {tile["square"]: rr.square_box(layout, tile["col"], tile["row"]) for tile in view["tiles"]}
 
 
 def inside(box, square) -> bool:
@@ -194,10 +175,10 @@ def test_each_players_last_turn_is_tagged_with_the_seat_number_and_explained():
     state = states_of(3, seed=1)[40]
     view = GAME.view(state, None)
     assert view["recent_turns"]
-    squares = tile_boxes(view)
-    for lang, words in (("en", ("this turn", "last turn", "Knights to leave:")),
-                        ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:"))):
+    for lang, words in (("en", ("this turn", "last turn", "Knights to leave:", "3 knights, top one scores")),
+                        ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:", "3 Ritter, oberster zählt"))):
         texts = drawn(view, lang)
+        squares = tile_boxes(view, lang)
         written = [t.text for t in texts]
         for word in words:
             assert word in written, (lang, word)
@@ -215,15 +196,17 @@ def test_player_lines_are_never_cut_even_the_final_breakdown():
         view = GAME.view(state, None)
         for lang in ("en", "de"):
             texts = [t.text for t in drawn(view, lang)]
-            layout = rr._layout(view, lang)
+            layout = rr._layout(view, LAYOUT_NAMES, lang)
             for player, lines in zip(view["players"], layout.details):
                 assert all(line in texts and "…" not in line for line in lines)
                 joined = " ".join(lines)
                 assert str(player["knights_left"]) in joined
-                if not view["over"]:
-                    assert str(player["pile"]) in joined and str(len(player["hand_backs"])) in joined
+                if not view["over"]:  # the tiles left to lay: the pile and the hand
+                    assert f" {player['pile'] + len(player['hand_backs'])} " in f" {joined} "
                 else:
                     assert joined.count("×") == 3  # castles, villages and towns, none left out
+                    won = player["seat"] in view["outcome"]["winners"]
+                    assert (("winner" if lang == "en" else "Sieger") in joined) == won
 
 
 def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
@@ -231,7 +214,7 @@ def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
     for viewer in range(3):
         view = GAME.view(state, viewer)
         texts = drawn(view)
-        hand_top = PHONE_SIZE[1] - rr.GAP - rr.HAND_TILE
+        hand_top = rr.PRIVATE_TOP
         letters = [t for t in texts if t.box[1] >= hand_top and t.text in ("C", "V")]
         assert len(letters) == 2 and all(t.size >= 48 for t in letters)  # castle and village, large
         assert any(t.text == str(viewer + 1) and t.box[1] >= hand_top for t in texts)
@@ -241,19 +224,20 @@ def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
 
 def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypatch):
     view = GAME.view(states_of(3, seed=1)[60], None)
-    rr._tile_image.cache_clear()
+    rr_tiles.tile_image.cache_clear()
     first = render(view, LAYOUT_NAMES[:3]).tobytes()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
-    monkeypatch.setattr(rr._tile_image.kept, "budget", 200_000)
-    rr._tile_image.cache_clear()
+    monkeypatch.setattr(rr_tiles.tile_image.kept, "budget", 200_000)
+    rr_tiles.tile_image.cache_clear()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
-    assert 0 < rr._tile_image.kept.used <= 200_000
-    rr._tile_image.cache_clear()
+    assert 0 < rr_tiles.tile_image.kept.used <= 200_000
+    rr_tiles.tile_image.cache_clear()
 
 
 def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
     state = GAME.new_game(3, seed=2)
     for lang in ("en", "de"):  # the keep phase's status takes two lines
         for view in (GAME.view(state, None), GAME.view(states_of(3, seed=1)[16], None)):
-            status = [t for t in drawn(view, lang) if t.box[3] <= rr.HEADER + 10 and t.box[1] < rr.HEADER - 8]
-            assert status and all(t.box[1] >= 0 and t.box[3] <= rr.HEADER - 8 for t in status), status
+            header = rr._header_height(rr._layout(view, LAYOUT_NAMES[:3], lang).header)
+            status = [t for t in drawn(view, lang) if t.box[1] < header]
+            assert status and all(t.box[1] >= 0 and t.box[3] <= header for t in status), status
