@@ -97,7 +97,8 @@ class Timers:
                     others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
                     started = min([t for t in others if t is not None], default=now)
             since[seat] = started
-            computer = is_computer(player.user_id, row) or (made_at_once is not None and made_at_once.seat == seat)
+            at_once = made_at_once is not None and made_at_once.seat == seat
+            computer = is_computer(player.user_id, row) or at_once
             window = settings["react"] if not computer and reaction_kind(game, change.after, seat) else None
             kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
@@ -105,8 +106,8 @@ class Timers:
                                   and (kind != "react" or window is not None)):
                 timers += [(seat, kind, existing[seat, kind]) for kind in kinds if (seat, kind) in existing]
                 continue
-            if computer:
-                timers.append((seat, "computer", now + COMPUTER_PAUSE))
+            if computer:  # a move made at once is due now (the pipeline makes it; this backs it up)
+                timers.append((seat, "computer", now + (0 if at_once else COMPUTER_PAUSE)))
                 continue
             fresh = (now if rejoined else started) + settings["reminder"]
             timers.append((seat, "reminder", existing.get((seat, "reminder"), fresh) if waiting_on else fresh))
