@@ -3,8 +3,9 @@
 The same games as bench/bot_moves.py (Knatsch, 3 players; Raub Ritter, 4 players), played
 through the real bot code in simcord's simulated Discord, once with the store a SQLite file and
 once a PostgreSQL database (the embedded server from the test extras, on this machine). The
-figure is the bot's move handler (`GameService.play`): from the click or `/move` reaching it to
-the move stored, the board posted and the DMs sent. Each store is run twice: with the real
+figure is the move pipeline (`bot.moves.Moves.play`) with the deliveries it kicks: from the
+click or `/move` reaching it to the move stored, the board posted and the DMs sent. Each store
+is run twice: with the real
 renderer, and with drawing replaced by a fixed tiny PNG, which leaves what the store adds.
 
     python bench/bot_moves_postgres.py [--moves 150]

@@ -81,7 +81,7 @@ async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: 
                 if game.outcome(after) is not None:
                     break
                 state = after
-                await storage.record_move(table.id, expected_version=version, seat=seat,
+                await storage.record_change(table.id, expected_version=version, seat=seat,
                                           action=action.encode(), state=game.to_dict(state))
     finally:
         await storage.close()

@@ -61,7 +61,7 @@ async def move_many(target: str, game_ids: list[int], moves: int, state: dict, s
     for _ in range(moves):
         game_id = rng.choice(game_ids)
         started = time.perf_counter()
-        versions[game_id] = await store.record_move(game_id, expected_version=versions[game_id], seat=0,
+        versions[game_id] = await store.record_change(game_id, expected_version=versions[game_id], seat=0,
                                                     action="roll", state=state)
         seconds.append(time.perf_counter() - started)
     await store.close()

@@ -1,7 +1,7 @@
 """Database bytes per stored game.
 
 Plays random full games of each game straight through the bot's storage layer (the same
-`record_move` transaction the bot uses: state, action log row, version bump), then reports the
+`record_change` transaction the bot uses: state, action log row, version bump), then reports the
 SQLite file size per game, for finished games and for games stopped half-way.
 
     python bench/storage_size.py [--games 40]
@@ -47,7 +47,7 @@ async def store_games(path: Path, game_name: str, players: int, count: int, stop
                 log = log[: int(len(log) * stop_share)]
             for version, (seat, action, after) in enumerate(log):
                 finished = game.outcome(after)
-                await storage.record_move(table.id, expected_version=version, seat=seat, action=action.encode(),
+                await storage.record_change(table.id, expected_version=version, seat=seat, action=action.encode(),
                                           state=game.to_dict(after),
                                           finished_result=None if finished is None else {"reason": finished.reason})
             moves_total += len(log)

@@ -1,4 +1,4 @@
-"""What `synchronous = FULL` costs per move: the one move transaction (`Storage.record_move`)
+"""What `synchronous = FULL` costs per move: the one move transaction (`Storage.record_change`)
 timed on a database file with NORMAL and with FULL, plus an online back-up of the result.
 
     .venv/bin/python bench/storage_sync.py [moves]
@@ -26,7 +26,7 @@ async def run(mode: str, moves: int, folder: Path) -> list[float]:
         times = []
         for version in range(moves):
             started = time.perf_counter()
-            await storage.record_move(table.id, expected_version=version, seat=0, action="roll", state=state)
+            await storage.record_change(table.id, expected_version=version, seat=0, action="roll", state=state)
             times.append((time.perf_counter() - started) * 1000)
         if mode == "FULL":
             started = time.perf_counter()

@@ -1,7 +1,7 @@
 """A bot database with many stored games, written directly (fast) in the bot's schema.
 
 The schema comes from the bot itself (`Storage.open` runs bot.migrations); the rows are those a
-played game leaves (bot/storage.py, bot/days.py): `games` (state = the engine's `to_dict`, a
+played game leaves (bot/storage/, bot/days/storage.py): `games` (state = the engine's `to_dict`, a
 board message, the version, `board_owed` where a board is owed), `seats`, the `actions` log,
 `day_tables`, `day_seats` (who waits since when) and `timers` (each waiting seat's reminder,
 due within the next 12 hours). A few template games per engine are played at random with the
@@ -39,7 +39,7 @@ class Template:
 
 
 def outcome_record(outcome: Any) -> dict:
-    """What the bot stores as a finished game's result (bot.announce.outcome_record)."""
+    """What the bot stores as a finished game's result (bot.records.outcome_record)."""
     reason = outcome.reason.to_json() if isinstance(outcome.reason, Msg) else outcome.reason
     return {"winners": list(outcome.winners), "scores": list(outcome.scores), "reason": reason}
 
