@@ -85,7 +85,11 @@ class GameBot(commands.Bot):
         super().__init__(
             **shards,
             command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
-            intents=discord.Intents.default(),
+            intents=bot_intents(),
+            # No member lists: interactions carry the member who acts; the bot's own member is
+            # cached whatever this says (for its permissions in a channel).
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
@@ -291,6 +295,17 @@ class GameBot(commands.Bot):
             await self.deliveries.stop()
         if self.storage is not None:
             await self.storage.close()
+
+
+def bot_intents() -> discord.Intents:
+    """What the bot hears from the gateway, and so what discord.py keeps in memory: the servers
+    with their channels and roles (names for DMs, permissions, channel updates) and the servers'
+    message events (a deleted board is posted again). Nothing else: no typing, reactions,
+    voice, emoji, invite or scheduled-event updates, no members (docs/scaling.md)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    return intents
 
 
 def backup_name() -> str:

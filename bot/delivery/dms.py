@@ -92,9 +92,12 @@ class PrivateDeliveries:
             kwargs.pop("view")
         if payload.file is not None:
             kwargs["file"] = payload.file
-        dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
-        if isinstance(dm, Failure):
-            return await self._dm_failed(table, seat, dm)
+        if row.channel_id is not None and row.user_id == player.user_id:
+            dm = self.client.get_partial_messageable(row.channel_id)  # their DM channel, known already
+        else:
+            dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
+            if isinstance(dm, Failure):
+                return await self._dm_failed(table, seat, dm)
         message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, version),
                                                       **kwargs))
         if isinstance(message, Failure):

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)  # seconds before each further try
 WATCH_LIFE = 14 * 60     # an interaction can be answered for 15 minutes
+SLOTS = 8                # games delivered at once: after a restart with many owed, drawing and
+                         # sending go a few at a time (memory, Discord's global rate limit)
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Deliveries:
         self.now = now  # the scheduler's clock (closed DMs are tried again by it)
         self.backoff = BACKOFF
         self._tasks: dict[int, asyncio.Task] = {}
+        self._slots = asyncio.Semaphore(SLOTS)
         self._again: set[int] = set()
         self._sleeping: set[int] = set()
         self._watches: dict[int, list[Watch]] = {}
@@ -152,7 +155,8 @@ class Deliveries:
         while not self.stopping:
             self._again.discard(game_id)
             try:
-                wait = await self._deliver(game_id)
+                async with self._slots:
+                    wait = await self._deliver(game_id)
             except asyncio.CancelledError:
                 if self.stopping:
                     raise

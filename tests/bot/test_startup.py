@@ -81,4 +81,28 @@ async def test_the_synced_commands(world):
         # issue 9, games over days (bot.cogs.days)
         "game mine", "game reminders", "game away", "game back", "game replace", "game undo", "game computer",
         "game practice", "game hint",  # practice tables and hints
+        "game orders",  # standing orders (bot.days.orders)
     ])
+
+
+def test_the_bot_hears_only_what_it_uses_and_keeps_no_members():
+    from bot import create_bot
+
+    bot = create_bot(":memory:")
+    assert bot.intents.guilds and bot.intents.guild_messages
+    assert not (bot.intents.typing or bot.intents.reactions or bot.intents.voice_states or bot.intents.members
+                or bot.intents.emojis_and_stickers or bot.intents.invites or bot.intents.dm_messages)
+    assert bot._connection.member_cache_flags.value == 0
+
+
+async def test_a_restart_with_many_stored_games_loads_none_of_them(world):
+    """What start-up reads is ids at most: a bot on a store of many games keeps none of them."""
+    from tests.bot.harness import start_table
+
+    for number in range(12):
+        channel = world.guild.create_text_channel(f"tisch-{number}")
+        people = [world.player(f"p{number}a"), world.player(f"p{number}b")]
+        await start_table(world, *people, channel=channel)
+    await world.restart()
+    assert world.bot.storage.loads == 0  # not one game read
+    assert world.bot.deliveries._tasks == {}  # and nothing owed, so nothing to deliver
