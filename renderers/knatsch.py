@@ -34,7 +34,8 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
-                              font, ink_on, keep_drawn, note_text, seat_names, to_palette, unrecorded, wrap)
+                              font, ink_on, keep_drawn, note_text, seat_names, to_palette, unrecorded)
+from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE
 MARGIN = 12
@@ -85,6 +86,13 @@ def _fit(text: str, size: int, width: float, smallest: int = MIN_TEXT) -> tuple[
     while text and _width(text + "…", size) > width:
         text = text[:-1]
     return text.rstrip() + "…", size
+
+
+@lru_cache(maxsize=2048)
+def wrap(text: str, size: int, width: float) -> tuple[str, ...]:
+    """`renderers.common.wrap`, kept: the panel tries several layouts with the same texts, and
+    the same words come back board after board."""
+    return tuple(_wrap_text(text, size, width))
 
 
 @keep_drawn(2 * 2**20)
@@ -200,7 +208,7 @@ def _wrapped(draw, x, top, width, text, size, max_lines, **kwargs) -> float:
     last line."""
     lines = wrap(text, size, width)
     if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [_fit(" ".join(lines[max_lines - 1:]), size, width)[0]]
+        lines = lines[:max_lines - 1] + (_fit(" ".join(lines[max_lines - 1:]), size, width)[0],)
     step = max(LINE, size + 8)
     for i, line in enumerate(lines):
         _row_text(draw, x, top + i * step, line, size, height=step, width=width, **kwargs)
@@ -297,14 +305,15 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
 
 def _outcome_panel(draw, x, top, width, bottom, outcome, say: Words):
     winners = [say.name(s) for s in outcome["winners"]]
-    roomy = bottom - top >= 7 * LINE
+    reason = say.say(outcome["reason"])
+    roomy = bottom - top >= 2 * 56 + len(wrap(reason, TEXT, width)) * LINE + 8
     size = 48 if roomy else TEXT
     step = size + 8 if roomy else LINE
     _row_text(draw, x, top, say("game_over"), size, height=step, bold=True)
     line = top + step
     _row_text(draw, x, line, say("winner", names=", ".join(winners)) if winners else say("no_winner"), size,
               height=step, fill=GOOD, width=width, bold=True)
-    line = _wrapped(draw, x, line + step, width, say.say(outcome["reason"]), TEXT, 3) + 8
+    line = _wrapped(draw, x, line + step, width, reason, TEXT, 3) + 8
     _goals(draw, x, line, width, bottom, say)
 
 
@@ -344,8 +353,8 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
         """The lines above the dice: the title (the roll count beside it), then what is rolled
         for; without the title, the roll count beside the first line of that."""
         if with_title:
-            return [title] + wrap(where, TEXT, width)
-        return wrap(where, TEXT, width - count_w)
+            return [title, *wrap(where, TEXT, width)]
+        return list(wrap(where, TEXT, width - count_w))
 
     # Fit, from the roomiest: a title line (the status line above says who rolls, too), the
     # roll count in words beside its circles, dice as large as the height allows, results
@@ -430,7 +439,7 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
 
     def add(text, size=TEXT, colour=INK, bold=False):
         step = max(LINE, size + 8)
-        for part in wrap(text, size, width) or [""]:
+        for part in wrap(text, size, width) or ("",):
             lines.append((step, "text", part, size, colour, bold))
 
     if roll["die_cards"]:
@@ -584,7 +593,7 @@ def _chip_text(chip, say: Words) -> str:
 
 
 def _chip_width(chip, text: str) -> int:
-    guard = 26 if chip.get("guarded_by") else 0
+    guard = 32 if chip.get("guarded_by") else 0
     return max(90, int(_width(text, TEXT) + (2 if chip["kind"] == "castle" else 0)) + 20 + guard)
 
 
@@ -641,9 +650,9 @@ def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
     guarded = bool(card.get("guarded_by"))
-    _row_text(draw, x + 9, y, text, fill=ink, height=h, width=w - (36 if guarded else 14), bold=kind == "castle")
-    if guarded:
-        _shield(draw, x + w - 26, y + 12, 18)
+    _row_text(draw, x + 9, y, text, fill=ink, height=h, width=w - (42 if guarded else 14), bold=kind == "castle")
+    if guarded:  # a mark to read like the text: as tall as its capitals and more
+        _shield(draw, x + w - 32, y + 9, 24)
 
 
 # ----------------------------------------------------------------------------------------
@@ -676,9 +685,9 @@ def _header(draw, status: str) -> int:
     """The status line, white on ink, on as many lines as it takes (three at most); returns the
     header's height."""
     width = WIDTH - 2 * MARGIN - 8
-    lines = wrap(status, TEXT, width) or [""]
+    lines = wrap(status, TEXT, width) or ("",)
     if len(lines) > 3:
-        lines = lines[:2] + [_fit(" ".join(lines[2:]), TEXT, width)[0]]
+        lines = lines[:2] + (_fit(" ".join(lines[2:]), TEXT, width)[0],)
     height = 14 + LINE * len(lines)
     draw.rectangle((0, 0, WIDTH, height), fill=INK)
     for i, line in enumerate(lines):
