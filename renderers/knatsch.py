@@ -1,27 +1,30 @@
-"""The Knatsch table, phone first: upright 1080 x 1350, big type, nothing under 1/40 of the width.
+"""The Knatsch table, phone first: upright 1080 x 1350, every text at least `MIN_TEXT` (40 px, some
+11 px where a phone's client shows the board about 300 px wide).
 
 Drawn only from the view (see games/knatsch/views.py); every word from the catalogues
 (`knatsch.board.po`, and engine texts through `i18n.translate`). Layout:
 
   +-----------------------------------------+
-  | status (whose turn, what to do), large  |
+  | status (whose turn, what to do)         |  one to three lines
   +--------------------+--------------------+
-  | stack 1 top card   | stack 2 top card   |
+  | stack 1 top card   | stack 2 top card   |  name, dice to beat, what it does
   +--------------------+--------------------+
   | king: dice to beat                      |
-  | the roll: six dice, 3 a row (numbered   |
-  | by position, like the buttons) | best,  |
-  | what to beat, beats it or not           |
+  | the roll: six dice, 3 a row (numbered   |  what is rolled for, the dice, the best
+  | by position, like the buttons) | best,  |  result, what to beat, beats it or not;
+  | what to beat, beats it or not           |  between rolls whose turn and the ways to win
   +-----------------------------------------+
   | one row per player: seat number disc,   |
   | name, the nearest win, card chips       |
   | (a castle's chip names it: its arms and |
   | its dice, "blue 4-4-4+2"), wrapped onto |
-  | another line where a player holds many  |
+  | another line where there is room       |
   +-----------------------------------------+
 
 Seat marks carry the seat number; seat colours (renderers.common) differ from the coat-of-arms
 colours of the castle cards. The move history lives in the message text, not on the image.
+Six players, a roll and a three-line status fit together: the rows take one chip line each and
+the roll panel what is left (`ROLL_MIN` at least), which the tests check on whole games.
 """
 from __future__ import annotations
 
@@ -32,12 +35,15 @@ from PIL import Image, ImageDraw
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
                               font, ink_on, keep_drawn, note_text, seat_names, to_palette, unrecorded)
+from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE
-HEADER = 112
-MARGIN = 14
+MARGIN = 12
+TEXT = MIN_TEXT      # the board's type; headings of a roomy panel are larger
+LINE = 48            # one line of TEXT
+GAP = 6              # between the board's parts
 PAPER = (255, 252, 245)
-LINE = (200, 190, 172)
+LINE_COLOUR = (200, 190, 172)
 RED_DIE = (196, 30, 36)
 YELLOW_DIE = (246, 200, 30)
 LOCKED_DIE = (150, 146, 140)
@@ -71,7 +77,7 @@ def _width(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
-def _fit(text: str, size: int, width: int, smallest: int = MIN_TEXT) -> tuple[str, int]:
+def _fit(text: str, size: int, width: float, smallest: int = MIN_TEXT) -> tuple[str, int]:
     """Shrink the type down to `smallest`, then cut the text with an ellipsis, to fit `width`."""
     while size > smallest and _width(text, size) > width:
         size -= 1
@@ -80,6 +86,13 @@ def _fit(text: str, size: int, width: int, smallest: int = MIN_TEXT) -> tuple[st
     while text and _width(text + "…", size) > width:
         text = text[:-1]
     return text.rstrip() + "…", size
+
+
+@lru_cache(maxsize=2048)
+def wrap(text: str, size: int, width: float) -> tuple[str, ...]:
+    """`renderers.common.wrap`, kept: the panel tries several layouts with the same texts, and
+    the same words come back board after board."""
+    return tuple(_wrap_text(text, size, width))
 
 
 @keep_drawn(2 * 2**20)
@@ -108,13 +121,19 @@ def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, s
     return size
 
 
+def _row_text(draw, x, top, text, size=TEXT, anchor="lm", height=LINE, **kwargs):
+    """A text in the line from `top` down `height` pixels, its letters (accents and descenders
+    too) inside the line: "lm" puts the font's middle, a little above the letters' own, at y."""
+    return _text(draw, (x, top + height / 2 - size // 10), text, size, anchor=anchor, **kwargs)
+
+
 def _die(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, outline=INK, width=2):
     draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 6), fill=fill,
                            outline=outline, width=width)
     if not value:
-        _text(draw, (x + size / 2, y + size / 2), "?", max(MIN_TEXT, int(size * 0.6)), fill=MUTED, anchor="mm")
+        _text(draw, (x + size / 2, y + size / 2 - TEXT // 10), "?", TEXT, fill=MUTED, anchor="mm")
         return
-    radius = max(2, size // 11)
+    radius = max(3, size // 11)
     for px, py in PIPS[value]:
         cx, cy = x + px * size, y + py * size
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=pip)
@@ -147,7 +166,6 @@ def _shield(draw, x, y, size, fill=HIGHLIGHT):
     w = size
     draw.polygon([(x, y), (x + w, y), (x + w, y + w * 0.55), (x + w / 2, y + w * 1.1),
                   (x, y + w * 0.55)], fill=fill, outline=INK)
-
 
 
 # ----------------------------------------------------------------------------------------
@@ -185,175 +203,269 @@ def _card_detail(card, say: Words) -> str:
     return ""
 
 
+def _wrapped(draw, x, top, width, text, size, max_lines, **kwargs) -> float:
+    """`text` wrapped to `width` on at most `max_lines` lines of `LINE`; returns the y under the
+    last line."""
+    lines = wrap(text, size, width)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + (_fit(" ".join(lines[max_lines - 1:]), size, width)[0],)
+    step = max(LINE, size + 8)
+    for i, line in enumerate(lines):
+        _row_text(draw, x, top + i * step, line, size, height=step, width=width, **kwargs)
+    return top + len(lines) * step
+
+
 # ----------------------------------------------------------------------------------------
 # Stacks and king
 
 
-def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int = 56):
-    _text(draw, (x, y), say("stack", number=stack["number"], count=stack["size"]), 30, bold=True, width=w)
-    top = y + 44
-    h -= 44
+def stack_tile_height(dice: int) -> int:
+    """A stack's tile: its label, the card's name band, the dice (or what a tournament is) and
+    what the card does."""
+    return LINE + 2 + LINE + 4 + max(dice, LINE) + 4 + LINE + 4
+
+
+def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
+    _row_text(draw, x, y, say("stack", number=stack["number"], count=stack["size"]), bold=True, width=w)
+    top = y + LINE + 2
     card = stack["top"]
     if card is None:
-        draw.rounded_rectangle((x, top, x + w, top + h), radius=14, outline=LINE, width=3)
-        _text(draw, (x + w / 2, top + h / 2), say("empty"), 32, fill=MUTED, anchor="mm")
+        draw.rounded_rectangle((x, top, x + w, y + h), radius=14, outline=LINE_COLOUR, width=3)
+        _text(draw, (x + w / 2, (top + y + h) / 2 - TEXT // 10), say("empty"), TEXT, fill=MUTED, anchor="mm")
         return
     fill, ink = _card_colours(card)
-    draw.rounded_rectangle((x, top, x + w, top + h), radius=14, fill=PAPER, outline=INK, width=3)
-    draw.rounded_rectangle((x + 3, top + 3, x + w - 3, top + 56), radius=12, fill=fill)
-    _text(draw, (x + w / 2, top + 30), say.say(card["name"]), 32, fill=ink, anchor="mm", width=w - 20, bold=True)
+    draw.rounded_rectangle((x, top, x + w, y + h), radius=14, fill=PAPER, outline=INK, width=3)
+    draw.rounded_rectangle((x + 3, top + 3, x + w - 3, top + LINE), radius=12, fill=fill)
+    _row_text(draw, x + w / 2, top + 1, say.say(card["name"]), anchor="mm", fill=ink, bold=True, width=w - 20)
+    middle = top + LINE + 4
+    row_h = max(dice, LINE)
     if card["combination"]:
-        size = dice
         count = card["combination"]["count"]
-        drawn = (count + 1) * (size + 6) + 6
-        _combination(draw, x + (w - drawn) / 2, top + 66, size, card["combination"], gap=6)
+        drawn = (count + 1) * (dice + 6) + 6
+        _combination(draw, x + (w - drawn) / 2, middle + (row_h - dice) / 2, dice, card["combination"], gap=6)
     else:
-        _text(draw, (x + w / 2, top + 98), say("everyone_rolls"), 30, anchor="mm", width=w - 20)
+        _row_text(draw, x + w / 2, middle + (row_h - LINE) / 2, say("everyone_rolls"), anchor="mm", width=w - 16)
     detail = _card_detail(card, say)
     if detail:
-        _text(draw, (x + w / 2, top + h - 26), detail, MIN_TEXT + 1, anchor="mm", width=w - 16)
+        _row_text(draw, x + w / 2, y + h - LINE - 4, detail, anchor="mm", width=w - 16)
+
+
+KING_ROW = 50
 
 
 def _king_row(draw, x, y, w, king, say: Words):
     label = say("king")
-    _text(draw, (x, y + 26), label, 32, anchor="lm", bold=True)
-    start = x + _width(label, 32) + 18
-    drawn = _combination(draw, start, y + 4, 44, king["combination"], gap=5)
-    _text(draw, (start + drawn + 16, y + 26), say("king_needs"), MIN_TEXT + 1, fill=MUTED, anchor="lm",
-          width=x + w - start - drawn - 16)
+    _row_text(draw, x, y, label, bold=True, height=KING_ROW)
+    start = x + _width(label, TEXT) + 18
+    size = 40
+    drawn = _combination(draw, start, y + (KING_ROW - size) / 2, size, king["combination"], gap=5)
+    _row_text(draw, start + drawn + 16, y, say("king_needs"), fill=MUTED, height=KING_ROW,
+              width=x + w - start - drawn - 16)
 
 
 # ----------------------------------------------------------------------------------------
 # The roll (or what the player to act may do)
 
 
+ROLL_MIN = 6 + LINE + 2 * (48 + 42) + 16 + 6
+"""The roll panel's least height: a line saying what is rolled for, the six dice (48 px, three a
+row, numbered) and beside them die cards, the best result, what to beat and the verdict."""
+OTHER_MIN = 6 + 3 * LINE + 6
+"""Between rolls: whose turn, what they may do, and (room permitting) the ways to win."""
+DIE_GAP = 16
+DIE_LABEL = 42
+
+
+def _goals(draw, x, top, width, bottom, say: Words, size=TEXT) -> None:
+    """The three ways to win, as a list when there is room for it, else as one sentence."""
+    step = max(LINE, size + 8)
+    if top + 4 * step <= bottom:
+        _row_text(draw, x, top, say("win_with"), size, height=step, bold=True)
+        for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
+            _row_text(draw, x + 16, top + step * (i + 1), "• " + goal, size, height=step, width=width - 16)
+        return
+    ways = " ".join((say("win_with"), say("goal_four"), say("goal_king"), say("goal_mixed")))
+    lines = wrap(ways, TEXT, width)
+    if top + len(lines) * LINE <= bottom:  # all or nothing: a rule cut short would mislead
+        _wrapped(draw, x, top, width, ways, TEXT, len(lines))
+
+
 def _roll_panel(draw, x, y, w, h, view, say: Words):
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=PAPER, outline=LINE, width=2)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=PAPER, outline=LINE_COLOUR, width=2)
     x0, x1 = x + 18, x + w - 18
-    roll, tournament, outcome = view.get("roll"), view.get("tournament"), view.get("outcome")
+    bottom = y + h - 6
+    roll, outcome = view.get("roll"), view.get("outcome")
     if outcome:
-        winners = [say.name(s) for s in outcome["winners"]]
-        _text(draw, (x0, y + 16), say("game_over"), 36, bold=True)
-        _text(draw, (x0, y + 66), say("winner", names=", ".join(winners)) if winners else say("no_winner"),
-              34, fill=GOOD, width=w - 36, bold=True)
-        line_y = _wrapped(draw, x0, y + 120, w - 36, say.say(outcome["reason"]), 30, 3) + 16
-        if line_y + 4 * 40 <= y + h:
-            _text(draw, (x0, line_y), say("win_with"), 30, bold=True)
-            for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
-                _text(draw, (x0 + 16, line_y + 40 * (i + 1)), "• " + goal, 30, width=w - 52)
-        return
-    if roll is None:
-        turn = view["turn"]
-        seat = turn["seat"]
-        if view["phase"] == "revenge":
-            title = say("revenge", player=say.name(seat))
-            lines = [say("revenge_rule")]
-        else:
-            title = say("to_choose", player=say.name(seat))
-            lines = [say("unders", used=turn["unders_used"], allowed=turn["unders_allowed"])]
-            if turn["further_attempt"]:
-                lines.append(say("further_attempt"))
-            if turn["may_topple"]:
-                lines.append(say("may_topple"))
-        roomy = h >= 420
-        size, step = (36, 48) if roomy else (30, 40)
-        _text(draw, (x0, y + 16), title, size + 4, width=w - 36, bold=True)
-        line_y = y + 30 + step
-        for line in lines:
-            line_y = _wrapped(draw, x0, line_y, w - 36, line, size, 2) + 4
-        goals_y = line_y + (step if roomy else 10)
-        if goals_y + step * 4 <= y + h:  # the three ways to win, all or none
-            _text(draw, (x0, goals_y), say("win_with"), size, bold=True)
-            for i, goal in enumerate((say("goal_four"), say("goal_king"), say("goal_mixed"))):
-                _text(draw, (x0 + 16, goals_y + step * (i + 1)), "• " + goal, size, width=w - 52)
-        elif goals_y + 2 * (MIN_TEXT + 10) <= y + h:  # a crowded table: the same in a sentence
-            ways = " ".join((say("win_with"), say("goal_four"), say("goal_king"), say("goal_mixed")))
-            _wrapped(draw, x0, goals_y, w - 36, ways, MIN_TEXT, (y + h - goals_y) // (MIN_TEXT + 10))
-        return
-
-    roller = roll["roller"]
-    _text(draw, (x0, y + 12), say(f"purpose_{roll['purpose']}", player=say.name(roller)), 34, width=w - 250,
-          bold=True)
-    # Rolls used, as filled / empty circles, top right, with the count in words beside them.
-    for i in range(roll["rolls_allowed"]):
-        cx = x1 - 14 - (roll["rolls_allowed"] - 1 - i) * 34
-        draw.ellipse((cx - 13, y + 18, cx + 13, y + 44), outline=INK, width=3,
-                     fill=INK if i < roll["rolls_used"] else None)
-    _text(draw, (x1 - roll["rolls_allowed"] * 34 - 6, y + 31),
-          say("roll_count", used=roll["rolls_used"], allowed=roll["rolls_allowed"]), MIN_TEXT, anchor="rm")
-
-    target = roll["target"]
-    if roll["purpose"] == "tournament":
-        where = say("for_tournament", stack=roll["from_stack"])
-    elif roll["from_stack"]:
-        where = say("for_stack_card", card=target["name"], stack=roll["from_stack"])
-    elif roll["owner"] is not None:
-        where = say("for_owned_card", card=target["name"], owner=say.name(roll["owner"]))
+        _outcome_panel(draw, x0, y + 6, x1 - x0, bottom, outcome, say)
+    elif roll is None:
+        _turn_panel(draw, x0, y + 6, x1 - x0, bottom, view, say)
     else:
-        where = say("against_card", card=target["name"])
-    _text(draw, (x0, y + 60), where, 30, width=w - 36)
+        _dice_panel(draw, x0, y + 6, x1 - x0, bottom, roll, say)
 
-    # The six dice in their fixed positions, three a row like the buttons, numbered.
-    size, gap = max(56, min(92, (h - 110 - 2 * 50) // 2)), 16
-    top = y + 110 if size >= 80 else y + 102
+
+def _outcome_panel(draw, x, top, width, bottom, outcome, say: Words):
+    winners = [say.name(s) for s in outcome["winners"]]
+    reason = say.say(outcome["reason"])
+    roomy = bottom - top >= 2 * 56 + len(wrap(reason, TEXT, width)) * LINE + 8
+    size = 48 if roomy else TEXT
+    step = size + 8 if roomy else LINE
+    _row_text(draw, x, top, say("game_over"), size, height=step, bold=True)
+    line = top + step
+    _row_text(draw, x, line, say("winner", names=", ".join(winners)) if winners else say("no_winner"), size,
+              height=step, fill=GOOD, width=width, bold=True)
+    line = _wrapped(draw, x, line + step, width, reason, TEXT, 3) + 8
+    _goals(draw, x, line, width, bottom, say)
+
+
+def _turn_panel(draw, x, top, width, bottom, view, say: Words):
+    turn = view["turn"]
+    seat = turn["seat"]
+    if view["phase"] == "revenge":
+        title = say("revenge", player=say.name(seat))
+        lines = [say("revenge_rule")]
+    else:
+        title = say("to_choose", player=say.name(seat))
+        lines = [say("unders", used=turn["unders_used"], allowed=turn["unders_allowed"])]
+        if turn["further_attempt"]:
+            lines.append(say("further_attempt"))
+        if turn["may_topple"]:
+            lines.append(say("may_topple"))
+    roomy = bottom - top >= 9 * LINE
+    size = 48 if roomy else TEXT
+    step = size + 8 if roomy else LINE
+    _row_text(draw, x, top, title, size, height=step, width=width, bold=True)
+    line = top + step
+    for text in lines:
+        line = _wrapped(draw, x, line, width, text, TEXT, 2)
+    _goals(draw, x, line + (LINE // 2 if roomy else 4), width, bottom, say)
+
+
+def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
+    """What is rolled for, the six dice numbered like the buttons, and beside them what the dice
+    make, what they must beat and whether they do."""
+    x1 = x + width
+    where = _roll_where(roll, say)
+    words = say("roll_count", used=roll["rolls_used"], allowed=roll["rolls_allowed"])
+    circles = roll["rolls_allowed"] * 34
+    title = say(f"purpose_{roll['purpose']}", player=say.name(roll["roller"]))
+
+    def head_lines(with_title: bool, count_w: float) -> list[str]:
+        """The lines above the dice: the title (the roll count beside it), then what is rolled
+        for; without the title, the roll count beside the first line of that."""
+        if with_title:
+            return [title, *wrap(where, TEXT, width)]
+        return list(wrap(where, TEXT, width - count_w))
+
+    # Fit, from the roomiest: a title line (the status line above says who rolls, too), the
+    # roll count in words beside its circles, dice as large as the height allows, results
+    # label-over-value when they have the room.
+    for with_title, count in ((True, words), (False, words), (False, "")):
+        count_w = (_width(count, TEXT) + 8 if count else 0) + circles + 16
+        head = len(head_lines(with_title, count_w)) * LINE
+        room = bottom - top - head - 6
+        size = int(max(48, min(92, (room - 2 * DIE_LABEL - 6) / 2)))
+        block_w = 3 * size + 2 * DIE_GAP
+        rw = x1 - (x + block_w + 24)
+        for roomy in (True, False):
+            lines = _result_lines(roll, say, rw, roomy)
+            if sum(height for height, *_ in lines) <= room:
+                break
+        if sum(height for height, *_ in lines) <= room and 2 * (size + DIE_LABEL) + 6 <= room:
+            break
+
+    line = top
+    _roll_count(draw, x1, line, roll, count, circles)
+    for i, text in enumerate(head_lines(with_title, count_w)):
+        _row_text(draw, x, line, text, width=width - count_w if i == 0 else width, bold=with_title and i == 0)
+        line += LINE
+    line += 6
+
     for i, die in enumerate(roll["dice"]):
-        dx = x0 + (i % 3) * (size + gap)
-        dy = top + (i // 3) * (size + 44)
-        roomy = size >= 80
+        dx = x + (i % 3) * (size + DIE_GAP)
+        dy = line + (i // 3) * (size + DIE_LABEL + 6)
         if die["locked"]:
             _die(draw, dx, dy, size, die["value"], fill=LOCKED_DIE, pip=(235, 235, 235), outline=(90, 90, 90))
             draw.line((dx + 8, dy + 8, dx + size - 8, dy + size - 8), fill=BAD, width=6)
-            label = say("die_six", position=die["position"]) if roomy else str(die["position"])
-            colour = BAD
+            label, colour = say("die_six", position=die["position"]), BAD
         elif die["kept"]:
             _die(draw, dx, dy, size, die["value"], outline=HIGHLIGHT, width=7)
-            label = say("die_kept", position=die["position"]) if roomy else str(die["position"])
-            colour = INK
+            label, colour = say("die_kept", position=die["position"]), INK
         else:
             _die(draw, dx, dy, size, die["value"])
             label, colour = str(die["position"]), INK
-        if _width(label, MIN_TEXT) > size + gap:  # "1: bleibt" too wide under its die: the number alone
+        if _width(label, TEXT) > size + DIE_GAP - 4:  # "1: kept" wider than its die: the number alone
             label = str(die["position"])
-        _text(draw, (dx + size / 2, dy + size + 19), label, MIN_TEXT, fill=colour, anchor="mm", width=size + gap)
-    dice_bottom = top + 2 * (size + 44)
-    rx = x0 + 3 * (size + gap) + 10
-    rw = x1 - rx
-    line_y = top
-    if roll["die_cards"]:
-        _text(draw, (rx, line_y + 20), say("die_cards"), MIN_TEXT, anchor="lm")
-        start = rx + _width(say("die_cards"), MIN_TEXT) + 10
-        for i, value in enumerate(roll["die_cards"]):
-            _die(draw, start + i * 48, line_y, 40, value, fill=DIE_CARD, pip=(255, 255, 255))
-        line_y += 54
-    best, to_beat = roll["best"], roll["to_beat"]
-    roomy = size >= 80
-    value_size = 36 if roomy else 30
-    best_text = say.say(best["text"]) if best else say("not_rolled")
-    if roomy:  # label above value
-        _text(draw, (rx, line_y), say("best"), MIN_TEXT, fill=MUTED)
-        _text(draw, (rx, line_y + 30), best_text, value_size, width=rw, bold=True)
-        line_y += 88
-    else:  # a crowded table: one line each
-        _text(draw, (rx, line_y), f"{say('best')}: {best_text}", MIN_TEXT + 1, width=rw, bold=True)
-        line_y += 42
-    if to_beat:
-        holder = to_beat.get("seat")
-        whose = {"card": say("whose_card"), "king": say("whose_king")}.get(to_beat["against"], say.name(holder))
-        if roomy:
-            _text(draw, (rx, line_y), say("to_beat", whose=whose), MIN_TEXT, fill=MUTED, width=rw)
-            _text(draw, (rx, line_y + 30), say.say(to_beat["text"]), value_size, width=rw, bold=True)
-            line_y += 88
+        _row_text(draw, dx + size / 2, dy + size, label, anchor="mm", fill=colour, height=DIE_LABEL + 6)
+
+    rx = x + 3 * size + 2 * DIE_GAP + 24
+    for height, kind, text, text_size, colour, bold in lines:
+        if kind == "cards":
+            _row_text(draw, rx, line, text, height=height)
+            start = rx + _width(text, TEXT) + 12
+            for i, value in enumerate(roll["die_cards"]):
+                _die(draw, start + i * 50, line + (height - 42) / 2, 42, value, fill=DIE_CARD, pip=(255, 255, 255))
         else:
-            _text(draw, (rx, line_y), f"{say('to_beat', whose=whose)}: {say.say(to_beat['text'])}", MIN_TEXT + 1,
-                  width=rw, bold=True)
-            line_y += 42
-        if best:
-            verdict = say("beats_it") if roll["beating"] else say("not_yet")
-            _text(draw, (rx, line_y), verdict, value_size, fill=GOOD if roll["beating"] else BAD, bold=True, width=rw)
-    elif roll["purpose"] == "tournament":
-        _wrapped(draw, rx, line_y, rw, say("organiser_sets"), MIN_TEXT, 2)
+            _row_text(draw, rx, line, text, text_size, height=height, fill=colour, bold=bold, width=rw)
+        line += height
 
 
+def _roll_count(draw, x1, top, roll, count, circles):
+    """Rolls used, as filled and empty circles at the right, the count in words beside them."""
+    cy = top + LINE / 2
+    for i in range(roll["rolls_allowed"]):
+        cx = x1 - 14 - (roll["rolls_allowed"] - 1 - i) * 34
+        draw.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), outline=INK, width=3,
+                     fill=INK if i < roll["rolls_used"] else None)
+    if count:
+        _row_text(draw, x1 - circles - 8, top, count, anchor="rm")
+
+
+def _roll_where(roll, say: Words) -> str:
+    target = roll["target"]
+    if roll["purpose"] == "tournament":
+        return say("for_tournament", stack=roll["from_stack"])
+    if roll["from_stack"]:
+        return say("for_stack_card", card=target["name"], stack=roll["from_stack"])
+    if roll["owner"] is not None:
+        return say("for_owned_card", card=target["name"], owner=say.name(roll["owner"]))
+    return say("against_card", card=target["name"])
+
+
+def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
+    """The column beside the dice as (height, kind, text, size, colour, bold) lines: die cards,
+    the best result, what to beat, the verdict. Roomy: each label over its value in larger type;
+    else "label: value" on a line, wrapped where a long name needs it."""
+    lines: list[tuple] = []
+
+    def add(text, size=TEXT, colour=INK, bold=False):
+        step = max(LINE, size + 8)
+        for part in wrap(text, size, width) or ("",):
+            lines.append((step, "text", part, size, colour, bold))
+
+    if roll["die_cards"]:
+        lines.append((LINE + 4, "cards", say("die_cards"), TEXT, INK, False))
+    best, to_beat = roll["best"], roll["to_beat"]
+    best_text = say.say(best["text"]) if best else say("not_rolled")
+    whose = None
+    if to_beat:
+        whose = {"card": say("whose_card"), "king": say("whose_king")}.get(to_beat["against"],
+                                                                            say.name(to_beat.get("seat")))
+    if roomy:
+        add(say("best"), colour=MUTED)
+        add(best_text, 48, bold=True)
+        if to_beat:
+            add(say("to_beat", whose=whose), colour=MUTED)
+            add(say.say(to_beat["text"]), 48, bold=True)
+    else:
+        add(f"{say('best')}: {best_text}", bold=True)
+        if to_beat:
+            add(f"{say('to_beat', whose=whose)}: {say.say(to_beat['text'])}", bold=True)
+    if to_beat and best:
+        add(say("beats_it") if roll["beating"] else say("not_yet"), 48 if roomy else TEXT,
+            GOOD if roll["beating"] else BAD, True)
+    elif not to_beat and roll["purpose"] == "tournament":
+        add(say("organiser_sets"))
+    return lines
 
 
 # ----------------------------------------------------------------------------------------
@@ -364,14 +476,66 @@ def nearest_goal(player) -> tuple[int, str, dict]:
     """The player's closest way to win: (cards still missing, message id, params)."""
     castles, tournaments = player["castles"], player["tournaments"]
     king = player["goals"]["king"]
+    castles_missing, tournaments_missing = max(0, 2 - castles), max(0, 3 - tournaments)
+    if not tournaments_missing:  # only castles: say so the way the four-castles way does
+        mixed = (castles_missing, "goal_left_castles", {"count": castles_missing})
+    elif not castles_missing:
+        mixed = (tournaments_missing, "goal_left_tournaments", {"count": tournaments_missing})
+    else:
+        mixed = (castles_missing + tournaments_missing, "goal_left_mixed",
+                 {"castles": ("castles", castles_missing), "tournaments": ("tournaments", tournaments_missing)})
     options = [
         (max(0, 4 - castles), "goal_left_castles", {"count": max(0, 4 - castles)}),
         (max(0, 3 - castles) + 1, "goal_left_king", {"count": max(0, 3 - castles)}) if not king["ready"]
         else (1, "goal_king_ready", {}),
-        (max(0, 2 - castles) + max(0, 3 - tournaments), "goal_left_mixed",
-         {"castles": max(0, 2 - castles), "tournaments": max(0, 3 - tournaments)}),
+        mixed,
     ]
     return min(options, key=lambda option: option[0])
+
+
+def _counted(say: Words, params: dict) -> dict:
+    """Params whose (message id, count) pairs become words ("2 castles")."""
+    return {key: say(value[0], count=value[1]) if isinstance(value, tuple) else value
+            for key, value in params.items()}
+
+
+def _holdings(player, say: Words) -> dict:
+    return {"castles": say("castles", count=player["castles"]),
+            "tournaments": say("tournaments", count=player["tournaments"])}
+
+
+def _goal_text(player, view, say: Words, winner: bool) -> str:
+    """The row's badge: how the player won, what they hold at the end, where they stand in a
+    tournament, or their nearest way to win."""
+    seat = player["seat"]
+    outcome = view.get("outcome")
+    if winner:
+        kind = outcome.get("kind")
+        if kind == "tournaments":  # the counts the chips show, which may be more than needed
+            return say("won_tournaments", **_holdings(player, say))
+        return say(f"won_{kind}") if kind else say("won")
+    if view["over"]:
+        return say("owned", **_holdings(player, say))
+    tournament = view.get("tournament")
+    if tournament and seat in tournament["order"]:
+        # During a tournament every player's row says where they stand in it: the dice panel
+        # has no room for six players, but every row does.
+        standing = {entry["seat"]: entry for entry in tournament["standings"]}.get(seat)
+        if standing is not None:
+            return say("in_tournament", result=say.say(standing["text"]))
+        roller = (view.get("roll") or {}).get("roller")
+        return say("in_tournament_rolling") if seat == roller else say("in_tournament_waiting")
+    _, message_id, params = nearest_goal(player)
+    return say(message_id, **_counted(say, params))
+
+
+CHIP_TOP, CHIP_H, CHIP_GAP = LINE + 4, 46, 4
+ROW_GAP = 4
+
+
+def row_height(lines: int) -> int:
+    """A player's row: the name line, then `lines` lines of card chips."""
+    return CHIP_TOP + lines * (CHIP_H + CHIP_GAP) - CHIP_GAP + 6
 
 
 def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = None):
@@ -379,54 +543,39 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     acting = seat in view["to_act"]
     winner = view["over"] and view["outcome"] and seat in view["outcome"]["winners"]
     fill = (255, 246, 214) if acting else PAPER
-    border = HIGHLIGHT if acting else (GOOD if winner else LINE)
+    border = HIGHLIGHT if acting else (GOOD if winner else LINE_COLOUR)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=fill, outline=border,
                            width=6 if acting or winner else 2)
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    radius = 21
-    cx, cy = x + 10 + radius, y + 8 + radius
+    radius = 23
+    cx, cy = x + 8 + radius, y + 3 + LINE / 2
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
-    _text(draw, (cx, cy), str(seat + 1), 30, fill=ink_on(colour), anchor="mm", bold=True)
+    _row_text(draw, cx, y + 3, str(seat + 1), anchor="mm", fill=ink_on(colour), bold=True)
 
-    tournament = view.get("tournament")
-    if winner:
-        goal = say(f"won_{view['outcome'].get('kind', 'goal')}") if view["outcome"].get("kind") else say("won")
-    elif view["over"]:
-        goal = say("owned", castles=player["castles"], tournaments=player["tournaments"])
-    elif tournament and seat in tournament["order"]:
-        # During a tournament every player's row says where they stand in it: the dice panel
-        # has no room for six players, but every row does.
-        standing = {entry["seat"]: entry for entry in tournament["standings"]}.get(seat)
-        if standing is not None:
-            goal = say("in_tournament", result=say.say(standing["text"]))
-        else:
-            roller = (view.get("roll") or {}).get("roller")
-            goal = say("in_tournament_rolling") if seat == roller else say("in_tournament_waiting")
-    else:
-        _, message_id, params = nearest_goal(player)
-        goal = say(message_id, **params)
-    goal_size = MIN_TEXT
-    goal_w = min(w * 0.55, _width(goal, goal_size) + 20)
-    name = say.name(seat) + (f" — {say('acting')}" if acting else "")
-    _text(draw, (cx + radius + 12, cy), name, 31, anchor="lm", width=w - goal_w - 2 * radius - 40, bold=True)
+    goal = _goal_text(player, view, say, bool(winner))
+    goal_w = min(w * 0.6, _width(goal, TEXT) + 24)
+    name_x = cx + radius + 12
+    name_room = x + w - goal_w - 20 - name_x
+    name = say.name(seat)
+    acting_name = f"{name} — {say('acting')}"
+    if acting and _width(acting_name, TEXT) + 2 <= name_room:  # else the row's frame says it alone
+        name = acting_name
+    _row_text(draw, name_x, y + 3, name, width=name_room, bold=True)
     badge_fill = GOOD if winner else ((255, 222, 140) if not view["over"] and nearest_goal(player)[0] <= 1 else
                                       (236, 230, 216))
-    draw.rounded_rectangle((x + w - goal_w - 8, y + 8, x + w - 8, y + 50), radius=10, fill=badge_fill)
-    _text(draw, (x + w - goal_w / 2 - 8, y + 29), goal, goal_size, fill=(255, 255, 255) if winner else INK,
-          anchor="mm", width=goal_w - 14)
+    draw.rounded_rectangle((x + w - goal_w - 8, y + 4, x + w - 8, y + 2 + LINE), radius=10, fill=badge_fill)
+    _row_text(draw, x + w - goal_w / 2 - 8, y + 3, goal, anchor="mm", fill=(255, 255, 255) if winner else INK,
+              width=goal_w - 14)
 
     # Card chips: castles, then specials, then one chip for all tournaments, as wide as their
     # words, wrapped onto as many lines as the row has.
     if lines is None:
-        lines = max(1, (h - CHIP_TOP - 4 + CHIP_GAP) // (CHIP_H + CHIP_GAP))
+        lines = max(1, (h - CHIP_TOP - 6 + CHIP_GAP) // (CHIP_H + CHIP_GAP))
     for line, placed in enumerate(_chip_lines(player, say, w - 20, lines)):
-        cx = x + 10
+        chip_x = x + 10
         for chip, text, width in placed:
-            _chip(draw, cx, y + CHIP_TOP + line * (CHIP_H + CHIP_GAP), width, CHIP_H, chip, say, text)
-            cx += width + CHIP_GAP
-
-
-CHIP_TOP, CHIP_H, CHIP_GAP = 54, 44, 6
+            _chip(draw, chip_x, y + CHIP_TOP + line * (CHIP_H + CHIP_GAP), width, CHIP_H, chip, say, text)
+            chip_x += width + CHIP_GAP
 
 
 def _chip_text(chip, say: Words) -> str:
@@ -444,8 +593,8 @@ def _chip_text(chip, say: Words) -> str:
 
 
 def _chip_width(chip, text: str) -> int:
-    guard = 24 if chip.get("guarded_by") else 0
-    return max(90, int(_width(text, MIN_TEXT)) + 18 + (4 if chip["kind"] == "castle" else 0) + guard)
+    guard = 32 if chip.get("guarded_by") else 0
+    return max(90, int(_width(text, TEXT) + (2 if chip["kind"] == "castle" else 0)) + 20 + guard)
 
 
 def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict, str, int]]]:
@@ -491,42 +640,23 @@ def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
     kind = card["kind"]
     text = _chip_text(card, say) if text is None else text
     if kind == "more":
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=LINE, width=2)
-        _text(draw, (x + w / 2, y + h / 2), text, MIN_TEXT, anchor="mm", width=w - 8)
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=LINE_COLOUR, width=2)
+        _row_text(draw, x + w / 2, y, text, anchor="mm", height=h, width=w - 8)
         return
     if kind == "tournament":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
-        _text(draw, (x + w / 2, y + h / 2), text, MIN_TEXT, anchor="mm", width=w - 8)
+        _row_text(draw, x + w / 2, y, text, anchor="mm", height=h, width=w - 8)
         return
     fill, ink = _card_colours(card)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
     guarded = bool(card.get("guarded_by"))
-    _text(draw, (x + 8, y + h / 2), text, MIN_TEXT, fill=ink, anchor="lm", width=w - (34 if guarded else 14),
-          bold=kind == "castle")
-    if guarded:
-        _shield(draw, x + w - 24, y + 6, 16)
+    _row_text(draw, x + 9, y, text, fill=ink, height=h, width=w - (42 if guarded else 14), bold=kind == "castle")
+    if guarded:  # a mark to read like the text: as tall as its capitals and more
+        _shield(draw, x + w - 32, y + 9, 24)
 
 
 # ----------------------------------------------------------------------------------------
 # Whole image
-
-
-def _wrapped(draw, x, y, width, text, size, max_lines) -> int:
-    """Draw `text` wrapped to `width`, at most `max_lines`; returns the y under the last line."""
-    from renderers.common import wrap
-
-    lines = wrap(text, size, width)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [_fit(" ".join(lines[max_lines - 1:]), size, width)[0]]
-    for i, line in enumerate(lines):
-        _text(draw, (x, y + i * (size + 10)), line, size, width=width)
-    return y + len(lines) * (size + 10)
-
-
-ROLL_MIN = 306
-"""The roll panel's least height while dice are rolled (two rows of its smallest dice); other
-phases get along with less (OTHER_MIN)."""
-OTHER_MIN = 240
 
 
 def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
@@ -535,73 +665,68 @@ def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
     panel keeps its room."""
     players = view["players"]
     base_lines = 2 if len(players) <= 3 else 1
-    base = {1: 170, 2: 170, 3: 158}.get(len(players), 100 if len(players) >= 5 else 108)
-    heights = [base] * len(players)
-    spare = room - 6 * len(players) - sum(heights) - (ROLL_MIN if view.get("roll") else OTHER_MIN)
+    lines = [base_lines] * len(players)
     step = CHIP_H + CHIP_GAP
+    spare = room - ROW_GAP * len(players) - row_height(base_lines) * len(players) \
+        - (ROLL_MIN if view.get("roll") else OTHER_MIN)
     width = WIDTH - 2 * MARGIN - 20
     needs = [max(0, chip_lines_needed(player, say, width) - base_lines) for player in players]
     while spare >= step and any(needs):
         for i, need in enumerate(needs):  # a line each in turn, seat order
             if need > 0 and spare >= step:
-                heights[i] += step
+                lines[i] += 1
                 needs[i] -= 1
                 spare -= step
         needs = [need if spare >= step else 0 for need in needs]
-    return [(height, base_lines + (height - base) // step) for height in heights]
+    return [(row_height(count), count) for count in lines]
+
+
+def _header(draw, status: str) -> int:
+    """The status line, white on ink, on as many lines as it takes (three at most); returns the
+    header's height."""
+    width = WIDTH - 2 * MARGIN - 8
+    lines = wrap(status, TEXT, width) or ("",)
+    if len(lines) > 3:
+        lines = lines[:2] + (_fit(" ".join(lines[2:]), TEXT, width)[0],)
+    height = 14 + LINE * len(lines)
+    draw.rectangle((0, 0, WIDTH, height), fill=INK)
+    for i, line in enumerate(lines):
+        _row_text(draw, MARGIN + 4, 7 + i * LINE, line, fill=(255, 255, 255))
+    return height
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     say = Words(lang, seat_names(names, view["seats"]))
+    y = _header(draw, say.say(view["status"])) + GAP
 
-    # Header: the status line, large, on two lines at most.
-    draw.rectangle((0, 0, WIDTH, HEADER), fill=INK)
-    status = say.say(view["status"])
-    from renderers.common import wrap
-
-    size = 36
-    lines = wrap(status, size, WIDTH - 2 * MARGIN - 10)
-    if len(lines) > 2:
-        size = 30
-        lines = wrap(status, size, WIDTH - 2 * MARGIN - 10)
-    if len(lines) > 2:
-        lines = [lines[0], _fit(" ".join(lines[1:]), size, WIDTH - 2 * MARGIN - 10)[0]]
-    first = (HEADER - len(lines) * (size + 8)) / 2
-    for i, line in enumerate(lines):
-        _text(draw, (MARGIN + 4, first + i * (size + 8)), line, size, fill=(255, 255, 255))
-
-    # Stacks side by side, then the king; a little tighter at a crowded table.
+    # Stacks side by side, then the king; smaller dice at a crowded table.
     players = view["players"]
-    crowded = len(players) >= 5
+    dice = 44 if len(players) >= 5 else (52 if len(players) == 4 else 64)
     tile_w = (WIDTH - 3 * MARGIN) // 2
-    tile_h = 200 if crowded else (250 if len(players) == 4 else 290)
-    y = HEADER + 12
+    tile_h = stack_tile_height(dice)
     for i, stack in enumerate(view["stacks"][:2]):
-        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say,
-                    dice=44 if crowded else (56 if len(players) == 4 else 66))
-    y += tile_h + 12
+        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice)
+    y += tile_h + GAP
     _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
-    y += 60
+    y += KING_ROW + GAP
 
-    # Players at the bottom: two chip rows with up to three players, one with more; the rest is
-    # for the roll.
-    gap = 6
-    rows = _row_heights(view, say, HEIGHT - y - 10)
-    players_h = sum(row_h for row_h, _ in rows) + gap * len(players)
-    _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - y - players_h - 10, view, say)
-    py = HEIGHT - players_h - 2
+    # Players at the bottom; the rest is for the roll.
+    rows = _row_heights(view, say, HEIGHT - y - 4)
+    players_h = sum(row_h for row_h, _ in rows) + ROW_GAP * (len(players) - 1)
+    _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - 4 - players_h - GAP - y, view, say)
+    py = HEIGHT - 4 - players_h
     for player, (row_h, lines) in zip(players, rows):
         _player_row(draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines)
-        py += row_h + gap
+        py += row_h + ROW_GAP
     return to_palette(image, _palette())
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, PAPER, LINE, RED_DIE, YELLOW_DIE, LOCKED_DIE, DIE_CARD,
-                         GOOD, BAD, SPECIAL_FILL, TOURNAMENT_FILL, *ARMS_COLOURS.values(), *SEAT_COLOURS,
+    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, PAPER, LINE_COLOUR, RED_DIE, YELLOW_DIE, LOCKED_DIE,
+                         DIE_CARD, GOOD, BAD, SPECIAL_FILL, TOURNAMENT_FILL, *ARMS_COLOURS.values(), *SEAT_COLOURS,
                          *_OTHER_PAINTS)
 
 

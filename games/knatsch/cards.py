@@ -46,10 +46,10 @@ class Card:
 
     @property
     def label(self) -> str:
-        """A short name with the combination, e.g. "Blue castle 4-4-4+2"."""
+        """A short name with the combination, e.g. "Blue castle (4-4-4+2)"."""
         if self.combination is None:
             return self.name
-        return f"{self.name} {self.combination.text}"
+        return f"{self.name} ({self.combination.text})"
 
 
 CASTLE = "castle"
@@ -162,7 +162,8 @@ def card_name(card: Card) -> Msg:
 
 
 def card_label(card: Card) -> Msg:
-    """The name with the dice to beat: "Blue castle 4-4-4+2"."""
+    """The name with the dice to beat, in brackets so that a number in the name stands apart from
+    the dice: "Blue castle (4-4-4+2)", "Die card 2 (2-2-2+5)"."""
     if card.combination is None:
         return card_name(card)
     return msg("knatsch.card.label", name=card_name(card), combination=card.combination.text)

@@ -546,7 +546,12 @@ class KnatschGame:
             kind = st.CASTLES_AND_TOURNAMENTS
         else:
             return False
-        events.append(Event(msg(f"knatsch.event.win_{kind}", player=_seat(seat)), kind="win"))
+        if kind == st.CASTLES_AND_TOURNAMENTS:  # what the player holds, which may be more than needed
+            text = msg("knatsch.event.win_castles_and_tournaments", player=_seat(seat),
+                       castles=msg("knatsch.score", count=castles), count=tournaments)
+        else:
+            text = msg(f"knatsch.event.win_{kind}", player=_seat(seat))
+        events.append(Event(text, kind="win"))
         self._declare_winner(state, seat, kind)
         return True
 
@@ -633,6 +638,11 @@ class KnatschGame:
         tournaments = [len(state.cards_of(s, TOURNAMENT)) for s in range(state.seats)]
         if state.win_kind == st.STALEMATE:
             reason = msg("knatsch.reason.stalemate")
+        elif state.win_kind == st.CASTLES_AND_TOURNAMENTS:
+            # The counts held (two castles and four tournaments, say), as the board's cards show them.
+            winner = state.winners[0]
+            reason = msg("knatsch.reason.castles_and_tournaments", player=_seat(winner),
+                         castles=msg("knatsch.score", count=castles[winner]), count=tournaments[winner])
         else:
             reason = msg(f"knatsch.reason.{state.win_kind}", player=_seat(state.winners[0]))
         return Outcome(winners=tuple(state.winners), scores=castles, reason=reason,

@@ -599,8 +599,8 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert de(roll["best"]["text"]) == "zwei 5er + 3"
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
     assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
-    assert en(view["status"]) == "Anna rolls for the Blue castle 4-4-4+2, roll 2 of 3: must beat three 4s + 2."
-    assert de(view["status"]) == "Anna würfelt um die Blaue Burg 4-4-4+2, Wurf 2 von 3: muss drei 4er + 2 übertreffen."
+    assert en(view["status"]) == "Anna rolls for the Blue castle (4-4-4+2), roll 2 of 3: must beat three 4s + 2."
+    assert de(view["status"]) == "Anna würfelt um die Blaue Burg (4-4-4+2), Wurf 2 von 3: muss drei 4er + 2 übertreffen."
 
 
 def test_describe_labels_are_short():
@@ -608,9 +608,9 @@ def test_describe_labels_are_short():
                   castle_guard=[["C01", "C07"], [], []])
     labels = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert labels["target C13"].params["owner"].seat == 1
-    assert en(labels["target C05"]) == "Roll for the Blue castle 4-4-4+2 (stack 1)"
-    assert en(labels["target C13"]) == "Attack Bob's Purple castle 2-2-2+5 (Catapult)"
-    assert de(labels["target C13"]) == "Lila Burg 2-2-2+5 von Bob angreifen (Katapult)"
+    assert en(labels["target C05"]) == "Roll for the Blue castle (4-4-4+2) from stack 1"
+    assert en(labels["target C13"]) == "Catapult: attack Bob's Purple castle (2-2-2+5)"
+    assert de(labels["target C13"]) == "Katapult: Lila Burg (2-2-2+5) von Bob angreifen"
     assert en(labels["topple"]).startswith("Topple the king")
     assert de(labels["topple"]).startswith("König stürzen")
     for lang in ("en", "de"):
@@ -681,7 +681,7 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
     state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
-    assert texts == ["Anna rolls for the Blue castle 4-4-4+2 from stack 1.",
+    assert texts == ["Anna rolls for the Blue castle (4-4-4+2) from stack 1.",
                      "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
     assert "roll" not in legal(state, ANNA, game)
     assert GAME.publicly_forced(state, ANNA) is None  # rerolls and stop: a real decision
@@ -756,5 +756,5 @@ def test_a_card_failed_for_goes_under_its_stack_said_with_its_article_in_both_la
         state, happened = game.apply(state, 0, Action.parse(text))
         events += happened
     failed = next(e for e in events if e.text.id == "knatsch.event.fail_stack")
-    assert en(failed.text).endswith(": the Blue castle 4-4-4+2 goes under stack 1."), en(failed.text)
-    assert de(failed.text).endswith(": die Blaue Burg 4-4-4+2 kommt unter Stapel 1."), de(failed.text)
+    assert en(failed.text).endswith(": the Blue castle (4-4-4+2) goes under stack 1."), en(failed.text)
+    assert de(failed.text).endswith(": die Blaue Burg (4-4-4+2) kommt unter Stapel 1."), de(failed.text)
