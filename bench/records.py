@@ -81,7 +81,7 @@ def replay_figures() -> None:
 
         history = records.score_history(game, Table, moves)
         scored = time.perf_counter()
-        png = render_chart_png(history, names, "de", game.title)
+        png = render_chart_png(history, names, "de", game.title, list(result["winners"]))
         drawn = time.perf_counter()
         print(f"{name}: {len(moves)} moves; export {1000 * (exported - started):.0f} ms, "
               f"{len(dumps(data)) / 1024:.0f} KB; replay check {1000 * (checked - exported):.0f} ms "

@@ -227,8 +227,10 @@ class EndMessages:
             if len(history) >= 2:
                 from renderers.score_chart import render_chart_png
 
+                outcome = game.outcome(state)  # an early end (resigned, abandoned) names no winner
                 png = await asyncio.to_thread(render_chart_png, history, table.names, lang,
-                                              translate(game_title(game), lang))
+                                              translate(game_title(game), lang),
+                                              list(outcome.winners) if outcome is not None else None)
                 description = presenter.clip(t(lang, "bot.table.alt_chart", game=game_title(game)) + " "
                                              + presenter.alt_text(table, game, history[-1], "", lang),
                                              presenter.ALT_TEXT_LIMIT)
