@@ -49,7 +49,7 @@ def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None
                      shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                      backup_dir=settings.backup_dir, backup_keep=settings.backup_keep,
                      backup_every=settings.backup_hours * 3600 if settings.backup_hours > 0 else None,
-                     collect_when_quiet=True)
+                     collect_when_quiet=True, archive_days=settings.archive_days)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

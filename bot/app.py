@@ -43,6 +43,7 @@ from bot.postgres import open_storage
 from bot.records import EndMessages
 from bot.scheduler import Clock, Scheduler
 from bot.storage import Storage
+from bot.storage.archive import Archive
 from bot.tables import Tables
 from bot.translator import CatalogueTranslator
 
@@ -80,6 +81,7 @@ class GameBot(commands.Bot):
         backup_keep: int = BACKUP_KEEP,
         handle_signals: bool = False,
         collect_when_quiet: bool = False,
+        archive_days: float = 0.0,
         **shards: object,
     ) -> None:
         super().__init__(
@@ -125,6 +127,7 @@ class GameBot(commands.Bot):
         self.backup_keep = backup_keep
         self.handle_signals = handle_signals
         self.collect_when_quiet = collect_when_quiet
+        self.archive_days = archive_days  # finished games older than this are archived (0: never)
         self._backup_task: asyncio.Task | None = None
         self._stopping = False
         self._owed_check_at = 0.0
@@ -181,6 +184,9 @@ class GameBot(commands.Bot):
         self.absence = Absence(storage, self.moves, self.deliveries, timers)
         self.taking_back = TakingBack(storage, self.moves)
         self.scheduler.add_source(self.deliveries.next_due, self.deliveries.run_due)
+        if self.archive_days > 0:
+            archive = Archive(storage, self.archive_days, self.scheduler.clock.now)
+            self.scheduler.add_source(archive.next_due, archive.run_due)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -333,6 +339,7 @@ def create_bot(
     backup_keep: int = BACKUP_KEEP,
     handle_signals: bool = False,
     collect_when_quiet: bool = False,
+    archive_days: float = 0.0,
 ) -> GameBot:
     """Build the bot.
 
@@ -349,6 +356,7 @@ def create_bot(
     collect_when_quiet: freeze what start-up loaded and make Python's full garbage collections
       between moves (`bot.collector`; `python -m bot` sets it, tests leave the process's collector
       alone).
+    archive_days: archive finished games older than this many days (`bot.storage.archive`; 0: never).
     """
     settings = dict(
         database_path=database_path,
@@ -362,6 +370,7 @@ def create_bot(
         backup_keep=backup_keep,
         handle_signals=handle_signals,
         collect_when_quiet=collect_when_quiet,
+        archive_days=archive_days,
     )
     if shard_count:
         return ShardedGameBot(**settings, shard_count=shard_count, shard_ids=shard_ids)

@@ -188,9 +188,11 @@ class MoveButton(Handled, DynamicItem[Button],
         return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label or match["action"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer()  # the answer is the new board in the channel
-        await table_of(interaction).moves.play(interaction.user, game_id=self.game_id, action_text=self.action,
-                                               seen_version=self.version, interaction=interaction)
+        bot = table_of(interaction)
+        answers = bot.deliveries.answers  # the answer is the message the button was on, edited
+        await answers.run(answers.expect(interaction), bot.moves.play(
+            interaction.user, game_id=self.game_id, action_text=self.action, seen_version=self.version,
+            interaction=interaction), settled=lambda: bot.deliveries.settled(self.game_id))
 
 
 class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
@@ -206,10 +208,11 @@ class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d
         return cls(int(match["game_id"]), int(match["version"]), int(match["part"]), item.options, item.placeholder)
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer()
-        await table_of(interaction).moves.play(interaction.user, game_id=self.game_id,
-                                               action_text=self.item.values[0], seen_version=self.version,
-                                               interaction=interaction)
+        bot = table_of(interaction)
+        answers = bot.deliveries.answers  # the answer is the message the menu was on, edited
+        await answers.run(answers.expect(interaction), bot.moves.play(
+            interaction.user, game_id=self.game_id, action_text=self.item.values[0], seen_version=self.version,
+            interaction=interaction), settled=lambda: bot.deliveries.settled(self.game_id))
 
 
 class ToggleButton(Handled, DynamicItem[Button],

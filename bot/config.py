@@ -25,6 +25,7 @@ class Settings:
     backup_hours: float = 24.0         # 0: no automatic back-ups
     backup_keep: int = 7
     api_url: str | None = None         # DISCORD_API_URL: a stand-in Discord, for testing only
+    archive_days: float = 0.0          # ARCHIVE_AFTER_DAYS: finished games this old are archived (0: never)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -52,11 +53,16 @@ class Settings:
         if database_url:
             hours = 0  # the bot's own back-ups are of SQLite files; PostgreSQL has its own tools
         backup_dir = environ.get("BACKUP_DIR", "").strip()
+        archive_days = _number(environ, "ARCHIVE_AFTER_DAYS", "0", float,
+                               "a number of days, e.g. 365 (0 keeps every finished game as it is)")
+        if archive_days < 0:
+            raise ConfigError("ARCHIVE_AFTER_DAYS must be 0 (off) or more in .env.")
         api_url = environ.get("DISCORD_API_URL", "").strip().rstrip("/")
         if api_url and not api_url.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_URL={api_url!r} is not a URL: leave it empty (it is for testing only).")
         return cls(
             api_url=api_url or None,
+            archive_days=archive_days,
             shard_count=shard_count,
             shard_ids=shard_ids,
             backup_dir=Path(backup_dir) if backup_dir else database_path.parent / "backups",

@@ -221,7 +221,7 @@ class Info:
     async def log_text(self, channel_id: int, lang: str = "en") -> str:
         """`/game log`: the channel's recent public events, answered to one user in their language."""
         table = await self.storage.open_game_in(channel_id) or await self.storage.latest_game_in(channel_id)
-        if table is None or table.state is None:
+        if table is None or table.seed is None:  # (an archived game keeps its seed and log, not its state)
             raise Refusal.of("bot.errors.no_moves_yet")
         game = self.moves.engine(table.game)
         actions = await self.storage.actions(table.id)

@@ -196,6 +196,7 @@ MIGRATIONS.append(
             PRIMARY KEY (game_id, seat)
         );
         CREATE INDEX seat_dms_owed ON seat_dms (owed) WHERE owed IS NOT NULL;
+        CREATE INDEX seat_dms_closed ON seat_dms (closed_until) WHERE closed_until IS NOT NULL;
         """,
     )
 )
@@ -229,6 +230,20 @@ MIGRATIONS.append(
         DROP TABLE timers;
         ALTER TABLE timers_next RENAME TO timers;
         CREATE INDEX timers_by_due ON timers (due_at);
+
+        -- What the bot looks up besides a game by its id, for a store of years of games: the open
+        -- games (start-up counts them), a player's games (/game mine, /game away), a server's
+        -- results (records), and finished games by age (the archive).
+        CREATE INDEX games_by_status ON games (status, updated_at);
+        CREATE INDEX games_by_guild ON games (guild_id, status);
+        CREATE INDEX seats_by_user ON seats (user_id);
+
+        -- Finished games older than ARCHIVE_AFTER_DAYS (off by default): their moves in one
+        -- compressed row instead of a row each; records, exports and replays read them from here.
+        CREATE TABLE archived_actions (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            actions BLOB    NOT NULL                   -- zlib-compressed JSON: [[version, seat, action, at], ...]
+        );
         """,
     )
 )

@@ -32,11 +32,12 @@ RETRY_ON_RETURN = 600  # ... or when they next interact with the bot, this long 
 class PrivateDeliveries:
     def __init__(self, client: discord.Client, storage: Storage, content: Content,
                  request: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
-                 again: Callable[[int], None], now: Callable[[], float]) -> None:
+                 edit: Callable[..., Awaitable[Any]], again: Callable[[int], None], now: Callable[[], float]) -> None:
         self.client = client
         self.storage = storage
         self.content = content
         self.request = request  # one Discord request, bounded and judged (the worker's)
+        self.edit = edit  # a message edited: as a click's answer when one waits on it (the worker's)
         self.again = again  # the game's pass must run once more (a channel post was added)
         self.now = now
         # Users whose DMs were refused, and when (monotonic): tried again when they are back.
@@ -74,11 +75,10 @@ class PrivateDeliveries:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say.
-                result = await self.request(lambda: message.edit(content=row.done_text or payload.done, view=None))
+                result = await self.edit(message, content=row.done_text or payload.done, view=None)
             else:
-                result = await self.request(lambda: message.edit(
-                    content=payload.content, attachments=[payload.file] if payload.file is not None else [],
-                    **kwargs))
+                result = await self.edit(message, content=payload.content,
+                                         attachments=[payload.file] if payload.file is not None else [], **kwargs)
             if not isinstance(result, Failure):
                 await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                                 channel_id=row.channel_id, message_id=row.message_id,
@@ -112,7 +112,7 @@ class PrivateDeliveries:
     async def _finish(self, row: DmRow, done: str | None) -> None:
         """An open DM whose decision is over keeps what it showed and loses its buttons."""
         message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
-        await self.request(lambda: message.edit(content=done, view=None) if done else message.edit(view=None))
+        await (self.edit(message, content=done, view=None) if done else self.edit(message, view=None))
 
     async def _dm_failed(self, table: GameRow, seat: int, failure: Failure) -> Failure:
         player = table.player_at(seat)

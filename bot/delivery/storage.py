@@ -129,9 +129,9 @@ class DeliveryStore:
         ids only: a restart with many stored games loads none of them for this."""
         rows = await self._rows(
             "SELECT id, guild_id FROM games WHERE board_owed = 1 "
-            "UNION SELECT g.id, g.guild_id FROM games g WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.game_id = g.id) "
-            "UNION SELECT g.id, g.guild_id FROM games g WHERE EXISTS "
-            "(SELECT 1 FROM seat_dms s WHERE s.game_id = g.id AND s.owed IS NOT NULL) ORDER BY 1")
+            "UNION SELECT id, guild_id FROM games WHERE id IN (SELECT game_id FROM deliveries) "
+            "UNION SELECT id, guild_id FROM games WHERE id IN (SELECT game_id FROM seat_dms WHERE owed IS NOT NULL) "
+            "ORDER BY 1")
         return [(row[0], row[1]) for row in rows]
 
     async def deliveries(self, game_id: int) -> list[tuple[int, str, dict]]:

@@ -30,6 +30,7 @@ import i18n
 from games.core import Game
 
 from bot import presenter
+from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.requests import Failure, attempt, nonce_for
 from bot.delivery.dms import PrivateDeliveries
@@ -71,6 +72,7 @@ class Deliveries:
         self.backoff = BACKOFF
         self._tasks: dict[int, asyncio.Task] = {}
         self._slots = asyncio.Semaphore(SLOTS)
+        self.answers = Answers()
         self._again: set[int] = set()
         self._sleeping: set[int] = set()
         self._watches: dict[int, list[Watch]] = {}
@@ -78,7 +80,7 @@ class Deliveries:
         self._host_told: set[int] = set()
         self.stopping = False
         self.requests = 0
-        self.dms = PrivateDeliveries(client, storage, content, self._request, self._again.add, now)  # Discord requests made (the benches count them)
+        self.dms = PrivateDeliveries(client, storage, content, self._request, self._edit, self._again.add, now)  # Discord requests made (the benches count them)
 
     # ---------------------------------------------------------------------- kicking
 
@@ -250,10 +252,10 @@ class Deliveries:
                 continue
             message = channel.get_partial_message(payload["message_id"])
             if payload["lines"] is None:  # it keeps what it says and loses its buttons
-                result = await self._request(lambda: message.edit(view=None))
+                result = await self._edit(message, view=None)
             else:
-                result = await self._request(lambda: message.edit(content=history_text(payload["lines"]), view=None,
-                                                                  allowed_mentions=discord.AllowedMentions.none()))
+                result = await self._edit(message, content=history_text(payload["lines"]), view=None,
+                                          allowed_mentions=discord.AllowedMentions.none())
             if isinstance(result, Failure) and result.kind != "gone":
                 return await self._channel_failed(table, result, "close")
             await self.storage.delivered(delivery_id)
@@ -291,16 +293,13 @@ class Deliveries:
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
             if table.turn_posted:
                 message = channel.get_partial_message(table.board_message_id)
-                result = await self._request(lambda: message.edit(
-                    content=text, attachments=[file] if file is not None else [], view=view,
-                    allowed_mentions=discord.AllowedMentions.none()))
+                result = await self._edit(message, content=text, attachments=[file] if file is not None else [],
+                                          view=view, allowed_mentions=discord.AllowedMentions.none())
                 if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
                     # Deleted by a moderator: the turn is posted again.
                     await self.storage.board_gone(table.id, table.board_message_id)
                     fresh = await self.storage.get_game(table.id)
                     return await self._board(fresh, game, state, drawn) if fresh is not None else result
-                if not isinstance(result, Failure):
-                    result = message
             else:
                 pings = people if table.turn_pings is None else [user for user in table.turn_pings if user in people]
                 mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
@@ -367,14 +366,16 @@ class Deliveries:
                 if watch.told:
                     text = i18n.t(lang, "bot.errors.move_shown_now", version=watch.version,
                                   link=board_url(table) or channel_url(table))
-                    await self._request(lambda: watch.interaction.followup.send(text, ephemeral=True))
+                    self.requests += 1
+                    await self.answers.tell(watch.interaction, text)
                 continue
             if failure is not None and not watch.told:
                 watch.told = True
                 text = i18n.t(lang, "bot.errors.move_not_shown_yet", version=watch.version,
                               problem=failure.reason if failure.kind != "blocked"
                               else i18n.t(lang, "bot.errors.not_allowed_there"))
-                await self._request(lambda: watch.interaction.followup.send(f"⚠️ {text}", ephemeral=True))
+                self.requests += 1
+                await self.answers.tell(watch.interaction, f"⚠️ {text}")
             kept.append(watch)
         if kept:
             self._watches[game_id] = kept
@@ -386,6 +387,11 @@ class Deliveries:
     async def _request(self, call):
         self.requests += 1
         return await attempt(call)
+
+    async def _edit(self, message: discord.PartialMessage, **fields):
+        """Edit a message: as the answer to a click made on it, when one waits (bot.delivery.answers)."""
+        self.requests += 1
+        return await self.answers.edit(message, **fields)
 
     # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.
     async def next_due(self) -> float | None:

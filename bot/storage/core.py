@@ -14,6 +14,7 @@ import asyncio
 import json
 import sqlite3
 import time
+import zlib
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
@@ -186,8 +187,35 @@ class CoreStore:
             return [row for game_id in ids if (row := await self._load("id = ?", (game_id,))) is not None]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        return [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"])) for r in await self._rows(
+        """The game's action log, oldest first (from the archive for an archived game)."""
+        rows = [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"])) for r in await self._rows(
             "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? ORDER BY version", (game_id,))]
+        if rows:
+            return rows
+        archived = await self._row("SELECT actions FROM archived_actions WHERE game_id = ?", (game_id,))
+        if archived is None:
+            return []
+        return [ActionRow(version, seat, action, at) for version, seat, action, at in
+                json.loads(zlib.decompress(bytes(archived[0])))]
+
+    async def archive_finished(self, before: int, limit: int = 200) -> int:
+        """Archive up to `limit` games that ended before `before` (Unix seconds): their action log
+        in one compressed row, their last state dropped (seed and log rebuild it). Results,
+        records, exports and replays read them as before. Returns how many were archived."""
+        ids = [row[0] for row in await self._rows(
+            "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND updated_at < ? AND state IS NOT NULL "
+            "ORDER BY updated_at LIMIT ?", (int(before), int(limit)))]
+        for game_id in ids:
+            log_rows = [[r["version"], r["seat"], r["action"], r["at"]] for r in await self._rows(
+                "SELECT version, seat, action, at FROM actions WHERE game_id = ? ORDER BY version", (game_id,))]
+            packed = zlib.compress(json.dumps(log_rows, separators=(",", ":")).encode(), 9)
+            await self.apply([
+                ("INSERT INTO archived_actions (game_id, actions) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING",
+                 (game_id, packed)),
+                ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
+                ("UPDATE games SET state = NULL WHERE id = ?", (game_id,)),
+            ])
+        return len(ids)
 
     async def last_action_of(self, game_id: int, seat: int) -> ActionRow | None:
         """The newest move a seat made in a game (None before its first)."""
