@@ -39,6 +39,7 @@ ROW_WIDTH = 5
 ROWS = 5
 SELECT_LIMIT = 25
 MAX_BUTTONS = 10  # more choices than this read better as a select menu
+LATE_CLICK = 1.5  # seconds: a click older than this when it reaches the bot is answered before its move
 TOGGLE_ROW_WIDTH = 3  # dice toggles three to a row, as the board image shows them
 DICE_VERBS = {"reroll"}  # toggles that are dice: "Die 3: 5", and ↻ on those to roll again
 
@@ -188,11 +189,7 @@ class MoveButton(Handled, DynamicItem[Button],
         return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label or match["action"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        bot = table_of(interaction)
-        answers = bot.deliveries.answers  # the answer is the message the button was on, edited
-        await answers.run(answers.expect(interaction), bot.moves.play(
-            interaction.user, game_id=self.game_id, action_text=self.action, seen_version=self.version,
-            interaction=interaction), settled=lambda: bot.deliveries.settled(self.game_id))
+        await play_click(interaction, self.game_id, self.action, self.version)
 
 
 class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
@@ -208,11 +205,7 @@ class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d
         return cls(int(match["game_id"]), int(match["version"]), int(match["part"]), item.options, item.placeholder)
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        bot = table_of(interaction)
-        answers = bot.deliveries.answers  # the answer is the message the menu was on, edited
-        await answers.run(answers.expect(interaction), bot.moves.play(
-            interaction.user, game_id=self.game_id, action_text=self.item.values[0], seen_version=self.version,
-            interaction=interaction), settled=lambda: bot.deliveries.settled(self.game_id))
+        await play_click(interaction, self.game_id, self.item.values[0], self.version)
 
 
 class ToggleButton(Handled, DynamicItem[Button],
@@ -269,6 +262,26 @@ class OrderButton(Handled, DynamicItem[Button], template=r"rk:order:(?P<game_id>
         await bot.orders.set_kind(self.game_id, interaction.user, self.index, not self.on, user_language(interaction))
         payload = await bot.info.hand(interaction.user, game_id=self.game_id)
         await interaction.edit_original_response(content=payload.content, view=payload.view)
+
+
+async def play_click(interaction: discord.Interaction, game_id: int, action: str, version: int) -> None:
+    """A move clicked on a board or a DM. Its answer is that message, edited with the move by the
+    delivery worker (bot.delivery.answers); a refusal is answered by the error handler."""
+    bot = table_of(interaction)
+    answers = bot.deliveries.answers
+    if (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_CLICK:
+        # It reached us late (a gateway outage): answered first, so that a click Discord has
+        # given up (it told the player it failed) makes no move.
+        await interaction.response.defer()
+        pending = None
+    else:
+        pending = answers.expect(interaction, game_id)
+    try:
+        await bot.moves.play(interaction.user, game_id=game_id, action_text=action, seen_version=version,
+                             interaction=interaction)
+    except BaseException:
+        answers.forget(pending)
+        raise
 
 
 def move_custom_id(game_id: int, version: int, action: str) -> str:

@@ -167,6 +167,7 @@ class Deliveries:
             except Exception:  # noqa: BLE001 - a bug in one game's delivery must not stop it for good
                 log.exception("Delivering game %s failed; trying again", game_id)
                 wait = self.backoff[-1]
+            await self.answers.release_game(game_id)  # clicks its messages did not answer
             if game_id in self._again:
                 tries = 0
                 continue

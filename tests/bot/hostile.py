@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import fnmatch
 
 import discord
@@ -25,6 +26,7 @@ from simcord.http import router
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
 
 NONCE_WINDOW = 300.0  # seconds Discord remembers a nonce ("the past few minutes")
+LATE = datetime.timedelta(seconds=20)  # how late a click made during a gateway outage arrives
 
 
 class HostileDiscord:
@@ -124,14 +126,18 @@ class HostileDiscord:
         await moderator.delete(message)
 
     def gateway_down(self) -> None:
+        """Clicks now reach the bot only after the gateway is back: too late to be answered."""
         self._gateway_fault = {"method": "POST", "path": "/interactions/*/callback", "status": 404, "code": 10062,
                                "message": "Unknown interaction", "times": None}
         self.env.backend.faults.append(self._gateway_fault)
+        self._created_at = discord.Interaction.created_at
+        discord.Interaction.created_at = property(lambda interaction: discord.utils.utcnow() - LATE)
 
     def gateway_up(self) -> None:
         if self._gateway_fault in self.env.backend.faults:
             self.env.backend.faults.remove(self._gateway_fault)
         self._gateway_fault = None
+        discord.Interaction.created_at = self._created_at
 
 
 def _path(url: str) -> str:

@@ -94,7 +94,7 @@ async def test_a_refused_board_post_counts_says_so_and_is_shown_without_anybody_
     world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503,
                            message="Service Unavailable", times=1)
     result = await world.click(starter, old_board, label="High cards win")
-    told = [m.content for m in result.followups if m.ephemeral]
+    told = [m.content for m in (result.response, *result.followups) if m is not None and m.ephemeral]
     # Told once that it is not shown yet (and why), and again once it is: nobody clicked meanwhile.
     assert len(told) == 2 and "move #1" in told[0] and "503" in told[0] and "try again" not in told[0].lower()
     board = world.latest_board()
