@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, seat_badge, seat_names, to_palette, wrap)
+                              font, keep_drawn, note_text, seat_badge, seat_names, to_palette, unrecorded, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -55,7 +55,7 @@ ESTATE_STEP = 88   # six estate places of 82 px: "free" keeps its 40 px
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    draw = _Canvas(image)
     who = seat_names(names, view["seats"])
     y = _header(draw, view, who, lang)
     y = _display(draw, view, who, lang, y)
@@ -86,7 +86,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
-    _band(ImageDraw.Draw(image), view, lang, top)
+    _band(_Canvas(image), view, lang, top)
     return to_palette(image, _palette())
 
 
@@ -140,17 +140,45 @@ def _letter(lang: str, colour: str) -> str:
     return t(lang, P + "board.letter." + colour)
 
 
+class _Canvas(ImageDraw.ImageDraw):
+    """A drawing that knows its image, so that pieces drawn once (cubes, estates) are pasted."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
+
+
+def _paste(draw: _Canvas, piece: tuple, x, y) -> None:
+    """A piece drawn once (`keep_drawn`): its image pasted at (x, y), its texts told to the
+    layout records where they now stand."""
+    tile, texts = piece
+    x, y = int(round(x)), int(round(y))
+    draw.image.paste(tile, (x, y), tile)
+    for (left, top, right, bottom), text, size in texts:
+        note_text((left + x, top + y, right + x, bottom + y), text, size)
+
+
 def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = False) -> None:
     """An action cube: a block in its colour with a lighter top face, and its colour's letter."""
+    _paste(draw, _cube_piece(colour, int(width), int(height), label, faded), x, y)
+
+
+@keep_drawn(2**20)
+def _cube_piece(colour, width, height, label, faded) -> tuple:
+    tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
     fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
-    draw.rounded_rectangle((x, y, x + width, y + height), radius=max(3, height // 7), fill=fill, outline=INK,
-                           width=2)
+    draw.rounded_rectangle((0, 0, width, height), radius=max(3, height // 7), fill=fill, outline=INK, width=2)
     top = tuple(min(255, c + 40) for c in fill)
-    draw.rounded_rectangle((x + 4, y + 4, x + width - 4, y + height * 0.3), radius=3, fill=top)
-    if label:
-        ink = INK if colour == "y" or faded else WHITE
-        # "mm" centres ascender and descender: the capitals stand 3 px below the middle
-        draw.text((x + width / 2, y + height / 2 - 3), label, font=font(SMALL), fill=ink, anchor="mm")
+    draw.rounded_rectangle((4, 4, width - 4, height * 0.3), radius=3, fill=top)
+    if not label:
+        return tile, ()
+    ink = INK if colour == "y" or faded else WHITE
+    # "mm" centres ascender and descender: the capitals stand 3 px below the middle
+    at = (width / 2, height / 2 - 3)
+    with unrecorded():
+        draw.text(at, label, font=font(SMALL), fill=ink, anchor="mm")
+    return tile, ((draw.textbbox(at, label, font=font(SMALL), anchor="mm"), label, SMALL),)
 
 
 def _cube_width(lang: str) -> int:
@@ -167,22 +195,32 @@ def _flag(draw, x, y, height) -> None:
 def _estate(draw, box, kind: str | None, lang: str) -> None:
     """An estate place: a dashed empty plot (not yet acquired), or a meadow with a hedge, empty
     (free, with the word) or holding its cattle, castle or monastery."""
-    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    _paste(draw, _estate_piece(kind, x1 - x0, y1 - y0, lang), x0, y0)
+
+
+@keep_drawn(2**20)
+def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple:
+    tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
     if kind is None:
-        for x in range(int(x0), int(x1), 14):
-            draw.line((x, y0, min(x + 7, x1), y0), fill=STONE, width=2)
-            draw.line((x, y1, min(x + 7, x1), y1), fill=STONE, width=2)
-        for y in range(int(y0), int(y1), 14):
-            draw.line((x0, y, x0, min(y + 7, y1)), fill=STONE, width=2)
-            draw.line((x1, y, x1, min(y + 7, y1)), fill=STONE, width=2)
-        return
-    draw.rounded_rectangle(box, radius=10, fill=MEADOW, outline=MEADOW_DARK, width=3)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for x in range(0, width, 14):
+            draw.line((x, 0, min(x + 7, width), 0), fill=STONE, width=2)
+            draw.line((x, height, min(x + 7, width), height), fill=STONE, width=2)
+        for y in range(0, height, 14):
+            draw.line((0, y, 0, min(y + 7, height)), fill=STONE, width=2)
+            draw.line((width, y, width, min(y + 7, height)), fill=STONE, width=2)
+        return tile, ()
+    draw.rounded_rectangle((0, 0, width, height), radius=10, fill=MEADOW, outline=MEADOW_DARK, width=3)
+    cx, cy = width / 2, height / 2
     if kind == "":
-        draw.text((cx, cy), t(lang, P + "board.free"), font=font(SMALL), fill=INK, anchor="mm")
-        return
-    scale = min(x1 - x0, y1 - y0) / 100
+        word = t(lang, P + "board.free")
+        with unrecorded():
+            draw.text((cx, cy), word, font=font(SMALL), fill=INK, anchor="mm")
+        return tile, ((draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),)
+    scale = min(width, height) / 100
     _estate_art(draw, kind, cx, cy + {"cattle": 2, "castle": 4, "monastery": 7}[kind] * scale, scale)
+    return tile, ()
 
 
 def _estate_art(draw, kind: str, cx, cy, s) -> None:
@@ -453,7 +491,9 @@ def _raid_lines(view, who, lang) -> list[tuple]:
     if raid is None:
         return []
     attacker, defender = raid["attacker"], raid["defender"]
-    previous = (view["active"] - 1) % view["seats"]
+    # the player of the turn before: a round's first turn follows the last of the round before,
+    # whose start player sat one seat back
+    previous = (view["active"] - (2 if view["turn"] == 0 else 1)) % view["seats"]
     acting = view["phase"] in ("redraw", "act", "bard")
     if not raid["open"] and not (attacker == previous and acting or view["over"]):
         return []

@@ -216,17 +216,24 @@ def test_the_display_row_tells_the_turn_after_the_actions():
     assert len(shown) == sum(acting["display"]) + 3 * 5 + 4  # the display, the courtyards, the legend
 
 
-def test_an_older_raid_leaves_the_board():
-    """The previous player's raid stays, labelled, until the next player has done their actions."""
-    view = GAME.view(BUSY["after_raid"], None)
-    raid = view["raid"]
-    later = [s for s in STATES if GAME.view(s, None)["raid"] == raid]
-    kept = [s for s in later if GAME.view(s, None)["phase"] in ("redraw", "act", "bard")
-            and GAME.view(s, None)["active"] == (raid["attacker"] + 1) % 5]
-    gone = [s for s in later if GAME.view(s, None)["active"] != raid["attacker"]
-            and s not in kept and not GAME.view(s, None)["over"]]
+@pytest.mark.parametrize("which", ["after_raid", "in_a_round"])
+def test_an_older_raid_leaves_the_board(which):
+    """The previous turn's raid stays, labelled, while the next player draws and acts (across a
+    round's end too: the next round's start player follows the last player), then leaves."""
+    first = BUSY["after_raid"] if which == "after_raid" else _first(
+        lambda v: v["turn"] > 0 and v["raid"] and not v["raid"]["open"] and v["active"] != v["raid"]["attacker"])
+    index = STATES.index(first)
+    raid = GAME.view(first, None)["raid"]
+    following = []
+    for state in STATES[index:]:
+        view = GAME.view(state, None)
+        if view["raid"] != raid or view["over"]:
+            break
+        following.append((state, view["phase"] in ("redraw", "act", "bard") and view["active"] == first.active))
+    kept = [state for state, acting in following if acting]
+    gone = [state for state, acting in following if not acting]
     assert kept and gone
-    assert all(_shows_last_raid(GAME.view(s, None)) for s in kept)
+    assert all(_shows_last_raid(GAME.view(state, None)) for state in kept)
     for state in gone:
         words = [r.text for r in _texts(GAME.view(state, None), "en")[1]]
         assert not any(w.startswith(("Last raid", "Round 1:")) for w in words)
