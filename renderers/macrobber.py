@@ -63,8 +63,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     y = _scoring(draw, view, lang, y)
     raid_lines = _raid_lines(view, who, lang)
     bottom = PRIVATE_TOP - 8 - (LINE * len(raid_lines) + 6 if raid_lines else 0)
-    _players(draw, view, who, lang, y, bottom)
-    y = bottom + 6
+    y = _players(draw, view, who, lang, y, bottom) + 6  # the raid right under the panels
     for line in raid_lines:
         _raid_line(draw, line, y)
         y += LINE
@@ -432,16 +431,17 @@ def _scoring(draw, view, lang, y) -> int:
     return y + LINE + 4
 
 
-def _players(draw, view, who, lang, top, bottom) -> None:
+def _players(draw, view, who, lang, top, bottom) -> int:
     """One panel per clan: on the top line its disc, the Biggest Following flag, the name, the
     courtyard's cubes with their counts, the cards held and the score; under it the six estate
     places, and in words the start player and why the panel is highlighted: the clans who must
     act now (at the end: the winners)."""
     seats = view["seats"]
-    step = min(170, (bottom - top) // seats)
+    step = min(190, (bottom - top) // seats)
     height = step - 6
     pad = max(3, min(12, (height - 48 - 50) // 3))
-    estate_height = min(64, height - 48 - 3 * pad)
+    estate_height = min(76, height - 48 - 3 * pad)
+    inset = (height - 48 - pad - estate_height) // 2  # the two lines stand in the middle of the panel
     marked = set(view["winners"] or []) if view["over"] else set(view["to_act"])
     cube_w = _cube_width(lang)
     for seat, player in enumerate(view["players"]):
@@ -449,7 +449,7 @@ def _players(draw, view, who, lang, top, bottom) -> None:
         lit = seat in marked
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
                                outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
-        line = y + pad + 24
+        line = y + inset + 24
         seat_badge(draw, (MARGIN + 30, line), 22, seat)
         x = MARGIN + 60
         if seat == view["follower"]:
@@ -468,7 +468,7 @@ def _players(draw, view, who, lang, top, bottom) -> None:
             x += cube_w + 6 + max(_width(count), _width("88")) + 16
         cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
         draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
-        row_top = y + pad + 48 + pad
+        row_top = y + inset + 48 + pad
         estates = player["estates"]
         for index in range(6):
             ex = MARGIN + 12 + index * ESTATE_STEP
@@ -481,6 +481,7 @@ def _players(draw, view, who, lang, top, bottom) -> None:
             notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
             text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
             draw.text((notes_x, row_top + estate_height / 2), text, font=font(size), fill=INK, anchor="lm")
+    return top + seats * step
 
 
 def _raid_lines(view, who, lang) -> list[tuple]:
