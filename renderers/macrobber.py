@@ -217,13 +217,21 @@ def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple
         with unrecorded():
             draw.text((cx, cy), word, font=font(SMALL), fill=INK, anchor="mm")
         return tile, ((draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),)
-    scale = min(width, height) / 100
-    _estate_art(draw, kind, cx, cy + {"cattle": 2, "castle": 4, "monastery": 7}[kind] * scale, scale)
+    _estate_art(draw, kind, (6, 6, width - 6, height - 6))
     return tile, ()
 
 
-def _estate_art(draw, kind: str, cx, cy, s) -> None:
-    {"cattle": _cow, "castle": _castle, "monastery": _monastery}[kind](draw, cx, cy, s)
+ART_EXTENT = {"cattle": (-40, -34, 44, 30), "castle": (-38, -38, 30, 30), "monastery": (-40, -44, 34, 30)}
+"""What each estate picture covers around its centre, in units of its scale."""
+
+
+def _estate_art(draw, kind: str, box) -> None:
+    """Cattle, a castle or a monastery, as large as `box` allows, in its middle."""
+    left, top, right, bottom = ART_EXTENT[kind]
+    scale = min((box[2] - box[0]) / (right - left), (box[3] - box[1]) / (bottom - top))
+    cx = (box[0] + box[2]) / 2 - (left + right) / 2 * scale
+    cy = (box[1] + box[3]) / 2 - (top + bottom) / 2 * scale
+    {"cattle": _cow, "castle": _castle, "monastery": _monastery}[kind](draw, cx, cy, scale)
 
 
 def _cow(draw, cx, cy, s) -> None:
@@ -578,7 +586,7 @@ def _legend(draw, view, lang, top) -> None:
         if art:
             draw.rounded_rectangle((x, rows[2] - 21, x + 44, rows[2] + 21), radius=6, fill=MEADOW,
                                    outline=MEADOW_DARK, width=2)
-            _estate_art(draw, art, x + 22, rows[2] + 4, 0.42)
+            _estate_art(draw, art, (x + 5, rows[2] - 16, x + 39, rows[2] + 16))
             draw.text((x + 52, rows[2]), t(lang, P + "board." + art), font=font(SMALL), fill=MUTED, anchor="lm")
     _flag(draw, MARGIN + 4, rows[3] - 20, 40)
     text, size = _fit(t(lang, P + "board.follower_legend"), SMALL, WIDTH - 2 * MARGIN - 52)
