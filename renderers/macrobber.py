@@ -6,14 +6,15 @@ with the initial of the colour's word as the moves' buttons say it ("Y" for yell
 Gelb), in the display, in the courtyards and in the legend alike; the legend names each colour
 with the buttons' words and what its cube is in a courtyard and on an estate.
 
-From the top: the status line; the round, the cubes in the bag, the estates left (and those
-removed and shown); the display (once the actions are over, the cubes drawn and what they were
-used for); the score track, whose red part says that the game can end there, with a numbered disc
-per clan; the points of the last round's scoring per clan; one panel per clan (seat number disc,
-the Biggest Following flag, name, courtyard cubes with their counts, cards held, score; six estate
-places drawn as meadows with cattle, castle or monastery, and the start player); the raid of this
-turn round by round (or, labelled, the previous player's); at the bottom a band with the legend, or
-on a seat's own image its raid cards, large.
+From the top: the status line; the round, the cubes in the bag, the estates left (and the
+numbers removed estates showed); the display (once the actions are over, the cubes drawn and what
+they were used for); the score track, whose red part says that the game can end there, with a
+numbered disc per clan; the points of the last round's scoring per clan; one panel per clan (seat
+number disc, the Biggest Following flag, name, courtyard cubes with their counts, cards held,
+score; six estate places drawn as meadows with cattle, castle or monastery, and in words the start
+player and who must act now or has won); the raid of this turn round by round (or, labelled, the
+previous turn's with its outcome); at the bottom a band with the legend, or on a seat's own image
+its raid cards, large.
 """
 from __future__ import annotations
 
@@ -545,10 +546,10 @@ def _raid_line(draw, line, y) -> None:
 
 
 @lru_cache(maxsize=4)
-def _legend_table(lang: str) -> tuple:
-    """The colour table's columns, measured once per language: the x of the row labels'
-    column end and of each colour's column. Three rows: each cube with its colour's word; what
-    it is in a courtyard; what its cubes build on an estate."""
+def _legend_table(lang: str) -> tuple[float, ...]:
+    """Where the colour table's columns start, measured once per language, after the column
+    of the row labels. Three rows: each cube with its colour's word; what it is in a courtyard;
+    what its cubes build on an estate."""
     cube_w = _cube_width(lang)
     label_w = max(_width(t(lang, P + "board.courtyard")), _width(t(lang, P + "board.estate"))) + 20
     widths = []
@@ -566,13 +567,13 @@ def _legend_table(lang: str) -> tuple:
     for width in widths:
         xs.append(x)
         x += width + gap
-    return MARGIN + label_w, tuple(xs), room >= 0
+    return tuple(xs)
 
 
 def _legend(draw, view, lang, top) -> None:
     """What the board's marks mean: the colour table and the Biggest Following flag."""
     cube_w = _cube_width(lang)
-    _, xs, _ = _legend_table(lang)
+    xs = _legend_table(lang)
     rows = [top + LINE * k + LINE / 2 for k in range(LEGEND_ROWS)]
     draw.text((MARGIN, rows[1]), t(lang, P + "board.courtyard"), font=font(SMALL), fill=INK, anchor="lm")
     draw.text((MARGIN, rows[2]), t(lang, P + "board.estate"), font=font(SMALL), fill=INK, anchor="lm")
