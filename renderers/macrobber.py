@@ -1,14 +1,20 @@
 """Mac Robber board renderer: draws only what a view (public or a seat's) holds.
 
-Phone first: an upright 1080 x 1350 image. From the top: the status line and the round, bag,
-estates left and red zone; the display of cubes (each with its colour's letter; once the actions
-are over, the cubes drawn this turn and what was done with them); the score track with a numbered
-disc per clan; one panel per clan over the rest of the height (seat number disc, name,
-courtyard warriors / pipers / monks as lettered cubes with their counts, cards held and the start
-player, score large, six estate places drawn as meadows with cattle, castle or monastery, and
-Biggest Following and last round's points); then the raid of this turn round by round (or,
-labelled, the last raid of the previous player); at the bottom a band with the legend of the
-courtyard letters and the estate pictures, or on a seat's own image its cards.
+Phone first: an upright 1080 x 1350 image whose every text is at least `MIN_TEXT` (a phone shows
+the board about 300 px wide). One set of marks throughout: an action cube is drawn in its colour
+with the initial of the colour's word as the moves' buttons say it ("Y" for yellow, "Ge" for
+Gelb), in the display, in the courtyards and in the legend alike; the legend names each colour
+with the buttons' words and what its cube is in a courtyard and on an estate.
+
+From the top: the status line; the round, the cubes in the bag, the estates left (and the
+numbers removed estates showed); the display (once the actions are over, the cubes drawn and what
+they were used for); the score track, whose red part says that the game can end there, with a
+numbered disc per clan; the points of the last round's scoring per clan; one panel per clan (seat
+number disc, the Biggest Following flag, name, courtyard cubes with their counts, cards held,
+score; six estate places drawn as meadows with cattle, castle or monastery, and in words the start
+player and who must act now or has won); the raid of this turn round by round (or, labelled, the
+previous turn's with its outcome); at the bottom a band with the legend, or on a seat's own image
+its raid cards, large.
 """
 from __future__ import annotations
 
@@ -18,11 +24,12 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, seat_badge, seat_names, to_palette, wrap)
+                              font, keep_drawn, note_text, seat_badge, seat_names, to_palette, unrecorded, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
-SMALL = MIN_TEXT      # the smallest text: 1/36 of the width
+SMALL = MIN_TEXT      # the smallest text (and most texts): 40 px
+LINE = 46             # one line of SMALL text
 PANEL = (236, 229, 214)
 ACTIVE = (255, 244, 205)
 SLOT = (214, 206, 190)
@@ -30,37 +37,43 @@ RED_ZONE = (226, 120, 110)
 MEADOW = (178, 212, 134)
 MEADOW_DARK = (120, 160, 82)
 STONE = (150, 140, 128)
+FLAG = (150, 40, 30)
+CARD = (250, 250, 246)
 CUBE = {"y": (236, 196, 40), "b": (52, 104, 204), "g": (58, 150, 72), "r": (196, 48, 40)}
 COLOURS = ("y", "b", "g", "r")
 ACTIONS = ("warrior", "piper", "monks", "cattle", "castle", "monastery", "bard", "estate")
+ESTATE_ART = ("castle", "monastery", "cattle")  # the estate pictures, under blue, green and red
 P = "macrobber."
 TRACK_MAX = 50
+
+LEGEND_ROWS = 4  # colours, courtyard, estate, Biggest Following
+BAND = LEGEND_ROWS * LINE + 16
+"""The band at the bottom: the legend on the public board, a seat's raid cards on its own image."""
+PRIVATE_TOP = HEIGHT - MARGIN - BAND
+COURTYARD_X = 300  # a clan's courtyard starts here on its panel's top line (the name before it)
+ESTATE_STEP = 88   # six estate places of 82 px: "free" keeps its 40 px
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    seats = view["seats"]
-    who = seat_names(names, seats)
+    draw = _Canvas(image)
+    who = seat_names(names, view["seats"])
     y = _header(draw, view, who, lang)
-    y = _display(draw, view, lang, y)
-    y = _track(draw, view, y)
+    y = _display(draw, view, who, lang, y)
+    y = _track(draw, view, lang, y)
+    y = _scoring(draw, view, lang, y)
     raid_lines = _raid_lines(view, who, lang)
-    bottom = (48 * len(raid_lines) + 8 if raid_lines else 0) + 82
-    _players(draw, view, who, lang, y, HEIGHT - bottom - MARGIN)
-    y = HEIGHT - bottom - MARGIN + 8
+    bottom = PRIVATE_TOP - 8 - (LINE * len(raid_lines) + 6 if raid_lines else 0)
+    y = _players(draw, view, who, lang, y, bottom) + 6  # the raid right under the panels
     for line in raid_lines:
         _raid_line(draw, line, y)
-        y += 48
+        y += LINE
     # The board above the band is the same on every image, so a move's public board and DM
     # images share its drawing.
     _band(draw, view, lang)
     image = to_palette(image, _palette())
     image.info["private_top"] = PRIVATE_TOP  # below it only the band (private_rows)
     return image
-
-
-PRIVATE_TOP = HEIGHT - MARGIN - 82  # the band at the bottom: a seat's own cards, or the legend
 
 
 def private_layout(view: dict, lang: str) -> bool:
@@ -73,7 +86,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
-    _band(ImageDraw.Draw(image), view, lang, top)
+    _band(_Canvas(image), view, lang, top)
     return to_palette(image, _palette())
 
 
@@ -81,9 +94,9 @@ def _band(draw, view: dict, lang: str, top: int = 0) -> None:
     """The band at the bottom: a seat's own cards, or on the public board the legend (on an
     image whose first row is the board's row `top`)."""
     if private_shown(view):
-        _hand(draw, view["private"], lang, HEIGHT - MARGIN - 74 - top)
+        _hand(draw, view["private"], lang, PRIVATE_TOP + 4 - top)
     else:
-        _legend(draw, lang, PRIVATE_TOP + (HEIGHT - PRIVATE_TOP - _legend_height(lang)) // 2 - top)
+        _legend(draw, view, lang, PRIVATE_TOP + 8 - top)
 
 
 def private_shown(view: dict) -> bool:
@@ -98,7 +111,7 @@ def _palette() -> Image.Image:
     """A fixed palette: the board's own colours first, then a colour cube and greys (a fixed
     palette quantizes several times faster than a median cut)."""
     exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, SLOT, RED_ZONE, MEADOW, MEADOW_DARK, STONE,
-             (150, 40, 30), (250, 250, 246), *CUBE.values(), *SEAT_COLOURS]
+             FLAG, CARD, *CUBE.values(), *SEAT_COLOURS]
     return fixed_palette(*exact)
 
 
@@ -109,53 +122,117 @@ def _fit(text: str, size: int, width: float, smallest: int = SMALL) -> tuple[str
 
 
 @lru_cache(maxsize=512)
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    return list(wrap(text, size, int(width)))
+def _wrap(text: str, size: int, width: float) -> tuple[str, ...]:
+    return tuple(wrap(text, size, int(width)))
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, size: int = SMALL) -> float:
+    return font(size).getlength(text)
 
 
 # ----------------------------------------------------------------------------------------
 # Pieces
 
 
-def _cube(draw, x, y, size, colour, label: str = "", faded: bool = False) -> None:
-    """An action cube: a block in its colour with a lighter top face, and its letter."""
+def _letter(lang: str, colour: str) -> str:
+    """A cube's mark: the initial of its colour's word as the buttons say it."""
+    return t(lang, P + "board.letter." + colour)
+
+
+class _Canvas(ImageDraw.ImageDraw):
+    """A drawing that knows its image, so that pieces drawn once (cubes, estates) are pasted."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
+
+
+def _paste(draw: _Canvas, piece: tuple, x, y) -> None:
+    """A piece drawn once (`keep_drawn`): its image pasted at (x, y), its texts told to the
+    layout records where they now stand."""
+    tile, texts = piece
+    x, y = int(round(x)), int(round(y))
+    draw.image.paste(tile, (x, y), tile)
+    for (left, top, right, bottom), text, size in texts:
+        note_text((left + x, top + y, right + x, bottom + y), text, size)
+
+
+def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = False) -> None:
+    """An action cube: a block in its colour with a lighter top face, and its colour's letter."""
+    _paste(draw, _cube_piece(colour, int(width), int(height), label, faded), x, y)
+
+
+@keep_drawn(2**20)
+def _cube_piece(colour, width, height, label, faded) -> tuple:
+    tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
     fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
-    draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 7), fill=fill, outline=INK, width=2)
+    draw.rounded_rectangle((0, 0, width, height), radius=max(3, height // 7), fill=fill, outline=INK, width=2)
     top = tuple(min(255, c + 40) for c in fill)
-    draw.rounded_rectangle((x + 4, y + 4, x + size - 4, y + size * 0.34), radius=3, fill=top)
-    if label:
-        ink = INK if colour == "y" or faded else WHITE
-        draw.text((x + size / 2, y + size * 0.58), label, font=font(max(SMALL, int(size * 0.5))), fill=ink,
-                  anchor="mm")
+    draw.rounded_rectangle((4, 4, width - 4, height * 0.3), radius=3, fill=top)
+    if not label:
+        return tile, ()
+    ink = INK if colour == "y" or faded else WHITE
+    # "mm" centres ascender and descender: the capitals stand 3 px below the middle
+    at = (width / 2, height / 2 - 3)
+    with unrecorded():
+        draw.text(at, label, font=font(SMALL), fill=ink, anchor="mm")
+    return tile, ((draw.textbbox(at, label, font=font(SMALL), anchor="mm"), label, SMALL),)
+
+
+def _cube_width(lang: str) -> int:
+    """Wide enough for the widest letter ("Ge" at 40 px) with a border's breadth either side."""
+    return max(46, int(max(_width(_letter(lang, c)) for c in COLOURS)) + 12)
+
+
+def _flag(draw, x, y, height) -> None:
+    """The Biggest Following marker: a pennant on a pole, `height` tall from (x, y)."""
+    draw.line((x + 4, y, x + 4, y + height), fill=INK, width=4)
+    draw.polygon([(x + 6, y + 2), (x + 38, y + height * 0.28), (x + 6, y + height * 0.56)], fill=FLAG, outline=INK)
 
 
 def _estate(draw, box, kind: str | None, lang: str) -> None:
     """An estate place: a dashed empty plot (not yet acquired), or a meadow with a hedge, empty
     (free, with the word) or holding its cattle, castle or monastery."""
-    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    _paste(draw, _estate_piece(kind, x1 - x0, y1 - y0, lang), x0, y0)
+
+
+@keep_drawn(2**20)
+def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple:
+    tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
     if kind is None:
-        for x in range(int(x0), int(x1), 14):
-            draw.line((x, y0, min(x + 7, x1), y0), fill=STONE, width=2)
-            draw.line((x, y1, min(x + 7, x1), y1), fill=STONE, width=2)
-        for y in range(int(y0), int(y1), 14):
-            draw.line((x0, y, x0, min(y + 7, y1)), fill=STONE, width=2)
-            draw.line((x1, y, x1, min(y + 7, y1)), fill=STONE, width=2)
-        return
-    draw.rounded_rectangle(box, radius=10, fill=MEADOW, outline=MEADOW_DARK, width=3)
-    for k in range(4):  # tufts of grass
-        gx = x0 + (k + 0.5) * (x1 - x0) / 4
-        draw.line((gx - 4, y1 - 8, gx, y1 - 16), fill=MEADOW_DARK, width=2)
-        draw.line((gx + 4, y1 - 8, gx, y1 - 16), fill=MEADOW_DARK, width=2)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 - 4
-    s = min(x1 - x0, y1 - y0) / 100  # the picture's scale
+        for x in range(0, width, 14):
+            draw.line((x, 0, min(x + 7, width), 0), fill=STONE, width=2)
+            draw.line((x, height, min(x + 7, width), height), fill=STONE, width=2)
+        for y in range(0, height, 14):
+            draw.line((0, y, 0, min(y + 7, height)), fill=STONE, width=2)
+            draw.line((width, y, width, min(y + 7, height)), fill=STONE, width=2)
+        return tile, ()
+    draw.rounded_rectangle((0, 0, width, height), radius=10, fill=MEADOW, outline=MEADOW_DARK, width=3)
+    cx, cy = width / 2, height / 2
     if kind == "":
-        draw.text((cx, cy), t(lang, P + "board.free"), font=font(SMALL), fill=INK, anchor="mm")
-    elif kind == "cattle":
-        _cow(draw, cx, cy, s)
-    elif kind == "castle":
-        _castle(draw, cx, cy, s)
-    elif kind == "monastery":
-        _monastery(draw, cx, cy, s)
+        word = t(lang, P + "board.free")
+        with unrecorded():
+            draw.text((cx, cy), word, font=font(SMALL), fill=INK, anchor="mm")
+        return tile, ((draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),)
+    _estate_art(draw, kind, (6, 6, width - 6, height - 6))
+    return tile, ()
+
+
+ART_EXTENT = {"cattle": (-40, -34, 44, 30), "castle": (-38, -38, 30, 30), "monastery": (-40, -44, 34, 30)}
+"""What each estate picture covers around its centre, in units of its scale."""
+
+
+def _estate_art(draw, kind: str, box) -> None:
+    """Cattle, a castle or a monastery, as large as `box` allows, in its middle."""
+    left, top, right, bottom = ART_EXTENT[kind]
+    scale = min((box[2] - box[0]) / (right - left), (box[3] - box[1]) / (bottom - top))
+    cx = (box[0] + box[2]) / 2 - (left + right) / 2 * scale
+    cy = (box[1] + box[3]) / 2 - (top + bottom) / 2 * scale
+    {"cattle": _cow, "castle": _castle, "monastery": _monastery}[kind](draw, cx, cy, scale)
 
 
 def _cow(draw, cx, cy, s) -> None:
@@ -194,240 +271,241 @@ def _monastery(draw, cx, cy, s) -> None:
     draw.chord((cx - 18 * s, cy + 8 * s, cx - 4 * s, cy + 40 * s), 180, 360, fill=INK)  # door
 
 
-def _letter(lang: str, colour: str) -> str:
-    return t(lang, P + "board.letter." + colour)
-
-
 # ----------------------------------------------------------------------------------------
 # Parts
 
 
 def _header(draw, view, who, lang) -> int:
+    """The status (one line at 48 px, or two at 40), then the facts of the game in words."""
     status = translate(view["status"], lang, who)
-    y = MARGIN
-    text, size = _fit(status, 38, WIDTH - 2 * MARGIN, 34)
-    lines = [text] if not text.endswith("…") else _wrap(status, 34, WIDTH - 2 * MARGIN)[:2]
-    size = 38 if len(lines) == 1 and size == 38 else 34
-    for line in lines:
-        draw.text((MARGIN, y), line, font=font(size), fill=INK)
-        y += size + 8
+    y = 12
+    room = WIDTH - 2 * MARGIN
+    # on baselines: a line of 40 px type holds its accents and descenders in LINE pixels
+    if _width(status, 48) <= room:
+        draw.text((MARGIN, y + 44), status, font=font(48), fill=INK, anchor="ls")
+        y += 58
+    else:
+        lines = list(_wrap(status, SMALL, room))
+        if len(lines) > 2:
+            lines = [lines[0], _fit(" ".join(lines[1:]), SMALL, room)[0]]
+        for line in lines:
+            draw.text((MARGIN, y + 36), line, font=font(SMALL), fill=INK, anchor="ls")
+            y += LINE
     facts = [t(lang, P + "board.round", round=view["round"]),
              t(lang, P + "board.bag", count=view["bag"]),
-             t(lang, P + "board.estates_left", count=view["estates_left"]),
-             t(lang, P + "board.red_zone", points=view["red_zone"])]
+             t(lang, P + "board.estates_left", count=view["estates_left"])]
     if view["revealed"]:
         facts.append(t(lang, P + "board.revealed", numbers=", ".join(map(str, view["revealed"]))))
-    text, size = _fit(" · ".join(facts), 32, WIDTH - 2 * MARGIN)
-    draw.text((MARGIN, y + 2), text, font=font(size), fill=MUTED)
-    return y + 48
+    for line in _lines(facts, room):
+        draw.text((MARGIN, y + 36), line, font=font(SMALL), fill=MUTED, anchor="ls")
+        y += LINE
+    return y + 8
 
 
-def _display(draw, view, lang, y) -> int:
+def _lines(parts: list[str], room: float) -> list[str]:
+    """Parts joined by " · " on as few lines as fit `room`, never splitting a part."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and _width(lines[-1] + " · " + part) <= room:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
+
+
+def _display(draw, view, who, lang, y) -> int:
     """The display while it lasts; once the actions are over, the cubes drawn (faded) and what
-    was done with them, so the row tells the turn's story until the next player draws."""
-    height = 64
-    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=12, fill=PANEL, outline=STONE, width=2)
-    x = MARGIN + 14
+    they were used for, so the row tells the turn's story until the next player draws."""
+    height = 66
+    left, right = MARGIN + 14, WIDTH - MARGIN - 14
     shown = sum(view["display"])
     drawn = view.get("drawn")
-    if shown:
+    cube_w = _cube_width(lang)
+    if shown or (drawn is None and not view["done"]):
+        _frame(draw, y, height)
         label = t(lang, P + "board.display")
-        draw.text((x, y + height / 2), label, font=font(32), fill=INK, anchor="lm")
-        x += font(32).getlength(label) + 16
+        draw.text((left, y + height / 2), label, font=font(SMALL), fill=INK, anchor="lm")
+        x = left + _width(label) + 16
+        if not shown:
+            draw.text((x, y + height / 2), "–", font=font(SMALL), fill=MUTED, anchor="lm")
+            return y + height + 8
         marked = list(view["marked"])
         for c, colour in enumerate(COLOURS):
             for index in range(view["display"][c]):
-                _cube(draw, x, y + 6, 52, colour, _letter(lang, colour))
+                _cube(draw, x, y + 7, cube_w, 52, colour, _letter(lang, colour))
                 if index < marked[c]:  # chosen to be drawn again
-                    draw.line((x + 2, y + 8, x + 50, y + 56), fill=INK, width=5)
-                x += 58
+                    draw.line((x + 2, y + 9, x + cube_w - 2, y + 57), fill=INK, width=5)
+                x += cube_w + 6
         if view["used"]:
-            x += 8
-            draw.text((x, y + height / 2), t(lang, P + "board.used", count=view["used"]), font=font(SMALL),
+            draw.text((x + 10, y + height / 2), t(lang, P + "board.used", count=view["used"]), font=font(SMALL),
                       fill=MUTED, anchor="lm")
-        return y + height + 10
-    if drawn is None and not view["done"]:
-        draw.text((x, y + height / 2), t(lang, P + "board.display") + ": –", font=font(32), fill=MUTED, anchor="lm")
-        return y + height + 10
-    if drawn is not None:
-        label = t(lang, P + "board.drawn")
-        draw.text((x, y + height / 2), label, font=font(SMALL), fill=INK, anchor="lm")
-        x += font(SMALL).getlength(label) + 12
-        for c, colour in enumerate(COLOURS):
-            for _ in range(drawn["cubes"][c]):
-                _cube(draw, x, y + 10, 44, colour, _letter(lang, colour), faded=True)
-                x += 48
-        if drawn["redrew"]:
-            x += 6
-            draw.text((x, y + height / 2), "+", font=font(32), fill=INK, anchor="lm")
-            x += 24
-            for c, colour in enumerate(COLOURS):
-                for _ in range(drawn["redrew"][c]):
-                    _cube(draw, x, y + 10, 44, colour, _letter(lang, colour), faded=True)
-                    x += 48
+        return y + height + 8
     done = [t(lang, P + "board.did." + verb) for verb in view["done"] if verb in ACTIONS]
-    if drawn is not None:
-        words = t(lang, P + "board.done", actions=", ".join(done)) if done else t(lang, P + "board.no_action")
-    else:
+    if drawn is None:
         words = t(lang, P + "board.this_turn", actions=", ".join(done))
-    x += 12
-    text, size = _fit(words, 32, WIDTH - MARGIN - 14 - x)
-    draw.text((x, y + height / 2), text, font=font(size), fill=INK, anchor="lm")
-    return y + height + 10
+        _frame(draw, y, height)
+        text, size = _fit(words, SMALL, right - left)
+        draw.text((left, y + height / 2), text, font=font(size), fill=INK, anchor="lm")
+        return y + height + 8
+    words = t(lang, P + "board.done", actions=", ".join(done)) if done else t(lang, P + "board.no_action")
+    label = t(lang, P + "board.drawn")
+    groups = [drawn["cubes"]] + ([drawn["redrew"]] if drawn["redrew"] else [])
+    cubes_end = left + _width(label) + 12 + sum(sum(g) for g in groups) * (cube_w + 4) + (len(groups) - 1) * 36
+    two_lines = cubes_end + 12 + _width(words) > right
+    _frame(draw, y, height + (LINE if two_lines else 0))
+    draw.text((left, y + height / 2), label, font=font(SMALL), fill=INK, anchor="lm")
+    x = left + _width(label) + 12
+    for number, counts in enumerate(groups):
+        if number:
+            draw.text((x + 4, y + height / 2), "+", font=font(SMALL), fill=INK, anchor="lm")
+            x += 36
+        for c, colour in enumerate(COLOURS):
+            for _ in range(counts[c]):
+                _cube(draw, x, y + 9, cube_w, 48, colour, _letter(lang, colour), faded=True)
+                x += cube_w + 4
+    if two_lines:
+        text, size = _fit(words, SMALL, right - left)
+        draw.text((left, y + height + LINE / 2 - 6), text, font=font(size), fill=INK, anchor="lm")
+        return y + height + LINE + 8
+    draw.text((x + 12, y + height / 2), words, font=font(SMALL), fill=INK, anchor="lm")
+    return y + height + 8
 
 
-def _track(draw, view, y) -> int:
-    left, right = MARGIN + 22, WIDTH - MARGIN - 22
-    top = y + 36
+def _frame(draw, y, height) -> None:
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=12, fill=PANEL, outline=STONE, width=2)
+
+
+def _track(draw, view, lang, y) -> int:
+    """The score track 0 to 50 with its numbers inside the bar; the red part says in words that
+    the game can end there; under it a numbered disc per clan, joined to its score."""
+    left, right = MARGIN + 4, WIDTH - MARGIN - 4
+    top, bar = y, 44
     span = right - left
     zone = view["red_zone"]
-    draw.rectangle((left, top, right, top + 20), fill=SLOT, outline=INK)
     zx = left + span * zone / TRACK_MAX
-    draw.rectangle((zx, top, right, top + 20), fill=RED_ZONE, outline=INK)
-    for mark in range(0, TRACK_MAX + 1, 10):
+    draw.rectangle((left, top, zx, top + bar), fill=SLOT, outline=INK, width=2)
+    draw.rectangle((zx, top, right, top + bar), fill=RED_ZONE, outline=INK, width=2)
+    middle = top + bar / 2
+    for mark in range(0, zone, 10):  # notches at the edges, each number after its notch
         mx = left + span * mark / TRACK_MAX
-        draw.line((mx, top, mx, top + 20), fill=INK, width=2)
-        draw.text((mx, top - 4), str(mark), font=font(SMALL), fill=MUTED, anchor="mb")
+        draw.line((mx, top, mx, top + 8), fill=INK, width=2)
+        draw.line((mx, top + bar - 8, mx, top + bar), fill=INK, width=2)
+        if mark < zone - 5:
+            draw.text((mx + 8, middle), str(mark), font=font(SMALL), fill=INK, anchor="lm")
+    # the red zone's first number closes the grey part; the red part says what it means
+    draw.text((zx - 8, middle), str(zone), font=font(SMALL), fill=INK, anchor="rm")
+    words, end = t(lang, P + "board.red_zone"), str(TRACK_MAX)
+    if zx + 16 + _width(words) + 24 + _width(end) <= right - 8:
+        draw.text((right - 8, middle), end, font=font(SMALL), fill=INK, anchor="rm")
+        draw.text((zx + 16, middle), words, font=font(SMALL), fill=INK, anchor="lm")
+    else:
+        text, size = _fit(words, SMALL, right - 8 - zx - 16)
+        draw.text((zx + 16, middle), text, font=font(size), fill=INK, anchor="lm")
     # One row of discs under the track: each as near its score as the others allow, joined to it
     # by a line, so that equal scores stand side by side instead of on top of each other.
     spots = sorted((left + span * max(0, min(TRACK_MAX, p["score"])) / TRACK_MAX, seat)
                    for seat, p in enumerate(view["players"]))
-    gap = 46
+    gap, radius = 46, 21
     xs = [x for x, _ in spots]
     for k in range(1, len(xs)):
         xs[k] = max(xs[k], xs[k - 1] + gap)
-    shift = max(0.0, xs[-1] - (right - 4)) if xs else 0.0
+    shift = max(0.0, xs[-1] - (right - radius)) if xs else 0.0
     xs = [x - shift for x in xs]
     for k in range(len(xs) - 2, -1, -1):
         xs[k] = min(xs[k], xs[k + 1] - gap)
-    xs = [max(x, MARGIN + 22) for x in xs]
+    xs = [max(x, left + radius) for x in xs]
     for (score_x, seat), x in zip(spots, xs):
-        draw.line((score_x, top + 20, x, top + 38), fill=INK, width=2)
-        seat_badge(draw, (x, top + 58), 21, seat)
-    return top + 92
+        draw.line((score_x, top + bar, x, top + bar + 8), fill=INK, width=2)
+        seat_badge(draw, (x, top + bar + 8 + radius), radius, seat)
+    return top + bar + 8 + 2 * radius + 8
 
 
-def _legend_items(lang: str) -> list[tuple[str, str]]:
-    return [("y", t(lang, P + "board.warriors")), ("b", t(lang, P + "board.pipers")),
-            ("g", t(lang, P + "board.monks")), ("cattle", t(lang, P + "board.cattle")),
-            ("castle", t(lang, P + "board.castle")), ("monastery", t(lang, P + "board.monastery"))]
-
-
-@lru_cache(maxsize=4)
-def _legend_places(lang: str) -> tuple[tuple[str, str, float, int], ...]:
-    """Where each legend entry goes: (key, word, x, line), on one or two lines (measured once
-    per language: the band's height and its drawing both need it)."""
-    x, line, places = MARGIN, 0, []
-    face = font(SMALL)
-    for key, word in _legend_items(lang):
-        width = 40 + 8 + face.getlength(word) + 22
-        if x + width > WIDTH - MARGIN:
-            x, line = MARGIN, line + 1
-        places.append((key, word, x, line))
-        x += width
-    return tuple(places)
-
-
-def _legend_height(lang: str) -> int:
-    return 40 + 46 * _legend_places(lang)[-1][3]
-
-
-def _legend(draw, lang, top) -> None:
-    """What the courtyard letters and the estate pictures mean, on one or two lines."""
-    face = font(SMALL)
-    for key, word, x, line in _legend_places(lang):
-        y = top + 46 * line
-        if key in CUBE:
-            _cube(draw, x, y + 2, 38, key, t(lang, P + "board.yard." + key))
-        else:
-            draw.rounded_rectangle((x, y, x + 40, y + 40), radius=6, fill=MEADOW, outline=MEADOW_DARK, width=2)
-            {"cattle": _cow, "castle": _castle, "monastery": _monastery}[key](draw, x + 20, y + 22, 0.42)
-        draw.text((x + 48, y + 20), word, font=face, fill=INK, anchor="lm")
-
-
-NOTES_LEFTMOST = 550  # the notes' column starts here at the furthest left: six estates of 76 px keep their word
-HEADLINE_X = 700  # a clan's cards (and the start) on its top line, after the courtyard
+def _scoring(draw, view, lang, y) -> int:
+    """The last round's scoring in one line: "Round 2 scoring:" and each clan's disc with its
+    points."""
+    scoring = view["last_scoring"]
+    if not scoring:
+        return y
+    label = t(lang, P + "board.scoring", round=scoring["round"])
+    points = [t(lang, P + "board.points", points=row["total"]) for row in scoring["rows"]]
+    x = MARGIN
+    draw.text((x, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
+    x += _width(label) + 12
+    used = sum(44 + 6 + _width(text) for text in points)
+    gap = max(8.0, min(28.0, (WIDTH - MARGIN - x - used) / max(1, len(points) - 1)))
+    for seat, text in enumerate(points):
+        seat_badge(draw, (x + 22, y + 22), 20, seat)
+        draw.text((x + 50, y + 22), text, font=font(SMALL), fill=INK, anchor="lm")
+        x += 50 + _width(text) + gap
+    return y + LINE + 4
 
 
 def _players(draw, view, who, lang, top, bottom) -> int:
+    """One panel per clan: on the top line its disc, the Biggest Following flag, the name, the
+    courtyard's cubes with their counts, the cards held and the score; under it the six estate
+    places, and in words the start player and why the panel is highlighted: the clans who must
+    act now (at the end: the winners)."""
     seats = view["seats"]
-    height = min(260, (bottom - top) // seats)
-    active = set(view["to_act"]) if not view["over"] else set(view["winners"] or [])
-    # Each clan's cards (and the start) go on its top line; its other notes (Biggest Following,
-    # last scoring) under it, on the lines its row has. Their column is as wide as the widest
-    # line needs, so no note is cut, and the estates share what is left (the same columns in
-    # every row).
-    lines = max(1, int((height - 8 - 74) // 36))
-    notes = [_note_rows(_clan_notes(view, seat, lang), lines) for seat in range(seats)]
-    widest = max([font(SMALL).getlength(row) for rows in notes for row in rows] or [0])
-    notes_x = max(NOTES_LEFTMOST, min(780, int(WIDTH - MARGIN - 12 - widest)))
+    step = min(190, (bottom - top) // seats)
+    height = step - 6
+    pad = max(3, min(12, (height - 48 - 50) // 3))
+    estate_height = min(76, height - 48 - 3 * pad)
+    inset = (height - 48 - pad - estate_height) // 2  # the two lines stand in the middle of the panel
+    marked = set(view["winners"] or []) if view["over"] else set(view["to_act"])
+    cube_w = _cube_width(lang)
     for seat, player in enumerate(view["players"]):
-        y = top + seat * height
-        h = height - 8
-        fill = ACTIVE if seat in active else PANEL
-        current = seat == view["active"] and not view["over"]
-        draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=14, fill=fill,
-                               outline=HIGHLIGHT if current else STONE, width=4 if current else 2)
-        seat_badge(draw, (MARGIN + 36, y + 32), 24, seat)
-        name, size = _fit(who[seat], 34, 250)
-        draw.text((MARGIN + 70, y + 32), name, font=font(size), fill=INK, anchor="lm")
+        y = top + seat * step
+        lit = seat in marked
+        draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
+                               outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
+        line = y + inset + 24
+        seat_badge(draw, (MARGIN + 30, line), 22, seat)
+        x = MARGIN + 60
+        if seat == view["follower"]:
+            _flag(draw, x, line - 22, 44)
+            x += 46
         score = str(player["score"])
-        draw.text((WIDTH - MARGIN - 16, y + 32), score, font=font(56), fill=INK, anchor="rm")
-        headline = t(lang, P + "board.cards", count=player["cards"])
-        if seat == view["start"]:
-            headline += " · " + t(lang, P + "board.start")
-        room = WIDTH - MARGIN - 32 - font(56).getlength(score) - HEADLINE_X
-        text, size = _fit(headline, SMALL, room)
-        draw.text((HEADLINE_X, y + 32), text, font=font(size), fill=INK, anchor="lm")
-        # courtyard: warriors, pipers, monks as lettered cubes with their counts
-        x = MARGIN + 336
-        yard = player["courtyard"]
+        score_left = WIDTH - MARGIN - 14 - _width(score, 56)
+        draw.text((WIDTH - MARGIN - 14, line), score, font=font(56), fill=INK, anchor="rm")
+        name, size = _fit(who[seat], SMALL, COURTYARD_X - 12 - x)
+        draw.text((x, line), name, font=font(size), fill=INK, anchor="lm")
+        x = COURTYARD_X
         for c, colour in enumerate(("y", "b", "g")):
-            _cube(draw, x, y + 10, 44, colour, t(lang, P + "board.yard." + colour))
-            draw.text((x + 52, y + 32), str(yard[c]), font=font(40), fill=INK, anchor="lm")
-            x += 112
-        # the rest: estates on the left, the clan's notes on the right
-        row_top, row_bottom = y + 64, y + h - 10
-        for k, row in enumerate(notes[seat]):
-            text, size = _fit(row, SMALL, WIDTH - MARGIN - 12 - notes_x)
-            draw.text((notes_x, row_top + 2 + k * 36), text, font=font(size), fill=MUTED if k else INK)
+            _cube(draw, x, line - 23, cube_w, 46, colour, _letter(lang, colour))
+            count = str(player["courtyard"][c])
+            draw.text((x + cube_w + 6, line), count, font=font(SMALL), fill=INK, anchor="lm")
+            x += cube_w + 6 + max(_width(count), _width("88")) + 16
+        cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
+        draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
+        row_top = y + inset + 48 + pad
         estates = player["estates"]
-        width = (notes_x - 14 - (MARGIN + 12)) / 6
         for index in range(6):
-            ex = MARGIN + 12 + index * width
-            box = (ex, row_top, ex + width - 8, row_bottom)
+            ex = MARGIN + 12 + index * ESTATE_STEP
+            box = (ex, row_top, ex + ESTATE_STEP - 6, row_top + estate_height)
             _estate(draw, box, estates[index] if index < len(estates) else None, lang)
-    return top + seats * height
-
-
-def _clan_notes(view, seat: int, lang: str) -> list[str]:
-    notes = []
-    if seat == view["follower"]:
-        notes.append(t(lang, P + "board.follower"))
-    scoring = view["last_scoring"]
-    if scoring:
-        notes.append(t(lang, P + "board.scored", points=scoring["rows"][seat]["total"], round=scoring["round"]))
-    return notes
-
-
-def _note_rows(notes: list[str], lines: int) -> list[str]:
-    """The notes one under the other, joined on a line when there are more notes than lines."""
-    rows = list(notes)
-    while len(rows) > lines and len(rows) > 1:
-        shortest = min(range(len(rows) - 1), key=lambda i: len(rows[i]) + len(rows[i + 1]))
-        rows[shortest:shortest + 2] = [rows[shortest] + " · " + rows[shortest + 1]]
-    return rows
+        notes = [t(lang, P + "board.start")] if seat == view["start"] else []
+        if lit:
+            notes.append(t(lang, P + ("board.lit_won" if view["over"] else "board.lit_to_act")))
+        if notes:
+            notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
+            text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
+            draw.text((notes_x, row_top + estate_height / 2), text, font=font(size), fill=INK, anchor="lm")
+    return top + seats * step
 
 
 def _raid_lines(view, who, lang) -> list[tuple]:
-    """The raid to show: the running raid of this turn round by round, or the raid the previous
-    player ended their turn with, labelled as such; an older raid is not shown."""
+    """The raid to show: the running raid of this turn round by round (the status line names
+    it), or, until the player after its attacker has done their actions, that raid labelled as
+    the last one with its outcome; an older raid is not shown."""
     raid = view["raid"]
     if raid is None:
         return []
     attacker, defender = raid["attacker"], raid["defender"]
-    previous = (view["active"] - 1) % view["seats"]
-    if not raid["open"] and not (attacker == previous or view["over"]):
+    # the player of the turn before: a round's first turn follows the last of the round before,
+    # whose start player sat one seat back
+    previous = (view["active"] - (2 if view["turn"] == 0 else 1)) % view["seats"]
+    acting = view["phase"] in ("redraw", "act", "bard")
+    if not raid["open"] and not (attacker == previous and acting or view["over"]):
         return []
     rounds = []
     for number, (a, ap, d, dp) in enumerate(raid["rounds"], 1):
@@ -437,49 +515,105 @@ def _raid_lines(view, who, lang) -> list[tuple]:
     if raid["played"]:
         rounds.append(t(lang, P + "board.raid_face_down", round=len(raid["rounds"]) + 1))
     if raid["open"]:
-        head = t(lang, P + "board.raid", attacker=who[attacker], defender=who[defender])
+        if not rounds:
+            return []
+        first, *rest = _lines(rounds, WIDTH - 2 * MARGIN - 96)
+        return [(first, attacker, defender)] + [(line, None, None) for line in _lines(rest, WIDTH - 2 * MARGIN)]
+    result = raid.get("result") or "tie"
+    loot = raid.get("loot")
+    if result == "won" and loot in ("cattle", "castle", "monastery"):
+        outcome = t(lang, P + "board.raid_took." + loot, attacker=who[attacker])
     else:
-        result = raid.get("result") or "tie"
-        loot = raid.get("loot")
-        if result == "won" and loot in ("cattle", "castle", "monastery"):
-            outcome = t(lang, P + "board.raid_took." + loot, attacker=who[attacker])
-        else:
-            outcome = t(lang, P + "board.raid_result." + result, attacker=who[attacker], defender=who[defender])
-        head = t(lang, P + "board.last_raid", attacker=who[attacker], defender=who[defender])
-        return [(head, attacker, defender, True), (" · ".join(rounds), attacker, defender, False),
-                (outcome, attacker, defender, False)]
-    return [(head, attacker, defender, True), (" · ".join(rounds), attacker, defender, False)]
+        outcome = t(lang, P + "board.raid_result." + result, attacker=who[attacker], defender=who[defender])
+    rounds.append(outcome)  # after the rounds, on their line where it fits
+    head = t(lang, P + "board.last_raid", attacker=who[attacker], defender=who[defender])
+    return [(head, attacker, defender)] + [(line, None, None) for line in _lines(rounds, WIDTH - 2 * MARGIN)]
 
 
 def _raid_line(draw, line, y) -> None:
-    text, attacker, defender, head = line
+    text, attacker, defender = line
     x = MARGIN
-    if head:
-        seat_badge(draw, (x + 20, y + 20), 20, attacker)
-        seat_badge(draw, (x + 64, y + 20), 20, defender)
+    if attacker is not None:
+        seat_badge(draw, (x + 20, y + 22), 20, attacker)
+        seat_badge(draw, (x + 64, y + 22), 20, defender)
         x += 96
-    lines = _wrap(text, 32, WIDTH - MARGIN - x)
-    shown, size = _fit(text, 32, WIDTH - MARGIN - x) if len(lines) > 1 else (text, 32)
-    draw.text((x, y + 20), shown, font=font(size), fill=INK if head else MUTED, anchor="lm")
+    shown, size = _fit(text, SMALL, WIDTH - MARGIN - x)
+    draw.text((x, y + 22), shown, font=font(size), fill=INK, anchor="lm")
+
+
+# ----------------------------------------------------------------------------------------
+# The band: the legend, or a seat's cards
+
+
+@lru_cache(maxsize=4)
+def _legend_table(lang: str) -> tuple[float, ...]:
+    """Where the colour table's columns start, measured once per language, after the column
+    of the row labels. Three rows: each cube with its colour's word; what it is in a courtyard;
+    what its cubes build on an estate."""
+    cube_w = _cube_width(lang)
+    label_w = max(_width(t(lang, P + "board.courtyard")), _width(t(lang, P + "board.estate"))) + 20
+    widths = []
+    for colour in COLOURS:
+        cells = [cube_w + 8 + _width(t(lang, P + "colour." + colour))]
+        if colour != "r":
+            cells.append(_width(t(lang, P + "board.role." + colour)))
+        art = dict(zip(("b", "g", "r"), ESTATE_ART)).get(colour)
+        if art:
+            cells.append(52 + _width(t(lang, P + "board." + art)))
+        widths.append(max(cells))
+    room = WIDTH - 2 * MARGIN - label_w - sum(widths)
+    gap = room / len(COLOURS)
+    xs, x = [], MARGIN + label_w + gap / 2
+    for width in widths:
+        xs.append(x)
+        x += width + gap
+    return tuple(xs)
+
+
+def _legend(draw, view, lang, top) -> None:
+    """What the board's marks mean: the colour table and the Biggest Following flag."""
+    cube_w = _cube_width(lang)
+    xs = _legend_table(lang)
+    rows = [top + LINE * k + LINE / 2 for k in range(LEGEND_ROWS)]
+    draw.text((MARGIN, rows[1]), t(lang, P + "board.courtyard"), font=font(SMALL), fill=INK, anchor="lm")
+    draw.text((MARGIN, rows[2]), t(lang, P + "board.estate"), font=font(SMALL), fill=INK, anchor="lm")
+    for colour, x in zip(COLOURS, xs):
+        _cube(draw, x, rows[0] - 20, cube_w, 40, colour, _letter(lang, colour))
+        draw.text((x + cube_w + 8, rows[0]), t(lang, P + "colour." + colour), font=font(SMALL), fill=INK,
+                  anchor="lm")
+        if colour != "r":
+            draw.text((x, rows[1]), t(lang, P + "board.role." + colour), font=font(SMALL), fill=MUTED, anchor="lm")
+        art = dict(zip(("b", "g", "r"), ESTATE_ART)).get(colour)
+        if art:
+            draw.rounded_rectangle((x, rows[2] - 21, x + 44, rows[2] + 21), radius=6, fill=MEADOW,
+                                   outline=MEADOW_DARK, width=2)
+            _estate_art(draw, art, (x + 5, rows[2] - 16, x + 39, rows[2] + 16))
+            draw.text((x + 52, rows[2]), t(lang, P + "board." + art), font=font(SMALL), fill=MUTED, anchor="lm")
+    _flag(draw, MARGIN + 4, rows[3] - 20, 40)
+    text, size = _fit(t(lang, P + "board.follower_legend"), SMALL, WIDTH - 2 * MARGIN - 52)
+    draw.text((MARGIN + 52, rows[3]), text, font=font(size), fill=INK, anchor="lm")
 
 
 def _hand(draw, private, lang, y) -> None:
-    """The viewer's cards, drawn as cards with their values (a seat's own image only)."""
+    """The viewer's raid cards, drawn large as cards with their values (a seat's own image only)."""
     label = t(lang, P + "board.your_cards")
-    draw.text((MARGIN, y + 37), label, font=font(34), fill=INK, anchor="lm")
-    x = MARGIN + font(34).getlength(label) + 16
-    hand = private.get("hand") or []
-    if not hand:
-        draw.text((x, y + 37), "–", font=font(34), fill=MUTED, anchor="lm")
-        return
-    for value in hand:
-        if x + 56 > WIDTH - MARGIN:
-            break
-        draw.rounded_rectangle((x, y, x + 54, y + 74), radius=8, fill=(250, 250, 246), outline=INK, width=3)
-        draw.text((x + 27, y + 37), str(value), font=font(40), fill=INK, anchor="mm")
-        x += 64
+    draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
     face_down = private.get("face_down")
     if face_down is not None:
-        note = t(lang, P + "board.your_face_down", card=face_down)
-        text, size = _fit(note, SMALL, WIDTH - MARGIN - x - 12)
-        draw.text((x + 12, y + 37), text, font=font(size), fill=MUTED, anchor="lm")
+        x = MARGIN + _width(label) + 30
+        text, size = _fit(t(lang, P + "board.your_face_down", card=face_down), SMALL, WIDTH - MARGIN - x)
+        draw.text((x, y + 22), text, font=font(size), fill=MUTED, anchor="lm")
+    hand = private.get("hand") or []
+    top = y + LINE + 4
+    bottom = y + BAND - 10
+    if not hand:
+        draw.text((MARGIN, (top + bottom) / 2), "–", font=font(64), fill=MUTED, anchor="lm")
+        return
+    gap = 12
+    width = min(116, (WIDTH - 2 * MARGIN + gap) / len(hand) - gap)
+    size = 80 if width >= 70 else 64
+    x = MARGIN
+    for value in hand:
+        draw.rounded_rectangle((x, top, x + width, bottom), radius=10, fill=CARD, outline=INK, width=3)
+        draw.text((x + width / 2, (top + bottom) / 2), str(value), font=font(size), fill=INK, anchor="mm")
+        x += width + gap

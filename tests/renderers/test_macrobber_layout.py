@@ -1,20 +1,26 @@
-"""The busiest Mac Robber boards (five clans, a raid running and just over) in both languages:
-phone size, no text under MIN_TEXT, no two texts overlapping, nothing off the image; the display
-row is never empty while a turn runs, an older raid does not stay on the board, and the courtyard
-letters and counts are on every board."""
+"""The busiest Mac Robber boards (five clans, a raid running, just over, and the end) in both
+languages keep the phone standard (tests/renderers/standard.py) on the public board and on every
+seat's image; the board names colours, places and characters with the buttons' words and one set
+of cube marks, explains its marks, writes its notes in words, and draws a seat's raid cards large;
+the display row tells the turn after the actions, and an older raid leaves the board."""
 from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 
 from games import REGISTRY
+from i18n import t, translate
 from renderers import render_image
-from renderers.common import MIN_TEXT, overlapping_texts, recording_texts
+from renderers.common import MIN_TEXT, recording_texts
+from tests.renderers.standard import readable_problems
 
 GAME = REGISTRY["macrobber"]
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
+WIDE_NAMES = ["Alexandra", "王小明", "Дмитрий", "김민준", "Αλέξανδρος"]
+P = "macrobber."
 
 
 def _states(seed=2, steps=400):
@@ -37,79 +43,200 @@ def _first(test):
     return next(s for s in STATES if test(GAME.view(s, None)))
 
 
+def _texts(view, lang, names=NAMES):
+    with recording_texts() as records:
+        image = render_image(view, names, lang)
+    return image, records
+
+
+def _shows_last_raid(view):
+    return bool(view["raid"]) and not view["raid"]["open"] and any(
+        r.text.startswith("Last raid") for r in _texts(view, "en")[1])
+
+
 BUSY = {
     "raid": _first(lambda v: v["phase"] == "combat" and v["raid"] and len(v["raid"]["rounds"]) == 2),
-    "after_raid": _first(lambda v: v["raid"] and not v["raid"]["open"] and v["phase"] != "over"),
+    "after_raid": _first(lambda v: v["last_scoring"] is not None and _shows_last_raid(v)),
     "acting": _first(lambda v: v["phase"] == "act" and v["used"]),
     "end": STATES[-1],
 }
 
 
-def _texts(view, lang):
-    with recording_texts() as records:
-        image = render_image(view, NAMES, lang)
-    return image, records
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", sorted(BUSY))
+def test_busiest_boards_keep_the_phone_standard(name, lang):
+    """Every text at least MIN_TEXT, on the image, overlapping none: the public board and every
+    seat's own image (its raid cards), with Latin names and with names in other scripts."""
+    state = BUSY[name]
+    assert GAME.view(state, None)["over"] == (name == "end")
+    for names in (NAMES, WIDE_NAMES):
+        for seat in (None, *range(5)):
+            image, records = _texts(GAME.view(state, seat), lang, names)
+            assert image.size == (1080, 1350)
+            assert records and readable_problems(records, image.size) == [], (seat, names)
+
+
+def test_the_panels_keep_room_for_their_two_lines_in_whole_games(monkeypatch):
+    """However much the board holds above and below them (a status on two lines, the estates
+    removed, a redraw, the scoring, the last raid on three lines), each of five panels keeps the
+    height its top line and its estates need."""
+    import renderers.macrobber as macrobber
+
+    steps = []
+    real = macrobber._players
+
+    def spy(draw, view, who, lang, top, bottom):
+        steps.append((bottom - top) // view["seats"])
+        return real(draw, view, who, lang, top, bottom)
+
+    monkeypatch.setattr(macrobber, "_players", spy)
+    for seed in (1, 2, 3):
+        for state in _states(seed)[::3]:
+            for lang in ("en", "de"):
+                macrobber.render(GAME.view(state, None), WIDE_NAMES, lang)
+    assert len(steps) > 200 and min(steps) >= 108
+
+
+# ----------------------------------------------------------------------------------------
+# One vocabulary on the board and on the buttons
+
+THINGS = {  # what the buttons name, and the board's word for it
+    "yellow": P + "colour.y", "blue": P + "colour.b", "green": P + "colour.g", "red": P + "colour.r",
+    "courtyard": P + "board.courtyard", "estate": P + "board.estate", "display": P + "board.display",
+    "warrior": P + "board.role.y", "piper": P + "board.role.b", "monk": P + "board.role.g",
+    "cattle": P + "board.cattle", "castle": P + "board.castle", "monastery": P + "board.monastery",
+    "bard": P + "board.did.bard",
+}
+
+
+def _named(word: str, texts) -> bool:
+    """Whether `word` begins a word in one of `texts` ("Mönch" in "Mönche: 2 Grün")."""
+    pattern = re.compile(r"(?<!\w)" + re.escape(word), re.IGNORECASE)
+    return any(pattern.search(text) for text in texts)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("name", sorted(BUSY))
-def test_busiest_boards_are_readable(name, lang):
-    state = BUSY[name]
-    for seat in (None, GAME.view(state, None)["active"]):
-        image, records = _texts(GAME.view(state, seat), lang)
-        assert image.size == (1080, 1350)
-        assert records and min(r.size for r in records) >= MIN_TEXT
-        assert overlapping_texts(records) == []
-        for record in records:
-            left, top, right, bottom = record.box
-            assert 0 <= left and right <= 1080 and 0 <= top and bottom <= 1350, record
+def test_the_board_names_things_with_the_buttons_words(lang):
+    """Colours, places and characters: the word the board draws for each is the word the
+    buttons (describe of the legal moves) use for it, and over a game both name every one."""
+    buttons, board = set(), set()
+    for state in STATES[::3]:
+        for seat in GAME.to_act(state):
+            buttons |= {translate(GAME.describe(state, seat, action), lang, NAMES)
+                        for action in GAME.legal_actions(state, seat)}
+        board |= {r.text for r in _texts(GAME.view(state, None), lang)[1]}
+    for thing, ident in THINGS.items():
+        word = t(lang, ident)
+        assert _named(word, buttons), f"the buttons never say {word!r} ({thing})"
+        assert _named(word, board), f"the board never says {word!r} ({thing})"
 
 
-@pytest.mark.parametrize("lang,letters", [("en", ["W", "P", "M"]), ("de", ["K", "D", "M"])])
-def test_every_board_carries_the_courtyard_letters_and_counts(lang, letters):
-    for state in (STATES[0], BUSY["raid"], STATES[-1]):
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_cube_carries_its_colours_initial_and_no_other_marks(lang):
+    """One set of marks: a cube's letter is the initial of its colour's word (as the buttons say
+    it), in the display, the courtyards and the legend; no other letters (W/P/M, K/D/M) remain."""
+    letters = {t(lang, P + "board.letter." + c): t(lang, P + "colour." + c) for c in "ybgr"}
+    assert len(letters) == 4
+    for letter, word in letters.items():
+        assert word.lower().startswith(letter.lower()), (letter, word)
+    for state in (STATES[0], BUSY["acting"], BUSY["raid"], STATES[-1]):
         view = GAME.view(state, None)
         _, records = _texts(view, lang)
-        words = [r.text for r in records]
-        for letter in letters:  # the legend plus one lettered cube per clan
-            assert words.count(letter) >= 1 + view["seats"]
-        yard = view["players"][4]["courtyard"]
-        assert all(str(count) in words for count in yard)
+        marks = [r.text for r in records if len(r.text) <= 2 and r.text.isalpha()]
+        assert set(marks) <= set(letters), set(marks) - set(letters)
+        yard = [letters[t(lang, P + "board.letter." + c)] for c in "ybg"]
+        for word in yard:  # one cube per clan's courtyard and one in the legend
+            letter = next(k for k, v in letters.items() if v == word)
+            assert marks.count(letter) >= view["seats"] + 1
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_legend_explains_every_mark_and_the_notes_are_words(lang):
+    """The legend gives each colour its word, its courtyard character and its estate picture,
+    and what the Biggest Following flag means; the clans' notes say in words who is the start
+    player, who must act now (at the end: who won) and what the last scoring gave."""
+    view = GAME.view(BUSY["after_raid"], None)
+    _, records = _texts(view, lang)
+    words = [r.text for r in records]
+    for ident in ("board.courtyard", "board.estate", "board.follower_legend", "board.role.y", "board.role.b",
+                  "board.role.g", "board.cattle", "board.castle", "board.monastery", "colour.y", "colour.r"):
+        assert t(lang, P + ident) in words, ident
+    start = t(lang, P + "board.start")
+    to_act = t(lang, P + "board.lit_to_act")
+    assert sum(start in w for w in words) == 1
+    assert sum(to_act in w for w in words) == len(view["to_act"]) >= 1
+    scoring = view["last_scoring"]
+    assert t(lang, P + "board.scoring", round=scoring["round"]) in words
+    assert all(t(lang, P + "board.points", points=row["total"]) in words for row in scoring["rows"])
+    end = GAME.view(STATES[-1], None)
+    words = [r.text for r in _texts(end, lang)[1]]
+    assert sum(t(lang, P + "board.lit_won") in w for w in words) == len(end["winners"])
+    assert not any(to_act in w for w in words)
+
+
+def test_the_dm_image_draws_the_hand_as_large_cards():
+    """A seat's own image shows every raid card it holds, each value at least 64 px (the
+    standard's 40 px were boxes of 15 px on a phone before), in the band of the legend."""
+    for state in (BUSY["raid"], BUSY["acting"], STATES[-1]):
+        for seat in range(5):
+            view = GAME.view(state, seat)
+            hand = view["private"]["hand"]
+            if not hand:
+                continue
+            image, records = _texts(view, "de")
+            cards = [r for r in records if r.box[1] > 1100 and r.text.isdigit()]
+            assert sorted(int(r.text) for r in cards) == sorted(hand)
+            assert min(r.size for r in cards) >= 64 > MIN_TEXT
+            assert readable_problems(records, image.size) == []
+
+
+def test_the_face_down_card_is_on_the_attackers_image():
+    state = next(s for s in STATES if GAME.view(s, None)["raid"] and GAME.view(s, None)["raid"]["played"]
+                 and GAME.view(s, None)["raid"]["open"])
+    attacker = GAME.view(state, None)["raid"]["attacker"]
+    view = GAME.view(state, attacker)
+    _, records = _texts(view, "en")
+    assert t("en", P + "board.your_face_down", card=view["private"]["face_down"]) in [r.text for r in records]
 
 
 def test_the_display_row_tells_the_turn_after_the_actions():
     view = GAME.view(BUSY["raid"], None)
-    assert sum(view["display"]) == 0 and view["done"] is not None
+    assert sum(view["display"]) == 0 and view["done"]
     _, records = _texts(view, "en")
-    row = [r for r in records if 120 < r.box[1] < 200]
-    assert row, "the display row is empty"
+    words = [r.text for r in records]
+    assert "Drawn:" in words
+    done = ", ".join(t("en", P + "board.did." + verb) for verb in view["done"])
+    assert t("en", P + "board.done", actions=done) in words
+    letters = {"Y", "B", "G", "R"}
+    drawn = sum(view["drawn"]["cubes"]) + sum(view["drawn"]["redrew"] or [])
+    assert len([w for w in words if w in letters]) == drawn + 3 * 5 + 4
     acting = GAME.view(BUSY["acting"], None)
     _, records = _texts(acting, "en")
-    letters = {"Y", "B", "G", "R"}
     shown = [r.text for r in records if r.text in letters]
-    assert len(shown) == sum(acting["display"])  # every cube in the display carries its letter
+    assert len(shown) == sum(acting["display"]) + 3 * 5 + 4  # the display, the courtyards, the legend
 
 
-def test_an_older_raid_leaves_the_board():
-    view = GAME.view(BUSY["after_raid"], None)
-    raid = view["raid"]
-    _, records = _texts(view, "en")
-    assert any(r.text.startswith("Last raid") for r in records)
-    later = next(s for s in STATES if GAME.view(s, None)["raid"] == raid
-                 and GAME.view(s, None)["active"] not in (raid["attacker"], (raid["attacker"] + 1) % 5))
-    _, records = _texts(GAME.view(later, None), "en")
-    assert not any("raid" in r.text.lower() for r in records)
-
-
-def test_the_dm_image_draws_the_hand_as_cards():
-    state = BUSY["raid"]
-    seat = GAME.view(state, None)["active"]
-    view = GAME.view(state, seat)
-    _, records = _texts(view, "en")
-    hand = view["private"]["hand"]
-    assert hand
-    values = [r.text for r in records if r.box[1] > 1200]
-    assert sorted(values.count(str(v)) for v in set(hand)) == sorted(hand.count(v) for v in set(hand))
+@pytest.mark.parametrize("which", ["after_raid", "in_a_round"])
+def test_an_older_raid_leaves_the_board(which):
+    """The previous turn's raid stays, labelled, while the next player draws and acts (across a
+    round's end too: the next round's start player follows the last player), then leaves."""
+    first = BUSY["after_raid"] if which == "after_raid" else _first(
+        lambda v: v["turn"] > 0 and v["raid"] and not v["raid"]["open"] and v["active"] != v["raid"]["attacker"])
+    index = STATES.index(first)
+    raid = GAME.view(first, None)["raid"]
+    following = []
+    for state in STATES[index:]:
+        view = GAME.view(state, None)
+        if view["raid"] != raid or view["over"]:
+            break
+        following.append((state, view["phase"] in ("redraw", "act", "bard") and view["active"] == first.active))
+    kept = [state for state, acting in following if acting]
+    gone = [state for state, acting in following if not acting]
+    assert kept and gone
+    assert all(_shows_last_raid(GAME.view(state, None)) for state in kept)
+    for state in gone:
+        words = [r.text for r in _texts(GAME.view(state, None), "en")[1]]
+        assert not any(w.startswith(("Last raid", "Round 1:")) for w in words)
 
 
 def test_a_seat_without_cards_gets_the_public_board():
@@ -128,14 +255,10 @@ def test_a_seat_without_cards_gets_the_public_board():
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_no_clan_note_is_cut_with_five_clans(lang):
-    """A clan's notes (cards, start, Biggest Following, last round's points) are written whole on
-    every five-clan board, public and a seat's own (they were cut to 'Größte Gefolgschaft · +3…')."""
-    noted = 0
-    for state in STATES[::7]:
+def test_no_word_is_cut_on_five_clan_boards(lang):
+    """Nothing but a long name is ever shortened with an ellipsis (notes, raid lines, the
+    display's story, the track's red zone)."""
+    for state in STATES[::5]:
         for seat in (None, 0):
-            view = GAME.view(state, seat)
-            _, records = _texts(view, lang)
-            assert not [r.text for r in records if "…" in r.text and not any(name in r.text for name in NAMES)]
-            noted += sum(" · " in r.text for r in records)
-    assert noted >= 20  # joined notes were drawn (and whole)
+            _, records = _texts(GAME.view(state, seat), lang)
+            assert not [r.text for r in records if "…" in r.text and not any(n in r.text for n in NAMES)]
