@@ -105,6 +105,8 @@ class BotProcess:
             "LOG_LEVEL": self.log_level,
             # A back-up at start-up would read the whole database while the figures are taken.
             "BACKUP_HOURS": "0", "PYTHONUNBUFFERED": "1",
+            # The bot of this checkout, whichever checkout the environment was installed from.
+            "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH", "")))),
             **{name: "" for name in CLEARED},
         })
         env.update(self.extra_env)
