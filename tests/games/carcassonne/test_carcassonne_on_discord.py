@@ -7,7 +7,6 @@ first board and the one after the restart.
 """
 from __future__ import annotations
 
-import inspect
 import io
 import random
 
@@ -17,12 +16,6 @@ from PIL import Image
 from games.carcassonne import GAME
 from tests.bot import pg
 from tests.bot.harness import World, bot_factory, move_buttons, selects, seat_order, start_table, to_act
-
-from bot import announce  # noqa: E402
-
-# Engine labels are Msg objects; the bot translates them since the phone-table merge on main.
-pytestmark = pytest.mark.skipif("lang" not in inspect.signature(announce.choices_for).parameters,
-                                reason="needs the bot that translates engine labels (main after the phone-table merge)")
 
 SEED = 5
 RESTART_AFTER = 120
