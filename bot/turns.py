@@ -24,7 +24,11 @@ from bot.locale import table_language
 from bot.storage import GameRow
 
 ACCOUNT_MARK = "• "
-ACCOUNT_LINES = 12  # the running account of a turn keeps its latest lines; `/game log` has all
+ACCOUNT_LINES = 3
+"""The running account of a turn shows at most this many lines: "…" and the latest two (`/game
+log` has them all). With the status and the call to move, a turn message is then at most five
+lines above its buttons, so a phone that opens the channel at the new message (390 x 844, three
+rows of buttons) shows the board on its first screen."""
 PROVISIONAL = "step"  # an event of this kind is a step the player may still take back
 
 
