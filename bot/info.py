@@ -161,7 +161,7 @@ class Info:
             if user is not None and last is not None and now - last < BOARD_INTERVAL and not table.board_owed:
                 raise Refusal.of("bot.errors.board_too_soon", when=presenter.timestamp(int(time.time() - (now - last))),
                                  link=board_url(table) or "-", seconds=int(BOARD_INTERVAL - (now - last)) + 1)
-            writes = [new_turn_write(table.id, lines=[], pings=[])]
+            writes = [new_turn_write(table.id, lines=[], pings=[], whole=True)]
             if table.board_message_id is not None:
                 writes.append(strip_write(table.id, table.board_message_id))
             await self.storage.apply(writes)

@@ -166,6 +166,7 @@ MIGRATIONS.append(
         ALTER TABLE games ADD COLUMN turn_number   INTEGER NOT NULL DEFAULT 0;  -- the newest turn (a new message each)
         ALTER TABLE games ADD COLUMN turn_lines    TEXT    NOT NULL DEFAULT '[]';  -- the open turn's account (JSON)
         ALTER TABLE games ADD COLUMN turn_pings    TEXT    NOT NULL DEFAULT '[]';  -- whom its message mentions; null: all it waits for
+        ALTER TABLE games ADD COLUMN board_whole   INTEGER NOT NULL DEFAULT 0;     -- 1: /game board asked for the whole board
         -- A board owed from before this migration is posted as a new turn mentioning who must act.
         UPDATE games SET turn_number = 1, turn_pings = 'null' WHERE board_owed = 1;
         CREATE INDEX games_board_owed ON games (board_owed) WHERE board_owed = 1;

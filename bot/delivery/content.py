@@ -140,20 +140,6 @@ class Content:
         line = "\n".join(part for part in (line, deadlines) if part)
         return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if user > 0]
 
-    async def board_parts(self, table: GameRow, game: Game, state: Any, content: str, *,
-                          drawn: bytes | None = None, whole: bool = False) -> dict[str, Any]:
-        """The keyword arguments of a board message: its image (with alt text) and its
-        components, for `content`. `whole`: the whole board at full size where a game shows only
-        the part where the decision is (`/game board`)."""
-        view = game.view(state, None)
-        if whole:
-            view = dict(view, whole=True)
-        file = await self.image(view, table.names, "board.png", table_language(table),
-                                self.alt_text(table, game, state, content), drawn=None if whole else drawn)
-        parts: dict[str, Any] = {"view": self.components(table, game, state, hint=await self.hint_offered(table))}
-        parts["attachments" if file is None else "file"] = [] if file is None else file
-        return parts
-
     def components(self, table: GameRow, game: Game, state: Any, *, hint: bool = False,
                    choices: Sequence[Choice] | None = None) -> discord.ui.View | None:
         if table.status != "active":

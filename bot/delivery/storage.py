@@ -85,10 +85,10 @@ def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, versio
         lines = list(table.turn_lines) if owed.turn_lines is None else owed.turn_lines
         if owed.new_turn:
             pings = None if owed.turn_pings is None else list(owed.turn_pings)
-            writes.append(("UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_lines = ?, "
-                           "turn_pings = ? WHERE id = ?", (json.dumps(lines), json.dumps(pings), table.id)))
+            writes.append(("UPDATE games SET board_owed = 1, board_whole = 0, turn_number = turn_number + 1, "
+                           "turn_lines = ?, turn_pings = ? WHERE id = ?", (json.dumps(lines), json.dumps(pings), table.id)))
         else:
-            writes.append(("UPDATE games SET board_owed = 1, turn_lines = ? WHERE id = ?",
+            writes.append(("UPDATE games SET board_owed = 1, board_whole = 0, turn_lines = ? WHERE id = ?",
                            (json.dumps(lines), table.id)))
     for seat, dm in owed.dms.items():
         row = dm_rows.get(seat)
@@ -100,10 +100,11 @@ def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, versio
     return writes
 
 
-def new_turn_write(game_id: int, *, lines: list[str], pings: list[int] | None) -> Write:
-    """A new turn message for the game as it is (a board deleted, `/game board`)."""
-    return ("UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_lines = ?, turn_pings = ? "
-            "WHERE id = ?", (json.dumps(lines), json.dumps(pings), game_id))
+def new_turn_write(game_id: int, *, lines: list[str], pings: list[int] | None, whole: bool = False) -> Write:
+    """A new turn message for the game as it is (a board deleted, `/game board`); `whole`: the
+    whole board, where a game shows only the part where the decision is."""
+    return ("UPDATE games SET board_owed = 1, board_whole = ?, turn_number = turn_number + 1, turn_lines = ?, "
+            "turn_pings = ? WHERE id = ?", (int(whole), json.dumps(lines), json.dumps(pings), game_id))
 
 
 def strip_write(game_id: int, message_id: int) -> Write:

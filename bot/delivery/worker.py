@@ -288,9 +288,12 @@ class Deliveries:
         else:
             footer, people = self.content.footer(table, game, state, await self.content.deadline_line(table))
             text = turn_text(table.turn_lines, status_line(table, game, state), footer)
-            file = await self.content.image(game.view(state, None), table.names, "board.png", lang,
+            view = game.view(state, None)
+            if table.board_whole:  # `/game board`: the whole board where a game shows a part of it
+                view = dict(view, landscape="whole")
+            file = await self.content.image(view, table.names, "board.png", lang,
                                             self.content.alt_text(table, game, state, text),
-                                            drawn=drawn.get((None, lang)))
+                                            drawn=None if table.board_whole else drawn.get((None, lang)))
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
             if table.turn_posted:
                 message = channel.get_partial_message(table.board_message_id)

@@ -166,6 +166,7 @@ class CoreStore:
             board_turn=row["board_turn"],
             turn_number=row["turn_number"],
             turn_lines=tuple(json.loads(row["turn_lines"])),
+            board_whole=bool(row["board_whole"]),
             turn_pings=None if pings is None else tuple(pings),
         )
 

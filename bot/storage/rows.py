@@ -61,6 +61,7 @@ class GameRow:
     turn_number: int = 0  # the newest turn: a wait that began when someone new had to act
     turn_lines: tuple[str, ...] = ()  # the open turn's running account, as its message shows it
     turn_pings: tuple[int, ...] | None = ()  # whom the turn's new message mentions (None: all it waits for)
+    board_whole: bool = False  # `/game board` asked for the whole board (a game that shows a part of it)
 
     @property
     def is_open(self) -> bool:
