@@ -3,11 +3,10 @@
 Columns are letters west to east, rows numbers north to south, and the start tile lies in the
 middle of a grid of columns A-Z and rows 1-25: at M13. The names are fixed to the landscape,
 so a square keeps its name while the landscape grows, and a line of the log ("places a tile on
-K12") still points at the same square many turns later. Landscapes stay well inside that grid
-(over 500 played games the farthest tile lay 12 squares from the start tile); a column
-further east continues as spreadsheets do (AA, AB, ...), one further west is written with a
-minus ("-A" is west of A), and rows go on as 0, -1, ... in the north: every square keeps a
-name of its own.
+K12") still points at the same square many turns later. Landscapes stay inside that grid (over
+500 games, random and the computer player's, none reached past it); a column further east
+continues as spreadsheets do (AA, AB, ...), one further west is written with a minus ("-A" is
+west of A), and rows go on as 0, -1, ... in the north: every square keeps a name of its own.
 """
 from __future__ import annotations
 
