@@ -200,6 +200,22 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
+def test_groups_of_squares_name_the_numbers_the_image_shows(lang):
+    """With more squares than a menu holds, the buttons offer groups ("Squares 1–14"): every
+    square of every group carries its number on the image."""
+    state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
+                  and len(s.fits) > 24)
+    groups = labels(state, "area", lang)
+    assert len(groups) >= 2
+    _, drawn = drawn_on(GAME.view(state, None), lang)
+    numbers = {r.text for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT}
+    for label in groups:
+        low, high = (int(n) for n in re.search(r"(\d+)–(\d+)", label).groups())
+        assert {str(n) for n in range(low, high + 1)} <= numbers, label
+    assert high == len(state.fits)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
 def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     states = states_of(3, 4)
     state = first(states, lambda s: s.phase == "rotate" and len(s.fits[s.square]) > 1 and len(s.board.tiles) > 20)
