@@ -1,630 +1,308 @@
 """Carcassonne board image, phone first: 1080 x 1350 (4:5 upright).
 
-Top: whose turn and what they do, the drawn tile (with the robber or crop-circle mark) and the
-tiles left. Middle: the landscape scaled to fill all the room the header, track and player
-lines leave, the last tile framed, free squares for the drawn tile numbered like the menu; while
-placing, a panel on the right only as wide as it needs shows the rotations that fit or the new
-tile enlarged with its free spots, numbered like the buttons. Bottom: the 50-space score track,
-every figure on it a numbered chip (robbers black squares ringed in the seat colour), and one
-line per player (seat number, name, score, track space, followers at home, robber).
+A phone shows the image about 300 px wide, so every number a player must read (a follower's
+seat, a square's or a spot's choice number, the grid's letters) is drawn at 40 px or more and
+nothing touches. The landscape is therefore drawn where the decision is:
 
-Tiles are drawn from the engine's segment data (`ORIENTED`): walled sand cities with roofs,
-blue-and-white pennant shields, light roads with dark edges ending at a village house, a city
-gate or a chapel, cloister chapels with a cross, the robber mask and the crop circle; each kind
-and rotation once, then kept per size. Every follower carries its seat number and a shape for
-its role: knight square, thief triangle, monk circle, farmer wide oval.
+- While placing (the square, the rotation, the follower), the part of the landscape around the
+  squares where the tile fits and the last round's tiles (around the square chosen, or the tile
+  just laid) is drawn large, with a small overview of the whole landscape in the header framing
+  that part. Each rotation that fits is shown on the chosen square amid its neighbours, numbered
+  like the buttons; the free follower spots are numbered on the laid tile, each in the shape of
+  the follower that would stand there.
+- At the end, in the robber and crop-circle steps (the choices lie all over the landscape or on
+  the score track) and on request (`view["landscape"] == "whole"`, set by `/game board`), the
+  whole landscape as large as it fits.
+
+Column letters and row numbers stand along the top and left edges of the part shown: the engine
+names squares by them ("K12", `games.carcassonne.grid`), in its texts and buttons alike. Below
+the landscape: the score track in the robber step (where its spaces are the choices), a table of
+the players (points, followers at home, where their robber stands) and a legend of the marks.
 """
 from __future__ import annotations
 
-import math
-import random
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.carcassonne.data import ORIENTED, TILES
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, centred_text, fit,
-                              fixed_palette, font, ink_on, keep_drawn, seat_names, text_width, to_palette)
+from renderers.carcassonne_landscape import (CAPS, EMPTY, GRID, LABEL_H, LABEL_W, PANEL, choose_window, draw_landscape,
+                                             seat_colour, shape, text_width_plain)
+from renderers.carcassonne_tiles import (CITY_FILL, CITY_SHADE, CLOISTER, CROP, FIELD, GATE, GRASS_DARK, HOUSE,
+                                         MEADOW, PENNANT, ROAD, ROAD_EDGE, ROBBER_MARK, ROOF, WALL, WALL_EDGE, WHITE,
+                                         tile_image)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
+                              ink_on, seat_names, to_palette)
 
 WIDTH, HEIGHT = 1080, 1350
-SIDE_PANEL = 360  # the widest the placing panel gets (the enlarged tile with its spots)
-PLAYER_PAD = 8
-FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}  # the placing steps: the rotations that fit, or the new tile enlarged with its spots
+MARGIN = 16
+ROW_HIGHLIGHT = (255, 236, 170)
 
-FIELD = (118, 168, 78)
-ROAD = (246, 242, 228)
-ROAD_EDGE = (110, 100, 90)
-CLOISTER = (178, 60, 50)
-PENNANT = (30, 70, 160)
-WHITE = (255, 255, 255)
-EMPTY = (226, 219, 200)
-GRID = (70, 90, 50)
-CROP = (232, 214, 120)
-ROBBER_MARK = (20, 20, 20)
-CANDIDATE = (255, 255, 255)
+HEADER = 158        # the header's height while placing: the drawn tile and the overview
+DRAWN_TILE = 134
+OVERVIEW = (240, 134)  # the overview's largest width and height
+LINE = 50           # a line of 40 px text
+TABLE_ROW = 50
+TABLE_HEADING = 46
+BADGE = 44
+LEGEND_ICON = 44
 
-CORNERS = ((0, 0), (1, 0), (1, 1), (0, 1))  # NW NE SE SW
-SIDE_CORNERS = ((0, 1), (1, 2), (2, 3), (3, 0))  # corner indexes at the ends of sides N E S W
-SIDE_MID = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
+FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     names = seat_names(names, view["seats"])
-    top = _header(draw, view, names, lang)
-    # from the bottom up: player lines, then the score track, and the landscape fills the rest
-    players_top = HEIGHT - PLAYER_PAD - len(view["players"]) * _player_row(view)
-    track = _track_layout(view)
-    track_top = players_top - 10 - track["height"]
-    panel = _placing_panel(view)
-    panel_width = _panel_width(view, panel, track_top - 10 - top) if panel else 0
-    _board(draw, view, top=top, bottom=track_top - 10, right=WIDTH - panel_width)
-    if panel:
-        _side_panel(draw, view, panel, lang, top=top, bottom=track_top - 10, width=panel_width)
-    _track(draw, view, track, track_top)
-    _players(draw, view, names, lang, players_top)
+    plan = layout(view, names, lang)
+    _legend(draw, plan["legend"], plan["legend_top"])
+    _table(draw, view, names, lang, plan["table_top"])
+    if plan["track"]:
+        _track(draw, view, plan["track"], plan["track_top"])
+    if plan["strip_top"] is not None:
+        _rotation_strip(draw, view, plan["strip_top"])
+    for panel in plan["panels"]:
+        _rotation_panel(draw, view, panel)
+    if not plan["panels"]:
+        draw_landscape(draw, view, plan["window"])
+    _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
     return to_palette(image, _palette())
+
+
+def layout(view: dict, names: list[str], lang: str = "en") -> dict:
+    """Where everything goes, without drawing: from the bottom up the legend, the players' table
+    and the track (robber step); from the top down the header and the rotations (a strip, or
+    panels that show the rotations in place); the landscape's `window` takes the room between."""
+    names = seat_names(names, view["seats"])
+    plan = {"legend": _legend_rows(view, lang), "track": None, "track_top": None, "strip_top": None,
+            "panels": []}
+    bottom = HEIGHT - MARGIN - len(plan["legend"]) * LINE
+    plan["legend_top"] = bottom + 4
+    plan["table_top"] = bottom - _table_height(view)
+    bottom = plan["table_top"] - 8
+    if view["phase"] == "robber":
+        plan["track"] = _track_layout(view)
+        bottom -= plan["track"]["height"] + 8
+        plan["track_top"] = bottom + 8
+    focused = _focused(view)
+    top = _header_height(view, names, lang, focused)
+    if focused and _rotations(view):
+        plan["panels"], plan["window"] = _rotation_panels(view, top=top + 8, bottom=bottom)
+        return plan
+    if _rotations(view):  # the whole landscape asked for while turning the tile
+        plan["strip_top"] = top
+        top += STRIP
+    plan["window"] = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
+                             bottom=bottom, focused=focused)
+    return plan
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, ROAD, ROAD_EDGE,
-             CLOISTER, PENNANT, WHITE, EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL,
-             WALL_EDGE, ROOF, HOUSE, GRASS_DARK, MEADOW, GATE]
+    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, *SEAT_COLOURS, FIELD, ROAD, ROAD_EDGE, CLOISTER, PENNANT, WHITE,
+             EMPTY, GRID, CROP, ROBBER_MARK, (0, 0, 0), CITY_FILL, CITY_SHADE, WALL, WALL_EDGE, ROOF, HOUSE,
+             GRASS_DARK, MEADOW, GATE, ROW_HIGHLIGHT, PANEL]
     return fixed_palette(*exact)
 
 
-def _colour(seat: int):
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+def _fit_text(text: str, size: int, width: float) -> str:
+    """`text` cut with an ellipsis to `width` at `size` (no smaller type: the standard's least)."""
+    return fit(text, size, width, smallest=size)[0]
 
 
-def _fit_text(draw, text: str, size: int, width: int) -> str:
-    if text_width(draw, text, size) <= width:
-        return text
-    while text and text_width(draw, text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
+def _wrap(text: str, size: int, width: float, most: int) -> list[str]:
+    """Lines of whole words no wider than `width`, at most `most` (the last one cut)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(size).getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = lines[:most - 1] + [" ".join(lines[most - 1:])]
+    return [_fit_text(line, size, width) for line in lines]
+
+
+def badge(draw, centre: tuple[float, float], seat: int, diameter: int = BADGE) -> None:
+    """A player's mark: a disc in the seat colour with the seat number in the ink that reads on
+    it (dark on the light colours: a white number ringed in black read as "⊗" on lime)."""
+    x, y = centre
+    r = diameter / 2
+    colour = seat_colour(seat)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
+    draw.text((x, y), str(seat + 1), font=font(MIN_TEXT), fill=ink_on(colour), anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
-# Header
+# Header, overview and the rotations
 
 
-def _header(draw, view, names, lang) -> int:
-    """Whose turn and what they do, the drawn tile and the tiles left; returns where it ends."""
-    status = translate(view["status"], lang, names)
-    size = 38
-    drawn = bool(view.get("drawn"))
-    box = 132
-    left = t(lang, "carcassonne.board.tiles_left", count=view["pile"])
-    tw = text_width(draw, left, MIN_TEXT)
-    asked = not view["over"] and bool(view["to_act"])
-    if drawn:
-        lines = _wrap(draw, status, size, WIDTH - box - 70)
-    elif asked:
-        lines = _wrap(draw, status, size, WIDTH - 48)
-    else:  # the count of tiles left beside the status
-        lines = _wrap(draw, status, size, WIDTH - 48 - tw - 24)
+def _focused(view) -> bool:
+    """Whether the landscape is shown around the decision (placing) rather than whole."""
+    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS
+
+
+def _rotations(view) -> list[int]:
+    if view["phase"] == "rotate" and view.get("square") and view.get("drawn"):
+        return list(view["square"]["rots"])
+    return []
+
+
+def _status_lines(view, names, lang, width: float) -> list[str]:
+    return _wrap(translate(view["status"], lang, names), MIN_TEXT, width, 3)
+
+
+def _asked(view) -> int | None:
+    return view["to_act"][0] if view["to_act"] and not view["over"] else None
+
+
+def _header_height(view, names, lang, focused: bool) -> int:
+    """As tall as the status's lines (and the tiles left), and the drawn tile or the overview
+    (which stands in the header whenever the landscape is shown around the decision)."""
+    lines = len(_status_lines(view, names, lang, _status_width(view, focused)))
+    if _tiles_left_shown(view, lines):
+        lines += 1
+    height = 14 + lines * LINE + 8
+    return max(height, HEADER) if focused or _drawn_shown(view) else height
+
+
+def _drawn_shown(view) -> bool:
+    """The drawn tile stands in the header, but while turning it (its rotations show it)."""
+    return bool(view.get("drawn")) and not _rotations(view)
+
+
+def _tiles_left_shown(view, lines: int) -> bool:
+    """The tiles left, under the status, unless the status says it (placing) or fills the room."""
+    return not view["over"] and view["phase"] != "place" and lines < 3
+
+
+def _status_width(view, overview: bool) -> float:
+    right = WIDTH - MARGIN
+    if _drawn_shown(view):
+        right -= DRAWN_TILE + MARGIN
+    if overview:
+        right -= OVERVIEW[0] + MARGIN
+    return right - _status_left(view)
+
+
+def _status_left(view) -> int:
+    return MARGIN + BADGE + 12 if _asked(view) is not None else MARGIN + 8
+
+
+def _header(draw, view, names, lang, overview) -> None:
+    """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
+    overview of the whole landscape framing the part shown."""
+    left = _status_left(view)
+    lines = _status_lines(view, names, lang, _status_width(view, overview is not None))
     y = 14
-    for line in lines[:2]:
-        draw.text((24, y), line, font=font(size), fill=INK)
-        y += size + 8
-    # seat mark of whoever is asked
-    if asked:
-        seat = view["to_act"][0]
-        room = WIDTH - 76 - 24 - (box + 24 if drawn else text_width(draw, left, MIN_TEXT) + 40)
-        _seat_badge(draw, 24, y + 4, seat, 44)
-        draw.text((76, y + 4), _fit_text(draw, t(lang, "carcassonne.board.to_act", player=names[seat]), 32, room),
-                  font=font(32), fill=INK)
-        y += 56
-    bx, by = WIDTH - box - 24, 10
-    if drawn:
-        _tile(draw, bx, by, box, view["drawn"], 0, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
-        draw.rectangle((bx, by, bx + box, by + box), outline=INK, width=3)
-        draw.text((WIDTH - 24 - tw, by + box + 2), left, font=font(MIN_TEXT), fill=INK)
-        return max(y, by + box + 44) + 6
-    # No tile in hand (it is laid and framed on the board): no empty box either, the count
-    # goes on the line of whose turn it is, or beside the status.
-    draw.text((WIDTH - 24 - tw, y - 50 if asked else 20), left, font=font(MIN_TEXT), fill=INK)
-    return y + 6
+    if _asked(view) is not None:
+        badge(draw, (MARGIN + BADGE / 2, y + LINE / 2), _asked(view))
+    for line in lines:
+        draw.text((left, y + LINE / 2), line, font=font(MIN_TEXT), fill=INK, anchor="lm")
+        y += LINE
+    if _tiles_left_shown(view, len(lines)):
+        draw.text((left, y + LINE / 2), t(lang, "carcassonne.board.tiles_left", count=view["pile"]),
+                  font=font(MIN_TEXT), fill=MUTED, anchor="lm")
+    right = WIDTH - MARGIN
+    if _drawn_shown(view):
+        x = right - DRAWN_TILE
+        draw._image.paste(tile_image(view["drawn"], 0, DRAWN_TILE), (x, 12))
+        draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
+        right = x - MARGIN
+    if overview is not None:
+        _overview(draw, view, overview, right)
 
 
-def _wrap(draw, text: str, size: int, width: int) -> list[str]:
-    words, lines, line = text.split(), [], ""
-    for word in words:
-        trial = f"{line} {word}".strip()
-        if text_width(draw, trial, size) <= width or not line:
-            line = trial
+def _overview(draw, view, window, right: int) -> None:
+    """The whole landscape small, the part drawn large framed in black and white."""
+    x0, y0, x1, y1 = window["bounds"]
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    box_w, box_h = OVERVIEW
+    s = max(3, min(box_w // cols, box_h // rows, 24))
+    left = right - cols * s
+    top = 12 + (box_h - rows * s) // 2
+    draw.rectangle((left - 6, top - 6, right + 6, top + rows * s + 6), fill=PANEL, outline=MUTED, width=2)
+    for tile in view["tiles"]:
+        px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
+        if s >= 6:
+            draw._image.paste(tile_image(tile["code"], tile["rot"], s), (px, py))
         else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    if len(lines) > 2:
-        lines = [lines[0], _fit_text(draw, " ".join(lines[1:]), size, width)]
-    return lines
+            draw.rectangle((px, py, px + s - 1, py + s - 1), fill=FIELD)
+    fx0, fy0 = max(window["x0"], x0), max(window["y0"], y0)
+    fx1 = min(window["x0"] + window["cols"] - 1, x1)
+    fy1 = min(window["y0"] + window["rows"] - 1, y1)
+    frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
+             top + (fy1 - y0 + 1) * s + 2)
+    draw.rectangle(frame, outline=INK, width=5)
+    draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
 
 
-# ----------------------------------------------------------------------------------------
-# Board
+STRIP = 122  # the rotations' strip when the whole landscape is shown while turning the tile
 
 
-def _board(draw, view, *, top: int, bottom: int, right: int = WIDTH) -> None:
-    tiles = view["tiles"]
-    squares = view.get("squares") or []
-    xs = [tile["x"] for tile in tiles] + [sq["x"] for sq in squares]
-    ys = [tile["y"] for tile in tiles] + [sq["y"] for sq in squares]
-    if view.get("square"):
-        xs.append(view["square"]["x"])
-        ys.append(view["square"]["y"])
-    min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
-    cols, rows = max_x - min_x + 1, max_y - min_y + 1
-    avail_w, avail_h = right - 24, bottom - top
-    size = max(8, min(240, avail_w // cols, avail_h // rows))
-    ox = (right - cols * size) // 2
-    oy = top + (avail_h - rows * size) // 2
-
-    def origin(x, y):
-        return ox + (x - min_x) * size, oy + (y - min_y) * size
-
-    for tile in tiles:
-        px, py = origin(tile["x"], tile["y"])
-        _tile(draw, px, py, size, tile["code"], tile["rot"], robber=tile["robber"], crop=tile["crop_circle"])
-    for tile in tiles:
-        px, py = origin(tile["x"], tile["y"])
-        draw.rectangle((px, py, px + size, py + size), outline=GRID, width=1)
-    if tiles and view["phase"] != "over":
-        last = tiles[-1]
-        px, py = origin(last["x"], last["y"])
-        draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(3, size // 14))
-    # free squares for the drawn tile, numbered like the menu
-    label = max(MIN_TEXT, min(48, size // 2))
-    for sq in squares:
-        px, py = origin(sq["x"], sq["y"])
-        draw.rectangle((px + 2, py + 2, px + size - 2, py + size - 2), fill=EMPTY, outline=INK, width=2)
-        centred_text(draw, (px + size / 2, py + size / 2), str(sq["n"]), label, fill=INK)
-    if view.get("square"):
-        px, py = origin(view["square"]["x"], view["square"]["y"])
-        draw.rectangle((px, py, px + size, py + size), fill=EMPTY, outline=HIGHLIGHT, width=max(4, size // 10))
-        centred_text(draw, (px + size / 2, py + size / 2), "?", label, fill=INK)
-    # followers
-    mark = max(30, int(size * 0.42))
-    for m in view["meeples"]:
-        px, py = origin(m["x"], m["y"])
-        _meeple(draw, px + m["sx"] * size, py + m["sy"] * size, mark, m["seat"], m["kind"])
-    spots = view.get("spots") or []
-    # on the laid tile the free spots numbered as on the buttons, if their numbers have room;
-    # else white dots (the enlarged tile beside the landscape numbers them)
-    roomy = all((a["sx"] - b["sx"]) ** 2 + (a["sy"] - b["sy"]) ** 2 >= (42 / size) ** 2
-                for k, a in enumerate(spots) for b in spots[k + 1:])
-    for spot in spots:
-        px, py = origin(spot["x"], spot["y"])
-        cx, cy = px + spot["sx"] * size, py + spot["sy"] * size
-        if roomy:
-            _spot_number(draw, cx, cy, spot["n"], small=True)
-        else:
-            r = max(5, size // 12)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2)
-
-
-def _spot_number(draw, cx: float, cy: float, number: int, *, small: bool = False) -> None:
-    """A free follower spot: a white disc with the number its button carries."""
-    r = 19 if small else 27
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=3)
-    draw.text((cx, cy + 1), str(number), font=font(MIN_TEXT if small else 36), fill=INK, anchor="mm")
-
-
-def _placing_panel(view) -> str | None:
-    """Which placing step wants the side panel: "spots" (a follower) or "rotations"."""
-    if view.get("spots"):
-        return "spots"
-    if view.get("square") and view["square"].get("rots") and view.get("drawn"):
-        return "rotations"
-    return None
-
-
-def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[tuple[float, float]]:
-    """The points nudged apart until each is `gap` from the others (numbered discs that would
-    cover each other), kept inside a square of `size`."""
-    points = [list(p) for p in points]
-    for _ in range(30):
-        moved = False
-        for i, a in enumerate(points):
-            for b in points[i + 1:]:
-                dx, dy = b[0] - a[0], b[1] - a[1]
-                dist = math.hypot(dx, dy)
-                if dist >= gap:
-                    continue
-                if dist < 1e-6:
-                    dx, dy, dist = 1.0, 0.0, 1.0
-                push = (gap - dist) / 2 + 0.5
-                for p, sign in ((a, -1), (b, 1)):
-                    p[0] = min(max(p[0] + sign * dx / dist * push, gap / 2), size - gap / 2)
-                    p[1] = min(max(p[1] + sign * dy / dist * push, gap / 2), size - gap / 2)
-                moved = True
-        if not moved:
-            break
-    return [(x, y) for x, y in points]
-
-
-PANEL_TITLE = 24 + 2 * 40  # the panel's heading: two lines at most
-
-
-def _panel_width(view, panel: str, height: int) -> int:
-    """The placing panel only as wide as what it shows: the enlarged tile with its spots, or
-    the rotations that fit, in one column or two, whichever shows them larger."""
-    if panel == "spots":
-        return SIDE_PANEL - 40
-    count = len(view["square"]["rots"])
-    return max((250, SIDE_PANEL - 20), key=lambda width: _rotation_size(width, count, height)[0])
-
-
-def _rotation_size(width: int, count: int, height: int) -> tuple[int, int]:
-    """(tile size, columns) of the rotations in a panel `width` wide and `height` high."""
-    inner = width - 24 - 28
-    cols = 1 if width < 300 else 2
-    rows = (count + cols - 1) // cols
-    return max(40, min((inner - 14 * (cols - 1)) // cols, (height - PANEL_TITLE - 24) // rows - 50)), cols
-
-
-def _side_panel(draw, view, panel: str, lang: str, *, top: int, bottom: int, width: int) -> None:
-    """Right of the landscape while placing: the choices the buttons name, numbered alike."""
-    x0, y0 = WIDTH - width + 8, top + 6
-    w = width - 24
-    draw.rounded_rectangle((x0, y0, x0 + w, bottom - 6), radius=14, fill=(250, 246, 236), outline=MUTED,
-                           width=2)
-    title = t(lang, f"carcassonne.board.panel_{panel}")
-    lines = _wrap(draw, title, 32, w - 24)[:2]
-    for k, line in enumerate(lines):
-        draw.text((x0 + 14, y0 + 12 + k * 40), line, font=font(32), fill=INK)
-    top = y0 + 24 + 40 * len(lines)
-    if panel == "spots":
-        last = view["tiles"][-1]
-        size = w - 28
-        tx = x0 + 14
-        _tile(draw, tx, top, size, last["code"], last["rot"], robber=last["robber"], crop=last["crop_circle"])
-        draw.rectangle((tx, top, tx + size, top + size), outline=INK, width=3)
-        places = _spread([(spot["sx"] * size, spot["sy"] * size) for spot in view["spots"]], 58, size)
-        for spot, (sx, sy) in zip(view["spots"], places):
-            _spot_number(draw, tx + sx, top + sy, spot["n"])
-        y = top + size + 16
-        for spot in view["spots"]:  # the follower each spot takes, as its button says
-            word = t(lang, f"carcassonne.follower.{FOLLOWER_OF_KIND[spot['kind']]}")
-            if y + 40 > bottom - 12:
-                break
-            _spot_number(draw, tx + 22, y + 20, spot["n"], small=True)
-            draw.text((tx + 52, y + 20), _fit_text(draw, word, MIN_TEXT, size - 60), font=font(MIN_TEXT), fill=INK,
-                      anchor="lm")
-            y += 46
-        return
-    rots = view["square"]["rots"]
-    size, cols = _rotation_size(width, len(rots), bottom - y0)
+def _rotation_strip(draw, view, top: int) -> None:
+    """The rotations that fit in a row under the header, numbered like the buttons (when the
+    whole landscape is shown while turning the tile)."""
+    rots = _rotations(view)
+    size, gap, number_w = STRIP - 12, 40, 40
+    left = (WIDTH - len(rots) * (number_w + size) - (len(rots) - 1) * gap) // 2
     for k, rot in enumerate(rots):
-        col, row = k % cols, k // cols
-        tx, ty = x0 + 14 + col * (size + 14), top + row * (size + 50)
-        _tile(draw, tx, ty, size, view["drawn"], rot, robber=view["drawn_robber"], crop=view["drawn_crop_circle"])
-        draw.rectangle((tx, ty, tx + size, ty + size), outline=INK, width=3)
-        draw.text((tx + size / 2, ty + size + 22), str(k + 1), font=font(36), fill=INK, anchor="mm")
+        x = left + k * (number_w + size + gap)
+        draw.text((x + number_w / 2, top + size / 2), str(k + 1), font=font(48), fill=INK, anchor="mm")
+        draw._image.paste(tile_image(view["drawn"], rot, size), (x + number_w, top))
+        draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 
-def _tile(draw, x: float, y: float, size: int, code: str, rot: int, *, robber=False, crop=False) -> None:
-    """Paste the tile's art (its robber or crop-circle mark comes with the kind)."""
-    size = int(size)
-    draw._image.paste(tile_image(code, rot, size), (int(round(x)), int(round(y))))
+def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+    """Where each rotation that fits is shown on the chosen square amid its neighbours (how its
+    edges meet theirs): one panel beside another, or two rows of two. Returns the panels (each
+    with its rotation, number and window) and the part they show, for the overview."""
+    rots = _rotations(view)
+    square = view["square"]
+    cols = 1 if len(rots) == 1 else 2
+    rows = 1 if len(rots) <= 2 else 2
+    gap_x, gap_y = 40, 20
+    room_w = WIDTH - 2 * MARGIN - (cols - 1) * gap_x
+    room_h = bottom - top - (rows - 1) * gap_y
+    size = min(CAPS["rotate"] + 30, (room_w // cols - LABEL_W) // 3, (room_h // rows - LABEL_H) // 3)
+    panel_w, panel_h = LABEL_W + 3 * size, LABEL_H + 3 * size
+    left = (WIDTH - cols * panel_w - (cols - 1) * gap_x) // 2
+    top += (bottom - top - rows * panel_h - (rows - 1) * gap_y) // 2
+    panels = []
+    for k, rot in enumerate(rots):
+        x = left + (k % cols) * (panel_w + gap_x)
+        y = top + (k // cols) * (panel_h + gap_y)
+        window = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size,
+                  "left": x + LABEL_W, "top": y + LABEL_H, "part": True}
+        panels.append({"rot": rot, "number": k + 1, "x": x, "y": y, "window": window})
+    xs = [tile["x"] for tile in view["tiles"]] + [square["x"]]
+    ys = [tile["y"] for tile in view["tiles"]] + [square["y"]]
+    shown = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size, "part": True,
+             "bounds": (min(xs), min(ys), max(xs), max(ys))}
+    return panels, shown
 
 
-# ----------------------------------------------------------------------------------------
-# Tile art: drawn once per tile kind and rotation at MASTER px from the engine's segment data,
-# then scaled (smoothly) to the size wanted and kept per (kind, rotation, size).
-
-MASTER = 320
-CITY_FILL = (214, 160, 98)
-CITY_SHADE = (190, 132, 76)
-WALL = (196, 194, 204)  # grey stone, cooler than the sand and the roads
-WALL_EDGE = (96, 72, 52)
-ROOF = (140, 52, 40)
-HOUSE = (244, 232, 206)
-GRASS_DARK = (98, 148, 62)
-MEADOW = (140, 188, 96)
-SHIELD_WHITE = (255, 255, 255)
-GATE = (62, 44, 34)
-
-
-def _turn(point, k: int):
-    """A point of the unit square turned k quarter turns clockwise."""
-    u, v = point
-    for _ in range(k % 4):
-        u, v = 1 - v, u
-    return u, v
-
-
-def _bezier(p0, control, p2, steps: int = 20):
-    return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * control[0] + t * t * p2[0],
-             (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * control[1] + t * t * p2[1])
-            for t in (i / steps for i in range(steps + 1))]
-
-
-def _city_shape(sides: tuple[int, ...]):
-    """(outline, walls) of a city reaching `sides`, in unit coordinates: the outline to fill and
-    the wall lines along its inner edge."""
-    sides = tuple(sorted(sides))
-    if len(sides) == 4:
-        return [(0, 0), (1, 0), (1, 1), (0, 1)], []
-    if len(sides) == 1:  # a cap along one side
-        k = sides[0]
-        wall = _bezier((1, 0), (0.5, 0.46), (0, 0))
-        outline = [(0, 0), (1, 0)] + wall
-    elif len(sides) == 3:  # all but a bay at the missing side
-        k = (({0, 1, 2, 3} - set(sides)).pop() - 2) % 4
-        wall = _bezier((1, 1), (0.5, 0.3), (0, 1))
-        outline = [(0, 0), (1, 0)] + wall
-    elif (sides[1] - sides[0]) % 2 == 0:  # a band from side to side
-        k = 0 if sides == (1, 3) else 1
-        top, bottom = _bezier((0, 0), (0.5, 0.56), (1, 0)), _bezier((1, 1), (0.5, 0.44), (0, 1))
-        outline = top + bottom
-        wall = None
-        walls = [top, bottom]
-    else:  # two neighbouring sides: the corner between them
-        first = sides[0] if (sides[0] + 1) % 4 == sides[1] else sides[1]
-        k = (first + 1) % 4
-        wall = _bezier((1, 0), (0.6, 0.6), (0, 1))
-        outline = [(0, 1), (0, 0), (1, 0)] + wall
-    if wall is not None:
-        walls = [wall]
-    return [_turn(p, k) for p in outline], [[_turn(p, k) for p in line] for line in walls]
-
-
-def _road_line(sides: tuple[int, ...]):
-    """A road's centre line in unit coordinates."""
-    if len(sides) == 1:
-        return [SIDE_MID[sides[0]], (0.5, 0.5)]
-    a, b = sides
-    if (a - b) % 2 == 0:
-        return [SIDE_MID[a], SIDE_MID[b]]
-    corner = CORNERS[[c for c in SIDE_CORNERS[a] if c in SIDE_CORNERS[b]][0]]
-    start, end = SIDE_MID[a], SIDE_MID[b]
-    a0 = math.atan2(start[1] - corner[1], start[0] - corner[0])
-    a1 = math.atan2(end[1] - corner[1], end[0] - corner[0])
-    if a1 - a0 > math.pi:
-        a1 -= 2 * math.pi
-    elif a0 - a1 > math.pi:
-        a1 += 2 * math.pi
-    return [(corner[0] + 0.5 * math.cos(a0 + (a1 - a0) * i / 16), corner[1] + 0.5 * math.sin(a0 + (a1 - a0) * i / 16))
-            for i in range(17)]
-
-
-def _inside(mask, point, radius: float = 0.0) -> bool:
-    """Whether a disc round `point` (unit coordinates) lies wholly in the white of `mask`."""
-    m = mask.size[0] - 1
-    for du, dv in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius),
-                   (radius * 0.7, radius * 0.7), (-radius * 0.7, radius * 0.7),
-                   (radius * 0.7, -radius * 0.7), (-radius * 0.7, -radius * 0.7)):
-        u, v = point[0] + du, point[1] + dv
-        if not (0 <= u <= 1 and 0 <= v <= 1) or mask.getpixel((round(u * m), round(v * m))) < 128:
-            return False
-    return True
-
-
-_GRID = [(0.1 + 0.8 * i / 8, 0.1 + 0.8 * j / 8) for j in range(9) for i in range(9)]
-
-
-def _house(draw, centre, width: float, *, roof=ROOF, body=HOUSE, edge=WALL_EDGE, line: int = 3) -> None:
-    """A small house: a wall with a pitched roof (a village where roads meet, or a city roof)."""
-    x, y = centre
-    h = width * 0.5
-    draw.rectangle((x - h, y - h * 0.1, x + h, y + h), fill=body, outline=edge, width=line)
-    draw.polygon([(x - h * 1.2, y), (x, y - h * 1.1), (x + h * 1.2, y)], fill=roof, outline=edge, width=line)
-    draw.rectangle((x - h * 0.22, y + h * 0.4, x + h * 0.22, y + h), fill=edge)
-
-
-def _chapel(draw, centre, s: float) -> None:
-    """A cloister: a chapel on a meadow, red roof and a cross on the gable."""
-    x, y = centre
-    r = 0.3 * s
-    draw.ellipse((x - r, y - r * 0.95, x + r, y + r * 0.95), fill=MEADOW)
-    w, h = 0.17 * s, 0.12 * s
-    base = y + 0.16 * s
-    draw.rectangle((x - w, base - h * 2, x + w, base), fill=HOUSE, outline=WALL_EDGE, width=max(2, int(s / 80)))
-    draw.polygon([(x - w * 1.25, base - h * 2), (x, base - h * 3.6), (x + w * 1.25, base - h * 2)], fill=CLOISTER,
-                 outline=WALL_EDGE, width=max(2, int(s / 80)))
-    top = base - h * 3.6
-    bar = max(4, int(s * 0.028))
-    draw.rectangle((x - bar / 2, top - 0.13 * s, x + bar / 2, top + 2), fill=INK)
-    draw.rectangle((x - 0.045 * s, top - 0.1 * s - bar / 2, x + 0.045 * s, top - 0.1 * s + bar / 2), fill=INK)
-    draw.rounded_rectangle((x - w * 0.32, base - h * 1.1, x + w * 0.32, base), radius=w * 0.3, fill=WALL_EDGE)
-
-
-def _shield(draw, centre, s: float) -> None:
-    """A pennant: a blue heraldic shield with a white border and a white band."""
-    x, y = centre
-    w, h = 0.1 * s, 0.12 * s
-
-    def outline(grow: float):
-        ww, hh = w + grow, h + grow
-        return ([(x - ww, y - hh), (x + ww, y - hh), (x + ww, y + hh * 0.15)]
-                + _bezier((x + ww, y + hh * 0.15), (x + ww, y + hh * 0.8), (x, y + hh * 1.25), 8)[1:]
-                + _bezier((x, y + hh * 1.25), (x - ww, y + hh * 0.8), (x - ww, y + hh * 0.15), 8)[1:])
-
-    draw.polygon(outline(s * 0.03), fill=WALL_EDGE)
-    draw.polygon(outline(s * 0.015), fill=SHIELD_WHITE)
-    draw.polygon(outline(0), fill=PENNANT)
-    draw.rectangle((x - w, y - h * 0.22, x + w, y + h * 0.22), fill=SHIELD_WHITE)
-
-
-def _robber_mask(draw, centre, s: float) -> None:
-    """The robber symbol: a black mask with two eye holes."""
-    x, y = centre
-    r = 0.11 * s
-    draw.ellipse((x - r, y - r * 0.62, x + r, y + r * 0.62), fill=ROBBER_MARK, outline=WHITE, width=max(2, int(s / 80)))
-    e = r * 0.28
-    for dx in (-0.45, 0.45):
-        draw.ellipse((x + r * dx - e, y - e, x + r * dx + e, y + e), fill=WHITE)
-
-
-def _crop_circle(draw, centre, s: float) -> None:
-    x, y = centre
-    line = max(3, int(s / 60))
-    for r, fill in ((0.19, CROP), (0.12, FIELD), (0.065, CROP)):
-        r *= s
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=ROAD_EDGE, width=line)
-    for angle in (90, 210, 330):
-        px, py = x + 0.27 * s * math.cos(math.radians(angle)), y - 0.27 * s * math.sin(math.radians(angle))
-        r = 0.04 * s
-        draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
-
-
-@keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
-def _master(code: str, rot: int) -> Image.Image:
-    """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
-    robber and crop-circle marks), for scaling down."""
-    o = ORIENTED[(code, rot)]
-    tile_type = TILES[code]
-    s = MASTER
-    image = Image.new("RGB", (s, s), FIELD)
-    draw = ImageDraw.Draw(image)
-
-    def px(points):
-        return [(u * s, v * s) for u, v in points]
-
-    # grass: a few darker tufts, the same on every tile of the kind
-    rng = random.Random(f"{code}{rot}")
-    for _ in range(14):
-        u, v = rng.uniform(0.06, 0.94), rng.uniform(0.06, 0.94)
-        draw.line([(u * s, v * s), (u * s + 5, v * s - 9)], fill=GRASS_DARK, width=3)
-        draw.line([(u * s + 7, v * s), (u * s + 9, v * s - 8)], fill=GRASS_DARK, width=3)
-
-    roads = [o.ports[seg] for seg, kind in enumerate(o.kinds) if kind == "road"]
-    road_mask = Image.new("L", (s, s), 0)
-    mask_draw = ImageDraw.Draw(road_mask)
-    for width, fill in ((0.15, ROAD_EDGE), (0.1, ROAD)):
-        for sides in roads:
-            draw.line(px(_road_line(sides)), fill=fill, width=int(width * s), joint="curve")
-            mask_draw.line(px(_road_line(sides)), fill=255, width=int(0.15 * s), joint="curve")
-    city_mask = Image.new("L", (s, s), 0)
-    city_draw = ImageDraw.Draw(city_mask)
-    cities = [(seg, _city_shape(o.ports[seg])) for seg, kind in enumerate(o.kinds) if kind == "city"]
-    for seg, (outline, walls) in cities:
-        draw.polygon(px(outline), fill=CITY_FILL)
-        city_draw.polygon(px(outline), fill=255)
-    # inside the walls: roofs where no knight stands and no shield hangs
-    taken = [o.spots[seg] for seg, _ in cities]
-    shields = []
-    for seg, _ in cities:
-        if o.pennants[seg]:
-            spot = o.spots[seg]
-            free = [p for p in _GRID if _inside(city_mask, p, 0.16)]
-            if free:
-                best = max(free, key=lambda p: (min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in taken) > 0.08,
-                                                -((p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2)))
-                shields.append(best)
-                taken.append(best)
-    roofs = []
-    for p in _GRID[::2]:
-        if len(roofs) >= 4 or not _inside(city_mask, p, 0.14):
-            continue
-        if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > 0.05 for q in taken + roofs):
-            roofs.append(p)
-    for p in roofs:
-        _house(draw, (p[0] * s, p[1] * s), 0.17 * s, roof=ROOF, body=CITY_SHADE, line=3)
-    for seg, (outline, walls) in cities:
-        for wall in walls:
-            draw.line(px(wall), fill=WALL_EDGE, width=int(0.095 * s), joint="curve")
-            draw.line(px(wall), fill=WALL, width=int(0.05 * s), joint="curve")
-    ends = [sides[0] for sides in roads if len(sides) == 1]
-    for side in ends if cities else ():  # a road that runs into a city ends at a gate in its wall
-        (u0, v0), (u1, v1) = SIDE_MID[side], (0.5, 0.5)
-        for step in range(1, 21):
-            u, v = u0 + (u1 - u0) * step / 20, v0 + (v1 - v0) * step / 20
-            if city_mask.getpixel((min(s - 1, int(u * s)), min(s - 1, int(v * s)))) >= 128:
-                du, dv = (u1 - u0) * 2, (v1 - v0) * 2  # unit direction into the city
-                pu, pv = -dv, du
-                half, deep = 0.085, 0.1
-                gate = [(u + pu * half, v + pv * half), (u + pu * half + du * deep, v + pv * half + dv * deep),
-                        (u - pu * half + du * deep, v - pv * half + dv * deep), (u - pu * half, v - pv * half)]
-                draw.polygon(px(gate), fill=GATE, outline=WALL_EDGE, width=3)
-                break
-    centre = (s / 2, s / 2)
-    if "cloister" in o.kinds:
-        _chapel(draw, centre, s)
-    elif tile_type.crop_circle:
-        _crop_circle(draw, centre, s)
-    elif len(ends) >= 3 or (ends and not cities):
-        _house(draw, centre, 0.24 * s, line=4)
-    for p in shields:
-        _shield(draw, (p[0] * s, p[1] * s), s)
-    if tile_type.robber:  # the mask in the field, as far from the follower spots as it goes
-        field = Image.new("L", (s, s), 255)
-        field.paste(0, mask=city_mask)
-        field.paste(0, mask=road_mask)
-        spots = list(o.spots) + [(0.5, 0.5)]
-        free = [p for p in _GRID if _inside(field, p, 0.12)] or _GRID
-        best = max(free, key=lambda p: min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in spots))
-        _robber_mask(draw, (best[0] * s, best[1] * s), s)
-    return image
-
-
-@keep_drawn(3 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
-def tile_image(code: str, rot: int, size: int) -> Image.Image:
-    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
-    if size == MASTER:
-        return _master(code, rot)
-    if size <= MASTER // 2:
-        # From the smallest halving at least as large: a late board's tiles (40-80 px) all come
-        # from the 80 px halvings, some 25 KB a kind, which stay kept while the board grows;
-        # averaging where the halving is twice as large, a smooth filter where it is less.
-        source = MASTER // 2
-        while source // 2 >= size and source > 40:
-            source //= 2
-        smooth = Image.Resampling.BOX if source >= 2 * size else Image.Resampling.LANCZOS
-        return _halved(code, rot, source).resize((size, size), smooth)
-    smooth = Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC
-    return _master(code, rot).resize((size, size), smooth)
-
-
-@keep_drawn(6 * 2**20)  # every kind and rotation on a board at 160 px (100 KB each) or 80 px (25 KB)
-def _halved(code: str, rot: int, size: int) -> Image.Image:
-    """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
-    source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)
-    return source.reduce(2)
-
-
-def _meeple(draw, cx: float, cy: float, size: int, seat: int, kind: str) -> None:
-    colour = _colour(seat)
-    h = size / 2
-    outline = (0, 0, 0)
-    if kind == "city":  # knight: square
-        draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=colour, outline=outline, width=2)
-    elif kind == "road":  # thief: triangle
-        draw.polygon([(cx, cy - h * 1.25), (cx + h * 1.2, cy + h), (cx - h * 1.2, cy + h)], fill=colour,
-                     outline=outline, width=2)
-    elif kind == "cloister":  # monk: circle
-        draw.ellipse((cx - h, cy - h, cx + h, cy + h), fill=colour, outline=outline, width=2)
-    else:  # farmer: lying down, a wide oval
-        draw.ellipse((cx - h * 1.35, cy - h * 0.8, cx + h * 1.35, cy + h * 0.8), fill=colour, outline=outline,
-                     width=2)
-    digit = str(seat + 1)
-    size_text = max(MIN_TEXT, int(size * 0.8))
-    draw.text((cx, cy + (h * 0.15 if kind == "road" else 0)), digit, font=font(size_text), fill=WHITE,
-              anchor="mm", stroke_width=2, stroke_fill=(0, 0, 0))
-
-
-def _seat_badge(draw, x: float, y: float, seat: int, size: int) -> None:
-    draw.ellipse((x, y, x + size, y + size), fill=_colour(seat), outline=(0, 0, 0), width=2)
-    draw.text((x + size / 2, y + size / 2), str(seat + 1), font=font(max(MIN_TEXT, int(size * 0.7))), fill=WHITE,
-              anchor="mm", stroke_width=2, stroke_fill=(0, 0, 0))
+def _rotation_panel(draw, view, panel: dict) -> None:
+    """One rotation on the chosen square amid its neighbours, its number where the panel's
+    letters and numbers meet, as on its button."""
+    square = view["square"]
+    candidate = {"code": view["drawn"], "x": square["x"], "y": square["y"], "rot": panel["rot"]}
+    draw_landscape(draw, view, panel["window"], candidate)
+    r = 27
+    cx, cy = panel["x"] + LABEL_W / 2 - 6, panel["y"] + LABEL_H / 2 - 2
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
+    draw.text((cx, cy), str(panel["number"]), font=font(MIN_TEXT), fill=WHITE, anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
-# Track and players
+# The score track (robber step)
 
 
 TRACK_COLUMNS = 25
 CELL = (WIDTH - 30) // TRACK_COLUMNS
 TRACK_X = (WIDTH - CELL * TRACK_COLUMNS) // 2
-CELL_H = 42
-CHIP = 40  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
+CELL_H = 44
+CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
@@ -671,7 +349,7 @@ def _track(draw, view, layout: dict, top: int) -> None:
         row, col = divmod(space, TRACK_COLUMNS)
         x, y = TRACK_X + col * CELL, cells_top[row]
         busy = space in taken
-        draw.rectangle((x, y, x + CELL - 2, y + CELL_H), fill=(255, 236, 170) if busy else (236, 230, 214),
+        draw.rectangle((x, y, x + CELL - 2, y + CELL_H), fill=ROW_HIGHLIGHT if busy else (236, 230, 214),
                        outline=INK if busy else MUTED, width=3 if busy else 1)
         if space % 5 == 0:
             draw.text((x + CELL / 2 - 1, y + CELL_H / 2), str(space), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
@@ -686,23 +364,19 @@ def _track(draw, view, layout: dict, top: int) -> None:
         y = chain_y(chain)
         width = len(chain["figures"]) * CHIP
         cx = min(max(chain["centre"], chain["left"] + CHIP / 2), chain["left"] + width - CHIP / 2)
-        if chain["row"] == 0:
-            start, end = (chain["centre"], cells_top[0]), (cx, y + CHIP / 2)
-        else:
-            start, end = (chain["centre"], cells_top[1] + CELL_H), (cx, y + CHIP / 2)
-        draw.line([start, end], fill=INK, width=3)
+        start = (chain["centre"], cells_top[0] if chain["row"] == 0 else cells_top[1] + CELL_H)
+        draw.line([start, (cx, y + CHIP / 2)], fill=INK, width=3)
     for chain in layout["chains"]:
         y = chain_y(chain)
         for k, (what, seat) in enumerate(chain["figures"]):
-            x = chain["left"] + k * CHIP
-            _track_chip(draw, x + CHIP / 2, y + CHIP / 2, seat, robber=what == "robber")
+            _track_chip(draw, chain["left"] + k * CHIP + CHIP / 2, y + CHIP / 2, seat, robber=what == "robber")
 
 
 def _track_chip(draw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
-    """A figure on the track: the player's score disc in the seat colour, or the player's
-    robber as a black square ringed in the seat colour; both carry the seat number."""
+    """A figure on the track: the player's counting figure, a disc in the seat colour, or the
+    player's robber, a black square ringed in the seat colour; both carry the seat number."""
     r = CHIP / 2 - 1
-    colour = _colour(seat)
+    colour = seat_colour(seat)
     if robber:
         draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=ROBBER_MARK, outline=colour, width=5)
         fill = WHITE
@@ -712,29 +386,109 @@ def _track_chip(draw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
     draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
 
 
-def _player_row(view) -> int:
-    return 50 if len(view["players"]) <= 3 else 44
+# ----------------------------------------------------------------------------------------
+# The players' table and the legend
 
 
-def _players(draw, view, names, lang, top: int) -> None:
-    """One line per player: seat badge, name, score, track space, followers at home, robber."""
-    height = _player_row(view)
-    size = 32
-    for p in view["players"]:
+def _table_height(view) -> int:
+    return TABLE_HEADING + len(view["players"]) * TABLE_ROW
+
+
+def _columns(lang: str) -> dict:
+    """Where the table's columns stand: points, followers at home, robber (right to left, each
+    as wide as its heading or widest value)."""
+    robber_w = max(text_width_plain(t(lang, "carcassonne.board.robber_heading")),
+                   text_width_plain(t(lang, "carcassonne.board.robber_home")),
+                   text_width_plain(t(lang, "carcassonne.board.robber_beside")) + 8 + 2 * (BADGE + 4),
+                   text_width_plain(t(lang, "carcassonne.board.robber_beside_many", count=4)))
+    home_w = max(text_width_plain(t(lang, "carcassonne.board.followers_heading")),
+                 text_width_plain(t(lang, "carcassonne.board.followers", count=7)))
+    points_w = max(text_width_plain(t(lang, "carcassonne.board.points_heading")), 80)
+    robber = WIDTH - MARGIN - robber_w
+    home = robber - 28 - home_w
+    points_right = home - 28
+    return {"robber": robber, "home": home, "points_right": points_right,
+            "name_width": points_right - points_w - 20 - (MARGIN + BADGE + 12)}
+
+
+def _table(draw, view, names, lang, top: int) -> None:
+    """One row per player under a heading: badge and name, points, followers at home, and
+    whether their robber is at home or beside whom on the track."""
+    columns = _columns(lang)
+    y = top + TABLE_HEADING / 2
+    if not view["over"]:  # what the yellow frame means, where the names leave room
+        _legend_item(draw, "last", t(lang, "carcassonne.board.legend.last_tile"), MARGIN, y)
+    draw.text((columns["points_right"], y), t(lang, "carcassonne.board.points_heading"), font=font(MIN_TEXT),
+              fill=MUTED, anchor="rm")
+    draw.text((columns["home"], y), t(lang, "carcassonne.board.followers_heading"), font=font(MIN_TEXT),
+              fill=MUTED, anchor="lm")
+    draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_heading"), font=font(MIN_TEXT),
+              fill=MUTED, anchor="lm")
+    winners = set((view.get("outcome") or {}).get("winners") or [])
+    spaces = {p["seat"]: p["space"] for p in view["players"]}
+    for k, p in enumerate(view["players"]):
         seat = p["seat"]
-        y = top + seat * height
-        if seat in view["to_act"]:
-            draw.rectangle((8, y, WIDTH - 8, y + height - 2), fill=(255, 236, 170))
-        ty = y + (height - 2) / 2
-        _seat_badge(draw, 14, ty - 18, seat, 36)
-        name, name_size = fit(names[seat], size, 290)
-        draw.text((58, ty), name, font=font(name_size), fill=INK, anchor="lm")
-        draw.text((420, ty), str(p["score"]), font=font(36), fill=INK, anchor="rm")
-        extra = t(lang, "carcassonne.board.followers", count=p["followers"])
+        row_top = top + TABLE_HEADING + k * TABLE_ROW
+        if seat in view["to_act"] or seat in winners:
+            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
+        y = row_top + TABLE_ROW / 2
+        badge(draw, (MARGIN + BADGE / 2, y), seat)
+        draw.text((MARGIN + BADGE + 12, y), _fit_text(names[seat], MIN_TEXT, columns["name_width"]),
+                  font=font(MIN_TEXT), fill=INK, anchor="lm")
+        draw.text((columns["points_right"], y), str(p["score"]), font=font(48), fill=INK, anchor="rm")
+        draw.text((columns["home"], y), t(lang, "carcassonne.board.followers", count=p["followers"]),
+                  font=font(MIN_TEXT), fill=INK, anchor="lm")
         if p["robber"] is None:
-            robber = t(lang, "carcassonne.board.robber_home")
-        else:
-            robber = t(lang, "carcassonne.board.robber_at", space=p["robber"])
-        info = f"{t(lang, 'carcassonne.board.space', space=p['space'])} · {extra} · {robber}"
-        info, info_size = fit(info, MIN_TEXT, WIDTH - 446)
-        draw.text((438, ty), info, font=font(info_size), fill=INK, anchor="lm")
+            draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_home"), font=font(MIN_TEXT),
+                      fill=MUTED, anchor="lm")
+            continue
+        word = t(lang, "carcassonne.board.robber_beside")
+        beside = [other for other, space in spaces.items() if other != seat and space == p["robber"]]
+        x = columns["robber"] + text_width_plain(word) + 8
+        if x + len(beside) * (BADGE + 4) > WIDTH - MARGIN:  # beside many: their number in words
+            word, beside = t(lang, "carcassonne.board.robber_beside_many", count=len(beside)), []
+        draw.text((columns["robber"], y), word, font=font(MIN_TEXT), fill=INK, anchor="lm")
+        for other in beside:
+            badge(draw, (x + BADGE / 2, y), other)
+            x += BADGE + 4
+
+
+def _legend_items(view, lang) -> list[tuple[str, str]]:
+    """(icon, words) of every kind of mark the board shows."""
+    items = [(kind, t(lang, f"carcassonne.board.legend.{FOLLOWER_OF_KIND[kind]}"))
+             for kind in ("city", "road", "cloister", "field")]
+    if view["phase"] == "robber":
+        items.append(("figure", t(lang, "carcassonne.board.legend.figure")))
+        items.append(("robber", t(lang, "carcassonne.board.legend.robber")))
+    return items
+
+
+def _legend_rows(view, lang) -> list[list[tuple[str, str, float]]]:
+    """The legend's items in rows as wide as the image: (icon, words, x)."""
+    rows: list[list[tuple[str, str, float]]] = [[]]
+    x = MARGIN
+    for icon, words in _legend_items(view, lang):
+        width = LEGEND_ICON + 8 + text_width_plain(words)
+        if rows[-1] and x + width > WIDTH - MARGIN:
+            rows.append([])
+            x = MARGIN
+        rows[-1].append((icon, words, x))
+        x += width + 24
+    return rows
+
+
+def _legend(draw, rows, top: int) -> None:
+    for k, row in enumerate(rows):
+        for icon, words, x in row:
+            _legend_item(draw, icon, words, x, top + k * LINE + LINE / 2)
+
+
+def _legend_item(draw, icon: str, words: str, x: float, y: float) -> None:
+    cx = x + LEGEND_ICON / 2
+    if icon == "last":
+        draw.rectangle((x + 4, y - 18, x + LEGEND_ICON - 4, y + 18), fill=FIELD, outline=HIGHLIGHT, width=6)
+    elif icon in ("figure", "robber"):
+        _track_chip(draw, cx, y, 0, robber=icon == "robber")
+    else:
+        shape(draw, cx, y, icon, 34, MUTED)
+    draw.text((x + LEGEND_ICON + 8, y), words, font=font(MIN_TEXT), fill=INK, anchor="lm")

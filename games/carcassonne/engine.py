@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from games.carcassonne import state as state_io
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
+from games.carcassonne.grid import square_name
 from games.carcassonne.data import (
     CITY_PER_PENNANT, CITY_PER_TILE, CLOISTER_COMPLETE, CROP_CIRCLE_CODE, END_CITY_PER_PENNANT,
     END_CITY_PER_TILE, FIELD_PER_CITY, MAX_PLAYERS, MIN_PLAYERS, ORIENTED,
@@ -150,24 +151,26 @@ class Carcassonne:
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args
-        # The steps towards a square say in words what was chosen: the turn's account reads
-        # "Anna picks square 0,-1." rather than a button's label.
+        # The steps towards a square say in words what was chosen ("Anna picks square M12."
+        # rather than a button's label); they are provisional (`kind="step"`): a turn's account
+        # may leave them out, since the tile placed says where it went.
         if verb == "area":
             new.area = int(args[0]) - 1
             groups = square_groups(list(state.fits))
             first = sum(len(group) for group in groups[:new.area]) + 1
             events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first,
-                                    last=first + len(groups[new.area]) - 1)))
+                                    last=first + len(groups[new.area]) - 1), kind="step"))
         elif verb == "at":
             new.square = _parse_sq(args[0])
             new.phase = "rotate"
-            events.append(Event(msg("carcassonne.event.square", player=SeatRef(seat), square=args[0])))
+            events.append(Event(msg("carcassonne.event.square", player=SeatRef(seat),
+                                    square=square_name(*new.square)), kind="step"))
         elif verb == "back":
             if new.phase == "rotate":
                 new.phase, new.square = "place", None  # back to the squares of the same group
             else:
                 new.area = None
-            events.append(Event(msg("carcassonne.event.back", player=SeatRef(seat))))
+            events.append(Event(msg("carcassonne.event.back", player=SeatRef(seat)), kind="step"))
         elif verb == "turn":
             self._place_tile(new, SIDE_NAMES.index(args[0]), events)
         elif verb == "robber":
@@ -192,7 +195,7 @@ class Carcassonne:
         state.board = state.board.place(code, square, rot)
         state.drawn, state.fits, state.area, state.square = None, {}, None, None
         events.append(Event(msg("carcassonne.event.placed", player=SeatRef(state.turn),
-                                tile=_tile_term(code), square=_sq(square)), kind="lay"))
+                                tile=_tile_term(code), square=square_name(*square)), kind="lay"))
         if TILE_TYPES[code].robber:
             state.robber_queue = self._robber_order(state)
             state.phase, state.asked = "robber", state.turn
@@ -239,8 +242,10 @@ class Carcassonne:
             seg = dict(follower_spots(state))[spot]
             state.meeples.append((state.turn, index, seg))
             kind = state.board.oriented(index).kinds[seg]
+            _, x, y, _ = state.board.tiles[index]
             events.append(Event(msg("carcassonne.event.follower", player=SeatRef(state.turn),
-                                    follower=msg(f"carcassonne.follower.{KIND_WORDS[kind]}")), kind="follower"))
+                                    follower=msg(f"carcassonne.follower.{KIND_WORDS[kind]}"),
+                                    square=square_name(x, y)), kind="follower"))
         awards = _completed_scoring(state, index, events)
         _score_round(state, awards, events)
         code = state.board.tiles[index][0]
@@ -275,10 +280,12 @@ class Carcassonne:
             meeple = _meeple_at(state, seat, arg)
             if verb == "add":
                 state.meeples.append(meeple)
-                events.append(Event(msg("carcassonne.event.crop_added", player=SeatRef(seat), square=arg)))
+                events.append(Event(msg("carcassonne.event.crop_added", player=SeatRef(seat),
+                                        square=_spot_square(arg))))
             else:
                 state.meeples.remove(meeple)
-                events.append(Event(msg("carcassonne.event.crop_removed", player=SeatRef(seat), square=arg)))
+                events.append(Event(msg("carcassonne.event.crop_removed", player=SeatRef(seat),
+                                        square=_spot_square(arg))))
         self._next_crop(state, events)
 
     # -- turns and the end
@@ -335,7 +342,7 @@ class Carcassonne:
             if verb == "at":
                 sq = _parse_sq(args[0])
                 number = list(state.fits).index(sq) + 1
-                return msg("carcassonne.label.at", number=number, square=args[0])
+                return msg("carcassonne.label.at", number=number, square=square_name(*sq))
             if verb == "back":
                 return msg("carcassonne.label.back")
             if verb == "turn":
@@ -363,9 +370,9 @@ class Carcassonne:
             if verb == "crop":
                 return msg(f"carcassonne.label.crop_{args[0]}")
             if verb == "add":
-                return msg("carcassonne.label.add", square=args[0])
+                return msg("carcassonne.label.add", square=_spot_square(args[0]))
             if verb == "remove":
-                return msg("carcassonne.label.remove", square=args[0])
+                return msg("carcassonne.label.remove", square=_spot_square(args[0]))
             if verb == "pass":
                 return msg("carcassonne.label.crop_pass")
         except (ValueError, KeyError, IndexError, TypeError):
@@ -588,6 +595,12 @@ def _spot_arg(state: CarcassonneState, meeple: tuple[int, int, int]) -> str:
     _, index, seg = meeple
     _, x, y, _ = state.board.tiles[index]
     return f"{x},{y},{seg}"
+
+
+def _spot_square(arg: str) -> str:
+    """The board's name of the square in a follower's action argument ("x,y,segment")."""
+    x, y, _ = (int(v) for v in arg.split(","))
+    return square_name(x, y)
 
 
 def _meeple_at(state: CarcassonneState, seat: int, arg: str) -> tuple[int, int, int]:

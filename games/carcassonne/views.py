@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.carcassonne.data import ORIENTED, TILES, TRACK_SPACES
+from games.carcassonne.grid import square_name
 from games.core import SeatRef, msg
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _status(state: "CarcassonneState", outcome):
     if state.phase == "place":
         return msg("carcassonne.status.place", player=player, count=len(state.pile) + 1)
     if state.phase == "rotate":
-        return msg("carcassonne.status.rotate", player=player, square=f"{state.square[0]},{state.square[1]}")
+        return msg("carcassonne.status.rotate", player=player, square=square_name(*state.square))
     if state.phase == "robber":
         return msg("carcassonne.status.robber", player=SeatRef(state.asked))
     if state.phase == "follower":

@@ -1,79 +1,346 @@
-"""Carcassonne's placing steps on a phone: the rotations that fit and the free follower spots
-are drawn and numbered exactly like the buttons; the busiest boards keep every text whole,
-none under the smallest size and none over another."""
+"""Carcassonne on a phone: the busiest boards keep the standard (tests/renderers/standard.py), every
+numbered choice on the image is where its button says (squares by the grid's letters and numbers
+drawn along the landscape's edges, rotations, follower spots), and the placing view shows every
+square that fits, at the standard's size, at every placement of whole games."""
 from __future__ import annotations
 
 import random
 import re
 
 import pytest
+from PIL import Image, ImageDraw
 
 from games import REGISTRY
-from i18n import translate
+from games.carcassonne.grid import square_name
+from i18n import t, translate
+from renderers import carcassonne as board
+from renderers import carcassonne_landscape as land
 from renderers.carcassonne import render
-from renderers.common import MIN_TEXT, PHONE_SIZE, overlapping_texts, recording_texts
+from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, recording_texts
+from tests.renderers.standard import readable_problems
 
 GAME = REGISTRY["carcassonne"]
-NAMES = ["Anna", "王小明", "さくら", "김민준", "Дмитрий"]
+NAMES = ["Anna", "王小明", "Bartholomäus der Zögerliche von Irgendwo", "김민준", "Дмитрий"]
+LABEL = re.compile(r"(\d+) · \S+ (-?[A-Z]+)(-?\d+)$")
 
 
-def reach(phase: str, seats: int, seed: int, want=lambda state: True):
-    state = GAME.new_game(seats, seed=seed)
+def states_of(seats: int, seed: int, *, normal: bool = True):
+    """Every state of one whole game: the normal player's moves, or random ones (which spread
+    the landscape wider and leave more squares open)."""
     rng = random.Random(seed)
-    for step in range(400):
-        if state.phase == phase and step > 6 and want(state):
-            return state
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    pytest.skip(f"no {phase} step reached")
-
-
-def numbers_on_buttons(state, verb: str, lang: str) -> list[int]:
-    seat = min(GAME.to_act(state))
-    labels = [translate(GAME.describe(state, seat, a), lang, NAMES) for a in GAME.legal_actions(state, seat)
-              if a.verb == verb]
-    return [int(re.match(r"(\d+) · ", label).group(1)) for label in labels]
-
-
-def drawn_numbers(records, top: int) -> list[int]:
-    return sorted(int(r.text) for r in records if r.text.isdigit() and r.box[1] > top and r.box[0] > 700)
-
-
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_follower_spots_are_numbered_like_the_buttons(lang):
-    state = reach("follower", 3, 2, lambda s: len(GAME.legal_actions(s, s.turn)) > 2)
-    with recording_texts() as drawn:
-        image = render(GAME.view(state, None), NAMES[:3], lang=lang)
-    assert image.size == PHONE_SIZE
-    buttons = numbers_on_buttons(state, "follower", lang)
-    assert buttons == list(range(1, len(buttons) + 1))
-    # the enlarged tile in the side panel carries each number (and the list beneath it)
-    panel = [int(r.text) for r in drawn if r.text.isdigit() and r.box[0] > 1080 - 360 and 180 < r.box[1] < 990]
-    assert set(panel) == set(buttons)
-
-
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_rotations_that_fit_are_drawn_and_numbered_like_the_buttons(lang):
-    state = reach("rotate", 3, 4, lambda s: len(s.fits.get(s.square, ())) > 1)
-    with recording_texts() as drawn:
-        render(GAME.view(state, None), NAMES[:3], lang=lang)
-    buttons = numbers_on_buttons(state, "turn", lang)
-    panel = [int(r.text) for r in drawn if r.text.isdigit() and r.box[0] > 1080 - 360 and 180 < r.box[1] < 990]
-    assert sorted(panel) == buttons == list(range(1, len(state.fits[state.square]) + 1))
-
-
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_finished_five_player_board_is_readable(lang):
-    state = GAME.new_game(5, seed=9)
-    rng = random.Random(9)
+    state = GAME.new_game(seats, seed=seed)
+    yield state
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+        legal = GAME.legal_actions(state, seat)
+        action = GAME.suggest(state, seat, rng) if normal else rng.choice([a for a in legal if a.verb != "back"])
+        state, _ = GAME.apply(state, seat, action)
+        yield state
+
+
+def first(states, want):
+    return next(state for state in states if want(state))
+
+
+def labels(state, verb: str, lang: str) -> list[str]:
+    seat = min(GAME.to_act(state))
+    return [translate(GAME.describe(state, seat, a), lang, NAMES) for a in GAME.legal_actions(state, seat)
+            if a.verb == verb]
+
+
+def drawn_on(view, lang: str):
     with recording_texts() as drawn:
-        image = render(GAME.view(state, None), NAMES, lang=lang)
+        image = render(view, NAMES[:view["seats"]], lang)
+    return image, drawn
+
+
+def middle(record) -> tuple[float, float]:
+    return (record.box[0] + record.box[2]) / 2, (record.box[1] + record.box[3]) / 2
+
+
+def grid(drawn, lang: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Where the landscape's column letters and row numbers stand: {letters: x}, {number: y}."""
+    columns = {r.text: middle(r)[0] for r in drawn if re.fullmatch(r"-?[A-Z]{1,2}", r.text)}
+    if not columns:
+        return {}, {}
+    left = min(columns.values())
+    heading = min(r.box[1] for r in drawn if r.text == t(lang, "carcassonne.board.points_heading"))
+    letters_bottom = max(r.box[3] for r in drawn if r.text in columns)
+    rows = {r.text: middle(r)[1] for r in drawn if re.fullmatch(r"-?\d+", r.text) and r.size == MIN_TEXT
+            and r.box[2] < left - 10 and letters_bottom <= r.box[1] and r.box[3] <= heading}
+    return columns, rows
+
+
+def texts_at(drawn, text: str, point: tuple[float, float], slack: float = 3) -> list:
+    return [r for r in drawn if r.text == text and abs(middle(r)[0] - point[0]) <= slack
+            and abs(middle(r)[1] - point[1]) <= slack]
+
+
+def check_squares(state, lang: str, view=None) -> None:
+    """Every square offered carries its button's number, at least 40 px, on the square the
+    button names by the grid drawn along the landscape's edges; nothing breaks the standard."""
+    view = view or GAME.view(state, None)
+    image, drawn = drawn_on(view, lang)
     assert image.size == PHONE_SIZE
-    assert min(r.size for r in drawn) >= MIN_TEXT
-    # (a text drawn twice on the very same spot, as a stroke and a fill, is one text)
-    clashes = [(a, b) for a, b in overlapping_texts(drawn, margin=2) if (a.box, a.text) != (b.box, b.text)]
-    assert not clashes
-    assert all(0 <= r.box[0] and r.box[2] <= PHONE_SIZE[0] and r.box[3] <= PHONE_SIZE[1] for r in drawn)
+    assert not readable_problems(drawn, image.size)
+    columns, rows = grid(drawn, lang)
+    offered = labels(state, "at", lang)
+    assert offered
+    for label in offered:
+        number, column, row = LABEL.match(label).groups()
+        assert column in columns and row in rows, (label, sorted(columns), sorted(rows))
+        found = texts_at(drawn, number, (columns[column], rows[row]))
+        assert found and all(r.size >= MIN_TEXT for r in found), (label, columns[column], rows[row])
+
+
+# ----------------------------------------------------------------------------------------
+# The busiest boards
+
+
+def busiest_views() -> dict[str, dict]:
+    normal = list(states_of(5, 9))
+    spread = list(states_of(5, 3, normal=False))
+    views = {"finished": normal[-1], "finished, spread wide": spread[-1]}
+    for tiles in (30, 60):
+        for phase in ("place", "rotate", "follower"):
+            views[f"{phase} at {tiles} tiles"] = first(normal, lambda s: s.phase == phase
+                                                        and len(s.board.tiles) >= tiles)
+    views["groups of squares"] = first(spread, lambda s: s.phase == "place" and s.area is None
+                                       and len(s.fits) > 24)
+    views["a group chosen"] = first(spread, lambda s: s.phase == "place" and s.area is not None)
+    views["robber"] = first(spread, lambda s: s.phase == "robber" and len(s.board.tiles) > 40)
+    views["follower, many spots"] = first(spread, lambda s: s.phase == "follower"
+                                          and len(GAME.legal_actions(s, s.turn)) >= 4)
+    result = {label: GAME.view(state, None) for label, state in views.items()}
+    for label in ("place at 60 tiles", "rotate at 60 tiles", "follower at 60 tiles"):
+        whole = dict(result[label], landscape="whole")
+        result[f"{label}, whole landscape asked for"] = whole
+    return result
+
+
+@pytest.fixture(scope="module")
+def busiest():
+    return busiest_views()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_busiest_boards_keep_the_phone_standard(busiest, lang):
+    """No text under 40 px, none off the image, none over another, on the finished five-player
+    board, mid-game placing views, the robber step and the whole landscape asked for."""
+    for label, view in busiest.items():
+        image, drawn = drawn_on(view, lang)
+        assert image.size == PHONE_SIZE
+        assert not readable_problems(drawn, image.size), label
+        # every follower on the landscape shown carries its seat number
+        digits = {r.text for r in drawn if r.text.isdigit()}
+        assert {str(f["seat"] + 1) for f in view["meeples"]} <= digits, label
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_long_name_in_the_status_leaves_the_landscape_its_room(busiest, lang):
+    long_names = ["Bartholomäus der Zögerliche von Irgendwo"] * 5
+    for label in ("place at 60 tiles", "rotate at 60 tiles", "follower at 60 tiles", "robber", "finished"):
+        with recording_texts() as drawn:
+            image = render(busiest[label], long_names, lang)
+        assert not readable_problems(drawn, image.size), label
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_two_marks_touch_on_the_busiest_boards(busiest, lang, monkeypatch):
+    """Followers and free spots are drawn at a size their numbers can be read at, so on small
+    tiles they are nudged apart: no two marks' shapes touch."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    for label, view in busiest.items():
+        drawn_marks.clear()
+        render(view, NAMES[:view["seats"]], lang)
+        boxes = [land.box(mark) for mark in drawn_marks]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (label, a, b)
+
+
+# ----------------------------------------------------------------------------------------
+# Numbered choices where their buttons say
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_numbered_squares_stand_where_their_buttons_name_them(busiest, lang):
+    states = list(states_of(4, 2))
+    for tiles in (10, 35, 70):
+        check_squares(first(states, lambda s: s.phase == "place" and len(s.board.tiles) >= tiles), lang)
+
+
+def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
+    """Two whole games, every placement: each square offered lies in the part of the landscape
+    drawn, on the image, its number at the standard's size inside it; every tenth placement
+    drawn and read back (numbers where their buttons' grid names say)."""
+    placements = 0
+    for seats, seed, normal in ((5, 11, True), (3, 7, False)):
+        for state in states_of(seats, seed, normal=normal):
+            if state.phase != "place" or GAME.legal_actions(state, state.turn)[0].verb != "at":
+                continue
+            placements += 1
+            view = GAME.view(state, None)
+            window = board.layout(view, NAMES[:seats], "en")["window"]
+            size = window["size"]
+            offered = land.offered_squares(view)
+            assert len(offered) == len(GAME.legal_actions(state, state.turn)) - (state.area is not None)
+            widest = max(land.text_width_plain(str(square["n"])) for square in offered)
+            assert size >= max(44, widest + 2), (len(state.board.tiles), size)  # inside its square
+            for square in offered:
+                assert land.inside(window, square["x"], square["y"])
+                px, py = land.origin(window, square["x"], square["y"])
+                assert 0 <= px and px + size <= PHONE_SIZE[0] and 0 <= py and py + size <= PHONE_SIZE[1]
+            if placements % 10 == 1:
+                check_squares(state, "en")
+    assert placements >= 2 * 60
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_groups_of_squares_name_the_numbers_the_image_shows(lang):
+    """With more squares than a menu holds, the buttons offer groups ("Squares 1–14"): every
+    square of every group carries its number on the image."""
+    state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
+                  and len(s.fits) > 24)
+    groups = labels(state, "area", lang)
+    assert len(groups) >= 2
+    _, drawn = drawn_on(GAME.view(state, None), lang)
+    numbers = {r.text for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT}
+    for label in groups:
+        low, high = (int(n) for n in re.search(r"(\d+)–(\d+)", label).groups())
+        assert {str(n) for n in range(low, high + 1)} <= numbers, label
+    assert high == len(state.fits)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
+    states = states_of(3, 4)
+    state = first(states, lambda s: s.phase == "rotate" and len(s.fits[s.square]) > 1 and len(s.board.tiles) > 20)
+    buttons = labels(state, "turn", lang)
+    numbers = [int(label.split(" · ")[0]) for label in buttons]
+    assert numbers == list(range(1, len(buttons) + 1))
+    image, drawn = drawn_on(GAME.view(state, None), lang)
+    assert not readable_problems(drawn, image.size)
+    # each rotation's panel carries its number where its column letters stand
+    letters_y = {round(middle(r)[1]) for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text)}
+    on_panels = sorted(int(r.text) for r in drawn if r.text.isdigit()
+                       and any(abs(middle(r)[1] - y) <= 3 for y in letters_y))
+    assert on_panels == numbers
+    # the square chosen, named on the panels' grid, is where each rotation is drawn
+    name = square_name(*state.square)
+    column = re.match(r"-?[A-Z]+", name).group()
+    assert sum(r.text == column for r in drawn) == len(numbers)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_follower_spots_are_numbered_on_the_laid_tile_like_the_buttons(lang):
+    states = states_of(3, 2, normal=False)
+    state = first(states, lambda s: s.phase == "follower" and len(GAME.legal_actions(s, s.turn)) > 3)
+    buttons = [int(label.split(" · ")[0]) for label in labels(state, "follower", lang)]
+    assert buttons == list(range(1, len(buttons) + 1))
+    view = GAME.view(state, None)
+    image, drawn = drawn_on(view, lang)
+    assert not readable_problems(drawn, image.size)
+    columns, rows = grid(drawn, lang)
+    laid = view["tiles"][-1]
+    name = square_name(laid["x"], laid["y"])
+    column, row = re.fullmatch(r"(-?[A-Z]+)(-?\d+)", name).groups()
+    size = min(abs(a - b) for a in columns.values() for b in columns.values() if a != b)
+    on_tile = sorted(int(r.text) for r in drawn if r.text.isdigit()
+                     and abs(middle(r)[0] - columns[column]) < size / 2
+                     and abs(middle(r)[1] - rows[row]) < size / 2)
+    assert on_tile == buttons
+
+
+# ----------------------------------------------------------------------------------------
+# Where the decision is
+
+
+def test_while_placing_the_part_around_the_decision_is_large_with_the_whole_in_an_overview():
+    states = list(states_of(5, 9))
+    for phase in ("rotate", "follower"):
+        state = first(states, lambda s: s.phase == phase and len(s.board.tiles) > 40)
+        view = GAME.view(state, None)
+        window = land.choose_window(view, left=76, top=200, right=1064, bottom=800, focused=True)
+        assert window["part"] and window["size"] >= 150
+        whole = land.choose_window(view, left=76, top=200, right=1064, bottom=800, focused=False)
+        assert not whole["part"] and whole["size"] < window["size"] / 2
+    # the overview: the header shows the whole landscape small (its tiles' colours up there)
+    state = first(states, lambda s: s.phase == "follower" and len(s.board.tiles) > 40)
+    header = render(GAME.view(state, None), NAMES).convert("RGB").crop((500, 0, 1080, board.HEADER - 10))
+    colours = {c for _, c in header.getcolors(1 << 20)}
+    assert {(118, 168, 78), (214, 160, 98)} <= colours  # field and city
+
+
+def test_the_whole_landscape_at_the_end_and_when_asked_for():
+    states = list(states_of(5, 9))
+    final = GAME.view(states[-1], None)
+    middle_game = GAME.view(first(states, lambda s: s.phase == "follower" and len(s.board.tiles) > 50), None)
+    for view in (final, dict(middle_game, landscape="whole")):
+        image, drawn = drawn_on(view, "en")
+        columns, rows = grid(drawn, "en")
+        xs = {square_name(tile["x"], 0)[:-2] for tile in view["tiles"]}
+        ys = {str(tile["y"] + 13) for tile in view["tiles"]}
+        assert xs <= set(columns) and ys <= set(rows)
+
+
+# ----------------------------------------------------------------------------------------
+# Marks told apart
+
+
+def test_a_badge_number_is_dark_on_a_light_seat_colour():
+    for seat in range(5):
+        image = Image.new("RGB", (60, 60), (245, 239, 226))
+        board.badge(ImageDraw.Draw(image), (30, 30), seat)
+        inside = {c for _, c in image.crop((16, 16, 44, 44)).getcolors(1 << 12)}
+        light = sum(SEAT_COLOURS[seat]) > 450
+        assert (INK in inside) == light and (WHITE in inside) == (not light), seat
+
+
+def test_a_monk_stands_beside_its_chapel_away_from_the_road():
+    for code, rot in (("B", 0), ("A", 0), ("A", 1), ("A", 2), ("A", 3)):
+        u, v = land.cloister_spot((code, rot))
+        assert abs(u - 0.5) >= 0.25 and abs(v - 0.5) >= 0.25
+        from games.carcassonne.data import ORIENTED
+        edges = ORIENTED[(code, rot)].edges
+        sides = {(0.78, 0.78): (1, 2), (0.22, 0.78): (2, 3), (0.78, 0.22): (0, 1), (0.22, 0.22): (3, 0)}[(u, v)]
+        assert all(edges[side] != "R" for side in sides)
+
+
+def test_the_square_chosen_is_marked_apart_from_the_last_tile(monkeypatch):
+    """The last tile is framed yellow; the square chosen for the tile is white, ringed black."""
+    state = first(states_of(3, 4), lambda s: s.phase == "rotate" and len(s.board.tiles) > 10)
+    view = dict(GAME.view(state, None), landscape="whole")
+    windows = []
+    original = board.draw_landscape
+    monkeypatch.setattr(board, "draw_landscape", lambda draw, view, window, *rest: (windows.append(window),
+                                                                               original(draw, view, window, *rest)))
+    image = render(view, NAMES[:3]).convert("RGB")
+    window = windows[0]
+    size = window["size"]
+
+    def edge_colours(cell, inset: int) -> set:
+        px, py = land.origin(window, cell["x"], cell["y"])
+        return {image.getpixel((px + inset, py + size // 2)), image.getpixel((px + size // 2, py + inset))}
+
+    assert edge_colours(view["tiles"][-1], 0) == {(255, 196, 0)}
+    assert edge_colours(view["square"], 4) == {INK}
+    assert image.getpixel(tuple(v + size // 4 for v in land.origin(window, view["square"]["x"],
+                                                                      view["square"]["y"]))) == WHITE
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_board_explains_its_marks_and_the_players_table_in_words(lang):
+    states = list(states_of(5, 3, normal=False))
+    for state, extra in ((first(states, lambda s: s.phase == "place" and len(s.board.tiles) > 20), ["last_tile"]),
+                         (first(states, lambda s: s.phase == "robber"), ["last_tile", "figure", "robber"])):
+        _, drawn = drawn_on(GAME.view(state, None), lang)
+        words = {r.text for r in drawn}
+        for key in ["knight", "thief", "monk", "farmer"] + extra:
+            assert t(lang, f"carcassonne.board.legend.{key}") in words, key
+        for key in ("points_heading", "followers_heading", "robber_heading"):
+            assert t(lang, f"carcassonne.board.{key}") in words
+        assert not any(re.search(r"\d+ · |space \d|Feld \d", word) for word in words)

@@ -1,0 +1,335 @@
+"""Carcassonne's landscape on the board image: which part is drawn (the window), the tiles, the grid's
+letters and numbers along its edges, the squares offered or chosen, and the marks on it.
+
+Marks are followers (in their seat colour, with the seat number) and free spots (white, with
+their choice number), shaped by role: knight square, thief triangle, monk disc, farmer wide
+oval. A mark is never smaller than its number needs (40 px type), so on small tiles marks are
+kept inside their tile or, where they cannot be, pushed apart until none touches another.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from games.carcassonne.data import ORIENTED
+from games.carcassonne.grid import column_name, row_name
+from renderers.carcassonne_tiles import WHITE, tile_image
+from renderers.common import HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on
+
+EMPTY = (226, 219, 200)
+GRID = (70, 90, 50)
+TARGET = (255, 255, 255)
+PANEL = (250, 246, 236)
+LABEL_H = 44        # the row of column letters over the landscape
+LABEL_W = 60        # the column of row numbers left of it
+BIGGEST_TILE = 240
+CAPS = {"place": 150, "rotate": 170, "follower": 200}  # tile size while placing, at most
+
+
+@lru_cache(maxsize=512)
+def text_width_plain(text: str, size: int = MIN_TEXT) -> int:
+    """How wide `text` is drawn at `size` (kept: the same labels every board)."""
+    return int(math.ceil(font(size).getlength(text)))
+
+
+def seat_colour(seat: int):
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def offered_squares(view) -> list[dict]:
+    """The squares of the current choice: all of them, or the chosen group's."""
+    squares = view.get("squares") or []
+    if view.get("area") is not None and view.get("areas"):
+        first = sum(view["areas"][:view["area"]])
+        return squares[first:first + view["areas"][view["area"]]]
+    return squares
+
+
+def _must_show(view) -> list[tuple[int, int]]:
+    """The squares the decision is about: where the tile fits and the last round's tiles, the
+    chosen square, or the tile just laid (with the squares round them)."""
+    phase = view["phase"]
+    if phase == "place":
+        cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)]
+        return cells + [(tile["x"], tile["y"]) for tile in view["tiles"][-view["seats"]:]]
+    centre = view["square"] if phase == "rotate" and view.get("square") else view["tiles"][-1]
+    return [(centre["x"] + dx, centre["y"] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+
+def bounds(cells) -> tuple[int, int, int, int]:
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict:
+    """Which columns and rows are drawn, at what tile size, where. The whole landscape (with the
+    squares offered) if it fits nearly as large as the decision's part would; else that part,
+    grown round it to fill the room at its size (`part` is then true)."""
+    content = [(tile["x"], tile["y"]) for tile in view["tiles"]]
+    content += [(sq["x"], sq["y"]) for sq in (offered_squares(view) if view["phase"] == "place" else [])]
+    if view.get("square"):
+        content.append((view["square"]["x"], view["square"]["y"]))
+    x0, y0, x1, y1 = bounds(content)
+    room_w, room_h = right - left, bottom - top
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    size = min(BIGGEST_TILE, room_w // cols, room_h // rows)
+    part = False
+    if focused:
+        mx0, my0, mx1, my1 = bounds(_must_show(view))
+        mx0, my0, mx1, my1 = max(mx0, x0), max(my0, y0), min(mx1, x1), min(my1, y1)
+        near = min(CAPS[view["phase"]], room_w // (mx1 - mx0 + 1), room_h // (my1 - my0 + 1))
+        if near > size * 1.25:  # much larger than the whole: show the part, as much as fits
+            size = near
+            shown_cols, shown_rows = min(cols, room_w // size), min(rows, room_h // size)
+            x0 = max(x0, min(mx0 - (shown_cols - (mx1 - mx0 + 1)) // 2, x1 - shown_cols + 1))
+            y0 = max(y0, min(my0 - (shown_rows - (my1 - my0 + 1)) // 2, y1 - shown_rows + 1))
+            part = shown_cols < cols or shown_rows < rows
+            cols, rows = shown_cols, shown_rows
+    ox = left + (room_w - cols * size) // 2
+    oy = top + (room_h - rows * size) // 2
+    return {"x0": x0, "y0": y0, "cols": cols, "rows": rows, "size": size, "left": ox, "top": oy, "part": part,
+            "bounds": bounds(content)}
+
+
+def inside(window, x: int, y: int) -> bool:
+    return 0 <= x - window["x0"] < window["cols"] and 0 <= y - window["y0"] < window["rows"]
+
+
+def origin(window, x: int, y: int) -> tuple[int, int]:
+    size = window["size"]
+    return window["left"] + (x - window["x0"]) * size, window["top"] + (y - window["y0"]) * size
+
+
+# ----------------------------------------------------------------------------------------
+# The landscape
+
+
+def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
+    """The part of the landscape in `window`, its grid labels, the squares offered or chosen,
+    the followers and the free spots; `candidate` is a rotation of the drawn tile shown on the
+    square chosen."""
+    size = window["size"]
+    _grid_labels(draw, window)
+    codes = {}
+    tiles = view["tiles"] + ([candidate] if candidate else [])
+    if candidate:  # the empty squares round the chosen one, faintly, to show the grid
+        for k in range(window["cols"] * window["rows"]):
+            px, py = origin(window, window["x0"] + k % window["cols"], window["y0"] + k // window["cols"])
+            draw.rectangle((px, py, px + size, py + size), fill=PANEL, outline=EMPTY, width=2)
+    for tile in tiles:
+        codes[(tile["x"], tile["y"])] = (tile["code"], tile["rot"])
+        if inside(window, tile["x"], tile["y"]):
+            draw._image.paste(tile_image(tile["code"], tile["rot"], size), origin(window, tile["x"], tile["y"]))
+    for tile in tiles:
+        if inside(window, tile["x"], tile["y"]):
+            px, py = origin(window, tile["x"], tile["y"])
+            draw.rectangle((px, py, px + size, py + size), outline=GRID, width=1)
+    last = view["tiles"][-1]
+    if not view["over"] and inside(window, last["x"], last["y"]):
+        px, py = origin(window, last["x"], last["y"])
+        draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
+    number_size = 48 if size >= 80 else MIN_TEXT
+    if view["phase"] == "place":
+        for sq in offered_squares(view):
+            if inside(window, sq["x"], sq["y"]):
+                px, py = origin(window, sq["x"], sq["y"])
+                inset = 3 if size >= 60 else 1  # a small square leaves its number all the room
+                draw.rectangle((px + inset, py + inset, px + size - inset, py + size - inset), fill=EMPTY, outline=INK,
+                               width=2)
+                draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK, anchor="mm")
+    if candidate:
+        px, py = origin(window, candidate["x"], candidate["y"])
+        draw.rectangle((px, py, px + size, py + size), outline=INK, width=5)
+        draw.rectangle((px + 5, py + 5, px + size - 5, py + size - 5), outline=TARGET, width=2)
+    elif view.get("square") and inside(window, view["square"]["x"], view["square"]["y"]):
+        # the square chosen: white and ringed in black, apart from the yellow of the last tile
+        px, py = origin(window, view["square"]["x"], view["square"]["y"])
+        draw.rectangle((px + 2, py + 2, px + size - 2, py + size - 2), fill=TARGET, outline=INK,
+                       width=max(5, size // 14))
+        draw.text((px + size / 2, py + size / 2), "?", font=font(64 if size >= 100 else number_size), fill=INK,
+                  anchor="mm")
+    marks = _follower_marks(view, window, codes)
+    marks += _spot_marks(view, window, codes)
+    _separate(marks, window)
+    for mark in marks:
+        draw_mark(draw, mark)
+
+
+def _grid_labels(draw, window) -> None:
+    """Column letters over the part shown and row numbers left of it: the squares' names."""
+    size = window["size"]
+    widest = max(text_width_plain(column_name(window["x0"] + k)) for k in range(window["cols"]))
+    step = max(1, math.ceil((widest + 8) / size))
+    for k in range(0, window["cols"], step):
+        x = window["left"] + k * size + size / 2
+        draw.text((x, window["top"] - LABEL_H / 2 - 2), column_name(window["x0"] + k), font=font(MIN_TEXT),
+                  fill=MUTED, anchor="mm")
+    step = max(1, math.ceil(44 / size))
+    for k in range(0, window["rows"], step):
+        y = window["top"] + k * size + size / 2
+        draw.text((window["left"] - 10, y), row_name(window["y0"] + k), font=font(MIN_TEXT), fill=MUTED,
+                  anchor="rm")
+
+
+def _mark_size(size: int) -> int:
+    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks."""
+    return max(44, min(58, int(size * 0.36)))
+
+
+def _extent(kind: str, m: float) -> tuple[float, float]:
+    """Half the width and height of a mark of `kind` at mark size `m`."""
+    if kind == "road":
+        return m * 0.68, m * 0.62
+    if kind == "field":
+        return m * 0.68, m * 0.42
+    return m / 2, m / 2
+
+
+def cloister_spot(code_rot) -> tuple[float, float]:
+    """A monk stands beside the chapel, not on it: in the corner away from the tile's road."""
+    edges = ORIENTED[code_rot].edges if code_rot else "FFFF"
+    for (u, v), sides in (((0.78, 0.78), (1, 2)), ((0.22, 0.78), (2, 3)), ((0.78, 0.22), (0, 1)),
+                          ((0.22, 0.22), (3, 0))):
+        if all(edges[side] != "R" for side in sides):
+            return u, v
+    return 0.78, 0.78
+
+
+def _follower_marks(view, window, codes) -> list[dict]:
+    """The followers in the part shown, one mark per figure (a crop circle's second follower on
+    the same road is drawn as a second figure behind the first)."""
+    size = window["size"]
+    m = _mark_size(size)
+    counted: dict[tuple, int] = {}
+    for f in view["meeples"]:
+        if inside(window, f["x"], f["y"]):
+            key = (f["seat"], f["x"], f["y"], f["kind"], f["sx"], f["sy"])
+            counted[key] = counted.get(key, 0) + 1
+    marks = []
+    for (seat, x, y, kind, sx, sy), count in counted.items():
+        if kind == "cloister":
+            sx, sy = cloister_spot(codes.get((x, y)))
+        px, py = origin(window, x, y)
+        marks.append({"x": px + sx * size, "y": py + sy * size, "tile": (px, py, size), "kind": kind, "m": m,
+                      "seat": seat, "count": count, "text": str(seat + 1)})
+    return marks
+
+
+def _spot_marks(view, window, codes) -> list[dict]:
+    """The free spots on the tile just laid, each a white figure of the follower that would stand
+    there, numbered like the buttons, nudged apart where spots lie close."""
+    spots = [spot for spot in view.get("spots") or [] if inside(window, spot["x"], spot["y"])]
+    if not spots:
+        return []
+    size = window["size"]
+    m = _mark_size(size)
+    px, py = origin(window, spots[0]["x"], spots[0]["y"])
+    places = []
+    for spot in spots:
+        sx, sy = (cloister_spot(codes.get((spot["x"], spot["y"]))) if spot["kind"] == "cloister"
+                  else (spot["sx"], spot["sy"]))
+        places.append((sx * size, sy * size))
+    gap = 2 * max(_extent(spot["kind"], m)[0] for spot in spots) + 6
+    # on a tile too small for its spots' marks (the whole landscape asked for), round it
+    grow = max(0.0, (gap * (1 if len(spots) == 1 else 2) - size) / 2)
+    places = _spread([(x + grow, y + grow) for x, y in places], gap, size + 2 * grow)
+    return [{"x": px + sx - grow, "y": py + sy - grow, "tile": (px, py, size), "kind": spot["kind"], "m": m,
+             "seat": None, "count": 1, "text": str(spot["n"]), "placed": True}
+            for spot, (sx, sy) in zip(spots, places)]
+
+
+def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[tuple[float, float]]:
+    """The points nudged apart until each is `gap` from the others (numbered marks that would
+    cover each other), kept inside a square of `size`."""
+    points = [list(p) for p in points]
+    low, high = min(gap / 2, size / 2), max(size - gap / 2, size / 2)
+    for _ in range(40):
+        moved = False
+        for i, a in enumerate(points):
+            for b in points[i + 1:]:
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                dist = math.hypot(dx, dy)
+                if dist >= gap:
+                    continue
+                if dist < 1e-6:
+                    dx, dy, dist = 1.0, 0.3, math.hypot(1.0, 0.3)
+                push = (gap - dist) / 2 + 0.5
+                for p, sign in ((a, -1), (b, 1)):
+                    p[0] = min(max(p[0] + sign * dx / dist * push, low), high)
+                    p[1] = min(max(p[1] + sign * dy / dist * push, low), high)
+                moved = True
+        if not moved:
+            break
+    return [(x, y) for x, y in points]
+
+
+def box(mark) -> tuple[float, float, float, float]:
+    w, h = _extent(mark["kind"], mark["m"])
+    extra = 6 if mark["count"] > 1 else 0  # the figure behind
+    return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
+
+
+def _separate(marks: list[dict], window) -> None:
+    """Every mark inside its tile where the tile has room for it, and no two marks touching:
+    on small tiles, marks of neighbouring tiles are pushed apart."""
+    for mark in marks:
+        if mark.get("placed"):
+            continue
+        px, py, size = mark["tile"]
+        w, h = _extent(mark["kind"], mark["m"])
+        mark["x"] = min(max(mark["x"], px + w + 3), px + size - w - 3) if size > 2 * w + 6 else px + size / 2
+        mark["y"] = min(max(mark["y"], py + h + 3), py + size - h - 3) if size > 2 * h + 6 else py + size / 2
+    size = window["size"]
+    if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
+        return  # every mark lies inside its own tile: none can touch another tile's
+    # only marks on tiles near each other can touch (spots spill round a small tile)
+    pairs = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
+             if abs(a["tile"][0] - b["tile"][0]) <= 2 * size and abs(a["tile"][1] - b["tile"][1]) <= 2 * size]
+    for _ in range(40):
+        moved = False
+        for a, b in pairs:
+            ax0, ay0, ax1, ay1 = box(a)
+            bx0, by0, bx1, by1 = box(b)
+            over_x, over_y = min(ax1, bx1) - max(ax0, bx0) + 2, min(ay1, by1) - max(ay0, by0) + 2
+            if over_x <= 0 or over_y <= 0:
+                continue
+            key, over = ("x", over_x) if over_x < over_y else ("y", over_y)
+            push = (over / 2 + 0.5) * (1 if b[key] >= a[key] else -1)
+            a[key] -= push
+            b[key] += push
+            moved = True
+        for mark in marks:  # spots spilling round a small tile stay on the landscape shown
+            if mark.get("placed"):
+                w, h = _extent(mark["kind"], mark["m"])
+                x = min(max(mark["x"], window["left"] + w + 2), window["left"] + window["cols"] * size - w - 2)
+                y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
+                moved = moved or (x, y) != (mark["x"], mark["y"])
+                mark["x"], mark["y"] = x, y
+        if not moved:
+            break
+
+
+def draw_mark(draw, mark) -> None:
+    """A follower (in its seat colour, with the seat number) or a free spot (white, with its
+    choice number): knight square, thief triangle, monk disc, farmer wide oval."""
+    colour = WHITE if mark["seat"] is None else seat_colour(mark["seat"])
+    if mark["count"] > 1:
+        shape(draw, mark["x"] + 6, mark["y"] - 6, mark["kind"], mark["m"], colour)
+    shape(draw, mark["x"], mark["y"], mark["kind"], mark["m"], colour)
+    ink = ink_on(colour)
+    halo = WHITE if ink == INK else INK
+    y = mark["y"] + (mark["m"] * 0.12 if mark["kind"] == "road" else 0)
+    text_size = 48 if mark["m"] >= 56 else MIN_TEXT
+    draw.text((mark["x"], y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
+              stroke_fill=halo)
+
+
+def shape(draw, cx: float, cy: float, kind: str, m: float, colour) -> None:
+    w, h = _extent(kind, m)
+    line = 3
+    if kind == "city":
+        draw.rectangle((cx - w, cy - h, cx + w, cy + h), fill=colour, outline=INK, width=line)
+    elif kind == "road":
+        draw.polygon([(cx, cy - h), (cx + w, cy + h), (cx - w, cy + h)], fill=colour, outline=INK, width=line)
+    else:
+        draw.ellipse((cx - w, cy - h, cx + w, cy + h), fill=colour, outline=INK, width=line)
