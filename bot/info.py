@@ -176,8 +176,9 @@ class Info:
         state = game.from_dict(table.state)
         footer, _ = self.content.footer(table, game, state, await self.timers.deadline_line(table))
         content = presenter.board_text([], status_line(table, game, state), footer)
-        return content, await self.content.image(game.view(state, None), table.names, "board.png",
-                                                 table_language(table))
+        # The whole board, where a game shows only the part where the decision is.
+        return content, await self.content.image(dict(game.view(state, None), landscape="whole"), table.names,
+                                                 "board.png", table_language(table))
 
     # -------------------------------------------------------------------------- texts
 
