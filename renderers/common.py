@@ -32,8 +32,9 @@ WHITE = (255, 255, 255)
 
 PHONE_SIZE = (1080, 1350)
 """Every board's size: upright 4:5, what a phone shows full width in portrait."""
-MIN_TEXT = 30
-"""The smallest font size on a board: 30 px at 1080 wide is 11 px on a 390 px phone."""
+MIN_TEXT = 40
+"""The smallest font size on a board: a 390 px phone's client shows a board about 300 px wide,
+so 40 px at 1080 wide is 11 px there."""
 
 # Seat colours in seat order. Chosen by search so that every pair stays at least ~35 CIELAB
 # units apart for normal vision and under simulated deuteranopia, protanopia and tritanopia
