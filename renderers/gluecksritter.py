@@ -557,18 +557,14 @@ def _document_cards(view, lang: str) -> list:
         if armed.get(code):  # an armed Gift or Alibi, a Veto with its target: "armed" under the name
             lines = [" ".join(lines), t(lang, P + "board.armed")]
         sized.append((code, lines, int(max(_length(line, SMALL) for line in lines)) + 64))
-    most = _most_document_rows(view["seats"])
+    most, first_left = _most_document_rows(view["seats"]), MARGIN + _own_cards_width(view, lang)
+    placed = _first_fit(sized, most, first_left)
     kept = len(sized)
-    while True:
-        placed = _first_fit(sized[:kept], most, MARGIN + _own_cards_width(view, lang))
-        if placed is not None:
-            return placed
+    while placed is None:
         kept -= 1
         more = [t(lang, P + "board.more_documents", count=len(sized) - kept)]
-        placed = _first_fit(sized[:kept] + [("more", more, int(_length(more[0], SMALL)) + 28)], most,
-                            MARGIN + _own_cards_width(view, lang))
-        if placed is not None:
-            return placed
+        placed = _first_fit(sized[:kept] + [("more", more, int(_length(more[0], SMALL)) + 28)], most, first_left)
+    return placed
 
 
 def _first_fit(sized: list, rows: int, first_left: int) -> list | None:

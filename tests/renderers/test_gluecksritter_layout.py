@@ -120,6 +120,25 @@ def test_a_seats_documents_are_drawn_whole_with_their_names_and_seals_beside_the
             assert not colours & {SEAL, SEAL_YELLOW}, (name, record)
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_documents_beyond_the_rows_that_fit_are_counted_on_a_last_card(lang):
+    """A seat holding every kind of document (six players, secret cards chosen): the image keeps
+    the standard and counts on its last card the kinds it has no room for."""
+    state = _heaviest_hand(BUSY["6p choose"], 1)
+    for code in ("master", "pardon", "taxpriv", "tollpriv", "alibi"):
+        if code in state.pile or code in state.discard:
+            give_document(state, 1, code)
+    view = GAME.view(state, 1)
+    kinds = list(dict.fromkeys(view["private"]["hand"]))
+    assert len(kinds) == 10
+    image, records = _texts(view, lang)
+    assert readable_problems(records, image.size) == []
+    drawn = " ".join(r.text for r in records)
+    shown = [code for code in kinds if t(lang, P + f"doc.{code}") in drawn]
+    assert 3 <= len(shown) < len(kinds)
+    assert t(lang, P + "board.more_documents", count=len(kinds) - len(shown)) in [r.text for r in records]
+
+
 def _event_lines(view, lang, records):
     """The drawn lines of the events, top to bottom, and the log's entries they come from."""
     entries = [translate(entry, lang, NAMES) for entry in view["log"]]
