@@ -142,8 +142,8 @@ def test_documents_beyond_the_rows_that_fit_are_counted_on_a_last_card(lang):
 def _event_lines(view, lang, records):
     """The drawn lines of the events, top to bottom, and the log's entries they come from."""
     entries = [translate(entry, lang, NAMES) for entry in view["log"]]
-    lines = sorted((r for r in records if r.box[0] < 40 and r.box[1] > 900 and any(r.text in entry for entry in entries)),
-                   key=lambda r: r.box[1])
+    under_the_rows = [r for r in records if r.box[0] < 40 and r.box[1] > 900]  # at the left, under the players
+    lines = sorted((r for r in under_the_rows if any(r.text in entry for entry in entries)), key=lambda r: r.box[1])
     return lines, entries
 
 
