@@ -403,9 +403,10 @@ def _raid(view):
 
 def _bottom_room(view, lang: str) -> int:
     """The room under the players. The public board needs the haggle or raid lines, the legend
-    and two lines of events (the newest, whole); a seat's image its documents (every image keeps room for one row of
-    them, so a seat's image and the public board are the same board above it; only a seat whose
-    documents take more rows gets a tighter board) and, where they fit, the same lines."""
+    and two lines of events (the newest, whole); a seat's image its documents (every image keeps
+    room for one row of them, so a seat's image and the public board are the same board above
+    it; only a seat whose documents take more rows gets a tighter board) and, where they fit, the
+    same lines."""
     rows = 1
     if private_shown(view):
         rows = max(1, _document_rows(view, lang))
@@ -447,9 +448,10 @@ def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
         said = "board.raid_previous" if previous else "board.raid"
         lines.append(f"{t(lang, P + said, thief=names[raid['thief']], victim=names[raid['victim']])} · "
                      f"{t(lang, P + die)}")
+    lines = [line for text in lines for line in _wrapped(text, SMALL, width)]  # long names: more lines, never cut
     if y + LINE * len(lines) + DEPTH - LINE <= height:
         for line in lines:
-            _text(draw, (MARGIN, y), line, SMALL, width)
+            draw.text((MARGIN, y), line, font=font(SMALL), fill=INK)
             y += LINE
     shown: list[tuple[str, ...]] = []
     for entry in reversed(view.get("log") or []):  # the newest that fit whole ...

@@ -101,6 +101,22 @@ def test_the_busiest_boards_and_every_seats_image_keep_the_phone_standard(name, 
         assert not [r.text for r in records if r.text.endswith("…")], (name, view["viewer"])  # nothing cut
 
 
+WORLD_NAMES = ["Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["6p choose", "6p haggle", "6p knight", "6p end"])
+def test_names_in_any_script_and_a_long_one_keep_the_standard(name, lang):
+    """Only a name too long for its row is shortened there; the status, the raid and the haggle
+    wrap it whole."""
+    for seat in (None, 0):
+        with recording_texts() as records:
+            image = render_image(GAME.view(BUSY[name], seat), WORLD_NAMES, lang)
+        assert readable_problems(records, image.size) == [], (name, seat)
+        cut = [r.text for r in records if r.text.endswith("…")]
+        assert all(WORLD_NAMES[0].startswith(text[:-1]) and len(text) > 8 for text in cut), (name, seat, cut)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_seats_documents_are_drawn_whole_with_their_names_and_seals_beside_them(lang):
     for name in ("6p choose", "6p haggle", "6p end", "4p choose"):
