@@ -313,7 +313,7 @@ SILVER_X, GOLD_X, DUCATS_X = 408, 470, 506
 CASTLE_X = 600
 DOCUMENTS_X = 830
 CARDS_X = 882
-ROW_MIN, ROW_MAX = 76, 130
+ROW_MIN, ROW_MAX = 76, 110
 
 
 def _row_height(view, lang, top: int) -> int:
