@@ -1,18 +1,22 @@
 """Die Glücksritter board renderer: draws only what a view (public or a seat's) holds.
 
-Phone first: an upright 1080 x 1350 image. From the top: the title and round, the sack and the
-document pile in words, the status (wrapped, never cut); the six fields, each numbered like the
-card buttons, with its prices in words (alone / shared), a small drawing of what it gives, the
-coins on 5 and 6 with what this round's Ducat card added, the dungeon on 4 and, after the reveal,
-a numbered disc per visitor; column headings, then one row per player (seat number in a coloured
-disc, name, Ducats, silver and gold coins, the castle's walls and towers, documents held as a
-sealed parchment with the count, their two cards or whether they have chosen); then the haggle or
-the raid, on a seat's own image its secret cards and its documents as sealed parchments with their
-names (nothing is added when it has neither, so the bot can leave the DM without an image), and
-the newest events whole at 30 px in the room that is left.
+Phone first: an upright 1080 x 1350 image whose every text is at least `MIN_TEXT` (40 px, about
+11 px where a phone's client shows the board 300 px wide). From the top: the title and round,
+the sack and the document pile in words, the status (wrapped, never cut); the six fields in
+three rows of two, each numbered like the card buttons with its name and a small drawing of
+what it gives, and on its second line its prices in words (alone / shared), the dungeon with a
+numbered disc per knight in it, or the coins on 5 and 6 with what this round's Ducat card added;
+then one row per player, one line each: the seat number in a coloured disc, the name, silver and
+gold coins "= Ducats", the castle (walls above, towers below, built ones filled), the documents
+held as a sealed parchment with the count, and their two cards, whether they have chosen, or at
+the end who won. Below, on the public board the legend of the row's marks, the haggle or the
+raid and the newest events, oldest first as in the turn message; on a seat's own image its secret
+cards and its documents as sealed parchments with their names first (nothing is added when it
+has neither, so the bot can leave the DM without an image).
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -21,11 +25,12 @@ from i18n import t, translate
 from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
                               note_text, recording_texts, to_palette, wrap)
-from renderers.common import text_width as _measure
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
-SMALL = MIN_TEXT      # the smallest text: 1/36 of the width
+SMALL = MIN_TEXT      # every text: 40 px
+LINE = 48             # the pitch of lines of 40 px text (its boxes never touch)
+DEPTH = 60            # from where a line of 40 px text is drawn to the lowest its glyphs reach, and a little more
 WHITE = (255, 255, 255)
 PANEL = (236, 229, 214)
 ACTIVE = (255, 247, 222)
@@ -43,18 +48,19 @@ P = "gluecksritter."
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
-    image = _base_for(lang).copy()
+    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
+    status = _status_lines(translate(view["status"], lang, seat_names))
+    fields_top = _fields_top(len(status))
+    image = _base_for(lang, fields_top).copy()
     draw = ImageDraw.Draw(image)
-    seats = view["seats"]
-    seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(seats)]
-    _header(draw, view, seat_names, lang)
-    y = _fields(draw, view, lang, FIELDS_TOP)
-    y = _headings(draw, view, lang, y + 6)
-    y = _players(draw, view, seat_names, lang, y)
+    _header(draw, view, status, lang)
+    table_top = _fields(draw, view, lang, fields_top) + 10
+    y = _players(draw, view, seat_names, lang, table_top)
     _bottom(draw, view, seat_names, lang, y + 4)
     image = to_palette(image, _palette())
-    # Below it the seat's documents and the events (private_rows); on the public board only the
-    # events, under the same board, so a move's public board and DM images share its drawing.
+    # Below it the seat's documents and the events (private_rows); on the public board the
+    # legend and the events, under the same board, so a move's public board and DM images share
+    # its drawing.
     image.info["private_top"] = y + 4
     return image
 
@@ -66,27 +72,27 @@ def private_layout(view: dict, lang: str) -> int:
 
 
 def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
-    """The rows from `top` down of this seat's image (the raid line, its documents and secret
-    choice, the events), as `render` draws them."""
-    image = _base_for(lang).crop((0, top, WIDTH, HEIGHT))  # those rows alone
+    """The rows from `top` down of this seat's image (its documents and secret choice, the raid
+    line, the events), as `render` draws them."""
+    image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone: nothing of the base there
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     _bottom(ImageDraw.Draw(image), view, seat_names, lang, 0, HEIGHT - top)
     return to_palette(image, _palette())
 
 
-_BASES: dict[str, tuple[Image.Image, list]] = {}
+_BASES: dict[tuple[str, int], tuple[Image.Image, list]] = {}
 
 
-def _base_for(lang: str) -> Image.Image:
-    """The static layer of `lang`, drawn once; on later boards its texts are reported to the
-    layout tests' recorder as if drawn again (`note_text`)."""
-    kept = _BASES.get(lang)
+def _base_for(lang: str, fields_top: int) -> Image.Image:
+    """The static layer of `lang` with the fields at `fields_top`, drawn once; on later boards
+    its texts are reported to the layout tests' recorder as if drawn again (`note_text`)."""
+    kept = _BASES.get((lang, fields_top))
     if kept is None:
         with recording_texts() as texts:
-            image = _base(lang)
+            image = _base(lang, fields_top)
         if len(_BASES) > 8:
             _BASES.clear()
-        _BASES[lang] = (image, list(texts))
+        _BASES[(lang, fields_top)] = (image, list(texts))
         return image
     image, texts = kept
     for record in texts:
@@ -94,39 +100,47 @@ def _base_for(lang: str) -> Image.Image:
     return image
 
 
-def _base(lang: str) -> Image.Image:
+def _base(lang: str, fields_top: int) -> Image.Image:
     """The parts that never change: the background and the six fields' frames, numbers, names,
-    prices and the dungeon's word (drawn once per language)."""
+    drawings, prices and the dungeon's word (drawn once per language and header height)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     prices = {1: DOCUMENT_PRICE, 2: WALL_PRICE, 3: TOWER_PRICE}
     for number in range(1, 7):
-        x, y, box_w, box_h = _field_box(number)
+        x, y, box_w, box_h = _field_box(number, fields_top)
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=14, fill=FIELD_FILL, outline=STONE, width=2)
-        draw.ellipse((x + 8, y + 8, x + 56, y + 56), fill=INK)
-        draw.text((x + 32, y + 32), str(number), font=font(36), fill=WHITE, anchor="mm")
-        _text(draw, (x + 64, y + 32), t(lang, P + f"field.{number}"), 32, box_w - 72, anchor="lm")
-        _picture(draw, number, x + box_w - 44, y + box_h - 42)
+        draw.ellipse((x + 10, y + 8, x + 58, y + 56), fill=INK)
+        draw.text((x + 34, y + 32), str(number), font=font(SMALL), fill=WHITE, anchor="mm")
+        _text(draw, (x + 68, y + 32), t(lang, P + f"field.{number}"), SMALL, box_w - 68 - 80, anchor="lm")
+        _picture(draw, number, x + box_w - 42, y + 32)
         if number in prices:
             alone, shared = prices[number]
-            _text(draw, (x + 14, y + 62), t(lang, P + "board.price_alone", count=alone), SMALL, box_w - 80)
-            _text(draw, (x + 14, y + 96), t(lang, P + "board.price_shared", count=shared), SMALL, box_w - 80)
+            _text(draw, (x + 16, y + FIELD_LINE2), t(lang, P + "board.prices", alone=alone, shared=shared), SMALL,
+                  box_w - 28, anchor="lm")
         elif number == 4:
-            draw.text((x + 14, y + 66), t(lang, P + "board.dungeon"), font=font(SMALL), fill=DUNGEON)
+            draw.text((x + 16, y + FIELD_LINE2), t(lang, P + "board.dungeon"), font=font(SMALL), fill=DUNGEON,
+                      anchor="lm")
     return image
 
 
-FIELDS_TOP = 184
+HEADER_STATUS = 116   # the status's first line (under the title and the facts)
 FIELD_GAP = 8
-FIELD_H = 188
+FIELD_H = 116
+FIELD_LINE2 = 86      # the middle of a field's second line, from its top
 
 
-def _field_box(number: int) -> tuple[int, int, int, int]:
-    cols = 3
+def _fields_top(status_lines: int) -> int:
+    """Where the fields start: under a status of two lines (three when it needs them), so the
+    board keeps its place from turn to turn."""
+    return HEADER_STATUS + max(2, status_lines) * LINE + 8
+
+
+def _field_box(number: int, top: int) -> tuple[int, int, int, int]:
+    cols = 2
     box_w = (WIDTH - 2 * MARGIN - (cols - 1) * FIELD_GAP) // cols
     index = number - 1
     x = MARGIN + (index % cols) * (box_w + FIELD_GAP)
-    y = FIELDS_TOP + (index // cols) * (FIELD_H + FIELD_GAP)
+    y = top + (index // cols) * (FIELD_H + FIELD_GAP)
     return x, y, box_w, FIELD_H
 
 
@@ -141,22 +155,9 @@ def _palette() -> Image.Image:
 # Helpers
 
 
-_WIDTHS: dict[tuple[str, int], int] = {}
-
-
-def text_width(draw, text: str, size: int) -> int:
-    """`renderers.common.text_width`, remembered (the same words are measured on every board)."""
-    key = (text, size)
-    width = _WIDTHS.get(key)
-    if width is None:
-        if len(_WIDTHS) > 20_000:
-            _WIDTHS.clear()
-        width = _WIDTHS[key] = _measure(draw, text, size)
-    return width
-
-
 @lru_cache(maxsize=8192)
 def _length(text: str, size: int) -> float:
+    """The width of `text` (remembered: a board measures the same words every turn)."""
     return font(size).getlength(text)
 
 
@@ -170,32 +171,10 @@ def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
     return tuple(wrap(text, size, width))
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, int]:
-    """Shrink the text down to SMALL to fit `width`, then shorten it at a word boundary
-    (remembered: a board fits the same names and words every turn)."""
-    return _fitted(text, size, int(width))
-
-
 def _text(draw, xy, text, size, width, fill=INK, anchor="la") -> None:
-    text, size = _fit(draw, text, size, width)
+    """`text` on one line within `width`: shrunk down to SMALL, then shortened at a word."""
+    text, size = _fitted(text, size, int(width))
     draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
-
-
-def _wrap(draw, text: str, size: int, width: int, lines: int) -> list[str]:
-    words, out, line = text.split(), [], ""
-    for word in words:
-        trial = f"{line} {word}".strip()
-        if text_width(draw, trial, size) <= width or not line:
-            line = trial
-        else:
-            out.append(line)
-            line = word
-    if line:
-        out.append(line)
-    if len(out) > lines:
-        out = out[:lines]
-        out[-1] = _fit(draw, out[-1] + " …", size, width)[0]
-    return out
 
 
 def _on(colour) -> tuple[int, int, int]:
@@ -208,126 +187,143 @@ def _marker(draw, centre, seat: int, radius: int) -> None:
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     x, y = centre
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=INK, width=2)
-    draw.text((x, y), str(seat + 1), font=font(max(SMALL, int(radius * 1.1))), fill=_on(colour), anchor="mm")
+    draw.text((x, y), str(seat + 1), font=font(SMALL), fill=_on(colour), anchor="mm")
 
 
-def _coin(draw, centre, count: int, gold: bool, radius: int = 26) -> None:
+def _coin(draw, centre, count: int | None, gold: bool, radius: int = 28) -> None:
+    """A silver or gold coin with how many there are (none: the coin alone, for the legend)."""
     x, y = centre
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=GOLD_FILL if gold else SILVER_FILL,
                  outline=INK, width=2)
-    draw.text((x, y), str(count), font=font(SMALL + 2), fill=INK, anchor="mm")
+    if count is not None:
+        draw.text((x, y), str(count), font=font(SMALL), fill=INK, anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
 # Parts
 
 
-def _header(draw, view, names, lang) -> int:
-    """Title and round; the sack and the document pile in words; the status, wrapped, never cut."""
+def _status_lines(status: str) -> list[str]:
+    """The status in lines of 40 px: all of it, up to three lines (a longer one, only possible
+    with six long names, ends its third line with an ellipsis)."""
+    lines = list(_wrapped(status, SMALL, WIDTH - 2 * MARGIN))
+    if len(lines) > 3:
+        lines = lines[:2] + [_fitted(" ".join(lines[2:]), SMALL, WIDTH - 2 * MARGIN)[0]]
+    return lines
+
+
+def _header(draw, view, status: list[str], lang) -> None:
+    """Title and round; the sack and the document pile in words; the status."""
     title = t(lang, P + "board.title")
-    draw.text((MARGIN, 10), title, font=font(46), fill=INK)
-    x = MARGIN + text_width(draw, title, 46) + 20
-    draw.text((x, 34), t(lang, P + "board.round", round=view["round"]), font=font(34), fill=MUTED, anchor="lm")
+    draw.text((MARGIN, 36), title, font=font(48), fill=INK, anchor="lm")
+    x = MARGIN + _length(title, 48) + 24
+    draw.text((x, 36), t(lang, P + "board.round", round=view["round"]), font=font(SMALL), fill=MUTED, anchor="lm")
     sack = view["sack"]
     facts = t(lang, P + "board.sack", silver=sack[0], gold=sack[1]) + " · " + \
         t(lang, P + "board.pile_words", count=view["pile"])
-    _text(draw, (MARGIN, 60), facts, 30, WIDTH - 2 * MARGIN, fill=MUTED)
-    status = translate(view["status"], lang, names)
-    size = 34
-    lines = list(_wrapped(status, size, WIDTH - 2 * MARGIN))
-    if len(lines) > 2:
-        size = SMALL
-        lines = list(_wrapped(status, size, WIDTH - 2 * MARGIN))[:2]
-    y = 104 if len(lines) < 2 else 96
-    for line in lines:
-        draw.text((MARGIN, y), line, font=font(size), fill=INK)
-        y += size + 4
-    return y
+    _text(draw, (MARGIN, 66), facts, SMALL, WIDTH - 2 * MARGIN, fill=MUTED)
+    for k, line in enumerate(status):
+        draw.text((MARGIN, HEADER_STATUS + k * LINE), line, font=font(SMALL), fill=INK)
 
 
 def _picture(draw, number: int, cx: int, cy: int) -> None:
-    """A small drawing of what a field gives: a sealed document, a wall, a tower, the dungeon's
-    grate, a money chest (taxes) and a toll barrier (customs)."""
+    """A small drawing of what a field gives, some 50 px: a sealed document, a wall, a tower,
+    the dungeon's grate, a money chest (taxes) and a toll barrier (customs)."""
     if number == 1:
-        draw.rounded_rectangle((cx - 22, cy - 28, cx + 18, cy + 24), radius=4, fill=PARCHMENT, outline=INK, width=2)
+        _parchment(draw, cx, cy, 18, 24)
         for k in range(3):
-            draw.line((cx - 14, cy - 16 + 10 * k, cx + 10, cy - 16 + 10 * k), fill=MUTED, width=2)
-        draw.ellipse((cx + 4, cy + 10, cx + 26, cy + 32), fill=SEAL, outline=INK)
+            draw.line((cx - 10, cy - 12 + 8 * k, cx + 8, cy - 12 + 8 * k), fill=MUTED, width=2)
     elif number == 2:
         for row in range(3):
-            off = 0 if row % 2 == 0 else 12
+            off = 0 if row % 2 == 0 else 9
             for k in range(3):
-                left = cx - 30 + off + k * 22
-                if left + 20 <= cx + 34:
-                    draw.rectangle((left, cy + 6 - row * 16, left + 20, cy + 20 - row * 16), fill=STONE, outline=INK)
+                left = cx - 24 + off + k * 17
+                if left + 15 <= cx + 27:
+                    draw.rectangle((left, cy + 6 - row * 13, left + 15, cy + 17 - row * 13), fill=STONE, outline=INK)
     elif number == 3:
-        draw.rectangle((cx - 16, cy - 14, cx + 16, cy + 30), fill=STONE, outline=INK, width=2)
-        draw.polygon([(cx - 22, cy - 14), (cx, cy - 38), (cx + 22, cy - 14)], fill=SEAL, outline=INK)
-        draw.rectangle((cx - 5, cy + 2, cx + 5, cy + 14), fill=INK)
+        _tower(draw, cx - 16, cy - 24, 32, 48, STONE)
+        draw.rectangle((cx - 4, cy + 6, cx + 4, cy + 16), fill=INK)
     elif number == 4:
-        draw.rectangle((cx - 28, cy - 28, cx + 28, cy + 28), fill=DUNGEON, outline=INK, width=2)
+        draw.rectangle((cx - 22, cy - 22, cx + 22, cy + 22), fill=DUNGEON, outline=INK, width=2)
         for k in range(4):
-            draw.line((cx - 18 + 12 * k, cy - 28, cx - 18 + 12 * k, cy + 28), fill=STONE, width=4)
+            draw.line((cx - 14 + 9 * k, cy - 22, cx - 14 + 9 * k, cy + 22), fill=STONE, width=3)
     elif number == 5:
-        draw.rounded_rectangle((cx - 30, cy - 10, cx + 30, cy + 28), radius=4, fill=(140, 90, 40), outline=INK, width=2)
-        draw.chord((cx - 30, cy - 30, cx + 30, cy + 10), 180, 360, fill=(160, 106, 50), outline=INK)
-        draw.rectangle((cx - 6, cy - 4, cx + 6, cy + 8), fill=GOLD_FILL, outline=INK)
+        draw.rounded_rectangle((cx - 24, cy - 6, cx + 24, cy + 22), radius=4, fill=(140, 90, 40), outline=INK, width=2)
+        draw.chord((cx - 24, cy - 22, cx + 24, cy + 10), 180, 360, fill=(160, 106, 50), outline=INK)
+        draw.rectangle((cx - 5, cy - 2, cx + 5, cy + 8), fill=GOLD_FILL, outline=INK)
     elif number == 6:
-        draw.rectangle((cx - 30, cy - 2, cx - 22, cy + 30), fill=STONE, outline=INK)
-        draw.polygon([(cx - 26, cy - 6), (cx + 32, cy - 18), (cx + 32, cy - 8), (cx - 26, cy + 4)], fill=WHITE,
+        draw.rectangle((cx - 24, cy - 2, cx - 17, cy + 24), fill=STONE, outline=INK)
+        draw.polygon([(cx - 21, cy - 5), (cx + 26, cy - 15), (cx + 26, cy - 7), (cx - 21, cy + 3)], fill=WHITE,
                      outline=INK)
         for k in range(3):
-            draw.line((cx - 12 + 16 * k, cy - 6 - 3 * k, cx - 6 + 16 * k, cy - 8 - 3 * k), fill=SEAL, width=6)
+            draw.line((cx - 9 + 13 * k, cy - 5 - 2 * k, cx - 4 + 13 * k, cy - 6 - 2 * k), fill=SEAL, width=5)
+
+
+def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple = SEAL) -> None:
+    """A document: a parchment with its seal at the lower right corner, off its middle (where a
+    count stands)."""
+    draw.rounded_rectangle((cx - half_w, cy - half_h, cx + half_w, cy + half_h), radius=4, fill=PARCHMENT,
+                           outline=INK, width=2)
+    r = max(7, half_w * 2 // 5)
+    draw.ellipse((cx + half_w - r, cy + half_h - r, cx + half_w + r, cy + half_h + r), fill=seal, outline=INK)
+
+
+def _wall(draw, left: int, top: int, width: int, height: int, fill) -> None:
+    """A wall piece: a block with a crenellated top (built or not is told by its fill)."""
+    draw.rectangle((left, top + 6, left + width, top + height), fill=fill, outline=INK, width=2)
+    step = width // 5
+    for k in (0, 2, 4):
+        draw.rectangle((left + k * step, top, left + (k + 1) * step, top + 6), fill=fill, outline=INK)
+
+
+def _tower(draw, left: int, top: int, width: int, height: int, fill) -> None:
+    """A tower piece: a body under a pointed roof."""
+    roof = height * 9 // 20
+    draw.polygon([(left - 2, top + roof), (left + width / 2, top), (left + width + 2, top + roof)], fill=fill,
+                 outline=INK)
+    draw.rectangle((left, top + roof, left + width, top + height), fill=fill, outline=INK, width=2)
 
 
 def _fields(draw, view, lang, top: int) -> int:
-    """The changing parts of the fields (the frames come from `_base`)."""
+    """The changing parts of the fields (the frames come from `_base`): the knights in the
+    dungeon, the coins on fields 5 and 6 and what this round's Ducat card added to them."""
     players = view["players"]
-    for number in range(1, 7):
-        x, y, box_w, box_h = _field_box(number)
-        if number == 4:
-            jailed = [s for s, p in enumerate(players) if p["dungeon"]]
-            lx = x + 24 + text_width(draw, t(lang, P + "board.dungeon"), SMALL) + 8
-            for k, seat in enumerate(jailed):
-                cx = lx + 18 + k * 42
-                if cx + 20 <= x + box_w - 80:
-                    _marker(draw, (cx, y + 84), seat, 20)
-        elif number in (5, 6):
-            silver, gold = view["fields"][str(number)]
-            _coin(draw, (x + 42, y + 88), silver, False)
-            _coin(draw, (x + 104, y + 88), gold, True)
-            if view.get("ducat_card"):
-                added = view["ducat_card"][number - 5]
-                _text(draw, (x + 140, y + 88), t(lang, P + "board.card_adds", count=added), SMALL, box_w - 154,
-                      fill=MUTED, anchor="lm")
-        visitors = [s for s, p in enumerate(players) if p["cards"] and number in p["cards"]]
-        for k, seat in enumerate(visitors):
-            _marker(draw, (x + 30 + k * 42, y + box_h - 24), seat, 20)
-    return FIELDS_TOP + 2 * FIELD_H + FIELD_GAP
+    x, y, box_w, _ = _field_box(4, top)
+    jailed = [s for s, p in enumerate(players) if p["dungeon"]]
+    left = x + 16 + _length(t(lang, P + "board.dungeon"), SMALL) + 14
+    for k, seat in enumerate(jailed):
+        _marker(draw, (left + 24 + k * 50, y + FIELD_LINE2), seat, 23)
+    for number in (5, 6):
+        x, y, box_w, _ = _field_box(number, top)
+        silver, gold = view["fields"][str(number)]
+        _coin(draw, (x + 46, y + FIELD_LINE2), silver, False, 27)
+        _coin(draw, (x + 108, y + FIELD_LINE2), gold, True, 27)
+        if view.get("ducat_card"):
+            added = view["ducat_card"][number - 5]
+            _text(draw, (x + 146, y + FIELD_LINE2), t(lang, P + "board.card_added", count=added), SMALL, box_w - 158,
+                  fill=MUTED, anchor="lm")
+    return top + 3 * FIELD_H + 2 * FIELD_GAP
 
 
-COLUMNS = {"coins": 482, "castle": 640, "documents": 778, "cards": 880}  # centres; the cards column: its left
+# The player rows' columns (x on the image): the seat's disc, the name, the coins and their
+# worth, the castle, the documents and the cards (or whether chosen, or the winner).
+SEAT_X = 52
+NAME_X, NAME_W = 92, 280
+SILVER_X, GOLD_X, DUCATS_X = 408, 470, 506
+CASTLE_X = 600
+DOCUMENTS_X = 830
+CARDS_X = 882
+ROW_MIN, ROW_MAX = 76, 110
 
 
-def _headings(draw, view, lang, top: int) -> int:
-    """What each column of the player rows shows."""
-    cards = "board.col_cards_last" if view["phase"] == "choose" and view.get("previous") else "board.col_cards"
-    words = {"coins": t(lang, P + "board.col_coins"), "castle": t(lang, P + "board.col_castle"),
-             "documents": t(lang, P + "board.col_documents"), "cards": t(lang, P + cards)}
-    right_edge = WIDTH - MARGIN
-    for key, centre in COLUMNS.items():
-        width = text_width(draw, words[key], SMALL)
-        x = centre if key == "cards" else centre - width / 2
-        x = min(x, right_edge - width)
-        draw.text((x, top), words[key], font=font(SMALL), fill=MUTED)
-    return top + 40
+def _row_height(view, lang, top: int) -> int:
+    room = HEIGHT - top - _bottom_room(view, lang) - 12
+    return max(ROW_MIN, min(ROW_MAX, room // view["seats"]))
 
 
 def _players(draw, view, names, lang, top: int) -> int:
-    seats = view["seats"]
     players = view["players"]
-    bottom_room = _bottom_room(view, lang)
-    row_h = max(100, min(150, (HEIGHT - top - bottom_room) // seats))
+    row_h = _row_height(view, lang, top)
     acting = set(view["to_act"])
     winners = set(view.get("winners") or [])
     for seat, p in enumerate(players):
@@ -335,67 +331,45 @@ def _players(draw, view, names, lang, top: int) -> int:
         fill = ACTIVE if seat in acting else PANEL
         outline = HIGHLIGHT if seat in acting or seat in winners else STONE
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=fill, outline=outline,
-                               width=4 if seat in acting else 2)
+                               width=4 if seat in acting or seat in winners else 2)
         mid = y + (row_h - 6) // 2
-        _marker(draw, (MARGIN + 40, mid), seat, 30)
-        name = names[seat] + (f" – {t(lang, P + 'board.winner')}" if seat in winners else "")
-        _text(draw, (MARGIN + 82, mid - 2), name, 34, 318, anchor="lb")
-        draw.text((MARGIN + 82, mid + 2), t(lang, P + "board.ducats", ducats=p["ducats"]), font=font(32), fill=INK)
-        _coin(draw, (COLUMNS["coins"] - 32, mid), p["silver"], False, 27)
-        _coin(draw, (COLUMNS["coins"] + 32, mid), p["gold"], True, 27)
-        _castle(draw, 546, mid, p["walls"], p["towers"], seat)
-        _document(draw, COLUMNS["documents"], mid, p["documents"])
-        _choice(draw, view, p, seat, COLUMNS["cards"], mid, lang)
-    return top + seats * row_h
-
-
-def _document(draw, cx: int, mid: int, count: int) -> None:
-    """The documents a player holds: a sealed parchment with the count on it."""
-    draw.rounded_rectangle((cx - 24, mid - 32, cx + 24, mid + 30), radius=4, fill=PARCHMENT, outline=INK, width=2)
-    draw.text((cx, mid - 4), str(count), font=font(34), fill=INK, anchor="mm")
-    draw.ellipse((cx + 10, mid + 18, cx + 30, mid + 38), fill=SEAL, outline=INK)
+        _marker(draw, (SEAT_X, mid), seat, 28)
+        _text(draw, (NAME_X, mid), names[seat], SMALL, NAME_W, anchor="lm")
+        _coin(draw, (SILVER_X, mid), p["silver"], False)
+        _coin(draw, (GOLD_X, mid), p["gold"], True)
+        draw.text((DUCATS_X, mid), f"= {p['ducats']}", font=font(SMALL), fill=INK, anchor="lm")
+        _castle(draw, CASTLE_X, mid, p["walls"], p["towers"], seat)
+        _parchment(draw, DOCUMENTS_X, mid, 24, 30)
+        draw.text((DOCUMENTS_X - 2, mid - 2), str(p["documents"]), font=font(SMALL), fill=INK, anchor="mm")
+        _choice(draw, view, p, seat, mid, lang, seat in winners)
+    return top + view["seats"] * row_h
 
 
 def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
-    """Walls as blocks on the upper line, towers as blocks with a roof below; built ones solid in
-    the seat's colour (the row's disc carries the seat number), missing ones as empty outlines."""
+    """Walls on the upper line, towers on the lower, four places each (4 + 4 complete the
+    castle); built ones filled in the seat's colour (the row's disc carries the seat number),
+    missing ones empty."""
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     for k in range(4):
-        left = x + k * 50
-        box = (left, mid - 40, left + 44, mid - 6)
-        built = k < walls
-        draw.rectangle(box, fill=colour if built else EMPTY_SLOT, outline=INK, width=2)
-        if built:  # a built piece: solid, with a crenellated top (not only colour)
-            draw.rectangle((box[0] + 6, box[1] - 6, box[0] + 14, box[1]), fill=colour, outline=INK)
-            draw.rectangle((box[2] - 14, box[1] - 6, box[2] - 6, box[1]), fill=colour, outline=INK)
-    for k in range(4):
-        left = x + k * 50 + 6
-        built = k < towers
-        body = (left, mid + 10, left + 32, mid + 42)
-        draw.polygon([(left - 2, mid + 10), (left + 16, mid - 2), (left + 34, mid + 10)],
-                     fill=colour if built else EMPTY_SLOT, outline=INK)
-        draw.rectangle(body, fill=colour if built else EMPTY_SLOT, outline=INK, width=2)
+        _wall(draw, x + k * 50, mid - 34, 42, 30, colour if k < walls else EMPTY_SLOT)
+        _tower(draw, x + k * 50 + 8, mid, 26, 34, colour if k < towers else EMPTY_SLOT)
 
 
-def _choice(draw, view, p, seat: int, x: int, mid: int, lang) -> None:
-    """The two cards once revealed; while choosing, who has chosen and last round's cards, small."""
-    if p["cards"]:
+def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
+    """The two cards once revealed; while choosing, whether the player has chosen; at the end,
+    the winners in words (the others' last cards, if revealed)."""
+    if winner:
+        _text(draw, (CARDS_X, mid), t(lang, P + "board.winner"), SMALL, WIDTH - MARGIN - 8 - CARDS_X, anchor="lm")
+    elif p["cards"]:
         for k, card in enumerate(p["cards"]):
-            left = x + k * 96
-            draw.rounded_rectangle((left, mid - 38, left + 84, mid + 38), radius=10, fill=CARD_FILL, outline=INK,
+            left = CARDS_X + k * 88
+            draw.rounded_rectangle((left, mid - 32, left + 78, mid + 32), radius=10, fill=CARD_FILL, outline=INK,
                                    width=3)
-            draw.text((left + 42, mid), str(card), font=font(48), fill=INK, anchor="mm")
-        return
-    previous = view.get("previous")
-    if view["phase"] == "choose":
+            draw.text((left + 39, mid), str(card), font=font(48), fill=INK, anchor="mm")
+    elif view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
-        top = mid - 22 if previous else mid
-        _text(draw, (x, top), word, SMALL, WIDTH - MARGIN - 8 - x, fill=INK if p["chosen"] else MUTED, anchor="lm")
-    if previous and view["phase"] in ("choose", "over"):
-        for k, card in enumerate(previous["cards"][seat]):
-            left = x + k * 54
-            draw.rounded_rectangle((left, mid + 2, left + 46, mid + 44), radius=6, fill=PANEL, outline=MUTED, width=2)
-            draw.text((left + 23, mid + 23), str(card), font=font(SMALL), fill=MUTED, anchor="mm")
+        _text(draw, (CARDS_X, mid), word, SMALL, WIDTH - MARGIN - 8 - CARDS_X, fill=INK if p["chosen"] else MUTED,
+              anchor="lm")
 
 
 def private_shown(view: dict) -> bool:
@@ -405,17 +379,39 @@ def private_shown(view: dict) -> bool:
     return private is not None and bool(private["hand"] or _own_choice(view))
 
 
+DOC_H = 108         # a document card: two lines of 40 px
+DOC_ROW = DOC_H + 8
+LEGEND_H = 60
+
+
+def _raid_lines(view) -> int:
+    """How many lines the haggle (two) or the raid (one) takes under the players."""
+    if view.get("haggle"):
+        return 2
+    return 1 if _raid(view) else 0
+
+
+def _raid(view):
+    """The raid to show: this round's, or while choosing the last round's."""
+    if view.get("raid"):
+        return view["raid"], False
+    previous = view.get("previous")
+    if view["phase"] == "choose" and previous and previous["raid"]:
+        return previous["raid"], True
+    return None
+
+
 def _bottom_room(view, lang: str) -> int:
-    """The room under the players: the raid line, a row of documents and the events. Every
-    image keeps room for one row of documents (the public board shows more events there), so a
-    seat's image and the public board are the same board above it; only a seat whose documents
-    take more rows gets a tighter board."""
+    """The room under the players. The public board needs the haggle or raid lines, the legend
+    and two lines of events (the newest, whole); a seat's image its documents (every image keeps
+    room for one row of them, so a seat's image and the public board are the same board above
+    it; only a seat whose documents take more rows gets a tighter board) and, where they fit, the
+    same lines."""
     rows = 1
-    private = view.get("private")
     if private_shown(view):
-        cards = _document_cards(private, lang, _documents_x(view, lang))
-        rows += max([box[1] // 90 for _, box, _ in cards] or [0])
-    return 150 + 90 * rows + 10
+        rows = max(1, _document_rows(view, lang))
+    lines = _raid_lines(view) * LINE
+    return max(lines + LEGEND_H + 2 * LINE, rows * DOC_ROW + lines) + 8
 
 
 def _own_choice(view) -> list:
@@ -428,94 +424,161 @@ def _own_choice(view) -> list:
 
 
 def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
-    """From `top` down to `height`: the haggle or raid line, a seat's own documents and secret
-    choice, then the events, newest first, as many as fit."""
+    """From `top` down to `height`: on a seat's own image its secret choice and documents first
+    (they always fit: the rows above made room); on the public board the legend. Then the haggle
+    or raid lines where they fit, and the newest events that fit whole, oldest first (the order
+    of the turn message)."""
     width = WIDTH - 2 * MARGIN
     y = top
-    haggle, raid = view.get("haggle"), view.get("raid")
-    if raid is None and view["phase"] == "choose" and view.get("previous"):
-        raid = view["previous"]["raid"]
+    if private_shown(view):
+        y = _private(draw, view, view["private"], lang, y) + 4
+    else:
+        _legend(draw, y, lang)
+        y += LEGEND_H
+    lines = []
+    haggle, raid = view.get("haggle"), _raid(view)
     if haggle:
         a, b = haggle["knights"]
-        line = t(lang, P + "board.haggle_between", first=names[a], second=names[b])
-        _text(draw, (MARGIN, y), line, 32, width)
-        y += 40
+        lines.append(t(lang, P + "board.haggle_between", first=names[a], second=names[b]))
         offers = ", ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
-        _text(draw, (MARGIN, y), t(lang, P + "board.offers", offers=offers), SMALL, width)
-        y += 38
+        lines.append(t(lang, P + "board.offers", offers=offers))
     elif raid:
+        raid, previous = raid
         die = {"sack": "board.die_sack", "castle": "board.die_castle", None: "board.die_alibi"}[raid["die"]]
-        line = f"{t(lang, P + 'board.raid', thief=names[raid['thief']], victim=names[raid['victim']])} · " \
-               f"{t(lang, P + die)}"
-        _text(draw, (MARGIN, y), line, 32, width)
-        y += 42
-    private = view.get("private")
-    if private_shown(view):
-        y = _private(draw, view, private, lang, y) + 6
-    entries = [translate(entry, lang, names) for entry in reversed(view.get("log") or [])]
-    for entry in entries:  # newest first; an entry that does not fit whole is left out
-        lines = _wrapped(entry, SMALL, width)
-        if y + 36 * len(lines) > height - 4:
-            break
+        said = "board.raid_previous" if previous else "board.raid"
+        lines.append(f"{t(lang, P + said, thief=names[raid['thief']], victim=names[raid['victim']])} · "
+                     f"{t(lang, P + die)}")
+    lines = [line for text in lines for line in _wrapped(text, SMALL, width)]  # long names: more lines, never cut
+    if y + LINE * len(lines) + DEPTH - LINE <= height:
         for line in lines:
+            draw.text((MARGIN, y), line, font=font(SMALL), fill=INK)
+            y += LINE
+    shown: list[tuple[str, ...]] = []
+    for entry in reversed(view.get("log") or []):  # the newest that fit whole ...
+        wrapped = _wrapped(translate(entry, lang, names), SMALL, width)
+        if y + LINE * (len(wrapped) + sum(len(lines) for lines in shown)) + DEPTH - LINE > height:
+            break
+        shown.append(wrapped)
+    for wrapped in reversed(shown):  # ... oldest first, as the turn message tells them
+        for line in wrapped:
             draw.text((MARGIN, y), line, font=font(SMALL), fill=MUTED)
-            y += 36
+            y += LINE
+
+
+def _legend(draw, y: int, lang: str) -> None:
+    """What the row's marks mean, on one line: the coins and their worth in Ducats, a wall, a
+    tower, a document."""
+    items = [("coins", t(lang, P + "board.legend_ducats")), ("wall", t(lang, P + "board.legend_wall")),
+             ("tower", t(lang, P + "board.legend_tower")), ("document", t(lang, P + "board.legend_documents"))]
+    marks = {"coins": 92, "wall": 40, "tower": 34, "document": 36}
+    gap = 36
+    total = sum(marks[kind] + 10 + _length(words, SMALL) for kind, words in items) + gap * (len(items) - 1)
+    x = MARGIN + max(0, (WIDTH - 2 * MARGIN - total) // 2)
+    mid = y + LEGEND_H // 2
+    for kind, words in items:
+        if kind == "coins":
+            _coin(draw, (x + 22, mid), None, False, 22)
+            _coin(draw, (x + 70, mid), None, True, 22)
+        elif kind == "wall":
+            _wall(draw, x, mid - 16, 40, 32, STONE)
+        elif kind == "tower":
+            _tower(draw, x + 2, mid - 20, 30, 40, STONE)
+        else:
+            _parchment(draw, x + 16, mid - 2, 16, 20)
+        x += marks[kind] + 10
+        draw.text((x, mid), words, font=font(SMALL), fill=INK, anchor="lm")
+        x += _length(words, SMALL) + gap
 
 
 def _private(draw, view, private, lang, y: int) -> int:
-    """The viewer's own documents as sealed parchments with their names, and their secret choice
-    of cards (a seat's own image only; nothing is drawn when both are empty)."""
+    """The viewer's own documents as sealed parchments with their names (and "armed" for a
+    yellow one set to fire), after their secret choice of cards (a seat's own image only;
+    nothing is drawn when both are empty)."""
     x = MARGIN
     cards = _own_choice(view)
     if cards:
         label = t(lang, P + "board.your_cards")
-        draw.text((x, y + 44), label, font=font(SMALL), fill=INK, anchor="lm")
-        x += text_width(draw, label, SMALL) + 10
+        draw.text((x, y + DOC_H // 2), label, font=font(SMALL), fill=INK, anchor="lm")
+        x += _length(label, SMALL) + 12
         for card in cards:
-            draw.rounded_rectangle((x, y + 6, x + 64, y + 82), radius=8, fill=CARD_FILL, outline=INK, width=3)
-            draw.text((x + 32, y + 44), str(card), font=font(40), fill=INK, anchor="mm")
-            x += 72
-        x += 16
-    armed = private.get("armed") or {}
+            draw.rounded_rectangle((x, y + 14, x + 68, y + DOC_H - 14), radius=8, fill=CARD_FILL, outline=INK, width=3)
+            draw.text((x + 34, y + DOC_H // 2), str(card), font=font(48), fill=INK, anchor="mm")
+            x += 78
     rows = 0
-    for code, box, lines in _document_cards(private, lang, _documents_x(view, lang)):
-        left, top, right, bottom = box
-        rows = max(rows, top // 90 + 1)
-        top, bottom = y + 4 + top, y + bottom
+    for code, (left, top, right, bottom), lines in _document_cards(view, lang):
+        rows = max(rows, top // DOC_ROW + 1)
+        top, bottom = y + top, y + bottom
         yellow = DOCUMENTS.get(code, ("red", 1))[0] == YELLOW
         draw.rounded_rectangle((left, top, right, bottom), radius=8, fill=PARCHMENT, outline=INK, width=2)
-        draw.ellipse((right - 26, bottom - 26, right - 4, bottom - 4), fill=SEAL_YELLOW if yellow else SEAL,
-                     outline=INK)
-        if (code in ("gift", "alibi") and armed.get(code)) or (code == "veto" and armed.get("veto")):
-            lines = lines[:1] + [t(lang, P + "board.armed")]
+        seal_y = (top + bottom) // 2
+        if code in DOCUMENTS:  # not on the card that counts the documents left out
+            draw.ellipse((left + 12, seal_y - 13, left + 38, seal_y + 13), fill=SEAL_YELLOW if yellow else SEAL,
+                         outline=INK)
+        first = (top + bottom) // 2 - (len(lines) - 1) * 23
         for k, line in enumerate(lines):
-            draw.text((left + 10, top + 4 + k * 36), line, font=font(SMALL), fill=INK)
-    return y + 90 * max(1, rows)
+            draw.text((left + (50 if code in DOCUMENTS else 14), first + k * 46), line, font=font(SMALL), fill=INK,
+                      anchor="lm")
+    return y + DOC_ROW * max(1, rows) - 8
 
 
-def _documents_x(view, lang: str) -> int:
-    """Where the viewer's documents start: after their secret cards, if any."""
-    cards = _own_choice(view)
-    if not cards:
-        return MARGIN
-    return int(MARGIN + font(SMALL).getlength(t(lang, P + "board.your_cards")) + 10 + 72 * len(cards) + 16)
+def _own_cards_width(view, lang: str) -> int:
+    """The room the viewer's secret cards take before their documents."""
+    if not _own_choice(view):
+        return 0
+    return int(_length(t(lang, P + "board.your_cards"), SMALL) + 12 + 78 * len(_own_choice(view)) + 10)
 
 
-def _document_cards(private, lang, x: int) -> list:
-    """Where each of the viewer's documents goes: (code, box relative to the row's top, lines),
-    as wide as its longest word, on a second row when the first is full."""
-    cards = []
-    draw = ImageDraw.Draw(Image.new("L", (1, 1)))
-    left, top = x, 0
+def _document_rows(view, lang: str) -> int:
+    cards = _document_cards(view, lang)
+    return max([top // DOC_ROW + 1 for _, (_, top, _, _), _ in cards] or [1 if _own_choice(view) else 0])
+
+
+def _most_document_rows(seats: int) -> int:
+    """How many rows of documents fit under the players' rows at their lowest, with a status of
+    three lines (two for six players)."""
+    table_top = _fields_top(3) + 3 * FIELD_H + 2 * FIELD_GAP + 10
+    return max(1, (HEIGHT - table_top - seats * ROW_MIN - 12) // DOC_ROW)
+
+
+def _document_cards(view, lang: str) -> list:
+    """Where each of the viewer's documents goes: (code, box relative to the row's top, lines):
+    a seal at the left, then the name on one or two lines (a word is never split) and "armed"
+    for a yellow document set to fire. Each card goes into the first row with room for it (the
+    first row starts after the secret cards); documents beyond the rows that fit are counted on
+    a last card, "+2 more" (the DM's text names them all)."""
+    private = view["private"]
+    armed = private.get("armed") or {}
+    sized = []
     for code in dict.fromkeys(private["hand"]):
         name = t(lang, P + f"doc.{code}")
         copies = private["hand"].count(code)
         if copies > 1:
             name = f"{copies}× {name}"
-        lines = list(_wrapped(name, SMALL, 250))[:2]
-        width = max(140, max(text_width(draw, line, SMALL) for line in lines) + 44)
-        if left + width > WIDTH - MARGIN and left > MARGIN:
-            left, top = MARGIN, top + 90
-        cards.append((code, (left, top, left + width, top + 80), lines))
-        left += width + 8
-    return cards
+        longest = max(_length(word, SMALL) for word in name.split())
+        lines = list(_wrapped(name, SMALL, max(250, math.ceil(longest))))
+        if armed.get(code):  # an armed Gift or Alibi, a Veto with its target: "armed" under the name
+            lines = [" ".join(lines), t(lang, P + "board.armed")]
+        sized.append((code, lines, int(max(_length(line, SMALL) for line in lines)) + 64))
+    most, first_left = _most_document_rows(view["seats"]), MARGIN + _own_cards_width(view, lang)
+    placed = _first_fit(sized, most, first_left)
+    kept = len(sized)
+    while placed is None:
+        kept -= 1
+        more = [t(lang, P + "board.more_documents", count=len(sized) - kept)]
+        placed = _first_fit(sized[:kept] + [("more", more, int(_length(more[0], SMALL)) + 28)], most, first_left)
+    return placed
+
+
+def _first_fit(sized: list, rows: int, first_left: int) -> list | None:
+    """The cards' boxes, each in the first of `rows` rows with room for it (None if one has no
+    room)."""
+    ends = [first_left] + [MARGIN] * (rows - 1)
+    placed = []
+    for code, lines, width in sized:
+        row = next((r for r, end in enumerate(ends) if end + width <= WIDTH - MARGIN), None)
+        if row is None:
+            return None
+        left, top = ends[row], row * DOC_ROW
+        placed.append((code, (left, top, left + width, top + DOC_H), lines))
+        ends[row] = left + width + 10
+    return placed

@@ -61,6 +61,15 @@ def seat_list(seats) -> list[SeatRef]:
     return [SeatRef(s) for s in seats]
 
 
+def one_after_another(parts: list[Msg]) -> Msg:
+    """Parts that are lists themselves ("Dave: 1 and 2") set apart by " · " ("Dave: 1 and 2 ·
+    Carol: 5 and 6"): joined as a list they would read "Dave: 1 and 2 and Carol: 5 and 6"."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = msg(P + "event.one_after_another", first=part, rest=joined)
+    return joined
+
+
 class Gluecksritter:
     name = "gluecksritter"
     title = "Die Glücksritter"
@@ -406,9 +415,9 @@ class Gluecksritter:
             else:
                 events.append(E("event.ransom_failed", player=SeatRef(seat), price=RANSOM))
         state.revealed = True
-        events.append(E("event.cards", kind="phase", plays=[
+        events.append(E("event.cards", kind="phase", plays=one_after_another([
             msg(P + "event.plays", player=SeatRef(s), cards=list(state.choices[s]["cards"]))
-            for s in range(state.seats)]))
+            for s in range(state.seats)])))
         return False
 
     def _step_field1(self, state, events) -> bool:

@@ -182,7 +182,7 @@ async def test_a_choice_can_be_changed_until_the_last_player_confirms(world):
     cards = state.previous["cards"] if state.previous is not None else [c["cards"] for c in state.choices]
     assert cards[seats[anna.id]] == [5, 6] and cards[seats[bernd.id]] == [1, 3] and cards[seats[clara.id]] == [1, 6]
     text = plain("\n".join(m.content or "" for m in world.messages()))
-    assert "The action cards are revealed: Anna: 5 and 6, Bernd: 1 and 3 and Clara: 1 and 6." in text
+    assert "The action cards are revealed: Anna: 5 and 6 · Bernd: 1 and 3 · Clara: 1 and 6." in text
     for player in (anna, bernd, clara):
         assert not any(change_button(m) for m in world.dms(player)), "no one may change a revealed choice"
 

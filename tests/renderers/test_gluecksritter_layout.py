@@ -1,8 +1,10 @@
-"""The busiest Die Glücksritter boards (six players, late in the game and at its end, a seat's
-own image) in both languages: phone size, no text under MIN_TEXT, no overlapping texts, nothing
-off the image, events readable; prices and the pile in words; the fields numbered like the card
-buttons; a DM image only when the seat has something private to show; running scores for the
-end-of-game chart."""
+"""The busiest Die Glücksritter boards (six and four players in every phase, late in the game and
+at its end; every seat's own image, the DM's, with the most documents a seat can hold) in both
+languages keep the phone standard: every drawn text at least MIN_TEXT, none off the image, none
+overlapping another, nothing cut; the events drawn oldest first, as the turn message tells them;
+prices, the pile and the Ducat card's coins in words; the row's marks explained in a legend; the
+fields numbered like the card buttons; a DM image only when the seat has something private to
+show; running scores for the end-of-game chart."""
 from __future__ import annotations
 
 import copy
@@ -14,17 +16,19 @@ from PIL import ImageChops
 from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
-from renderers.gluecksritter import private_shown
-from renderers.common import MIN_TEXT, overlapping_texts, recording_texts
+from renderers.gluecksritter import SEAL, SEAL_YELLOW, private_shown
+from renderers.common import recording_texts
 from tests.games.gluecksritter.helpers import give_document
+from tests.renderers.standard import readable_problems
 
 GAME = REGISTRY["gluecksritter"]
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Frieda"]
+P = "gluecksritter."
 
 
-def _states(seed=2, steps=600):
+def _states(seats: int, seed: int, steps: int = 900):
     rng = random.Random(seed)
-    state = GAME.new_game(6, seed=seed)
+    state = GAME.new_game(seats, seed=seed)
     states = [state]
     for _ in range(steps):
         if GAME.outcome(state) is not None:
@@ -35,13 +39,41 @@ def _states(seed=2, steps=600):
     return states
 
 
-STATES = _states()
-LATE = STATES[len(STATES) * 3 // 4:]
-BUSY = {
-    "late_choose": next(s for s in LATE if GAME.view(s, None)["phase"] == "choose"),
-    "late_reveal": next(s for s in LATE if GAME.view(s, None)["players"][0]["cards"]),
-    "end": STATES[-1],
-}
+def _busiest(seats: int) -> dict[str, object]:
+    """Late states of each phase (the most built, the longest log), a haggle, a raid and the end."""
+    found: dict[str, object] = {}
+    for seed in range(2, 12):
+        states = _states(seats, seed)
+        late = states[len(states) // 2:]
+        for state in reversed(late):
+            view = GAME.view(state, None)
+            phase = view["phase"]
+            if phase != "over":
+                revealed = view["players"][0]["cards"] and phase not in ("haggle", "knight", "steal")
+                found.setdefault("reveal" if revealed else phase, state)
+        found.setdefault("end", states[-1])
+        if {"choose", "reveal", "haggle", "knight", "end"} <= set(found):
+            break
+    return found
+
+
+STATES = _states(6, seed=2)
+BUSY = {f"{seats}p {kind}": state for seats in (6, 4) for kind, state in _busiest(seats).items()}
+
+
+def _heaviest_hand(state, seat: int):
+    """`state` with `seat` holding five kinds of documents (two yellow ones armed, the Veto aimed)
+    and, while choosing, its secret cards chosen: the most a seat's own image draws."""
+    state = copy.deepcopy(state)
+    for code in ("permit", "grant", "favour", "gift", "veto", "gift"):
+        if code in state.pile or code in state.discard:
+            give_document(state, seat, code)
+    state.armed[seat]["gift"] = True
+    state.armed[seat]["veto"] = "grant"
+    if state.phase == "choose":
+        state.choices[seat]["cards"] = [2, 5]
+        state.choices[seat]["ready"] = True
+    return state
 
 
 def _texts(view, lang):
@@ -50,45 +82,135 @@ def _texts(view, lang):
     return image, records
 
 
+def test_the_busiest_boards_cover_every_phase():
+    assert {"6p choose", "6p reveal", "6p haggle", "6p knight", "6p end", "4p choose", "4p end"} <= set(BUSY)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("name", sorted(BUSY))
-def test_busiest_boards_are_readable(name, lang):
+def test_the_busiest_boards_and_every_seats_image_keep_the_phone_standard(name, lang):
     state = BUSY[name]
-    for seat in (None, 0, 5):
-        image, records = _texts(GAME.view(state, seat), lang)
+    heavy = _heaviest_hand(state, 1)
+    views = [GAME.view(state, seat) for seat in (None, *range(state.seats))] + [GAME.view(heavy, 1)]
+    assert private_shown(views[-1])
+    for view in views:
+        image, records = _texts(view, lang)
         assert image.size == (1080, 1350)
-        assert records and min(r.size for r in records) >= MIN_TEXT
-        assert overlapping_texts(records) == []
+        assert records
+        assert readable_problems(records, image.size) == [], (name, view["viewer"])
+        assert not [r.text for r in records if r.text.endswith("…")], (name, view["viewer"])  # nothing cut
+
+
+WORLD_NAMES = ["Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["6p choose", "6p haggle", "6p knight", "6p end"])
+def test_names_in_any_script_and_a_long_one_keep_the_standard(name, lang):
+    """Only a name too long for its row is shortened there; the status, the raid and the haggle
+    wrap it whole."""
+    for seat in (None, 0):
+        with recording_texts() as records:
+            image = render_image(GAME.view(BUSY[name], seat), WORLD_NAMES, lang)
+        assert readable_problems(records, image.size) == [], (name, seat)
+        cut = [r.text for r in records if r.text.endswith("…")]
+        assert all(WORLD_NAMES[0].startswith(text[:-1]) and len(text) > 8 for text in cut), (name, seat, cut)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_seats_documents_are_drawn_whole_with_their_names_and_seals_beside_them(lang):
+    for name in ("6p choose", "6p haggle", "6p end", "4p choose"):
+        view = GAME.view(_heaviest_hand(BUSY[name], 1), 1)
+        image, records = _texts(view, lang)
+        drawn = " ".join(r.text for r in records)  # a card's lines one after the other
+        private = view["private"]
+        for code in dict.fromkeys(private["hand"]):
+            assert t(lang, P + f"doc.{code}") in drawn, name
+        armed = [code for code in dict.fromkeys(private["hand"]) if private["armed"].get(code)]
+        assert len(armed) >= 2  # the Gift and the Veto, at least
+        assert [r.text for r in records].count(t(lang, P + "board.armed")) == len(armed)
+        # No seal (nor any other red or yellow mark) lies on a text.
+        pixels = image.convert("RGB")
         for record in records:
-            left, top, right, bottom = record.box
-            assert 0 <= left and right <= 1080 and 0 <= top and bottom <= 1350, record
-            assert not record.text.endswith("…") or name != "late_choose", record  # nothing cut
+            colours = {colour for _, colour in pixels.crop(record.box).getcolors(1 << 16)}
+            assert not colours & {SEAL, SEAL_YELLOW}, (name, record)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_newest_events_are_drawn_whole_at_readable_size(lang):
-    view = GAME.view(BUSY["late_reveal"], None)
-    _, records = _texts(view, lang)
-    newest = translate(view["log"][-1], lang, NAMES)
+def test_documents_beyond_the_rows_that_fit_are_counted_on_a_last_card(lang):
+    """A seat holding every kind of document (six players, secret cards chosen): the image keeps
+    the standard and counts on its last card the kinds it has no room for."""
+    state = _heaviest_hand(BUSY["6p choose"], 1)
+    for code in ("master", "pardon", "taxpriv", "tollpriv", "alibi"):
+        if code in state.pile or code in state.discard:
+            give_document(state, 1, code)
+    view = GAME.view(state, 1)
+    kinds = list(dict.fromkeys(view["private"]["hand"]))
+    assert len(kinds) == 10
+    image, records = _texts(view, lang)
+    assert readable_problems(records, image.size) == []
     drawn = " ".join(r.text for r in records)
-    assert newest in drawn  # whole, over as many lines as it needs
-    first = next(r for r in records if newest.startswith(r.text) and r.box[1] > 1000)
-    assert first.size >= MIN_TEXT and first.box[3] - first.box[1] >= 20
+    shown = [code for code in kinds if t(lang, P + f"doc.{code}") in drawn]
+    assert 3 <= len(shown) < len(kinds)
+    assert t(lang, P + "board.more_documents", count=len(kinds) - len(shown)) in [r.text for r in records]
+
+
+def _event_lines(view, lang, records):
+    """The drawn lines of the events, top to bottom, and the log's entries they come from."""
+    entries = [translate(entry, lang, NAMES) for entry in view["log"]]
+    under_the_rows = [r for r in records if r.box[0] < 40 and r.box[1] > 900]  # at the left, under the players
+    lines = sorted((r for r in under_the_rows if any(r.text in entry for entry in entries)), key=lambda r: r.box[1])
+    return lines, entries
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_prices_and_the_pile_are_in_words(lang):
-    view = GAME.view(BUSY["late_choose"], None)
+@pytest.mark.parametrize("name", ["6p choose", "6p reveal", "6p end", "4p reveal", "4p choose", "4p end"])
+def test_the_events_are_drawn_oldest_first_as_the_turn_message_tells_them(name, lang):
+    view = GAME.view(BUSY[name], None)
+    _, records = _texts(view, lang)
+    lines, entries = _event_lines(view, lang, records)
+    drawn = " ".join(r.text for r in lines)
+    newest = [entry for entry in entries if entry in drawn]
+    assert newest and newest[-1] == entries[-1]  # the newest event is drawn, whole
+    assert newest == entries[-len(newest):]  # and the ones before it, without a gap
+    assert drawn == " ".join(newest)  # in the order they happened, the newest last
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["6p end", "4p end"])
+def test_the_winners_rows_say_so_in_words(name, lang):
+    view = GAME.view(BUSY[name], None)
+    _, records = _texts(view, lang)
+    rows = {r.text: (r.box[1] + r.box[3]) // 2 for r in records if r.text in NAMES and r.box[0] > 80}
+    said = [(r.box[1] + r.box[3]) // 2 for r in records if r.text == t(lang, P + "board.winner")]
+    assert view["winners"] and len(said) == len(view["winners"])
+    for winner, middle in zip(sorted(view["winners"]), sorted(said)):
+        assert abs(rows[NAMES[winner]] - middle) < 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_prices_the_pile_and_the_ducat_cards_coins_are_in_words(lang):
+    view = GAME.view(BUSY["6p choose"], None)
     _, records = _texts(view, lang)
     words = [r.text for r in records]
-    assert "0 | 4" not in words and not any(w.startswith(("Doc.", "Urk.")) for w in words)
-    assert t(lang, "gluecksritter.board.price_shared", count=4) in words
-    assert any(t(lang, "gluecksritter.board.pile_words", count=view["pile"]) in w for w in words)
+    assert not any(w.startswith(("Doc.", "Urk.")) or "neu" == w.split()[-1] or w.endswith(" new") for w in words)
+    assert t(lang, P + "board.prices", alone=4, shared=6) in words
+    assert any(t(lang, P + "board.pile_words", count=view["pile"]) in w for w in words)
+    added = view["ducat_card"][0]
+    assert t(lang, P + "board.card_added", count=added) in words
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_public_board_explains_the_rows_marks_in_a_legend(lang):
+    _, records = _texts(GAME.view(BUSY["6p reveal"], None), lang)
+    words = [r.text for r in records]
+    for key in ("legend_ducats", "legend_wall", "legend_tower", "legend_documents"):
+        assert t(lang, P + f"board.{key}") in words
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_fields_are_numbered_like_the_card_buttons(lang):
-    state = BUSY["late_choose"]
+    state = BUSY["6p choose"]
     seat = next(iter(GAME.to_act(state)))
     _, records = _texts(GAME.view(state, seat), lang)
     words = [r.text for r in records]
@@ -104,7 +226,7 @@ def test_the_dm_image_adds_only_what_is_private():
     own = render_image(GAME.view(empty, 1), NAMES).convert("RGB")
     assert ImageChops.difference(public, own).getbbox() is None  # nothing private: the same picture
     assert not private_shown(GAME.view(empty, 1))
-    holding = copy.deepcopy(BUSY["late_reveal"])
+    holding = copy.deepcopy(BUSY["6p reveal"])
     for code in ("permit", "gift", "favour"):
         give_document(holding, 1, code)
     hand = GAME.view(holding, 1)["private"]["hand"]

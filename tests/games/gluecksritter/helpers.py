@@ -76,3 +76,12 @@ def roundtrip(state):
     import json
 
     return GAME.from_dict(json.loads(json.dumps(GAME.to_dict(state))))
+
+
+def parts_of(joined):
+    """The parts the engine's `one_after_another` set apart with " · ", in order."""
+    parts = []
+    while joined.id == "gluecksritter.event.one_after_another":
+        parts.append(joined.params["first"])
+        joined = joined.params["rest"]
+    return parts + [joined]

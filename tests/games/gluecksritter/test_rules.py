@@ -7,7 +7,7 @@ from i18n import translate
 from games.core import Action, IllegalAction, InvalidState, NotYourTurn
 from games.gluecksritter.data import DUCAT_CARDS, GOLD_COINS, SILVER_COINS
 from tests.games.gluecksritter.helpers import (
-    GAME, act, die_counter, fresh, give_document, play_round, roundtrip, set_field, set_money, words,
+    GAME, act, die_counter, fresh, give_document, parts_of, play_round, roundtrip, set_field, set_money, words,
 )
 
 
@@ -136,7 +136,19 @@ def test_a_confirmed_choice_can_be_changed_while_someone_else_still_chooses():
     assert state.revealed and state.choices[0]["cards"] == [1, 6]
     assert "grant" in state.hands[0] and state.played_docs[0] == []
     reveal = [e.text for e in events if e.text.id == "gluecksritter.event.cards"][0]
-    assert [p.params["cards"] for p in reveal.params["plays"]] == [[1, 6], [1, 3], [3, 4]]
+    assert [p.params["cards"] for p in parts_of(reveal.params["plays"])] == [[1, 6], [1, 3], [3, 4]]
+
+
+def test_the_reveal_sets_each_players_cards_apart_in_both_languages():
+    """Each player's two cards are a list of their own: the players are set apart by " · ", so
+    the sentence never reads "Bo: 1 and 6 and Cy: 3 and 4"."""
+    state = fresh(3)
+    state, _ = act(state, 0, "play 2,5")
+    state, _ = act(state, 1, "play 1,6")
+    state, events = act(state, 2, "play 3,4")
+    reveal = [e for e in events if e.text.id == "gluecksritter.event.cards"]
+    assert words(reveal) == ["The action cards are revealed: Ann: 2 and 5 · Bo: 1 and 6 · Cy: 3 and 4."]
+    assert words(reveal, "de") == ["Die Aktionskarten werden aufgedeckt: Ann: 2 und 5 · Bo: 1 und 6 · Cy: 3 und 4."]
 
 
 def test_no_change_after_the_last_confirmation():
