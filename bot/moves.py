@@ -58,9 +58,10 @@ class Listener(Protocol):
 Gate = Callable[[GameRow, int], Awaitable[None]]
 """A check before a seat's move is applied: raises `Refusal` to refuse it."""
 
-AutomaticMove = Callable[[GameRow, Game, Any], Awaitable["tuple[int, Action, list[str]] | None"]]
-"""(table, game, state) -> the move made at once for a seat, with the account lines that say so
-(a publicly forced decision, a standing order), or None when the game waits for people."""
+AutomaticMove = Callable[[GameRow, Game, Any], Awaitable["tuple[int, Action, str] | None"]]
+"""(table, game, state) -> the move made at once for a seat, with the word that says so after its
+account line (a publicly forced decision; none for a standing order), or None when the game
+waits for people."""
 
 
 @dataclass(frozen=True)
@@ -200,10 +201,10 @@ class Moves:
             made = await self.automatic(table, game, state)
             if made is None:
                 return
-            seat, action, said = made
+            seat, action, note = made
             after, events = game.apply(state, seat, action)
             change = move_change(table, game, state, after, seat, action, events)
-            change.said = list(said)
+            change.note = note
             await self._store(change)
             log.info("move game=%s channel=%s seat=%s action=%r version=%s made at once", table.id,
                      table.channel_id, seat, action.encode(), change.version)

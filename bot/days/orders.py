@@ -46,17 +46,16 @@ class Orders:
         self.moves = moves
         moves.automatic = self.automatic_move
 
-    async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, list[str]] | None:
-        """The next move the game makes at once, with the account lines that say so (none for a
-        standing order: nobody else learns of it)."""
+    async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, str] | None:
+        """The next move the game makes at once, with the word that says so after its account line
+        (none for a standing order: nobody else learns of it)."""
         standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
         made = automatic_decision(game, state, standing)
         if made is None:
             return None
         if made.action is not None:
-            said = words(table_language(table), "forced_move", who=presenter.bold_names(table.names)[made.seat])
-            return made.seat, made.action, [said]
-        return made.seat, await self.computer_choice(table, game, state, made.seat, "order"), []
+            return made.seat, made.action, words(table_language(table), "forced_move")
+        return made.seat, await self.computer_choice(table, game, state, made.seat, "order"), ""
 
     async def computer_choice(self, table: GameRow, game: Game, state: Any, seat: int, why: str) -> Action:
         """The computer's move for a person's seat, at the table's strength, from that seat's view."""
