@@ -65,6 +65,17 @@ def public_texts(world) -> list[str]:
     return texts
 
 
+async def until_a_decision_outside_a_turn_waits(world, players, rng) -> int:
+    """Play Knatsch until someone is asked to defend (or to roll in a tournament); their seat."""
+    for _ in range(300):
+        state = state_of(world, KNATSCH)
+        waiting = [seat for seat in KNATSCH.to_act(state) if reaction_kind(KNATSCH, state, seat)]
+        if waiting:
+            return waiting[0]
+        await take_turn(world, to_act(world, players)[0], rng)
+    pytest.fail("no decision outside a turn came up")
+
+
 async def play(world, game, players, *, max_moves: int, check=None) -> int:
     rng = random.Random(4)
     moves = 0
@@ -147,15 +158,7 @@ async def test_an_order_given_while_the_decision_waits_answers_it_at_once(world)
     await start_table(world, *players, game="knatsch")
     players = seat_order(world, 1, players)
     rng = random.Random(2)
-    for _ in range(300):
-        state = state_of(world, KNATSCH)
-        waiting = [s for s in KNATSCH.to_act(state) if reaction_kind(KNATSCH, state, s)]
-        if waiting:
-            break
-        await take_turn(world, to_act(world, players)[0], rng)
-    else:
-        pytest.skip("no defence came up")
-    (seat,) = waiting
+    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
     kind = reaction_kind(KNATSCH, state, seat)
     version = world.stored(1).version
     await give_orders(world, players[seat], kind)
@@ -168,15 +171,7 @@ async def test_the_reaction_window_makes_a_waiting_defence_and_it_is_no_timeout(
     await start_table(world, *players, game="knatsch", options="react=1h")
     players = seat_order(world, 1, players)
     rng = random.Random(2)
-    for _ in range(300):
-        state = state_of(world, KNATSCH)
-        waiting = [s for s in KNATSCH.to_act(state) if reaction_kind(KNATSCH, state, s)]
-        if waiting:
-            break
-        await take_turn(world, to_act(world, players)[0], rng)
-    else:
-        pytest.skip("no defence came up")
-    (seat,) = waiting
+    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
     version = world.stored(1).version
     clock.advance(HOUR - 60)
     await world.run_timers()
@@ -198,15 +193,7 @@ async def test_a_persons_answer_before_the_window_closes_wins(world, clock):
     await start_table(world, *players, game="knatsch", options="react=15m")
     players = seat_order(world, 1, players)
     rng = random.Random(2)
-    for _ in range(300):
-        state = state_of(world, KNATSCH)
-        waiting = [s for s in KNATSCH.to_act(state) if reaction_kind(KNATSCH, state, s)]
-        if waiting:
-            break
-        await take_turn(world, to_act(world, players)[0], rng)
-    else:
-        pytest.skip("no defence came up")
-    (seat,) = waiting
+    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
     clock.advance(10 * 60)
     while reaction_kind(KNATSCH, state_of(world, KNATSCH), seat) and seat in KNATSCH.to_act(state_of(world, KNATSCH)):
         await take_turn(world, players[seat], rng)  # the defender answers in time
