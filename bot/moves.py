@@ -292,10 +292,10 @@ class Moves:
         return played[0]
 
     async def computer_move(self, game_id: int, seat: int, choose: Callable[[GameRow, Game, Any], Awaitable[Action]],
-                            *, said: Sequence[str] = ()) -> bool:
+                            *, notices: Sequence[dict] = ()) -> bool:
         """One move for `seat` by the computer (`choose` picks it), through the same steps as a
-        player's move; `said`: account lines of the bot's own that go with it. True if the same
-        seat, alone, is to act again (its turn goes on)."""
+        player's move; `notices`: channel posts that go before it (bot.turns.notice). True if the
+        same seat, alone, is to act again (its turn goes on)."""
 
         async def make(table: GameRow, game: Game) -> Change | None:
             if table.status != "active":
@@ -306,7 +306,7 @@ class Moves:
             action = await choose(table, game, state)
             after, events = game.apply(state, seat, action)
             change = move_change(table, game, state, after, seat, action, events)
-            change.said = list(said)
+            change.notices = list(notices)
             return change
 
         try:

@@ -55,7 +55,6 @@ class Change:
     text: str = ""
     version: int = 0  # the version the change made (set once stored)
     notices: list[dict] = field(default_factory=list)  # channel posts it owes besides the board
-    said: list[str] = field(default_factory=list)  # account lines of the bot's own, before the move's
     note: str = ""  # a word of the bot's own after the move's last line ("the only move: made at once")
     writes: list = field(default_factory=list)  # statements of its own for its transaction
     record: dict = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
@@ -176,7 +175,7 @@ def _plan_move(change: Change) -> Owed:
         # A secret preparation (a document armed during the secret choice): the channel must not
         # learn even that it happened, so the board stays as it is, and is not owed.
         return Owed()
-    lines = list(change.said) + public_lines(change)
+    lines = public_lines(change)
     if change.note:
         last = lines[-1]
         lines[-1] = step(f"{_words(last)} {change.note}") if isinstance(last, dict) else f"{last} {change.note}"

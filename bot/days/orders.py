@@ -36,6 +36,7 @@ from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
+from bot.turns import notice
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +74,14 @@ class Orders:
         if not game.features.reactions or reaction_kind(game, game.from_dict(table.state), seat) is None:
             return
         settings = await self.storage.days_table(table.id)
-        said = [words(table_language(table), "react_made", who=presenter.bold_names(table.names)[seat],
-                      after=window_words(settings["react"], table_language(table)))]
+        said = [notice(words(table_language(table), "react_made", who=presenter.bold_names(table.names)[seat],
+                             after=window_words(settings["react"], table_language(table))))]
 
         async def choose(table: GameRow, game: Game, state: Any) -> Action:
             return await self.computer_choice(table, game, state, seat, "window")
 
         for step in range(MAX_COMPUTER_STEPS):
-            again = await self.moves.computer_move(table.id, seat, choose, said=said if step == 0 else ())
+            again = await self.moves.computer_move(table.id, seat, choose, notices=said if step == 0 else ())
             fresh = await self.moves.table(table.id)
             if not again and (fresh.status != "active" or reaction_kind(
                     game, game.from_dict(fresh.state), seat) is None):

@@ -159,7 +159,7 @@ async def test_an_order_given_while_the_decision_waits_answers_it_at_once(world)
     players = seat_order(world, 1, players)
     rng = random.Random(2)
     seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
-    kind = reaction_kind(KNATSCH, state, seat)
+    kind = reaction_kind(KNATSCH, state_of(world, KNATSCH), seat)
     version = world.stored(1).version
     await give_orders(world, players[seat], kind)
     after = state_of(world, KNATSCH)
