@@ -212,6 +212,7 @@ class LeagueStore:
             "JOIN games g ON g.id = m.game_id WHERE g.status IN ('finished', 'abandoned') "
             "ORDER BY m.game_id, m.seat, m.user_id")
         games = {r["id"]: {"id": r["id"], "guild_id": r["guild_id"], "game": r["game"], "status": r["status"],
+                           "ended_at": r["updated_at"],
                            "result": json.loads(r["result"]) if r["result"] else {}, "practice": bool(r["practice"]),
                            "holders": {}, "computer": {}, "moves": {}} for r in rows}
         for r in seats:
