@@ -7,9 +7,10 @@ to its board. It never pings anyone (names in bold, `<#channel>` links, no menti
 What it owes is stored (`league_overviews`): the move pipeline's listener counts a change that
 alters it (`wanted`) in the change's own transaction, and the message records the count it shows
 (`shown`). This small worker, one task per server at a time, edits the message when it owes
-something, at most once every `every` seconds per server: a burst of moves makes one edit at
-once and one more for everything that came after it. Like the delivery worker, every request
-runs under a short timeout (`bot.delivery.requests.attempt`) and is tried again after Discord's
+something, at most once every `every` seconds per server: a burst of moves makes one edit
+`settle` seconds after its first move (the move's board is posted meanwhile, so the line links to
+it) and at most one more every `every` seconds while it lasts. Like the delivery worker, every
+request runs under a short timeout (`bot.delivery.requests.attempt`) and is tried again after Discord's
 `retry_after` or a growing pause; the first post carries a nonce, so a retry never doubles it.
 The message id is stored, so after a restart the same message is edited; a deleted message is
 posted again.
@@ -35,6 +36,7 @@ from bot.storage import Storage
 log = logging.getLogger(__name__)
 
 EVERY = 5.0          # seconds between two edits of one server's overview, at least
+SETTLE = 2.0         # seconds an edit waits after the first change it shows (the change's board is posted meanwhile)
 BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 SHARDED_CHECK = 2.0  # seconds between looks for overviews owed by another process's changes
 
@@ -48,12 +50,14 @@ class Overviews:
         self.owns_guild = owns_guild
         self.sharded = sharded
         self.every = EVERY
+        self.settle = SETTLE
         self.backoff = BACKOFF
         self.requests = 0
         self.stopping = False
         self._tasks: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
         self._shown_at: dict[int, float] = {}  # guild id -> loop time of the last edit or post
+        self._owed_at: dict[int, float] = {}   # guild id -> loop time of the first change not shown yet
         self._check_at = 0.0                   # the first scheduler pass looks for owed overviews
 
     # -------------------------------------------------------------------- kicking
@@ -63,6 +67,7 @@ class Overviews:
         edits is over)."""
         if self.stopping or not self.owns_guild(guild_id):
             return
+        self._owed_at.setdefault(guild_id, asyncio.get_running_loop().time())
         task = self._tasks.get(guild_id)
         if task is not None and not task.done():
             self._again.add(guild_id)
@@ -128,9 +133,11 @@ class Overviews:
         if row is None or row.shown >= row.wanted:
             return None
         loop = asyncio.get_running_loop()
-        pause = self._shown_at.get(guild_id, -math.inf) + self.every - loop.time()
-        if pause > 0:
-            return pause
+        due = max(self._shown_at.get(guild_id, -math.inf) + self.every,
+                  self._owed_at.setdefault(guild_id, loop.time()) + self.settle)
+        if due > loop.time():
+            return due - loop.time()
+        self._owed_at.pop(guild_id, None)  # what changes from now on waits for the next edit
         text = await self.text(row)
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=guild_id)
         none = discord.AllowedMentions.none()
@@ -197,10 +204,11 @@ class Overviews:
             line = i18n.t(lang, "bot.league.overview_line_nobody", **parts)
         else:
             line = i18n.t(lang, "bot.league.overview_line", **parts, since=presenter.timestamp(since))
-        if game["board_message_id"] is not None:
-            url = f"https://discord.com/channels/{guild_id}/{game['channel_id']}/{game['board_message_id']}"
-            line += " · " + i18n.t(lang, "bot.league.overview_board", link=url)
-        return line
+        # The turn's own message once it is posted; until then the channel, where it will be.
+        url = f"https://discord.com/channels/{guild_id}/{game['channel_id']}"
+        if game["board_message_id"] is not None and game["board_current"]:
+            url += f"/{game['board_message_id']}"
+        return line + " · " + i18n.t(lang, "bot.league.overview_board", link=url)
 
     # ------------------------------------------------------------------ commands
 
@@ -211,6 +219,7 @@ class Overviews:
         if old is not None and old.channel_id != channel_id and old.message_id is not None:
             await self._remove(old)
         self._shown_at.pop(guild_id, None)
+        self._owed_at[guild_id] = -math.inf  # shown at once
         self.kick(guild_id)
 
     async def remove(self, guild_id: int) -> bool:

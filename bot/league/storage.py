@@ -314,14 +314,16 @@ class LeagueStore:
         """The server's games being played, oldest first: each with its seats, who is to act
         (bot.days keeps each waiting seat's `since`) and the board message."""
         rows = await self._rows(
-            "SELECT g.id, g.game, g.channel_id, g.board_message_id, s.seat, s.name, s.user_id, d.since "
+            "SELECT g.id, g.game, g.channel_id, g.board_message_id, g.board_turn, g.turn_number, s.seat, s.name, "
+            "s.user_id, d.since "
             "FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN day_seats d ON d.game_id = g.id "
             "AND d.seat = s.seat WHERE g.guild_id = ? AND g.status = 'active' AND s.seat IS NOT NULL "
             "ORDER BY g.id, s.seat", (guild_id,))
         games: dict[int, dict[str, Any]] = {}
         for r in rows:
             game = games.setdefault(r["id"], {"id": r["id"], "game": r["game"], "channel_id": r["channel_id"],
-                                              "board_message_id": r["board_message_id"], "names": [], "waiting": []})
+                                              "board_message_id": r["board_message_id"], "names": [], "waiting": [],
+                                              "board_current": r["board_turn"] == r["turn_number"]})
             game["names"].append(r["name"])
             if r["since"] is not None:
                 game["waiting"].append((r["seat"], r["since"]))
