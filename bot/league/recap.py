@@ -25,9 +25,9 @@ from games.replay import action_is_public, move_is_invisible
 from bot import presenter
 from bot.storage import GameRow
 
-TURN_LINES = 5     # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
+TURN_LINES = 4     # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
 ASKED_LINES = 10   # lines in `/game recap`
-LINE_LIMIT = 180   # characters of one recap line
+LINE_LIMIT = 200   # characters of one recap line
 MARK = "› "
 
 

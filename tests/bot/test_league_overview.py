@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.league.overview import EVERY, SETTLE
+from tests.bot import pg
 from tests.bot.harness import play_to_end, reply, seat_order, start_table, take_turn, to_act
 
 WAIT = EVERY + SETTLE  # long enough for any owed edit to be made
@@ -133,6 +134,7 @@ async def test_a_burst_of_moves_edits_it_a_bounded_number_of_times(world, places
     assert waiting and all(f"**{name}**" in line_of(content, game_id) for name in waiting)
 
 
+@pg.on_both_stores
 async def test_after_a_restart_the_same_message_is_edited(world, places):
     overview, _ = places
     mod = world.player("mod", manage_server=True)

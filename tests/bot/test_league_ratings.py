@@ -8,7 +8,6 @@ import io
 import json
 import math
 import random
-import sqlite3
 
 import pytest
 from openskill.models import PlackettLuce
@@ -20,7 +19,7 @@ from bot.league.ratings import (PROVISIONAL_GAMES, Entry, FinishedGame, Rating, 
                                 placings, rate, shown_points)
 from bot.league.rebuild import rebuild
 from bot.scheduler import FakeClock
-from tests.bot import fakegame
+from tests.bot import fakegame, pg
 from tests.bot.harness import play_to_end, reply, seat_order, start_table, take_turn, to_act
 
 pytestmark = pytest.mark.usefixtures("client_languages")  # tests/bot/conftest.py
@@ -197,6 +196,7 @@ async def play_with_computers(world, clock, game_id: int, people: dict, seed: in
     raise AssertionError("the game did not end")
 
 
+@pg.on_both_stores
 async def test_a_finished_game_is_rated_as_the_library_rates_it_and_the_end_message_shows_it(world):
     alice, bob = world.player("alice"), world.player("bob")
     game_id = await start_table(world, alice, bob)
@@ -222,6 +222,7 @@ async def test_a_finished_game_is_rated_as_the_library_rates_it_and_the_end_mess
     assert "<@" not in line
 
 
+@pg.on_both_stores
 async def test_a_substitute_shares_the_seat_by_the_moves_made_while_holding_it(world):
     alice, bob, carol = world.player("alice"), world.player("bob"), world.player("carol")
     game_id = await start_table(world, alice, bob, options="rounds=3")
@@ -289,7 +290,8 @@ async def test_a_timed_out_turn_is_the_computers_move(world, clock):
                        (game_id,)) == [(starter.id, 0, 1)]
 
 
-async def test_rebuilding_from_the_stored_results_gives_the_same_table(world, clock, tmp_path):
+@pg.on_both_stores
+async def test_rebuilding_from_the_stored_results_gives_the_same_table(world, clock):
     alice, bob, carol, dora = (world.player(name) for name in ("alice", "bob", "carol", "dora"))
     for seed, players in enumerate(((alice, bob), (alice, bob, carol), (bob, carol, dora), (dora, alice))):
         game_id = await start_table(world, *players)
@@ -307,16 +309,15 @@ async def test_rebuilding_from_the_stored_results_gives_the_same_table(world, cl
     live = tables()
     assert len(live[0]) == 4 and len(live[1]) == 2 + 3 + 3 + 2 + 2
     # Scramble the stored ratings: the rebuild works them out from the results alone.
-    with sqlite3.connect(world.database_path) as db:
-        db.execute("UPDATE league_ratings SET mu = 0, sigma = 1, games = 99")
-        db.execute("DELETE FROM league_history WHERE game_id = 1")
+    await world.bot.storage.apply([("UPDATE league_ratings SET mu = 0, sigma = 1, games = 99", ()),
+                                   ("DELETE FROM league_history WHERE game_id = 1", ())])
     done = await rebuild(world.bot.storage)
     assert (done.ended, done.rated, done.players) == (5, 5, 4)
     assert tables() == live
     # The same from the command line (`python -m bot ratings rebuild`), the bot still running.
-    with sqlite3.connect(world.database_path) as db:
-        db.execute("UPDATE league_ratings SET mu = 0")
-    code = await asyncio.to_thread(main, {"DATABASE_PATH": str(world.database_path)}, ["ratings", "rebuild"])
+    await world.bot.storage.apply([("UPDATE league_ratings SET mu = 0", ())])
+    where = {"DATABASE_URL": world.database} if world.on_postgresql else {"DATABASE_PATH": world.database}
+    code = await asyncio.to_thread(main, where, ["ratings", "rebuild"])
     assert code == 0 and tables() == live
 
 
