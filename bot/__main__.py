@@ -7,9 +7,11 @@ stops cleanly: moves under way finish, owed boards are posted, the database is c
     python -m bot                      run the bot
     python -m bot backup               write a back-up now (also while the bot runs)
     python -m bot restore <back-up>    put a back-up in place of the database (bot stopped)
+    python -m bot ratings rebuild      work every rating out again from the stored results
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -23,6 +25,8 @@ from dotenv import find_dotenv, load_dotenv
 
 from bot.app import backup_name, create_bot
 from bot.config import ConfigError, Settings
+from bot.league.rebuild import rebuild
+from bot.postgres import open_storage
 from bot.storage import backup_file, restore_file
 
 EXIT_CONFIG = 2
@@ -35,6 +39,8 @@ def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in ("backup", "restore"):
         return maintenance(environ, argv)
+    if argv and argv[0] == "ratings":
+        return ratings(environ, argv)
     try:
         settings = Settings.from_env(environ)
     except ConfigError as error:
@@ -88,6 +94,27 @@ def maintenance(environ: Mapping[str, str], argv: list[str]) -> int:
     except (OSError, ValueError) as error:
         return fail(f"Could not restore {argv[1]}: {error}")
     print(f"bot: restored {argv[1]} to {database}" + (f" (the previous database is kept as {kept})" if kept else ""))
+    return 0
+
+
+def ratings(environ: Mapping[str, str], argv: list[str]) -> int:
+    """`ratings rebuild` (bot.league.rebuild): it needs no token, only the database."""
+    if argv[1:] != ["rebuild"]:
+        return fail("Usage: python -m bot ratings rebuild")
+    settings = Settings.from_env({**environ, "DISCORD_TOKEN": environ.get("DISCORD_TOKEN") or "unused"})
+    database = settings.database_path
+    if not str(database).startswith(("postgresql://", "postgres://")) and not database.exists():
+        return fail(f"No database at {database}: nothing to rebuild.")
+
+    async def run():
+        storage = await open_storage(str(database))
+        try:
+            return await rebuild(storage)
+        finally:
+            await storage.close()
+
+    done = asyncio.run(run())
+    print(f"bot: ratings rebuilt from {done.ended} ended games ({done.rated} rated): {done.players} ratings")
     return 0
 
 

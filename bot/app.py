@@ -21,6 +21,7 @@ from renderers import BoardRenderer
 from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
 from bot.cogs.info import InfoCog
+from bot.cogs.league import LeagueCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
@@ -38,6 +39,7 @@ from bot.delivery.follow import DiscordChanges
 from bot.delivery.worker import Deliveries
 from bot.errors import report_error
 from bot.info import Info
+from bot.league.league import League
 from bot.moves import Moves
 from bot.postgres import open_storage
 from bot.records import EndMessages
@@ -54,7 +56,7 @@ DRAIN_SHARE = 0.6     # of which waiting for moves under way may take this share
 BACKUP_KEEP = 7
 BACKUP_PATTERN = "bot-*.sqlite3"
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog)
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog, LeagueCog)
 
 
 class GameTree(app_commands.CommandTree):
@@ -122,6 +124,7 @@ class GameBot(commands.Bot):
         self.absence: Absence | None = None
         self.taking_back: TakingBack | None = None
         self.orders: Orders | None = None
+        self.league: League | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -187,6 +190,14 @@ class GameBot(commands.Bot):
         if self.archive_days > 0:
             archive = Archive(storage, self.archive_days, self.scheduler.clock.now)
             self.scheduler.add_source(archive.next_due, archive.run_due)
+        # The league (bot.league): ratings rated in the change that ends a game, shown in its end
+        # message; the server's overview message and its worker; the recap atop a turn message.
+        self.league = League(self, storage, self.games, owns_guild=self.owns_guild,
+                             sharded=getattr(self, "shard_ids", None) is not None)
+        self.moves.listen(self.league.listener)
+        self.deliveries.end_message = self.league.end_message(self.deliveries.end_message)
+        content.turn_recap = self.league.turn_recap
+        self.scheduler.add_source(self.league.overviews.next_due, self.league.overviews.run_due)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -299,6 +310,8 @@ class GameBot(commands.Bot):
         await self.scheduler.stop()
         if self.deliveries is not None:
             await self.deliveries.stop()
+        if self.league is not None:
+            await self.league.stop()
         if self.storage is not None:
             await self.storage.close()
 

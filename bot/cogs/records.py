@@ -1,5 +1,5 @@
-"""Records and replays: `/game stats`, `/game leaderboard`, `/game export`; and remembering the
-language each user last spoke to the bot in (for DMs sent to them later)."""
+"""Records and replays: `/game stats`, `/game export`; and remembering the language each user last
+spoke to the bot in (for DMs sent to them later). `/game leaderboard` ranks by rating: bot.cogs.league."""
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +12,7 @@ from discord.ext import commands
 import i18n
 from bot import records
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
-from bot.errors import Refusal
+from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class RecordsCog(FeatureCog):
         known = ", ".join(sorted(self.tables.games))
         raise Refusal(i18n.t(lang, "bot.records.unknown_game", name=typed.strip()[:40], known=known))
 
-    @game_subcommand("stats", "Games played, won, win rate and average score on this server")
+    @game_subcommand("stats", "Games played, won, win rate, average score and rating on this server")
     @app_commands.describe(player="Whose records (default: yours)", game="Only this game")
     async def stats(self, interaction: discord.Interaction, player: discord.Member | None = None,
                     game: str | None = None) -> None:
@@ -56,24 +56,16 @@ class RecordsCog(FeatureCog):
         lang = user_language(interaction)
         name = None if game is None else self._game_name(game, lang)
         who = player or interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
         results = await self.bot.storage.results_in_guild(guild_id, name)
         mine = records.player_records(results, who.id, name)
         titles = {key: self._title(key) for key in {r.game for r in mine}}
         text = records.stats_text(mine, who.display_name, titles, lang)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-
-    @game_subcommand("leaderboard", "The top players of a game on this server")
-    @app_commands.describe(game="Which game")
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        guild_id = require_guild(interaction)
-        lang = user_language(interaction)
-        name = self._game_name(game, lang)
-        results = await self.bot.storage.results_in_guild(guild_id, name)
-        text = records.leaderboard_text(records.leaderboard(results, name), self._title(name), lang)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        # bot.league: the player's ratings, and a chart of their rating over the games.
+        ratings, chart = await self.bot.league.stats(guild_id, who, name, lang)
+        await reply_ephemeral(interaction, "\n".join([text, *ratings]), **({"file": chart} if chart else {}))
 
     @stats.autocomplete("game")
-    @leaderboard.autocomplete("game")
     async def game_names(self, interaction: discord.Interaction, current: str):
         return await game_name_choices(self.tables, current, user_language(interaction))
 

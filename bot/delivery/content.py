@@ -69,7 +69,8 @@ class Content:
     `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
     `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
-    `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat.
+    `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
+    `turn_recap(table, people) -> str`: what a turn message says first to whom it calls (bot.league).
     """
 
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
@@ -80,6 +81,7 @@ class Content:
         self.hint_offered = _no_hints
         self.seat_left = _nobody_left
         self.standing_orders = _no_orders
+        self.turn_recap = _no_recap
 
     # ------------------------------------------------------------------------- images
 
@@ -229,3 +231,7 @@ async def _nobody_left(table: GameRow, seat: int) -> bool:
 
 async def _no_orders(table: GameRow, seat: int) -> frozenset[str]:
     return frozenset()
+
+
+async def _no_recap(table: GameRow, people: Sequence[int]) -> str:
+    return ""

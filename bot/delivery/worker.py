@@ -295,6 +295,9 @@ class Deliveries:
                                             self.content.alt_text(table, game, state, text),
                                             drawn=None if table.board_whole else drawn.get((None, lang)))
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
+            # bot.league: whom the turn calls read first what happened since their own last move.
+            if recap := await self.content.turn_recap(table, people):
+                text = presenter.board_text([recap], "", text)
             if table.turn_posted:
                 message = channel.get_partial_message(table.board_message_id)
                 result = await self._edit(message, content=text, attachments=[file] if file is not None else [],

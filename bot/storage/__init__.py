@@ -3,19 +3,21 @@ loses nothing.
 
 `Storage` is the store's core (`bot.storage.core`: games, seats, the action log, every change to
 a game) together with the tables each feature keeps beside it: games over days
-(`bot.days.storage`) and what the bot owes Discord (`bot.delivery.storage`).
+(`bot.days.storage`), what the bot owes Discord (`bot.delivery.storage`) and the league's
+ratings, overviews and recaps (`bot.league.storage`).
 """
 from __future__ import annotations
 
 from bot.days.storage import DaysStore
 from bot.delivery.storage import DeliveryStore
+from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore, Write
 from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
                               StorageError)
 
 
-class Storage(CoreStore, DaysStore, DeliveryStore):
+class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore):
     """The whole store over one connection (see the module's docstring)."""
 
 

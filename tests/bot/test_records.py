@@ -110,7 +110,6 @@ async def test_stats_and_leaderboard_after_finished_resigned_and_abandoned_games
         "finished", "finished", "abandoned", "abandoned"]
 
     alice_won = int(seats[alice.id] in result["winners"]) + 1
-    bob_won = int(seats[bob.id] in result["winners"])
     alice_rate = f"{round(100 * alice_won / 2)}%"
     alice_average = f"{result['scores'][seats[alice.id]]:.1f}"  # the resignation has no score
 
@@ -120,13 +119,16 @@ async def test_stats_and_leaderboard_after_finished_resigned_and_abandoned_games
     carols = text_of(await world.slash(alice, "game stats", player=carol, game="pips"))
     assert "has no counted games" in carols
 
+    # The leaderboard ranks by rating (bot.league): both finished games are rated, for both.
     board = text_of(await world.slash(bob, "game leaderboard", game="pips"))
     lines = board.splitlines()
-    assert lines[0] == "🏆 **Leaderboard — Pips (test game)**"
-    assert lines[1].startswith(f"1. **Alice** — {alice_won} of 2 won")
-    assert lines[2].startswith(f"2. **Bob** — {bob_won} of 2 won")
+    assert lines[0] == "🏆 **Leaderboard — Pips (test game)** (rating)"
+    ranked = [name for (name,) in world.query("SELECT name FROM league_ratings ORDER BY mu - 3 * sigma DESC")]
+    assert sorted(ranked) == ["Alice", "Bob"]
+    assert lines[1].startswith(f"1. **{ranked[0]}** — ") and lines[1].endswith("· 2 games (provisional, 2 of 5)")
+    assert lines[2].startswith(f"2. **{ranked[1]}** — ")
     assert not any("Carol" in line for line in lines)
-    assert "Abandoned games do not count" in lines[-1]
+    assert "Ratings from the placings of finished games" in lines[-1]
 
     refused = text_of(await world.slash(bob, "game leaderboard", game="chess"))
     assert "I do not know a game called `chess`" in refused
@@ -135,7 +137,7 @@ async def test_stats_and_leaderboard_after_finished_resigned_and_abandoned_games
 async def test_an_empty_server_has_no_records(world):
     alice = world.player("alice")
     assert "has no counted games" in text_of(await world.slash(alice, "game stats"))
-    assert "Nobody has a counted game" in text_of(await world.slash(alice, "game leaderboard", game="pips"))
+    assert "Nobody has a rating in Pips (test game)" in text_of(await world.slash(alice, "game leaderboard", game="pips"))
 
 
 async def test_the_end_of_game_message_has_the_board_the_scores_and_a_chart(world):

@@ -82,6 +82,7 @@ async def test_the_synced_commands(world):
         "game mine", "game reminders", "game away", "game back", "game replace", "game undo", "game computer",
         "game practice", "game hint",  # practice tables and hints
         "game orders",  # standing orders (bot.days.orders)
+        "game recap", "game overview here", "game overview off",  # issue 32, the league (bot.cogs.league)
     ])
 
 

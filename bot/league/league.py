@@ -1,0 +1,142 @@
+"""The league as the rest of the bot sees it (docs/league.md).
+
+`League` is what the rest of the bot sees of it (wired in `bot.app.GameBot.wire`):
+
+- `listener`: follows the move pipeline (bot.league.listener): counts who moved, keeps each
+  move's public words, rates a game in the very transaction that ends it, and marks the
+  server's overview owed;
+- `overviews`: the overview messages' own small worker (bot.league.overview);
+- `end_message(inner)`: the end message (bot.records.EndMessages) with each person's rating change;
+- `turn_recap(table, people)`: the lines a turn message opens with for whom it calls;
+- `recap`, `leaderboard`, `stats`: what `/game recap`, `/game leaderboard` and `/game stats` say.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, Callable, Mapping, Sequence
+
+import discord
+
+import i18n
+from games.core import Game
+
+from bot import presenter
+from bot.delivery.content import board_url
+from bot.league import texts
+from bot.league.listener import LeagueListener
+from bot.league.overview import Overviews
+from bot.league.ratings import PROVISIONAL_GAMES, Rating
+from bot.league.recap import asked_recap_text, turn_recap_text
+from bot.locale import table_language
+from bot.storage import GameRow, Storage
+
+log = logging.getLogger(__name__)
+
+
+class League:
+    def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], *,
+                 owns_guild: Callable[[int], bool] = lambda guild_id: True, sharded: bool = False) -> None:
+        self.storage = storage
+        self.games = games
+        self.overviews = Overviews(client, storage, games, owns_guild=owns_guild, sharded=sharded)
+        self.listener = LeagueListener(storage, self.overviews.kick)
+
+    async def stop(self) -> None:
+        await self.overviews.stop()
+
+    # ---------------------------------------------------------------------- end message
+
+    def end_message(self, inner: Callable[..., Any]) -> Callable[..., Any]:
+        """The end message `inner` makes, with a line of each person's new rating and its change
+        (stored with the change that ended the game, bot.league.listener)."""
+
+        async def with_ratings(table: GameRow, game: Game, state: Any) -> tuple[str, list[discord.File]]:
+            text, files = await inner(table, game, state)
+            try:
+                line = texts.end_text(await self.storage.league_game_changes(table.id), table_language(table))
+            except Exception:  # noqa: BLE001 - the end message goes out without it
+                log.exception("Could not read the rating changes of game %s", table.id)
+                line = ""
+            if line:
+                text = presenter.board_text([text], "", line)  # the ratings stay whole; the rest is clipped
+            return text, files
+
+        return with_ratings
+
+    # --------------------------------------------------------------------------- recap
+
+    async def turn_recap(self, table: GameRow, people: Sequence[int]) -> str:
+        """What the turn message says first, to the players it calls: the public moves since
+        their own last move, up to the turn's start (its own account follows). `people`: whom it
+        mentions when the turn names no one of its own (a start, an undo, a new player)."""
+        try:
+            return await self._turn_recap(table, people)
+        except Exception:  # noqa: BLE001 - a recap is never worth a board
+            log.exception("Could not make the recap of game %s", table.id)
+            return ""
+
+    async def _turn_recap(self, table: GameRow, people: Sequence[int]) -> str:
+        if table.status != "active":
+            return ""
+        users = list(table.turn_pings) if table.turn_pings is not None else list(people)
+        readers = sorted({seat for user in users if user > 0 and (seat := table.seat_of(user)) is not None})
+        if not readers:
+            return ""
+        start = await self.storage.league_turn_start(table.id, table.turn_number)
+        if start is None:
+            return ""
+        since = min([await self.storage.league_last_move(table.id, [seat], before=start) for seat in readers])
+        moves = await self.storage.league_lines_between(table.id, since, start)
+        return turn_recap_text(moves, table, readers)
+
+    async def recap(self, table: GameRow, seat: int, lang: str) -> str:
+        """`/game recap`: the public moves since the seat's last move, in `lang`."""
+        last = await self.storage.league_last_move(table.id, [seat])
+        moves = await self.storage.league_lines_between(table.id, last)
+        title = i18n.translate(i18n.game_title(self.games[table.game]), lang)
+        return asked_recap_text(moves, table, lang, board_url(table), title)
+
+    # ------------------------------------------------------------------------ ratings
+
+    async def leaderboard(self, guild_id: int, game: str, asker_id: int, title: str, lang: str) -> str:
+        rows = await self.storage.league_top(guild_id, game, texts.LEADERBOARD_SIZE)
+        asker = (await self.storage.league_ratings(guild_id, game, [asker_id])).get(asker_id)
+        rank = await self.storage.league_rank(guild_id, game, asker_id) if asker is not None else None
+        return texts.leaderboard_text(rows, title, lang, asker=asker, asker_rank=rank)
+
+    async def stats(self, guild_id: int, user: discord.abc.User, game: str | None, lang: str
+                    ) -> tuple[list[str], discord.File | None]:
+        """`/game stats`: the player's rating lines, and a chart of their rating over the games of
+        `game` (or of the game they have played most rated games of)."""
+        ratings = await self.storage.league_player(guild_id, user.id)
+        if game is not None:
+            ratings = {name: rating for name, rating in ratings.items() if name == game}
+        if not ratings:
+            return [], None
+        ranked: dict[str, tuple[Rating, tuple[int, int] | None]] = {
+            name: (rating, await self.storage.league_rank(guild_id, name, user.id)) for name, rating in ratings.items()}
+        titles = {name: self.title(name, lang) for name in ratings}
+        lines = texts.stats_lines(ranked, titles, lang)
+        shown = max(ratings, key=lambda name: (ratings[name].games, titles[name]))
+        history = await self.storage.league_history(guild_id, shown, user.id)
+        if not history:
+            return lines, None
+        from renderers.rating_chart import render_rating_chart_png
+
+        points = [Rating().points, *(rating.points for rating in history)]
+        try:
+            png = await asyncio.to_thread(render_rating_chart_png, points, user.display_name, lang, titles[shown],
+                                          PROVISIONAL_GAMES)
+        except Exception:  # noqa: BLE001 - the numbers go out without their picture
+            log.exception("Could not draw the rating chart of user %s", user.id)
+            return lines, None
+        description = presenter.clip(i18n.t(lang, "bot.league.chart_alt", player=user.display_name, game=titles[shown],
+                                            rating=texts.number(points[-1], lang), count=len(history)),
+                                     presenter.ALT_TEXT_LIMIT)
+        return lines, discord.File(io.BytesIO(png), filename="rating.png", description=description)
+
+    def title(self, name: str, lang: str) -> str:
+        game = self.games.get(name)
+        return i18n.translate(i18n.game_title(game), lang) if game is not None else name

@@ -1,0 +1,238 @@
+"""Each server's open games in one message: `/game overview here` keeps it in a channel.
+
+The message lists every game being played on the server, oldest first: the game, its channel,
+whose turn it is and since when (a Discord timestamp, each reader's own time zone) and a link
+to its board. It never pings anyone (names in bold, `<#channel>` links, no mentions allowed).
+
+What it owes is stored (`league_overviews`): the move pipeline's listener counts a change that
+alters it (`wanted`) in the change's own transaction, and the message records the count it shows
+(`shown`). This small worker, one task per server at a time, edits the message when it owes
+something, at most once every `every` seconds per server: a burst of moves makes one edit
+`settle` seconds after its first move (the move's board is posted meanwhile, so the line links to
+it) and at most one more every `every` seconds while it lasts. Like the delivery worker, every
+request runs under a short timeout (`bot.delivery.requests.attempt`) and is tried again after Discord's
+`retry_after` or a growing pause; the first post carries a nonce, so a retry never doubles it.
+The message id is stored, so after a restart the same message is edited; a deleted message is
+posted again.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from typing import Any, Callable, Mapping
+
+import discord
+
+import i18n
+from games.core import Game
+
+from bot import presenter
+from bot.delivery.requests import Failure, attempt, nonce_for
+from bot.league.storage import OverviewRow
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+EVERY = 5.0          # seconds between two edits of one server's overview, at least
+SETTLE = 2.0         # seconds an edit waits after the first change it shows (the change's board is posted meanwhile)
+BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)
+SHARDED_CHECK = 2.0  # seconds between looks for overviews owed by another process's changes
+
+
+class Overviews:
+    def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], *,
+                 owns_guild: Callable[[int], bool] = lambda guild_id: True, sharded: bool = False) -> None:
+        self.client = client
+        self.storage = storage
+        self.games = games
+        self.owns_guild = owns_guild
+        self.sharded = sharded
+        self.every = EVERY
+        self.settle = SETTLE
+        self.backoff = BACKOFF
+        self.requests = 0
+        self.stopping = False
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._again: set[int] = set()
+        self._shown_at: dict[int, float] = {}  # guild id -> loop time of the last edit or post
+        self._owed_at: dict[int, float] = {}   # guild id -> loop time of the first change not shown yet
+        self._check_at = 0.0                   # the first scheduler pass looks for owed overviews
+
+    # -------------------------------------------------------------------- kicking
+
+    def kick(self, guild_id: int) -> None:
+        """Something the server's overview shows changed: edit it (now, or once the pause between
+        edits is over)."""
+        if self.stopping or not self.owns_guild(guild_id):
+            return
+        self._owed_at.setdefault(guild_id, asyncio.get_running_loop().time())
+        task = self._tasks.get(guild_id)
+        if task is not None and not task.done():
+            self._again.add(guild_id)
+            return
+        self._tasks[guild_id] = asyncio.get_running_loop().create_task(self._run(guild_id),
+                                                                       name=f"overview-{guild_id}")
+
+    # A scheduler source (bot.scheduler): its first pass (at start-up) kicks every overview that
+    # still owes an edit; with several processes on one database it looks again every few seconds
+    # for edits owed by changes another process stored.
+    async def next_due(self) -> float | None:
+        return self._check_at if math.isfinite(self._check_at) else None
+
+    async def run_due(self, now: float) -> None:
+        if now < self._check_at:
+            return
+        self._check_at = now + SHARDED_CHECK if self.sharded else math.inf
+        for guild_id in await self.storage.overviews_owed():
+            self.kick(guild_id)
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def settled(self, guild_id: int) -> None:
+        """Wait until the server's overview owes nothing it can show now (tests)."""
+        while (task := self._tasks.get(guild_id)) is not None and not task.done():
+            await asyncio.wait([task])
+
+    # -------------------------------------------------------------------- running
+
+    async def _run(self, guild_id: int) -> None:
+        tries = 0
+        try:
+            while not self.stopping:
+                self._again.discard(guild_id)
+                try:
+                    wait = await self._pass(guild_id)
+                except Exception:  # noqa: BLE001 - a bug must not stop the server's overview for good
+                    log.exception("The overview of server %s failed; trying again", guild_id)
+                    wait = self.backoff[-1]
+                if isinstance(wait, Failure):
+                    wait = wait.after or self.backoff[min(tries, len(self.backoff) - 1)]
+                    tries += 1
+                elif wait is None:
+                    if guild_id in self._again:
+                        continue
+                    break
+                else:
+                    tries = 0
+                if wait > 0:
+                    await asyncio.sleep(wait)
+        finally:
+            if self._tasks.get(guild_id) is asyncio.current_task():
+                del self._tasks[guild_id]
+
+    async def _pass(self, guild_id: int) -> float | Failure | None:
+        """One look at a server's overview: None when it shows everything, a pause before the
+        next look, or the failure that stopped it."""
+        row = await self.storage.overview(guild_id)
+        if row is None or row.shown >= row.wanted:
+            return None
+        loop = asyncio.get_running_loop()
+        due = max(self._shown_at.get(guild_id, -math.inf) + self.every,
+                  self._owed_at.setdefault(guild_id, loop.time()) + self.settle)
+        if due > loop.time():
+            return due - loop.time()
+        self._owed_at.pop(guild_id, None)  # what changes from now on waits for the next edit
+        text = await self.text(row)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=guild_id)
+        none = discord.AllowedMentions.none()
+        if row.message_id is not None:
+            result = await self._request(lambda: channel.get_partial_message(row.message_id).edit(
+                content=text, allowed_mentions=none))
+            if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
+                await self.storage.overview_gone(guild_id, row.message_id)
+                return 0.0  # posted again at once
+        else:
+            result = await self._request(lambda: channel.send(
+                text, allowed_mentions=none, nonce=nonce_for("overview", guild_id, row.channel_id, row.posts)))
+        self._shown_at[guild_id] = loop.time()
+        if isinstance(result, Failure):
+            return self._failed(row, result)
+        await self.storage.overview_shown(guild_id, row.channel_id, message_id=result.id, shown=row.wanted)
+        log.info("overview guild=%s channel=%s %s", guild_id, row.channel_id,
+                 "edited" if row.message_id is not None else "posted")
+        return 0.0
+
+    def _failed(self, row: OverviewRow, failure: Failure) -> Failure:
+        log.warning("Could not show the overview of server %s in channel %s: %s; it stays owed",
+                    row.guild_id, row.channel_id, failure.reason)
+        if failure.kind in ("blocked", "refused", "gone"):
+            # The bot may not post there (or the channel is gone): tried again now and then, and
+            # whenever a game of the server changes; `/game overview here` elsewhere moves it.
+            return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+        return failure
+
+    async def _request(self, call):
+        self.requests += 1
+        return await attempt(call)
+
+    # ------------------------------------------------------------------------- text
+
+    async def text(self, row: OverviewRow) -> str:
+        """The overview in its language: one line per game being played, as many as fit."""
+        lang = row.lang if row.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
+        games = await self.storage.overview_games(row.guild_id)
+        head = i18n.t(lang, "bot.league.overview_title", count=len(games), when=presenter.timestamp(int(time.time())))
+        if not games:
+            return "\n".join((head, i18n.t(lang, "bot.league.overview_none")))
+        lines = [head]
+        room = presenter.MESSAGE_LIMIT - len(head) - 80  # what is left, with room for "and n more"
+        for index, game in enumerate(games):
+            line = self._line(game, row.guild_id, lang)
+            if len(line) + 1 > room:
+                lines.append(i18n.t(lang, "bot.league.overview_more", count=len(games) - index))
+                break
+            room -= len(line) + 1
+            lines.append(line)
+        return "\n".join(lines)
+
+    def _line(self, game: dict[str, Any], guild_id: int, lang: str) -> str:
+        engine = self.games.get(game["game"])
+        title = i18n.translate(i18n.game_title(engine), lang) if engine is not None else game["game"]
+        names = presenter.bold_names(game["names"])
+        waiting = sorted(game["waiting"])
+        who = i18n.join_list([names[seat] for seat, _ in waiting if seat < len(names)], lang) or "–"
+        since = min((when for _, when in waiting), default=None)
+        parts = {"game": f"**{discord.utils.escape_markdown(title)}**", "id": game["id"],
+                 "channel": f"<#{game['channel_id']}>", "players": who, "count": len(waiting)}
+        if since is None:
+            line = i18n.t(lang, "bot.league.overview_line_nobody", **parts)
+        else:
+            line = i18n.t(lang, "bot.league.overview_line", **parts, since=presenter.timestamp(since))
+        # The turn's own message once it is posted; until then the channel, where it will be.
+        url = f"https://discord.com/channels/{guild_id}/{game['channel_id']}"
+        if game["board_message_id"] is not None and game["board_current"]:
+            url += f"/{game['board_message_id']}"
+        return line + " · " + i18n.t(lang, "bot.league.overview_board", link=url)
+
+    # ------------------------------------------------------------------ commands
+
+    async def place(self, guild_id: int, channel_id: int, lang: str) -> None:
+        """`/game overview here`: the server's overview lives in this channel from now on (a
+        message elsewhere is removed), and is shown at once."""
+        old = await self.storage.overview_here(guild_id, channel_id, lang)
+        if old is not None and old.channel_id != channel_id and old.message_id is not None:
+            await self._remove(old)
+        self._shown_at.pop(guild_id, None)
+        self._owed_at[guild_id] = -math.inf  # shown at once
+        self.kick(guild_id)
+
+    async def remove(self, guild_id: int) -> bool:
+        """`/game overview off`: no overview any more (its message is removed). False if none."""
+        old = await self.storage.overview_off(guild_id)
+        if old is None:
+            return False
+        if old.message_id is not None:
+            await self._remove(old)
+        return True
+
+    async def _remove(self, row: OverviewRow) -> None:
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        result = await self._request(lambda: channel.get_partial_message(row.message_id).delete())
+        if isinstance(result, Failure) and result.kind != "gone":
+            log.warning("Could not remove the old overview of server %s: %s", row.guild_id, result.reason)

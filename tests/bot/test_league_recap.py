@@ -1,0 +1,163 @@
+"""Catching up (bot.league.recap): the turn message that calls a player opens with the public
+moves since their own last move; `/game recap` gives the same on demand, only to them, in their
+language. Exactly the public moves, nothing private, nothing when nobody moved."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.league.recap import ASKED_LINES, TURN_LINES
+from tests.bot.harness import reply, seat_order, start_table, take_turn, to_act
+
+pytestmark = pytest.mark.usefixtures("client_languages")  # tests/bot/conftest.py
+
+LOG_LINE = re.compile(r"`#(\d+)` <t:\d+:R> (.*)")
+
+
+async def public_lines(world, player) -> dict[int, str]:
+    """Each move's line as `/game log` shows it (what the channel saw), by version."""
+    text = reply(await world.slash(player, "game log")).content
+    return {int(match[1]): match[2] for line in text.splitlines() if (match := LOG_LINE.fullmatch(line))}
+
+
+def recap_of(content: str) -> tuple[str | None, list[str]]:
+    """The recap atop a turn message: its heading and its lines (None when there is none)."""
+    lines = content.splitlines()
+    if not lines or not lines[0].startswith("🕑"):
+        return None, []
+    body = []
+    for line in lines[1:]:
+        if not line.startswith("› "):
+            break
+        body.append(line[2:])
+    return lines[0], body
+
+
+def last_action(world, game_id: int, seats, before: int) -> int:
+    marks = ", ".join("?" * len(seats))
+    (last,), = world.query(f"SELECT COALESCE(MAX(version), 0) FROM actions WHERE game_id = ? AND seat IN ({marks}) "
+                           f"AND version < ?", (game_id, *seats, before))
+    return last
+
+
+async def test_the_turn_message_says_exactly_the_public_moves_since_the_players_last_move(world):
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, options="rounds=3")
+    ordered = seat_order(world, game_id, players)
+    rng = random.Random(3)
+    checked = quiet = 0
+    for _ in range(40):
+        if world.stored(game_id).status != "active":
+            break
+        await take_turn(world, to_act(world, players)[0], rng)
+        board = world.latest_board()
+        pinged = world.pinged(board)
+        if not pinged or world.stored(game_id).status != "active":
+            continue
+        seats = sorted(world.seats(game_id)[user] for user in pinged)
+        (start,), = world.query("SELECT version FROM league_turns WHERE game_id = ?", (game_id,))
+        since = min(last_action(world, game_id, [seat], start) for seat in seats)
+        heading, lines = recap_of(board.content)
+        if since + 1 >= start:  # nobody moved in between: no recap at all
+            assert heading is None and "🕑" not in board.content
+            quiet += 1
+            continue
+        log = await public_lines(world, ordered[0])
+        expected = [log[version] for version in range(since + 1, start)]
+        names = [ordered[seat].name.capitalize() for seat in seats]
+        assert heading.startswith("🕑 Since your last move") and all(f"**{name}**" in heading for name in names)
+        earlier = len(expected) - TURN_LINES
+        if earlier <= 0:
+            assert lines == expected
+        else:
+            more = f"… {earlier} earlier move{'s' if earlier > 1 else ''} (`/game recap`)"
+            assert lines == [more, *expected[-TURN_LINES:]]
+        # Only public things: never what a seat drew, never which card it chose in secret.
+        assert not any("drew" in line or "Play your" in line for line in lines)
+        checked += 1
+    assert checked >= 3 and quiet >= 1, (checked, quiet)
+
+
+async def test_game_recap_on_demand_only_to_the_asker_in_their_language(world, client_languages):
+    alice, bob, dora = world.player("alice"), world.player("bob"), world.player("dora")
+    client_languages[dora.id] = "de"
+    game_id = await start_table(world, alice, bob, dora, options="rounds=3")
+    ordered = seat_order(world, game_id, [alice, bob, dora])
+    rng = random.Random(8)
+    # Nobody moved since the start: nothing to tell.
+    nothing = reply(await world.slash(alice, "game recap"))
+    assert nothing.ephemeral and "Nobody has moved in **Pips (test game)** #1 since your last move." in nothing.content
+
+    for _ in range(7):
+        await take_turn(world, to_act(world, ordered)[0], rng)
+    log = await public_lines(world, alice)
+    for player in ordered:
+        seat = world.seats(game_id)[player.id]
+        last = last_action(world, game_id, [seat], 10 ** 9)
+        expected = [log[version] for version in sorted(log) if version > last]
+        answer = reply(await world.slash(player, "game recap"))
+        assert answer.ephemeral
+        lines = answer.content.splitlines()
+        if not expected:
+            said = "seit deinem letzten Zug niemand gezogen" if player is dora else "Nobody has moved"
+            assert said in answer.content
+            continue
+        count = len(expected)
+        if player is dora:
+            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {'Zug' if count == 1 else 'Züge'} seit deinem letzten"
+        else:
+            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {'move' if count == 1 else 'moves'} since your last one"
+        assert [line[2:] for line in lines if line.startswith("› ") and "…" not in line] == expected[-ASKED_LINES:]
+        board = world.latest_board()
+        link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{board.id}"
+        assert lines[-1] in (f"The board: {link}", f"Das Brett: {link}")
+        assert not any("drew" in line or "Play your" in line for line in lines)
+
+    stranger = world.player("erik")
+    refused = reply(await world.slash(stranger, "game recap"))
+    assert "not playing" in refused.content or "spielst" in refused.content
+
+
+async def test_a_german_table_says_its_recap_in_german(world):
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    await world.slash(players[0], "game new", game="pips", language="de", options="rounds=3")
+    for player in players[1:]:
+        await world.click(player, world.latest(), label="Mitspielen")
+    await world.click(players[0], world.latest(), label="Starten")
+    rng = random.Random(3)
+    headings = []
+    for _ in range(12):
+        await take_turn(world, to_act(world, players)[0], rng)
+        heading, _ = recap_of(world.latest_board().content)
+        headings.append(heading)
+    assert any(heading and heading.startswith("🕑 Seit") for heading in headings)
+    assert not any(heading and "Since" in heading for heading in headings)
+
+
+def test_a_secret_preparation_leaves_no_trace_and_a_secret_choice_no_label():
+    """What the recap keeps of a move, decided as `/game log` decides it."""
+    from types import SimpleNamespace
+
+    from bot.league.recap import public_texts
+    from games.core import Action, Event
+    from tests.bot import fakegame
+
+    game = fakegame.GAME
+    state = game.new_game(2, seed=1)
+    trump, _ = game.apply(state, 0, Action("trump", ("high",)))
+    # A move that said nothing in public and changed nothing the public sees: no line at all.
+    hidden = SimpleNamespace(kind="move", seat=1, before=trump, after=trump, action=Action("play", ("5",)),
+                             events=[Event("You armed a document.", seat=1)])
+    assert public_texts(game, hidden) is None
+    # A secret choice that said nothing in public: "made a move", never which card.
+    played, _ = game.apply(trump, 1, Action("play", (str(trump["hands"][1][0]),)))
+    quiet = SimpleNamespace(kind="move", seat=1, before=trump, after=played, action=Action("play", ("5",)),
+                            events=[])
+    assert public_texts(game, quiet) == [{"id": "bot.table.made_a_move", "params": {"player": {"seat": 1}}}]
+    # A public choice: its label.
+    call = SimpleNamespace(kind="move", seat=0, before=state, after=trump, action=Action("trump", ("high",)),
+                           events=[])
+    assert public_texts(game, call) == [{"id": "bot.table.chose",
+                                         "params": {"player": {"seat": 0}, "move": "High cards win"}}]
