@@ -175,7 +175,8 @@ class Moves:
                 if change is None:
                     return None
                 await self._store(change)
-                await self._moves_made_at_once(game_id, change.game)
+                waiting = change.game.to_act(change.before) if change.kind == "move" and change.by_person else None
+                await self._moves_made_at_once(game_id, change.game, waiting)
             if interaction is not None:
                 self.deliveries.watch(game_id, change.version, interaction)
             self.deliveries.kick(game_id)
@@ -190,9 +191,10 @@ class Moves:
                 await self._moves_made_at_once(game_id, self.engine(table.game))
             self.deliveries.kick(game_id)
 
-    async def _moves_made_at_once(self, game_id: int, game: Game) -> None:
+    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset | None = None) -> None:
         """The decisions nobody must be asked for (`self.automatic`), each a move of its own through
-        the same steps as any move, until the game waits for a person."""
+        the same steps as any move, until the game waits for a person. `waiting`: whom the game
+        waited for before the person's move that led to them (they are not called anew)."""
         for _ in range(AUTOMATIC_LIMIT if self.automatic is not None else 0):
             table = await self.table(game_id)
             if table.status != "active":
@@ -205,6 +207,7 @@ class Moves:
             after, events = game.apply(state, seat, action)
             change = move_change(table, game, state, after, seat, action, events)
             change.note = note
+            change.waiting_before = waiting
             await self._store(change)
             log.info("move game=%s channel=%s seat=%s action=%r version=%s made at once", table.id,
                      table.channel_id, seat, action.encode(), change.version)

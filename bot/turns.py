@@ -56,6 +56,10 @@ class Change:
     version: int = 0  # the version the change made (set once stored)
     notices: list[dict] = field(default_factory=list)  # channel posts it owes besides the board
     note: str = ""  # a word of the bot's own after the move's last line ("the only move: made at once")
+    # A move made at once after a person's move: whom the game waited for before that move. Who
+    # must act after it is measured against them, so the person who just moved is not called
+    # again for what the game went on to.
+    waiting_before: frozenset | None = None
     writes: list = field(default_factory=list)  # statements of its own for its transaction
     record: dict = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
 
@@ -180,6 +184,8 @@ def _plan_move(change: Change) -> Owed:
         last = lines[-1]
         lines[-1] = step(f"{_words(last)} {change.note}") if isinstance(last, dict) else f"{last} {change.note}"
     waiting_before, waiting_after = game.to_act(before), game.to_act(after)
+    if change.waiting_before is not None:
+        waiting_before = change.waiting_before
     account = list(table.turn_lines)
     if game.outcome(after) is not None:
         # The end message (bot.records) says what the last move did; the win is said once, by the

@@ -70,7 +70,8 @@ class Content:
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
     `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
-    `turn_recap(table, people) -> str`: what a turn message says first to whom it calls (bot.league).
+    `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
+    most `lines` lines besides its heading (bot.league).
     """
 
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
@@ -233,5 +234,5 @@ async def _no_orders(table: GameRow, seat: int) -> frozenset[str]:
     return frozenset()
 
 
-async def _no_recap(table: GameRow, people: Sequence[int]) -> str:
+async def _no_recap(table: GameRow, people: Sequence[int], lines: int) -> str:
     return ""

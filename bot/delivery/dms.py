@@ -58,8 +58,9 @@ class PrivateDeliveries:
         seat, version = row.seat, row.owed
         player = table.player_at(seat)
         if player.user_id < 0 or state is None or await self.content.seat_left(table, seat):
-            # A computer seat reads no DMs; a player who resigned learns nothing more of the seat.
-            if row.message_id is not None and row.buttons:
+            # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
+            # (their open DM loses its buttons, standing orders' toggles too).
+            if row.message_id is not None and player.user_id >= 0:
                 await self._finish(row, row.done_text)
             await self.storage.dm_finished(table.id, seat, forget=player.user_id >= 0)
             await self.storage.dm_settled(table.id, seat, version)

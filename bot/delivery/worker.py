@@ -38,7 +38,7 @@ from bot.delivery.storage import lobby_write, notice_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
-from bot.turns import history_text, turn_text
+from bot.turns import ACCOUNT_LINES, history_text, turn_text
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +296,10 @@ class Deliveries:
                                             drawn=None if table.board_whole else drawn.get((None, lang)))
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
             # bot.league: whom the turn calls read first what happened since their own last move.
-            if recap := await self.content.turn_recap(table, people):
+            # The recap and the turn's own account share the account's lines: the message stays
+            # short enough for its board to be on a phone's first screen.
+            room = max(0, ACCOUNT_LINES - len(table.turn_lines))
+            if recap := await self.content.turn_recap(table, people, room):
                 text = presenter.board_text([recap], "", text)
             if table.turn_posted:
                 message = channel.get_partial_message(table.board_message_id)

@@ -7,7 +7,7 @@
   server's overview owed;
 - `overviews`: the overview messages' own small worker (bot.league.overview);
 - `end_message(inner)`: the end message (bot.records.EndMessages) with each person's rating change;
-- `turn_recap(table, people)`: the lines a turn message opens with for whom it calls;
+- `turn_recap(table, people, lines)`: the lines a turn message opens with for whom it calls;
 - `recap`, `leaderboard`, `stats`: what `/game recap`, `/game leaderboard` and `/game stats` say.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bot.league import texts
 from bot.league.listener import LeagueListener
 from bot.league.overview import Overviews
 from bot.league.ratings import PROVISIONAL_GAMES, Rating
-from bot.league.recap import asked_recap_text, turn_recap_text
+from bot.league.recap import TURN_LINES, asked_recap_text, turn_recap_text
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
 
@@ -67,17 +67,17 @@ class League:
 
     # --------------------------------------------------------------------------- recap
 
-    async def turn_recap(self, table: GameRow, people: Sequence[int]) -> str:
+    async def turn_recap(self, table: GameRow, people: Sequence[int], lines: int = TURN_LINES) -> str:
         """What the turn message says first, to the players it calls: the public moves since
         their own last move, up to the turn's start (its own account follows). `people`: whom it
         mentions when the turn names no one of its own (a start, an undo, a new player)."""
         try:
-            return await self._turn_recap(table, people)
+            return await self._turn_recap(table, people, lines)
         except Exception:  # noqa: BLE001 - a recap is never worth a board
             log.exception("Could not make the recap of game %s", table.id)
             return ""
 
-    async def _turn_recap(self, table: GameRow, people: Sequence[int]) -> str:
+    async def _turn_recap(self, table: GameRow, people: Sequence[int], lines: int) -> str:
         if table.status != "active":
             return ""
         users = list(table.turn_pings) if table.turn_pings is not None else list(people)
@@ -89,7 +89,7 @@ class League:
             return ""
         since = min([await self.storage.league_last_move(table.id, [seat], before=start) for seat in readers])
         moves = await self.storage.league_lines_between(table.id, since, start)
-        return turn_recap_text(moves, table, readers)
+        return turn_recap_text(moves, table, readers, lines)
 
     async def recap(self, table: GameRow, seat: int, lang: str) -> str:
         """`/game recap`: the public moves since the seat's last move, in `lang`."""

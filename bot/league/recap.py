@@ -8,7 +8,9 @@ trace at all. The recap reads them back:
 
 - in the turn message that calls the player (the table's language, like the rest of that message):
   what happened between their last move and the turn's start (the turn's own account follows
-  it in the same message), at most `TURN_LINES` lines;
+  it in the same message), at most `TURN_LINES` lines of at most `TURN_LINE_LIMIT` characters
+  under a heading that also counts the moves left out: with the status and the call to move the
+  message keeps to five short lines, so its board is on a phone's first screen;
 - on demand, `/game recap`: everything since their last move, only to them, in their language,
   at most `ASKED_LINES` lines, with a link to the board.
 
@@ -25,9 +27,10 @@ from games.replay import action_is_public, move_is_invisible
 from bot import presenter
 from bot.storage import GameRow
 
-TURN_LINES = 4     # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
-ASKED_LINES = 10   # lines in `/game recap`
-LINE_LIMIT = 200   # characters of one recap line
+TURN_LINES = 2          # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
+TURN_LINE_LIMIT = 120   # characters of one of them: two or three lines on a phone
+ASKED_LINES = 10        # lines in `/game recap`
+LINE_LIMIT = 200        # characters of one line there
 MARK = "› "
 
 
@@ -55,29 +58,33 @@ def public_texts(game: Game, change) -> list | None:
     return [Msg("bot.table.made_a_move", {"player": SeatRef(seat)}).to_json()]
 
 
-def said(texts: Sequence[Any], table: GameRow, lang: str) -> str:
-    """One move's words in `lang`, names in bold, on one line."""
+def said(texts: Sequence[Any], table: GameRow, lang: str, limit: int = LINE_LIMIT) -> str:
+    """One move's words in `lang`, names in bold, on one line of at most `limit` characters."""
     line = " ".join(presenter.named(text, table, lang) for text in texts)
-    return presenter.clip(" ".join(line.split()), LINE_LIMIT)
+    return presenter.clip(" ".join(line.split()), limit)
 
 
-def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, limit: int) -> tuple[list[str], int]:
+def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, limit: int,
+                line_limit: int = LINE_LIMIT) -> tuple[list[str], int]:
     """The newest `limit` moves' lines (oldest first) and how many earlier ones were left out."""
     shown = moves[-limit:]
-    return [MARK + said(texts, table, lang) for _, _, texts in shown], len(moves) - len(shown)
+    return [MARK + said(texts, table, lang, line_limit) for _, _, texts in shown], len(moves) - len(shown)
 
 
-def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, readers: Sequence[int]) -> str:
-    """The recap at the top of a turn message (the table's language) for the seats it calls."""
+def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, readers: Sequence[int],
+                    limit: int = TURN_LINES) -> str:
+    """The recap at the top of a turn message (the table's language) for the seats it calls: at
+    most `limit` lines (the room the turn's own account leaves) under its heading."""
     if not moves or not readers:
         return ""
     lang = table.lang if table.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
     names = [presenter.bold_names(table.names)[seat] for seat in readers]
-    lines, earlier = recap_lines(moves, table, lang, TURN_LINES)
-    head = [i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))]
+    lines, earlier = recap_lines(moves, table, lang, min(limit, TURN_LINES), TURN_LINE_LIMIT) if limit > 0 \
+        else ([], len(moves))
+    head = i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))
     if earlier:
-        head.append(i18n.t(lang, "bot.league.recap_earlier", count=earlier))
-    return "\n".join(head + lines)
+        head += " " + i18n.t(lang, "bot.league.recap_earlier", count=earlier)
+    return "\n".join([head, *lines])
 
 
 def asked_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, board_url: str | None,
@@ -88,7 +95,7 @@ def asked_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, lan
     lines, earlier = recap_lines(moves, table, lang, ASKED_LINES)
     text = [i18n.t(lang, "bot.league.recap_asked", game=game_title, id=table.id, count=len(moves))]
     if earlier:
-        text.append(i18n.t(lang, "bot.league.recap_earlier", count=earlier))
+        text.append(MARK + i18n.t(lang, "bot.league.recap_earlier", count=earlier))
     text += lines
     if board_url:
         text.append(i18n.t(lang, "bot.league.recap_board", link=board_url))

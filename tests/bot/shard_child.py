@@ -40,6 +40,7 @@ from bot.app import create_bot
 from bot.delivery.requests import Failure
 from bot.delivery.worker import Deliveries
 from bot.errors import message_for
+from bot.league import overview
 from bot.moves import Moves
 from tests.bot import fakegame
 from tests.bot.harness import World, buttons, latest_dm_with_moves, move_buttons, reply, start_table
@@ -131,6 +132,8 @@ async def run(url: str, shard: int, log_path: Path) -> None:
 
     outcomes = install_logs(log_path, shard)
     deliver_every_click_here()
+
+    overview.SHARDED_CHECK = OWED_BOARD_EVERY  # the same for the league's look for overviews owed
 
     def build():
         bot = create_bot(url, games={"pips": fakegame.GAME}, seed_source=random.Random(7), render=render,

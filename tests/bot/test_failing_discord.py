@@ -252,7 +252,8 @@ async def test_whole_games_under_a_failing_discord_store_every_move_once_and_sho
             await take_turn(world, to_act(world, people)[0], rng)
             moves += 1
             stored = world.stored(1)
-            assert stored.version == version + 1 and stored.actions == version + 1  # stored once
+            # Stored once (a move only one can make may follow it at once: stored once too).
+            assert stored.version >= version + 1 and stored.actions == stored.version
             # Shown without anybody clicking: nothing owed any more once Discord answers again.
             assert await delivered(world), (moves, owed(world))
             if stored.status != "active":
@@ -262,7 +263,7 @@ async def test_whole_games_under_a_failing_discord_store_every_move_once_and_sho
             if newcomers:
                 handovers += 1
                 board = world.latest_board()
-                assert sorted(world.pinged(board)) == sorted(people[s].id for s in newcomers)  # once, them alone
+                assert sorted(world.pinged(board)) == sorted(people[s].id for s in newcomers), (waiting_before, waiting, board.content)  # once, them alone
         assert moves > 10
         # No request reads a message back: the bot keeps what it needs.
         assert not [r for r in hostile.requests if r[0] == "GET" and "/messages" in r[1]]

@@ -416,8 +416,9 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
                 assert await world.autocomplete(other, "move", "action", "") == []
                 assert await world.autocomplete(eve, "move", "action", "") == []
             await table.move(acting, moves)
-        assert world.stored(1).version == moves + 1, "an offered move was refused"
-        moves += 1
+        # An offered move is stored; a forced one after it (the only legal move) is made at once.
+        assert world.stored(1).version >= moves + 1, "an offered move was refused"
+        moves = world.stored(1).version
         watcher.check(world.stored_state(1))
         await check_log(world, eve)
 

@@ -208,10 +208,10 @@ def test_a_defence_must_roll_higher_than_the_attacker_and_a_tie_loses_the_castle
     state, texts = play(game, state, (BOB, "roll"), (BOB, "stop"))
     if defended:
         assert "C09" in state.holdings[BOB] and "C09" not in state.holdings[ANNA]
-        assert "Bob defends the Green castle 3-3-3+5 with four 5s + 3 and keeps it." in texts
+        assert "Bob defends the Green castle (3-3-3+5) with four 5s + 3 and keeps it." in texts
     else:
         assert "C09" in state.holdings[ANNA] and "C09" not in state.holdings[BOB]
-        assert "Bob fails to defend with four 5s + 2: Anna takes the Green castle 3-3-3+5." in texts
+        assert "Bob fails to defend with four 5s + 2: Anna takes the Green castle (3-3-3+5)." in texts
     assert state.active == BOB and state.phase == "choose"
 
 

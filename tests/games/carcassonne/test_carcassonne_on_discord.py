@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from games.carcassonne import GAME
+from games.core import forced_decision
 from tests.bot import pg
 from tests.bot.harness import World, bot_factory, move_buttons, selects, seat_order, start_table, to_act
 
@@ -113,7 +114,10 @@ async def test_three_players_play_a_whole_game_on_discord(world, renderer):
                 await world.select(actor, board, value, custom_id=component["custom_id"])
         renderer.real = moves == RESTART_AFTER
         after = GAME.from_dict(world.stored_state(game_id))
-        assert GAME.to_dict(after) == GAME.to_dict(GAME.apply(state, players.index(actor), action)[0])
+        expected = GAME.apply(state, players.index(actor), action)[0]
+        while (forced := forced_decision(GAME, expected)) is not None:  # the only move: made at once
+            expected = GAME.apply(expected, *forced)[0]
+        assert GAME.to_dict(after) == GAME.to_dict(expected)
     assert world.stored(game_id).status == "finished"
     assert {"robber", "crop", "follower", "turn"} <= seen_verbs and used_move_command
     final = GAME.from_dict(world.stored_state(game_id))
