@@ -3,7 +3,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests import sampling
 from tests.bot import pg
+
+
+def pytest_addoption(parser):
+    parser.addoption("--exhaustive", action="store_true", default=False,
+                     help="play every case of the tests that play a sample by default (tests/sampling.py)")
+
+
+def pytest_configure(config):
+    sampling.set_exhaustive(config.getoption("--exhaustive"))
 
 
 @pytest.fixture

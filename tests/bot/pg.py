@@ -11,6 +11,17 @@ import pytest
 # tests/conftest.py gives it a SQLite file, then a PostgreSQL URL).
 on_both_stores = pytest.mark.parametrize("database_path", ["sqlite", "postgresql"], indirect=True)
 
+
+def whole_game_on_both_stores(test):
+    """A whole game through the bot on SQLite, and on PostgreSQL with `--exhaustive`
+    (tests/sampling.py): by default one game's whole run (Knatsch's, across a restart) and the
+    storage scenarios cover PostgreSQL, so the suite stays short."""
+    from tests.sampling import exhaustive
+
+    on_postgresql = pytest.param("postgresql", marks=pytest.mark.skipif(
+        not exhaustive(), reason="a whole game on PostgreSQL too: run with --exhaustive"))
+    return pytest.mark.parametrize("database_path", ["sqlite", on_postgresql], indirect=True)(test)
+
 _server = None
 _names = itertools.count(1)
 

@@ -16,6 +16,7 @@ from games import REGISTRY
 from tests.bot.harness import (SketchRenderer, bot_factory, buttons, latest_dm_with_moves, reply, seat_order,
                                start_table, take_turn, to_act)
 from tests.bot.hostile import HostileDiscord
+from tests.sampling import exhaustive
 
 
 @pytest.fixture
@@ -219,6 +220,7 @@ async def test_deliveries_owed_at_a_restart_are_made_once_after_it(world, hostil
 # ------------------------------------------------------------- whole games, every game
 
 
+SAMPLE_MOVES = 60  # moves of each game by default; to the game's end with --exhaustive
 GAMES = [("knatsch", 3), ("raubritter", 3), ("macrobber", 3), ("gluecksritter", 4), ("carcassonne", 2)]
 FAULTS = [("POST", "/channels/{channel}/messages", 503), ("PATCH", "/channels/{channel}/messages/*", 502),
           ("POST", "/channels/{channel}/messages", 429), ("POST", "/channels/*/messages", 500),
@@ -241,6 +243,8 @@ async def test_whole_games_under_a_failing_discord_store_every_move_once_and_sho
         moves = handovers = 0
         while world.stored(1).status == "active":
             assert moves < 800
+            if moves >= SAMPLE_MOVES and not exhaustive():  # the default sample (tests/sampling.py)
+                break
             # Discord fails now and then: one fault at a time, each for one request.
             if rng.random() < 0.3 and not world.env.backend.faults:
                 method, path, status = rng.choice(FAULTS)

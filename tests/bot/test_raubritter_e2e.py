@@ -334,7 +334,7 @@ def check_png_is_real(world, message, renderer, viewer) -> None:
     assert Image.open(io.BytesIO(png)).size == (WIDTH, HEIGHT)
 
 
-@pg.on_both_stores
+@pg.whole_game_on_both_stores
 async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(world, renderer, caplog):
     alice, bob, carol, dave = (world.player(name) for name in ("alice", "bob", "carol", "dave"))
     eve = world.player("eve")  # watches and reads the log

@@ -73,7 +73,7 @@ def text_of(kind, component, value) -> str:
     return component["label"] if kind == "button" else value
 
 
-@pg.on_both_stores
+@pg.whole_game_on_both_stores
 async def test_three_players_play_a_whole_game_on_discord(world, renderer):
     players = [world.player(name) for name in ("anna", "bernd", "clara")]
     game_id = await start_table(world, *players, game="carcassonne")

@@ -40,7 +40,7 @@ async def tap_cards(world, player, source, cards: list[int]) -> None:
     await world.click(player, source, custom_id=confirm[0]["custom_id"])
 
 
-@pg.on_both_stores
+@pg.whole_game_on_both_stores
 async def test_a_whole_four_player_game_through_the_bot(database_path):
     renderer = SketchRenderer(real_first=4)
     database = database_path

@@ -22,7 +22,7 @@ GAME = REGISTRY["macrobber"]
 SECRET = re.compile(r"(You draw|Your raid cards|You play a|You discard|Play a \d|Discard a \d|You put a)")
 
 
-@pg.on_both_stores
+@pg.whole_game_on_both_stores
 async def test_a_whole_four_player_game_through_the_bot(database_path):
     renderer = SketchRenderer(real_first=3)
     async with simulated_discord(database_path, games={"macrobber": GAME}, seed=4,
