@@ -209,12 +209,17 @@ class Tables:
                     self._ephemeral.setdefault(record.user_id, []).extend(record.ephemeral)
                     return "refused" if not any(controls(m) for m in record.ephemeral) else "hand"
                 if record.ack_type == UPDATE_MESSAGE:
-                    return "toggled"
+                    # A move's click is answered with its message edited too (after the move is
+                    # stored): it is a toggle only if the game did not change.
+                    now = self.store.row(table.game_id)
+                    if now is None or (now[0] == version and now[1] == "active"):
+                        return "toggled"
+                    break
                 record.changed.clear()
                 changed = asyncio.ensure_future(record.changed.wait())
                 await asyncio.wait({stored, changed}, return_when=asyncio.FIRST_COMPLETED)
                 changed.cancel()
-            row = stored.result()
+            row = stored.result() if stored.done() else self.store.row(table.game_id)
         finally:
             stored.cancel()
         if row is None:
