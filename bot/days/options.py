@@ -31,6 +31,17 @@ def words(lang: str, key: str, **params: Any) -> str:
 # ------------------------------------------------------------------------- table options
 
 
+# Each option: the key it sets in `split_options`' result, and its words with their values.
+OPTION_VALUES: dict[str, tuple[str, dict[str, Any]]] = {
+    "deadline": ("deadline", DEADLINES),
+    "timeout": ("timeout", {choice: choice for choice in TIMEOUT_CHOICES}),
+    "reminder": ("reminder", REMINDERS),
+    "hints": ("hints", {"on": True, "off": False}),
+    "react": ("react", REACTION_WINDOWS),
+    "computer": ("strength", {strength: strength for strength in STRENGTHS}),
+}
+
+
 def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, Any]]:
     """Take this part's options (`deadline=24h timeout=computer reminder=12h`) out of the
     `/game new options:` text; the rest goes on to the game's own options."""
@@ -40,33 +51,13 @@ def split_options(text: str | None, lang: str = "en") -> tuple[str, dict[str, An
     for part in (text or "").replace(",", " ").split():
         name, _, value = part.partition("=")
         name, value = name.strip().lower(), value.strip().lower()
-        if name == "deadline":
-            if value not in DEADLINES:
-                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(DEADLINES)))
-            chosen["deadline"] = DEADLINES[value]
-        elif name == "timeout":
-            if value not in TIMEOUT_CHOICES:
-                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(TIMEOUT_CHOICES)))
-            chosen["timeout"] = value
-        elif name == "reminder":
-            if value not in REMINDERS:
-                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(REMINDERS)))
-            chosen["reminder"] = REMINDERS[value]
-        elif name == "hints":
-            if value not in ("on", "off"):
-                raise Refusal(words(lang, "bad_option", name=name, values="on, off"))
-            chosen["hints"] = value == "on"
-        elif name == "react":
-            if value not in REACTION_WINDOWS:
-                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(REACTION_WINDOWS)))
-            chosen["react"] = REACTION_WINDOWS[value]
-        elif name == "computer":
-            if value not in STRENGTHS:
-                raise Refusal(words(lang, "bad_option", name=name, values=", ".join(STRENGTHS)))
-            chosen["strength"] = value
-        else:
+        if name not in OPTION_VALUES:
             rest.append(part)
+            continue
+        key, values = OPTION_VALUES[name]
+        if value not in values:
+            raise Refusal(words(lang, "bad_option", name=name, values=", ".join(values)))
+        chosen[key] = values[value]
     return " ".join(rest), chosen
-
 
 
