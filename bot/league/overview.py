@@ -49,7 +49,6 @@ class Overviews:
         self.games = games
         self.owns_guild = owns_guild
         self.sharded = sharded
-        self.sharded_check = SHARDED_CHECK
         self.every = EVERY
         self.settle = SETTLE
         self.backoff = BACKOFF
@@ -85,7 +84,7 @@ class Overviews:
     async def run_due(self, now: float) -> None:
         if now < self._check_at:
             return
-        self._check_at = now + self.sharded_check if self.sharded else math.inf
+        self._check_at = now + SHARDED_CHECK if self.sharded else math.inf
         for guild_id in await self.storage.overviews_owed():
             self.kick(guild_id)
 

@@ -67,7 +67,7 @@ def said(texts: Sequence[Any], table: GameRow, lang: str, limit: int = LINE_LIMI
 def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, limit: int,
                 line_limit: int = LINE_LIMIT) -> tuple[list[str], int]:
     """The newest `limit` moves' lines (oldest first) and how many earlier ones were left out."""
-    shown = moves[-limit:]
+    shown = moves[max(0, len(moves) - limit):]  # none at all when `limit` is 0
     return [MARK + said(texts, table, lang, line_limit) for _, _, texts in shown], len(moves) - len(shown)
 
 
@@ -79,8 +79,7 @@ def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, read
         return ""
     lang = table.lang if table.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
     names = [presenter.bold_names(table.names)[seat] for seat in readers]
-    lines, earlier = recap_lines(moves, table, lang, min(limit, TURN_LINES), TURN_LINE_LIMIT) if limit > 0 \
-        else ([], len(moves))
+    lines, earlier = recap_lines(moves, table, lang, min(limit, TURN_LINES), TURN_LINE_LIMIT)
     head = i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))
     if earlier:
         head += " " + i18n.t(lang, "bot.league.recap_earlier", count=earlier)
