@@ -5,8 +5,14 @@ estimate of the chance to beat the card's dice with the rolls it has and its die
 the chance that a defender fails for an opponent's castle) and by what the card is worth to it
 (a castle it lacks most, the fourth castle or a third tournament wins at once; a rival close to
 winning makes taking from them worth more). The king is challenged when the chance to win
-outweighs the castle the revenge would cost. A card goes under a stack only when nothing on
-offer is worth trying for.
+outweighs the castle the revenge would cost.
+
+Putting a card under: the turn's free look at a new card is weighed like any choice. What turns
+up is one of the cards below the tops, and which cards those are is public (every card not in
+front of a player and not on top); the worth of the look is the average, over them, of the best
+choice it would leave (the card that turns up, or what was on offer without the card put away).
+Without this the computer players traded castles among themselves for thousands of moves while
+the castles in the stacks never came to the top.
 
 Guards: before announcing, it moves the castle guard onto the two castles easiest for rivals to
 beat and the special guard onto the special worth most to it, whenever they stand elsewhere
@@ -172,15 +178,19 @@ def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
     return worth
 
 
-def _target_chance(game, state, seat: int, card_id: str) -> float:
+def _on_top(state, card_id: str) -> bool:
+    return any(s and s[0] == card_id for s in state.stacks)
+
+
+def _target_chance(game, state, seat: int, card_id: str, on_stack: bool | None = None) -> float:
+    """The chance to win `card_id`: off a stack when `on_stack` (by default: when it is on top)."""
     card = CARDS[card_id]
     die_cards = tuple(game.die_values(state, seat))
-    stack = next((i for i, s in enumerate(state.stacks) if s and s[0] == card_id), None)
     if card.kind == TOURNAMENT:
         # The organiser rolls 4 times against everyone's 3: a bit better than an even share.
         return min(0.9, 1.6 / state.seats)
     combination = card.combination.key
-    if stack is not None:
+    if _on_top(state, card_id) if on_stack is None else on_stack:
         if card.kind == CASTLE and game.holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination:
             combination = BETRAYAL_COMBINATION.key
         return beat_chance(combination, 3, die_cards)
@@ -193,33 +203,67 @@ def _target_chance(game, state, seat: int, card_id: str) -> float:
     return chance
 
 
+def _target_value(game, state, seat: int, card_id: str, on_stack: bool) -> float:
+    """What rolling for `card_id` is worth: the chance to win it times its worth."""
+    owner = None if on_stack else state.owner_of(card_id)
+    chance = _target_chance(game, state, seat, card_id, on_stack)
+    value = chance * _worth(game, state, seat, card_id, owner)
+    if CARDS[card_id].kind == TOURNAMENT:
+        value -= _tournament_giveaway(game, state, seat, card_id)
+    if on_stack:
+        value += 0.1  # a card off a stack moves the game on; trading among players does not
+        if state.bonus:
+            value -= (1.0 - chance) * _failure_exposure(state, seat, card_id)
+    return value
+
+
 def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    scored: list[tuple[float, float, Action]] = []
     guard = _better_guard(game, state, seat, legal)
+    values: dict[Action, float] = {}
     for action in legal:
         if action.verb == "target":
-            card_id = action.args[0]
-            owner = None if any(s and s[0] == card_id for s in state.stacks) else state.owner_of(card_id)
-            value = _target_chance(game, state, seat, card_id) * _worth(game, state, seat, card_id, owner)
-            if CARDS[card_id].kind == TOURNAMENT:
-                value -= _tournament_giveaway(game, state, seat, card_id)
-            if owner is None:
-                value += 0.1  # a card off a stack moves the game on; trading among players does not
-                if state.bonus:
-                    value -= (1.0 - _target_chance(game, state, seat, card_id)) * _failure_exposure(state, seat, card_id)
+            values[action] = _target_value(game, state, seat, action.args[0], _on_top(state, action.args[0]))
         elif action.verb == "topple":
             die_cards = tuple(game.die_values(state, seat))
             chance = beat_chance(KING.key, 3, die_cards)
             cost = 0.0 if game.holds(state, seat, PROTECTION) else 3.0
-            value = chance * WIN - (1 - chance) * cost
-        elif action.verb == "under":
-            value = 0.05  # a look at a new card, when nothing on offer is worth a try
+            values[action] = chance * WIN - (1 - chance) * cost
         elif action.verb == "end":
-            value = 0.0
-        else:
-            value = WIN + 1.0 if action == guard else float("-inf")  # moving back and forth helps nobody
-        scored.append((value, rng.random(), action))
+            values[action] = 0.0
+        elif action.verb != "under":
+            values[action] = WIN + 1.0 if action == guard else float("-inf")  # moving back and forth helps nobody
+    for action in legal:
+        if action.verb == "under":
+            values[action] = _look_value(game, state, seat, int(action.args[0]) - 1, values)
+    scored = [(value, rng.random(), action) for action, value in values.items()]
     return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def _look_value(game, state, seat: int, stack: int, values: dict[Action, float]) -> float:
+    """What putting the top of `stack` under is worth: the best choice it leaves, on average over
+    the cards that may turn up. Those are public as a whole (every card neither in front of a
+    player nor on top); their order is not read. The king can no longer be challenged after it."""
+    if state.unders_used >= game.unders_allowed(state, seat):
+        return 0.05  # cycling on when nothing can be rolled for: a look, nothing more
+    top = state.stacks[stack][0]
+    left = max((value for action, value in values.items() if action.verb in ("target", "end")
+                and action.args[:1] != (top,)), default=0.0)
+    owned = {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
+    below = _below_tops(state)
+    if not below:
+        return 0.05
+    total = 0.0
+    for card_id in below:
+        fresh = (_target_value(game, state, seat, card_id, True)
+                 if likeness(CARDS[card_id]) not in owned else left)
+        total += max(left, fresh)
+    return total / len(below)
+
+
+def _below_tops(state) -> list[str]:
+    """The cards below the stacks' tops, from public facts: every card not held and not on top."""
+    seen = {cid for held in state.holdings for cid in held} | {s[0] for s in state.stacks if s}
+    return [cid for cid in CARDS if cid not in seen]
 
 
 def _castle_risk(card_id: str) -> float:

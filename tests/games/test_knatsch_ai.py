@@ -37,7 +37,43 @@ def test_it_goes_for_the_card_it_can_most_likely_beat():
 
 def test_it_wins_the_game_with_a_fourth_castle_when_it_can():
     state = table(3, [["C01", "C04", "C07"], ["C10"], ["C13"]], stack1=["S01"], stack2=["C14"], fresh=False)
-    assert suggest(GAME, state, 0, random.Random(3)) == Action("target", ("C14",))
+    rng = random.Random(3)
+    # The turn's free look goes under the special's stack, never the castle's: the castle stays on offer.
+    assert suggest(GAME, state, 0, rng) == Action("under", ("1",))
+    state, _ = play(GAME, state, (0, "under 1"))
+    assert state.stacks[0][0] == "C02"  # the red castle: this seat holds red already
+    assert suggest(GAME, state, 0, rng) == Action("target", ("C14",))
+
+
+def test_it_takes_the_free_look_when_the_tops_are_poor_and_keeps_a_good_top():
+    # Stack 1 shows a card this seat may not take (a second blue castle), stack 2 the hardest
+    # castle there is; a look under stack 1 may turn up an easier castle, and the hard one stays.
+    state = table(3, [["C04"], ["C01"], ["C13"]], stack1=["C05"], stack2=["C16"])
+    assert suggest(GAME, state, 0, random.Random(4)) == Action("under", ("1",))
+    # An easy castle on stack 2 is never put away for a look: the look goes under stack 1 or none.
+    state = table(3, [["C04"], ["C01"], ["C13"]], stack1=["C05"], stack2=["C10"])
+    for seed in range(5):
+        assert suggest(GAME, state, 0, random.Random(seed)) in (Action("under", ("1",)), Action("target", ("C10",)))
+
+
+def test_computer_only_games_bring_the_stacks_castles_out():
+    """Four computer players used to trade castles among themselves for hundreds of turns while
+    the castles in the stacks never came to the top (the look under a stack was never taken)."""
+    from games.knatsch.cards import CARDS, CASTLE
+    from_stacks = from_players = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_game(4, seed=seed)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            action = GAME.suggest(state, seat, rng)
+            if action.verb == "target" and CARDS[action.args[0]].kind == CASTLE:
+                if any(stack and stack[0] == action.args[0] for stack in state.stacks):
+                    from_stacks += 1
+                else:
+                    from_players += 1
+            state, _ = GAME.apply(state, seat, action)
+    assert from_stacks * 4 > from_players  # one in three now; one in eight before
 
 
 def test_the_computer_beats_random_players_clearly():
