@@ -1,14 +1,21 @@
 """Reminders: a DM when a game has waited for a player for the table's reminder time (and again
 every reminder time while the turn lasts), or a mention in the channel if their DMs are closed.
-`/game reminders off` stops them; nobody is reminded while away or while the computer plays."""
+`/game reminders off` stops them; nobody is reminded while away or while the computer plays.
+
+A reminder of a decision outside the player's own turn (a defence, a raid card, a robber) offers
+the standing order for its kind on a button: where a game has no DMs of its own (Knatsch,
+Carcassonne) this is the toggle on a DM the player otherwise lacks, at the moment it helps. It
+is in the DM alone; the channel's reminder never mentions orders."""
 from __future__ import annotations
 
 import discord
 
-from i18n import game_title
+from games.core import Game, msg, reaction_kind
+from i18n import game_title, translate
 
 from bot import presenter
 from bot.days.computer import is_computer
+from bot.components import OrderButton
 from bot.days.options import words
 from bot.delivery.content import board_url, channel_url
 from bot.delivery.requests import Failure, attempt
@@ -50,8 +57,12 @@ class Reminders:
         if deadline is not None:
             text += "\n" + words(lang, "deadline_at", when=presenter.timestamp(deadline))
         if player.dm_ok is not False:
+            offer = await self.order_offer(table, game, state, seat, lang)
+            if offer is not None:
+                text += "\n" + words(lang, "reminder_order_offer")
+            view = discord.utils.MISSING if offer is None else offer
             dm = await attempt(lambda: self.client.create_dm(discord.Object(player.user_id)))
-            sent = dm if isinstance(dm, Failure) else await attempt(lambda: dm.send(text))
+            sent = dm if isinstance(dm, Failure) else await attempt(lambda: dm.send(text, view=view))
             if not isinstance(sent, Failure):
                 return
             if sent.kind != "closed":
@@ -60,3 +71,14 @@ class Reminders:
         await self.deliveries.notify(table.id, words(table_language(table), "reminder_channel",
                                                      who=presenter.mention(player.user_id),
                                                      since=presenter.timestamp(since)), [player.user_id])
+
+    async def order_offer(self, table: GameRow, game: Game, state, seat: int, lang: str) -> discord.ui.View | None:
+        """The standing order for the kind of decision the seat is reminded of, on a button, when
+        it waits outside its own turn and has no such order yet; None otherwise."""
+        kind = reaction_kind(game, state, seat)
+        if kind is None or kind in (await self.storage.standing_orders(table.id)).get(seat, frozenset()):
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(OrderButton(table.id, game.features.reactions.index(kind), False,
+                                  words(lang, "order_button_offer", kind=translate(msg(kind), lang))))
+        return view

@@ -166,6 +166,50 @@ async def test_an_order_given_while_the_decision_waits_answers_it_at_once(world)
     assert world.stored(1).version > version and reaction_kind(KNATSCH, after, seat) is None
 
 
+async def test_a_reminder_of_a_decision_outside_ones_turn_offers_the_order_on_a_button(world, clock):
+    """Knatsch has no DMs of its own: the reminder's button is the toggle on a DM its players lack."""
+    players = [world.player(n) for n in ("alice", "bob", "carol")]
+    await start_table(world, *players, game="knatsch", options="reminder=1h")
+    players = seat_order(world, 1, players)
+    rng = random.Random(2)
+    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
+    kind = reaction_kind(KNATSCH, state_of(world, KNATSCH), seat)
+    waiting = players[seat]
+    before = {player.name: len(world.dms(player)) for player in players}
+    clock.advance(HOUR)
+    await world.run_timers()
+    reminder = [m for m in world.dms(waiting)[before[waiting.name]:] if "waiting for you" in (m.content or "")]
+    assert len(reminder) == 1 and "the computer can answer such decisions for you" in reminder[0].content
+    offered = [b for b in buttons(reminder[0]) if b["custom_id"].startswith("rk:order:")]
+    index = KNATSCH.features.reactions.index(kind)
+    assert [b["custom_id"] for b in offered] == [f"rk:order:1:{index}:0"]
+    assert "let the computer answer" in offered[0]["label"]
+    # Only the reminded player sees the offer: not the channel, not another player's DMs.
+    for text in public_texts(world):
+        assert not any(word in text for word in ORDER_WORDS), text
+    for player in players:
+        if player is not waiting:
+            assert not any("computer can answer" in (m.content or "") for m in world.dms(player))
+    # One click gives the order, and the decision that waits is answered at once.
+    version = world.stored(1).version
+    await world.click(waiting, reminder[0], custom_id=offered[0]["custom_id"])
+    assert orders(world) == {seat: {kind}}
+    after = state_of(world, KNATSCH)
+    assert world.stored(1).version > version
+    assert reaction_kind(KNATSCH, after, seat) is None or seat not in KNATSCH.to_act(after)
+
+
+async def test_a_reminder_of_ones_own_turn_offers_no_order(world, clock):
+    players = [world.player(n) for n in ("alice", "bob", "carol")]
+    await start_table(world, *players, game="knatsch", options="reminder=1h")
+    players = seat_order(world, 1, players)
+    clock.advance(HOUR)
+    await world.run_timers()
+    reminder = [m for m in world.dms(players[0]) if "waiting for you" in (m.content or "")]
+    assert len(reminder) == 1 and "computer can answer" not in reminder[0].content
+    assert not [b for b in buttons(reminder[0]) if b["custom_id"].startswith("rk:order:")]
+
+
 async def test_the_reaction_window_makes_a_waiting_defence_and_it_is_no_timeout(world, clock):
     players = [world.player(n) for n in ("alice", "bob", "carol")]
     await start_table(world, *players, game="knatsch", options="react=1h")
