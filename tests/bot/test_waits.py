@@ -76,6 +76,16 @@ async def until_a_decision_outside_a_turn_waits(world, players, rng) -> int:
     pytest.fail("no decision outside a turn came up")
 
 
+async def knatsch_until_a_decision_outside_a_turn(world, options=None):
+    """A three-player Knatsch table played until someone is asked to defend or to roll in a
+    tournament: (players in seat order, that seat, the rng that keeps playing)."""
+    players = [world.player(n) for n in ("alice", "bob", "carol")]
+    await start_table(world, *players, game="knatsch", options=options)
+    players = seat_order(world, 1, players)
+    rng = random.Random(2)
+    return players, await until_a_decision_outside_a_turn_waits(world, players, rng), rng
+
+
 async def play(world, game, players, *, max_moves: int, check=None) -> int:
     rng = random.Random(4)
     moves = 0
@@ -154,11 +164,7 @@ async def test_standing_orders_answer_for_a_seat_and_nobody_else_learns_of_them(
 
 
 async def test_an_order_given_while_the_decision_waits_answers_it_at_once(world):
-    players = [world.player(n) for n in ("alice", "bob", "carol")]
-    await start_table(world, *players, game="knatsch")
-    players = seat_order(world, 1, players)
-    rng = random.Random(2)
-    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
+    players, seat, rng = await knatsch_until_a_decision_outside_a_turn(world)
     kind = reaction_kind(KNATSCH, state_of(world, KNATSCH), seat)
     version = world.stored(1).version
     await give_orders(world, players[seat], kind)
@@ -168,11 +174,7 @@ async def test_an_order_given_while_the_decision_waits_answers_it_at_once(world)
 
 async def test_a_reminder_of_a_decision_outside_ones_turn_offers_the_order_on_a_button(world, clock):
     """Knatsch has no DMs of its own: the reminder's button is the toggle on a DM its players lack."""
-    players = [world.player(n) for n in ("alice", "bob", "carol")]
-    await start_table(world, *players, game="knatsch", options="reminder=1h")
-    players = seat_order(world, 1, players)
-    rng = random.Random(2)
-    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
+    players, seat, rng = await knatsch_until_a_decision_outside_a_turn(world, "reminder=1h")
     kind = reaction_kind(KNATSCH, state_of(world, KNATSCH), seat)
     waiting = players[seat]
     before = {player.name: len(world.dms(player)) for player in players}
@@ -211,11 +213,7 @@ async def test_a_reminder_of_ones_own_turn_offers_no_order(world, clock):
 
 
 async def test_the_reaction_window_makes_a_waiting_defence_and_it_is_no_timeout(world, clock):
-    players = [world.player(n) for n in ("alice", "bob", "carol")]
-    await start_table(world, *players, game="knatsch", options="react=1h")
-    players = seat_order(world, 1, players)
-    rng = random.Random(2)
-    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
+    players, seat, rng = await knatsch_until_a_decision_outside_a_turn(world, "react=1h")
     version = world.stored(1).version
     clock.advance(HOUR - 60)
     await world.run_timers()
@@ -233,11 +231,7 @@ async def test_the_reaction_window_makes_a_waiting_defence_and_it_is_no_timeout(
 
 
 async def test_a_persons_answer_before_the_window_closes_wins(world, clock):
-    players = [world.player(n) for n in ("alice", "bob", "carol")]
-    await start_table(world, *players, game="knatsch", options="react=15m")
-    players = seat_order(world, 1, players)
-    rng = random.Random(2)
-    seat = await until_a_decision_outside_a_turn_waits(world, players, rng)
+    players, seat, rng = await knatsch_until_a_decision_outside_a_turn(world, "react=15m")
     clock.advance(10 * 60)
     while reaction_kind(KNATSCH, state_of(world, KNATSCH), seat) and seat in KNATSCH.to_act(state_of(world, KNATSCH)):
         await take_turn(world, players[seat], rng)  # the defender answers in time
