@@ -49,9 +49,7 @@ class Overviews:
         self.games = games
         self.owns_guild = owns_guild
         self.sharded = sharded
-        self.every = EVERY
-        self.settle = SETTLE
-        self.backoff = BACKOFF
+        self.every = EVERY  # seconds between one server's edits (tests set their own)
         self.requests = 0
         self.stopping = False
         self._tasks: dict[int, asyncio.Task] = {}
@@ -110,9 +108,9 @@ class Overviews:
                     wait = await self._pass(guild_id)
                 except Exception:  # noqa: BLE001 - a bug must not stop the server's overview for good
                     log.exception("The overview of server %s failed; trying again", guild_id)
-                    wait = self.backoff[-1]
+                    wait = BACKOFF[-1]
                 if isinstance(wait, Failure):
-                    wait = wait.after or self.backoff[min(tries, len(self.backoff) - 1)]
+                    wait = wait.after or BACKOFF[min(tries, len(BACKOFF) - 1)]
                     tries += 1
                 elif wait is None:
                     if guild_id in self._again:
@@ -134,7 +132,7 @@ class Overviews:
             return None
         loop = asyncio.get_running_loop()
         due = max(self._shown_at.get(guild_id, -math.inf) + self.every,
-                  self._owed_at.setdefault(guild_id, loop.time()) + self.settle)
+                  self._owed_at.setdefault(guild_id, loop.time()) + SETTLE)
         if due > loop.time():
             return due - loop.time()
         self._owed_at.pop(guild_id, None)  # what changes from now on waits for the next edit
@@ -164,7 +162,7 @@ class Overviews:
         if failure.kind in ("blocked", "refused", "gone"):
             # The bot may not post there (or the channel is gone): tried again now and then, and
             # whenever a game of the server changes; `/game overview here` elsewhere moves it.
-            return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+            return Failure("retry", failure.reason, after=BACKOFF[-1], status=failure.status)
         return failure
 
     async def _request(self, call):

@@ -248,7 +248,7 @@ def _look_value(game, state, seat: int, stack: int, values: dict[Action, float])
     top = state.stacks[stack][0]
     left = max((value for action, value in values.items() if action.verb in ("target", "end")
                 and action.args[:1] != (top,)), default=0.0)
-    owned = {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
+    owned = _likenesses_held(state, seat)
     below = _below_tops(state)
     if not below:
         return 0.05
@@ -258,6 +258,11 @@ def _look_value(game, state, seat: int, stack: int, values: dict[Action, float])
                  if likeness(CARDS[card_id]) not in owned else left)
         total += max(left, fresh)
     return total / len(below)
+
+
+def _likenesses_held(state, seat: int) -> set:
+    """What the seat may not take again ("no double cards"): the likenesses of its cards."""
+    return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
 
 
 def _below_tops(state) -> list[str]:
@@ -315,7 +320,7 @@ def _failure_exposure(state, seat: int, card_id: str) -> float:
     now, and more the closer that seat is to winning. (A further attempt is optional: when every
     try is worth less than nothing, the computer ends its turn.)"""
     following = (seat + 1) % state.seats
-    theirs = {likeness(CARDS[cid]) for cid in state.holdings[following]} - {None}
+    theirs = _likenesses_held(state, following)
     if likeness(CARDS[card_id]) not in theirs:
         return 0.0
     return 0.25 * (1.0 + 2.0 * _threat(state, following))
