@@ -18,7 +18,7 @@ from discord import app_commands
 import i18n
 from games.core import GameError, Msg
 
-from bot.delivery.requests import is_lost_interaction
+from bot.delivery.requests import is_discord_trouble, is_lost_interaction
 from bot.locale import user_language
 from bot.storage import StorageError
 
@@ -150,10 +150,17 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         # gateway outage): the player saw "interaction failed" and may click again.
         log.info("Click lost: Discord no longer knows the interaction (%s) %s", error.text or error.code, context)
         return
+    game_id = getattr(error, "game_id", None)
+    stored = getattr(error, "move_stored", "no")
+    if is_discord_trouble(error):
+        # Discord did not take the bot's answer (a 5xx, a rate limit): no bug of ours. Whatever
+        # was done is stored whole or not at all, and the board shows it either way.
+        log.warning("Discord did not take an answer (%s): game=%s %s stored=%s", trouble_words(error), game_id,
+                    context, stored)
+        await reply_ephemeral(interaction, "⚠️ " + i18n.t(lang, "bot.errors.answer_failed"))
+        return
     text = message_for(error, lang)
     if text is None:
-        game_id = getattr(error, "game_id", None)
-        stored = getattr(error, "move_stored", "no")
         log.error("Unhandled error: game=%s %s stored=%s", game_id, context, stored, exc_info=error)
         text = i18n.t(lang, "bot.errors.apology")
     else:
@@ -171,7 +178,36 @@ async def reply_ephemeral(interaction: discord.Interaction, text: str, **kwargs:
             await interaction.followup.send(fit(text), ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
-    except discord.HTTPException:
-        log.warning("Could not deliver a reply for interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as error:
+        log.warning("Could not deliver a reply for interaction %s: %s", interaction.id, trouble_words(error))
         return False
     return True
+
+
+def trouble_words(error: BaseException) -> str:
+    """A request's failure in a few words for the log: '503 Service Unavailable', 'TimeoutError'."""
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.text or ''}".strip()
+    return type(error).__name__
+
+
+class AutocompleteTrouble(logging.Filter):
+    """discord.py logs an autocomplete answer that failed with its traceback at ERROR. When Discord
+    itself did not take it (a 5xx, a rate limit, a hang), that is one line at WARNING."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and record.getMessage().startswith("Ignoring exception in autocomplete") \
+                and is_discord_trouble(unwrap(error)):
+            record.msg, record.args = f"{record.getMessage()}: Discord did not take the answer " \
+                                      f"({trouble_words(unwrap(error))})", None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_autocomplete_trouble() -> None:
+    """Install `AutocompleteTrouble` on discord.py's command tree logger (once)."""
+    logger = logging.getLogger("discord.app_commands.tree")
+    if not any(isinstance(f, AutocompleteTrouble) for f in logger.filters):
+        logger.addFilter(AutocompleteTrouble())

@@ -336,3 +336,17 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# A new turn message whose post may have been made without the bot hearing the answer (issue 41).
+MIGRATIONS.append(
+    (
+        10,
+        "the turn whose new message was sent but not confirmed, so its retry reuses the nonce",
+        """
+        -- The oldest turn whose message was sent without the bot hearing Discord's answer: every
+        -- post of a newer turn carries that turn's nonce, so Discord hands back a message it made
+        -- unseen (to be brought up to date, or to lose its buttons) instead of leaving it live.
+        ALTER TABLE games ADD COLUMN post_turn INTEGER;
+        """,
+    )
+)

@@ -327,11 +327,14 @@ class Moves:
         last = await self.storage.last_action_of(table.id, seat)
         if last is None or last.answered:
             return None
-        # A suggestion names the version it was offered at: the move stored on that version with
-        # that text is the one retried (judged against the newer position it may not even parse).
-        same_offer = seen_version is not None and last.version == seen_version + 1 and \
-            " ".join(text.split()).lower() == last.action.lower()
-        if not same_offer:
+        if seen_version is not None:
+            # A suggestion names the version it was offered at: the move stored on that version
+            # with its words is the one retried (judged against the newer position it may not even
+            # parse); the same words offered at another version are a new move (a second re-roll).
+            same_offer = last.version == seen_version + 1 and " ".join(text.split()).lower() == last.action.lower()
+            if not same_offer:
+                return None
+        else:
             try:
                 wanted = read_action(game, game.from_dict(table.state), seat, text).encode()
             except Exception:  # noqa: BLE001 - text that is no move cannot repeat one

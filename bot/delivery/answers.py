@@ -44,6 +44,16 @@ class Pending:
 class Answers:
     def __init__(self) -> None:
         self._by_message: dict[int, Pending] = {}
+        # Messages an edit of which got no answer in time (it may land after a newer one): the
+        # worker takes them (`took_late`) and edits them once more after it could have landed.
+        self._late: set[int] = set()
+
+    def took_late(self, message_id: int) -> bool:
+        """Whether an edit of the message got no answer in time since this was last asked."""
+        if message_id in self._late:
+            self._late.discard(message_id)
+            return True
+        return False
 
     def expect(self, interaction: discord.Interaction, game_id: int) -> Pending | None:
         """A click on a message (a button or a menu) whose answer the worker may give with that
@@ -86,9 +96,15 @@ class Answers:
             result = await attempt(lambda: pending.interaction.response.edit_message(**fields))
             if not isinstance(result, Failure):
                 return message
+            if result.late:
+                self._late.add(message.id)
             log.info("Answering a click with its message failed (%s); editing it as usual", result.reason)
         result = await attempt(lambda: message.edit(**fields))
-        return result if isinstance(result, Failure) else message
+        if isinstance(result, Failure):
+            if result.late:
+                self._late.add(message.id)
+            return result
+        return message
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         """Say something to a mover alone: the click's own answer when it has none yet, else a

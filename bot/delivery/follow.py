@@ -4,7 +4,10 @@
 - a server's permissions change (a channel, a role, the bot's member): its games whose channel
   refused the bot are tried again at once;
 - a player whose DMs were closed interacts with the bot again: their owed DMs are tried again;
-- the gateway comes back after an outage: every game that owes something is delivered.
+- the gateway comes back after an outage: every game that owes something is delivered;
+- a new gateway session (the bot started, or the gateway came back without RESUME): Discord
+  replays nothing it said meanwhile, so every board the store takes as shown is looked for, and
+  one deleted meanwhile is posted again.
 """
 from __future__ import annotations
 
@@ -62,6 +65,13 @@ class DiscordChanges(commands.Cog):
             return
         for game_id in await self.storage.dms_reopened(interaction.user.id):
             self.deliveries.kick(game_id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A new session: what the bot may have missed is found out (`Deliveries.new_session`)."""
+        owed = await self.deliveries.new_session()
+        if owed:
+            log.info("New gateway session: delivering what %d game(s) owe", owed)
 
     @commands.Cog.listener()
     async def on_resumed(self) -> None:

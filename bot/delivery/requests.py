@@ -24,6 +24,7 @@ T = TypeVar("T")
 
 REQUEST_TIMEOUT = 8.0   # seconds a request (with its files) may take before it counts as hung
 RETRY_AFTER_CAP = 300.0  # the longest a rate limit makes us wait before trying again
+LATE_LANDING = 30.0     # seconds after which a request that got no answer in time can no longer land
 
 # Discord's JSON error codes the worker acts on.
 UNKNOWN_CHANNEL = 10003
@@ -46,6 +47,9 @@ class Failure:
     kind "gone": the message or channel is gone (deleted by a moderator): `what` says which.
     kind "closed": the user does not take DMs from the bot.
     kind "refused": any other refusal (a request Discord will never take): logged as a bug.
+
+    `late`: the request got no answer in time, so Discord may still carry it out later, after
+    newer requests (an edit that lands after a newer one).
     """
 
     kind: str
@@ -53,12 +57,19 @@ class Failure:
     after: float = 0.0
     what: str = ""
     status: int | None = None
+    late: bool = False
+
+    @property
+    def discord_trouble(self) -> bool:
+        """Discord itself had a problem (5xx, a hang, no connection), not with this request: its
+        next success elsewhere means it is back."""
+        return self.kind == "retry" and self.status != 429
 
 
 def judge(error: BaseException) -> Failure:
     """What a request's exception means for its delivery."""
     if isinstance(error, (asyncio.TimeoutError, TimeoutError)):
-        return Failure("retry", "no answer in time")
+        return Failure("retry", "no answer in time", late=True)
     if isinstance(error, discord.RateLimited):
         return Failure("retry", "rate limited", after=min(error.retry_after, RETRY_AFTER_CAP), status=429)
     if isinstance(error, discord.HTTPException):
@@ -95,6 +106,16 @@ async def attempt(call: Callable[[], Awaitable[T]], timeout: float = REQUEST_TIM
 def nonce_for(*parts: Any) -> str:
     """A message's nonce (at most 25 characters) from what it delivers, the same on every retry."""
     return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=10).hexdigest()
+
+
+def is_discord_trouble(error: BaseException | None) -> bool:
+    """Whether a request failed because of Discord itself (a 5xx, a rate limit discord.py gave up
+    waiting out, a hang, no connection): no bug of the bot's, worth one line in the log."""
+    if isinstance(error, discord.RateLimited):
+        return True
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, (asyncio.TimeoutError, TimeoutError, aiohttp.ClientError, ConnectionError))
 
 
 def is_lost_interaction(error: BaseException) -> bool:

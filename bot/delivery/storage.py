@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,13 +75,10 @@ def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, versio
     """The statements that store `owed` for a change of `table` that makes `version`, for the
     change's own transaction. `dm_rows`: the seats' DM rows read under the game's lock."""
     writes: list[Write] = []
-    now = _now()
     for notice in owed.notices:
-        writes.append(("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'notice', ?, ?)",
-                       (table.id, json.dumps(notice), now)))
+        writes.append(notice_write(table.id, notice))
     for close in owed.closes:
-        writes.append(("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
-                       (table.id, json.dumps(close), now)))
+        writes.append(close_write(table.id, close))
     if owed.board:
         lines = list(table.turn_lines) if owed.turn_lines is None else owed.turn_lines
         if owed.new_turn:
@@ -107,15 +105,24 @@ def new_turn_write(game_id: int, *, lines: list[str], pings: list[int] | None, w
             "turn_pings = ? WHERE id = ?", (int(whole), json.dumps(lines), json.dumps(pings), game_id))
 
 
+def close_write(game_id: int, close: dict) -> Write:
+    """An older message of the game becomes history: {message_id, lines} (lines None: it keeps
+    what it says and loses its buttons)."""
+    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
+            (game_id, json.dumps(close), _now()))
+
+
 def strip_write(game_id: int, message_id: int) -> Write:
     """An older message of the game loses its buttons (and keeps what it says)."""
-    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
-            (game_id, json.dumps({"message_id": message_id, "lines": None}), _now()))
+    return close_write(game_id, {"message_id": message_id, "lines": None})
 
 
 def notice_write(game_id: int, notice: dict) -> Write:
+    """A channel post owed. It carries a key of its own for its nonce: the rows' ids are used
+    again once delivered rows are deleted, and Discord would answer a repeated nonce with the
+    earlier post instead of making this one."""
     return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'notice', ?, ?)",
-            (game_id, json.dumps(notice), _now()))
+            (game_id, json.dumps({**notice, "key": uuid.uuid4().hex}), _now()))
 
 
 def lobby_write(game_id: int, message_id: int) -> Write:
@@ -143,13 +150,45 @@ class DeliveryStore:
     async def delivered(self, delivery_id: int) -> None:
         await self._update("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
 
-    async def board_delivered(self, game_id: int, *, message_id: int, version: int, turn: int) -> None:
-        """The board message `message_id` shows `version` of turn `turn`: owed no more unless the
-        game moved on meanwhile (another process, or a move made while it was sent)."""
-        await self._update(
-            "UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, "
-            "board_owed = CASE WHEN version = ? AND turn_number = ? THEN 0 ELSE board_owed END WHERE id = ?",
-            (message_id, version, turn, version, turn, game_id))
+    async def board_posting(self, game_id: int, turn: int) -> int:
+        """A new message for turn `turn` is about to be sent: the turn whose nonce it carries.
+        That is the oldest turn whose message was sent without the bot hearing the answer (Discord
+        then hands back the message it made), else `turn` itself."""
+        await self._update("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id))
+        return (await self._row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
+
+    async def board_delivered(self, game_id: int, *, message_id: int, version: int | None, turn: int) -> bool:
+        """The board message `message_id` shows `version` (None: not known) of turn `turn`: owed no
+        more unless the game moved on meanwhile (another process, or a move made while it was
+        sent). False if turn `turn` is over already (a move began the next one while its message
+        was being sent): that message loses its buttons, and the open turn gets a message of its own."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute("SELECT turn_number FROM games WHERE id = ?", (game_id,))
+            row = await cursor.fetchone()
+            if row is not None and row[0] != turn:
+                await db.execute("UPDATE games SET post_turn = NULL WHERE id = ?", (game_id,))
+                await db.execute(*strip_write(game_id, message_id))
+                return False
+            await db.execute(
+                "UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, post_turn = NULL, "
+                "board_owed = CASE WHEN version = ? AND turn_number = ? THEN 0 ELSE board_owed END WHERE id = ?",
+                (message_id, version, turn, version, turn, game_id))
+            return True
+
+    async def board_again(self, game_id: int) -> None:
+        """The open turn's message is edited once more (an older edit may have landed after the
+        newest): owed again, as it is."""
+        await self._update("UPDATE games SET board_owed = 1 WHERE id = ? AND status = 'active' "
+                           "AND board_message_id IS NOT NULL AND board_turn = turn_number", (game_id,))
+
+    async def boards_shown(self) -> list[tuple[int, int, int, int]]:
+        """(game id, guild id, channel id, message id) of every game being played whose board
+        message the store takes as shown, most recently changed first: after a time in which the
+        bot heard nothing (stopped, a new gateway session), each is looked for."""
+        rows = await self._rows(
+            "SELECT id, guild_id, channel_id, board_message_id FROM games WHERE status = 'active' "
+            "AND board_message_id IS NOT NULL AND board_owed = 0 ORDER BY updated_at DESC, id DESC")
+        return [(row[0], row[1], row[2], row[3]) for row in rows]
 
     async def board_gone(self, game_id: int, message_id: int) -> bool:
         """The board message was deleted: the turn is posted again (mentioning all it waits for).

@@ -12,7 +12,8 @@ nonce so a retry never doubles a message.
 - A revoked permission: the host hears once what is missing; the game is tried again when the
   server's permissions change (bot.delivery.follow) and every few minutes.
 - A deleted board: posted again (bot.delivery.follow hears of the deletion).
-- Closed DMs: tried again at the player's next interaction with the bot, or after `DM_RETRY`.
+- Closed DMs: tried again at the player's next interaction with the bot, or after a while
+  (`Durations.dm_retry`, bot.timing).
 - The player whose move could not be shown hears so once, and again when it is shown.
 - Owed at a restart: `start` kicks every game that owes something.
 """
@@ -32,12 +33,13 @@ from games.core import Game
 from bot import presenter
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
-from bot.delivery.requests import Failure, attempt, nonce_for
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.dms import PrivateDeliveries
-from bot.delivery.storage import lobby_write, notice_write
+from bot.delivery.storage import close_write, lobby_write, notice_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.timing import Durations
 from bot.turns import ACCOUNT_LINES, history_text, turn_text
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,10 @@ BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)  # seconds before each furt
 WATCH_LIFE = 14 * 60     # an interaction can be answered for 15 minutes
 SLOTS = 8                # games delivered at once: after a restart with many owed, drawing and
                          # sending go a few at a time (memory, Discord's global rate limit)
+LOOKS_PER_SECOND = 10.0  # boards looked for after a time the bot heard nothing (a start, a new
+                         # session): far below Discord's global limit, so moves go on meanwhile
+WAKE_AFTER = 5.0         # a game backing off after Discord's trouble is woken by another request's
+                         # success once its pause is longer than this (Discord is back)
 
 
 @dataclass
@@ -58,10 +64,22 @@ class Watch:
     told: bool = False
 
 
+def _shows(message: discord.Message, text: str, view: discord.ui.View | None) -> bool:
+    """Whether a message Discord answered a post with is the one just sent: the same words and
+    the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
+    a message made earlier under the same nonce."""
+    sent = sorted(item.custom_id for item in (view.children if view is not None else [])
+                  if getattr(item, "custom_id", None))
+    shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
+                   if getattr(child, "custom_id", None))
+    return message.content.strip() == text.strip() and shown == sent
+
+
 class Deliveries:
     def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], content: Content, *,
                  owns_guild: Callable[[int], bool] = lambda guild_id: True,
-                 end_message: Callable[..., Any] | None = None, now: Callable[[], float] = time.time) -> None:
+                 end_message: Callable[..., Any] | None = None, now: Callable[[], float] = time.time,
+                 durations: Durations = Durations()) -> None:
         self.client = client
         self.storage = storage
         self.games = games
@@ -75,12 +93,24 @@ class Deliveries:
         self.answers = Answers()
         self._again: set[int] = set()
         self._sleeping: set[int] = set()
+        # Games pausing because Discord had trouble (5xx, hangs), with the length of the pause:
+        # the next request that goes through wakes those with a long one.
+        self._troubled: dict[int, float] = {}
+        self._woken: set[int] = set()
+        # Games whose board had a request without an answer in time, and when it can no longer
+        # land (loop time): then the board is edited once more, so the newest wins. A message
+        # made history meanwhile gets its history again (`_late_closes`: the closes delivered).
+        self._late: dict[int, float] = {}
+        self._late_messages: dict[int, set[int]] = {}
+        self._late_closes: dict[int, dict[int, dict]] = {}
+        self._looking: asyncio.Task | None = None
         self._watches: dict[int, list[Watch]] = {}
         self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
         self._host_told: set[int] = set()
         self.stopping = False
-        self.requests = 0
-        self.dms = PrivateDeliveries(client, storage, content, self._request, self._edit, self._again.add, now)  # Discord requests made (the benches count them)
+        self.requests = 0  # Discord requests made (the benches count them)
+        self.dms = PrivateDeliveries(client, storage, content, self._request, self._edit, self._again.add, now,
+                                     durations)
 
     # ---------------------------------------------------------------------- kicking
 
@@ -95,6 +125,14 @@ class Deliveries:
                 task.cancel()  # wakes its pause; the task takes the cancel back
             return
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"deliver-{game_id}")
+
+    def _wake_troubled(self) -> None:
+        """A request went through: games pausing long after Discord's trouble try again now."""
+        for game_id, pause in list(self._troubled.items()):
+            if pause > WAKE_AFTER and game_id in self._sleeping:
+                del self._troubled[game_id]
+                self._woken.add(game_id)
+                self._tasks[game_id].cancel()
 
     def kick_guild(self, guild_id: int) -> None:
         """The server's permissions changed: try its blocked games again at once."""
@@ -111,6 +149,31 @@ class Deliveries:
             self.kick(game_id)
         return len(owed)
 
+    async def new_session(self) -> int:
+        """A new gateway session (the bot started, or came back without RESUME): Discord replays
+        nothing it said meanwhile, so what is owed is delivered and every board the store takes
+        as shown is looked for; one deleted meanwhile is posted again. Returns the games owing."""
+        owed = await self.start()
+        if self._looking is None or self._looking.done():
+            self._looking = asyncio.get_running_loop().create_task(self._look_for_boards(), name="look-for-boards")
+        return owed
+
+    async def _look_for_boards(self) -> None:
+        """Each shown board of this process's games, looked for at `LOOKS_PER_SECOND`."""
+        for game_id, guild_id, channel_id, message_id in await self.storage.boards_shown():
+            if self.stopping:
+                return
+            if not self.owns_guild(guild_id):
+                continue
+            message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
+            result = await self._request(message.fetch)
+            if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
+                if await self.storage.board_gone(game_id, message_id):
+                    log.info("board game=%s channel=%s was deleted while the bot heard nothing: posting it again",
+                             game_id, channel_id)
+                    self.kick(game_id)
+            await asyncio.sleep(1.0 / LOOKS_PER_SECOND)
+
     async def settled(self, game_id: int) -> None:
         """Wait until the game owes nothing more that can be delivered now (benches time this)."""
         while (task := self._tasks.get(game_id)) is not None and not task.done():
@@ -126,9 +189,10 @@ class Deliveries:
 
     async def stop(self) -> None:
         self.stopping = True
-        for task in self._tasks.values():
+        tasks = [*self._tasks.values(), *([self._looking] if self._looking is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def notify(self, game_id: int, content: str, mentions: list[int] = ()) -> None:
         """A post in the game's channel that belongs to no change of the game (someone is away,
@@ -174,6 +238,8 @@ class Deliveries:
             if wait is None:
                 break
             pause = wait or self.backoff[min(tries, len(self.backoff) - 1)]
+            if wait == 0:  # Discord's trouble: the worker's own backoff, until Discord is back
+                self._troubled[game_id] = pause
             tries += 1
             self._sleeping.add(game_id)
             try:
@@ -182,15 +248,21 @@ class Deliveries:
                 if self.stopping:
                     raise
                 asyncio.current_task().uncancel()  # kicked: something new is owed
-                tries = 0
+                if game_id not in self._woken:  # (woken because Discord is back: the backoff goes on)
+                    tries = 0
             finally:
                 self._sleeping.discard(game_id)
+                self._troubled.pop(game_id, None)
+                self._woken.discard(game_id)
         if self._tasks.get(game_id) is asyncio.current_task():
             del self._tasks[game_id]
 
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
+        late = self._late.get(game_id)
+        if late is not None and asyncio.get_running_loop().time() >= late:
+            await self._after_late_landings(game_id)
         table = await self.storage.get_game(game_id)
         if table is None:
             return None
@@ -218,7 +290,26 @@ class Deliveries:
         for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn) for seat in due)):
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
+        if not waits and game_id in self._late:
+            waits.append(max(0.5, self._late[game_id] - asyncio.get_running_loop().time()))
         return min(waits) if waits else None
+
+    def _landing_late(self, game_id: int, failure: Failure | None = None, message_id: int | None = None) -> None:
+        """A request for the game's board got no answer in time: it may land later than newer ones."""
+        if (failure is not None and failure.late) or (message_id is not None and self.answers.took_late(message_id)):
+            self._late[game_id] = asyncio.get_running_loop().time() + LATE_LANDING
+            if message_id is not None:
+                self._late_messages.setdefault(game_id, set()).add(message_id)
+
+    async def _after_late_landings(self, game_id: int) -> None:
+        """Requests without an answer could have landed after newer ones until now: the newest
+        board is shown once more, and a message made history meanwhile is made history again,
+        so what was meant last wins whatever landed last."""
+        del self._late[game_id]
+        messages = self._late_messages.pop(game_id, set())
+        closes = self._late_closes.pop(game_id, {})
+        await self.storage.apply([close_write(game_id, closes[message]) for message in sorted(messages) if message in closes])
+        await self.storage.board_again(game_id)
 
     # ----------------------------------------------------------------------- channel
 
@@ -235,8 +326,9 @@ class Deliveries:
             if kind == "notice":
                 mentions = discord.AllowedMentions(everyone=False, roles=False,
                                                    users=[discord.Object(user) for user in payload["mentions"]])
+                nonce = nonce_for("notice", payload.get("key", delivery_id))
                 result = await self._request(lambda: channel.send(payload["content"], allowed_mentions=mentions,
-                                                                   nonce=nonce_for("notice", delivery_id)))
+                                                                   nonce=nonce))
             else:  # the lobby message shows the table as it is now
                 result = await self._request(lambda: channel.get_partial_message(payload["message_id"]).edit(
                     **self._lobby_parts(table), allowed_mentions=discord.AllowedMentions.none()))
@@ -257,8 +349,11 @@ class Deliveries:
             else:
                 result = await self._edit(message, content=history_text(payload["lines"]), view=None,
                                           allowed_mentions=discord.AllowedMentions.none())
+            self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
             if isinstance(result, Failure) and result.kind != "gone":
                 return await self._channel_failed(table, result, "close")
+            if payload["message_id"] in self._late_messages.get(table.id, ()):
+                self._late_closes.setdefault(table.id, {})[payload["message_id"]] = payload
             await self.storage.delivered(delivery_id)
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
@@ -305,6 +400,7 @@ class Deliveries:
                 message = channel.get_partial_message(table.board_message_id)
                 result = await self._edit(message, content=text, attachments=[file] if file is not None else [],
                                           view=view, allowed_mentions=discord.AllowedMentions.none())
+                self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
                 if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
                     # Deleted by a moderator: the turn is posted again.
                     await self.storage.board_gone(table.id, table.board_message_id)
@@ -317,15 +413,39 @@ class Deliveries:
                 extra: dict[str, Any] = {"file": file} if file is not None else {}
                 if view is not None:
                     extra["view"] = view
+                posting = await self.storage.board_posting(table.id, table.turn_number)
                 result = await self._request(lambda: channel.send(
-                    text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, table.turn_number), **extra))
+                    text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, posting), **extra))
+                self._landing_late(table.id, result if isinstance(result, Failure) else None)
+                if not isinstance(result, Failure) and not _shows(result, text, view):
+                    return await self._made_unseen(table, game, state, drawn, result, posting)
         if isinstance(result, Failure):
             return result
-        await self.storage.board_delivered(table.id, message_id=result.id, version=table.version,
-                                           turn=table.turn_number)
+        await self._shown(table, result.id, table.version, table.turn_number)
         log.info("board game=%s channel=%s version=%s %s", table.id, table.channel_id, table.version,
                  "edited" if table.turn_posted and table.status == "active" else "posted")
         return result
+
+    async def _shown(self, table: GameRow, message_id: int, version: int | None, turn: int) -> None:
+        if not await self.storage.board_delivered(table.id, message_id=message_id, version=version, turn=turn):
+            # A message of a turn that is over by now: it loses its buttons in another pass.
+            log.info("board game=%s channel=%s message of turn %s shown after that turn ended: its buttons go",
+                     table.id, table.channel_id, turn)
+            self._again.add(table.id)
+
+    async def _made_unseen(self, table: GameRow, game: Game, state: Any, drawn: Images, message: discord.Message,
+                           posting: int) -> discord.Message | Failure:
+        """Discord answered a new turn's post with a message it had made earlier under the same
+        nonce, as it was then (its answer had been lost). Of the open turn: it is that turn's
+        message, edited to the newest board. Of a turn that is over: it loses its buttons, and the
+        open turn is posted."""
+        log.info("board game=%s channel=%s post for turn %s had been made unseen (message %s)", table.id,
+                 table.channel_id, posting, message.id)
+        await self._shown(table, message.id, None, posting)
+        fresh = await self.storage.get_game(table.id)
+        if fresh is None or not fresh.board_owed:
+            return message
+        return await self._board(fresh, game, state, drawn)
 
     async def _channel_failed(self, table: GameRow, failure: Failure, what: str) -> Failure:
         log.warning("Could not deliver the %s of game %s in channel %s (version %s): %s; it stays owed",
@@ -396,12 +516,17 @@ class Deliveries:
 
     async def _request(self, call):
         self.requests += 1
-        return await attempt(call)
+        return self._heard(await attempt(call))
 
     async def _edit(self, message: discord.PartialMessage, **fields):
         """Edit a message: as the answer to a click made on it, when one waits (bot.delivery.answers)."""
         self.requests += 1
-        return await self.answers.edit(message, **fields)
+        return self._heard(await self.answers.edit(message, **fields))
+
+    def _heard(self, result: Any) -> Any:
+        if not isinstance(result, Failure) or not result.discord_trouble:
+            self._wake_troubled()
+        return result
 
     # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.
     async def next_due(self) -> float | None:

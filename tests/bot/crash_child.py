@@ -93,6 +93,12 @@ def install_kill_points(channel_log: Path, database: Path) -> None:
         return await start(self) if CHANNEL_EXISTS else 0
 
     Deliveries.start = start_once_the_channel_exists
+    new_session = Deliveries.new_session
+
+    async def new_session_once_the_channel_exists(self):
+        return await new_session(self) if CHANNEL_EXISTS else 0
+
+    Deliveries.new_session = new_session_once_the_channel_exists
 
 
 def render(view, names):

@@ -34,7 +34,8 @@ from PIL.PngImagePlugin import PngInfo
 from simcord.results import to_discord_message
 
 from bot.app import GameBot, create_bot
-from bot.errors import message_for
+from bot.delivery.requests import is_discord_trouble
+from bot.errors import message_for, unwrap
 from games.core import Game
 
 BotFactory = Callable[[], GameBot]
@@ -112,7 +113,10 @@ class World:
         cursor = self.env.error_cursor
         result = await operation
         captured = self.env.errors_since(cursor)
-        unexpected = [error for error in captured if message_for(error) is None]
+        # Refusals are answered to the player; Discord's own trouble (a failing Discord's answers)
+        # is a warning: neither is a bug.
+        unexpected = [error for error in captured
+                      if message_for(error) is None and not is_discord_trouble(unwrap(error))]
         if unexpected:
             raise ExceptionGroup("the bot failed unexpectedly", list(unexpected))
         if captured:

@@ -2,7 +2,9 @@
 
 - `hang(method, path, seconds)`: a request gets no answer for `seconds` (of the simulated clock);
   with `lost_answer=True` Discord carried it out and only its answer is lost (a post that was
-  made, as far as Discord knows, while the bot heard nothing).
+  made, as far as Discord knows, while the bot heard nothing); with `lands_late=True` Discord
+  carries it out only when the hang ends, long after the bot gave up on it (an edit that lands
+  after a newer one).
 - Discord's nonce rule: a message created with `enforce_nonce` and a nonce already used by the
   same author in that channel in the last few minutes returns the first message instead of a
   second one (simcord accepts the field and ignores it).
@@ -37,6 +39,7 @@ class HostileDiscord:
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.requests: list[tuple[str, str]] = []
         self.refused_interactions = 0
+        self.late: list[asyncio.Task] = []  # requests Discord carries out after their hang
         self._gateway_fault: dict | None = None
         hostile = self
 
@@ -84,15 +87,24 @@ class HostileDiscord:
                     self.hangs.remove(hang)
                 if hang["lost_answer"]:
                     await call()  # Discord did it; the answer never comes
+                if hang["lands_late"]:
+                    # Discord does it when the hang ends, whether or not the bot still waits.
+                    self.late.append(asyncio.get_running_loop().create_task(self._late(hang["seconds"], call)))
                 await asyncio.sleep(hang["seconds"])
                 raise discord.HTTPException(_Response(504), "the request hung")  # pragma: no cover
         return await call()
 
+    @staticmethod
+    async def _late(seconds: float, call) -> None:
+        await asyncio.sleep(seconds)
+        await call()
+
     # ---------------------------------------------------------------------- faults
 
-    def hang(self, method: str, path: str, seconds: float = 12.0, *, times: int = 1, lost_answer: bool = False) -> None:
+    def hang(self, method: str, path: str, seconds: float = 12.0, *, times: int = 1, lost_answer: bool = False,
+             lands_late: bool = False) -> None:
         self.hangs.append({"method": method, "path": path, "seconds": seconds, "times": times,
-                           "lost_answer": lost_answer})
+                           "lost_answer": lost_answer, "lands_late": lands_late})
 
     def fail(self, method: str, path: str, status: int, *, code: int = 0, times: int | None = 1,
              message: str = "injected") -> None:
@@ -124,6 +136,11 @@ class HostileDiscord:
             role = self.world.guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
             self.env.backend.add_member_role(self.world.guild.id, moderator.id, role.id)
         await moderator.delete(message)
+
+    def delete_unheard(self, message: discord.Message) -> None:
+        """A message deleted while the bot hears nothing of it (stopped, or its gateway down and
+        the session lost): Discord does not tell the bot later."""
+        del self.env.backend.messages[message.channel.id][message.id]
 
     def gateway_down(self) -> None:
         """Clicks now reach the bot only after the gateway is back: too late to be answered."""

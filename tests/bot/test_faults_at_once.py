@@ -1,0 +1,201 @@
+"""Six ways a board or a notice went wrong in a long run under overlapping faults, each on its
+own, through the simulated Discord that fails (tests/bot/hostile.py):
+
+1. a retried post of a new turn that Discord answers with the first message as it was;
+2. channel notices whose nonce repeated (their store ids are reused);
+3. a turn message left with live buttons (a move began the next turn while it was being posted);
+4. a board deleted while the bot could not hear it (stopped, or a new gateway session);
+5. a new `/move` taken for a retry of an older one;
+6. an edit that lands after a newer one.
+"""
+from __future__ import annotations
+
+
+from bot.delivery.requests import REQUEST_TIMEOUT
+from tests.bot.harness import buttons, reply, seat_order, start_table, to_act
+from tests.bot.hostile import HostileDiscord
+from tests.bot.test_failing_discord import boards_in_channel, delivered, nothing_owed, owed, start_pips
+
+import pytest
+
+
+@pytest.fixture
+def hostile(world, monkeypatch):
+    return HostileDiscord(world, monkeypatch)
+
+
+def versions_shown(world, message) -> set[int]:
+    """The versions a message's move buttons were made for."""
+    return {int(b["custom_id"].split(":")[3]) for b in buttons(world.fresh(message))
+            if b["custom_id"].startswith(("rk:move:", "rk:tog:"))}
+
+
+def live_messages(world, channel=None) -> list:
+    """The bot's channel messages that still offer a move (buttons of a version)."""
+    return [m for m in world.bot_messages(channel) if versions_shown(world, m)]
+
+
+# ----------------------------------------------------------- 1. a retried new turn post
+
+
+async def test_a_retried_turn_post_answered_with_the_older_message_is_brought_up_to_date(world, hostile):
+    alice, bob = await start_pips(world)
+    # The new turn's post is made, but its answer is lost: the bot tries it again later.
+    hostile.hang("POST", f"/channels/{world.channel.id}/messages", seconds=12.0, lost_answer=True)
+    await world.click(alice, world.latest_board(), label="High cards win")
+    card = world.stored_state(1)["hands"][1][0]
+    assert reply(await world.slash(bob, "move", action=f"play {card}")).content.startswith("✅")
+    await world.env.advance_time(REQUEST_TIMEOUT + 1)
+    assert await delivered(world)
+    # Discord answered the retry with the first message as it was: it is edited to the newest.
+    board = world.fresh(world.latest_board())
+    assert len(boards_in_channel(world)) == 2
+    assert "**Bob** has chosen a card" in board.content, board.content
+    assert world.query("SELECT board_message_id, board_version FROM games WHERE id = 1") == [(board.id, 2)]
+
+
+# ---------------------------------------------------------------- 2. notices swallowed
+
+
+async def test_every_channel_notice_is_posted_though_their_store_ids_repeat(world, hostile):
+    alice, bob = await start_pips(world)
+    for text in ("Anna is away.", "Bert is away."):  # each delivered before the next is stored
+        with world.env._bot_scope():
+            await world.bot.deliveries.notify(1, text)
+        await world.env.settle()
+    texts = [m.content for m in world.bot_messages()]
+    assert "Anna is away." in texts and "Bert is away." in texts
+
+
+# ----------------------------------------------------- 3. live buttons left behind
+
+
+async def round_one_but_its_last_card(world, alice, bob):
+    """Round 1 of Pips, high cards winning, to its last card, played by the player who loses the
+    round: the next post is then a new turn for the winner, who picks high or low on its buttons.
+    Returns (the loser and their card, the winner)."""
+    await world.click(alice, world.latest_board(), label="High cards win")
+    hands = world.stored_state(1)["hands"]
+    (winner, best), (loser, card) = sorted(((p, max(hands[world.seats(1)[p.id]])) for p in (alice, bob)),
+                                           key=lambda pair: -pair[1])
+    assert reply(await world.slash(winner, "move", action=f"play {best}")).content.startswith("✅")
+    return loser, card, winner
+
+
+async def test_a_turn_message_posted_while_the_next_turn_began_loses_its_buttons(world, hostile):
+    alice, bob = await start_pips(world)
+    loser, card, winner = await round_one_but_its_last_card(world, alice, bob)
+    # Round 2's message (the winner's pick, on buttons) is made, but its answer is slow to come;
+    # meanwhile the winner picks by /move, and the turn after it begins.
+    hostile.hang("POST", f"/channels/{world.channel.id}/messages", seconds=12.0, lost_answer=True)
+    assert reply(await world.slash(loser, "move", action=f"play {card}")).content.startswith("✅")
+    assert reply(await world.slash(winner, "move", action="trump high")).content.startswith("✅")
+    await world.env.advance_time(REQUEST_TIMEOUT + 1)
+    assert await delivered(world)
+    live = live_messages(world)
+    assert len(live) <= 1 and all(m.id == world.latest_board().id for m in live), \
+        [(m.id, versions_shown(world, m), m.content) for m in live]
+
+
+async def test_a_turn_post_that_lands_after_the_bot_gave_up_loses_its_buttons(world, hostile):
+    alice, bob = await start_pips(world)
+    loser, card, winner = await round_one_but_its_last_card(world, alice, bob)
+    # Discord makes round 2's message only long after the bot stopped waiting for it; meanwhile
+    # the winner picks by /move and the game goes on.
+    hostile.hang("POST", f"/channels/{world.channel.id}/messages", seconds=REQUEST_TIMEOUT + 30, lands_late=True)
+    hostile.fail("POST", f"/channels/{world.channel.id}/messages", 503, times=2)  # and the retries fail
+    assert reply(await world.slash(loser, "move", action=f"play {card}")).content.startswith("✅")
+    assert reply(await world.slash(winner, "move", action="trump high")).content.startswith("✅")
+    await world.env.advance_time(60)
+    assert await delivered(world)
+    live = live_messages(world)
+    assert len(live) <= 1 and all(m.id == world.latest_board().id for m in live), \
+        [(m.id, versions_shown(world, m), m.content) for m in live]
+
+
+# ----------------------------------------- 4. deleted while the bot could not hear it
+
+
+async def test_a_board_deleted_while_the_bot_was_stopped_is_posted_again_at_the_start(world, hostile):
+    alice, bob = await start_pips(world)
+    await world.click(alice, world.latest_board(), label="High cards win")
+    board = world.latest_board()
+    await world.bot.close_storage()  # stopped: it hears nothing
+    hostile.delete_unheard(board)
+    await world.env.restart_bot(world.factory())
+    await world.env.advance_time(5)
+    again = world.latest_board()
+    assert again.id != board.id and buttons(again) and nothing_owed(world)
+
+
+async def test_a_board_deleted_during_a_gateway_outage_that_ends_in_a_new_session_is_posted_again(world, hostile):
+    alice, bob = await start_pips(world)
+    await world.click(alice, world.latest_board(), label="High cards win")
+    board = world.latest_board()
+    hostile.delete_unheard(board)  # during the outage: Discord does not tell the bot
+    with world.env._bot_scope():
+        await world.bot.deliveries.new_session()  # READY after the outage: nothing is replayed
+    await world.env.advance_time(5)
+    again = world.latest_board()
+    assert again.id != board.id and buttons(again) and nothing_owed(world)
+
+
+# ------------------------------------------------------ 5. a new /move is not a retry
+
+
+async def test_a_typed_move_offered_at_a_newer_version_is_a_new_move_not_a_retry(tmp_path, monkeypatch):
+    from games import REGISTRY
+    from tests.bot.harness import SketchRenderer, simulated_discord
+
+    async with simulated_discord(tmp_path / "bot.sqlite3", games={"knatsch": REGISTRY["knatsch"]}, seed=3,
+                                 render=SketchRenderer()) as world:
+        hostile = HostileDiscord(world, monkeypatch)
+        people = [world.player(name) for name in ("anna", "bruno")]
+        await start_table(world, *people, game="knatsch")
+        first = to_act(world, seat_order(world, 1, people))[0]
+        game = REGISTRY["knatsch"]
+
+        def offered(text: str) -> str:
+            state = game.from_dict(world.stored_state(1))
+            seat = world.seats(1)[first.id]
+            assert text in [a.encode() for a in game.legal_actions(state, seat)], text
+            return f"@{world.stored(1).version} {text}"
+
+        target = next(a.encode() for a in game.legal_actions(game.from_dict(world.stored_state(1)),
+                                                               world.seats(1)[first.id]) if a.encode().startswith("target"))
+        assert reply(await world.slash(first, "move", action=offered(target))).content.startswith("✅")
+        # The re-roll is stored, but its answer never reaches the player.
+        hostile.fail("POST", "/webhooks/*", 500, times=None)
+        await world.slash(first, "move", action=offered("reroll 1"))
+        hostile.clear()
+        version = world.stored(1).version
+        assert world.query("SELECT answered FROM actions WHERE game_id = 1 AND version = ?", (version,)) == [(0,)]
+        # The same words offered at the newer version: a new re-roll, not the old one again.
+        answer = reply(await world.slash(first, "move", action=offered("reroll 1"))).content
+        assert answer.startswith("✅") and world.stored(1).version == version + 1, answer
+        # The retry of the same offer is still "already done".
+        again = reply(await world.slash(first, "move", action=f"@{version} reroll 1")).content
+        assert world.stored(1).version == version + 1, again
+
+
+# --------------------------------------------------------- 6. a late edit
+
+
+async def test_an_edit_that_lands_after_a_newer_one_is_overwritten_by_the_newest_board(world, hostile):
+    first, second, third = await start_pips(world, "alice", "bob", "carl")
+    await world.click(first, world.latest_board(), label="High cards win")
+    board = world.latest_board()
+    # The second player's card: the board's edit hangs 15 s, and Discord carries it out only then.
+    hostile.hang("PATCH", f"/channels/{world.channel.id}/messages/{board.id}", seconds=15.0, lands_late=True)
+    card = world.stored_state(1)["hands"][world.seats(1)[second.id]][0]
+    await world.slash(second, "move", action=f"play {card}")
+    await world.env.advance_time(REQUEST_TIMEOUT + 2)
+    # The third player's card in the same turn: edited at once, before the hung edit lands.
+    card = world.stored_state(1)["hands"][world.seats(1)[third.id]][0]
+    await world.slash(third, "move", action=f"play {card}")
+    newest = world.fresh(board).content
+    assert newest.count("has chosen a card") == 2, newest
+    await world.env.advance_time(60)
+    assert await delivered(world)
+    assert world.latest_board().id == board.id
+    assert world.fresh(board).content == newest
