@@ -28,6 +28,7 @@ from bot.config import ConfigError, Settings
 from bot.league.rebuild import rebuild
 from bot.postgres import open_storage
 from bot.storage import backup_file, restore_file
+from bot.timing import Durations
 
 EXIT_CONFIG = 2
 
@@ -55,7 +56,8 @@ def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None
                      shard_count=settings.shard_count, shard_ids=settings.shard_ids,
                      backup_dir=settings.backup_dir, backup_keep=settings.backup_keep,
                      backup_every=settings.backup_hours * 3600 if settings.backup_hours > 0 else None,
-                     collect_when_quiet=True, archive_days=settings.archive_days)
+                     collect_when_quiet=True, archive_days=settings.archive_days,
+                     durations=Durations(scale=settings.time_scale))
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

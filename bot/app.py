@@ -37,7 +37,7 @@ from bot.days.undo import TakingBack
 from bot.delivery.content import Content, Renderer
 from bot.delivery.follow import DiscordChanges
 from bot.delivery.worker import Deliveries
-from bot.errors import report_error
+from bot.errors import quiet_autocomplete_trouble, report_error
 from bot.info import Info
 from bot.league.league import League
 from bot.moves import Moves
@@ -47,6 +47,7 @@ from bot.scheduler import Clock, Scheduler
 from bot.storage import Storage
 from bot.storage.archive import Archive
 from bot.tables import Tables
+from bot.timing import Durations
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class GameBot(commands.Bot):
         render: Renderer,
         dev_guild_id: int | None = None,
         clock: Clock | None = None,
+        durations: Durations | None = None,
         backup_dir: str | Path | None = None,
         backup_every: float | None = None,
         backup_keep: int = BACKUP_KEEP,
@@ -104,6 +106,7 @@ class GameBot(commands.Bot):
             # worker tries again after Discord's retry_after, and the game's other work goes on.
             max_ratelimit_timeout=30.0,
         )
+        quiet_autocomplete_trouble()
         self.database_path = database_path
         self.games = dict(games)
         self.seed_source = seed_source
@@ -112,7 +115,8 @@ class GameBot(commands.Bot):
         # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
         self.game_group = app_commands.Group(name="game", description="Board games in this channel")
         self.storage: Storage | None = None
-        self.scheduler = Scheduler(clock)  # the one scheduler for every timer
+        self.scheduler = Scheduler(clock)  # the one scheduler for every timer, on the one clock
+        self.durations = durations or Durations()  # every wait of game time (bot.timing)
         self.collector = QuietCollector() if collect_when_quiet else None
         # The bot's parts, wired in setup_hook: commands and components reach them here.
         self.moves: Moves | None = None
@@ -168,12 +172,13 @@ class GameBot(commands.Bot):
         listeners, the delivery worker (bot.delivery), and the features around them."""
         content = Content(self, storage, self.render)
         self.deliveries = Deliveries(self, storage, self.games, content, owns_guild=self.owns_guild,
-                                     end_message=EndMessages(content, storage), now=self.scheduler.clock.now)
+                                     end_message=EndMessages(content, storage), now=self.scheduler.clock.now,
+                                     durations=self.durations)
         self.moves = Moves(storage, self.games, self.deliveries, self.collector)
-        timers = Timers(storage, self.scheduler)
+        timers = Timers(storage, self.scheduler, self.durations)
         self.moves.listen(timers)
         self.seats = ComputerSeats(storage, self.moves, self.deliveries)
-        reminders = Reminders(self, storage, self.moves, self.deliveries, timers.now)
+        reminders = Reminders(self, storage, self.moves, self.deliveries, timers.now, self.durations)
         self.orders = Orders(storage, self.moves)
         content.standing_orders = self.orders.of
         timers.handlers = {"reminder": reminders.remind, "deadline": self.seats.timed_out,
@@ -347,6 +352,7 @@ def create_bot(
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
     clock: Clock | None = None,
+    durations: Durations | None = None,
     backup_dir: str | Path | None = None,
     backup_every: float | None = None,
     backup_keep: int = BACKUP_KEEP,
@@ -363,6 +369,7 @@ def create_bot(
         several seats' views of one state (default: `renderers.BoardRenderer`).
     shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
     clock: the scheduler's clock (tests pass a fake one).
+    durations: every wait of game time (`bot.timing.Durations`; tests and the soak shorten them).
     backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
       seconds into `backup_dir`, keeping the newest `backup_keep`); none unless both are given.
     handle_signals: stop cleanly on SIGTERM/SIGINT (`python -m bot` sets it).
@@ -378,6 +385,7 @@ def create_bot(
         render=render or BoardRenderer(),
         dev_guild_id=dev_guild_id,
         clock=clock,
+        durations=durations,
         backup_dir=backup_dir,
         backup_every=backup_every,
         backup_keep=backup_keep,

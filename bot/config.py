@@ -26,6 +26,7 @@ class Settings:
     backup_keep: int = 7
     api_url: str | None = None         # DISCORD_API_URL: a stand-in Discord, for testing only
     archive_days: float = 0.0          # ARCHIVE_AFTER_DAYS: finished games this old are archived (0: never)
+    time_scale: float = 1.0            # TIME_SCALE: game time shortened by this factor, for testing only
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -60,7 +61,11 @@ class Settings:
         api_url = environ.get("DISCORD_API_URL", "").strip().rstrip("/")
         if api_url and not api_url.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_URL={api_url!r} is not a URL: leave it empty (it is for testing only).")
+        time_scale = _number(environ, "TIME_SCALE", "1", float, "a factor such as 0.001 (it is for testing only)")
+        if not 0 < time_scale <= 1:
+            raise ConfigError("TIME_SCALE must be above 0 and at most 1 in .env (leave it empty: it is for testing only).")
         return cls(
+            time_scale=time_scale,
             api_url=api_url or None,
             archive_days=archive_days,
             shard_count=shard_count,

@@ -17,11 +17,9 @@ REMINDER_DEFAULT = 12 * HOUR
 REMINDERS: dict[str, int] = {"1h": HOUR, "6h": 6 * HOUR, "12h": 12 * HOUR, "24h": DAY}
 REACTION_WINDOWS: dict[str, int | None] = {"off": None, "15m": 15 * 60, "1h": HOUR, "6h": 6 * HOUR}
 TIMEOUTS_BEFORE_COMPUTER = 3  # timed-out turns in a row after which the computer keeps the seat
-COMPUTER_PAUSE = 2            # seconds before a computer seat moves, so boards read naturally
 MAX_COMPUTER_STEPS = 50       # a timed-out turn of many steps (Knatsch re-rolls) is played out
 AWAY_DAYS = (1, 14)
 PASS_VERBS = ("pass", "skip")
-RETRY = 300                   # a timer whose handling failed is tried again this much later
 
 
 def words(lang: str, key: str, **params: Any) -> str:

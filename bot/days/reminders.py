@@ -23,16 +23,18 @@ from bot.delivery.worker import Deliveries
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
+from bot.timing import Durations
 
 
 class Reminders:
     def __init__(self, client: discord.Client, storage: Storage, moves: Moves, deliveries: Deliveries,
-                 now) -> None:
+                 now, durations: Durations = Durations()) -> None:
         self.client = client
         self.storage = storage
         self.moves = moves
         self.deliveries = deliveries
         self.now = now  # the scheduler's clock: () -> Unix seconds
+        self.durations = durations
 
     async def remind(self, table: GameRow, seat: int, due_at: int) -> None:
         game = self.moves.engine(table.game)
@@ -44,7 +46,7 @@ class Reminders:
         row = (await self.storage.days_seats(table.id)).get(seat, {})
         # The next reminder at most every reminder time, whatever happens to this one.
         await self.storage.days_move_timer(table.id, seat, "reminder", was=due_at,
-                                           due_at=max(self.now(), due_at) + settings["reminder"])
+                                           due_at=max(self.now(), due_at) + self.durations.game(settings["reminder"]))
         user = await self.storage.days_user(player.user_id)
         away = user["away_until"] is not None and user["away_until"] > self.now()
         if is_computer(player.user_id, row) or not user["reminders"] or away:

@@ -28,10 +28,11 @@ from games.core import automatic_decision, reaction_kind
 
 from bot import presenter
 from bot.days.computer import is_computer
-from bot.days.options import COMPUTER_PAUSE, RETRY, words
+from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
 from bot.locale import table_language
 from bot.scheduler import Scheduler
+from bot.timing import Durations
 from bot.storage import GameRow, Storage, Write
 from bot.turns import Change
 
@@ -42,9 +43,10 @@ Handler = Callable[[GameRow, int, int], Awaitable[None]]
 
 
 class Timers:
-    def __init__(self, storage: Storage, scheduler: Scheduler) -> None:
+    def __init__(self, storage: Storage, scheduler: Scheduler, durations: Durations = Durations()) -> None:
         self.storage = storage
         self.scheduler = scheduler
+        self.durations = durations
         self.handlers: dict[str, Handler] = {}
         scheduler.add_source(self.next_due, self.run_due)
 
@@ -99,7 +101,7 @@ class Timers:
             since[seat] = started
             at_once = made_at_once is not None and made_at_once.seat == seat
             computer = is_computer(player.user_id, row) or at_once
-            window = settings["react"] if not computer and reaction_kind(game, change.after, seat) else None
+            window = self.durations.game(settings["react"]) if settings["react"] is not None and not computer and reaction_kind(game, change.after, seat) else None
             kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
                                   if (kind != "deadline" or settings["deadline"] is not None)
@@ -107,12 +109,12 @@ class Timers:
                 timers += [(seat, kind, existing[seat, kind]) for kind in kinds if (seat, kind) in existing]
                 continue
             if computer:  # a move made at once is due now (the pipeline makes it; this backs it up)
-                timers.append((seat, "computer", now + (0 if at_once else COMPUTER_PAUSE)))
+                timers.append((seat, "computer", now + (0 if at_once else self.durations.computer_pause_after)))
                 continue
-            fresh = (now if rejoined else started) + settings["reminder"]
+            fresh = (now if rejoined else started) + self.durations.game(settings["reminder"])
             timers.append((seat, "reminder", existing.get((seat, "reminder"), fresh) if waiting_on else fresh))
             if settings["deadline"] is not None:
-                due = started + settings["deadline"]
+                due = started + self.durations.game(settings["deadline"])
                 away_until = None if person and seat == mover else \
                     (await self.storage.days_user(player.user_id))["away_until"]
                 if away_until is not None and away_until > now:
@@ -159,7 +161,7 @@ class Timers:
                     await self.handlers[kind](table, seat, due_at)
             except Exception:  # noqa: BLE001 - one bad game must not stop the others
                 log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=self.now() + RETRY)
+                await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=self.now() + self.durations.timer_retry_after)
             # Whatever the handler did, this timer never fires twice for the same moment.
             await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
             handled += 1

@@ -4,7 +4,8 @@ One DM per private decision: the open DM is edited while the same decision goes 
 decision gets a new DM (the old one keeps what it showed and loses its buttons). A seat that
 changed hands starts a new DM for its new player; a computer seat, and a player who resigned,
 get none. A player whose DMs are closed is told about once in the channel ('My hand' shows the
-same view), and tried again at their next interaction with the bot or after `DM_RETRY`.
+same view), and tried again at their next interaction with the bot or after a while
+(`Durations.dm_retry`, bot.timing).
 """
 from __future__ import annotations
 
@@ -22,17 +23,17 @@ from bot.delivery.requests import Failure, nonce_for
 from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.timing import Durations
 
 log = logging.getLogger(__name__)
 
-DM_RETRY = 6 * 3600  # a player whose DMs were closed is tried again this much later at the latest
-RETRY_ON_RETURN = 600  # ... or when they next interact with the bot, this long after the refusal
 
 
 class PrivateDeliveries:
     def __init__(self, client: discord.Client, storage: Storage, content: Content,
                  request: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
-                 edit: Callable[..., Awaitable[Any]], again: Callable[[int], None], now: Callable[[], float]) -> None:
+                 edit: Callable[..., Awaitable[Any]], again: Callable[[int], None], now: Callable[[], float],
+                 durations: Durations = Durations()) -> None:
         self.client = client
         self.storage = storage
         self.content = content
@@ -42,13 +43,13 @@ class PrivateDeliveries:
         self.now = now
         # Users whose DMs were refused, and when (monotonic): tried again when they are back.
         self.refused_users: dict[int, float] = {}
-        self.retry_on_return = RETRY_ON_RETURN
+        self.durations = durations
 
     def back(self, user_id: int) -> bool:
         """Whether a user whose DMs were refused, and who interacts with the bot now, is to be
         tried again (not at every click: a while after the refusal)."""
         refused = self.refused_users.get(user_id)
-        if refused is None or time.monotonic() - refused < self.retry_on_return:
+        if refused is None or time.monotonic() - refused < self.durations.dm_retry_on_return_after:
             return False
         del self.refused_users[user_id]
         return True
@@ -122,7 +123,7 @@ class PrivateDeliveries:
             return failure
         log.info("DMs closed for user %s (game %s); trying again later", player.user_id, table.id)
         self.refused_users[player.user_id] = time.monotonic()
-        await self.storage.dm_refused(table.id, seat, until=int(self.now()) + DM_RETRY)
+        await self.storage.dm_refused(table.id, seat, until=int(self.now()) + self.durations.dm_retry_after)
         if player.dm_ok is not False:
             await self.storage.set_dm_ok(table.id, player.user_id, False)
             if table.status == "active":
