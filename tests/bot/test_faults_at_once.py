@@ -16,6 +16,8 @@ from tests.bot.harness import buttons, reply, seat_order, start_table, to_act
 from tests.bot.hostile import HostileDiscord
 from tests.bot.test_failing_discord import boards_in_channel, delivered, nothing_owed, owed, start_pips
 
+import logging
+
 import pytest
 
 
@@ -199,3 +201,44 @@ async def test_an_edit_that_lands_after_a_newer_one_is_overwritten_by_the_newest
     assert await delivered(world)
     assert world.latest_board().id == board.id
     assert world.fresh(board).content == newest
+
+
+# ------------------------------------------------------------------------- smaller
+
+
+async def test_an_answer_discord_refuses_is_a_warning_not_an_unhandled_error(world, hostile, caplog):
+    alice, bob = await start_pips(world)
+    hostile.fail("POST", "/interactions/*/callback", 503, times=1)  # /move's "thinking…"
+    with caplog.at_level(logging.INFO):
+        await world.slash(alice, "move", action="trump high")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    warned = [r for r in caplog.records if r.getMessage().startswith("Discord did not take an answer")]
+    assert len(warned) == 1 and warned[0].levelno == logging.WARNING and warned[0].exc_info is None
+
+
+async def test_an_autocomplete_answer_discord_refuses_is_one_warning_line(world, hostile, caplog):
+    alice, bob = await start_pips(world)
+    hostile.fail("POST", "/interactions/*/callback", 503, times=2)
+    with caplog.at_level(logging.INFO):
+        await world.autocomplete(alice, "move", "action", "")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r for r in caplog.records if "Discord did not take the answer" in r.getMessage()
+            and r.levelno == logging.WARNING and r.exc_info is None]
+
+
+async def test_a_game_backing_off_after_discord_s_trouble_is_woken_when_discord_answers_again(world, hostile):
+    alice, bob = await start_pips(world)
+    other_channel = world.guild.create_text_channel("nebentisch")
+    carl, dora = world.player("carl"), world.player("dora")
+    await start_table(world, carl, dora, channel=other_channel)
+    # A storm of 503s on this channel: the board's post backs off, at last for a minute (the
+    # tests' backoff, tests/bot/conftest.py).
+    hostile.fail("POST", f"/channels/{world.channel.id}/messages", 503, times=4)
+    await world.click(alice, world.latest_board(), label="High cards win")
+    await world.env.advance_time(5)
+    assert owed(world)["board"]
+    # Discord answers again (another table's move goes through): the board follows at once,
+    # not after the rest of its pause.
+    first = to_act(world, seat_order(world, 2, [carl, dora]), other_channel)[0]
+    await world.click(first, world.latest_board(other_channel), label="High cards win")
+    assert nothing_owed(world, 2) and nothing_owed(world), (owed(world, 2), owed(world))
