@@ -37,6 +37,12 @@ def live_messages(world, channel=None) -> list:
     return [m for m in world.bot_messages(channel) if versions_shown(world, m)]
 
 
+def assert_only_the_newest_board_is_live(world) -> None:
+    live = live_messages(world)
+    assert len(live) <= 1 and all(m.id == world.latest_board().id for m in live), \
+        [(m.id, versions_shown(world, m), m.content) for m in live]
+
+
 # ----------------------------------------------------------- 1. a retried new turn post
 
 
@@ -94,9 +100,7 @@ async def test_a_turn_message_posted_while_the_next_turn_began_loses_its_buttons
     assert reply(await world.slash(winner, "move", action="trump high")).content.startswith("✅")
     await world.env.advance_time(REQUEST_TIMEOUT + 1)
     assert await delivered(world)
-    live = live_messages(world)
-    assert len(live) <= 1 and all(m.id == world.latest_board().id for m in live), \
-        [(m.id, versions_shown(world, m), m.content) for m in live]
+    assert_only_the_newest_board_is_live(world)
 
 
 async def test_a_turn_post_that_lands_after_the_bot_gave_up_loses_its_buttons(world, hostile):
@@ -110,9 +114,7 @@ async def test_a_turn_post_that_lands_after_the_bot_gave_up_loses_its_buttons(wo
     assert reply(await world.slash(winner, "move", action="trump high")).content.startswith("✅")
     await world.env.advance_time(60)
     assert await delivered(world)
-    live = live_messages(world)
-    assert len(live) <= 1 and all(m.id == world.latest_board().id for m in live), \
-        [(m.id, versions_shown(world, m), m.content) for m in live]
+    assert_only_the_newest_board_is_live(world)
 
 
 # ----------------------------------------- 4. deleted while the bot could not hear it

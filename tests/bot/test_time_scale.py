@@ -9,17 +9,11 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import ConfigError, Settings
-from bot.scheduler import FakeClock
 from bot.timing import Durations
 from tests.bot import fakegame
-from tests.bot.test_days_timers import start, tick, timers
+from tests.bot.test_days_timers import clock, start, tick, timers  # noqa: F401 - clock: the fake clock fixture
 
 SCALE = 0.001  # a 24-hour deadline in 86 seconds, a reminder after an hour in 4
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
 
 
 @pytest.fixture
