@@ -6,9 +6,11 @@
     alice = standin.player("alice")
     await alice.slash(channel_id, "game new", game="knatsch")
 
-server: the aiohttp server (REST + gateway), world: Discord's state, ratelimits: the global
-and per-route limits, recorder: requests, interactions and boards seen, process: the bot's
-process, tables: simulated players opening tables and playing through the bot's buttons.
+server: the aiohttp server (REST + gateway; also what moderators and users change: Send
+Messages revoked, DMs closed, messages deleted), world: Discord's state, ratelimits: the global
+and per-route limits, faults: REST storms (429, 5xx, hangs) for soaks, recorder: requests,
+interactions, boards and messages seen, process: the bot's process, tables: simulated players
+opening tables and playing through the bot's buttons.
 """
 from bench.standin.payloads import GuildShape
 from bench.standin.process import BotProcess

@@ -1,7 +1,8 @@
 """The gateway: one websocket per session (or shard), as discord.py's DiscordWebSocket expects
 it. HELLO, IDENTIFY -> READY and one GUILD_CREATE per guild, heartbeats and their ACKs,
-RECONNECT and RESUME (the missed events replayed), dispatches in sequence, and the
-zlib-stream transport compression discord.py asks for (`compress=zlib-stream`)."""
+RECONNECT and RESUME (the missed events replayed), connections dropped (with the session kept
+for a RESUME, or forgotten: a new session), dispatches in sequence, and the zlib-stream
+transport compression discord.py asks for (`compress=zlib-stream`)."""
 from __future__ import annotations
 
 import asyncio
@@ -90,11 +91,13 @@ class Gateway:
         self.max_guilds_per_session = max_guilds_per_session
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
-        self.counts = {"identify": 0, "resume": 0, "heartbeat": 0, "reconnect_sent": 0, "invalid_session": 0}
+        self.counts = {"identify": 0, "resume": 0, "heartbeat": 0, "reconnect_sent": 0, "invalid_session": 0,
+                       "dropped": 0, "sessions_forgotten": 0}
         self.ready_sent_at: float | None = None
         self.guilds_sent_at: float | None = None   # the last GUILD_CREATE of the newest session
         self.guilds_sent = asyncio.Event()
         self.bytes_sent = 0
+        self._closing: set[asyncio.Task] = set()
         # The longest time between two heartbeats of one connection: past the interval, Discord
         # would take the connection for a zombie and the bot would have to reconnect.
         self.longest_heartbeat_gap: float | None = None  # None: fewer than two heartbeats yet
@@ -113,6 +116,24 @@ class Gateway:
         for connection in list(self.connections):
             self.counts["reconnect_sent"] += 1
             await connection.send_op(RECONNECT, None)
+
+    async def drop(self, *, resume: bool = True) -> int:
+        """Every connection breaks (close code 4000, as when a gateway node restarts); the
+        client reconnects. With `resume` its session is kept: it RESUMEs and gets the events it
+        missed. Without, the session is forgotten: the RESUME is refused (INVALID_SESSION), the
+        client identifies anew (READY, every GUILD_CREATE) and what happened meanwhile is lost
+        to it, as on Discord. Returns the connections dropped."""
+        if not resume:
+            self.counts["sessions_forgotten"] += len(self.sessions)
+            self.sessions.clear()
+        dropped = list(self.connections)
+        for connection in dropped:
+            self.counts["dropped"] += 1
+            # The close handshake waits for the client: not in the caller's time.
+            task = asyncio.create_task(connection.ws.close(code=4000, message=b"Unknown error"), name="standin-drop")
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return len(dropped)
 
     # ------------------------------------------------------------------ the socket
 

@@ -12,6 +12,8 @@ from typing import Any
 DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 51) - 1 - 8)  # every permission bit but administrator (8)
 EVERYONE_PERMISSIONS = "1071698660929"   # Discord's default @everyone permissions
+SEND_MESSAGES = 1 << 11
+MEMBER_OVERWRITE = 1                     # a permission overwrite for one member (0: a role)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 TEXT, DM, CATEGORY, PUBLIC_THREAD = 0, 1, 4, 11
@@ -104,10 +106,15 @@ def build_guild(ids: Snowflakes, number: int, shape: GuildShape, owner_id: int) 
     return spec
 
 
-def text_channel(spec: GuildSpec, channel_id: int, position: int) -> dict[str, Any]:
+def text_channel(spec: GuildSpec, channel_id: int, position: int, *,
+                 member_denies: dict[int, int] | None = None) -> dict[str, Any]:
+    """A text channel as GUILD_CREATE and CHANNEL_UPDATE carry it; `member_denies`: user id ->
+    permission bits denied to that member here (a moderator took Send Messages from the bot)."""
     parent = spec.category_ids[position % len(spec.category_ids)] if spec.category_ids else None
     overwrites = [{"id": str(spec.role_ids[i % len(spec.role_ids)]), "type": 0, "allow": "3072", "deny": "0"}
                   for i in range(spec.shape.overwrites)]
+    overwrites += [{"id": str(user_id), "type": MEMBER_OVERWRITE, "allow": "0", "deny": str(bits)}
+                   for user_id, bits in (member_denies or {}).items()]
     return {"id": str(channel_id), "type": TEXT, "guild_id": str(spec.id), "name": f"table-{position}",
             "position": position, "parent_id": None if parent is None else str(parent),
             "permission_overwrites": overwrites, "topic": "Board games: /game new", "nsfw": False,
@@ -137,11 +144,14 @@ def role(spec: GuildSpec, role_id: int, position: int) -> dict[str, Any]:
             "flags": 0, "description": None}
 
 
-def guild_create(spec: GuildSpec, bot_user: dict, members: dict[int, dict]) -> dict[str, Any]:
-    """The whole GUILD_CREATE payload of a guild, as big as `spec.shape` says."""
+def guild_create(spec: GuildSpec, bot_user: dict, members: dict[int, dict],
+                 member_denies: dict[int, dict[int, int]] | None = None) -> dict[str, Any]:
+    """The whole GUILD_CREATE payload of a guild, as big as `spec.shape` says; `member_denies`:
+    channel id -> the permissions denied to members there (see `text_channel`)."""
     guild_id = str(spec.id)
+    denies = member_denies or {}
     channels = [category(spec, cid, i) for i, cid in enumerate(spec.category_ids)]
-    channels += [text_channel(spec, cid, i) for i, cid in enumerate(spec.channel_ids)]
+    channels += [text_channel(spec, cid, i, member_denies=denies.get(cid)) for i, cid in enumerate(spec.channel_ids)]
     threads = [thread(spec, tid, spec.channel_ids[i % len(spec.channel_ids)], spec.owner_id, f"thread-{i}")
                for i, tid in enumerate(spec.thread_ids)] if spec.channel_ids else []
     listed = [member(bot_user, joined=spec.joined_at, roles=[str(spec.role_ids[-1])] if len(spec.role_ids) > 1 else [])]
@@ -203,11 +213,12 @@ def interaction_token(interaction_id: int) -> str:
 def interaction(interaction_id: int, application_id: int, kind: int, data: dict, *, token: str,
                 user_payload: dict, channel: dict, guild_id: int | None, locale: str = "en-US",
                 guild_locale: str = "en-US", message_payload: dict | None = None,
-                joined_at: str | None = None) -> dict[str, Any]:
-    """An INTERACTION_CREATE payload (kind 2: a slash command, 3: a component, 4: autocomplete)."""
+                joined_at: str | None = None, app_permissions: str = ALL_PERMISSIONS) -> dict[str, Any]:
+    """An INTERACTION_CREATE payload (kind 2: a slash command, 3: a component, 4: autocomplete);
+    `app_permissions`: what the bot may do in the channel."""
     payload: dict[str, Any] = {
         "id": str(interaction_id), "application_id": str(application_id), "type": kind, "data": data,
-        "token": token, "version": 1, "locale": locale, "app_permissions": ALL_PERMISSIONS,
+        "token": token, "version": 1, "locale": locale, "app_permissions": app_permissions,
         "entitlements": [], "attachment_size_limit": ATTACHMENT_SIZE_LIMIT, "channel": channel,
         "channel_id": channel["id"],
     }

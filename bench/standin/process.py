@@ -1,6 +1,7 @@
 """The real bot as its own process (`python -m bot`), pointed at a stand-in Discord: started
 with DISCORD_TOKEN, DATABASE_PATH and DISCORD_API_URL in its environment, its log read line by
-line (ready is its "Logged in as" line), its memory read from /proc, stopped with SIGTERM."""
+line (ready is its "Logged in as" line), its memory read from /proc, stopped with SIGTERM (or
+killed with SIGKILL, as a crash or the kernel's OOM killer would)."""
 from __future__ import annotations
 
 import asyncio
@@ -179,6 +180,21 @@ class BotProcess:
             except asyncio.TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+        return await self._ended()
+
+    async def kill(self) -> int | None:
+        """SIGKILL: the process ends at once, nothing flushed or delivered (a crash)."""
+        if self.process is None:
+            self._folder.cleanup()
+            return None
+        if self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+        return await self._ended()
+
+    async def _ended(self) -> int | None:
+        """After the process ended: its last log lines read, the log file closed."""
+        assert self.process is not None
         if self._reader is not None:
             try:
                 await asyncio.wait_for(self._reader, 5)

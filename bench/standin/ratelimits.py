@@ -130,8 +130,7 @@ class RateLimiter:
         named = limit.named(f"{method} {route}") if limit is not None else None
         injected = self._injected(method, route)
         if injected is not None:
-            headers = self._headers(named, self._window(method, route, params, named, now), now) if named else {}
-            return self._refuse(injected.retry_after, injected.scope, headers, named.bucket if named else "")
+            return self.imposed(method, route, params, retry_after=injected.retry_after, scope=injected.scope)
         if not self.enabled:
             return Verdict(True, {})
         if not exempt_from_global(route):
@@ -149,6 +148,18 @@ class RateLimiter:
         window.remaining -= 1
         self._take_global(route)
         return Verdict(True, self._headers(named, window, now), bucket=named.bucket)
+
+    def imposed(self, method: str, route: str, params: dict[str, str], *, retry_after: float,
+                scope: str = "shared") -> Verdict:
+        """A 429 the counts did not call for (an injection, a fault storm: Discord's shared and
+        sub-limits, or a global limit hit by other traffic), with the headers Discord sends."""
+        now = self.clock()
+        limit = self.limits.get((method, route))
+        named = limit.named(f"{method} {route}") if limit is not None else None
+        headers = self._headers(named, self._window(method, route, params, named, now), now) if named else {}
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        return self._refuse(retry_after, scope, headers, named.bucket if named else "")
 
     def _take_global(self, route: str) -> None:
         if not exempt_from_global(route):

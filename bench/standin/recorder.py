@@ -20,6 +20,19 @@ class RequestRecord(NamedTuple):
     scope: str         # on a 429: user, global or shared
     channel_id: int    # 0 when the route names no channel
     seconds: float     # how long the stand-in took to answer
+    token: str = ""    # an interaction endpoint's token (which interaction it answers)
+
+
+class MessageEvent(NamedTuple):
+    """A message of the bot made or changed, in a channel or a DM, as it was then."""
+
+    at: float
+    channel_id: int
+    message_id: int
+    created: bool      # a new message (else an edit)
+    in_dm: bool
+    content: str
+    components: list   # its component rows then
 
 
 class BoardEvent(NamedTuple):
@@ -41,6 +54,7 @@ class InteractionRecord:
     guild_id: int | None
     sent_at: float
     watch_channel: int | None = None  # where the board it leads to appears
+    value: str | None = None       # a select menu's chosen value
     acked_at: float | None = None
     ack_type: int | None = None
     late: bool = False             # answered after Discord's 3 s
@@ -84,6 +98,8 @@ class Recorder:
         self.interactions: dict[int, InteractionRecord] = {}
         self.by_token: dict[str, InteractionRecord] = {}
         self.boards: list[BoardEvent] = []
+        self.messages: list[MessageEvent] = []
+        self.keep_messages = False  # soaks keep every message's text (what notices and secrets are checked on)
         self._watching: dict[int, list[InteractionRecord]] = defaultdict(list)
         self.last_request_at: dict[int, float] = {}  # channel id -> when its latest request ended
         self.keep_requests = True
@@ -109,6 +125,10 @@ class Recorder:
         if waiting and record in waiting:
             waiting.remove(record)
 
+    def message(self, event: MessageEvent) -> None:
+        if self.keep_messages:
+            self.messages.append(event)
+
     def board(self, event: BoardEvent) -> None:
         self.boards.append(event)
         waiting = self._watching.get(event.channel_id)
@@ -123,6 +143,7 @@ class Recorder:
         """Drop what happened before `before` (a long bench keeps only its current window)."""
         self.requests = [r for r in self.requests if r.at >= before]
         self.boards = [b for b in self.boards if b.at >= before]
+        self.messages = [m for m in self.messages if m.at >= before]
         old = [i for i, r in self.interactions.items() if r.sent_at < before and r.answered.is_set()]
         for interaction_id in old:
             record = self.interactions.pop(interaction_id)

@@ -3,17 +3,19 @@ application commands, channel and DM messages, threads, and the interaction endp
 (callback, followups, @original). Errors answer with Discord's JSON codes."""
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import json
 import math
 import time
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import hdrs, web
+from aiohttp import web
 
 from bench.standin import payloads
 from bench.standin.botview import versions
 from bench.standin.payloads import DM, PUBLIC_THREAD
-from bench.standin.recorder import BoardEvent, InteractionRecord
+from bench.standin.recorder import BoardEvent, InteractionRecord, MessageEvent
 from bench.standin.world import EPHEMERAL, Channel, DiscordError, unknown
 
 if TYPE_CHECKING:
@@ -32,26 +34,32 @@ def answer(data: Any, status: int = 200, headers: dict[str, str] | None = None) 
 
 
 async def read_body(request: web.Request) -> tuple[Any, dict[int, dict]]:
-    """The JSON body, or a multipart body's payload_json and its files (sizes kept, bytes dropped)."""
+    """The JSON body, or a multipart body's payload_json and its files (sizes kept, bytes dropped).
+    The body is read whole first (aiohttp keeps it): a request held back by a fault
+    (bench/standin/faults.py) is read before its client may give up, and carried out later."""
+    if not request.body_exists:
+        return {}, {}
+    raw = await request.read()
     if request.content_type.startswith("multipart/"):
-        body: Any = {}
-        uploads: dict[int, dict] = {}
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            if part.name == "payload_json":
-                body = json.loads(await part.text())
-            elif part.name and part.name.startswith("files["):
-                size = 0
-                while chunk := await part.read_chunk(65536):
-                    size += len(chunk)
-                uploads[int(part.name[6:-1])] = {
-                    "filename": part.filename or "file", "size": size,
-                    "content_type": part.headers.get(hdrs.CONTENT_TYPE, "application/octet-stream")}
-        return body, uploads
-    if request.body_exists:
-        text = await request.text()
-        return (json.loads(text) if text else {}), {}
-    return {}, {}
+        return multipart_body(request.headers["Content-Type"], raw)
+    return (json.loads(raw) if raw.strip() else {}), {}
+
+
+def multipart_body(content_type: str, raw: bytes) -> tuple[Any, dict[int, dict]]:
+    """payload_json and the files[n] of a multipart/form-data body."""
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+    body: Any = {}
+    uploads: dict[int, dict] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        if name == "payload_json":
+            body = json.loads(data)
+        elif name and name.startswith("files["):
+            uploads[int(name[6:-1])] = {"filename": part.get_filename() or "file", "size": len(data),
+                                        "content_type": part.get_content_type()}
+    return body, uploads
 
 
 class Rest:
@@ -171,6 +179,7 @@ class Rest:
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, uploads = await read_body(request)
+        self.world.check_may_post(channel)
         message, created = self.world.create_message(channel, body, uploads)
         if created:
             await self._announce("MESSAGE_CREATE", channel, message, uploads)
@@ -199,13 +208,7 @@ class Rest:
 
     async def delete_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        message_id = int(request.match_info["message_id"])
-        self.world.message(channel.id, message_id)
-        del channel.messages[message_id]
-        data = {"id": str(message_id), "channel_id": str(channel.id)}
-        if channel.guild_id is not None:
-            data["guild_id"] = str(channel.guild_id)
-        await self.standin.dispatch("MESSAGE_DELETE", data, channel.guild_id)
+        await self.standin.delete_message(channel.id, int(request.match_info["message_id"]))
         return web.Response(status=204)
 
     # ------------------------------------------------------------ interactions
@@ -220,6 +223,7 @@ class Rest:
         if now - record.sent_at > self.standin.config.ack_deadline:
             record.late = True
             record.errors.append((404, "answered after the deadline"))
+            record.note("callback after the deadline")
             raise unknown("interaction", 10062)
         body, uploads = await read_body(request)
         kind, data = body.get("type"), body.get("data") or {}
@@ -356,8 +360,12 @@ class Rest:
 
     async def _announce(self, event: str, channel: Channel, message: dict, uploads: dict[int, dict]) -> None:
         """Tell the gateway, and note a board: a message in a server channel with an image uploaded."""
+        now = time.monotonic()
+        self.recorder.message(MessageEvent(now, channel.id, int(message["id"]), event == "MESSAGE_CREATE",
+                                           channel.type == DM, message.get("content") or "",
+                                           list(message.get("components") or [])))
         if uploads and channel.type != DM:
-            self.recorder.board(BoardEvent(time.monotonic(), channel.id, int(message["id"]),
+            self.recorder.board(BoardEvent(now, channel.id, int(message["id"]),
                                            event == "MESSAGE_CREATE", versions(message.get("components"))))
         if event == "MESSAGE_CREATE" and channel.type != DM:
             member = payloads.member(self.world.bot_user, joined=payloads.iso())

@@ -12,6 +12,7 @@ from aiohttp import web
 
 from bench.standin import payloads
 from bench.standin.botview import Control
+from bench.standin.faults import Fault, RequestFaults
 from bench.standin.gateway import Gateway
 from bench.standin.payloads import GuildShape
 from bench.standin.ratelimits import RateLimiter
@@ -52,6 +53,7 @@ class StandIn:
         self.gateway = Gateway(self, heartbeat_interval_ms=self.config.heartbeat_interval_ms,
                                max_guilds_per_session=self.config.max_guilds_per_session)
         self.rest = Rest(self)
+        self.faults = RequestFaults()  # storms of REST faults (none unless a soak adds them)
         self.commands_synced = asyncio.Event()
         self.unknown_routes: list[str] = []
         self._runner: web.AppRunner | None = None
@@ -114,31 +116,88 @@ class StandIn:
             response: web.StreamResponse = answer({"message": "401: Unauthorized", "code": 0}, status=401)
         else:
             verdict = self.limiter.check(request.method, route, params)
+            fault = self.faults.pick(request.method, route, params, arrived) if verdict.allowed else None
+            if fault is not None and fault.kind == "429":
+                verdict = self.limiter.imposed(request.method, route, params, retry_after=fault.storm.retry_after,
+                                               scope=fault.storm.scope)
             if not verdict.allowed:
                 scope = verdict.scope
                 response = answer(
                     {"message": "You are being rate limited.", "retry_after": verdict.retry_after,
                      "global": verdict.is_global}, status=429, headers=verdict.headers)
             else:
-                if self.config.latency:
-                    await asyncio.sleep(self.config.latency)
-                try:
-                    response = await handler(request)
-                except DiscordError as error:
-                    response = answer(error.body(), status=error.status)
-                except web.HTTPNotFound:
-                    self.unknown_routes.append(f"{request.method} {request.path}")
-                    response = answer({"message": "404: Not Found", "code": 0}, status=404)
-                except web.HTTPMethodNotAllowed:
-                    self.unknown_routes.append(f"{request.method} {request.path}")
-                    response = answer({"message": "405: Method Not Allowed", "code": 0}, status=405)
+                response = await self._carry_out(request, handler, fault)
                 response.headers.update(verdict.headers)
         # discord.py treats a 429 without `Via` as a Cloudflare ban; Discord's answers carry it.
         response.headers["Via"] = "1.1 google"
         channel = params.get("channel_id", "")
         self.recorder.request(RequestRecord(arrived, request.method, route, response.status, scope,
-                                            int(channel) if channel.isdigit() else 0, time.monotonic() - arrived))
+                                            int(channel) if channel.isdigit() else 0, time.monotonic() - arrived,
+                                            params.get("token", "")))
         return response
+
+    async def _carry_out(self, request: web.Request, handler, fault: Fault | None) -> web.StreamResponse:
+        """The request's effect and answer, as a fault (bench/standin/faults.py) shapes them."""
+        kind = fault.kind if fault is not None else ""
+        if kind == "5xx-before":
+            return server_error(fault.storm.status)
+        if kind == "hang-before":
+            await request.read()  # the body arrived; the client may give up while this waits
+            await asyncio.sleep(fault.hang)
+        if self.config.latency:
+            await asyncio.sleep(self.config.latency)
+        try:
+            response = await handler(request)
+        except DiscordError as error:
+            response = answer(error.body(), status=error.status)
+        except web.HTTPNotFound:
+            self.unknown_routes.append(f"{request.method} {request.path}")
+            response = answer({"message": "404: Not Found", "code": 0}, status=404)
+        except web.HTTPMethodNotAllowed:
+            self.unknown_routes.append(f"{request.method} {request.path}")
+            response = answer({"message": "405: Method Not Allowed", "code": 0}, status=405)
+        if kind == "5xx-after" and response.status < 400:
+            return server_error(fault.storm.status)
+        if kind == "hang-after":
+            await asyncio.sleep(fault.hang)
+        return response
+
+    # ---------------------------------------------------------------- what moderators and users do
+
+    async def delete_message(self, channel_id: int, message_id: int) -> None:
+        """A message deleted (by the bot, or by a moderator): gone, and MESSAGE_DELETE sent."""
+        channel = self.world.channel(channel_id)
+        self.world.message(channel_id, message_id)
+        del channel.messages[message_id]
+        data = {"id": str(message_id), "channel_id": str(channel_id)}
+        if channel.guild_id is not None:
+            data["guild_id"] = str(channel.guild_id)
+        await self.dispatch("MESSAGE_DELETE", data, channel.guild_id)
+
+    async def revoke_send_messages(self, channel_id: int) -> None:
+        """A moderator takes Send Messages from the bot in a channel: its posts there are refused
+        (403, 50013) and CHANNEL_UPDATE carries the new member overwrite."""
+        self.world.send_denied.add(channel_id)
+        await self._channel_update(channel_id)
+
+    async def restore_send_messages(self, channel_id: int) -> None:
+        self.world.send_denied.discard(channel_id)
+        await self._channel_update(channel_id)
+
+    async def _channel_update(self, channel_id: int) -> None:
+        channel = self.world.channel(channel_id)
+        spec = self.world.guilds[channel.guild_id]
+        position = spec.channel_ids.index(channel_id)
+        await self.dispatch("CHANNEL_UPDATE", payloads.text_channel(
+            spec, channel_id, position, member_denies=self.world.bot_denies(channel_id)), spec.id)
+
+    def close_dms(self, user_id: int) -> None:
+        """The user stops taking DMs from the bot: new DMs are refused (403, 50007). Discord
+        tells the bot nothing."""
+        self.world.dms_closed.add(user_id)
+
+    def open_dms(self, user_id: int) -> None:
+        self.world.dms_closed.discard(user_id)
 
     # ---------------------------------------------------------------- gateway
 
@@ -162,10 +221,11 @@ class StandIn:
             interaction_id, world.application_id, kind, data, token=token, user_payload=world.user(user_id),
             channel=channel.payload(world), guild_id=channel.guild_id, locale=locale,
             guild_locale=guild.locale if guild else "en-US", message_payload=message,
-            joined_at=world.joined.get(user_id))
+            joined_at=world.joined.get(user_id), app_permissions=world.app_permissions(channel_id))
         record = InteractionRecord(
             interaction_id, token, {2: "command", 3: "component", 4: "autocomplete"}[kind], name, user_id,
-            channel_id, channel.guild_id, time.monotonic(), watch_channel=watch_channel)
+            channel_id, channel.guild_id, time.monotonic(), watch_channel=watch_channel,
+            value=(data.get("values") or [None])[0])
         if message is not None:
             record.component_message = (int(message["channel_id"]), int(message["id"]))
             record.source_message = message
@@ -209,6 +269,12 @@ class StandIn:
                 option["focused"] = True
             holder.setdefault("options", []).append(option)
         return data
+
+
+def server_error(status: int) -> web.Response:
+    """A 5xx as Cloudflare in front of Discord sends it: HTML, not Discord's JSON."""
+    return web.Response(text=f"<html><body><h1>{status}</h1>upstream trouble</body></html>", status=status,
+                        content_type="text/html")
 
 
 class Player:

@@ -10,9 +10,11 @@ from typing import Any, Iterable
 
 from bench.standin import payloads
 from bench.standin.botview import MENTION
-from bench.standin.payloads import DM, PUBLIC_THREAD, TEXT, GuildShape, GuildSpec, Snowflakes
+from bench.standin.payloads import DM, PUBLIC_THREAD, SEND_MESSAGES, TEXT, GuildShape, GuildSpec, Snowflakes
 
 NONCE_SECONDS = 300.0   # enforce_nonce: "checked for uniqueness in the past few minutes"
+MISSING_PERMISSIONS = 50013
+CANNOT_DM = 50007
 CONTENT_LIMIT = 2000
 ROWS_LIMIT = 5
 CUSTOM_ID_LIMIT = 100
@@ -54,7 +56,7 @@ class Channel:
         data = {"id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
                 "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id":
                 None if self.parent_id is None else str(self.parent_id), "rate_limit_per_user": 0,
-                "last_message_id": None, "flags": 0, "permissions": payloads.ALL_PERMISSIONS, "topic": None}
+                "last_message_id": None, "flags": 0, "permissions": world.app_permissions(self.id), "topic": None}
         if self.type == PUBLIC_THREAD:
             data["thread_metadata"] = {"archived": False, "auto_archive_duration": 10080,
                                        "archive_timestamp": payloads.iso(), "locked": False}
@@ -78,7 +80,11 @@ class World:
         self.dm_by_user: dict[int, int] = {}
         self.commands: dict[int | None, list[dict]] = {None: []}  # guild id (None: global) -> commands
         self.keep_messages = keep_messages
-        self._nonces: dict[tuple[int, str], tuple[float, int, int]] = {}
+        self._nonces: dict[tuple[int, int, str], tuple[float, int]] = {}  # (author, channel, nonce) -> (when, message)
+        # What moderators and users changed: channels where the bot lost Send Messages, and
+        # users who take no DMs from the bot (soaks switch these on and off).
+        self.send_denied: set[int] = set()
+        self.dms_closed: set[int] = set()
         self.uploaded_bytes = 0
         self.uploads = 0
 
@@ -117,7 +123,31 @@ class World:
         return found
 
     def guild_create(self, guild_id: int) -> dict:
-        return payloads.guild_create(self.guilds[guild_id], self.bot_user, self.users)
+        spec = self.guilds[guild_id]
+        denies = {channel_id: self.bot_denies(channel_id) for channel_id in spec.channel_ids
+                  if channel_id in self.send_denied}
+        return payloads.guild_create(spec, self.bot_user, self.users, denies)
+
+    # ---------------------------------------------------------------- permissions
+
+    def bot_denies(self, channel_id: int) -> dict[int, int]:
+        """The bot's member overwrite in a channel: bot id -> permission bits denied (none: {})."""
+        return {self.bot_id: SEND_MESSAGES} if channel_id in self.send_denied else {}
+
+    def app_permissions(self, channel_id: int) -> str:
+        """What the bot may do in a channel, as an interaction's `app_permissions` says it."""
+        bits = int(payloads.ALL_PERMISSIONS)
+        if channel_id in self.send_denied:
+            bits &= ~SEND_MESSAGES
+        return str(bits)
+
+    def check_may_post(self, channel: "Channel") -> None:
+        """Discord's refusals of a new message: Send Messages taken from the bot in a server
+        channel (403, 50013), or a user whose DMs are closed to it (403, 50007)."""
+        if channel.id in self.send_denied:
+            raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if channel.type == DM and channel.recipient_id in self.dms_closed:
+            raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
 
     def channel(self, channel_id: int) -> Channel:
         channel = self.channels.get(channel_id)
@@ -183,16 +213,16 @@ class World:
                        ) -> tuple[dict, bool]:
         """A new message from `body` (the JSON or payload_json) and its uploaded files. Returns
         (message, created): with `enforce_nonce`, a repeat of a nonce the same author used in the
-        last few minutes returns the first message instead of a new one."""
+        same channel in the last few minutes returns the first message instead of a new one
+        (whatever the repeat says: the nonce alone decides)."""
         author = author or self.bot_user
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
-            key = (int(author["id"]), str(nonce))
+            key = (int(author["id"]), channel.id, str(nonce))
             now = time.monotonic()
             known = self._nonces.get(key)
             if known is not None and now - known[0] < NONCE_SECONDS:
-                _, channel_id, message_id = known
-                found = self.channels[channel_id].messages.get(message_id)
+                found = channel.messages.get(known[1])
                 if found is not None:
                     return found, False
         validate(body, uploads, creating=True)
@@ -205,7 +235,7 @@ class World:
             interaction_metadata=interaction_metadata, mentions=self._mentions(body),
         )
         if nonce is not None and body.get("enforce_nonce"):
-            self._nonces[(int(author["id"]), str(nonce))] = (time.monotonic(), channel.id, message_id)
+            self._nonces[(int(author["id"]), channel.id, str(nonce))] = (time.monotonic(), message_id)
             if len(self._nonces) > 100_000:
                 cutoff = time.monotonic() - NONCE_SECONDS
                 self._nonces = {k: v for k, v in self._nonces.items() if v[0] > cutoff}
