@@ -341,12 +341,27 @@ MIGRATIONS.append(
 MIGRATIONS.append(
     (
         10,
-        "the turn whose new message was sent but not confirmed, so its retry reuses the nonce",
+        "the turn whose new message was sent but not confirmed (its retry reuses the nonce); late edits owed",
         """
         -- The oldest turn whose message was sent without the bot hearing Discord's answer: every
         -- post of a newer turn carries that turn's nonce, so Discord hands back a message it made
         -- unseen (to be brought up to date, or to lose its buttons) instead of leaving it live.
         ALTER TABLE games ADD COLUMN post_turn INTEGER;
+
+        -- Deliveries gain `late`: a message whose edit got no answer in time and may still land
+        -- after newer edits (a table's CHECK is rebuilt, not altered; the order is kept).
+        CREATE TABLE deliveries_next (
+            id         INTEGER PRIMARY KEY,
+            game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind       TEXT    NOT NULL CHECK (kind IN ('notice', 'close', 'lobby', 'late')),
+            payload    TEXT    NOT NULL,               -- JSON: what to send
+            created_at INTEGER NOT NULL
+        );
+        INSERT INTO deliveries_next (game_id, kind, payload, created_at)
+            SELECT game_id, kind, payload, created_at FROM deliveries ORDER BY id;
+        DROP TABLE deliveries;
+        ALTER TABLE deliveries_next RENAME TO deliveries;
+        CREATE INDEX deliveries_by_game ON deliveries (game_id, id);
         """,
     )
 )

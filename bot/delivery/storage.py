@@ -12,7 +12,9 @@ a crash or to Discord refusing a request: what is owed stays owed until it is sh
   edit. `turn_lines` is the open turn's running account as its message shows it, so the bot never
   reads its own messages back.
 - Channel posts (`notice`), older turn messages that become history (`close`) and the lobby
-  message (`lobby`) are rows of `deliveries`, delivered in order.
+  message (`lobby`) are rows of `deliveries`, delivered in order; so is a message whose edit got
+  no answer in time (`late`): it may still land after newer edits, so it is shown as meant last
+  once it can no longer land.
 - Each seat's DM is a row of `seat_dms`: the open DM (so a restart edits it rather than sending
   another) and whether it owes the seat its private view (`owed`: the version), with the private
   lines not shown yet.
@@ -123,6 +125,22 @@ def notice_write(game_id: int, notice: dict) -> Write:
     earlier post instead of making this one."""
     return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'notice', ?, ?)",
             (game_id, json.dumps({**notice, "key": uuid.uuid4().hex}), _now()))
+
+
+def late_write(game_id: int, message_id: int) -> Write:
+    """An edit of the game's message got no answer in time and may still land after newer ones:
+    once it can no longer, the message is shown as meant last (bot.delivery.worker)."""
+    return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'late', ?, ?)",
+            (game_id, json.dumps({"message_id": message_id}), _now()))
+
+
+def late_closed_write(delivery_id: int, payload: dict) -> Write:
+    """The message of a `late` delivery was made history meanwhile: `payload` says with what."""
+    return ("UPDATE deliveries SET payload = ? WHERE id = ?", (json.dumps(payload), delivery_id))
+
+
+def delivered_write(delivery_id: int) -> Write:
+    return ("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
 
 
 def lobby_write(game_id: int, message_id: int) -> Write:

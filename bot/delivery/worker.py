@@ -35,7 +35,8 @@ from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.dms import PrivateDeliveries
-from bot.delivery.storage import close_write, lobby_write, notice_write
+from bot.delivery.storage import (close_write, delivered_write, late_closed_write, late_write, lobby_write,
+                                  notice_write)
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
@@ -97,12 +98,9 @@ class Deliveries:
         # the next request that goes through wakes those with a long one.
         self._troubled: dict[int, float] = {}
         self._woken: set[int] = set()
-        # Games whose board had a request without an answer in time, and when it can no longer
-        # land (loop time): then the board is edited once more, so the newest wins. A message
-        # made history meanwhile gets its history again (`_late_closes`: the closes delivered).
+        # Games with a message edit that got no answer in time (stored as `late` deliveries, so a
+        # restart knows them too), and when such an edit can no longer land (loop time).
         self._late: dict[int, float] = {}
-        self._late_messages: dict[int, set[int]] = {}
-        self._late_closes: dict[int, dict[int, dict]] = {}
         self._looking: asyncio.Task | None = None
         self._watches: dict[int, list[Watch]] = {}
         self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
@@ -260,9 +258,6 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        late = self._late.get(game_id)
-        if late is not None and asyncio.get_running_loop().time() >= late:
-            await self._after_late_landings(game_id)
         table = await self.storage.get_game(game_id)
         if table is None:
             return None
@@ -294,22 +289,32 @@ class Deliveries:
             waits.append(max(0.5, self._late[game_id] - asyncio.get_running_loop().time()))
         return min(waits) if waits else None
 
-    def _landing_late(self, game_id: int, failure: Failure | None = None, message_id: int | None = None) -> None:
-        """A request for the game's board got no answer in time: it may land later than newer ones."""
-        if (failure is not None and failure.late) or (message_id is not None and self.answers.took_late(message_id)):
+    async def _landing_late(self, game_id: int, failure: Failure | None, message_id: int) -> None:
+        """An edit of the game's message got no answer in time: Discord may still carry it out
+        later, after newer edits. Stored, so that once it can no longer land the message is
+        shown as meant last (`_late_edits`), also after a restart."""
+        if (failure is not None and failure.late) or self.answers.took_late(message_id):
+            await self.storage.apply([late_write(game_id, message_id)])
             self._late[game_id] = asyncio.get_running_loop().time() + LATE_LANDING
-            if message_id is not None:
-                self._late_messages.setdefault(game_id, set()).add(message_id)
 
-    async def _after_late_landings(self, game_id: int) -> None:
-        """Requests without an answer could have landed after newer ones until now: the newest
-        board is shown once more, and a message made history meanwhile is made history again,
-        so what was meant last wins whatever landed last."""
-        del self._late[game_id]
-        messages = self._late_messages.pop(game_id, set())
-        closes = self._late_closes.pop(game_id, {})
-        await self.storage.apply([close_write(game_id, closes[message]) for message in sorted(messages) if message in closes])
-        await self.storage.board_again(game_id)
+    async def _late_edits(self, table: GameRow, owed: list[tuple[int, str, dict]]) -> None:
+        """Edits that got no answer in time could land after newer ones until `LATE_LANDING`
+        after them (counted from now for those a restart or another process finds). Then the
+        board is shown once more and a message made history meanwhile is made history again, so
+        what was meant last wins whatever landed last."""
+        late = [(delivery_id, payload) for delivery_id, kind, payload in owed if kind == "late"]
+        if not late:
+            return
+        now = asyncio.get_running_loop().time()
+        due = self._late.setdefault(table.id, now + LATE_LANDING)
+        if now < due:
+            return
+        del self._late[table.id]
+        writes = [close_write(table.id, {"message_id": payload["message_id"], "lines": payload["lines"]})
+                  for _, payload in late if "lines" in payload and payload["message_id"] != table.board_message_id]
+        await self.storage.apply([*writes, *(delivered_write(delivery_id) for delivery_id, _ in late)])
+        await self.storage.board_again(table.id)
+        self._again.add(table.id)
 
     # ----------------------------------------------------------------------- channel
 
@@ -321,7 +326,7 @@ class Deliveries:
         channel = self._channel_of(table)
         owed = await self.storage.deliveries(table.id)
         for delivery_id, kind, payload in owed:
-            if kind == "close":
+            if kind in ("close", "late"):
                 continue
             if kind == "notice":
                 mentions = discord.AllowedMentions(everyone=False, roles=False,
@@ -349,12 +354,17 @@ class Deliveries:
             else:
                 result = await self._edit(message, content=history_text(payload["lines"]), view=None,
                                           allowed_mentions=discord.AllowedMentions.none())
-            self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
+            await self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
             if isinstance(result, Failure) and result.kind != "gone":
                 return await self._channel_failed(table, result, "close")
-            if payload["message_id"] in self._late_messages.get(table.id, ()):
-                self._late_closes.setdefault(table.id, {})[payload["message_id"]] = payload
+            # An edit of this message that may still land: once it could no longer, the message
+            # is made history again with these words.
+            await self.storage.apply([late_closed_write(late_id, {**late, "lines": payload["lines"]})
+                                      for late_id, kind, late in owed
+                                      if kind == "late" and late["message_id"] == payload["message_id"]])
             await self.storage.delivered(delivery_id)
+        if table.id in self._late or any(kind == "late" for _, kind, _ in owed):
+            await self._late_edits(table, await self.storage.deliveries(table.id))
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
         return None
@@ -400,7 +410,7 @@ class Deliveries:
                 message = channel.get_partial_message(table.board_message_id)
                 result = await self._edit(message, content=text, attachments=[file] if file is not None else [],
                                           view=view, allowed_mentions=discord.AllowedMentions.none())
-                self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
+                await self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
                 if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
                     # Deleted by a moderator: the turn is posted again.
                     await self.storage.board_gone(table.id, table.board_message_id)
@@ -416,7 +426,6 @@ class Deliveries:
                 posting = await self.storage.board_posting(table.id, table.turn_number)
                 result = await self._request(lambda: channel.send(
                     text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, posting), **extra))
-                self._landing_late(table.id, result if isinstance(result, Failure) else None)
                 if not isinstance(result, Failure) and not _shows(result, text, view):
                     return await self._made_unseen(table, game, state, drawn, result, posting)
         if isinstance(result, Failure):

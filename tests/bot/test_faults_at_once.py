@@ -244,3 +244,24 @@ async def test_a_game_backing_off_after_discord_s_trouble_is_woken_when_discord_
     first = to_act(world, seat_order(world, 2, [carl, dora]), other_channel)[0]
     await world.click(first, world.latest_board(other_channel), label="High cards win")
     assert nothing_owed(world, 2) and nothing_owed(world), (owed(world, 2), owed(world))
+
+
+async def test_an_edit_that_lands_late_on_a_message_made_history_meanwhile_is_undone_after_a_restart(world, hostile):
+    first, second, third = await start_pips(world, "alice", "bob", "carl")
+    await world.click(first, world.latest_board(), label="High cards win")
+    board = world.latest_board()
+    # The second player's card: the board's edit hangs 20 s, and Discord carries it out only then.
+    hostile.hang("PATCH", f"/channels/{world.channel.id}/messages/{board.id}", seconds=20.0, lands_late=True)
+    card = world.stored_state(1)["hands"][world.seats(1)[second.id]][0]
+    await world.slash(second, "move", action=f"play {card}")
+    await world.env.advance_time(REQUEST_TIMEOUT + 2)
+    for player in (first, third):  # the round ends: its message becomes history
+        card = world.stored_state(1)["hands"][world.seats(1)[player.id]][0]
+        await world.slash(player, "move", action=f"play {card}")
+    history = world.fresh(board).content
+    assert "waiting for" not in history and world.latest_board().id != board.id
+    await world.restart()  # the bot is killed before the hung edit lands, and starts again
+    await world.env.advance_time(60)
+    assert await delivered(world)
+    assert world.fresh(board).content == history
+    assert not buttons(world.fresh(board)) or not versions_shown(world, board)
