@@ -16,6 +16,8 @@ import json
 import logging
 import os
 import sys
+import time
+import urllib.error
 import urllib.request
 from typing import Mapping
 
@@ -31,6 +33,7 @@ from bot.storage import backup_file, restore_file
 from bot.timing import Durations
 
 EXIT_CONFIG = 2
+GATEWAY_TRIES = 10  # asking a stand-in Discord where its gateway is (DISCORD_API_URL)
 
 
 def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None) -> int:
@@ -74,8 +77,16 @@ def use_api(api_url: str) -> None:
     """For testing only (DISCORD_API_URL): talk to a stand-in Discord at `api_url`, its gateway
     included (GET /gateway names it; discord.py would otherwise connect to Discord's own)."""
     discord.http.Route.BASE = api_url
-    with urllib.request.urlopen(f"{api_url}/gateway", timeout=10) as answer:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(json.load(answer)["url"])
+    for attempt in range(GATEWAY_TRIES):
+        try:
+            with urllib.request.urlopen(f"{api_url}/gateway", timeout=10) as answer:
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(json.load(answer)["url"])
+            return
+        except urllib.error.HTTPError as error:
+            # Rate limited or in trouble, as Discord can be: wait as it says, then ask again.
+            if error.code != 429 and error.code < 500 or attempt == GATEWAY_TRIES - 1:
+                raise
+            time.sleep(min(float(error.headers.get("Retry-After") or 1.0), 10.0))
 
 
 def maintenance(environ: Mapping[str, str], argv: list[str]) -> int:
