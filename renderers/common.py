@@ -320,14 +320,19 @@ MARK_RADIUS = 30
 """A disc that holds a `MARK_TEXT` digit with room round its corners."""
 
 
-def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, radius: float = MARK_RADIUS,
-              *, outline=INK) -> None:
-    """A player's mark at the marks' standard: `seat_badge`'s disc in the seat colour, the seat
-    number inside at `MARK_TEXT` (41 px of ink)."""
+PLATE = (44, 46)
+"""A seat plate's width and height: a `MARK_TEXT` digit with a rim, in a line of 40 px type."""
+
+
+def seat_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, size: tuple[int, int] = PLATE,
+               *, outline=INK) -> None:
+    """A player's mark in a line of text (a disc of `MARK_RADIUS` would not fit it): a rounded plate
+    in the seat colour, the seat number inside at `MARK_TEXT` (41 px of ink)."""
     x, y = centre
+    width, height = size
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=outline,
-                 width=max(2, int(radius // 8)))
+    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=min(width, height) // 4,
+                           fill=colour, outline=outline, width=2)
     mark_text(draw, centre, str(seat + 1), ink_on(colour))
 
 

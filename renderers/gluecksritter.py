@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_MARK, MIN_TEXT, MUTED,
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, MUTED,
                               SEAT_COLOURS, fit, fixed_palette, font, ink_box, mark_text, note_text, recording_texts,
                               to_palette, wrap)
 

@@ -23,8 +23,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, keep_drawn, note_text, seat_badge, seat_mark, seat_names, to_palette, unrecorded, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
+                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -45,7 +45,6 @@ ACTIONS = ("warrior", "piper", "monks", "cattle", "castle", "monastery", "bard",
 ESTATE_ART = ("castle", "monastery", "cattle")  # the estate pictures, under blue, green and red
 P = "macrobber."
 TRACK_MAX = 50
-TRACK_DISC = MARK_RADIUS - 1  # a clan's disc under the track: its number at the marks' standard
 
 LEGEND_ROWS = 4  # colours, courtyard, estate, Biggest Following
 BAND = LEGEND_ROWS * LINE + 16
@@ -406,20 +405,20 @@ def _track(draw, view, lang, y) -> int:
     # by a line, so that equal scores stand side by side instead of on top of each other, apart.
     spots = sorted((left + span * max(0, min(TRACK_MAX, p["score"])) / TRACK_MAX, seat)
                    for seat, p in enumerate(view["players"]))
-    radius = TRACK_DISC
-    gap = 2 * radius + 6
+    half = PLATE[0] / 2  # each clan's plate, its number at the marks' standard
+    gap = PLATE[0] + 10
     xs = [x for x, _ in spots]
     for k in range(1, len(xs)):
         xs[k] = max(xs[k], xs[k - 1] + gap)
-    shift = max(0.0, xs[-1] - (right - radius)) if xs else 0.0
+    shift = max(0.0, xs[-1] - (right - half)) if xs else 0.0
     xs = [x - shift for x in xs]
     for k in range(len(xs) - 2, -1, -1):
         xs[k] = min(xs[k], xs[k + 1] - gap)
-    xs = [max(x, left + radius) for x in xs]
+    xs = [max(x, left + half) for x in xs]
     for (score_x, seat), x in zip(spots, xs):
-        draw.line((score_x, top + bar, x, top + bar + 3), fill=INK, width=2)
-        seat_mark(draw, (x, top + bar + 3 + radius), seat, radius)
-    return top + bar + 3 + 2 * radius + 4
+        draw.line((score_x, top + bar, x, top + bar + 4), fill=INK, width=2)
+        seat_plate(draw, (x, top + bar + 4 + PLATE[1] / 2), seat)
+    return top + bar + 4 + PLATE[1] + 6
 
 
 def _scoring(draw, view, lang, y) -> int:
@@ -432,12 +431,12 @@ def _scoring(draw, view, lang, y) -> int:
     points = [t(lang, P + "board.points", points=row["total"]) for row in scoring["rows"]]
     x = MARGIN + _width(label) + 12
     draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
-    used = sum(44 + 6 + _width(text) for text in points)
+    used = sum(PLATE[0] + 6 + _width(text) for text in points)
     gap = max(8.0, min(28.0, (WIDTH - MARGIN - x - used) / max(1, len(points) - 1)))
     for seat, text in enumerate(points):
-        seat_badge(draw, (x + 22, y + 22), 20, seat)
-        draw.text((x + 50, y + 22), text, font=font(SMALL), fill=INK, anchor="lm")
-        x += 50 + _width(text) + gap
+        seat_plate(draw, (x + PLATE[0] / 2, y + 23), seat)
+        draw.text((x + PLATE[0] + 6, y + 22), text, font=font(SMALL), fill=INK, anchor="lm")
+        x += PLATE[0] + 6 + _width(text) + gap
     return y + LINE + 4
 
 
@@ -460,7 +459,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
                                outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
         line = y + inset + 24
-        seat_badge(draw, (MARGIN + 30, line), 22, seat)
+        seat_plate(draw, (MARGIN + 30, line), seat)
         x = MARGIN + 60
         if seat == view["follower"]:
             _flag(draw, x, line - 22, 44)
@@ -535,9 +534,9 @@ def _raid_line(draw, line, y) -> None:
     text, attacker, defender = line
     x = MARGIN
     if attacker is not None:
-        seat_badge(draw, (x + 20, y + 22), 20, attacker)
-        seat_badge(draw, (x + 64, y + 22), 20, defender)
-        x += 96
+        seat_plate(draw, (x + PLATE[0] / 2, y + 22), attacker, (PLATE[0], LINE - 2))
+        seat_plate(draw, (x + PLATE[0] * 1.5 + 4, y + 22), defender, (PLATE[0], LINE - 2))
+        x += 2 * PLATE[0] + 4 + 10
     shown, size = _fit(text, SMALL, WIDTH - MARGIN - x)
     draw.text((x, y + 22), shown, font=font(size), fill=INK, anchor="lm")
 

@@ -78,14 +78,17 @@ def test_busiest_boards_keep_the_phone_standard(name, lang):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("name", sorted(BUSY))
-def test_the_track_discs_numbers_are_marks_at_the_standard_and_nothing_is_covered(name, lang):
-    """Each clan's disc under the score track carries its number at MIN_MARK (41 px of ink, 11 px
-    on the phone), the discs stand apart, and no shape or piece is drawn over a text after it."""
+def test_the_clans_numbers_are_marks_at_the_standard_and_nothing_is_covered(name, lang):
+    """Each clan's plate (under the score track, on its panel, in the scoring and the raid) carries
+    its number at MIN_MARK (41 px of ink, 11 px on the phone), the track's plates stand apart, and
+    no shape or piece is drawn over a text after it."""
     view = GAME.view(BUSY[name], None)
     with recording_covers() as drawn, recording_texts() as records:
         render_image(view, WIDE_NAMES, lang)
-    discs = [r for r in records if r.mark]
+    marks = [r for r in records if r.mark]
+    discs = marks[:5]  # the track's, drawn before the scoring's, the panels' and the raid's
     assert sorted(r.text for r in discs) == [str(seat + 1) for seat in range(5)]
+    assert all(sum(r.text == str(seat + 1) for r in marks) >= 2 for seat in range(5))  # and each panel's
     assert mark_problems(records) == []
     boxes = sorted(r.box for r in discs)
     assert all(first[2] < second[0] for first, second in zip(boxes, boxes[1:]))  # side by side, apart

@@ -16,7 +16,7 @@ from games.raubritter import GAME
 from i18n import translate
 from renderers import raubritter as rr
 from renderers import raubritter_tiles as rr_tiles
-from renderers.common import MIN_MARK, MIN_TEXT, PHONE_SIZE, recording_texts
+from renderers.common import MIN_TEXT, PHONE_SIZE, recording_texts
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
@@ -85,7 +85,7 @@ def test_numbers_in_pieces_are_marks_at_the_standard_and_nothing_is_covered(seat
             view = GAME.view(state, viewer)
             rr_tiles.tile_image.cache_clear()
             with recording_covers() as shapes, recording_texts() as texts:
-                image = rr.render(view, NAMES[:seats], lang)
+                rr.render(view, NAMES[:seats], lang)
             layout = rr._layout(view, NAMES[:seats], lang)
             min_c, max_c, min_r, max_r = layout.window
             board = (layout.x0, layout.y0, layout.x0 + (max_c - min_c + 1) * layout.cell,
