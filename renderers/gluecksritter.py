@@ -386,7 +386,7 @@ def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
             left = CARDS_X + k * 88
             draw.rounded_rectangle((left, mid - 32, left + 78, mid + 32), radius=10, fill=CARD_FILL, outline=INK,
                                    width=3)
-            draw.text((left + 39, mid), str(card), font=font(48), fill=INK, anchor="mm")
+            mark_text(draw, (left + 39, mid), str(card), INK)
     elif view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
         _text(draw, (CARDS_X, mid), word, SMALL, WIDTH - MARGIN - 8 - CARDS_X, fill=INK if p["chosen"] else MUTED,
@@ -523,7 +523,7 @@ def _private(draw, view, private, lang, y: int) -> int:
         x += _length(label, SMALL) + 12
         for card in cards:
             draw.rounded_rectangle((x, y + 14, x + 68, y + DOC_H - 14), radius=8, fill=CARD_FILL, outline=INK, width=3)
-            draw.text((x + 34, y + DOC_H // 2), str(card), font=font(48), fill=INK, anchor="mm")
+            mark_text(draw, (x + 34, y + DOC_H // 2), str(card), INK)
             x += 78
     rows = 0
     for code, (left, top, right, bottom), lines in _document_cards(view, lang):
