@@ -35,6 +35,12 @@ PHONE_SIZE = (1080, 1350)
 MIN_TEXT = 40
 """The smallest font size on a board: a 390 px phone's client shows a board about 300 px wide, so
 40 px at 1080 wide is 11 px there."""
+MIN_MARK = 40
+"""The smallest a number or letter inside a piece (a disc, a coin, a plate) or an icon a player
+must tell apart stands, in pixels of ink from top to bottom: 11 px on the phone, as tall as the
+words' type (a digit of `MIN_TEXT` type is only 30 px of ink)."""
+MARK_TEXT = 56
+"""The font size for numbers and letters inside pieces: its digits are 41 px of ink (`MIN_MARK`)."""
 
 # Seat colours in seat order. Chosen by search so that every pair stays at least ~35 CIELAB
 # units apart for normal vision and under simulated deuteranopia, protanopia and tritanopia
@@ -61,7 +67,7 @@ FONT_PATH = str(noto_cjk_sans_otc.FONT_PATH)
 FONT_INDEX = 0  # the collection's Japanese face: every CJK script plus Latin, Greek and Cyrillic
 
 
-SIZE_STEPS = (27, 28, 30, 32, 36, 40, 48, 64, 80)
+SIZE_STEPS = (27, 28, 30, 32, 36, 40, 48, 56, 64, 80)
 """Font sizes are rounded down to these steps: each size is a FreeType face of some 3 MB for a
 CJK font, so a handful of steps keeps the bot's memory small (sizes under the first step and
 over the last are kept as asked, over the last rounded to 16)."""
@@ -228,6 +234,28 @@ def initial(name: str) -> str:
     return "?"
 
 
+@lru_cache(maxsize=1024)
+def ink_box(text: str, size: int) -> tuple[int, int, int, int]:
+    """The box of `text`'s ink at `size`, relative to the left end of its baseline."""
+    return font(size).getbbox(text, anchor="ls")
+
+
+def ink_height(text: str, size: int) -> int:
+    """How tall `text`'s ink stands at `size`, in pixels (a digit: some 0.73 of the size)."""
+    _, top, _, bottom = ink_box(text, size)
+    return int(bottom - top)
+
+
+def mark_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, fill=INK,
+              size: int = MARK_TEXT) -> None:
+    """A number or letter inside a piece, its ink centred on `centre` and recorded as a mark
+    (the layout tests hold marks to `MIN_MARK`)."""
+    left, top, right, bottom = ink_box(text, size)
+    with marks():
+        draw.text((centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2), text, font=font(size),
+                  fill=fill, anchor="ls")
+
+
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
     left, _, right, _ = draw.textbbox((0, 0), text, font=font(size))
     return int(right - left)
@@ -288,6 +316,26 @@ def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
     draw.text((x, y), str(seat + 1), font=font(max(MIN_TEXT, int(radius * 1.3))), fill=ink_on(colour), anchor="mm")
 
 
+MARK_RADIUS = 30
+"""A disc that holds a `MARK_TEXT` digit with room round its corners."""
+
+
+PLATE = (44, 46)
+"""A seat plate's width and height: a `MARK_TEXT` digit with a rim, in a line of 40 px type."""
+
+
+def seat_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, size: tuple[int, int] = PLATE,
+               *, outline=INK) -> None:
+    """A player's mark in a line of text (a disc of `MARK_RADIUS` would not fit it): a rounded plate
+    in the seat colour, the seat number inside at `MARK_TEXT` (41 px of ink)."""
+    x, y = centre
+    width, height = size
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=min(width, height) // 4,
+                           fill=colour, outline=outline, width=2)
+    mark_text(draw, centre, str(seat + 1), ink_on(colour))
+
+
 # ----------------------------------------------------------------------------------------
 # What a renderer drew, for the layout tests: every text's box, words and size.
 
@@ -297,6 +345,7 @@ class DrawnText:
     box: tuple[int, int, int, int]  # left, top, right, bottom on the image
     text: str
     size: int  # the font size asked for
+    mark: bool = False  # a number or letter inside a piece (drawn within `marks`)
 
     def overlaps(self, other: "DrawnText", margin: int = 0) -> bool:
         left, top, right, bottom = self.box
@@ -325,8 +374,9 @@ def recording_texts():
                     box = self.textbbox(xy, text, font=font, anchor=anchor,
                                         **{k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")})
                     size = int(getattr(font, "size", 0) or 0)
+                    mark = bool(getattr(_marking, "depth", 0))
                     for sink in _drawn_texts:
-                        sink.append(DrawnText(tuple(int(v) for v in box), str(text), size))
+                        sink.append(DrawnText(tuple(int(v) for v in box), str(text), size, mark))
                 return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
             recording.original = original  # type: ignore[attr-defined]
@@ -357,12 +407,28 @@ def unrecorded():
         _unrecorded.depth -= 1
 
 
+_marking = threading.local()
+_marking.depth = 0
+
+
+@contextmanager
+def marks():
+    """Text drawn (or noted) meanwhile is a number or letter inside a piece: the layout records
+    mark it, and the tests hold its ink to `MIN_MARK`."""
+    _marking.depth = getattr(_marking, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _marking.depth -= 1
+
+
 def note_text(box, text: str, size: int) -> None:
     """For a renderer that pastes text it drew earlier (a cached mask) instead of calling
     `ImageDraw.text`: tell the layout tests what stands where."""
     if _drawn_texts and str(text).strip():
+        mark = bool(getattr(_marking, "depth", 0))
         for sink in _drawn_texts:
-            sink.append(DrawnText(tuple(int(v) for v in box), str(text), int(size)))
+            sink.append(DrawnText(tuple(int(v) for v in box), str(text), int(size), mark))
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

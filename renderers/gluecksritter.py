@@ -23,8 +23,9 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
-                              note_text, recording_texts, to_palette, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, MUTED,
+                              SEAT_COLOURS, fit, fixed_palette, font, ink_box, mark_text, note_text, recording_texts,
+                              to_palette, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
@@ -45,6 +46,7 @@ SEAL = (190, 40, 40)
 SEAL_YELLOW = (226, 184, 30)
 PARCHMENT = (244, 232, 200)
 P = "gluecksritter."
+COIN = MARK_RADIUS  # a coin's radius: its count's digits are MIN_MARK tall
 
 
 def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
@@ -109,9 +111,9 @@ def _base(lang: str, fields_top: int) -> Image.Image:
     for number in range(1, 7):
         x, y, box_w, box_h = _field_box(number, fields_top)
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=14, fill=FIELD_FILL, outline=STONE, width=2)
-        draw.ellipse((x + 10, y + 8, x + 58, y + 56), fill=INK)
-        draw.text((x + 34, y + 32), str(number), font=font(SMALL), fill=WHITE, anchor="mm")
-        _text(draw, (x + 68, y + 32), t(lang, P + f"field.{number}"), SMALL, box_w - 68 - 80, anchor="lm")
+        draw.ellipse((x + 8, y + 3, x + 66, y + 61), fill=INK)
+        mark_text(draw, (x + 37, y + 32), str(number), WHITE)
+        _text(draw, (x + 74, y + 32), t(lang, P + f"field.{number}"), SMALL, box_w - 74 - 80, anchor="lm")
         _picture(draw, number, x + box_w - 42, y + 32)
         if number in prices:
             alone, shared = prices[number]
@@ -187,16 +189,27 @@ def _marker(draw, centre, seat: int, radius: int) -> None:
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     x, y = centre
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=INK, width=2)
-    draw.text((x, y), str(seat + 1), font=font(SMALL), fill=_on(colour), anchor="mm")
+    mark_text(draw, centre, str(seat + 1), _on(colour))
 
 
-def _coin(draw, centre, count: int | None, gold: bool, radius: int = 28) -> None:
-    """A silver or gold coin with how many there are (none: the coin alone, for the legend)."""
+def _coin(draw, centre, count: int | None, gold: bool, radius: int = COIN) -> None:
+    """A silver or gold coin with how many there are, at the marks' standard (none: the coin
+    alone, for the legend); a count of two digits widens it to an oval that holds them."""
     x, y = centre
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=GOLD_FILL if gold else SILVER_FILL,
+    half = max(radius, _coin_half(count))
+    draw.ellipse((x - half, y - radius, x + half, y + radius), fill=GOLD_FILL if gold else SILVER_FILL,
                  outline=INK, width=2)
     if count is not None:
-        draw.text((x, y), str(count), font=font(SMALL), fill=INK, anchor="mm")
+        mark_text(draw, centre, str(count), INK)
+
+
+
+def _coin_half(count: int | None) -> int:
+    """Half the width of a coin holding `count`: its digits' ink and a rim."""
+    if count is None:
+        return 0
+    left, _, right, _ = ink_box(str(count), MARK_TEXT)
+    return (right - left) // 2 + 9
 
 
 # ----------------------------------------------------------------------------------------
@@ -270,18 +283,20 @@ def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple = S
 
 def _wall(draw, left: int, top: int, width: int, height: int, fill) -> None:
     """A wall piece: a block with a crenellated top (built or not is told by its fill)."""
-    draw.rectangle((left, top + 6, left + width, top + height), fill=fill, outline=INK, width=2)
-    step = width // 5
+    merlon = max(6, height // 6)
+    draw.rectangle((left, top + merlon, left + width, top + height), fill=fill, outline=INK, width=2)
+    step = width / 5
     for k in (0, 2, 4):
-        draw.rectangle((left + k * step, top, left + (k + 1) * step, top + 6), fill=fill, outline=INK)
+        draw.rectangle((left + k * step, top, left + (k + 1) * step, top + merlon), fill=fill, outline=INK)
 
 
 def _tower(draw, left: int, top: int, width: int, height: int, fill) -> None:
     """A tower piece: a body under a pointed roof."""
-    roof = height * 9 // 20
-    draw.polygon([(left - 2, top + roof), (left + width / 2, top), (left + width + 2, top + roof)], fill=fill,
+    roof = height * 7 // 20
+    inset = max(2, width // 7)  # a slender body under a roof as wide as the piece: a tower, not a house
+    draw.rectangle((left + inset, top + roof, left + width - inset, top + height), fill=fill, outline=INK, width=2)
+    draw.polygon([(left, top + roof + 1), (left + width / 2, top), (left + width, top + roof + 1)], fill=fill,
                  outline=INK)
-    draw.rectangle((left, top + roof, left + width, top + height), fill=fill, outline=INK, width=2)
 
 
 def _fields(draw, view, lang, top: int) -> int:
@@ -292,26 +307,30 @@ def _fields(draw, view, lang, top: int) -> int:
     jailed = [s for s, p in enumerate(players) if p["dungeon"]]
     left = x + 16 + _length(t(lang, P + "board.dungeon"), SMALL) + 14
     for k, seat in enumerate(jailed):
-        _marker(draw, (left + 24 + k * 50, y + FIELD_LINE2), seat, 23)
+        _marker(draw, (left + 30 + k * 64, y + FIELD_LINE2), seat, MARK_RADIUS - 1)
     for number in (5, 6):
         x, y, box_w, _ = _field_box(number, top)
         silver, gold = view["fields"][str(number)]
-        _coin(draw, (x + 46, y + FIELD_LINE2), silver, False, 27)
-        _coin(draw, (x + 108, y + FIELD_LINE2), gold, True, 27)
+        silver_x = x + 16 + max(COIN, _coin_half(silver))
+        gold_x = silver_x + max(COIN, _coin_half(silver)) + 6 + max(COIN, _coin_half(gold))
+        _coin(draw, (silver_x, y + FIELD_LINE2), silver, False)
+        _coin(draw, (gold_x, y + FIELD_LINE2), gold, True)
         if view.get("ducat_card"):
             added = view["ducat_card"][number - 5]
-            _text(draw, (x + 146, y + FIELD_LINE2), t(lang, P + "board.card_added", count=added), SMALL, box_w - 158,
-                  fill=MUTED, anchor="lm")
+            words_x = gold_x + max(COIN, _coin_half(gold)) + 10
+            _text(draw, (words_x, y + FIELD_LINE2), t(lang, P + "board.card_added", count=added), SMALL,
+                  x + box_w - 12 - words_x, fill=MUTED, anchor="lm")
     return top + 3 * FIELD_H + 2 * FIELD_GAP
 
 
 # The player rows' columns (x on the image): the seat's disc, the name, the coins and their
 # worth, the castle, the documents and the cards (or whether chosen, or the winner).
 SEAT_X = 52
-NAME_X, NAME_W = 92, 280
-SILVER_X, GOLD_X, DUCATS_X = 408, 470, 506
-CASTLE_X = 600
-DOCUMENTS_X = 830
+NAME_X, NAME_W = 88, 222
+SILVER_X, GOLD_X, DUCATS_X = 352, 432, 474  # a coin's slot holds a two-digit count's oval
+CASTLE_X = 560       # four walls, then four towers, on one line: each piece MIN_MARK tall or more
+PIECE_W, PIECE_STEP, PIECE_H = 26, 31, 44
+DOCUMENTS_X = 838
 CARDS_X = 882
 ROW_MIN, ROW_MAX = 76, 110
 
@@ -333,26 +352,28 @@ def _players(draw, view, names, lang, top: int) -> int:
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=fill, outline=outline,
                                width=4 if seat in acting or seat in winners else 2)
         mid = y + (row_h - 6) // 2
-        _marker(draw, (SEAT_X, mid), seat, 28)
+        _marker(draw, (SEAT_X, mid), seat, MARK_RADIUS - 1)
         _text(draw, (NAME_X, mid), names[seat], SMALL, NAME_W, anchor="lm")
         _coin(draw, (SILVER_X, mid), p["silver"], False)
         _coin(draw, (GOLD_X, mid), p["gold"], True)
         draw.text((DUCATS_X, mid), f"= {p['ducats']}", font=font(SMALL), fill=INK, anchor="lm")
         _castle(draw, CASTLE_X, mid, p["walls"], p["towers"], seat)
-        _parchment(draw, DOCUMENTS_X, mid, 24, 30)
-        draw.text((DOCUMENTS_X - 2, mid - 2), str(p["documents"]), font=font(SMALL), fill=INK, anchor="mm")
+        _parchment(draw, DOCUMENTS_X, mid, 26, 32)
+        mark_text(draw, (DOCUMENTS_X - 3, mid - 3), str(p["documents"]), INK)
         _choice(draw, view, p, seat, mid, lang, seat in winners)
     return top + view["seats"] * row_h
 
 
 def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
-    """Walls on the upper line, towers on the lower, four places each (4 + 4 complete the
+    """Four walls, then four towers, on one line (4 + 4 complete the
     castle); built ones filled in the seat's colour (the row's disc carries the seat number),
     missing ones empty."""
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+    top = mid - PIECE_H // 2
     for k in range(4):
-        _wall(draw, x + k * 50, mid - 34, 42, 30, colour if k < walls else EMPTY_SLOT)
-        _tower(draw, x + k * 50 + 8, mid, 26, 34, colour if k < towers else EMPTY_SLOT)
+        _wall(draw, x + k * PIECE_STEP, top, PIECE_W, PIECE_H, colour if k < walls else EMPTY_SLOT)
+        _tower(draw, x + 4 * PIECE_STEP + 8 + k * PIECE_STEP, top, PIECE_W, PIECE_H,
+               colour if k < towers else EMPTY_SLOT)
 
 
 def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
@@ -365,7 +386,7 @@ def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
             left = CARDS_X + k * 88
             draw.rounded_rectangle((left, mid - 32, left + 78, mid + 32), radius=10, fill=CARD_FILL, outline=INK,
                                    width=3)
-            draw.text((left + 39, mid), str(card), font=font(48), fill=INK, anchor="mm")
+            mark_text(draw, (left + 39, mid), str(card), INK)
     elif view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
         _text(draw, (CARDS_X, mid), word, SMALL, WIDTH - MARGIN - 8 - CARDS_X, fill=INK if p["chosen"] else MUTED,
@@ -480,9 +501,9 @@ def _legend(draw, y: int, lang: str) -> None:
             _coin(draw, (x + 22, mid), None, False, 22)
             _coin(draw, (x + 70, mid), None, True, 22)
         elif kind == "wall":
-            _wall(draw, x, mid - 16, 40, 32, STONE)
+            _wall(draw, x, mid - PIECE_H // 2, 40, PIECE_H, STONE)
         elif kind == "tower":
-            _tower(draw, x + 2, mid - 20, 30, 40, STONE)
+            _tower(draw, x + 2, mid - PIECE_H // 2, 30, PIECE_H, STONE)
         else:
             _parchment(draw, x + 16, mid - 2, 16, 20)
         x += marks[kind] + 10
@@ -502,7 +523,7 @@ def _private(draw, view, private, lang, y: int) -> int:
         x += _length(label, SMALL) + 12
         for card in cards:
             draw.rounded_rectangle((x, y + 14, x + 68, y + DOC_H - 14), radius=8, fill=CARD_FILL, outline=INK, width=3)
-            draw.text((x + 34, y + DOC_H // 2), str(card), font=font(48), fill=INK, anchor="mm")
+            mark_text(draw, (x + 34, y + DOC_H // 2), str(card), INK)
             x += 78
     rows = 0
     for code, (left, top, right, bottom), lines in _document_cards(view, lang):

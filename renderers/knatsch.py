@@ -34,7 +34,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
-                              font, ink_on, keep_drawn, note_text, seat_names, to_palette, unrecorded)
+                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded)
 from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -546,11 +546,11 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     border = HIGHLIGHT if acting else (GOOD if winner else LINE_COLOUR)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=fill, outline=border,
                            width=6 if acting or winner else 2)
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    # the seat's mark: a plate in its colour, as tall as the name line allows, its number MIN_MARK
+    # tall (a disc that size would reach into the chips)
     radius = 23
     cx, cy = x + 8 + radius, y + 3 + LINE / 2
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
-    _row_text(draw, cx, y + 3, str(seat + 1), anchor="mm", fill=ink_on(colour), bold=True)
+    seat_plate(draw, (cx, cy), seat, (2 * radius, 46))
 
     goal = _goal_text(player, view, say, bool(winner))
     goal_w = min(w * 0.6, _width(goal, TEXT) + 24)

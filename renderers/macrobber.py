@@ -23,8 +23,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, keep_drawn, note_text, seat_badge, seat_names, to_palette, unrecorded, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
+                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -392,32 +392,33 @@ def _track(draw, view, lang, y) -> int:
         draw.line((mx, top + bar - 8, mx, top + bar), fill=INK, width=2)
         if mark < zone - 5:
             draw.text((mx + 8, middle), str(mark), font=font(SMALL), fill=INK, anchor="lm")
-    # the red zone's first number closes the grey part; the red part says what it means
+    # the red zone's first number closes the grey part; the track's end closes the red part, and
+    # the words saying what the red part means take the room between them
     draw.text((zx - 8, middle), str(zone), font=font(SMALL), fill=INK, anchor="rm")
-    words, end = t(lang, P + "board.red_zone"), str(TRACK_MAX)
-    if zx + 16 + _width(words) + 24 + _width(end) <= right - 8:
-        draw.text((right - 8, middle), end, font=font(SMALL), fill=INK, anchor="rm")
-        draw.text((zx + 16, middle), words, font=font(SMALL), fill=INK, anchor="lm")
-    else:
-        text, size = _fit(words, SMALL, right - 8 - zx - 16)
-        draw.text((zx + 16, middle), text, font=font(size), fill=INK, anchor="lm")
+    end = str(TRACK_MAX)
+    draw.text((right - 8, middle), end, font=font(SMALL), fill=INK, anchor="rm")
+    room = right - 8 - _width(end) - 16 - (zx + 14)
+    if room >= _width("…"):
+        text, size = _fit(t(lang, P + "board.red_zone"), SMALL, room)
+        draw.text((zx + 14, middle), text, font=font(size), fill=INK, anchor="lm")
     # One row of discs under the track: each as near its score as the others allow, joined to it
-    # by a line, so that equal scores stand side by side instead of on top of each other.
+    # by a line, so that equal scores stand side by side instead of on top of each other, apart.
     spots = sorted((left + span * max(0, min(TRACK_MAX, p["score"])) / TRACK_MAX, seat)
                    for seat, p in enumerate(view["players"]))
-    gap, radius = 46, 21
+    half = PLATE[0] / 2  # each clan's plate, its number at the marks' standard
+    gap = PLATE[0] + 10
     xs = [x for x, _ in spots]
     for k in range(1, len(xs)):
         xs[k] = max(xs[k], xs[k - 1] + gap)
-    shift = max(0.0, xs[-1] - (right - radius)) if xs else 0.0
+    shift = max(0.0, xs[-1] - (right - half)) if xs else 0.0
     xs = [x - shift for x in xs]
     for k in range(len(xs) - 2, -1, -1):
         xs[k] = min(xs[k], xs[k + 1] - gap)
-    xs = [max(x, left + radius) for x in xs]
+    xs = [max(x, left + half) for x in xs]
     for (score_x, seat), x in zip(spots, xs):
-        draw.line((score_x, top + bar, x, top + bar + 8), fill=INK, width=2)
-        seat_badge(draw, (x, top + bar + 8 + radius), radius, seat)
-    return top + bar + 8 + 2 * radius + 8
+        draw.line((score_x, top + bar, x, top + bar + 4), fill=INK, width=2)
+        seat_plate(draw, (x, top + bar + 4 + PLATE[1] / 2), seat)
+    return top + bar + 4 + PLATE[1] + 6
 
 
 def _scoring(draw, view, lang, y) -> int:
@@ -428,15 +429,14 @@ def _scoring(draw, view, lang, y) -> int:
         return y
     label = t(lang, P + "board.scoring", round=scoring["round"])
     points = [t(lang, P + "board.points", points=row["total"]) for row in scoring["rows"]]
-    x = MARGIN
-    draw.text((x, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
-    x += _width(label) + 12
-    used = sum(44 + 6 + _width(text) for text in points)
+    x = MARGIN + _width(label) + 12
+    draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
+    used = sum(PLATE[0] + 6 + _width(text) for text in points)
     gap = max(8.0, min(28.0, (WIDTH - MARGIN - x - used) / max(1, len(points) - 1)))
     for seat, text in enumerate(points):
-        seat_badge(draw, (x + 22, y + 22), 20, seat)
-        draw.text((x + 50, y + 22), text, font=font(SMALL), fill=INK, anchor="lm")
-        x += 50 + _width(text) + gap
+        seat_plate(draw, (x + PLATE[0] / 2, y + 23), seat)
+        draw.text((x + PLATE[0] + 6, y + 22), text, font=font(SMALL), fill=INK, anchor="lm")
+        x += PLATE[0] + 6 + _width(text) + gap
     return y + LINE + 4
 
 
@@ -459,7 +459,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
                                outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
         line = y + inset + 24
-        seat_badge(draw, (MARGIN + 30, line), 22, seat)
+        seat_plate(draw, (MARGIN + 30, line), seat)
         x = MARGIN + 60
         if seat == view["follower"]:
             _flag(draw, x, line - 22, 44)
@@ -534,9 +534,9 @@ def _raid_line(draw, line, y) -> None:
     text, attacker, defender = line
     x = MARGIN
     if attacker is not None:
-        seat_badge(draw, (x + 20, y + 22), 20, attacker)
-        seat_badge(draw, (x + 64, y + 22), 20, defender)
-        x += 96
+        seat_plate(draw, (x + PLATE[0] / 2, y + 22), attacker, (PLATE[0], LINE - 2))
+        seat_plate(draw, (x + PLATE[0] * 1.5 + 4, y + 22), defender, (PLATE[0], LINE - 2))
+        x += 2 * PLATE[0] + 4 + 10
     shown, size = _fit(text, SMALL, WIDTH - MARGIN - x)
     draw.text((x, y + 22), shown, font=font(size), fill=INK, anchor="lm")
 
@@ -585,9 +585,10 @@ def _legend(draw, view, lang, top) -> None:
             draw.text((x, rows[1]), t(lang, P + "board.role." + colour), font=font(SMALL), fill=MUTED, anchor="lm")
         art = dict(zip(("b", "g", "r"), ESTATE_ART)).get(colour)
         if art:
-            draw.rounded_rectangle((x, rows[2] - 21, x + 44, rows[2] + 21), radius=6, fill=MEADOW,
+            # clear of the descenders of the words above it ("piper")
+            draw.rounded_rectangle((x, rows[2] - 17, x + 44, rows[2] + 21), radius=6, fill=MEADOW,
                                    outline=MEADOW_DARK, width=2)
-            _estate_art(draw, art, (x + 5, rows[2] - 16, x + 39, rows[2] + 16))
+            _estate_art(draw, art, (x + 5, rows[2] - 13, x + 39, rows[2] + 16))
             draw.text((x + 52, rows[2]), t(lang, P + "board." + art), font=font(SMALL), fill=MUTED, anchor="lm")
     _flag(draw, MARGIN + 4, rows[3] - 20, 40)
     text, size = _fit(t(lang, P + "board.follower_legend"), SMALL, WIDTH - 2 * MARGIN - 52)

@@ -32,8 +32,8 @@ from PIL import Image, ImageDraw
 
 from games.core import msg
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, PHONE_SIZE, fit, fixed_palette, font, note_text,
-                              seat_names, to_palette, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, PHONE_SIZE, fit,
+                              fixed_palette, font, mark_text, marks, note_text, seat_names, to_palette, wrap)
 from renderers.raubritter_tiles import (BUILDING_LETTER, CELL_MIN, GRID_LINE, OUTLINE, PAINTS, PLAYER_COLOURS,
                                         TERRAIN_FILL, TEXT_ON, WHITE, centre_text, draw_height, draw_tile,
                                         frame_width, tile_image)
@@ -45,7 +45,8 @@ GAP = 8
 COL_LABELS = 44          # the strip above the board with the column letters
 CELL_CAP = 240           # the largest square (a young area's few tiles)
 LEGEND_CELL = 90         # the legend gives up its lines rather than the squares going under this
-BOX_TOP = 56             # a player box: the row with the seat disc, name and points
+BOX_TOP = 62             # a player box: the row with the seat disc (its number a mark), name and points
+DISC = MARK_RADIUS - 1   # a seat's disc beside its name or hand
 DETAIL_LINE = 44         # then one per line of detail
 BOX_PAD = 6
 HAND_TILE = 136          # the viewer's hand, at the bottom of a seat's own image
@@ -312,8 +313,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, layout: Layout,
         patch, texts = tile_image(cell, tile["terrain"], tile.get("building"), tuple(tile["knights"][-1:]),
                                    len(tile["knights"]), tuple(view["colours"]), letter_key, last.get(tile["square"]))
         draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
-        for (left, top, right, bottom), text, size in texts:
-            note_text((left + x, top + y, right + x, bottom + y), text, size)
+        with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
+            for (left, top, right, bottom), text, size in texts:
+                note_text((left + x, top + y, right + x, bottom + y), text, size)
 
     index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
     # This turn: a dark frame with a white line inside, distinct from every seat colour.
@@ -416,10 +418,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
                                fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
                                outline=HIGHLIGHT if active else (INK if won else GRID_LINE), width=6 if active or won else 2)
-        radius = 24
+        radius = DISC
         cx, cy = x + BOX_PAD + 4 + radius, y + BOX_TOP // 2 + 3
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
-        centre_text(draw, (cx, cy), str(seat + 1), TEXT, TEXT_ON[player["colour"]])
+        mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[player["colour"]])
         if view["phase"] == "keep":
             corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
         else:
@@ -451,10 +453,10 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None
     private = view["private"]
     seat = view["viewer"]
     colour = view["colours"][seat]
-    radius, mid = 28, y + HAND_TILE // 2
+    radius, mid = DISC, y + HAND_TILE // 2
     draw.ellipse((12, mid - radius, 12 + 2 * radius, mid + radius), fill=PLAYER_COLOURS[colour], outline=OUTLINE,
                  width=3)
-    centre_text(draw, (12 + radius, mid), str(seat + 1), TEXT, TEXT_ON[colour])
+    mark_text(draw, (12 + radius, mid), str(seat + 1), TEXT_ON[colour])
     label = t(lang, "raubritter.board.your_hand")
     lx = 12 + 2 * radius + 12
     draw.text((lx, mid), label, font=font(TEXT), fill=INK, anchor="lm")
@@ -462,9 +464,10 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None
     tiles = private["hand"]
     size = min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, len(tiles) - 1)) // max(1, len(tiles)))
     for tile in tiles:
-        draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
-                                       "colour": colour, "knights": []},
-                   view["colours"], _letters(lang), in_hand=True)
+        with marks():
+            draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
+                                           "colour": colour, "knights": []},
+                       view["colours"], _letters(lang), in_hand=True)
         chosen = private.get("keep_choice") == tile["code"]
         draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=7 if chosen else 2)
         tx += size + 12
@@ -494,14 +497,14 @@ def _legend_items(colours: list[str], lang: str) -> list[tuple[str, str, int]]:
     return items
 
 
-SWATCH = 44
+SWATCH = 44  # a MARK_TEXT digit (41 px of ink) fills it
 SWATCH_GAP = 8   # between a legend item's mark and its words
 ITEM_GAP = 14    # between items (each begins with its own mark)
 
 
 def _stack_mark_width() -> int:
     """The legend's stack: a knight's disc, then the height's plate."""
-    return SWATCH + 4 + _width("3", TEXT) + 12
+    return SWATCH + 4 + _width("3", MARK_TEXT) + 12
 
 
 def _legend_lines(colours: list[str], lang: str) -> list[list[tuple]]:
@@ -537,8 +540,13 @@ def _draw_legend(draw: ImageDraw.ImageDraw, layout: Layout, colours: list[str], 
             if kind in TERRAIN_FILL:
                 draw.rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2), fill=TERRAIN_FILL[kind],
                                outline=INK)
-                need = {"plain": "1", "forest": "2", "mountain": "3", "lake": "×"}[kind]
-                centre_text(draw, (lx + SWATCH // 2, mid), need, TEXT, WHITE if kind == "forest" else INK)
+                if kind == "lake":  # no entry: a cross as tall as the marks (MIN_MARK)
+                    for start, end in (((lx + 3, mid - 20), (lx + SWATCH - 3, mid + 20)),
+                                       ((lx + 3, mid + 20), (lx + SWATCH - 3, mid - 20))):
+                        draw.line((start, end), fill=INK, width=5)
+                else:
+                    need = {"plain": "1", "forest": "2", "mountain": "3"}[kind]
+                    mark_text(draw, (lx + SWATCH // 2, mid), need, WHITE if kind == "forest" else INK)
                 lx += SWATCH + SWATCH_GAP
             elif kind == "this_turn":
                 draw.rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2), fill=TERRAIN_FILL["plain"],
@@ -550,17 +558,18 @@ def _draw_legend(draw: ImageDraw.ImageDraw, layout: Layout, colours: list[str], 
                 colour = colours[0]
                 draw.rounded_rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2), radius=6,
                                        fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=2)
-                centre_text(draw, (lx + SWATCH // 2, mid), "1", TEXT, TEXT_ON[colour])
+                mark_text(draw, (lx + SWATCH // 2, mid), "1", TEXT_ON[colour])
                 lx += SWATCH + SWATCH_GAP
             elif kind == "stack":  # seat 1 on top of three knights, as on a tile
                 colour = colours[0]
                 radius = SWATCH // 2
                 draw.ellipse((lx, mid - radius, lx + 2 * radius, mid + radius), fill=PLAYER_COLOURS[colour],
                              outline=OUTLINE, width=3)
-                centre_text(draw, (lx + radius, mid), "1", TEXT, TEXT_ON[colour])
-                plate = _width("3", TEXT) + 12
-                draw_height(draw, (lx + 2 * radius + 4, mid - radius, lx + 2 * radius + 4 + plate, mid + radius), 3,
-                             TEXT)
+                mark_text(draw, (lx + radius, mid), "1", TEXT_ON[colour])
+                plate = _width("3", MARK_TEXT) + 12
+                with marks():
+                    draw_height(draw, (lx + 2 * radius + 4, mid - radius, lx + 2 * radius + 4 + plate, mid + radius),
+                                3, MARK_TEXT)
                 lx += 2 * radius + 4 + plate + SWATCH_GAP
             draw.text((lx, mid), word, font=font(TEXT), fill=INK, anchor="lm")
             x += width + ITEM_GAP

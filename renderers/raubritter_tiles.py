@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import BACKGROUND, INK, MIN_TEXT, font, keep_drawn, unrecorded
+from renderers.common import BACKGROUND, INK, MARK_TEXT, MIN_TEXT, font, keep_drawn, unrecorded
 
 TEXT = MIN_TEXT          # every letter and number on a tile, at least
 CELL_MIN = 84            # the smallest square whose four marks still keep the standard (geometry)
@@ -22,16 +22,19 @@ SNOW = (245, 245, 245)
 WHITE = (255, 255, 255)
 GRID_LINE = (170, 160, 145)
 
-# Raub Ritter's own player colours (tile backs and knights), in shades from the Okabe-Ito
-# palette that red-green colour-blind players can tell apart (green is a bluish green, not the
-# forest's, and red a vermilion); every mark carries the seat number as well.
-PLAYER_COLOURS = {"blue": (0, 114, 178), "yellow": (240, 228, 66), "green": (0, 158, 115), "red": (213, 94, 0)}
+# Raub Ritter's own player colours (tile backs and knights), the colours the players are named by
+# ("Carol (red)"), in shades red-green colour-blind players can tell apart: blue, yellow and a
+# bluish green from the Okabe-Ito palette, and a crimson red (darker than the others, so it stays
+# apart from the green under deuteranopia; the Okabe-Ito vermilion read as orange); every mark
+# carries the seat number as well.
+PLAYER_COLOURS = {"blue": (0, 114, 178), "yellow": (240, 228, 66), "green": (0, 158, 115), "red": (196, 20, 36)}
 TEXT_ON = {"blue": WHITE, "yellow": INK, "green": WHITE, "red": WHITE}
 
 TERRAIN_FILL = {"plain": (214, 226, 150), "forest": (92, 150, 80), "mountain": (170, 160, 150), "lake": (110, 170, 225)}
 TERRAIN_MARK = {"plain": (176, 196, 110), "forest": (36, 96, 40), "mountain": (110, 100, 92), "lake": (232, 244, 255)}
 # Dark enough that their white letters stand out (contrast 5:1 or more), on every terrain.
-BUILDING_FILL = {"castle": (84, 76, 92), "village": (160, 82, 30), "town": (176, 44, 44)}
+# A town is plum, not red: a red player's tag stands beside it.
+BUILDING_FILL = {"castle": (84, 76, 92), "village": (160, 82, 30), "town": (128, 40, 120)}
 BUILDING_LETTER = {"castle": "C", "village": "V", "town": "T"}
 PAINTS = [BUILDING_INK, OUTLINE, SNOW, WHITE, GRID_LINE, *PLAYER_COLOURS.values(), *TERRAIN_FILL.values(),
           *TERRAIN_MARK.values(), *BUILDING_FILL.values()]
@@ -50,7 +53,7 @@ icon's body would be lower than its letter."""
 def digit_size(room: int) -> int:
     """The largest font step whose digits fit a disc (or square) `room` pixels across, at least
     TEXT: a digit's box is about 0.56 x 0.73 of the size, so its corners stay inside."""
-    fitting = [size for size in (TEXT, 48, 64, 80) if size * 0.92 <= room + 2]
+    fitting = [size for size in (TEXT, 48, MARK_TEXT, 64, 80) if size * 0.92 <= room + 2]
     return fitting[-1] if fitting else TEXT
 
 

@@ -7,7 +7,12 @@ text. Each game's layout tests call `readable_problems` on its busiest boards an
 """
 from __future__ import annotations
 
-from renderers.common import MIN_TEXT, DrawnText, overlapping_texts
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw
+
+from renderers.common import MIN_MARK, MIN_TEXT, DrawnText, ink_height, overlapping_texts
 
 SHOWN_WIDTH = 300
 """How wide a 390 px phone's client shows a board, in screen pixels."""
@@ -30,4 +35,125 @@ def readable_problems(records: list[DrawnText], size: tuple[int, int], *, smalle
                  if record.box[0] < 0 or record.box[1] < 0 or record.box[2] > width or record.box[3] > height]
     problems += [f"{first.text!r} at {first.box} overlaps {second.text!r} at {second.box}"
                  for first, second in overlapping_texts(records, margin)]
+    return problems
+
+
+def mark_problems(records: list[DrawnText], *, smallest: int = MIN_MARK) -> list[str]:
+    """Every number or letter inside a piece (a record drawn as a mark: `renderers.common.marks`)
+    whose ink stands under `smallest` pixels (11 px on the phone)."""
+    return [f"mark {record.text!r} at {record.box}: {ink_height(record.text, record.size)} px of ink "
+            f"(under {smallest})" for record in records
+            if record.mark and ink_height(record.text, record.size) < smallest]
+
+
+# ----------------------------------------------------------------------------------------
+# Nothing covered: a shape or piece drawn over a text after it
+
+
+@dataclass
+class _Drawn:
+    image: int  # the id of the core image drawn on
+    box: tuple[int, int, int, int]
+    text: str = ""
+    ink: object = None  # a text's ink as a mask of its box
+    shape: object = None  # how to paint the shape again on a mask: a callable taking an ImageDraw and an offset
+
+
+_SHAPES = ("rectangle", "rounded_rectangle", "ellipse", "polygon", "line", "chord", "arc", "pieslice",
+           "regular_polygon")
+
+
+def _points(xy) -> list[tuple[float, float]]:
+    flat = list(xy)
+    if flat and isinstance(flat[0], (tuple, list)):
+        return [(float(p[0]), float(p[1])) for p in flat]
+    return [(float(flat[i]), float(flat[i + 1])) for i in range(0, len(flat) - 1, 2)]
+
+
+@contextmanager
+def recording_covers():
+    """Every text and every shape drawn while the block runs, in order, on which image: the
+    cover test (`covered_texts`) sees what was painted over a text after it was written."""
+    drawn: list[_Drawn] = []
+    originals = {name: getattr(ImageDraw.ImageDraw, name) for name in (*_SHAPES, "text")}
+    original_paste = Image.Image.paste
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+        if text and str(text).strip():
+            box = self.textbbox(xy, text, font=font, anchor=anchor,
+                                **{k: v for k, v in kwargs.items() if k in ("stroke_width",)})
+            box = tuple(int(v) for v in box)
+            ink = Image.new("L", (max(1, box[2] - box[0]), max(1, box[3] - box[1])), 0)
+            originals["text"](ImageDraw.Draw(ink), (xy[0] - box[0], xy[1] - box[1]), text, 255, font, anchor,
+                              **{k: v for k, v in kwargs.items() if k in ("stroke_width",)})
+            drawn.append(_Drawn(id(self.im), box, str(text), ink.point(lambda v: 255 if v > 100 else 0)))
+        return originals["text"](self, xy, text, fill, font, anchor, *args, **kwargs)
+
+    def shape_of(name):
+        def shape(self, xy, *args, **kwargs):
+            if name == "regular_polygon":
+                return originals[name](self, xy, *args, **kwargs)
+            points = _points(xy)
+            width = kwargs.get("width", 0) or 0
+            pad = width / 2 + 1
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            box = (int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1)
+            call_args, call_kwargs = args, dict(kwargs)
+
+            def again(mask_draw, dx, dy):  # as drawn, on a transparent mask: what it paints is opaque
+                moved = [(x - dx, y - dy) for x, y in points]
+                getattr(mask_draw, name)(moved, *call_args, **call_kwargs)
+            drawn.append(_Drawn(id(self.im), box, shape=again))
+            return originals[name](self, xy, *args, **kwargs)
+        return shape
+
+    def paste(self, im, box=None, mask=None):
+        if isinstance(im, Image.Image) and box is not None and len(box) == 2:
+            alpha = mask if mask is not None else (im.getchannel("A") if im.mode == "RGBA" else None)
+            left, top = int(box[0]), int(box[1])
+
+            def again(mask_draw, dx, dy, alpha=alpha, size=im.size):
+                piece = alpha if alpha is not None else Image.new("L", size, 255)
+                solid = Image.new("RGBA", size, (0, 0, 0, 255))
+                mask_draw._image.paste(solid, (left - dx, top - dy), piece.point(lambda v: 255 if v > 128 else 0))
+            original_paste(self, im, box, mask)
+            drawn.append(_Drawn(id(self.im), (left, top, left + im.width, top + im.height), shape=again))
+            return None
+        return original_paste(self, im, box, mask)
+
+    ImageDraw.ImageDraw.text = text
+    for name in _SHAPES:
+        setattr(ImageDraw.ImageDraw, name, shape_of(name))
+    Image.Image.paste = paste
+    try:
+        yield drawn
+    finally:
+        for name, function in originals.items():
+            setattr(ImageDraw.ImageDraw, name, function)
+        Image.Image.paste = original_paste
+
+
+def covered_texts(drawn: list[_Drawn], *, allowed: int = 2) -> list[str]:
+    """Texts on which a shape or a pasted piece drawn after them paints more than `allowed` of
+    their ink's pixels, in words (empty when nothing a player must read is covered)."""
+    problems = []
+    for index, item in enumerate(drawn):
+        if not item.text:
+            continue
+        left, top, right, bottom = item.box
+        for later in drawn[index + 1:]:
+            if later.image != item.image or later.shape is None:
+                continue
+            l2, t2, r2, b2 = later.box
+            if l2 >= right or r2 <= left or t2 >= bottom or b2 <= top:
+                continue
+            mask = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+            mask_draw = ImageDraw.Draw(mask)
+            mask_draw._image = mask
+            later.shape(mask_draw, left, top)
+            painted = mask.getchannel("A").point(lambda v: 255 if v > 128 else 0)
+            hit = sum(ImageChops.multiply(painted, item.ink).histogram()[1:])
+            if hit > allowed:
+                problems.append(f"{item.text!r} at {item.box} is covered by a shape drawn after it at {later.box}")
+                break
     return problems

@@ -151,3 +151,38 @@ def test_kept_images_stay_within_their_byte_budget_and_drop_the_least_recently_u
     assert square(10) is square(10) and calls == [10]
     square(5)
     assert square(10) is not None and calls == [10, 5, 10]  # 10 was dropped to make room for 5
+
+
+def test_the_cover_test_sees_a_shape_drawn_over_a_text_and_not_one_drawn_under_it():
+    from PIL import Image, ImageDraw
+
+    from renderers.common import font
+    from tests.renderers.standard import covered_texts, recording_covers
+
+    with recording_covers() as drawn:
+        image = Image.new("RGB", (300, 100), "white")
+        draw = ImageDraw.Draw(image)
+        draw.ellipse((10, 10, 90, 90), fill="yellow")  # under: drawn first
+        draw.text((50, 50), "7", font=font(56), fill="black", anchor="mm")
+        draw.text((200, 50), "2", font=font(56), fill="black", anchor="mm")
+        draw.line((180, 70, 220, 70), fill="red", width=6)  # over the foot of the "2"
+        draw.rectangle((100, 0, 300, 100), outline="blue", width=2)  # round it: covers nothing
+    problems = covered_texts(drawn)
+    assert len(problems) == 1 and problems[0].startswith("'2'")
+
+
+def test_marks_are_recorded_and_held_to_min_mark():
+    from PIL import Image, ImageDraw
+
+    from renderers.common import MARK_TEXT, MIN_MARK, font, ink_height, mark_text, marks, recording_texts
+    from tests.renderers.standard import mark_problems
+
+    assert ink_height("8", MARK_TEXT) >= MIN_MARK > ink_height("8", 40)
+    with recording_texts() as records:
+        draw = ImageDraw.Draw(Image.new("RGB", (200, 100)))
+        mark_text(draw, (40, 50), "5")
+        with marks():
+            draw.text((120, 50), "6", font=font(40), anchor="mm")
+        draw.text((170, 50), "x", font=font(40), anchor="mm")
+    assert [r.mark for r in records] == [True, True, False]
+    assert [p.split()[1] for p in mark_problems(records)] == ["'6'"]

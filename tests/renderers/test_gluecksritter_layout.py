@@ -16,10 +16,11 @@ from PIL import ImageChops
 from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
+import renderers.gluecksritter as gluecksritter
 from renderers.gluecksritter import SEAL, SEAL_YELLOW, private_shown
-from renderers.common import recording_texts
+from renderers.common import MIN_MARK, recording_texts
 from tests.games.gluecksritter.helpers import give_document
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["gluecksritter"]
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Frieda"]
@@ -101,6 +102,24 @@ def test_the_busiest_boards_and_every_seats_image_keep_the_phone_standard(name, 
         assert not [r.text for r in records if r.text.endswith("…")], (name, view["viewer"])  # nothing cut
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", sorted(BUSY))
+def test_the_numbers_in_pieces_and_the_castles_pieces_are_marks_at_the_standard_and_uncovered(name, lang):
+    """The numbers on the seat discs, coins, document piles and fields stand MIN_MARK tall (41 px of
+    ink, 11 px on the phone), so do the walls and towers the game is won with, and no shape or
+    piece is drawn over a text after it, on the table's image and a seat's own."""
+    state = BUSY[name]
+    for view in (GAME.view(state, None), GAME.view(_heaviest_hand(state, 1), 1)):
+        with recording_covers() as drawn, recording_texts() as records:
+            render_image(view, NAMES, lang)
+        marks = [r for r in records if r.mark]
+        # per row at least: seat, silver, gold, documents (and, shown, each field's number)
+        assert len(marks) >= 4 * view["seats"], name
+        assert mark_problems(records) == [], name
+        assert covered_texts(drawn) == [], name
+    assert gluecksritter.PIECE_H >= MIN_MARK
+
+
 WORLD_NAMES = ["Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
 
 
@@ -158,7 +177,7 @@ def test_documents_beyond_the_rows_that_fit_are_counted_on_a_last_card(lang):
 def _event_lines(view, lang, records):
     """The drawn lines of the events, top to bottom, and the log's entries they come from."""
     entries = [translate(entry, lang, NAMES) for entry in view["log"]]
-    under_the_rows = [r for r in records if r.box[0] < 40 and r.box[1] > 900]  # at the left, under the players
+    under_the_rows = [r for r in records if r.box[0] < 40 and r.box[1] > 900 and not r.mark]  # left, under the rows
     lines = sorted((r for r in under_the_rows if any(r.text in entry for entry in entries)), key=lambda r: r.box[1])
     return lines, entries
 

@@ -14,7 +14,7 @@ from games.knatsch.cards import CARDS, card_label, card_name
 from i18n import translate
 from renderers.common import PHONE_SIZE, recording_texts
 from renderers.knatsch import render
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 from tests.renderers.test_knatsch_render import GAME, full_hands, phases, play
 
 SCRIPTS = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
@@ -48,6 +48,19 @@ def test_six_players_in_every_phase_keep_the_phone_standard(lang, names):
         for viewer in (None, 2):
             found = problems_on(GAME.view(state, viewer), names, lang)
             assert not found, (label, found[:5])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_seats_numbers_are_marks_at_the_standard_and_nothing_is_covered(lang):
+    """Every player row's seat number stands MIN_MARK tall (41 px of ink, 11 px on the phone), and
+    no shape or piece is drawn over a text after it, in every phase at six players."""
+    for label, state in busy_six_player_states():
+        for viewer in (None, 2):
+            with recording_covers() as drawn, recording_texts() as texts:
+                render(GAME.view(state, viewer), SCRIPTS, lang)
+            assert sorted(r.text for r in texts if r.mark) == [str(seat + 1) for seat in range(6)], label
+            assert mark_problems(texts) == [], label
+            assert covered_texts(drawn) == [], label
 
 
 @pytest.mark.parametrize("seed", [3, 8])

@@ -15,7 +15,7 @@ from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
 from renderers.common import MIN_TEXT, recording_texts
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["macrobber"]
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva"]
@@ -74,6 +74,34 @@ def test_busiest_boards_keep_the_phone_standard(name, lang):
             image, records = _texts(GAME.view(state, seat), lang, names)
             assert image.size == (1080, 1350)
             assert records and readable_problems(records, image.size) == [], (seat, names)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", sorted(BUSY))
+def test_the_clans_numbers_are_marks_at_the_standard_and_nothing_is_covered(name, lang):
+    """Each clan's plate (under the score track, on its panel, in the scoring and the raid) carries
+    its number at MIN_MARK (41 px of ink, 11 px on the phone), the track's plates stand apart, and
+    no shape or piece is drawn over a text after it."""
+    view = GAME.view(BUSY[name], None)
+    with recording_covers() as drawn, recording_texts() as records:
+        render_image(view, WIDE_NAMES, lang)
+    marks = [r for r in records if r.mark]
+    discs = marks[:5]  # the track's, drawn before the scoring's, the panels' and the raid's
+    assert sorted(r.text for r in discs) == [str(seat + 1) for seat in range(5)]
+    assert all(sum(r.text == str(seat + 1) for r in marks) >= 2 for seat in range(5))  # and each panel's
+    assert mark_problems(records) == []
+    boxes = sorted(r.box for r in discs)
+    assert all(first[2] < second[0] for first, second in zip(boxes, boxes[1:]))  # side by side, apart
+    assert covered_texts(drawn) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_tracks_end_and_the_red_parts_words_are_both_shown_whole(lang):
+    """The track's end ("50") is drawn, and the words saying that the game can end there stand
+    whole beside it, in both languages."""
+    _, records = _texts(GAME.view(BUSY["acting"], None), lang)
+    texts = [r.text for r in records]
+    assert "50" in texts and t(lang, P + "board.red_zone") in texts
 
 
 def test_the_panels_keep_room_for_their_two_lines_in_whole_games(monkeypatch):

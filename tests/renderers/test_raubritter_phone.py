@@ -17,7 +17,7 @@ from i18n import translate
 from renderers import raubritter as rr
 from renderers import raubritter_tiles as rr_tiles
 from renderers.common import MIN_TEXT, PHONE_SIZE, recording_texts
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
 SQUARE = re.compile(r"\b[A-Z][0-9]{1,2}\b")
@@ -67,6 +67,73 @@ def test_the_busiest_boards_and_dm_images_keep_the_phone_standard(seats, seed, l
             # the whole area: every laid tile is on the image
             min_c, max_c, min_r, max_r = layout.window
             assert all(min_c <= tile["col"] <= max_c and min_r <= tile["row"] <= max_r for tile in view["tiles"])
+
+
+MARK_CELL = 125
+"""From this square size on, a tile's quarters hold its letter and numbers at MIN_MARK."""
+
+
+@pytest.mark.parametrize("seats,seed", [(4, 11), (3, 11), (2, 11)])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_numbers_in_pieces_are_marks_at_the_standard_and_nothing_is_covered(seats, seed, lang):
+    """Seat discs, the legend's numbers and the hand's letters stand MIN_MARK tall (41 px of ink,
+    11 px on the phone); so do a tile's letter and numbers on squares from MARK_CELL up (a full
+    area's squares, some 90 px, hold four marks at the largest their quarters allow: at least
+    MIN_TEXT type); and no shape or piece is drawn over a text after it."""
+    for state in busiest(seats, seed):
+        for viewer in (None, seats - 1):
+            view = GAME.view(state, viewer)
+            rr_tiles.tile_image.cache_clear()
+            with recording_covers() as shapes, recording_texts() as texts:
+                rr.render(view, NAMES[:seats], lang)
+            layout = rr._layout(view, NAMES[:seats], lang)
+            min_c, max_c, min_r, max_r = layout.window
+            board = (layout.x0, layout.y0, layout.x0 + (max_c - min_c + 1) * layout.cell,
+                     layout.y0 + (max_r - min_r + 1) * layout.cell)
+
+            def on_board(record):
+                left, top, right, bottom = record.box
+                return left >= board[0] and top >= board[1] and right <= board[2] and bottom <= board[3]
+
+            marks = [r for r in texts if r.mark]
+            assert len([r for r in marks if not on_board(r)]) >= (1 if viewer is not None else seats)
+            held = marks if layout.cell >= MARK_CELL else [r for r in marks if not on_board(r)]
+            assert mark_problems(held) == [], (seats, state.phase, viewer, layout.cell)
+            assert all(r.size >= MIN_TEXT for r in marks)
+            assert covered_texts(shapes) == [], (seats, state.phase, viewer)
+
+
+def test_a_young_areas_tiles_carry_their_marks_at_the_standard():
+    """Early on (squares of MARK_CELL and more) every letter and number on a tile is MIN_MARK tall."""
+    checked = 0
+    for state in played(2, 11)[4:40]:
+        view = GAME.view(state, None)
+        if not view["tiles"] or rr._layout(view, NAMES[:2], "en").cell < MARK_CELL:
+            continue
+        rr_tiles.tile_image.cache_clear()
+        with recording_texts() as texts:
+            rr.render(view, NAMES[:2], "en")
+        assert mark_problems(texts) == []
+        checked += 1
+    assert checked
+
+
+def test_the_colour_a_player_is_named_by_is_the_colour_drawn():
+    """"Carol (red)" is drawn red, not orange: each player colour's hue is the hue its name says,
+    and the names are in both catalogues."""
+    import colorsys
+
+    from i18n import t
+
+    hues = {"red": (345, 8), "yellow": (45, 65), "green": (130, 175), "blue": (190, 225)}
+    for name, colour in rr_tiles.PLAYER_COLOURS.items():
+        hue = colorsys.rgb_to_hsv(*(c / 255 for c in colour))[0] * 360
+        low, high = hues[name]
+        assert (low <= hue <= high) if low < high else (hue >= low or hue <= high), (name, colour, hue)
+        for lang in ("en", "de"):
+            assert t(lang, f"raubritter.colour.{name}") != f"raubritter.colour.{name}"
+    assert min(sum(abs(a - b) for a, b in zip(rr_tiles.PLAYER_COLOURS["red"], fill))
+               for fill in rr_tiles.BUILDING_FILL.values()) > 90  # a red tag is not a building's plate
 
 
 @pytest.mark.parametrize("seats,seed", [(2, 5), (4, 5)])
