@@ -71,7 +71,7 @@ class Content:
     `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
     `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
-    most `lines` lines besides its heading (bot.league).
+    most `lines` lines of a phone, its heading included (bot.league).
     """
 
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:

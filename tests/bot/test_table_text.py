@@ -33,9 +33,12 @@ def test_a_status_that_repeats_the_last_line_takes_its_place():
 
 def test_the_account_keeps_its_latest_lines_and_the_message_shows_them():
     account = merge_account([], [f"line {i}." for i in range(30)])
-    assert len(account) == ACCOUNT_LINES and account[0] == "…" and account[-1] == "line 29."
+    assert account == ["line 28.", "line 29."] and len(account) == ACCOUNT_LINES  # no line of only "…"
     content = turn_text(account, "status", "➡️ <@1> — your move.")
-    assert content.splitlines()[:ACCOUNT_LINES] == account_text(account) and content.endswith("your move.")
+    assert content.splitlines() == ["• line 28.", "• line 29.", "status", "➡️ <@1> — your move."]
+    # An account stored with the old mark for the lines left out shows and keeps only lines.
+    assert account_text(["…", "a.", "b."]) == ["• a.", "• b."]
+    assert merge_account(["…", "a.", "b."], ["c."]) == ["b.", "c."]
 
 
 def test_the_account_says_what_was_done_not_the_steps_taken_back():
