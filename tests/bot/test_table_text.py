@@ -128,3 +128,23 @@ async def test_after_a_restart_the_open_dm_is_still_edited_not_repeated(world):
     await world.slash(first, "move", action=RAUBRITTER.legal_actions(state, 0)[0].encode())
     (dm,) = world.dms(first)
     assert "You keep your castle" in dm.content
+
+
+@pytest.mark.parametrize("lang, now_mine, now_computer", [("en", "I answer (tap: the computer does)",
+                                                            "the computer answers (tap: I do)"),
+                                                           ("de", "ich antworte (Tippen: der Computer)",
+                                                            "der Computer antwortet (Tippen: ich selbst)")])
+def test_a_standing_order_toggle_says_what_is_set_and_what_a_tap_changes(lang, now_mine, now_computer):
+    from bot.components import BUTTON_LABEL_LIMIT, private_view
+    from games.core import msg
+    from i18n import t, translate
+
+    for game in REGISTRY.values():
+        for kind in game.features.reactions:
+            words = translate(msg(kind), lang)
+            off = t(lang, "bot.days.order_button_off", kind=words)
+            on = t(lang, "bot.days.order_button_on", kind=words)
+            assert off.endswith(f"{words}: {now_mine}") and on.endswith(f"{words}: {now_computer}")
+            view = private_view(1, 1, [], lang=lang, orders=[(off, False), (on, True)])
+            assert [item.item.label for item in view.children] == [off, on]  # whole, never cut
+            assert max(len(off), len(on)) <= BUTTON_LABEL_LIMIT
