@@ -148,3 +148,24 @@ def test_a_standing_order_toggle_says_what_is_set_and_what_a_tap_changes(lang, n
             view = private_view(1, 1, [], lang=lang, orders=[(off, False), (on, True)])
             assert [item.item.label for item in view.children] == [off, on]  # whole, never cut
             assert max(len(off), len(on)) <= BUTTON_LABEL_LIMIT
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_move_label_starts_with_a_capital(lang):
+    """A button or menu label that starts with a word starts with a capital ("Unter Stapel 1
+    stecken: den Katapult…", never "den Katapult … unter Stapel 1 stecken")."""
+    from i18n import translate
+
+    for name, game in sorted(REGISTRY.items()):
+        rng = random.Random(2)
+        state = game.new_game(min(game.max_players, 4), seed=2)
+        for _ in range(200):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            for action in legal[:30]:
+                label = translate(game.describe(state, seat, action), lang, ["Anna", "Bo", "Cleo", "Dan"])
+                first = next((char for char in label if char.isalpha()), "A")
+                assert label[:1].isdigit() or not first.islower(), (name, label)
+            state, _ = game.apply(state, seat, rng.choice(legal))
