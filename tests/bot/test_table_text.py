@@ -169,3 +169,23 @@ def test_every_move_label_starts_with_a_capital(lang):
                 first = next((char for char in label if char.isalpha()), "A")
                 assert label[:1].isdigit() or not first.islower(), (name, label)
             state, _ = game.apply(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_knatsch_roll_in_the_account_is_one_line_of_a_phone(lang):
+    """A roll and its best result ("Anna, roll 1/3: 2 2 4 4 2 1 → three 2s + 4."): one line of a
+    390 px phone each, never two."""
+    from bot.presenter import phone_lines
+    from bot.turns import ACCOUNT_MARK
+    from i18n import translate
+
+    rng, state, rolls = random.Random(3), KNATSCH.new_game(4, seed=3), 0
+    while KNATSCH.outcome(state) is None and rolls < 40:
+        seat = min(KNATSCH.to_act(state))
+        state, events = KNATSCH.apply(state, seat, rng.choice(KNATSCH.legal_actions(state, seat)))
+        for event in events:
+            if event.seat is None and getattr(event.text, "id", "") == "knatsch.event.rolled":
+                line = translate(event.text, lang, ["**Anna**", "**Bo**", "**Cleo**", "**Dan**"])
+                assert phone_lines(ACCOUNT_MARK + line) == 1, line
+                rolls += 1
+    assert rolls >= 10
