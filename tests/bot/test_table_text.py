@@ -189,3 +189,16 @@ def test_a_knatsch_roll_in_the_account_is_one_line_of_a_phone(lang):
                 assert phone_lines(ACCOUNT_MARK + line) == 1, line
                 rolls += 1
     assert rolls >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_die_gluecksritter_last_raid_is_one_line_under_the_board(lang):
+    """The last round's raid and its die take one line under the board in both languages, so
+    the newest events ("Bob hat gewählt.") keep their room there."""
+    from i18n import t
+    from renderers.gluecksritter import MARGIN, SMALL, WIDTH, _wrapped
+
+    for die in ("die_sack", "die_castle", "die_alibi"):
+        line = (f"{t(lang, 'gluecksritter.board.raid_previous', thief='Carol', victim='Alice')} · "
+                f"{t(lang, 'gluecksritter.board.' + die)}")
+        assert len(_wrapped(line, SMALL, WIDTH - 2 * MARGIN)) == 1, line
