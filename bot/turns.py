@@ -251,6 +251,14 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
     for seat, row in dm_rows.items():
         if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
             dms[seat] = OwedDm()
+    if change.kind == "move" and before is not None:
+        # What an open DM shows of the table (who still must act, the board in its picture) stays
+        # current while its decision is open (it offers moves: a choice to make, or one that may
+        # still be changed): "Alice and Bob must discard" is edited once Alice has discarded. A DM
+        # whose decision is over keeps what it showed (it is history: it lost its buttons above).
+        for seat, row in dm_rows.items():
+            if row.buttons and seat not in dms and game.view(before, seat) != game.view(after, seat):
+                dms[seat] = OwedDm()
     return dms
 
 

@@ -204,8 +204,10 @@ class Content:
         if given:  # only this player sees their standing orders
             said.append(t(lang, "bot.days.orders_list", kinds=join_list(
                 [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
-        content = presenter.private_text(header, said, presenter.named(view["status"], table, lang), may_act,
-                                         components is not None, lang)
+        # The table's status only while the DM offers a move (bot.turns keeps it current until then);
+        # otherwise the DM leaves the table to the channel, where it stays current.
+        status = presenter.named(view["status"], table, lang) if choices else ""
+        content = presenter.private_text(header, said, status, may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
         private = bool(private_delta(view, game.view(state, None))) and private_shown(view)
         description = presenter.clip(" ".join((
