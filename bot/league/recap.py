@@ -9,10 +9,10 @@ trace at all. The recap reads them back:
 - in the turn message that calls the player (the table's language, like the rest of that message):
   what happened between their last move and the turn's start (the turn's own account follows
   it in the same message), for the players it calls now and naming only them: the newest
-  `TURN_LINES` moves at most, each of at most `TURN_LINE_LIMIT` characters (up to three
-  lines of a phone), under a one-line heading that counts all the moves when some are left out, and only as
-  many as fit the phone lines the rest of the message leaves (`presenter.PHONE_TEXT_LINES`):
-  every line it adds says something, or it adds none;
+  `TURN_LINES` moves at most, each of at most `TURN_LINE_LIMIT` characters, under a one-line
+  heading that counts all the moves when some are left out, and only as many as fit the phone
+  lines the rest of the message leaves (`presenter.PHONE_TEXT_LINES`): every line it adds says
+  something, or it adds none;
 - on demand, `/game recap`: everything since their last move, only to them, in their language,
   at most `ASKED_LINES` lines, with a link to the board.
 
@@ -29,7 +29,7 @@ from games.replay import action_is_public, move_is_invisible
 from bot import presenter
 from bot.storage import GameRow
 
-TURN_LINES = 2          # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
+TURN_LINES = 2          # moves in a turn message's recap at most (all of them: `/game recap`)
 TURN_LINE_LIMIT = 120   # characters of one of them (at most three lines of a phone; the room decides)
 ASKED_LINES = 10        # lines in `/game recap`
 LINE_LIMIT = 200        # characters of one line there
