@@ -85,7 +85,8 @@ def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, read
     for shown in range(min(TURN_LINES, len(moves)), 0, -1):
         lines, earlier = recap_lines(moves, table, lang, shown, TURN_LINE_LIMIT)
         if earlier:
-            head = i18n.t(lang, "bot.league.recap_turn_some", players=names, count=len(names), total=len(moves))
+            head = i18n.t(lang, "bot.league.recap_turn_some", players=names, count=len(names),
+                          moves=i18n.t(lang, "bot.league.recap_moves", count=len(moves)))
         else:
             head = i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))
         text = "\n".join([head, *lines])
