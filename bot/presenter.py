@@ -55,8 +55,8 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return cut.rstrip(" ,;:·—-") + "…"
 
 
-PHONE_LINE = 45
-"""Characters of a message's text a 390 px phone shows on one line."""
+PHONE_LINE = 44
+"""Characters of a message's text a 390 px phone shows on one line (43 seen to fit, 45 to wrap)."""
 PHONE_TEXT_LINES = 8
 """Lines of text a turn message keeps above its board: with them, the board's top is within the
 first half of an 844 px phone screen."""
