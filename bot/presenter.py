@@ -6,6 +6,7 @@ message pings exactly the players who must act, once each.
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Iterable, Sequence
 
 import discord
@@ -18,6 +19,7 @@ from bot.errors import Refusal
 from bot.storage import GameRow
 
 MESSAGE_LIMIT = 2000
+MENTION = re.compile(r"<@!?(-?\d+)>")
 
 
 def bold_names(names: Sequence[str]) -> list[str]:
@@ -51,6 +53,23 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if boundary >= limit // 2:
         cut = cut[:boundary]
     return cut.rstrip(" ,;:·—-") + "…"
+
+
+PHONE_LINE = 44
+"""Characters of a message's text a 390 px phone shows on one line (43 seen to fit, 45 to wrap)."""
+PHONE_TEXT_LINES = 8
+"""Lines of text a turn message keeps above its board: with them, the board's top is within the
+first half of an 844 px phone screen."""
+
+
+def phone_lines(text: str) -> int:
+    """About how many lines `text` takes on a 390 px phone: mentions shown as names, Markdown
+    marks unseen, each line wrapped at `PHONE_LINE` characters."""
+    total = 0
+    for line in text.splitlines():
+        shown = MENTION.sub("@Mentioned", line).replace("**", "").replace("`", "")
+        total += len(textwrap.wrap(shown, PHONE_LINE)) or 1
+    return total
 
 
 def timestamp(unix: int, style: str = "R") -> str:
@@ -198,7 +217,6 @@ def stale_refusal(jump_url: str | None) -> Refusal:
 # ------------------------------------------------------------------------------ alt text
 
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
-MENTION = re.compile(r"<@!?(-?\d+)>")
 
 
 def plain(text: str, table: GameRow) -> str:

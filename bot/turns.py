@@ -24,11 +24,12 @@ from bot.locale import table_language
 from bot.storage import GameRow
 
 ACCOUNT_MARK = "• "
-ACCOUNT_LINES = 3
-"""The running account of a turn shows at most this many lines: "…" and the latest two (`/game
-log` has them all). With the status and the call to move, a turn message is then at most five
-lines above its buttons, so a phone that opens the channel at the new message (390 x 844, three
-rows of buttons) shows the board on its first screen."""
+ACCOUNT_LINES = 2
+"""The running account of a turn shows at most its latest two lines (`/game log` has them all;
+no line stands for the ones left out, it would say nothing). With the status, the call to move
+and the recap of whom it calls (bot.league), a turn message keeps to `presenter.PHONE_TEXT_LINES`
+lines of a phone above its board."""
+EARLIER = "…"  # what accounts stored before stood for the lines left out: never shown
 PROVISIONAL = "step"  # an event of this kind is a step the player may still take back
 
 
@@ -99,13 +100,11 @@ def merge_account(account: Sequence["str | dict"], lines: Sequence["str | dict"]
             merged[-1] = line
         else:
             merged.append(line)
-    if len(merged) > ACCOUNT_LINES:
-        merged = ["…", *merged[-(ACCOUNT_LINES - 1):]]
-    return merged
+    return [line for line in merged if line != EARLIER][-ACCOUNT_LINES:]
 
 
 def account_text(lines: Sequence["str | dict"]) -> list[str]:
-    return [line if line == "…" else ACCOUNT_MARK + _words(line) for line in lines]
+    return [ACCOUNT_MARK + _words(line) for line in lines if line != EARLIER]
 
 
 def turn_text(account: Sequence[str], status: str, footer: str) -> str:
@@ -252,6 +251,14 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
     for seat, row in dm_rows.items():
         if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
             dms[seat] = OwedDm()
+    if change.kind == "move" and before is not None:
+        # What an open DM shows of the table (who still must act, the board in its picture) stays
+        # current while its decision is open (it offers moves: a choice to make, or one that may
+        # still be changed): "Alice and Bob must discard" is edited once Alice has discarded. A DM
+        # whose decision is over keeps what it showed (it is history: it lost its buttons above).
+        for seat, row in dm_rows.items():
+            if row.buttons and seat not in dms and game.view(before, seat) != game.view(after, seat):
+                dms[seat] = OwedDm()
     return dms
 
 

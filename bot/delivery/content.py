@@ -71,7 +71,7 @@ class Content:
     `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
     `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
-    most `lines` lines besides its heading (bot.league).
+    most `lines` lines of a phone, its heading included (bot.league).
     """
 
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
@@ -204,8 +204,10 @@ class Content:
         if given:  # only this player sees their standing orders
             said.append(t(lang, "bot.days.orders_list", kinds=join_list(
                 [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
-        content = presenter.private_text(header, said, presenter.named(view["status"], table, lang), may_act,
-                                         components is not None, lang)
+        # The table's status only while the DM offers a move (bot.turns keeps it current until then);
+        # otherwise the DM leaves the table to the channel, where it stays current.
+        status = presenter.named(view["status"], table, lang) if choices else ""
+        content = presenter.private_text(header, said, status, may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
         private = bool(private_delta(view, game.view(state, None))) and private_shown(view)
         description = presenter.clip(" ".join((

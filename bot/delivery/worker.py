@@ -41,7 +41,7 @@ from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
 from bot.timing import Durations
-from bot.turns import ACCOUNT_LINES, history_text, turn_text
+from bot.turns import history_text, turn_text
 
 log = logging.getLogger(__name__)
 
@@ -400,10 +400,9 @@ class Deliveries:
                                             self.content.alt_text(table, game, state, text),
                                             drawn=None if table.board_whole else drawn.get((None, lang)))
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
-            # bot.league: whom the turn calls read first what happened since their own last move.
-            # The recap and the turn's own account share the account's lines: the message stays
-            # short enough for its board to be on a phone's first screen.
-            room = max(0, ACCOUNT_LINES - len(table.turn_lines))
+            # bot.league: whom the turn calls read first what happened since their own last move,
+            # in the phone lines the rest of the text leaves: the board stays high on a phone.
+            room = max(0, presenter.PHONE_TEXT_LINES - presenter.phone_lines(text))
             if recap := await self.content.turn_recap(table, people, room):
                 text = presenter.board_text([recap], "", text)
             if table.turn_posted:

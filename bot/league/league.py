@@ -28,7 +28,7 @@ from bot.league import texts
 from bot.league.listener import LeagueListener
 from bot.league.overview import Overviews
 from bot.league.ratings import PROVISIONAL_GAMES, Rating
-from bot.league.recap import TURN_LINES, asked_recap_text, turn_recap_text
+from bot.league.recap import asked_recap_text, turn_recap_text
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
 
@@ -67,10 +67,10 @@ class League:
 
     # --------------------------------------------------------------------------- recap
 
-    async def turn_recap(self, table: GameRow, people: Sequence[int], lines: int = TURN_LINES) -> str:
+    async def turn_recap(self, table: GameRow, people: Sequence[int], lines: int = presenter.PHONE_TEXT_LINES) -> str:
         """What the turn message says first, to the players it calls: the public moves since
-        their own last move, up to the turn's start (its own account follows). `people`: whom it
-        mentions when the turn names no one of its own (a start, an undo, a new player)."""
+        their own last move, up to the turn's start (its own account follows), in at most
+        `lines` lines of a phone. `people`: whom the message calls now (its footer)."""
         try:
             return await self._turn_recap(table, people, lines)
         except Exception:  # noqa: BLE001 - a recap is never worth a board
@@ -80,8 +80,11 @@ class League:
     async def _turn_recap(self, table: GameRow, people: Sequence[int], lines: int) -> str:
         if table.status != "active":
             return ""
-        users = list(table.turn_pings) if table.turn_pings is not None else list(people)
-        readers = sorted({seat for user in users if user > 0 and (seat := table.seat_of(user)) is not None})
+        # For whom the message calls now, and only them: one who was mentioned and has moved
+        # since is not called any more.
+        called = {user for user in people if user > 0}
+        users = called & set(table.turn_pings) if table.turn_pings is not None else called
+        readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
         if not readers:
             return ""
         start = await self.storage.league_turn_start(table.id, table.turn_number)

@@ -8,9 +8,11 @@ trace at all. The recap reads them back:
 
 - in the turn message that calls the player (the table's language, like the rest of that message):
   what happened between their last move and the turn's start (the turn's own account follows
-  it in the same message), at most `TURN_LINES` lines of at most `TURN_LINE_LIMIT` characters
-  under a heading that also counts the moves left out: with the status and the call to move the
-  message keeps to five short lines, so its board is on a phone's first screen;
+  it in the same message), for the players it calls now and naming only them: the newest
+  `TURN_LINES` moves at most, each of at most `TURN_LINE_LIMIT` characters, under a one-line
+  heading that counts all the moves when some are left out, and only as many as fit the phone
+  lines the rest of the message leaves (`presenter.PHONE_TEXT_LINES`): every line it adds says
+  something, or it adds none;
 - on demand, `/game recap`: everything since their last move, only to them, in their language,
   at most `ASKED_LINES` lines, with a link to the board.
 
@@ -27,8 +29,8 @@ from games.replay import action_is_public, move_is_invisible
 from bot import presenter
 from bot.storage import GameRow
 
-TURN_LINES = 2          # lines in a turn message's recap (the rest: "n earlier", `/game recap`)
-TURN_LINE_LIMIT = 120   # characters of one of them: two or three lines on a phone
+TURN_LINES = 2          # moves in a turn message's recap at most (all of them: `/game recap`)
+TURN_LINE_LIMIT = 120   # characters of one of them (at most three lines of a phone; the room decides)
 ASKED_LINES = 10        # lines in `/game recap`
 LINE_LIMIT = 200        # characters of one line there
 MARK = "› "
@@ -72,18 +74,25 @@ def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: st
 
 
 def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, readers: Sequence[int],
-                    limit: int = TURN_LINES) -> str:
-    """The recap at the top of a turn message (the table's language) for the seats it calls: at
-    most `limit` lines (the room the turn's own account leaves) under its heading."""
+                    room: int = presenter.PHONE_TEXT_LINES) -> str:
+    """The recap at the top of a turn message (the table's language) for the seats it calls
+    (`readers`, and only them): its heading and the newest moves, in at most `room` lines of a
+    phone; nothing when not even one move fits."""
     if not moves or not readers:
         return ""
     lang = table.lang if table.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
     names = [presenter.bold_names(table.names)[seat] for seat in readers]
-    lines, earlier = recap_lines(moves, table, lang, min(limit, TURN_LINES), TURN_LINE_LIMIT)
-    head = i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))
-    if earlier:
-        head += " " + i18n.t(lang, "bot.league.recap_earlier", count=earlier)
-    return "\n".join([head, *lines])
+    for shown in range(min(TURN_LINES, len(moves)), 0, -1):
+        lines, earlier = recap_lines(moves, table, lang, shown, TURN_LINE_LIMIT)
+        if earlier:
+            head = i18n.t(lang, "bot.league.recap_turn_some", players=names, count=len(names),
+                          moves=i18n.t(lang, "bot.league.recap_moves", count=len(moves)))
+        else:
+            head = i18n.t(lang, "bot.league.recap_turn", players=names, count=len(names))
+        text = "\n".join([head, *lines])
+        if presenter.phone_lines(text) <= room:
+            return text
+    return ""
 
 
 def asked_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, board_url: str | None,

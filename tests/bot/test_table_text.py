@@ -33,9 +33,12 @@ def test_a_status_that_repeats_the_last_line_takes_its_place():
 
 def test_the_account_keeps_its_latest_lines_and_the_message_shows_them():
     account = merge_account([], [f"line {i}." for i in range(30)])
-    assert len(account) == ACCOUNT_LINES and account[0] == "…" and account[-1] == "line 29."
+    assert account == ["line 28.", "line 29."] and len(account) == ACCOUNT_LINES  # no line of only "…"
     content = turn_text(account, "status", "➡️ <@1> — your move.")
-    assert content.splitlines()[:ACCOUNT_LINES] == account_text(account) and content.endswith("your move.")
+    assert content.splitlines() == ["• line 28.", "• line 29.", "status", "➡️ <@1> — your move."]
+    # An account stored with the old mark for the lines left out shows and keeps only lines.
+    assert account_text(["…", "a.", "b."]) == ["• a.", "• b."]
+    assert merge_account(["…", "a.", "b."], ["c."]) == ["b.", "c."]
 
 
 def test_the_account_says_what_was_done_not_the_steps_taken_back():
@@ -125,3 +128,77 @@ async def test_after_a_restart_the_open_dm_is_still_edited_not_repeated(world):
     await world.slash(first, "move", action=RAUBRITTER.legal_actions(state, 0)[0].encode())
     (dm,) = world.dms(first)
     assert "You keep your castle" in dm.content
+
+
+@pytest.mark.parametrize("lang, now_mine, now_computer", [("en", "I answer (tap: the computer does)",
+                                                            "the computer answers (tap: I do)"),
+                                                           ("de", "ich antworte (Tippen: der Computer)",
+                                                            "der Computer antwortet (Tippen: ich selbst)")])
+def test_a_standing_order_toggle_says_what_is_set_and_what_a_tap_changes(lang, now_mine, now_computer):
+    from bot.components import BUTTON_LABEL_LIMIT, private_view
+    from games.core import msg
+    from i18n import t, translate
+
+    for game in REGISTRY.values():
+        for kind in game.features.reactions:
+            words = translate(msg(kind), lang)
+            off = t(lang, "bot.days.order_button_off", kind=words)
+            on = t(lang, "bot.days.order_button_on", kind=words)
+            assert off.endswith(f"{words}: {now_mine}") and on.endswith(f"{words}: {now_computer}")
+            view = private_view(1, 1, [], lang=lang, orders=[(off, False), (on, True)])
+            assert [item.item.label for item in view.children] == [off, on]  # whole, never cut
+            assert max(len(off), len(on)) <= BUTTON_LABEL_LIMIT
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_move_label_starts_with_a_capital(lang):
+    """A button or menu label that starts with a word starts with a capital ("Unter Stapel 1
+    stecken: den Katapult…", never "den Katapult … unter Stapel 1 stecken")."""
+    from i18n import translate
+
+    for name, game in sorted(REGISTRY.items()):
+        rng = random.Random(2)
+        state = game.new_game(min(game.max_players, 4), seed=2)
+        for _ in range(200):
+            if game.outcome(state) is not None:
+                break
+            seat = min(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            for action in legal[:30]:
+                label = translate(game.describe(state, seat, action), lang, ["Anna", "Bo", "Cleo", "Dan"])
+                first = next((char for char in label if char.isalpha()), "A")
+                assert label[:1].isdigit() or not first.islower(), (name, label)
+            state, _ = game.apply(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_knatsch_roll_in_the_account_is_one_line_of_a_phone(lang):
+    """A roll and its best result ("Anna, roll 1/3: 2 2 4 4 2 1 → three 2s + 4."): one line of a
+    390 px phone each, never two."""
+    from bot.presenter import phone_lines
+    from bot.turns import ACCOUNT_MARK
+    from i18n import translate
+
+    rng, state, rolls = random.Random(3), KNATSCH.new_game(4, seed=3), 0
+    while KNATSCH.outcome(state) is None and rolls < 40:
+        seat = min(KNATSCH.to_act(state))
+        state, events = KNATSCH.apply(state, seat, rng.choice(KNATSCH.legal_actions(state, seat)))
+        for event in events:
+            if event.seat is None and getattr(event.text, "id", "") == "knatsch.event.rolled":
+                line = translate(event.text, lang, ["**Anna**", "**Bo**", "**Cleo**", "**Dan**"])
+                assert phone_lines(ACCOUNT_MARK + line) == 1, line
+                rolls += 1
+    assert rolls >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_die_gluecksritter_last_raid_is_one_line_under_the_board(lang):
+    """The last round's raid and its die take one line under the board in both languages, so
+    the newest events ("Bob hat gewählt.") keep their room there."""
+    from i18n import t
+    from renderers.gluecksritter import MARGIN, SMALL, WIDTH, _wrapped
+
+    for die in ("die_sack", "die_castle", "die_alibi"):
+        line = (f"{t(lang, 'gluecksritter.board.raid_previous', thief='Carol', victim='Alice')} · "
+                f"{t(lang, 'gluecksritter.board.' + die)}")
+        assert len(_wrapped(line, SMALL, WIDTH - 2 * MARGIN)) == 1, line

@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from bot.presenter import PHONE_TEXT_LINES, phone_lines
 from games import REGISTRY
 from tests.bot.harness import bot_factory, buttons, components, selects, seat_order, take_turn, to_act
 
@@ -118,13 +119,13 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
         last_dms = counts
         waiting = now_waiting
         reader.check_message(world.latest_board())
-        # Short turn messages: at most three lines of account (shared with the recap of what
-        # happened since the called player's last move, under its heading), the status and the
-        # call to move (five lines, six with the recap's heading), so the board is on a phone's
-        # first screen.
+        # Short turn messages: the recap of what happened since the called player's last move,
+        # the latest two lines of the account, the status and the call to move in at most eight
+        # lines of a 390 px phone, so the board's top is in the first half of its screen.
         content = world.latest_board().content
         if "Game over" not in content:
-            assert len(content.splitlines()) <= (6 if content.startswith("🕑") else 5), content
+            assert phone_lines(content) <= PHONE_TEXT_LINES, content
+            assert len([line for line in content.splitlines() if line.startswith("• ")]) <= 2, content
         for player in players:
             dms = world.dms(player)
             if dms:

@@ -149,7 +149,7 @@ def test_anna_puts_a_card_under_and_rolls_a_trio_of_5s_in_three_rolls():
     state, texts = play(game, state, (ANNA, "reroll 6"))
     assert "C05" in state.holdings[ANNA]
     assert state.active == BOB and state.phase == "choose"
-    assert any("rolled 5 6 6 5 6 5" in t and "three 5s" in t for t in texts)
+    assert any(": 5 6 6 5 6 5 → three 5s" in t for t in texts)
 
 
 def test_bob_wins_a_stack_special_then_tries_annas_special_and_stops_early():
@@ -682,7 +682,7 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
     assert texts == ["Anna rolls for the Blue castle (4-4-4+2) from stack 1.",
-                     "Anna rolled 5 6 2 5 6 1 (roll 1 of 3; best: two 5s + 2)."]
+                     "Anna, roll 1/3: 5 6 2 5 6 1 → two 5s + 2"]
     assert "roll" not in legal(state, ANNA, game)
     assert GAME.publicly_forced(state, ANNA) is None  # rerolls and stop: a real decision
 
