@@ -59,13 +59,15 @@ async def test_secret_choices_arrive_by_dm_and_clicks_there_play(world):
     assert str(hands[1][0]) not in world.latest_board().content.split("\n")[0]
 
 
-async def test_a_dm_click_from_an_older_version_counts_while_that_decision_is_open(world):
+async def test_a_click_from_an_older_version_counts_while_that_decision_is_open(world):
     starter, other = await start_pips(world)
     await world.click(starter, world.latest_board(), label="Low cards win")
-    starter_dm = latest_dm_with_moves(world, starter)  # made at version 1
+    # 'My hand' answers with the moves of version 1; unlike a DM, nobody edits that answer later.
+    hand = reply(await world.click(starter, world.latest_board(), label="My hand"))
+    assert all(b["custom_id"].startswith("rk:move:1:1:") for b in move_buttons(hand))
 
     await take_turn(world, other, random.Random(0))  # version 2: only the other seat's choice
-    await world.click(starter, starter_dm, custom_id=move_buttons(starter_dm)[0]["custom_id"])
+    await world.click(starter, hand, custom_id=move_buttons(hand)[0]["custom_id"])
 
     assert world.stored(1).version == 3
     assert "Revealed:" in world.latest_board().content

@@ -367,7 +367,7 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
             "Keep the castle and plain", "Keep the castle and plain+village", "Keep the castle and mountain"]
         assert offered_versions(dm) == {0}
 
-    # Everyone chooses at the same time, from what they were sent at the start (version 0).
+    # Everyone chooses at the same time, from the DM they were sent at the start.
     keep_dms = {p: world.dms(p)[0] for p in players if p is not carol}
     for number, player in enumerate(reversed(players)):
         seat = players.index(player)
@@ -376,7 +376,8 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
             answer = await table.my_hand(carol, seat, by_command=False)
             await table.pick_from(carol, answer, seat)
         else:
-            await table.pick_from(player, keep_dms[player], seat)
+            # The DM as it is now: edited while the decision is open, as others choose.
+            await table.pick_from(player, world.fresh(keep_dms[player]), seat)
         stored = world.stored(1)
         assert stored.version == number + 1
         watcher.check(world.stored_state(1))
