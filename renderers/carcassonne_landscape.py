@@ -173,15 +173,17 @@ def _grid_labels(draw, window) -> None:
 
 def _mark_size(size: int) -> int:
     """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks."""
-    return max(44, min(58, int(size * 0.36)))
+    return max(46, min(72, int(size * 0.4)))
 
 
 def _extent(kind: str, m: float) -> tuple[float, float]:
     """Half the width and height of a mark of `kind` at mark size `m`."""
     if kind == "road":
-        return m * 0.68, m * 0.62
+        return m * 0.8, m * 0.72
     if kind == "field":
-        return m * 0.68, m * 0.42
+        return m * 0.66, m * 0.5
+    if kind == "cloister":
+        return m * 0.57, m * 0.57
     return m / 2, m / 2
 
 
@@ -318,10 +320,20 @@ def draw_mark(draw, mark) -> None:
     shape(draw, mark["x"], mark["y"], mark["kind"], mark["m"], colour)
     ink = ink_on(colour)
     halo = WHITE if ink == INK else INK
-    y = mark["y"] + (mark["m"] * 0.12 if mark["kind"] == "road" else 0)
-    text_size = 48 if mark["m"] >= 56 else MIN_TEXT
-    draw.text((mark["x"], y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
+    x, y, text_size = mark_text_place(mark)
+    draw.text((x, y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
               stroke_fill=halo)
+
+
+def mark_text_place(mark) -> tuple[float, float, int]:
+    """Where a mark's number stands and its type size: inside the shape, clear of its outline."""
+    y = mark["y"] + (mark["m"] * 0.22 if mark["kind"] == "road" else 0)
+    return mark["x"], y, mark_text_size(mark["m"])
+
+
+def mark_text_size(m: float) -> int:
+    """The type of a mark's number: the larger the mark, the larger its number (40 px at least)."""
+    return 64 if m >= 72 else 48 if m >= 56 else MIN_TEXT
 
 
 def shape(draw, cx: float, cy: float, kind: str, m: float, colour) -> None:

@@ -344,3 +344,28 @@ def test_the_board_explains_its_marks_and_the_players_table_in_words(lang):
         for key in ("points_heading", "followers_heading", "robber_heading"):
             assert t(lang, f"carcassonne.board.{key}") in words
         assert not any(re.search(r"\d+ · |space \d|Feld \d", word) for word in words)
+
+
+@pytest.mark.parametrize("kind", ["city", "road", "cloister", "field"])
+def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
+    """A follower's or spot's number (its halo included) lies wholly inside the piece's fill, no
+    outline crossing it (a farmer's "2" read as "7"), at every mark size a board uses; its type
+    is 40 px at least, and on the close-ups (tiles of 150 px and more) its digits stand about
+    40 px tall (11 px on a phone)."""
+    fill = (200, 0, 0)
+    for size in sorted({land._mark_size(tile) for tile in range(20, 241)}):
+        for digit in "123456789":
+            image = Image.new("RGB", (300, 300), WHITE)
+            land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill)
+            mark = {"x": 150, "y": 150, "kind": kind, "m": size, "seat": 0, "count": 1, "text": digit}
+            x, y, text_size = land.mark_text_place(mark)
+            assert text_size >= MIN_TEXT
+            text = Image.new("L", (300, 300), 0)
+            ImageDraw.Draw(text).text((x, y), digit, font=land.font(text_size), fill=255, anchor="mm",
+                                      stroke_width=2, stroke_fill=255)
+            pixels, ink = image.load(), text.load()
+            covered = [(i, j) for i in range(300) for j in range(300) if ink[i, j] > 100 and pixels[i, j] != fill]
+            assert not covered, (kind, size, digit, covered[:5])
+    for tile in (150, 180, 200):
+        box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
+        assert box[3] - box[1] >= 36, tile
