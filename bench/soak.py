@@ -827,7 +827,7 @@ class Checks:
         acknowledged = [r for r in clicks if answered_as_move(r)]
         figures["clicks"] = len(clicks)
         figures["acknowledged"] = len(acknowledged)
-        lost, unclear, twice = self.compare_with_store(acknowledged)
+        lost, unclear, twice = self.compare_with_store(acknowledged, clicks)
         figures["lost"], figures["lost_in_faults"], figures["twice"] = lost, unclear, twice
         interactions = [r for r in list(recorder.interactions.values()) if now - r.sent_at > ACK_DEADLINE + 1]
         unanswered = [r for r in interactions if r.acked_at is None]
@@ -850,15 +850,17 @@ class Checks:
         figures["moves_stored"] = self.db().execute("SELECT COUNT(*) FROM actions").fetchone()[0]
         return figures
 
-    def compare_with_store(self, acknowledged: list[InteractionRecord]) -> tuple[list[str], list[str], list[str]]:
+    def compare_with_store(self, acknowledged: list[InteractionRecord],
+                           clicks: list[InteractionRecord]) -> tuple[list[str], list[str], list[str]]:
         """Acknowledged moves whose action the store lacks (outside and inside windows where a
-        refusal's reply could be lost), and actions stored twice for one click."""
+        refusal's reply could be lost), and actions stored twice for one click. A second click
+        whose answer was lost (not acknowledged) still accounts for a second stored move."""
         db = self.db()
         by_game: dict[int, dict[int, tuple[int, str]]] = {}
         seats: dict[tuple[int, int], int | None] = {}
         lost, unclear, twice = [], [], []
         clicked = Counter()
-        for record in acknowledged:
+        for record in clicks:
             game_id, version, action = move_of(record)
             clicked[(game_id, record.user_id, action, version)] += 1
         for record in acknowledged:

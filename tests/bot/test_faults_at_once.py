@@ -265,3 +265,34 @@ async def test_an_edit_that_lands_late_on_a_message_made_history_meanwhile_is_un
     assert await delivered(world)
     assert world.fresh(board).content == history
     assert not buttons(world.fresh(board)) or not versions_shown(world, board)
+
+
+async def test_the_same_button_clicked_again_before_its_board_is_redrawn_counts_once(tmp_path, monkeypatch):
+    """A re-roll clicked twice on the same board (its answer and its redraw failed, so the
+    player tries again): Knatsch allows the same re-roll again, but the second click is the
+    first one repeated, not a new move."""
+    from games import REGISTRY
+    from tests.bot.harness import SketchRenderer, move_buttons, simulated_discord
+
+    async with simulated_discord(tmp_path / "bot.sqlite3", games={"knatsch": REGISTRY["knatsch"]}, seed=3,
+                                 render=SketchRenderer()) as world:
+        hostile = HostileDiscord(world, monkeypatch)
+        people = [world.player(name) for name in ("anna", "bruno")]
+        await start_table(world, *people, game="knatsch")
+        first = to_act(world, seat_order(world, 1, people))[0]
+        target = next(b for b in move_buttons(world.latest_board()) if ":target " in b["custom_id"])
+        await world.click(first, world.latest_board(), custom_id=target["custom_id"])
+        board = world.latest_board()
+        die = next(b for b in buttons(board) if b["custom_id"].startswith("rk:tog:"))
+        await world.click(first, board, custom_id=die["custom_id"])  # one die tapped: "Roll again"
+        board = world.fresh(board)
+        reroll = next(b for b in move_buttons(board) if ":reroll " in b["custom_id"])
+        hostile.fail("POST", "/interactions/*/callback", 500, times=None)
+        hostile.fail("PATCH", f"/channels/{world.channel.id}/messages/*", 500, times=None)
+        version = world.stored(1).version
+        await world.click(first, board, custom_id=reroll["custom_id"])
+        assert world.stored(1).version == version + 1
+        await world.click(first, world.fresh(board), custom_id=reroll["custom_id"])  # again
+        assert world.stored(1).version == version + 1
+        hostile.clear()
+        assert await delivered(world)
