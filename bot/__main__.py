@@ -11,6 +11,7 @@ stops cleanly: moves under way finish, owed boards are posted, the database is c
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -36,15 +37,43 @@ EXIT_CONFIG = 2
 GATEWAY_TRIES = 10  # asking a stand-in Discord where its gateway is (DISCORD_API_URL)
 
 
+def command_line() -> argparse.ArgumentParser:
+    """What `python -m bot` (and the `robber-knights-bot` command) can do; each part answers --help."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="The board-games Discord bot. Settings come from .env "
+        "(DISCORD_TOKEN, DATABASE_PATH, …; see .env.example). Without a command it runs the bot.")
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    commands.add_parser("run", help="run the bot (the default)", description="Run the bot until SIGTERM "
+                        "or Ctrl-C: it needs DISCORD_TOKEN in .env.")
+    commands.add_parser("backup", help="copy the SQLite database into BACKUP_DIR (the bot may be running)",
+                        description="Copy the SQLite database (DATABASE_PATH) into BACKUP_DIR, online.")
+    restore = commands.add_parser("restore", help="put a back-up in place of the database (stop the bot first)",
+                                  description="Put a back-up in place of the database; the previous one is kept.")
+    restore.add_argument("file", nargs="?", help="the back-up file")
+    league = commands.add_parser("ratings", help="the league's ratings (ratings rebuild)",
+                                 description="The league's ratings per game and server.")
+    league.add_subparsers(dest="action", metavar="action").add_parser(
+        "rebuild", help="rate every ended game again, in order", description="Rate every ended game again, "
+        "in the order the games ended, replacing every rating and its history (also while the bot runs).")
+    return parser
+
+
 def main(environ: Mapping[str, str] | None = None, argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if any(word in ("-h", "--help") for word in argv):
+        try:
+            command_line().parse_args(argv)
+        except SystemExit as done:  # --help printed what it can do
+            return int(done.code or 0)
     if environ is None:
         load_dotenv(find_dotenv(usecwd=True))  # the .env of the directory you start from
         environ = os.environ
-    argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in ("backup", "restore"):
         return maintenance(environ, argv)
     if argv and argv[0] == "ratings":
         return ratings(environ, argv)
+    if argv and argv[0] != "run":
+        return fail(f"No command {argv[0]!r}: python -m bot --help lists what it can do.")
     try:
         settings = Settings.from_env(environ)
     except ConfigError as error:
@@ -136,5 +165,10 @@ def fail(line: str) -> int:
     return EXIT_CONFIG
 
 
-if __name__ == "__main__":
+def cli() -> None:
+    """The installed `robber-knights-bot` command."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    cli()

@@ -48,7 +48,7 @@ def test_a_rejected_token_exits_with_one_line(monkeypatch, capsys):
 
     monkeypatch.setattr(GameBot, "login", refuse)
 
-    code = entry.main({"DISCORD_TOKEN": "wrong"})
+    code = entry.main({"DISCORD_TOKEN": "wrong"}, [])
 
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "refused the token" in err[0] and "DISCORD_TOKEN=" in err[0]
@@ -107,3 +107,22 @@ async def test_a_restart_with_many_stored_games_loads_none_of_them(world):
     await world.restart()
     assert world.bot.storage.loads == 0  # not one game read
     assert world.bot.deliveries._tasks == {}  # and nothing owed, so nothing to deliver
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["run", "--help"], ["backup", "--help"], ["restore", "--help"],
+                                  ["ratings", "--help"], ["ratings", "rebuild", "--help"]])
+def test_every_command_answers_help_without_a_token(argv, capsys):
+    assert entry.main({}, argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m bot")
+
+
+def test_the_help_lists_what_the_bot_can_do(capsys):
+    entry.main({}, ["--help"])
+    out = capsys.readouterr().out
+    assert all(command in out for command in ("run", "backup", "restore", "ratings"))
+
+
+def test_an_unknown_command_says_where_to_look(capsys):
+    assert entry.main({"DISCORD_TOKEN": "x"}, ["nonsense"]) == 2
+    assert "--help" in capsys.readouterr().err
