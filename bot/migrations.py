@@ -347,8 +347,6 @@ MIGRATIONS.append(
         -- post of a newer turn carries that turn's nonce, so Discord hands back a message it made
         -- unseen (to be brought up to date, or to lose its buttons) instead of leaving it live.
         ALTER TABLE games ADD COLUMN post_turn INTEGER;
-        -- The same for a seat's new DM: the version whose post was sent unconfirmed.
-        ALTER TABLE seat_dms ADD COLUMN post_version INTEGER;
 
         -- Deliveries gain `late`: a message whose edit got no answer in time and may still land
         -- after newer edits (a table's CHECK is rebuilt, not altered; the order is kept).

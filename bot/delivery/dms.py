@@ -19,7 +19,7 @@ from games.core import Game
 
 from bot import presenter
 from bot.delivery.content import Content, Images
-from bot.delivery.requests import Failure, nonce_for, shows
+from bot.delivery.requests import Failure, nonce_for
 from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
@@ -100,23 +100,13 @@ class PrivateDeliveries:
             dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
-        posting = await self.storage.dm_posting(table.id, seat, version)
-        message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, posting),
+        message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, version),
                                                       **kwargs))
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
-        unseen = not shows(message, payload.content, payload.view)
-        # A DM Discord made earlier under the same nonce, as it was then (its answer was lost):
-        # it is the seat's open DM, edited to what it owes now in the next pass.
-        await self.storage.dm_delivered(table.id, seat, version=None if unseen else version, user_id=player.user_id,
+        await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                         channel_id=message.channel.id, message_id=message.id,
-                                        buttons=True if unseen else payload.moves, done_text=payload.done)
-        if unseen:
-            await self.storage.dm_unfresh(table.id, seat)
-            log.info("dm game=%s seat=%s post for version %s had been made unseen (message %s)", table.id, seat,
-                     posting, message.id)
-            self.again(table.id)
-            return None
+                                        buttons=payload.moves, done_text=payload.done)
         if player.dm_ok is not True:
             await self.storage.set_dm_ok(table.id, player.user_id, True)
         return None

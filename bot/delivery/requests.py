@@ -108,17 +108,6 @@ def nonce_for(*parts: Any) -> str:
     return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=10).hexdigest()
 
 
-def shows(message: discord.Message, text: str, view: discord.ui.View | None) -> bool:
-    """Whether a message Discord answered a post with is the one just sent: the same words and
-    the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
-    a message made earlier under the same nonce."""
-    sent = sorted(item.custom_id for item in (view.children if view is not None else [])
-                  if getattr(item, "custom_id", None))
-    shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
-                   if getattr(child, "custom_id", None))
-    return message.content.strip() == text.strip() and shown == sent
-
-
 def is_discord_trouble(error: BaseException | None) -> bool:
     """Whether a request failed because of Discord itself (a 5xx, a rate limit discord.py gave up
     waiting out, a hang, no connection): no bug of the bot's, worth one line in the log."""

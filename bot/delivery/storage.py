@@ -224,28 +224,16 @@ class DeliveryStore:
                                  r["done_text"], r["owed"], bool(r["fresh"]), tuple(json.loads(r["lines"])),
                                  r["closed_until"]) for r in rows}
 
-    async def dm_posting(self, game_id: int, seat: int, version: int) -> int:
-        """A new DM for the seat is about to be sent for `version`: the version whose nonce it
-        carries (that of a post sent before without the bot hearing the answer, else `version`)."""
-        await self._update("UPDATE seat_dms SET post_version = COALESCE(post_version, ?) WHERE game_id = ? AND seat = ?",
-                           (version, game_id, seat))
-        return (await self._row("SELECT post_version FROM seat_dms WHERE game_id = ? AND seat = ?",
-                                (game_id, seat)))[0]
-
     async def dm_delivered(self, game_id: int, seat: int, *, version: int | None, user_id: int, channel_id: int,
                            message_id: int, buttons: bool, done_text: str | None) -> None:
         """The seat's DM `message_id` is open (with or without buttons); what was owed for
         `version` is shown (None: only the message changed, nothing owed was paid)."""
         await self._update(
             "UPDATE seat_dms SET user_id = ?, channel_id = ?, message_id = ?, buttons = ?, done_text = ?, "
-            "closed_until = NULL, post_version = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
+            "closed_until = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
             "lines = CASE WHEN owed = ? THEN '[]' ELSE lines END, "
             "owed = CASE WHEN owed = ? THEN NULL ELSE owed END WHERE game_id = ? AND seat = ?",
             (user_id, channel_id, message_id, int(buttons), done_text, version, version, version, game_id, seat))
-
-    async def dm_unfresh(self, game_id: int, seat: int) -> None:
-        """The seat's open DM is the one its owed view goes to (an edit, not a new DM)."""
-        await self._update("UPDATE seat_dms SET fresh = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def dm_finished(self, game_id: int, seat: int, *, forget: bool) -> None:
         """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""

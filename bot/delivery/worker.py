@@ -33,7 +33,7 @@ from games.core import Game
 from bot import presenter
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, shows
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.dms import PrivateDeliveries
 from bot.delivery.storage import (close_write, delivered_write, late_closed_write, late_write, lobby_write,
                                   notice_write)
@@ -63,6 +63,17 @@ class Watch:
     interaction: discord.Interaction
     since: float
     told: bool = False
+
+
+def _shows(message: discord.Message, text: str, view: discord.ui.View | None) -> bool:
+    """Whether a message Discord answered a post with is the one just sent: the same words and
+    the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
+    a message made earlier under the same nonce."""
+    sent = sorted(item.custom_id for item in (view.children if view is not None else [])
+                  if getattr(item, "custom_id", None))
+    shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
+                   if getattr(child, "custom_id", None))
+    return message.content.strip() == text.strip() and shown == sent
 
 
 class Deliveries:
@@ -414,7 +425,7 @@ class Deliveries:
                 posting = await self.storage.board_posting(table.id, table.turn_number)
                 result = await self._request(lambda: channel.send(
                     text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, posting), **extra))
-                if not isinstance(result, Failure) and not shows(result, text, view):
+                if not isinstance(result, Failure) and not _shows(result, text, view):
                     return await self._made_unseen(table, game, state, drawn, result, posting)
         if isinstance(result, Failure):
             return result

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 from bot.delivery.requests import REQUEST_TIMEOUT
-from tests.bot.harness import buttons, move_buttons, reply, seat_order, start_table, to_act
+from tests.bot.harness import buttons, reply, seat_order, start_table, to_act
 from tests.bot.hostile import HostileDiscord
 from tests.bot.test_failing_discord import boards_in_channel, delivered, nothing_owed, owed, start_pips
 
@@ -296,21 +296,3 @@ async def test_the_same_button_clicked_again_before_its_board_is_redrawn_counts_
         assert world.stored(1).version == version + 1
         hostile.clear()
         assert await delivered(world)
-
-
-async def test_a_dm_made_unseen_is_the_seat_s_open_dm_and_no_second_one_is_sent(world, hostile):
-    alice, bob = await start_pips(world)
-    dms_before = len(world.dms(bob))
-    # Bob's new DM (his card to play) is made, but the answer is lost; Alice plays meanwhile,
-    # so what the DM owes is newer by the time it is tried again.
-    hostile.hang("POST", f"/channels/{bob.user.dm_channel.id}/messages", seconds=12.0, lost_answer=True)
-    hostile.fail("POST", f"/channels/{bob.user.dm_channel.id}/messages", 503, times=3)  # and its retries fail
-    await world.click(alice, world.latest_board(), label="High cards win")
-    card = world.stored_state(1)["hands"][world.seats(1)[alice.id]][0]
-    await world.slash(alice, "move", action=f"play {card}")
-    await world.env.advance_time(REQUEST_TIMEOUT + 1)
-    assert await delivered(world)
-    new = world.dms(bob)[dms_before:]
-    assert len(new) == 1, [m.content for m in new]
-    assert "waiting for **Bob**." in world.fresh(new[0]).content  # as it is now, not as when it was made
-    assert move_buttons(world.fresh(new[0]))
