@@ -185,18 +185,27 @@ async def test_a_typed_move_offered_at_a_newer_version_is_a_new_move_not_a_retry
 # --------------------------------------------------------- 6. a late edit
 
 
-async def test_an_edit_that_lands_after_a_newer_one_is_overwritten_by_the_newest_board(world, hostile):
+async def play_a_card(world, player) -> None:
+    card = world.stored_state(1)["hands"][world.seats(1)[player.id]][0]
+    await world.slash(player, "move", action=f"play {card}")
+
+
+async def a_card_whose_board_edit_lands_late(world, hostile, *, seconds: float):
+    """Three at Pips, high cards winning: the second player's card, whose board edit hangs
+    `seconds` and is carried out by Discord only then, long after the bot gave up on it."""
     first, second, third = await start_pips(world, "alice", "bob", "carl")
     await world.click(first, world.latest_board(), label="High cards win")
     board = world.latest_board()
-    # The second player's card: the board's edit hangs 15 s, and Discord carries it out only then.
-    hostile.hang("PATCH", f"/channels/{world.channel.id}/messages/{board.id}", seconds=15.0, lands_late=True)
-    card = world.stored_state(1)["hands"][world.seats(1)[second.id]][0]
-    await world.slash(second, "move", action=f"play {card}")
+    hostile.hang("PATCH", f"/channels/{world.channel.id}/messages/{board.id}", seconds=seconds, lands_late=True)
+    await play_a_card(world, second)
     await world.env.advance_time(REQUEST_TIMEOUT + 2)
+    return first, second, third, board
+
+
+async def test_an_edit_that_lands_after_a_newer_one_is_overwritten_by_the_newest_board(world, hostile):
+    first, second, third, board = await a_card_whose_board_edit_lands_late(world, hostile, seconds=15.0)
     # The third player's card in the same turn: edited at once, before the hung edit lands.
-    card = world.stored_state(1)["hands"][world.seats(1)[third.id]][0]
-    await world.slash(third, "move", action=f"play {card}")
+    await play_a_card(world, third)
     newest = world.fresh(board).content
     assert newest.count("has chosen a card") == 2, newest
     await world.env.advance_time(60)
@@ -247,17 +256,9 @@ async def test_a_game_backing_off_after_discord_s_trouble_is_woken_when_discord_
 
 
 async def test_an_edit_that_lands_late_on_a_message_made_history_meanwhile_is_undone_after_a_restart(world, hostile):
-    first, second, third = await start_pips(world, "alice", "bob", "carl")
-    await world.click(first, world.latest_board(), label="High cards win")
-    board = world.latest_board()
-    # The second player's card: the board's edit hangs 20 s, and Discord carries it out only then.
-    hostile.hang("PATCH", f"/channels/{world.channel.id}/messages/{board.id}", seconds=20.0, lands_late=True)
-    card = world.stored_state(1)["hands"][world.seats(1)[second.id]][0]
-    await world.slash(second, "move", action=f"play {card}")
-    await world.env.advance_time(REQUEST_TIMEOUT + 2)
+    first, second, third, board = await a_card_whose_board_edit_lands_late(world, hostile, seconds=20.0)
     for player in (first, third):  # the round ends: its message becomes history
-        card = world.stored_state(1)["hands"][world.seats(1)[player.id]][0]
-        await world.slash(player, "move", action=f"play {card}")
+        await play_a_card(world, player)
     history = world.fresh(board).content
     assert "waiting for" not in history and world.latest_board().id != board.id
     await world.restart()  # the bot is killed before the hung edit lands, and starts again
