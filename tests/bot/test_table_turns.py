@@ -1,4 +1,4 @@
-"""A table made for phones: whole games of Knatsch and Raub Ritter through simcord, counting
+"""A table made for phones: whole games of every game through simcord, counting
 what the channel and the DMs receive per turn, and reading every text a player sees.
 
 - One channel post and at most one mention per handover: a move that leaves the same wait
@@ -19,6 +19,7 @@ from games import REGISTRY
 from tests.bot.harness import bot_factory, buttons, components, selects, seat_order, take_turn, to_act
 
 PLACEHOLDER = re.compile(r"\{s\d")
+GAME_OVER = {"en": "Game over", "de": "Spielende"}
 
 
 @pytest.fixture
@@ -67,12 +68,13 @@ class Reader:
                 assert option["label"] != option["value"]
 
 
-async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: int):
+async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: int, lang: str = "en"):
     players = [world.player(name) for name in names]
-    await world.slash(players[0], "game new", game=game_name)
+    await world.slash(players[0], "game new", game=game_name, language=lang)
+    join, start = ("Mitspielen", "Starten") if lang == "de" else ("Join", "Start")
     for player in players[1:]:
-        await world.click(player, world.latest(), label="Join")
-    await world.click(players[0], world.latest(), label="Start")
+        await world.click(player, world.latest(), label=join)
+    await world.click(players[0], world.latest(), label=start)
     players = seat_order(world, 1, players)
     reader = Reader(world, REGISTRY[game_name], players)
     rng = random.Random(seed)
@@ -80,8 +82,9 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
     dms_before = reader.dm_counts()
     last_dms = dms_before
     waiting = reader.waiting()
+    called = (world.latest_board().id, set(world.pinged(world.latest_board())))
     assert len(reader.channel_ids()) == 2  # the lobby and the first turn message
-    while "Game over" not in world.latest_board().content:
+    while GAME_OVER[lang] not in world.latest_board().content:
         assert moves < 2000
         ids = reader.channel_ids()
         acting = to_act(world, players)
@@ -104,18 +107,36 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
             assert sorted(pinged) == sorted(players[s].id for s in newcomers)
             posts += 1
             pings += len(pinged)
-        elif "Game over" in world.latest_board().content:
+            called = (message.id, set(pinged))
+        elif GAME_OVER[lang] in world.latest_board().content:
             # The end of the game is one new message (final board, scores, chart) pinging nobody.
             assert len(new) == 1 and world.pinged(world.latest_board()) == []
+        elif new:
+            # The wait passed on through a forced move to a player who was already waiting in
+            # private (Mac Robber's raid, Die Glücksritter's payment): one post naming them, which
+            # pings nobody who was not called before.
+            message = world.latest_board()
+            pinged = world.pinged(message)
+            assert len(new) == 1 and set(pinged) <= {players[s].id for s in now_waiting}
+            posts += 1
+            pings += len(pinged)
+            called = (message.id, set(pinged))
         else:
-            assert new == [], "the same player's sub-step edits the turn message"
-            assert world.pinged(world.latest_board()) == [], "an edit never pings again"
+            # An edit never pings again: it keeps at most the mentions of the post that called
+            # the players (Die Glücksritter: several choose at once, each choice edits the footer).
+            message = world.latest_board()
+            kept = called[1] if message.id == called[0] else set()
+            assert set(world.pinged(message)) <= kept, "an edit never pings again"
         new_decisions += len(newcomers)
-        # One DM per private decision: a new DM only for a seat that newly has to act; every
-        # other change edits the DM of the decision it belongs to.
+        # One DM per private decision: a new DM only for a seat that newly has to act, or whose
+        # decision ended as the next began (Mac Robber: a card played, then cards to discard);
+        # every other change edits the DM of the decision it belongs to.
         counts = reader.dm_counts()
         for seat, (now, before) in enumerate(zip(counts, last_dms)):
-            assert now - before <= 1 and (now == before or seat in newcomers), (seat, now - before, newcomers)
+            earlier = world.dms(players[seat])[:-1]
+            assert now - before <= 1 and (now == before or seat in newcomers or not any(
+                button["custom_id"].startswith("rk:move:") for dm in earlier for button in buttons(dm))), (
+                seat, now - before, newcomers)
         last_dms = counts
         waiting = now_waiting
         reader.check_message(world.latest_board())
@@ -123,7 +144,7 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
         # the latest two lines of the account, the status and the call to move in at most eight
         # lines of a 390 px phone, so the board's top is in the first half of its screen.
         content = world.latest_board().content
-        if "Game over" not in content:
+        if GAME_OVER[lang] not in content:
             assert phone_lines(content) <= PHONE_TEXT_LINES, content
             assert len([line for line in content.splitlines() if line.startswith("• ")]) <= 2, content
         for player in players:
@@ -153,4 +174,33 @@ async def test_raubritter_one_post_per_handover_one_dm_per_decision(world):
     assert posts < moves, "a turn's knights steps edit the turn message"
     # The start DMs, then one DM per new private decision (checked move by move).
     assert 0 < sum(dms) <= decisions
+    assert reader.texts_checked > moves
+
+
+@pytest.mark.game("macrobber")
+async def test_macrobber_turn_messages_fit_a_phone_in_german(world):
+    """Mac Robber in German: one post per handover, every turn's text within eight phone lines."""
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
+        world, "macrobber", ("anna", "Дмитрий", "olga"), 5, lang="de")
+    assert moves > 30 and handovers <= posts < moves
+    assert reader.texts_checked > moves
+
+
+@pytest.mark.game("gluecksritter")
+async def test_gluecksritter_turn_messages_fit_a_phone(world):
+    """Die Glücksritter with five: one post per handover, every turn's text within eight phone lines."""
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
+        world, "gluecksritter", ("anna", "王小明", "olga", "bea", "carl"), 6)
+    assert moves > 30 and handovers <= posts < moves
+    assert reader.texts_checked > moves
+
+
+@pytest.mark.game("carcassonne")
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_carcassonne_turn_messages_fit_a_phone(world, lang):
+    """Carcassonne: one post per handover, every turn's text within eight phone lines."""
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
+        world, "carcassonne", ("anna", "olga", "Дмитрий"), 7, lang=lang)
+    assert moves > 60 and posts == handovers and pings == handovers
+    assert posts < moves, "a turn's sub-steps edit the turn message"
     assert reader.texts_checked > moves
