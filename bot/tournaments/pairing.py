@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -118,8 +118,8 @@ class History:
     met: Counter[frozenset[int]] = field(default_factory=Counter)
     seats: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # player -> (seat, table size)
     byes: Counter[int] = field(default_factory=Counter)
-    points: Counter[int] = field(default_factory=Counter)
-    score: Counter[int] = field(default_factory=Counter)
+    points: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
+    score: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
     played: Counter[int] = field(default_factory=Counter)
     opponents: dict[int, list[int]] = field(default_factory=dict)  # player -> everyone met, once per meeting
 
@@ -255,7 +255,7 @@ def seat_order(table: Sequence[int], history: History) -> tuple[int, ...]:
     early = {player: sum(1 - seat / (table_size - 1) for seat, table_size in history.seats.get(player, [])
                          if table_size > 1) for player in players}
 
-    def cost(order: Sequence[int]) -> float:
+    def cost(order: Iterable[int]) -> float:
         return sum(100 * counts[player][seat] + early[player] * (1 - seat / (size - 1))
                    for seat, player in enumerate(order))
 
@@ -512,7 +512,8 @@ def _circle(players: Sequence[int]) -> list[tuple[list[list[int]], list[int]]]:
     count = len(circle)
     rounds = []
     for number in range(count - 1):
-        tables, byes = [], []
+        tables: list[list[int]] = []
+        byes: list[int] = []
         for index in range(count // 2):
             a, b = circle[index], circle[count - 1 - index]
             if a is None or b is None:
