@@ -198,23 +198,20 @@ class TournamentStore(_Store):
             return cursor.rowcount == 1
 
     async def tournament_next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
-                                    byes: Sequence[int], writes: Sequence[Write] = ()) -> bool:
-        """The tournament moves on to `round_no` with its tables (each in seat order; pending) and
-        byes (tables of one, over at once), if it is still at the round before (else False: another
-        process moved it on first)."""
+                                    writes: Sequence[Write] = ()) -> bool:
+        """The tournament moves on to `round_no` with its tables in order (each in seat order,
+        pending; a table of one is a bye, over at once), if it is still at the round before (else
+        False: another process moved it on first)."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET round = ?, wanted = wanted + 1, updated_at = ? WHERE id = ? AND round = ? "
                 "AND status = 'running'", (round_no, _now(), tournament_id, round_no - 1))
             if cursor.rowcount != 1:
                 return False
-            number = 0
             for number, players in enumerate(tables, start=1):
                 await db.execute("INSERT INTO tournament_tables (tournament_id, round, number, players, status) "
-                                 "VALUES (?, ?, ?, ?, 'pending')", (tournament_id, round_no, number, json.dumps(list(players))))
-            for offset, player in enumerate(byes, start=number + 1):
-                await db.execute("INSERT INTO tournament_tables (tournament_id, round, number, players, status) "
-                                 "VALUES (?, ?, ?, ?, 'bye')", (tournament_id, round_no, offset, json.dumps([player])))
+                                 "VALUES (?, ?, ?, ?, ?)", (tournament_id, round_no, number, json.dumps(list(players)),
+                                                            "bye" if len(players) == 1 else "pending"))
             for sql, params in writes:
                 await db.execute(sql, params)
             return True

@@ -48,8 +48,8 @@ async def test_a_tournament_from_sign_up_to_its_end_survives_a_reopen(place):
     assert await store.tournament_begin(tid, rounds=3, schedule=None, ratings={BIG + 10: 1100.0})
     assert not await store.tournament_begin(tid, rounds=3, schedule=None, ratings={})  # once
     assert not await store.tournament_join(tid, BIG + 14, "Late", 1000.0)  # the sign-up is closed
-    assert await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 10, BIG + 11)], byes=[BIG + 12])
-    assert not await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 11, BIG + 10)], byes=[])
+    assert await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 10, BIG + 11), (BIG + 12,)])
+    assert not await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 11, BIG + 10)])
 
     game = await store.create_lobby(guild_id=BIG, channel_id=BIG + 20, game="pips", host_id=BIG + 2, host_name="Host",
                                     options={}, writes_for=lambda game_id: [game_link_write(tid, 1, 1, game_id)])
