@@ -59,7 +59,7 @@ from bot.turns import Change
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 10080   # a week, Discord's longest: a table over days stays in the list
-RETRY_OPEN = 60.0                # seconds before a table that could not be opened is tried again
+RETRY_OPEN = 60                  # seconds before a table that could not be opened is tried again
 MAX_SWISS_ROUNDS = 10
 DEFAULT_SWISS_ROUNDS = 3
 
@@ -84,6 +84,7 @@ class Tournaments:
         self._again: set[int] = set()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._recovered = False
+        self._retry_at: dict[int, float] = {}  # tournament id -> when a table it could not open is tried again
         self.stopping = False
 
     def now(self) -> int:
@@ -433,9 +434,11 @@ class Tournaments:
                     log.exception("Tournament %s could not move on; trying again", tournament_id)
                     retry = True
                 self.messages.kick(tournament_id)
-                if retry and tournament_id not in self._again:
-                    await asyncio.sleep(RETRY_OPEN)
-                    continue
+                if retry:
+                    # Tried again by the scheduler (a table Discord would not open yet), or sooner
+                    # when a table ends or the bot starts again.
+                    self._retry_at[tournament_id] = self.now() + RETRY_OPEN
+                    self.scheduler.poke()
                 if tournament_id not in self._again:
                     break
         finally:
@@ -621,8 +624,9 @@ class Tournaments:
     async def next_due(self) -> float | None:
         if not self._recovered:
             return 0.0
-        due = await self.storage.tournaments_next_due()
-        return None if due is None else float(due)
+        due = [float(when) for when in (await self.storage.tournaments_next_due(), *self._retry_at.values())
+               if when is not None]
+        return min(due) if due else None
 
     async def run_due(self, now: float) -> None:
         """At the first pass (a start): every running tournament and every owed message is looked
@@ -634,6 +638,10 @@ class Tournaments:
                 self.kick(tournament_id)
             for tournament_id in await self.storage.tournaments_owed():
                 self.messages.kick(tournament_id)
+        for tournament_id, when in list(self._retry_at.items()):
+            if when <= now:
+                del self._retry_at[tournament_id]
+                self.kick(tournament_id)
         for tournament_id in await self.storage.tournaments_signup_due(int(now)):
             await self._signup_over(tournament_id)
         for table in await self.storage.tournament_tables_due(int(now)):
