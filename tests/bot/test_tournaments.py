@@ -294,7 +294,7 @@ async def test_bad_input_is_answered_clearly_and_only_to_the_asker(world, clock)
 
     # Too small a field: refused, the sign-up stays open.
     small = reply(await world.slash(host, "game tournament start"))
-    assert small.ephemeral and "needs at least 4 players; 2 have signed up" in small.content
+    assert small.ephemeral and "at least 4 in all; 2 have signed up" in small.content
     assert world.query("SELECT status FROM tournaments WHERE id = 1") == [("signup",)]
     not_host = reply(await world.slash(member, "game tournament start"))
     assert not_host.ephemeral and "Only its organiser" in not_host.content
