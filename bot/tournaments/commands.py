@@ -100,7 +100,8 @@ class TournamentCog(FeatureCog):
         await reply_ephemeral(interaction, i18n.t(user_language(interaction), "bot.tournaments.started",
                                                   id=started.id, channel=f"<#{started.channel_id}>"))
 
-    @tournament.command(name="status", description="Where a tournament stands, your place and your table (only for you)")
+    @tournament.command(name="status",
+                        description="Where a tournament stands, your place and your table (only for you)")
     @app_commands.describe(tournament="Which tournament (its number; default: yours on this server)")
     async def status(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = require_guild(interaction)

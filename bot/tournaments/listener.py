@@ -61,8 +61,9 @@ def table_result(change: Change, players: Sequence[int]) -> dict[str, Any]:
     game ended ("finished", "scored": by the rule when its time ran out, "abandoned")."""
     table, game = change.table, change.game
     seats = range(len(table.players))
-    if change.kind == "move":
-        record = outcome_record(game.outcome(change.after))
+    outcome = game.outcome(change.after) if change.kind == "move" else None
+    if outcome is not None:
+        record = outcome_record(outcome)
         how = "finished"
     else:
         record = dict(change.record.get("result") or {})

@@ -58,7 +58,8 @@ class TournamentMessages:
         if task is not None and not task.done():
             self._again.add(tournament_id)
             return
-        self._tasks[tournament_id] = loop.create_task(self._run(tournament_id), name=f"tournament-message-{tournament_id}")
+        self._tasks[tournament_id] = loop.create_task(self._run(tournament_id),
+                                                      name=f"tournament-message-{tournament_id}")
 
     async def stop(self) -> None:
         self.stopping = True

@@ -72,7 +72,7 @@ class TableResult:
     scores: tuple[float, ...] = ()
 
     def points(self) -> dict[int, float]:
-        return dict(zip(self.players, table_points(self.places)))
+        return dict(zip(self.players, table_points(self.places), strict=True))
 
     def score_of(self, player: int) -> float:
         index = self.players.index(player)

@@ -27,7 +27,7 @@ import logging
 import math
 import random
 from collections import defaultdict
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Literal, Mapping, Sequence
 
 import discord
 
@@ -50,7 +50,7 @@ from bot.timing import Durations
 from bot.tournaments import pairing
 from bot.tournaments.listener import TournamentListener
 from bot.tournaments.message import TournamentMessages
-from bot.tournaments.pairing import Bye, Entrant, RoundPlan, TableResult
+from bot.tournaments.pairing import Bye, Entrant, TableResult
 from bot.tournaments.storage import EntrantRow, TableRow, TournamentRow, game_link_write, owed_write, playing_write
 from bot.tournaments.texts import (bold, cancelled_text, finished_text, number, running_text, signup_text,
                                    standings_lines, table_lines, words)
@@ -58,7 +58,7 @@ from bot.turns import Change
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080   # a week, Discord's longest: a table over days stays in the list
+THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080  # a week, Discord's longest: a table stays in the list
 RETRY_OPEN = 60                  # seconds before a table that could not be opened is tried again
 MAX_SWISS_ROUNDS = 10
 DEFAULT_SWISS_ROUNDS = 3
@@ -158,9 +158,9 @@ class Tournaments:
         if not candidates:
             raise Refusal.of("bot.tournaments.none_here")
         if len(candidates) > 1 and user_id is not None:
-            mine = [t for t in candidates if any(e.user_id == user_id for e in await self.storage.tournament_entrants(t.id))]
-            if len(mine) >= 1:
-                return mine[0]
+            for candidate in candidates:  # newest first
+                if any(e.user_id == user_id for e in await self.storage.tournament_entrants(candidate.id)):
+                    return candidate
         if len(candidates) > 1:
             raise Refusal.of("bot.tournaments.several", ids=", ".join(f"#{t.id}" for t in candidates))
         return candidates[0]
@@ -258,7 +258,7 @@ class Tournaments:
                 return None
             if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
                 return None
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.state or {})
             change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
                             writes=seat_write(table.id, seat, computer="resigned"))
             change.notices.append({"content": words(lang, "withdrew_at_table",
@@ -339,8 +339,7 @@ class Tournaments:
 
     async def results(self, tournament: TournamentRow) -> tuple[list[TableResult], list[Bye], list[TableRow]]:
         tables = await self.storage.tournament_tables(tournament.id)
-        results = [TableResult(t.round, t.players, tuple(t.result["places"]), tuple(t.result["scores"]))
-                   for t in tables if t.status == "done" and t.result is not None]
+        results = [result_of(t) for t in tables if t.status == "done" and t.result is not None]
         byes = [Bye(t.round, t.players[0]) for t in tables if t.status == "bye"]
         return results, byes, tables
 
@@ -387,13 +386,14 @@ class Tournaments:
     async def _knocked_out(self, tournament: TournamentRow) -> dict[int, int]:
         """player -> the round they went out in (a knockout)."""
         tables = await self.storage.tournament_tables(tournament.id)
-        withdrawn = {e.user_id for e in await self.storage.tournament_entrants(tournament.id) if e.withdrawn is not None}
+        entrants = await self.storage.tournament_entrants(tournament.id)
+        withdrawn = {e.user_id for e in entrants if e.withdrawn is not None}
         seeds = await self._seeds(tournament)
         out: dict[int, int] = {}
         for table in tables:
             if table.status != "done" or table.result is None:
                 continue
-            result = TableResult(table.round, table.players, tuple(table.result["places"]), tuple(table.result["scores"]))
+            result = result_of(table)
             winner = pairing.knockout_winner(result, seeds, withdrawn)
             for player in table.players:
                 if player != winner:
@@ -537,9 +537,7 @@ class Tournaments:
                 if table.status == "bye" and table.players[0] not in withdrawn:
                     winner = table.players[0]
                 elif table.result is not None:
-                    result = TableResult(table.round, table.players, tuple(table.result["places"]),
-                                         tuple(table.result["scores"]))
-                    winner = pairing.knockout_winner(result, seeds, withdrawn)
+                    winner = pairing.knockout_winner(result_of(table), seeds, withdrawn)
         else:
             order = await self.order(tournament, entrants)
             winner = next((entrant.user_id for _, entrant, *_rest in order if entrant.playing), None)
@@ -555,8 +553,9 @@ class Tournaments:
         thread_id = table.thread_id
         if thread_id is None:
             channel = self.client.get_channel(tournament.channel_id)
-            if channel is None or not hasattr(channel, "create_thread"):
-                log.warning("tournament=%s channel %s is gone or holds no threads", tournament.id, tournament.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                log.warning("tournament=%s channel %s is gone or holds no threads", tournament.id,
+                            tournament.channel_id)
                 return False
             name = words(lang, "thread_name", game=self.title(tournament.game, lang), id=tournament.id,
                          round=table.round, number=table.number)[:100]
@@ -689,7 +688,7 @@ class Tournaments:
         if table.status != "active":
             return
         game = self.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.state or {})
         scores = running_scores(game, state)
         seats = range(len(table.players))
         names = presenter.bold_names(table.names)
@@ -722,12 +721,13 @@ class Tournaments:
             notice = words(lang, "time_up_computer") if first else None
             first = False
 
-            async def make(current: GameRow, game: Game, seat: int = seat, notice: str | None = notice) -> Change | None:
+            async def make(current: GameRow, game: Game, seat: int = seat,
+                           notice: str | None = notice) -> Change | None:
                 if current.status != "active":
                     return None
                 if (await self.storage.days_seats(current.id)).get(seat, {}).get("computer"):
                     return None
-                state = game.from_dict(current.state)
+                state = game.from_dict(current.state or {})
                 change = Change("seat", current, game, state, state, seat=seat,
                                 record={"seat": {"computer": "timeout"}},
                                 writes=seat_write(current.id, seat, computer="timeout"))
@@ -736,3 +736,9 @@ class Tournaments:
                 return change
 
             await self.moves.change(game_id, make)
+
+
+def result_of(table: TableRow) -> TableResult:
+    """A done table's result as the pairing reads it."""
+    assert table.result is not None
+    return TableResult(table.round, table.players, tuple(table.result["places"]), tuple(table.result["scores"]))

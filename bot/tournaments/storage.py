@@ -21,14 +21,13 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+import asyncio
+from typing import TYPE_CHECKING, Any, AsyncContextManager, Sequence
 
 from bot.storage.core import Write
 
 if TYPE_CHECKING:
-    from bot.storage.core import CoreStore as _Store
-else:
-    _Store = object
+    import aiosqlite
 
 OPEN = ("signup", "running")
 
@@ -139,10 +138,20 @@ def playing_write(tournament_id: int, round_no: int, number: int, due_at: int | 
 def result_write(tournament_id: int, round_no: int, number: int, result: dict[str, Any]) -> Write:
     """The table is done (in the transaction that ends its game)."""
     return ("UPDATE tournament_tables SET status = 'done', result = ? WHERE tournament_id = ? AND round = ? "
-            "AND number = ? AND status IN ('pending', 'playing')", (json.dumps(result), tournament_id, round_no, number))
+            "AND number = ? AND status IN ('pending', 'playing')",
+            (json.dumps(result), tournament_id, round_no, number))
 
 
-class TournamentStore(_Store):
+class TournamentStore:
+    if TYPE_CHECKING:  # the store's core (bot.storage.core.CoreStore), which this is mixed into
+        _lock: asyncio.Lock
+
+        def _transaction(self) -> AsyncContextManager[aiosqlite.Connection]: ...
+        async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
+        async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
+        async def _update(self, sql: str, params: tuple[Any, ...]) -> None: ...
+        async def apply(self, writes: Sequence[Write]) -> None: ...
+
     # ------------------------------------------------------------------------- tournaments
 
     async def tournament_create(self, *, guild_id: int, channel_id: int, host_id: int, game: str, format: str,
@@ -152,11 +161,12 @@ class TournamentStore(_Store):
         now = _now()
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO tournaments (guild_id, channel_id, host_id, game, format, size, rounds, options, settings, "
-                "game_time, overtime, signup_until, lang, status, created_at, updated_at) "
+                "INSERT INTO tournaments (guild_id, channel_id, host_id, game, format, size, rounds, options, "
+                "settings, game_time, overtime, signup_until, lang, status, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?)",
                 (guild_id, channel_id, host_id, game, format, size, rounds, json.dumps(options), json.dumps(settings),
                  game_time, overtime, signup_until, lang, now, now))
+            assert cursor.lastrowid is not None
             return int(cursor.lastrowid)
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
@@ -171,7 +181,8 @@ class TournamentStore(_Store):
         return [_tournament(row) for row in rows]
 
     async def tournaments_running(self) -> list[int]:
-        return [row["id"] for row in await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")]
+        rows = await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
+        return [row["id"] for row in rows]
 
     async def tournament_begin(self, tournament_id: int, *, rounds: int, schedule: list[Any] | None,
                                ratings: dict[int, float]) -> bool:
@@ -242,7 +253,8 @@ class TournamentStore(_Store):
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND EXISTS "
-                "(SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')", (tournament_id, user_id, tournament_id))
+                "(SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
+                (tournament_id, user_id, tournament_id))
             if cursor.rowcount != 1:
                 return False
             await db.execute(*owed_write(tournament_id))

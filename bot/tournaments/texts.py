@@ -133,7 +133,7 @@ def _fit(head: list[str], first: list[str], second: list[str]) -> str:
     first (the standings) as fits in one message."""
     text = "\n".join(head + ([""] + second if second else []))
     room = presenter.MESSAGE_LIMIT - len(text) - 2
-    kept = []
+    kept: list[str] = []
     for line in first:
         if len(line) + 1 > room - LINE_ROOM and kept:
             break
