@@ -327,3 +327,55 @@ async def test_the_message_and_the_tables_speak_german(world, clock):
     (first, _) = tables(world, round_no=1)
     thread = world.env.backend.get_channel(first[4])
     assert "Turnier 1 · Runde 1 · Tisch 1" in thread.name
+
+
+async def test_a_knockout_of_eight_plays_three_rounds_to_one_winner_by_the_bracket(world):
+    organiser = world.player("orga", manage_server=True)
+    players = [world.player(name) for name in ("ada", "ben", "cem", "dan", "eva", "fay", "gus", "hal")]
+    opened = reply(await world.slash(organiser, "game tournament new", game="pips", format="knockout",
+                                     options="rounds=1"))
+    assert "is open for sign-up" in opened.content
+    await settle(world)
+    assert "Knockout · tables of 2" in announcement(world).content
+    await sign_up(world, players)
+    await world.slash(organiser, "game tournament start")
+    await settle(world)
+    assert [len(json.loads(row[2])) for row in tables(world, round_no=1)] == [2, 2, 2, 2]
+    assert "Round 1 of 3" in announcement(world).content
+    for round_no in (1, 2, 3):
+        await play_round(world, players, round_no, seed=round_no)
+        if round_no < 3:
+            assert len(tables(world, round_no=round_no + 1)) == 4 // 2 ** (round_no - 1) // 2
+    # Each round's tables hold the winners of the tables before, in bracket order.
+    winners = {}
+    for round_no, number, seated, _, _, _ in tables(world):
+        ((result,),) = world.query("SELECT result FROM tournament_tables WHERE tournament_id = 1 AND round = ? "
+                                   "AND number = ?", (round_no, number))
+        places = json.loads(result)["places"]
+        best = min(places)
+        winners[round_no, number] = [u for u, place in zip(json.loads(seated), places) if place == best]
+    for round_no in (2, 3):
+        for _, number, seated, _, _, _ in tables(world, round_no=round_no):
+            for index, user in enumerate(json.loads(seated)):
+                assert user in winners[round_no - 1, 2 * number - 1] + winners[round_no - 1, 2 * number]
+    ((status, winner),) = world.query("SELECT status, winner_id FROM tournaments WHERE id = 1")
+    assert status == "finished" and winner in winners[3, 1]
+    content = announcement(world).content
+    assert "wins the tournament!" in content and "out in round 1" in content and "out in round 3" in content
+
+
+async def test_a_round_robin_of_four_lets_everyone_meet_everyone_once(world):
+    organiser = world.player("orga", manage_server=True)
+    players = [world.player(name) for name in NAMES[:4]]
+    await world.slash(organiser, "game tournament new", game="pips", format="roundrobin", players=2,
+                      options="rounds=1")
+    await settle(world)
+    await sign_up(world, players)
+    await world.slash(organiser, "game tournament start")
+    await settle(world)
+    assert "Round 1 of 3" in announcement(world).content
+    for round_no in (1, 2, 3):
+        await play_round(world, players, round_no, seed=round_no)
+    met = Counter(frozenset(json.loads(row[2])) for row in tables(world))
+    assert len(met) == 6 and set(met.values()) == {1}
+    assert world.query("SELECT status FROM tournaments WHERE id = 1") == [("finished",)]
