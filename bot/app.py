@@ -209,7 +209,8 @@ class GameBot(commands.Bot):
         # Tournaments (bot.tournaments): rounds that run themselves, a table's result stored with the
         # change that ends its game, tables past their time ended by the rule, one message each.
         self.tournaments = Tournaments(self, storage, self.games, self.moves, self.seats, self.scheduler,
-                                       self.durations, self.seed_source)
+                                       self.durations, self.seed_source, owns_guild=self.owns_guild,
+                                       sharded=getattr(self, "shard_ids", None) is not None)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""

@@ -27,7 +27,7 @@ import logging
 import math
 import random
 from collections import defaultdict
-from typing import Any, Final, Literal, Mapping, Sequence
+from typing import Any, Callable, Final, Literal, Mapping, Sequence
 
 import discord
 
@@ -60,13 +60,15 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080  # a week, Discord's longest: a table stays in the list
 RETRY_OPEN = 60                  # seconds before a table that could not be opened is tried again
+SHARDED_CHECK = 30               # with several processes: seconds between looks at the running tournaments
 MAX_SWISS_ROUNDS = 10
 DEFAULT_SWISS_ROUNDS = 3
 
 
 class Tournaments:
     def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], moves: Moves,
-                 seats: ComputerSeats, scheduler: Scheduler, durations: Durations, seed_source: random.Random) -> None:
+                 seats: ComputerSeats, scheduler: Scheduler, durations: Durations, seed_source: random.Random, *,
+                 owns_guild: Callable[[int], bool] = lambda guild_id: True, sharded: bool = False) -> None:
         self.client = client
         self.storage = storage
         self.games = games
@@ -75,6 +77,9 @@ class Tournaments:
         self.scheduler = scheduler
         self.durations = durations
         self.seed_source = seed_source
+        self.owns_guild = owns_guild  # with several processes (shards), each runs its own servers' tournaments
+        self.sharded = sharded
+        self._check_at = 0.0  # sharded: when running tournaments are looked at again (another process's results)
         self.messages = TournamentMessages(client, storage, self.render)
         self.listener = TournamentListener(storage, self.kick)
         moves.listen(self.listener)
@@ -450,7 +455,7 @@ class Tournaments:
         if something could not be done now (Discord refused a thread) and is tried again later."""
         for _ in range(MAX_SWISS_ROUNDS + 64):  # byes-only rounds may follow one another; never loops for ever
             tournament = await self.storage.tournament(tournament_id)
-            if tournament is None or tournament.status != "running":
+            if tournament is None or tournament.status != "running" or not self.owns_guild(tournament.guild_id):
                 return False
             tables = await self.storage.tournament_tables(tournament.id, tournament.round)
             if tournament.round == 0 or all(table.over for table in tables):
@@ -552,7 +557,9 @@ class Tournaments:
         lang = tournament.lang
         thread_id = table.thread_id
         if thread_id is None:
-            channel = self.client.get_channel(tournament.channel_id)
+            channel: Any = self.client.get_channel(tournament.channel_id)
+            if channel is None:  # not in the cache yet (just started): asked of Discord
+                channel = await attempt(lambda: self.client.fetch_channel(tournament.channel_id))
             if not isinstance(channel, discord.TextChannel):
                 log.warning("tournament=%s channel %s is gone or holds no threads", tournament.id,
                             tournament.channel_id)
@@ -623,16 +630,17 @@ class Tournaments:
     async def next_due(self) -> float | None:
         if not self._recovered:
             return 0.0
-        due = [float(when) for when in (await self.storage.tournaments_next_due(), *self._retry_at.values())
-               if when is not None]
+        due = [float(when) for when in (await self.storage.tournaments_next_due(), *self._retry_at.values(),
+                                        self._check_at if self.sharded else None) if when is not None]
         return min(due) if due else None
 
     async def run_due(self, now: float) -> None:
         """At the first pass (a start): every running tournament and every owed message is looked
         at. Then: sign-ups whose time is up start (or are cancelled, too few having signed up), and
         tables past their time are ended by the tournament's rule."""
-        if not self._recovered:
+        if not self._recovered or (self.sharded and now >= self._check_at):
             self._recovered = True
+            self._check_at = now + SHARDED_CHECK
             for tournament_id in await self.storage.tournaments_running():
                 self.kick(tournament_id)
             for tournament_id in await self.storage.tournaments_owed():
