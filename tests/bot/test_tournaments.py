@@ -14,7 +14,7 @@ import simcord
 from bot.app import create_bot
 from bot.scheduler import FakeClock
 from bot.tournaments import message as tournament_message
-from tests.bot import fakegame
+from tests.bot import fakegame, pg
 from tests.bot.harness import buttons, play_to_end, reply, take_turn
 
 DAY = 24 * 3600
@@ -141,6 +141,7 @@ async def test_a_swiss_of_three_rounds_with_nine_players_runs_itself_to_a_winner
     assert status.ephemeral and "You: place" in status.content and "of 9" in status.content
 
 
+@pg.on_both_stores
 async def test_a_restart_mid_round_and_a_thread_discord_refused_at_first_lose_nothing(world, clock):
     organiser = world.player("orga", manage_server=True)
     players = [world.player(name) for name in NAMES[:4]]
