@@ -48,6 +48,8 @@ from bot.storage import Storage
 from bot.storage.archive import Archive
 from bot.tables import Tables
 from bot.timing import Durations
+from bot.tournaments.commands import TournamentCog
+from bot.tournaments.runner import Tournaments
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -57,7 +59,7 @@ DRAIN_SHARE = 0.6     # of which waiting for moves under way may take this share
 BACKUP_KEEP = 7
 BACKUP_PATTERN = "bot-*.sqlite3"
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog, LeagueCog)
+FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog, LeagueCog, TournamentCog)
 
 
 class GameTree(app_commands.CommandTree):
@@ -129,6 +131,7 @@ class GameBot(commands.Bot):
         self.taking_back: TakingBack | None = None
         self.orders: Orders | None = None
         self.league: League | None = None
+        self.tournaments: Tournaments | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -203,6 +206,11 @@ class GameBot(commands.Bot):
         self.deliveries.end_message = self.league.end_message(self.deliveries.end_message)
         content.turn_recap = self.league.turn_recap
         self.scheduler.add_source(self.league.overviews.next_due, self.league.overviews.run_due)
+        # Tournaments (bot.tournaments): rounds that run themselves, a table's result stored with the
+        # change that ends its game, tables past their time ended by the rule, one message each.
+        self.tournaments = Tournaments(self, storage, self.games, self.moves, self.seats, self.scheduler,
+                                       self.durations, self.seed_source, owns_guild=self.owns_guild,
+                                       sharded=getattr(self, "shard_ids", None) is not None)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -317,6 +325,8 @@ class GameBot(commands.Bot):
             await self.deliveries.stop()
         if self.league is not None:
             await self.league.stop()
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         if self.storage is not None:
             await self.storage.close()
 

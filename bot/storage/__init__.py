@@ -4,7 +4,7 @@ loses nothing.
 `Storage` is the store's core (`bot.storage.core`: games, seats, the action log, every change to
 a game) together with the tables each feature keeps beside it: games over days
 (`bot.days.storage`), what the bot owes Discord (`bot.delivery.storage`) and the league's
-ratings, overviews and recaps (`bot.league.storage`).
+ratings, overviews and recaps (`bot.league.storage`) and tournaments (`bot.tournaments.storage`).
 """
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from bot.delivery.storage import DeliveryStore
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore, Write
+from bot.tournaments.storage import TournamentStore
 from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
                               StorageError)
 
 
-class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore):
+class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore, TournamentStore):
     """The whole store over one connection (see the module's docstring)."""
 
 

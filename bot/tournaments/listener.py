@@ -1,0 +1,90 @@
+"""The tournaments' listener on the move pipeline (bot.moves): the change that ends a tournament
+table's game also writes the table's result and marks the tournament's message owed, in its own
+transaction; once it is stored the tournament is kicked (the next round may begin). And a gate:
+a table whose time ran out is the computer's to finish, so its players' moves are refused.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Sequence
+
+from bot.errors import Refusal
+from bot.league.listener import ended
+from bot.league.ratings import placings
+from bot.locale import table_language
+from bot.records import outcome_record, running_scores
+from bot.storage import GameRow, Storage, Write
+from bot.tournaments.pairing import competition_ranks
+from bot.tournaments.storage import owed_write, result_write
+from bot.tournaments.texts import words
+from bot.turns import Change
+
+log = logging.getLogger(__name__)
+
+
+class TournamentListener:
+    def __init__(self, storage: Storage, kick: Callable[[int], None]) -> None:
+        self.storage = storage
+        self.kick = kick  # tournament id -> its rounds move on (bot.tournaments.runner)
+
+    async def prepare(self, change: Change) -> Sequence[Write]:
+        if not ended(change):
+            return []
+        try:
+            table = await self.storage.tournament_table_of_game(change.table.id)
+            if table is None or table.over:
+                return []
+            result = table_result(change, table.players)
+        except Exception:  # noqa: BLE001 - a game ends whether or not its tournament can count it
+            log.exception("Could not count game %s for its tournament", change.table.id)
+            return []
+        log.info("tournament=%s round=%s table=%s game=%s done: places %s", table.tournament_id, table.round,
+                 table.number, change.table.id, result["places"])
+        return [result_write(table.tournament_id, table.round, table.number, result), owed_write(table.tournament_id)]
+
+    async def after(self, change: Change) -> None:
+        if not ended(change):
+            return
+        table = await self.storage.tournament_table_of_game(change.table.id)
+        if table is not None:
+            self.kick(table.tournament_id)
+
+    async def gate(self, table: GameRow, seat: int) -> None:
+        """Refuse a player's move at a table whose time ran out (the computer finishes it)."""
+        if await self.storage.tournament_in_overtime(table.id):
+            raise Refusal(words(table_language(table), "overtime_no_moves"))
+
+
+def table_result(change: Change, players: Sequence[int]) -> dict[str, Any]:
+    """How an ended game counts for its tournament table, in the order of `players` (the
+    table's seat order): each seat's place (1 first; equal places tie), its score and how the
+    game ended ("finished", "scored": by the rule when its time ran out, "abandoned")."""
+    table, game = change.table, change.game
+    seats = range(len(table.players))
+    outcome = game.outcome(change.after) if change.kind == "move" else None
+    if outcome is not None:
+        record = outcome_record(outcome)
+        how = "finished"
+    else:
+        record = dict(change.record.get("result") or {})
+        how = record.get("how") or ("finished" if change.record.get("status") == "finished" else "abandoned")
+    scores = record.get("scores")
+    if not isinstance(scores, list):
+        scores = running_scores(game, change.after) if change.after is not None else None
+    if record.get("winners") or isinstance(record.get("scores"), list):
+        keys = placings(record, seats)
+    elif scores is not None:
+        best = max(scores, default=0)
+        keys = placings({"winners": [s for s in seats if scores[s] == best], "scores": scores}, seats)
+    else:
+        keys = {seat: 0 for seat in seats}  # nothing to tell them apart: they share the place
+    left = {record[key] for key in ("resigned", "timed_out") if isinstance(record.get(key), int)}
+    if left:  # whoever resigned or ran out of time (with timeout=end) comes last
+        worst = max(keys.values(), default=0) + 1
+        keys = {seat: worst if seat in left else key for seat, key in keys.items()}
+    ranks = competition_ranks([keys[seat] for seat in seats])
+    by_user = {table.player_at(seat).user_id: seat for seat in seats}
+    order = [by_user[user] for user in players]
+    return {"places": [ranks[seat] for seat in order],
+            "scores": [float(scores[seat]) if scores is not None and seat < len(scores) else 0.0 for seat in order],
+            "how": how}

@@ -1,0 +1,354 @@
+"""What tournaments store (migration 11), beside the games:
+
+- `tournaments`: each tournament, its settings, its status and round, and its one message (the
+  sign-up, later the standings), which owes an edit while `wanted` > `shown` (as the league's
+  overview does);
+- `tournament_players`: who signed up, their seeding rating, and the round they withdrew in;
+- `tournament_tables`: each round's tables in order (a knockout's in bracket order), each with
+  its thread and game once opened, when it is past its time, and its result once done; a bye
+  is a table of one;
+- `tournament_guilds`: the role (besides Manage Server) that may run tournaments on a server.
+
+A table's game is linked in the transaction that makes the game, its result is written in the
+transaction that ends it (bot.tournaments.listener), and a round's tables in the one that moves
+the tournament on to that round (a compare-and-swap on the round): a restart at any point finds
+each table either not made yet or made whole.
+
+A mixin of `bot.storage.Storage`, over the same connection and lock.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+import asyncio
+from typing import TYPE_CHECKING, Any, AsyncContextManager, Sequence
+
+from bot.storage.core import Write
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+OPEN = ("signup", "running")
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: str
+    format: str
+    size: int
+    rounds: int | None
+    options: dict[str, str]
+    settings: dict[str, Any]
+    game_time: int | None
+    overtime: str
+    signup_until: int | None
+    lang: str
+    status: str
+    round: int
+    schedule: list[Any] | None
+    winner_id: int | None
+    message_id: int | None
+    wanted: int
+    shown: int
+    posts: int
+    created_at: int
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    user_id: int
+    name: str
+    rating: float
+    seq: int
+    withdrawn: int | None  # the round they withdrew in
+
+    @property
+    def playing(self) -> bool:
+        return self.withdrawn is None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    tournament_id: int
+    round: int
+    number: int
+    players: tuple[int, ...]
+    status: str  # pending, playing, done, bye
+    thread_id: int | None
+    game_id: int | None
+    due_at: int | None
+    overtime: bool
+    result: dict[str, Any] | None
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("done", "bye")
+
+
+def _tournament(row: Any) -> TournamentRow:
+    return TournamentRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], host_id=row["host_id"],
+        game=row["game"], format=row["format"], size=row["size"], rounds=row["rounds"],
+        options=json.loads(row["options"]), settings=json.loads(row["settings"]), game_time=row["game_time"],
+        overtime=row["overtime"], signup_until=row["signup_until"], lang=row["lang"], status=row["status"],
+        round=row["round"], schedule=None if row["schedule"] is None else json.loads(row["schedule"]),
+        winner_id=row["winner_id"], message_id=row["message_id"], wanted=row["wanted"], shown=row["shown"],
+        posts=row["posts"], created_at=row["created_at"])
+
+
+def _table(row: Any) -> TableRow:
+    return TableRow(row["tournament_id"], row["round"], row["number"], tuple(json.loads(row["players"])),
+                    row["status"], row["thread_id"], row["game_id"], row["due_at"], bool(row["overtime"]),
+                    None if row["result"] is None else json.loads(row["result"]))
+
+
+# ------------------------------------------------------------------- statements (a change's own)
+
+
+def owed_write(tournament_id: int) -> Write:
+    """The tournament's message owes an edit."""
+    return ("UPDATE tournaments SET wanted = wanted + 1, updated_at = ? WHERE id = ?", (_now(), tournament_id))
+
+
+def game_link_write(tournament_id: int, round_no: int, number: int, game_id: int) -> Write:
+    """The table's game, in the transaction that makes it."""
+    return ("UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? AND number = ? "
+            "AND game_id IS NULL", (game_id, tournament_id, round_no, number))
+
+
+def playing_write(tournament_id: int, round_no: int, number: int, due_at: int | None) -> Write:
+    """The table's game started (in the start's own transaction): past its time at `due_at`."""
+    return ("UPDATE tournament_tables SET status = 'playing', due_at = ? WHERE tournament_id = ? AND round = ? "
+            "AND number = ? AND status = 'pending'", (due_at, tournament_id, round_no, number))
+
+
+def result_write(tournament_id: int, round_no: int, number: int, result: dict[str, Any]) -> Write:
+    """The table is done (in the transaction that ends its game)."""
+    return ("UPDATE tournament_tables SET status = 'done', result = ? WHERE tournament_id = ? AND round = ? "
+            "AND number = ? AND status IN ('pending', 'playing')",
+            (json.dumps(result), tournament_id, round_no, number))
+
+
+class TournamentStore:
+    if TYPE_CHECKING:  # the store's core (bot.storage.core.CoreStore), which this is mixed into
+        _lock: asyncio.Lock
+
+        def _transaction(self) -> AsyncContextManager[aiosqlite.Connection]: ...
+        async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
+        async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
+        async def _update(self, sql: str, params: tuple[Any, ...]) -> None: ...
+        async def apply(self, writes: Sequence[Write]) -> None: ...
+
+    # ------------------------------------------------------------------------- tournaments
+
+    async def tournament_create(self, *, guild_id: int, channel_id: int, host_id: int, game: str, format: str,
+                                size: int, rounds: int | None, options: dict[str, str], settings: dict[str, Any],
+                                game_time: int | None, overtime: str, signup_until: int | None,
+                                lang: str) -> int:
+        now = _now()
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO tournaments (guild_id, channel_id, host_id, game, format, size, rounds, options, "
+                "settings, game_time, overtime, signup_until, lang, status, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?)",
+                (guild_id, channel_id, host_id, game, format, size, rounds, json.dumps(options), json.dumps(settings),
+                 game_time, overtime, signup_until, lang, now, now))
+            assert cursor.lastrowid is not None
+            return int(cursor.lastrowid)
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        row = await self._row("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return None if row is None else _tournament(row)
+
+    async def tournaments_in(self, guild_id: int, statuses: Sequence[str] = OPEN) -> list[TournamentRow]:
+        """The server's tournaments with one of `statuses`, newest first."""
+        marks = ", ".join("?" * len(statuses))
+        rows = await self._rows(f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) "
+                                f"ORDER BY id DESC", (guild_id, *statuses))
+        return [_tournament(row) for row in rows]
+
+    async def tournaments_running(self) -> list[int]:
+        rows = await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
+        return [row["id"] for row in rows]
+
+    async def tournament_begin(self, tournament_id: int, *, rounds: int, schedule: list[Any] | None,
+                               ratings: dict[int, float]) -> bool:
+        """Sign-up -> running, with the rounds to play, a round robin's schedule and everyone's
+        seeding rating. False if it was not in the sign-up any more."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET status = 'running', rounds = ?, schedule = ?, wanted = wanted + 1, "
+                "updated_at = ? WHERE id = ? AND status = 'signup'",
+                (rounds, None if schedule is None else json.dumps(schedule), _now(), tournament_id))
+            if cursor.rowcount != 1:
+                return False
+            for user_id, rating in ratings.items():
+                await db.execute("UPDATE tournament_players SET rating = ? WHERE tournament_id = ? AND user_id = ?",
+                                 (rating, tournament_id, user_id))
+            return True
+
+    async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None) -> bool:
+        """Running or in the sign-up -> finished (with its winner) or cancelled."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET status = ?, winner_id = ?, wanted = wanted + 1, updated_at = ? "
+                "WHERE id = ? AND status IN ('signup', 'running')", (status, winner_id, _now(), tournament_id))
+            return cursor.rowcount == 1
+
+    async def tournament_next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
+                                    writes: Sequence[Write] = ()) -> bool:
+        """The tournament moves on to `round_no` with its tables in order (each in seat order,
+        pending; a table of one is a bye, over at once), if it is still at the round before (else
+        False: another process moved it on first)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET round = ?, wanted = wanted + 1, updated_at = ? WHERE id = ? AND round = ? "
+                "AND status = 'running'", (round_no, _now(), tournament_id, round_no - 1))
+            if cursor.rowcount != 1:
+                return False
+            for number, players in enumerate(tables, start=1):
+                await db.execute("INSERT INTO tournament_tables (tournament_id, round, number, players, status) "
+                                 "VALUES (?, ?, ?, ?, ?)", (tournament_id, round_no, number, json.dumps(list(players)),
+                                                            "bye" if len(players) == 1 else "pending"))
+            for sql, params in writes:
+                await db.execute(sql, params)
+            return True
+
+    # ----------------------------------------------------------------------------- players
+
+    async def tournament_entrants(self, tournament_id: int) -> list[EntrantRow]:
+        rows = await self._rows("SELECT user_id, name, rating, seq, withdrawn FROM tournament_players "
+                                "WHERE tournament_id = ? ORDER BY seq", (tournament_id,))
+        return [EntrantRow(r["user_id"], r["name"], r["rating"], r["seq"], r["withdrawn"]) for r in rows]
+
+    async def tournament_join(self, tournament_id: int, user_id: int, name: str, rating: float) -> bool:
+        """Sign up (only while the sign-up is open). False if they had signed up already."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, rating, seq) SELECT ?, ?, ?, ?, "
+                "COALESCE((SELECT MAX(seq) FROM tournament_players WHERE tournament_id = ?), 0) + 1 "
+                "WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup') "
+                "AND NOT EXISTS (SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?)",
+                (tournament_id, user_id, name, rating, tournament_id, tournament_id, tournament_id, user_id))
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(*owed_write(tournament_id))
+            return True
+
+    async def tournament_leave(self, tournament_id: int, user_id: int) -> bool:
+        """Take back a sign-up (only while the sign-up is open). False if they had not signed up."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND EXISTS "
+                "(SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
+                (tournament_id, user_id, tournament_id))
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(*owed_write(tournament_id))
+            return True
+
+    async def tournament_withdraw(self, tournament_id: int, user_id: int, round_no: int) -> bool:
+        """A player leaves a running tournament in round `round_no`. False if they were not in it
+        (or had withdrawn already)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournament_players SET withdrawn = ? WHERE tournament_id = ? AND user_id = ? "
+                "AND withdrawn IS NULL", (round_no, tournament_id, user_id))
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(*owed_write(tournament_id))
+            return True
+
+    # ------------------------------------------------------------------------------ tables
+
+    async def tournament_tables(self, tournament_id: int, round_no: int | None = None) -> list[TableRow]:
+        """The tournament's tables (of one round), by round and number."""
+        if round_no is None:
+            rows = await self._rows("SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
+                                    (tournament_id,))
+        else:
+            rows = await self._rows("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                                    "ORDER BY number", (tournament_id, round_no))
+        return [_table(row) for row in rows]
+
+    async def tournament_table_of_game(self, game_id: int) -> TableRow | None:
+        row = await self._row("SELECT * FROM tournament_tables WHERE game_id = ?", (game_id,))
+        return None if row is None else _table(row)
+
+    async def tournament_set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
+        await self._update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
+                           "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
+
+    async def tournament_claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
+        """The table's time ran out: True for the one process that applies the rule."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournament_tables SET overtime = 1 WHERE tournament_id = ? AND round = ? AND number = ? "
+                "AND overtime = 0 AND status = 'playing'", (tournament_id, round_no, number))
+            return cursor.rowcount == 1
+
+    async def tournament_in_overtime(self, game_id: int) -> bool:
+        """Whether the game is a tournament table whose time ran out (the computer finishes it)."""
+        row = await self._row("SELECT overtime FROM tournament_tables WHERE game_id = ?", (game_id,))
+        return row is not None and bool(row["overtime"])
+
+    # ------------------------------------------------------------------------------ timers
+
+    async def tournaments_next_due(self) -> int | None:
+        """When the next sign-up closes or the next table runs out of time."""
+        signup = (await self._row("SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'"))[0]
+        table = (await self._row("SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' "
+                                 "AND overtime = 0"))[0]
+        due = [when for when in (signup, table) if when is not None]
+        return min(due) if due else None
+
+    async def tournaments_signup_due(self, now: int) -> list[int]:
+        return [row["id"] for row in await self._rows(
+            "SELECT id FROM tournaments WHERE status = 'signup' AND signup_until <= ? ORDER BY id", (now,))]
+
+    async def tournament_tables_due(self, now: int) -> list[TableRow]:
+        rows = await self._rows("SELECT * FROM tournament_tables WHERE status = 'playing' AND overtime = 0 "
+                                "AND due_at <= ? ORDER BY due_at, tournament_id, round, number", (now,))
+        return [_table(row) for row in rows]
+
+    # ----------------------------------------------------------------------------- message
+
+    async def tournaments_owed(self) -> list[int]:
+        """Tournaments whose message owes an edit."""
+        return [row["id"] for row in await self._rows("SELECT id FROM tournaments WHERE wanted > shown ORDER BY id")]
+
+    async def tournament_shown(self, tournament_id: int, *, message_id: int, shown: int) -> None:
+        """The message `message_id` shows what was owed up to `shown`."""
+        await self._update("UPDATE tournaments SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
+                           "WHERE id = ?", (message_id, shown, shown, tournament_id))
+
+    async def tournament_message_gone(self, tournament_id: int, message_id: int) -> None:
+        """The message was deleted: a new one is posted (with a nonce of its own)."""
+        await self._update("UPDATE tournaments SET message_id = NULL, posts = posts + 1 WHERE id = ? "
+                           "AND message_id = ?", (tournament_id, message_id))
+
+    async def tournament_owe(self, tournament_id: int) -> None:
+        await self.apply([owed_write(tournament_id)])
+
+    # ------------------------------------------------------------------------------ servers
+
+    async def tournament_role(self, guild_id: int) -> int | None:
+        row = await self._row("SELECT role_id FROM tournament_guilds WHERE guild_id = ?", (guild_id,))
+        return None if row is None else row["role_id"]
+
+    async def set_tournament_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._update("INSERT INTO tournament_guilds (guild_id, role_id) VALUES (?, ?) ON CONFLICT (guild_id) "
+                           "DO UPDATE SET role_id = excluded.role_id", (guild_id, role_id))

@@ -1,0 +1,87 @@
+"""What tournaments store (bot.tournaments.storage), on SQLite and on PostgreSQL: sign-ups open
+and closed, rounds moved on once (a compare-and-swap on the round), a table's game linked and its
+result written with the game's own transactions, and all of it there after a reopen."""
+from __future__ import annotations
+
+import pytest
+
+from bot.postgres import open_storage
+from bot.storage import Storage
+from bot.tournaments.storage import game_link_write, owed_write, playing_write, result_write
+from tests.bot import pg
+
+BIG = 1456074443980800007  # a real-size snowflake
+
+
+@pytest.fixture
+def place(request, tmp_path):
+    """Where the store lives: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "postgresql":
+        return pg.fresh_database_url()
+    return str(tmp_path / "bot.sqlite3")
+
+
+both = pytest.mark.parametrize("place", ["sqlite", "postgresql"], indirect=True)
+
+
+async def new_tournament(store: Storage, **changes) -> int:
+    settings = dict(guild_id=BIG, channel_id=BIG + 1, host_id=BIG + 2, game="pips", format="swiss", size=3,
+                    rounds=3, options={"rounds": "1"}, settings={"deadline": 86400, "strength": "normal"},
+                    game_time=3 * 86400, overtime="computer", signup_until=1_800_000_000, lang="de")
+    return await store.tournament_create(**{**settings, **changes})
+
+
+@both
+async def test_a_tournament_from_sign_up_to_its_end_survives_a_reopen(place):
+    store = await open_storage(place)
+    tid = await new_tournament(store)
+    assert await store.tournament_join(tid, BIG + 10, "Ænne", 1000.0)
+    assert not await store.tournament_join(tid, BIG + 10, "Ænne", 1000.0)  # once
+    for offset, name in ((11, "Bo"), (12, "Cy"), (13, "Di")):
+        assert await store.tournament_join(tid, BIG + offset, name, 990.0 + offset)
+    assert await store.tournament_leave(tid, BIG + 13)
+    assert not await store.tournament_leave(tid, BIG + 13)
+    assert await store.tournaments_owed() == [tid]
+    assert await store.tournaments_signup_due(1_800_000_000) == [tid]
+    assert await store.tournaments_next_due() == 1_800_000_000
+
+    assert await store.tournament_begin(tid, rounds=3, schedule=None, ratings={BIG + 10: 1100.0})
+    assert not await store.tournament_begin(tid, rounds=3, schedule=None, ratings={})  # once
+    assert not await store.tournament_join(tid, BIG + 14, "Late", 1000.0)  # the sign-up is closed
+    assert await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 10, BIG + 11), (BIG + 12,)])
+    assert not await store.tournament_next_round(tid, round_no=1, tables=[(BIG + 11, BIG + 10)])
+
+    game = await store.create_lobby(guild_id=BIG, channel_id=BIG + 20, game="pips", host_id=BIG + 2, host_name="Host",
+                                    options={}, writes_for=lambda game_id: [game_link_write(tid, 1, 1, game_id)])
+    await store.apply([playing_write(tid, 1, 1, 1_800_100_000)])
+    await store.tournament_set_thread(tid, 1, 1, BIG + 20)
+    assert (await store.tournament_table_of_game(game.id)).number == 1
+    assert [table.number for table in await store.tournament_tables_due(1_800_100_000)] == [1]
+    assert await store.tournament_claim_overtime(tid, 1, 1)
+    assert not await store.tournament_claim_overtime(tid, 1, 1)  # one process applies the rule
+    assert await store.tournament_in_overtime(game.id)
+    result = {"places": [1, 2], "scores": [3, 1], "how": "finished"}
+    await store.apply([result_write(tid, 1, 1, result), owed_write(tid)])
+    assert await store.tournament_withdraw(tid, BIG + 11, 1)
+    assert not await store.tournament_withdraw(tid, BIG + 11, 1)
+    await store.set_tournament_role(BIG, BIG + 30)
+    await store.tournament_shown(tid, message_id=BIG + 40, shown=3)
+    await store.close()
+
+    again = await open_storage(place)
+    tournament = await again.tournament(tid)
+    assert (tournament.status, tournament.round, tournament.lang, tournament.settings["deadline"]) == \
+        ("running", 1, "de", 86400)
+    assert tournament.message_id == BIG + 40 and tournament.guild_id == BIG
+    entrants = await again.tournament_entrants(tid)
+    assert [(e.name, e.rating, e.withdrawn) for e in entrants] == [("Ænne", 1100.0, None), ("Bo", 1001.0, 1),
+                                                                   ("Cy", 1002.0, None)]
+    tables = await again.tournament_tables(tid, 1)
+    assert [(t.players, t.status) for t in tables] == [((BIG + 10, BIG + 11), "done"), ((BIG + 12,), "bye")]
+    assert tables[0].result == result and tables[0].game_id == game.id and tables[0].thread_id == BIG + 20
+    assert await again.tournament_role(BIG) == BIG + 30
+    assert [t.id for t in await again.tournaments_in(BIG)] == [tid]
+    assert await again.tournament_end(tid, status="finished", winner_id=BIG + 10)
+    assert (await again.tournament(tid)).winner_id == BIG + 10
+    assert await again.tournaments_in(BIG) == []
+    await again.close()
