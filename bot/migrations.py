@@ -435,3 +435,28 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# Tournaments, finished (docs/tournaments.md): final places for /game stats, a cancellation by the
+# organiser, players who left the server, and a table's thread asked for before it is made.
+MIGRATIONS.append(
+    (
+        12,
+        "tournaments: final places, a cancellation by the organiser, players who left the server, a thread asked for",
+        """
+        -- Each player's final place, written with the tournament's end (the records count them).
+        ALTER TABLE tournament_players ADD COLUMN place INTEGER;
+        -- 1: they were withdrawn because they left the server (not by their own command).
+        ALTER TABLE tournament_players ADD COLUMN left_server INTEGER NOT NULL DEFAULT 0;
+
+        -- Who cancelled a tournament (NULL: too few signed up), and what became of its open tables:
+        -- 'rule' (the tournament's rule for a table out of time) or 'abandon'.
+        ALTER TABLE tournaments ADD COLUMN cancelled_by INTEGER;
+        ALTER TABLE tournaments ADD COLUMN cancel_tables TEXT;
+
+        -- When the table's thread was asked of Discord (before the request): a retry after a crash
+        -- or a lost answer looks for a thread made meanwhile before it asks again.
+        ALTER TABLE tournament_tables ADD COLUMN thread_asked_at INTEGER;
+        CREATE INDEX tournaments_by_message ON tournaments (message_id) WHERE message_id IS NOT NULL;
+        """,
+    )
+)

@@ -441,6 +441,15 @@ def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[D
     return pairs
 
 
+def crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
+    """A small crown with its base-left corner at (x, y), `size` wide: a winner's mark beside
+    the word, so the winner does not stand apart by colour alone."""
+    w, h = size, size * 0.75
+    points = [(x, y), (x, y - h), (x + w * 0.27, y - h * 0.45), (x + w * 0.5, y - h),
+              (x + w * 0.73, y - h * 0.45), (x + w, y - h), (x + w, y)]
+    draw.polygon(points, fill=HIGHLIGHT, outline=INK, width=3)
+
+
 def fixed_palette(*exact) -> "Image.Image":
     """A board's palette: the colours it paints exactly first, then a colour cube and greys for
     the anti-aliased edges of shapes and text. Quantizing to a fixed palette is some thirty

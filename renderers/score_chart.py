@@ -28,8 +28,8 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 import i18n
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
-                              ink_on, seat_names, to_palette)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, crown, fit, fixed_palette,
+                              font, ink_on, seat_names, to_palette)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 44
@@ -72,14 +72,6 @@ def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, ra
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=INK, width=3)
     draw.text((x, y), str(seat + 1), font=font(TEXT), fill=ink_on(colour), anchor="mm")
-
-
-def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
-    """A small crown with its base at (x, y): the winner's mark beside the word."""
-    w, h = size, size * 0.75
-    points = [(x, y), (x, y - h), (x + w * 0.27, y - h * 0.45), (x + w * 0.5, y - h),
-              (x + w * 0.73, y - h * 0.45), (x + w, y - h), (x + w, y)]
-    draw.polygon(points, fill=HIGHLIGHT, outline=INK, width=3)
 
 
 def _boxes_apart(box: tuple[float, float, float, float], others: list, gap: float = 4) -> bool:
@@ -263,7 +255,7 @@ def _legend(draw: ImageDraw.ImageDraw, top: float, names: Sequence[str], final: 
         name_end = score_x - font(NAME).getlength(score) - 24
         if seat in won:
             word_x = name_end - word_w
-            _crown(draw, word_x - 50, y + 14, 40)
+            crown(draw, word_x - 50, y + 14, 40)
             draw.text((word_x, y), winner_word, font=font(TEXT), fill=INK, anchor="lm")
             name_end = word_x - 64
         shown, size = fit(str(names[seat]), NAME, name_end - name_x, smallest=TEXT)

@@ -63,7 +63,10 @@ class RecordsCog(FeatureCog):
         text = records.stats_text(mine, who.display_name, titles, lang)
         # bot.league: the player's ratings, and a chart of their rating over the games.
         ratings, chart = await self.bot.league.stats(guild_id, who, name, lang)
-        await reply_ephemeral(interaction, "\n".join([text, *ratings]), **({"file": chart} if chart else {}))
+        # bot.tournaments: the tournaments they played and won.
+        tournaments = self.bot.tournaments
+        played = [] if tournaments is None else await tournaments.stats_lines(guild_id, who.id, name, lang)
+        await reply_ephemeral(interaction, "\n".join([text, *ratings, *played]), **({"file": chart} if chart else {}))
 
     @stats.autocomplete("game")
     async def game_names(self, interaction: discord.Interaction, current: str):

@@ -1,6 +1,8 @@
-"""Join and Leave on a tournament's sign-up message: persistent buttons whose custom_id carries
-the tournament (`rk:tour:<id>:<join|leave>`), so a click works after a restart. The click is
-answered only to the player; the message itself is edited by its worker (bot.tournaments.message).
+"""Join and Leave on a tournament's sign-up message, and the confirmation of a cancellation:
+persistent buttons whose custom_id carries the tournament (`rk:tour:<id>:<join|leave>`,
+`rk:tour:<id>:<cancel|keep>:<rule|abandon>`), so a click works after a restart. A click is
+answered only to the one who clicked; the tournament's message is edited by its worker
+(bot.tournaments.message).
 """
 from __future__ import annotations
 
@@ -12,13 +14,13 @@ from discord.ui import Button, DynamicItem
 
 import i18n
 from bot.components import Handled, table_of
-from bot.errors import reply_ephemeral
+from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
 
 BUTTONS = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary}
 
 
-class SignupButton(Handled, DynamicItem[Button], template=r"rk:tour:(?P<tournament>\d+):(?P<op>join|leave)"):
+class SignupButton(Handled, DynamicItem[Button[Any]], template=r"rk:tour:(?P<tournament>\d+):(?P<op>join|leave)"):
     def __init__(self, tournament_id: int, op: str, lang: str = "en") -> None:
         super().__init__(Button(label=i18n.t(lang, f"bot.tournaments.button.{op}"), style=BUTTONS[op],
                                 custom_id=f"rk:tour:{tournament_id}:{op}"))
@@ -26,7 +28,8 @@ class SignupButton(Handled, DynamicItem[Button], template=r"rk:tour:(?P<tourname
         self.op = op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+                             ) -> SignupButton:
         return cls(int(match["tournament"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -46,4 +49,49 @@ def signup_view(tournament_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in BUTTONS:
         view.add_item(SignupButton(tournament_id, op, lang))
+    return view
+
+
+class CancelButton(Handled, DynamicItem[Button[Any]],
+                   template=r"rk:tour:(?P<tournament>\d+):(?P<op>cancel|keep):(?P<tables>rule|abandon)"):
+    """The confirmation `/game tournament cancel` asks for (only to the organiser): cancel it, with
+    what becomes of its tables still being played, or keep it."""
+
+    def __init__(self, tournament_id: int, op: str, tables: str, lang: str = "en") -> None:
+        style = discord.ButtonStyle.danger if op == "cancel" else discord.ButtonStyle.secondary
+        super().__init__(Button(label=i18n.t(lang, f"bot.tournaments.button.{op}", id=tournament_id), style=style,
+                                custom_id=f"rk:tour:{tournament_id}:{op}:{tables}"))
+        self.tournament_id = tournament_id
+        self.op = op
+        self.tables = tables
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+                             ) -> CancelButton:
+        return cls(int(match["tournament"]), match["op"], match["tables"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        tournaments = table_of(interaction).tournaments
+        assert tournaments is not None
+        lang = user_language(interaction)
+        if self.op == "keep":
+            await interaction.response.edit_message(
+                content=i18n.t(lang, "bot.tournaments.cancel_kept", id=self.tournament_id), view=None)
+            return
+        tournament = await tournaments.storage.tournament(self.tournament_id)
+        if tournament is None or interaction.guild_id != tournament.guild_id:
+            raise Refusal.of("bot.tournaments.no_such", id=self.tournament_id)
+        if interaction.user.id != tournament.host_id and not await tournaments.may_run(
+                tournament.guild_id, interaction.user, interaction.permissions):
+            raise Refusal.of("bot.tournaments.cancel_not_allowed", id=tournament.id, host=f"<@{tournament.host_id}>")
+        await interaction.response.defer()  # ending its tables may take a moment
+        cancelled = await tournaments.cancel(tournament.id, interaction.user.id, self.tables)
+        await interaction.edit_original_response(
+            content=i18n.t(lang, "bot.tournaments.cancel_done", id=cancelled.id), view=None)
+
+
+def cancel_view(tournament_id: int, tables: str, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in ("cancel", "keep"):
+        view.add_item(CancelButton(tournament_id, op, tables, lang))
     return view

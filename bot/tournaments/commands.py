@@ -1,19 +1,25 @@
 """`/game tournament …`: new (Manage Server, or the server's organiser role), start, status
-(only for you), withdraw, and organisers (Manage Server). Thin: the work is `Tournaments`'
-(bot.tournaments.runner); every refusal is answered only to the one who asked."""
+(only for you), withdraw, cancel (its organiser, asked to confirm) and organisers (Manage
+Server). Thin: the work is `Tournaments`' (bot.tournaments.runner); every refusal is answered
+only to the one who asked.
+
+And what Discord tells the bot of a tournament's message: deleted (the raw message-delete
+events), or perhaps deleted unheard (a new gateway session): an open tournament's message comes
+back by itself (bot.tournaments.message)."""
 from __future__ import annotations
 
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import i18n
 from bot.cogs import FeatureCog, game_name_choices, require_guild
 from bot.cogs.lobby import LANGUAGE_CHOICES
 from bot.errors import TABLE_PERMISSIONS, Refusal, permission_names, reply_ephemeral
 from bot.locale import guild_language, user_language
-from bot.tournaments.buttons import SignupButton
+from bot.tournaments.buttons import CancelButton, SignupButton, cancel_view
 from bot.tournaments.runner import Tournaments
 
 HOUR = 3600
@@ -30,6 +36,8 @@ SIGNUPS = {"hand": None, "24h": DAY, "48h": 2 * DAY, "72h": 3 * DAY, "7d": 7 * D
 SIGNUP_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in (
     ("hand", "until started by hand"), ("24h", "24 hours"), ("48h", "48 hours"), ("72h", "72 hours"),
     ("7d", "7 days"))]
+CANCEL_CHOICES = [app_commands.Choice(name="by the tournament's rule", value="rule"),
+                  app_commands.Choice(name="abandoned", value="abandon")]
 # What the bot needs in the tournament's channel: its message there, and its tables as threads.
 CHANNEL_PERMISSIONS = (*TABLE_PERMISSIONS, "create_public_threads", "send_messages_in_threads")
 
@@ -40,7 +48,7 @@ class TournamentCog(FeatureCog):
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.bot.add_dynamic_items(SignupButton)  # Join / Leave work after a restart too
+        self.bot.add_dynamic_items(SignupButton, CancelButton)  # they work after a restart too
 
     @property
     def tournaments(self) -> Tournaments:
@@ -92,9 +100,7 @@ class TournamentCog(FeatureCog):
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         guild_id = require_guild(interaction)
         found = await self.tournaments.pick(guild_id, tournament, statuses=("signup",))
-        if interaction.user.id != found.host_id and not await self.tournaments.may_run(
-                guild_id, interaction.user, interaction.permissions):
-            raise Refusal.of("bot.tournaments.start_not_allowed", id=found.id, host=f"<@{found.host_id}>")
+        await self._check_runs_it(interaction, found.host_id, found.id, "bot.tournaments.start_not_allowed")
         await interaction.response.defer(ephemeral=True, thinking=True)
         started = await self.tournaments.start(found.id)
         await reply_ephemeral(interaction, i18n.t(user_language(interaction), "bot.tournaments.started",
@@ -120,6 +126,22 @@ class TournamentCog(FeatureCog):
         key = "bot.tournaments.left" if left.status == "signup" else "bot.tournaments.withdrawn"
         await reply_ephemeral(interaction, i18n.t(user_language(interaction), key, id=left.id))
 
+    @tournament.command(name="cancel", description="Cancel a tournament (its organiser, or Manage Server); asks first")
+    @app_commands.describe(tournament="Which tournament (its number; default: the server's open one)",
+                           tables="What becomes of its tables still being played (default: the tournament's rule)")
+    @app_commands.choices(tables=CANCEL_CHOICES)
+    async def cancel(self, interaction: discord.Interaction, tournament: int | None = None,
+                     tables: app_commands.Choice[str] | None = None) -> None:
+        guild_id = require_guild(interaction)
+        found = await self.tournaments.pick(guild_id, tournament)
+        if not found.is_open:
+            raise Refusal.of("bot.tournaments.already_over", id=found.id)
+        await self._check_runs_it(interaction, found.host_id, found.id, "bot.tournaments.cancel_not_allowed")
+        rule = tables.value if tables is not None else "rule"
+        lang = user_language(interaction)
+        question = await self.tournaments.cancel_question(found, rule, lang)
+        await reply_ephemeral(interaction, question, view=cancel_view(found.id, rule, lang))
+
     @tournament.command(name="organisers", description="The role that may run tournaments here (Manage Server)")
     @app_commands.describe(role="Members with this role may run tournaments (leave it out: Manage Server only)")
     async def organisers(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
@@ -132,7 +154,34 @@ class TournamentCog(FeatureCog):
                 else i18n.t(lang, "bot.tournaments.organisers_cleared"))
         await reply_ephemeral(interaction, text)
 
+    # --------------------------------------------------------- its message, deleted
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        if payload.guild_id is not None and self.bot.tournaments is not None:
+            await self.bot.tournaments.messages.deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        if payload.guild_id is not None and self.bot.tournaments is not None:
+            await self.bot.tournaments.messages.deleted(payload.channel_id, set(payload.message_ids))
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """A new gateway session: Discord replays nothing it said meanwhile, so every open
+        tournament's message is looked for."""
+        if self.bot.tournaments is not None:
+            self.bot.tournaments.messages.new_session()
+
     # ------------------------------------------------------------------------ checks
+
+    async def _check_runs_it(self, interaction: discord.Interaction, host_id: int, tournament_id: int,
+                             refusal: str) -> None:
+        """Its organiser, or whoever may run tournaments on the server."""
+        guild_id = require_guild(interaction)
+        if interaction.user.id != host_id and not await self.tournaments.may_run(
+                guild_id, interaction.user, interaction.permissions):
+            raise Refusal.of(refusal, id=tournament_id, host=f"<@{host_id}>")
 
     async def _check_organiser(self, interaction: discord.Interaction, guild_id: int) -> None:
         if await self.tournaments.may_run(guild_id, interaction.user, interaction.permissions):

@@ -6,7 +6,8 @@ a table whose time ran out is the computer's to finish, so its players' moves ar
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.errors import Refusal
 from bot.league.listener import ended
@@ -28,14 +29,14 @@ class TournamentListener:
         self.kick = kick  # tournament id -> its rounds move on (bot.tournaments.runner)
 
     async def prepare(self, change: Change) -> Sequence[Write]:
-        if not ended(change):
-            return []
+        if not ended(change) or change.table.status == "lobby":
+            return []  # a lobby closed (its tournament cancelled before it started) has no result
         try:
             table = await self.storage.tournament_table_of_game(change.table.id)
             if table is None or table.over:
                 return []
             result = table_result(change, table.players)
-        except Exception:  # noqa: BLE001 - a game ends whether or not its tournament can count it
+        except Exception:
             log.exception("Could not count game %s for its tournament", change.table.id)
             return []
         log.info("tournament=%s round=%s table=%s game=%s done: places %s", table.tournament_id, table.round,
@@ -50,9 +51,15 @@ class TournamentListener:
             self.kick(table.tournament_id)
 
     async def gate(self, table: GameRow, seat: int) -> None:
-        """Refuse a player's move at a table whose time ran out (the computer finishes it)."""
-        if await self.storage.tournament_in_overtime(table.id):
-            raise Refusal(words(table_language(table), "overtime_no_moves"))
+        """Refuse a player's move at a table the computer finishes (its time ran out, or its
+        tournament was cancelled with that rule)."""
+        finishing = await self.storage.tournament_overtime(table.id)
+        if finishing is None:
+            return
+        tournament_id, status = finishing
+        if status == "cancelled":
+            raise Refusal(words(table_language(table), "cancelled_no_moves", id=tournament_id))
+        raise Refusal(words(table_language(table), "overtime_no_moves"))
 
 
 def table_result(change: Change, players: Sequence[int]) -> dict[str, Any]:

@@ -25,8 +25,8 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
 
 FORMATS = ("swiss", "knockout", "roundrobin")
 PLACE_POINTS: dict[int, tuple[float, ...]] = {
@@ -125,7 +125,7 @@ class History:
 
     @classmethod
     def of(cls, results: Iterable[TableResult] = (), byes: Iterable[Bye] = (), *,
-           planned: Iterable[RoundPlan] = ()) -> "History":
+           planned: Iterable[RoundPlan] = ()) -> History:
         """The history of `results` and `byes`; `planned`: rounds seated but not played yet
         (they count as meetings, seats and byes, not as points)."""
         history = cls()

@@ -2,8 +2,8 @@
 
 `Tournaments` is what the rest of the bot sees of them (wired in `bot.app.GameBot.wire`):
 
-- the commands' work: a new tournament, signing up and leaving, starting, withdrawing, a
-  player's own status, the server's organiser role;
+- the commands' work: a new tournament, signing up and leaving, starting, withdrawing,
+  cancelling (by an organiser), a player's own status, the server's organiser role;
 - the rounds: when a tournament starts, and whenever the last table of a round ends (the move
   pipeline's listener, bot.tournaments.listener, kicks it), the next round is paired
   (bot.tournaments.pairing) and stored in one transaction, then each table is opened: a thread
@@ -12,29 +12,32 @@
 - the time per game: a table still playing at its `due_at` is ended by the tournament's rule
   (the computer finishes it, or it is scored as it stands), and a sign-up closes at its time;
   both are a source of the one scheduler (bot.scheduler), so a restart loses neither;
-- the one message (bot.tournaments.message), kept current.
+- players who left the server: Discord tells a bot without the members intent nothing, so they
+  are looked for before each round is paired and every `MEMBER_CHECK` seconds at the tables
+  being played; their seat goes to the computer and later pairings leave them out;
+- the one message (bot.tournaments.message), kept current, with a chart of the final standings.
 
 Each tournament's work runs in one task at a time (kicked again, it runs once more), never under
 a game's lock. A restart kicks every running tournament at the scheduler's first pass: tables
 paired but not opened yet are opened then (a table is linked to its game in the transaction that
-makes the game, and marked playing in the one that starts it).
+makes the game, and marked playing in the one that starts it; its thread is marked asked for
+before Discord is asked, so a retry finds a thread made meanwhile instead of making another).
 """
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import logging
 import math
 import random
 from collections import defaultdict
-from typing import Any, Callable, Final, Literal, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, Literal
 
 import discord
 
 import i18n
-from games.core import Game
-from i18n import game_title
-
 from bot import presenter
 from bot.days.options import split_options as days_options
 from bot.days.seats import ComputerSeats, ending
@@ -51,10 +54,29 @@ from bot.tournaments import pairing
 from bot.tournaments.listener import TournamentListener
 from bot.tournaments.message import TournamentMessages
 from bot.tournaments.pairing import Bye, Entrant, TableResult
-from bot.tournaments.storage import EntrantRow, TableRow, TournamentRow, game_link_write, owed_write, playing_write
-from bot.tournaments.texts import (bold, cancelled_text, finished_text, number, running_text, signup_text,
-                                   standings_lines, table_lines, words)
+from bot.tournaments.storage import (
+    EntrantRow,
+    TableRow,
+    TournamentRow,
+    game_link_write,
+    owed_write,
+    playing_write,
+)
+from bot.tournaments.texts import (
+    bold,
+    cancelled_text,
+    finished_text,
+    number,
+    running_text,
+    setup_line,
+    signup_text,
+    standings_lines,
+    table_lines,
+    words,
+)
 from bot.turns import Change
+from games.core import Game
+from i18n import game_title
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +85,11 @@ RETRY_OPEN = 60                  # seconds before a table that could not be open
 SHARDED_CHECK = 30               # with several processes: seconds between looks at the running tournaments
 MAX_SWISS_ROUNDS = 10
 DEFAULT_SWISS_ROUNDS = 3
+MEMBER_CHECK = 6 * 3600          # seconds between looks for players who left the server, at the tables being played
+UNKNOWN_MEMBER, UNKNOWN_USER = 10007, 10013  # Discord's answers for someone no longer on the server (or at all)
+CANCEL_TABLES = ("rule", "abandon")
+
+Standing = tuple[int, EntrantRow, float, float, float]  # place, entrant, points, opponents' points, score
 
 
 class Tournaments:
@@ -80,7 +107,7 @@ class Tournaments:
         self.owns_guild = owns_guild  # with several processes (shards), each runs its own servers' tournaments
         self.sharded = sharded
         self._check_at = 0.0  # sharded: when running tournaments are looked at again (another process's results)
-        self.messages = TournamentMessages(client, storage, self.render)
+        self.messages = TournamentMessages(client, storage, self.render, owns_guild=owns_guild)
         self.listener = TournamentListener(storage, self.kick)
         moves.listen(self.listener)
         moves.gate(self.listener.gate)
@@ -90,6 +117,7 @@ class Tournaments:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._recovered = False
         self._retry_at: dict[int, float] = {}  # tournament id -> when a table it could not open is tried again
+        self._members_at = math.inf  # when the players at tables being played are looked for next
         self.stopping = False
 
     def now(self) -> int:
@@ -202,7 +230,7 @@ class Tournaments:
             tournament = await self._tournament(tournament_id)
             if tournament.status != "signup":
                 raise Refusal.of("bot.tournaments.already_started", id=tournament.id)
-            entrants = await self.storage.tournament_entrants(tournament.id)
+            entrants = await self._still_signed_up(tournament)
             self.check_field(tournament, len(entrants))
             await self._begin(tournament, entrants)
         self.kick(tournament.id)
@@ -247,16 +275,27 @@ class Tournaments:
         entrant = next((e for e in await self.storage.tournament_entrants(tournament.id) if e.user_id == user.id), None)
         if entrant is None:
             raise Refusal.of("bot.tournaments.not_in", id=tournament.id)
-        if not await self.storage.tournament_withdraw(tournament.id, user.id, max(tournament.round, 1)):
+        if not await self._withdraw(tournament, user.id, left_server=False):
             raise Refusal.of("bot.tournaments.already_withdrawn", id=tournament.id)
-        log.info("tournament=%s user=%s withdrew in round %s", tournament.id, user.id, tournament.round)
-        for table in await self.storage.tournament_tables(tournament.id, tournament.round):
-            if user.id in table.players and table.status == "playing" and table.game_id is not None:
-                await self._computer_takes(table.game_id, user.id, tournament.lang)
         self.kick(tournament.id)
         return tournament
 
-    async def _computer_takes(self, game_id: int, user_id: int, lang: str) -> None:
+    async def _withdraw(self, tournament: TournamentRow, user_id: int, *, left_server: bool) -> bool:
+        """Withdraw a player (by their own command, or because they left the server): a computer
+        player takes their seat at a table of this round still being played, and later pairings
+        leave them out. False if they had withdrawn already."""
+        if not await self.storage.tournament_withdraw(tournament.id, user_id, max(tournament.round, 1),
+                                                      left_server=left_server):
+            return False
+        log.info("tournament=%s user=%s %s in round %s", tournament.id, user_id,
+                 "left the server" if left_server else "withdrew", tournament.round)
+        for table in await self.storage.tournament_tables(tournament.id, tournament.round):
+            if user_id in table.players and table.status == "playing" and table.game_id is not None:
+                await self._computer_takes(table.game_id, user_id, tournament.lang, left_server=left_server)
+        self.messages.kick(tournament.id)
+        return True
+
+    async def _computer_takes(self, game_id: int, user_id: int, lang: str, *, left_server: bool = False) -> None:
         async def make(table: GameRow, game: Game) -> Change | None:
             seat = table.seat_of(user_id)
             if table.status != "active" or seat is None:
@@ -266,11 +305,143 @@ class Tournaments:
             state = game.from_dict(table.state or {})
             change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
                             writes=seat_write(table.id, seat, computer="resigned"))
-            change.notices.append({"content": words(lang, "withdrew_at_table",
-                                                    who=presenter.bold_names(table.names)[seat]), "mentions": []})
+            key = "left_at_table" if left_server else "withdrew_at_table"
+            change.notices.append({"content": words(lang, key, who=presenter.bold_names(table.names)[seat]),
+                                   "mentions": []})
             return change
 
         await self.moves.change(game_id, make)
+
+    # --------------------------------------------------------- who left the server
+
+    async def _left_server(self, guild_id: int, user_id: int) -> bool:
+        """Whether Discord says the user is no longer on the server. Any trouble asking (a 5xx, a
+        hang) counts as still there: nobody is withdrawn on a doubt."""
+
+        async def ask() -> bool:
+            try:
+                await self.client.http.get_member(guild_id, user_id)
+            except discord.NotFound as error:
+                if error.code in (UNKNOWN_MEMBER, UNKNOWN_USER):
+                    return True
+                raise
+            return False
+
+        answer = await attempt(ask)
+        if isinstance(answer, Failure):
+            log.info("guild=%s user=%s: could not ask whether they are still on the server: %s", guild_id, user_id,
+                     answer.reason)
+            return False
+        return answer
+
+    async def _still_signed_up(self, tournament: TournamentRow) -> list[EntrantRow]:
+        """The sign-ups of those still on the server; the others' are taken back."""
+        kept = []
+        for entrant in await self.storage.tournament_entrants(tournament.id):
+            if await self._left_server(tournament.guild_id, entrant.user_id):
+                if await self.storage.tournament_leave(tournament.id, entrant.user_id):
+                    log.info("tournament=%s user=%s left the server: their sign-up is taken back", tournament.id,
+                             entrant.user_id)
+                continue
+            kept.append(entrant)
+        return kept
+
+    async def _departures(self, tournament: TournamentRow, user_ids: Sequence[int]) -> int:
+        """Those of `user_ids` who left the server are withdrawn (a computer takes their seat).
+        Returns how many."""
+        count = 0
+        for user_id in user_ids:
+            if await self._left_server(tournament.guild_id, user_id) and \
+                    await self._withdraw(tournament, user_id, left_server=True):
+                count += 1
+        return count
+
+    async def _look_for_departures(self) -> None:
+        """Every `MEMBER_CHECK` seconds: the players at the tables being played in this process's
+        running tournaments, each asked of Discord."""
+        for tournament_id in await self.storage.tournaments_running():
+            tournament = await self.storage.tournament(tournament_id)
+            if tournament is None or tournament.status != "running" or not self.owns_guild(tournament.guild_id):
+                continue
+            playing = {e.user_id for e in await self.storage.tournament_entrants(tournament.id) if e.playing}
+            seated = [user for table in await self.storage.tournament_tables(tournament.id, tournament.round)
+                      if table.status == "playing" for user in table.players if user in playing]
+            if await self._departures(tournament, seated):
+                self.kick(tournament.id)
+
+    # ----------------------------------------------------------------------- records
+
+    async def stats_lines(self, guild_id: int, user_id: int, game: str | None, lang: str) -> list[str]:
+        """`/game stats`: a player's finished tournaments on the server, a line per game."""
+        return [words(lang, "stats_line", game=self.title(record.game, lang), played=record.played, won=record.won,
+                      best=record.best if record.best is not None else "–")
+                for record in await self.storage.tournament_records(guild_id, user_id, game)
+                if record.game in self.games]
+
+    # -------------------------------------------------------------------- cancelling
+
+    async def open_tables(self, tournament: TournamentRow) -> list[TableRow]:
+        """The tables of a running tournament's round that have a game and are not over yet."""
+        if tournament.status != "running":
+            return []
+        return [table for table in await self.storage.tournament_tables(tournament.id, tournament.round)
+                if not table.over and table.game_id is not None]
+
+    async def cancel(self, tournament_id: int, by: int, tables: str) -> TournamentRow:
+        """An organiser cancels the tournament. In the sign-up nobody plays; while it runs no
+        round is paired any more, and its tables still being played are ended by the
+        tournament's rule (`tables="rule"`: the computer finishes them, or they are scored as they
+        stand) or abandoned (`"abandon"`), each thread told why."""
+        async with self._locks[tournament_id]:
+            tournament = await self._tournament(tournament_id)
+            if not tournament.is_open:
+                raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
+            still_played = await self.open_tables(tournament)
+            if not await self.storage.tournament_end(tournament.id, status="cancelled", cancelled_by=by,
+                                                     cancel_tables=tables if still_played else None):
+                raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
+        log.info("tournament=%s cancelled by user %s in round %s; %d table(s) still played: %s", tournament.id, by,
+                 tournament.round, len(still_played), tables)
+        for table in still_played:
+            try:
+                await self._end_cancelled(tournament, table, tables)
+            except Exception:
+                log.exception("tournament=%s table %s/%s: could not end it at the cancellation", tournament.id,
+                              table.round, table.number)
+        self.messages.kick(tournament.id)
+        return await self._tournament(tournament_id)
+
+    async def cancel_question(self, tournament: TournamentRow, tables: str, lang: str) -> str:
+        """What `/game tournament cancel` asks before it does it: in the reader's language."""
+        title = self.title(tournament.game, lang)
+        if tournament.status != "running":
+            return words(lang, "cancel_confirm_signup", id=tournament.id, game=title)
+        rule = tournament.overtime if tables == "rule" else "abandon"
+        count = len(await self.open_tables(tournament))
+        if count == 0:
+            return words(lang, "cancel_confirm_running_none", id=tournament.id, game=title, round=tournament.round,
+                         rounds=tournament.rounds or "?")
+        return words(lang, "cancel_confirm_running", id=tournament.id, game=title, round=tournament.round,
+                     rounds=tournament.rounds or "?", count=count, tables=words(lang, f"cancel_confirm_tables.{rule}"))
+
+    async def _end_cancelled(self, tournament: TournamentRow, paired: TableRow, tables: str) -> None:
+        assert paired.game_id is not None
+        game_id, lang = paired.game_id, tournament.lang
+        current = await self.moves.table(game_id)
+        if current.status not in ("lobby", "active"):
+            return
+        if current.status == "lobby" or tables == "abandon":
+            text = words(lang, "cancelled_table.abandon", id=tournament.id)
+            try:
+                await self.moves.change(game_id, ending(text, "abandoned", {"reason": "The tournament was cancelled.",
+                                                                             "how": "cancelled"},
+                                                        expected_status=None))
+            except StaleVersion:
+                pass  # it ended at this very moment
+        elif tournament.overtime == "score":
+            await self._score_as_it_stands(game_id, lang, cancelled=tournament.id)
+        elif await self.storage.tournament_claim_overtime(tournament.id, paired.round, paired.number):
+            await self._computer_finishes(game_id, lang, words(lang, "cancelled_table.computer", id=tournament.id))
 
     async def may_run(self, guild_id: int, member: Any, permissions: discord.Permissions | None) -> bool:
         """Manage Server, or the role the server named for tournaments."""
@@ -319,7 +490,7 @@ class Tournaments:
         points = next(row[2] for row in order if row[1].user_id == user_id)
         lines.append(words(lang, "status_place", place=place, count=len(order), points=number(points, lang)))
         if me.withdrawn is not None:
-            lines.append(words(lang, "status_withdrawn", round=me.withdrawn))
+            lines.append(words(lang, "status_left" if me.left_server else "status_withdrawn", round=me.withdrawn))
             return "\n".join(lines)
         if tournament.status != "running":
             return "\n".join(lines)
@@ -344,12 +515,13 @@ class Tournaments:
 
     async def results(self, tournament: TournamentRow) -> tuple[list[TableResult], list[Bye], list[TableRow]]:
         tables = await self.storage.tournament_tables(tournament.id)
-        results = [result_of(t) for t in tables if t.status == "done" and t.result is not None]
+        # A table abandoned when its tournament was cancelled counts for nothing.
+        results = [result_of(t) for t in tables if t.status == "done" and t.result is not None
+                   and t.result.get("how") != "cancelled"]
         byes = [Bye(t.round, t.players[0]) for t in tables if t.status == "bye"]
         return results, byes, tables
 
-    async def order(self, tournament: TournamentRow, entrants: Sequence[EntrantRow]
-                    ) -> list[tuple[int, EntrantRow, float, float, float]]:
+    async def order(self, tournament: TournamentRow, entrants: Sequence[EntrantRow]) -> list[Standing]:
         """Everyone in the order of the standings: (place, entrant, points, opponents' points, score)."""
         results, byes, tables = await self.results(tournament)
         field = [Entrant(e.user_id, e.rating, e.seq) for e in entrants]
@@ -364,29 +536,62 @@ class Tournaments:
         return [(index, by_id[row.player], row.points, row.opponents_points, row.score)
                 for index, row in enumerate(rows, start=1)]
 
-    async def render(self, tournament: TournamentRow) -> tuple[str, discord.ui.View | None]:
-        """The tournament's message as it should be now, and its buttons (only in the sign-up)."""
+    async def render(self, tournament: TournamentRow) -> tuple[str, discord.ui.View | None, list[discord.File]]:
+        """The tournament's message as it should be now, its buttons (only in the sign-up) and its
+        files (at the end: the chart of the final standings)."""
         from bot.tournaments.buttons import signup_view
 
         lang = tournament.lang
         title = self.title(tournament.game, lang)
         entrants = await self.storage.tournament_entrants(tournament.id)
         if tournament.status == "signup":
-            return signup_text(tournament, title, entrants, lang), signup_view(tournament.id, lang)
-        if tournament.status == "cancelled":
-            return cancelled_text(tournament, title, len(entrants), self.needed(tournament), lang), None
+            return signup_text(tournament, title, entrants, lang), signup_view(tournament.id, lang), []
+        if tournament.status == "cancelled" and (tournament.cancelled_by is None or tournament.round == 0):
+            return cancelled_text(tournament, title, len(entrants), self.needed(tournament), lang), None, []
         order = await self.order(tournament, entrants)
         out = None
         if tournament.format == "knockout":
             out = await self._knocked_out(tournament)
         standings = standings_lines(order, lang, out)
+        if tournament.status == "cancelled":
+            return cancelled_text(tournament, title, len(entrants), self.needed(tournament), lang, standings), None, []
         if tournament.status == "finished":
             winner = next((e.name for e in entrants if e.user_id == tournament.winner_id), None)
-            return finished_text(tournament, title, winner, standings, lang), None
+            chart = await self._chart(tournament, order, out or {}, winner)
+            return finished_text(tournament, title, winner, standings, lang), None, [chart] if chart else []
         tables = await self.storage.tournament_tables(tournament.id, tournament.round)
         names = {e.user_id: e.name for e in entrants}
         return running_text(tournament, title, standings,
-                            table_lines(tables, names, lang, self._bye_points(tournament, lang)), lang), None
+                            table_lines(tables, names, lang, self._bye_points(tournament, lang)), lang), None, []
+
+    async def _chart(self, tournament: TournamentRow, order: Sequence[Standing], out: dict[int, int],
+                     winner: str | None) -> discord.File | None:
+        """The final standings as a picture (renderers.standings_chart): points, or in a knockout
+        the round each went out in."""
+        from renderers.standings_chart import Kind, render_standings_chart_png
+        from renderers.standings_chart import Standing as ChartRow
+
+        lang = tournament.lang
+        kind: Kind = "knockout" if tournament.format == "knockout" else "points"
+        rows = []
+        for place, entrant, points, _opponents, _score in order:
+            won = entrant.user_id == tournament.winner_id
+            if kind == "knockout":
+                value = float((tournament.rounds or 0) + 1 if won else
+                              out.get(entrant.user_id) or entrant.withdrawn or tournament.round)
+            else:
+                value = points
+            rows.append(ChartRow(place, entrant.name, value, winner=won, withdrew=entrant.withdrawn is not None))
+        title = words(lang, "chart.heading", id=tournament.id, game=self.title(tournament.game, lang))
+        subtitle = " · ".join((setup_line(tournament, lang), words(lang, "chart.players", count=len(order))))
+        try:
+            png = await asyncio.to_thread(render_standings_chart_png, rows, lang, title, subtitle, kind)
+        except Exception:
+            log.exception("Could not draw the standings of tournament %s", tournament.id)
+            return None
+        description = presenter.clip(words(lang, "chart.alt", id=tournament.id, winner=winner or "–"),
+                                     presenter.ALT_TEXT_LIMIT)
+        return discord.File(io.BytesIO(png), filename="standings.png", description=description)
 
     async def _knocked_out(self, tournament: TournamentRow) -> dict[int, int]:
         """player -> the round they went out in (a knockout)."""
@@ -435,7 +640,7 @@ class Tournaments:
                 try:
                     async with self._locks[tournament_id]:
                         retry = await self._advance(tournament_id)
-                except Exception:  # noqa: BLE001 - one tournament's trouble must not stop the others
+                except Exception:
                     log.exception("Tournament %s could not move on; trying again", tournament_id)
                     retry = True
                 self.messages.kick(tournament_id)
@@ -470,7 +675,11 @@ class Tournaments:
         return False
 
     async def _next_round(self, tournament: TournamentRow) -> bool:
-        """Pair and store the next round, or finish. True if a round was stored."""
+        """Pair and store the next round, or finish. True if a round was stored. Who left the
+        server meanwhile is withdrawn first, so the pairing leaves them out."""
+        if tournament.round >= 1:
+            await self._departures(tournament, [e.user_id for e in await self.storage.tournament_entrants(tournament.id)
+                                                if e.playing])
         entrants = await self.storage.tournament_entrants(tournament.id)
         playing = [Entrant(e.user_id, e.rating, e.seq) for e in entrants if e.playing]
         game = self.engine(tournament.game)
@@ -546,7 +755,10 @@ class Tournaments:
         else:
             order = await self.order(tournament, entrants)
             winner = next((entrant.user_id for _, entrant, *_rest in order if entrant.playing), None)
-        if await self.storage.tournament_end(tournament.id, status="finished", winner_id=winner):
+        # Everyone's final place is kept with the result (`/game stats` counts them).
+        final = await self.order(dataclasses.replace(tournament, winner_id=winner), entrants)
+        places = {entrant.user_id: place for place, entrant, *_rest in final}
+        if await self.storage.tournament_end(tournament.id, status="finished", winner_id=winner, places=places):
             log.info("tournament=%s finished; winner %s", tournament.id, winner)
 
     # ------------------------------------------------------------------- opening tables
@@ -557,24 +769,9 @@ class Tournaments:
         lang = tournament.lang
         thread_id = table.thread_id
         if thread_id is None:
-            channel: Any = self.client.get_channel(tournament.channel_id)
-            if channel is None:  # not in the cache yet (just started): asked of Discord
-                channel = await attempt(lambda: self.client.fetch_channel(tournament.channel_id))
-            if not isinstance(channel, discord.TextChannel):
-                log.warning("tournament=%s channel %s is gone or holds no threads", tournament.id,
-                            tournament.channel_id)
+            thread_id = await self._thread(tournament, table)
+            if thread_id is None:
                 return False
-            name = words(lang, "thread_name", game=self.title(tournament.game, lang), id=tournament.id,
-                         round=table.round, number=table.number)[:100]
-            thread = await attempt(lambda: channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-                reason=f"tournament {tournament.id}, round {table.round}"))
-            if isinstance(thread, Failure):
-                log.warning("tournament=%s round=%s table=%s: could not open a thread: %s", tournament.id,
-                            table.round, table.number, thread.reason)
-                return False
-            thread_id = thread.id
-            await self.storage.tournament_set_thread(tournament.id, table.round, table.number, thread_id)
         game_id = table.game_id
         names = {e.user_id: e.name for e in await self.storage.tournament_entrants(tournament.id)}
         if game_id is None:
@@ -599,7 +796,68 @@ class Tournaments:
                 await self._computer_takes(game_id, user_id, lang)
         return True
 
-    def _starter(self, tournament: TournamentRow, paired: TableRow):
+    async def _thread(self, tournament: TournamentRow, table: TableRow) -> int | None:
+        """The table's thread, stored: one an earlier try made (its answer lost, or its process
+        stopped before storing it) if there is one, else a new one; the ask is stored before
+        Discord is asked. None if Discord would not make it (or say whether it did) now."""
+        channel: Any = self.client.get_channel(tournament.channel_id)
+        if channel is None:  # not in the cache yet (just started): asked of Discord
+            channel = await attempt(lambda: self.client.fetch_channel(tournament.channel_id))
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament=%s channel %s is gone or holds no threads", tournament.id, tournament.channel_id)
+            return None
+        name = self.thread_name(tournament, table)
+        if table.thread_asked_at is not None:
+            made = await self._threads_named(tournament.guild_id, channel.id, name)
+            if made is None:
+                return None  # tried again later, rather than perhaps making a second thread
+            if made:
+                kept, *strays = made
+                for stray in strays:
+                    await self._remove_thread(stray, tournament.id)
+                log.info("tournament=%s round=%s table=%s: thread %s made by an earlier try is the table's",
+                         tournament.id, table.round, table.number, kept)
+                await self.storage.tournament_set_thread(tournament.id, table.round, table.number, kept)
+                return kept
+        await self.storage.tournament_thread_asked(tournament.id, table.round, table.number)
+        thread = await attempt(lambda: channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            reason=f"tournament {tournament.id}, round {table.round}"))
+        if isinstance(thread, Failure):
+            log.warning("tournament=%s round=%s table=%s: could not open a thread: %s", tournament.id, table.round,
+                        table.number, thread.reason)
+            return None
+        await self.storage.tournament_set_thread(tournament.id, table.round, table.number, thread.id)
+        return int(thread.id)
+
+    def thread_name(self, tournament: TournamentRow, table: TableRow) -> str:
+        """A table's thread's name, the same on every try (a retry finds the thread by it)."""
+        lang = tournament.lang
+        return words(lang, "thread_name", game=self.title(tournament.game, lang), id=tournament.id,
+                     round=table.round, number=table.number)[:100]
+
+    async def _threads_named(self, guild_id: int, channel_id: int, name: str) -> list[int] | None:
+        """The bot's active threads of the channel named `name`, oldest first (None if Discord
+        could not say)."""
+        answer = await attempt(lambda: self.client.http.get_active_threads(guild_id))
+        if isinstance(answer, Failure):
+            log.warning("guild=%s: could not list its active threads: %s", guild_id, answer.reason)
+            return None
+        me = self.client.user.id if self.client.user is not None else None
+        return sorted(int(thread["id"]) for thread in answer.get("threads", [])
+                      if str(thread.get("parent_id")) == str(channel_id) and thread.get("name") == name
+                      and (me is None or str(thread.get("owner_id")) == str(me)))
+
+    async def _remove_thread(self, thread_id: int, tournament_id: int) -> None:
+        """A second thread of one table (two tries both made one): removed, as it stays empty."""
+        removed = await attempt(lambda: self.client.http.delete_channel(thread_id,
+                                                                        reason=f"tournament {tournament_id}"))
+        if isinstance(removed, Failure):
+            log.warning("tournament=%s: could not remove thread %s, a second thread of one table: %s", tournament_id,
+                        thread_id, removed.reason)
+
+    def _starter(self, tournament: TournamentRow, paired: TableRow) -> Callable[[GameRow, Game],
+                                                                                Awaitable[Change | None]]:
         """A maker for `Moves.change`: the table's game starts with its players in the paired seat
         order, and the table is marked playing (with the time its game may take) in the start's
         own transaction."""
@@ -631,7 +889,8 @@ class Tournaments:
         if not self._recovered:
             return 0.0
         due = [float(when) for when in (await self.storage.tournaments_next_due(), *self._retry_at.values(),
-                                        self._check_at if self.sharded else None) if when is not None]
+                                        self._check_at if self.sharded else None, self._members_at)
+               if when is not None and math.isfinite(when)]
         return min(due) if due else None
 
     async def run_due(self, now: float) -> None:
@@ -639,6 +898,8 @@ class Tournaments:
         at. Then: sign-ups whose time is up start (or are cancelled, too few having signed up), and
         tables past their time are ended by the tournament's rule."""
         if not self._recovered or (self.sharded and now >= self._check_at):
+            if not self._recovered:
+                self._members_at = now + MEMBER_CHECK
             self._recovered = True
             self._check_at = now + SHARDED_CHECK
             for tournament_id in await self.storage.tournaments_running():
@@ -649,13 +910,19 @@ class Tournaments:
             if when <= now:
                 del self._retry_at[tournament_id]
                 self.kick(tournament_id)
+        if now >= self._members_at:
+            self._members_at = now + MEMBER_CHECK
+            try:
+                await self._look_for_departures()
+            except Exception:
+                log.exception("Could not look for tournament players who left their server")
         for tournament_id in await self.storage.tournaments_signup_due(int(now)):
             await self._signup_over(tournament_id)
         for table in await self.storage.tournament_tables_due(int(now)):
             if await self.storage.tournament_claim_overtime(table.tournament_id, table.round, table.number):
                 try:
                     await self._time_up(table)
-                except Exception:  # noqa: BLE001 - one table's trouble must not stop the others
+                except Exception:
                     log.exception("tournament=%s table %s/%s: could not apply the rule for its time",
                                   table.tournament_id, table.round, table.number)
 
@@ -664,7 +931,7 @@ class Tournaments:
             tournament = await self._tournament(tournament_id)
             if tournament.status != "signup":
                 return
-            entrants = await self.storage.tournament_entrants(tournament.id)
+            entrants = await self._still_signed_up(tournament)
             try:
                 self.check_field(tournament, len(entrants))
             except Refusal:
@@ -687,11 +954,13 @@ class Tournaments:
         if tournament.overtime == "score":
             await self._score_as_it_stands(paired.game_id, lang)
         else:
-            await self._computer_finishes(paired.game_id, lang)
+            await self._computer_finishes(paired.game_id, lang, words(lang, "time_up_computer"))
         await self.storage.tournament_owe(tournament.id)
         self.messages.kick(tournament.id)
 
-    async def _score_as_it_stands(self, game_id: int, lang: str) -> None:
+    async def _score_as_it_stands(self, game_id: int, lang: str, *, cancelled: int | None = None) -> None:
+        """The game ends now, the best running score winning, because its time ran out (or its
+        tournament, `cancelled`, was cancelled); the thread says the scores it was judged by."""
         table = await self.moves.table(game_id)
         if table.status != "active":
             return
@@ -700,24 +969,26 @@ class Tournaments:
         scores = running_scores(game, state)
         seats = range(len(table.players))
         names = presenter.bold_names(table.names)
+        key = "time_up_scored" if cancelled is None else "cancelled_table.score"
         if scores is None:
             winners = list(seats)
-            text = words(lang, "time_up_scored_none")
+            text = words(lang, f"{key}_none", id=cancelled)
         else:
             best = max(scores)
             winners = [seat for seat in seats if scores[seat] == best]
             shown = ", ".join(f"{names[seat]} {number(scores[seat], lang)}" for seat in seats)
-            text = words(lang, "time_up_scored", scores=shown)
+            text = words(lang, key, scores=shown, id=cancelled)
+        reason = "Time ran out" if cancelled is None else "The tournament was cancelled"
         result = {"winners": winners, "scores": list(scores) if scores is not None else None,
-                  "reason": "Time ran out: scored as it stands.", "how": "scored"}
+                  "reason": f"{reason}: scored as it stands.", "how": "scored"}
         try:
             await self.moves.change(game_id, ending(text, "finished", result))
         except StaleVersion:
             pass  # it ended at this very moment: its own result counts
 
-    async def _computer_finishes(self, game_id: int, lang: str) -> None:
+    async def _computer_finishes(self, game_id: int, lang: str, said: str) -> None:
         """Every person's seat goes to the computer (its timers play the game out); their moves are
-        refused from now on (the listener's gate)."""
+        refused from now on (the listener's gate). The thread is told `said`."""
         table = await self.moves.table(game_id)
         if table.status != "active":
             return
@@ -726,7 +997,7 @@ class Tournaments:
             if player.user_id < 0 or player.seat is None:
                 continue
             seat = player.seat
-            notice = words(lang, "time_up_computer") if first else None
+            notice = said if first else None
             first = False
 
             async def make(current: GameRow, game: Game, seat: int = seat,

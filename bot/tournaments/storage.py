@@ -1,12 +1,13 @@
 """What tournaments store (migration 11), beside the games:
 
-- `tournaments`: each tournament, its settings, its status and round, and its one message (the
-  sign-up, later the standings), which owes an edit while `wanted` > `shown` (as the league's
-  overview does);
-- `tournament_players`: who signed up, their seeding rating, and the round they withdrew in;
+- `tournaments`: each tournament, its settings, its status and round, who cancelled it, and its
+  one message (the sign-up, later the standings), which owes an edit while `wanted` > `shown`
+  (as the league's overview does);
+- `tournament_players`: who signed up, their seeding rating, the round they withdrew in (and
+  whether because they left the server), and their final place once it is over;
 - `tournament_tables`: each round's tables in order (a knockout's in bracket order), each with
-  its thread and game once opened, when it is past its time, and its result once done; a bye
-  is a table of one;
+  its thread (and when it was asked of Discord) and game once opened, when it is past its time,
+  and its result once done; a bye is a table of one;
 - `tournament_guilds`: the role (besides Manage Server) that may run tournaments on a server.
 
 A table's game is linked in the transaction that makes the game, its result is written in the
@@ -18,11 +19,13 @@ A mixin of `bot.storage.Storage`, over the same connection and lock.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-import asyncio
-from typing import TYPE_CHECKING, Any, AsyncContextManager, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.storage.core import Write
 
@@ -61,6 +64,8 @@ class TournamentRow:
     shown: int
     posts: int
     created_at: int
+    cancelled_by: int | None = None   # the organiser who cancelled it (None: too few signed up)
+    cancel_tables: str | None = None  # what became of its open tables then: "rule" or "abandon"
 
     @property
     def is_open(self) -> bool:
@@ -74,6 +79,8 @@ class EntrantRow:
     rating: float
     seq: int
     withdrawn: int | None  # the round they withdrew in
+    left_server: bool = False  # withdrawn because they left the server
+    place: int | None = None  # their final place, once the tournament is finished
 
     @property
     def playing(self) -> bool:
@@ -92,6 +99,7 @@ class TableRow:
     due_at: int | None
     overtime: bool
     result: dict[str, Any] | None
+    thread_asked_at: int | None = None  # when its thread was asked of Discord (a retry looks for it first)
 
     @property
     def over(self) -> bool:
@@ -106,13 +114,29 @@ def _tournament(row: Any) -> TournamentRow:
         overtime=row["overtime"], signup_until=row["signup_until"], lang=row["lang"], status=row["status"],
         round=row["round"], schedule=None if row["schedule"] is None else json.loads(row["schedule"]),
         winner_id=row["winner_id"], message_id=row["message_id"], wanted=row["wanted"], shown=row["shown"],
-        posts=row["posts"], created_at=row["created_at"])
+        posts=row["posts"], created_at=row["created_at"], cancelled_by=row["cancelled_by"],
+        cancel_tables=row["cancel_tables"])
 
 
 def _table(row: Any) -> TableRow:
     return TableRow(row["tournament_id"], row["round"], row["number"], tuple(json.loads(row["players"])),
                     row["status"], row["thread_id"], row["game_id"], row["due_at"], bool(row["overtime"]),
-                    None if row["result"] is None else json.loads(row["result"]))
+                    None if row["result"] is None else json.loads(row["result"]), row["thread_asked_at"])
+
+
+def _entrant(row: Any) -> EntrantRow:
+    return EntrantRow(row["user_id"], row["name"], row["rating"], row["seq"], row["withdrawn"],
+                      bool(row["left_server"]), row["place"])
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A player's finished tournaments of one game on one server (`/game stats`)."""
+
+    game: str
+    played: int
+    won: int
+    best: int | None  # their best final place
 
 
 # ------------------------------------------------------------------- statements (a change's own)
@@ -146,7 +170,7 @@ class TournamentStore:
     if TYPE_CHECKING:  # the store's core (bot.storage.core.CoreStore), which this is mixed into
         _lock: asyncio.Lock
 
-        def _transaction(self) -> AsyncContextManager[aiosqlite.Connection]: ...
+        def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
         async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
         async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
         async def _update(self, sql: str, params: tuple[Any, ...]) -> None: ...
@@ -200,13 +224,23 @@ class TournamentStore:
                                  (rating, tournament_id, user_id))
             return True
 
-    async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None) -> bool:
-        """Running or in the sign-up -> finished (with its winner) or cancelled."""
+    async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
+                             places: dict[int, int] | None = None, cancelled_by: int | None = None,
+                             cancel_tables: str | None = None) -> bool:
+        """Running or in the sign-up -> finished (with its winner and everyone's final place) or
+        cancelled (by an organiser, and what becomes of its open tables). False if it had ended
+        already."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE tournaments SET status = ?, winner_id = ?, wanted = wanted + 1, updated_at = ? "
-                "WHERE id = ? AND status IN ('signup', 'running')", (status, winner_id, _now(), tournament_id))
-            return cursor.rowcount == 1
+                "UPDATE tournaments SET status = ?, winner_id = ?, cancelled_by = ?, cancel_tables = ?, "
+                "wanted = wanted + 1, updated_at = ? WHERE id = ? AND status IN ('signup', 'running')",
+                (status, winner_id, cancelled_by, cancel_tables, _now(), tournament_id))
+            if cursor.rowcount != 1:
+                return False
+            for user_id, place in (places or {}).items():
+                await db.execute("UPDATE tournament_players SET place = ? WHERE tournament_id = ? AND user_id = ?",
+                                 (place, tournament_id, user_id))
+            return True
 
     async def tournament_next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
                                     writes: Sequence[Write] = ()) -> bool:
@@ -230,9 +264,9 @@ class TournamentStore:
     # ----------------------------------------------------------------------------- players
 
     async def tournament_entrants(self, tournament_id: int) -> list[EntrantRow]:
-        rows = await self._rows("SELECT user_id, name, rating, seq, withdrawn FROM tournament_players "
-                                "WHERE tournament_id = ? ORDER BY seq", (tournament_id,))
-        return [EntrantRow(r["user_id"], r["name"], r["rating"], r["seq"], r["withdrawn"]) for r in rows]
+        rows = await self._rows("SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY seq",
+                                (tournament_id,))
+        return [_entrant(row) for row in rows]
 
     async def tournament_join(self, tournament_id: int, user_id: int, name: str, rating: float) -> bool:
         """Sign up (only while the sign-up is open). False if they had signed up already."""
@@ -260,13 +294,14 @@ class TournamentStore:
             await db.execute(*owed_write(tournament_id))
             return True
 
-    async def tournament_withdraw(self, tournament_id: int, user_id: int, round_no: int) -> bool:
-        """A player leaves a running tournament in round `round_no`. False if they were not in it
-        (or had withdrawn already)."""
+    async def tournament_withdraw(self, tournament_id: int, user_id: int, round_no: int, *,
+                                  left_server: bool = False) -> bool:
+        """A player leaves a running tournament in round `round_no` (`left_server`: because they
+        left the server). False if they were not in it (or had withdrawn already)."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE tournament_players SET withdrawn = ? WHERE tournament_id = ? AND user_id = ? "
-                "AND withdrawn IS NULL", (round_no, tournament_id, user_id))
+                "UPDATE tournament_players SET withdrawn = ?, left_server = ? WHERE tournament_id = ? "
+                "AND user_id = ? AND withdrawn IS NULL", (round_no, int(left_server), tournament_id, user_id))
             if cursor.rowcount != 1:
                 return False
             await db.execute(*owed_write(tournament_id))
@@ -288,22 +323,31 @@ class TournamentStore:
         row = await self._row("SELECT * FROM tournament_tables WHERE game_id = ?", (game_id,))
         return None if row is None else _table(row)
 
+    async def tournament_thread_asked(self, tournament_id: int, round_no: int, number: int) -> None:
+        """The table's thread is about to be asked of Discord: stored first, so that a retry
+        (after a crash or a lost answer) looks for a thread made meanwhile before asking again."""
+        await self._update("UPDATE tournament_tables SET thread_asked_at = ? WHERE tournament_id = ? AND round = ? "
+                           "AND number = ? AND thread_id IS NULL", (_now(), tournament_id, round_no, number))
+
     async def tournament_set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
         await self._update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
                            "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
 
     async def tournament_claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
-        """The table's time ran out: True for the one process that applies the rule."""
+        """The table's time ran out (or its tournament was cancelled): True for the one process
+        that applies the rule."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournament_tables SET overtime = 1 WHERE tournament_id = ? AND round = ? AND number = ? "
                 "AND overtime = 0 AND status = 'playing'", (tournament_id, round_no, number))
             return cursor.rowcount == 1
 
-    async def tournament_in_overtime(self, game_id: int) -> bool:
-        """Whether the game is a tournament table whose time ran out (the computer finishes it)."""
-        row = await self._row("SELECT overtime FROM tournament_tables WHERE game_id = ?", (game_id,))
-        return row is not None and bool(row["overtime"])
+    async def tournament_overtime(self, game_id: int) -> tuple[int, str] | None:
+        """Whether the computer finishes the game of a tournament table, because its time ran out
+        or its tournament was cancelled: (tournament id, its status), or None."""
+        row = await self._row("SELECT t.id AS id, t.status AS status FROM tournament_tables tt JOIN tournaments t "
+                              "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
+        return None if row is None else (row["id"], row["status"])
 
     # ------------------------------------------------------------------------------ timers
 
@@ -335,13 +379,49 @@ class TournamentStore:
         await self._update("UPDATE tournaments SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
                            "WHERE id = ?", (message_id, shown, shown, tournament_id))
 
-    async def tournament_message_gone(self, tournament_id: int, message_id: int) -> None:
-        """The message was deleted: a new one is posted (with a nonce of its own)."""
-        await self._update("UPDATE tournaments SET message_id = NULL, posts = posts + 1 WHERE id = ? "
-                           "AND message_id = ?", (tournament_id, message_id))
+    async def tournament_message_gone(self, tournament_id: int, message_id: int) -> bool:
+        """The message was deleted: a new one is owed (posted with a nonce of its own). False if
+        the tournament had moved on to another message already."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET message_id = NULL, posts = posts + 1, wanted = wanted + 1 WHERE id = ? "
+                "AND message_id = ?", (tournament_id, message_id))
+            return cursor.rowcount == 1
+
+    async def tournaments_with_message(self, channel_id: int, message_ids: Sequence[int]) -> list[tuple[int, int]]:
+        """The open tournaments whose message is one of `message_ids` in the channel: (id, message id)."""
+        if not message_ids:
+            return []
+        marks = ", ".join("?" * len(message_ids))
+        rows = await self._rows(f"SELECT id, message_id FROM tournaments WHERE message_id IN ({marks}) "
+                                f"AND channel_id = ? AND status IN ('signup', 'running')",
+                                (*message_ids, channel_id))
+        return [(row["id"], row["message_id"]) for row in rows]
+
+    async def tournament_messages_shown(self) -> list[tuple[int, int, int, int]]:
+        """Every open tournament's message as stored: (id, guild id, channel id, message id)."""
+        rows = await self._rows("SELECT id, guild_id, channel_id, message_id FROM tournaments WHERE "
+                                "message_id IS NOT NULL AND status IN ('signup', 'running') ORDER BY id")
+        return [(row["id"], row["guild_id"], row["channel_id"], row["message_id"]) for row in rows]
 
     async def tournament_owe(self, tournament_id: int) -> None:
         await self.apply([owed_write(tournament_id)])
+
+    # ------------------------------------------------------------------------------ records
+
+    async def tournament_records(self, guild_id: int, user_id: int, game: str | None = None) -> list[TournamentRecord]:
+        """A player's finished tournaments on a server, one record per game (by game name)."""
+        sql = ("SELECT t.game AS game, COUNT(*) AS played, "
+               "SUM(CASE WHEN t.winner_id = p.user_id THEN 1 ELSE 0 END) AS won, MIN(p.place) AS best "
+               "FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id "
+               "WHERE t.guild_id = ? AND t.status = 'finished' AND p.user_id = ?")
+        params: tuple[Any, ...] = (guild_id, user_id)
+        if game is not None:
+            sql += " AND t.game = ?"
+            params += (game,)
+        rows = await self._rows(sql + " GROUP BY t.game ORDER BY t.game", params)
+        return [TournamentRecord(row["game"], int(row["played"]), int(row["won"] or 0),
+                                 None if row["best"] is None else int(row["best"])) for row in rows]
 
     # ------------------------------------------------------------------------------ servers
 

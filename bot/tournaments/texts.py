@@ -4,13 +4,13 @@ table's thread opens with. Names are in bold and never mention anyone; threads a
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 from babel.numbers import format_decimal
 
 import i18n
-
 from bot import presenter
 from bot.tournaments.storage import EntrantRow, TableRow, TournamentRow
 
@@ -63,7 +63,7 @@ def standings_lines(rows: Sequence[tuple[int, EntrantRow, float, float, float]],
     for place, entrant, points, opponents, score in rows[:STANDINGS_SHOWN]:
         name = bold(entrant.name)
         if entrant.withdrawn is not None:
-            name += " " + words(lang, "withdrawn_mark")
+            name += " " + words(lang, "left_mark" if entrant.left_server else "withdrawn_mark")
         if knockout_out is not None:
             out = knockout_out.get(entrant.user_id)
             line = (words(lang, "knockout_out", place=place, player=name, round=out) if out is not None
@@ -124,8 +124,26 @@ def finished_text(tournament: TournamentRow, title: str, winner: str | None, sta
     return _fit(head, [words(lang, "final_head"), *standings], [])
 
 
-def cancelled_text(tournament: TournamentRow, title: str, count: int, needed: int, lang: str) -> str:
-    return "\n".join((title_line(tournament, title, lang), words(lang, "cancelled", count=count, needed=needed)))
+def cancelled_text(tournament: TournamentRow, title: str, count: int, needed: int, lang: str,
+                   standings: Sequence[str] = ()) -> str:
+    """Cancelled: too few signed up when the sign-up's time ran out, or by an organiser (during
+    the sign-up, or in a round: what became of the tables still being played, and the standings
+    as they were)."""
+    head = [title_line(tournament, title, lang)]
+    if tournament.cancelled_by is None:
+        return "\n".join((*head, words(lang, "cancelled", count=count, needed=needed)))
+    who = f"<@{tournament.cancelled_by}>"  # a mention that pings nobody: the message allows none
+    if tournament.round == 0:
+        return "\n".join((*head, words(lang, "cancelled_signup", who=who)))
+    head.append(setup_line(tournament, lang))
+    rounds = tournament.rounds or "?"
+    if tournament.cancel_tables is None:
+        head.append(words(lang, "cancelled_running_none", who=who, round=tournament.round, rounds=rounds))
+    else:
+        rule = tournament.overtime if tournament.cancel_tables == "rule" else "abandon"
+        head.append(words(lang, "cancelled_running", who=who, round=tournament.round, rounds=rounds,
+                          tables=words(lang, f"cancel_tables.{rule}")))
+    return _fit(head, [words(lang, "cancelled_head"), *standings], [])
 
 
 def _fit(head: list[str], first: list[str], second: list[str]) -> str:

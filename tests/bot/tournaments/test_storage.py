@@ -59,7 +59,7 @@ async def test_a_tournament_from_sign_up_to_its_end_survives_a_reopen(place):
     assert [table.number for table in await store.tournament_tables_due(1_800_100_000)] == [1]
     assert await store.tournament_claim_overtime(tid, 1, 1)
     assert not await store.tournament_claim_overtime(tid, 1, 1)  # one process applies the rule
-    assert await store.tournament_in_overtime(game.id)
+    assert await store.tournament_overtime(game.id) == (tid, "running")
     result = {"places": [1, 2], "scores": [3, 1], "how": "finished"}
     await store.apply([result_write(tid, 1, 1, result), owed_write(tid)])
     assert await store.tournament_withdraw(tid, BIG + 11, 1)

@@ -9,87 +9,11 @@ from collections import Counter
 
 import discord
 import pytest
-import simcord
 
-from bot.app import create_bot
-from bot.scheduler import FakeClock
-from bot.tournaments import message as tournament_message
-from tests.bot import fakegame, pg
+from tests.bot import pg
 from tests.bot.harness import buttons, play_to_end, reply, take_turn
-
-DAY = 24 * 3600
-# The message's pauses, longer than simcord's settling (5 s of real time): a pause the simulated
-# Discord would otherwise sit out in real time is parked until a test moves virtual time on.
-EVERY, SETTLE = 12.0, 6.0
-
-
-@pytest.fixture(autouse=True)
-def message_pauses(monkeypatch):
-    monkeypatch.setattr(tournament_message, "EVERY", EVERY)
-    monkeypatch.setattr(tournament_message, "SETTLE", SETTLE)
-NAMES = ("anna", "bert", "cleo", "dora", "emil", "fritz", "greta", "hanna", "ida")
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def make_bot(database_path, renderer, clock):
-    def build():
-        return create_bot(database_path, games={"pips": fakegame.GAME}, render=renderer,
-                          seed_source=random.Random(7), clock=clock)
-    return build
-
-
-async def settle(world):
-    """Let the tournament's work and its message catch up (the message edits at most every few seconds)."""
-    await world.env.advance_time(EVERY + SETTLE + 0.5)
-
-
-def announcement(world, channel=None):
-    """The tournament's one message: the bot's message with the title."""
-    found = [m for m in world.bot_messages(channel) if m.content.startswith(("🏆 **Tournament", "🏆 **Turnier"))]
-    assert len(found) == 1, [m.content[:60] for m in world.bot_messages(channel)]
-    return found[0]
-
-
-def thread_handle(world, thread_id: int) -> simcord.ChannelHandle:
-    return simcord.ChannelHandle(world.env, world.guild, world.env.backend.get_channel(thread_id))
-
-
-def tables(world, tournament_id=1, round_no=None):
-    sql = "SELECT round, number, players, status, thread_id, game_id FROM tournament_tables WHERE tournament_id = ?"
-    params = (tournament_id,)
-    if round_no is not None:
-        sql += " AND round = ?"
-        params += (round_no,)
-    return world.query(sql + " ORDER BY round, number", params)
-
-
-async def open_swiss(world, organiser, **options):
-    settings = dict(game="pips", format="swiss", players=3, rounds=3, options="rounds=1")
-    settings.update(options)
-    answer = reply(await world.slash(organiser, "game tournament new", **settings))
-    await settle(world)
-    return answer
-
-
-async def sign_up(world, players, label="Join"):
-    for player in players:
-        answer = reply(await world.click(player, announcement(world), label=label))
-        assert answer.ephemeral and "signed up" in answer.content
-
-
-async def play_round(world, players, round_no, seed=1):
-    by_id = {player.id: player for player in players}
-    for _, _, seated, status, thread_id, _ in tables(world, round_no=round_no):
-        if status != "playing":
-            continue
-        at_table = [by_id[user] for user in json.loads(seated)]
-        await play_to_end(world, at_table, seed=seed, channel=thread_handle(world, thread_id))
-    await settle(world)
+from tests.bot.tournaments.helpers import (DAY, NAMES, announcement, open_swiss, play_round, settle, sign_up, tables,
+                                           thread_handle)
 
 
 async def test_a_swiss_of_three_rounds_with_nine_players_runs_itself_to_a_winner(world):
