@@ -12,8 +12,7 @@ import pytest
 from PIL import Image
 
 from tests.bot.harness import buttons, reply, take_turn
-from tests.bot.tournaments.helpers import (announcement, play_round, settle, started_swiss, tables,
-                                           thread_handle)
+from tests.bot.tournaments.helpers import announcement, play_round, settle, started_swiss, tables, thread_handle
 
 
 def names_in(content: str) -> list[str]:

@@ -9,10 +9,28 @@ from collections import Counter
 
 import pytest
 
-from bot.tournaments.pairing import (BYE_POINTS, Bye, Entrant, History, PairingError, RoundPlan, TableResult,
-                                     bracket_order, knockout_bracket, knockout_next, knockout_rounds,
-                                     knockout_standings, knockout_winner, place_points, round_robin_schedule,
-                                     seat_order, standings, swiss_round, table_points, table_sizes)
+from bot.tournaments.pairing import (
+    BYE_POINTS,
+    Bye,
+    Entrant,
+    History,
+    PairingError,
+    RoundPlan,
+    TableResult,
+    bracket_order,
+    knockout_bracket,
+    knockout_next,
+    knockout_rounds,
+    knockout_standings,
+    knockout_winner,
+    place_points,
+    round_robin_schedule,
+    seat_order,
+    standings,
+    swiss_round,
+    table_points,
+    table_sizes,
+)
 
 
 def field(count: int) -> list[Entrant]:

@@ -3,11 +3,10 @@ places in the table's seat order, ties shared, whoever resigned or ran out of ti
 abandoned game by its scores as they stand."""
 from __future__ import annotations
 
-from games.core import Action
-
 from bot.storage import GameRow, SeatRow
 from bot.tournaments.listener import table_result
 from bot.turns import Change
+from games.core import Action
 from tests.bot import fakegame
 
 GAME = fakegame.GAME

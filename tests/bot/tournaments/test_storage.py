@@ -85,3 +85,52 @@ async def test_a_tournament_from_sign_up_to_its_end_survives_a_reopen(place):
     assert (await again.tournament(tid)).winner_id == BIG + 10
     assert await again.tournaments_in(BIG) == []
     await again.close()
+
+
+@both
+async def test_places_cancellations_departures_and_a_thread_asked_for_are_kept_and_counted(place):
+    store = await open_storage(place)
+    finished, cancelled, other_game = (await new_tournament(store), await new_tournament(store),
+                                       await new_tournament(store, game="knatsch"))
+    for tid in (finished, cancelled, other_game):
+        for offset, name in ((10, "Ænne"), (11, "Bo"), (12, "Cy")):
+            assert await store.tournament_join(tid, BIG + offset, name, 1000.0)
+        assert await store.tournament_begin(tid, rounds=2, schedule=None, ratings={})
+    assert await store.tournament_next_round(finished, round_no=1, tables=[(BIG + 10, BIG + 11), (BIG + 12,)])
+    await store.tournament_thread_asked(finished, 1, 1)
+    assert await store.tournament_withdraw(finished, BIG + 12, 1, left_server=True)
+    await store.tournament_shown(finished, message_id=BIG + 40, shown=1)
+    await store.tournament_shown(cancelled, message_id=BIG + 41, shown=1)
+    assert await store.tournaments_with_message(BIG + 1, [BIG + 40, BIG + 41, BIG + 99]) == \
+        [(finished, BIG + 40), (cancelled, BIG + 41)]
+    assert await store.tournament_end(finished, status="finished", winner_id=BIG + 11,
+                                      places={BIG + 11: 1, BIG + 10: 2, BIG + 12: 3})
+    assert not await store.tournament_end(finished, status="cancelled", cancelled_by=BIG + 2)  # over already
+    assert await store.tournament_end(cancelled, status="cancelled", cancelled_by=BIG + 2, cancel_tables="abandon")
+    assert await store.tournament_end(other_game, status="finished", winner_id=BIG + 10, places={BIG + 10: 1})
+    await store.close()
+
+    again = await open_storage(place)
+    assert [(e.name, e.place, e.withdrawn, e.left_server) for e in await again.tournament_entrants(finished)] == \
+        [("Ænne", 2, None, False), ("Bo", 1, None, False), ("Cy", 3, 1, True)]
+    row = await again.tournament(cancelled)
+    assert (row.status, row.cancelled_by, row.cancel_tables) == ("cancelled", BIG + 2, "abandon")
+    (table, _bye) = await again.tournament_tables(finished, 1)
+    assert table.thread_asked_at is not None and table.thread_id is None
+    # Only open tournaments' messages come back: none of these is open any more.
+    assert await again.tournament_messages_shown() == []
+    assert await again.tournaments_with_message(BIG + 1, [BIG + 40]) == []
+    # The records: finished tournaments only, a line per game.
+    records = await again.tournament_records(BIG, BIG + 11)
+    assert [(r.game, r.played, r.won, r.best) for r in records] == [("knatsch", 1, 0, None), ("pips", 1, 1, 1)]
+    assert [(r.game, r.played, r.won, r.best) for r in await again.tournament_records(BIG, BIG + 10, "knatsch")] == \
+        [("knatsch", 1, 1, 1)]
+    assert await again.tournament_records(BIG + 5, BIG + 11) == []  # another server
+    # A deleted message owes a new one, once.
+    running = await new_tournament(again)
+    await again.tournament_shown(running, message_id=BIG + 50, shown=1)
+    assert await again.tournament_message_gone(running, BIG + 50)
+    assert not await again.tournament_message_gone(running, BIG + 50)
+    row = await again.tournament(running)
+    assert (row.message_id, row.posts) == (None, 1) and row.wanted > row.shown
+    await again.close()

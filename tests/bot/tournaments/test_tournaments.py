@@ -12,8 +12,17 @@ import pytest
 
 from tests.bot import pg
 from tests.bot.harness import buttons, play_to_end, reply, take_turn
-from tests.bot.tournaments.helpers import (DAY, NAMES, announcement, open_swiss, play_round, settle, sign_up, tables,
-                                           thread_handle)
+from tests.bot.tournaments.helpers import (
+    DAY,
+    NAMES,
+    announcement,
+    open_swiss,
+    play_round,
+    settle,
+    sign_up,
+    tables,
+    thread_handle,
+)
 
 
 async def test_a_swiss_of_three_rounds_with_nine_players_runs_itself_to_a_winner(world):
@@ -281,12 +290,13 @@ async def test_a_knockout_of_eight_plays_three_rounds_to_one_winner_by_the_brack
         winners[round_no, number] = [u for u, place in zip(json.loads(seated), places) if place == best]
     for round_no in (2, 3):
         for _, number, seated, _, _, _ in tables(world, round_no=round_no):
-            for index, user in enumerate(json.loads(seated)):
+            for user in json.loads(seated):
                 assert user in winners[round_no - 1, 2 * number - 1] + winners[round_no - 1, 2 * number]
     ((status, winner),) = world.query("SELECT status, winner_id FROM tournaments WHERE id = 1")
     assert status == "finished" and winner in winners[3, 1]
     content = announcement(world).content
     assert "wins the tournament!" in content and "out in round 1" in content and "out in round 3" in content
+    assert [a.filename for a in announcement(world).attachments] == ["standings.png"]
 
 
 async def test_a_round_robin_of_four_lets_everyone_meet_everyone_once(world):
