@@ -118,6 +118,7 @@ class Tournaments:
         self._recovered = False
         self._retry_at: dict[int, float] = {}  # tournament id -> when a table it could not open is tried again
         self._members_at = math.inf  # when the players at tables being played are looked for next
+        self._looking: asyncio.Task[None] | None = None  # that look, in a task of its own
         self.stopping = False
 
     def now(self) -> int:
@@ -125,9 +126,10 @@ class Tournaments:
 
     async def stop(self) -> None:
         self.stopping = True
-        for task in self._tasks.values():
+        tasks = [*self._tasks.values(), *([self._looking] if self._looking is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.messages.stop()
 
     def engine(self, name: str) -> Game:
@@ -359,7 +361,15 @@ class Tournaments:
     async def _look_for_departures(self) -> None:
         """Every `MEMBER_CHECK` seconds: the players at the tables being played in this process's
         running tournaments, each asked of Discord."""
+        try:
+            await self._look_at_seated()
+        except Exception:
+            log.exception("Could not look for tournament players who left their server")
+
+    async def _look_at_seated(self) -> None:
         for tournament_id in await self.storage.tournaments_running():
+            if self.stopping:
+                return
             tournament = await self.storage.tournament(tournament_id)
             if tournament is None or tournament.status != "running" or not self.owns_guild(tournament.guild_id):
                 continue
@@ -912,10 +922,9 @@ class Tournaments:
                 self.kick(tournament_id)
         if now >= self._members_at:
             self._members_at = now + MEMBER_CHECK
-            try:
-                await self._look_for_departures()
-            except Exception:
-                log.exception("Could not look for tournament players who left their server")
+            if self._looking is None or self._looking.done():  # a look of a request per player: not in the pass
+                self._looking = asyncio.get_running_loop().create_task(self._look_for_departures(),
+                                                                       name="tournament-departures")
         for tournament_id in await self.storage.tournaments_signup_due(int(now)):
             await self._signup_over(tournament_id)
         for table in await self.storage.tournament_tables_due(int(now)):
