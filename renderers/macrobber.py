@@ -1,10 +1,12 @@
 """Mac Robber board renderer: draws only what a view (public or a seat's) holds.
 
 Phone first: an upright 1080 x 1350 image whose every text is at least `MIN_TEXT` (a phone shows
-the board about 300 px wide). One set of marks throughout: an action cube is drawn in its colour
-with the initial of the colour's word as the moves' buttons say it ("Y" for yellow, "Ge" for
-Gelb), in the display, in the courtyards and in the legend alike; the legend names each colour
-with the buttons' words and what its cube is in a courtyard and on an estate.
+the board about 300 px wide), and every letter or number in a piece (a cube's letter, a
+courtyard's count, a clan's plate, a raid card's value) and every estate picture stands
+`MIN_MARK` tall (41 px, 11 px on the phone). One set of marks throughout: an action cube is drawn
+in its colour with the initial of the colour's word as the moves' buttons say it ("Y" for yellow,
+"Ge" for Gelb), in the display, in the courtyards and in the legend alike; the legend names each
+colour with the buttons' words and what its cube is in a courtyard and on an estate.
 
 From the top: the status line; the round, the cubes in the bag, the estates left (and the
 numbers removed estates showed); the display (once the actions are over, the cubes drawn and what
