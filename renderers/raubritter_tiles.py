@@ -52,6 +52,7 @@ icon's body would be lower than its letter."""
 PLATE_LINE = 2   # a plate's outline
 ROW_GAP = 2      # between the two rows of marks
 STACK_GAP = 12   # between a stack's knight and its height, so the two never read as one number
+BADGE_RAISE = 9  # a full area's stack height stands this much higher than its knight
 
 
 @lru_cache(maxsize=8)
@@ -99,16 +100,20 @@ def geometry(cell: int) -> dict:
     plate_w = max(plate_w - 2, min(plate_w + 4, (inner - STACK_GAP) // 2))
     row_top = cell - pad - plate_h
     knight = (pad, row_top, pad + plate_w, cell - pad)
-    height = (cell - pad - plate_w, row_top, cell - pad, cell - pad)
     if two_rows:
+        height = (cell - pad - plate_w, row_top, cell - pad, cell - pad)
         tag = (cell - pad - plate_h, pad, cell - pad, pad + plate_h)
         building = (pad, pad, tag[0] - ROW_GAP, row_top - ROW_GAP)
         scenery = (tag[0], pad, cell - pad, tag[3])  # the trees where no tag stands
     else:
+        # the height a little raised, as a badge beside the knight: the two numbers of a stack,
+        # and those of the next square, never stand on one line to read as one number
+        height = (cell - pad - plate_w, row_top - BADGE_RAISE, cell - pad, cell - pad - BADGE_RAISE)
         tag = None
         # the building's body runs on behind the knight: its roof above the row tells it apart
-        building = (pad, pad, pad + max(plate_w + 8, round(inner * 0.6)), cell - pad)
-        scenery = (building[2] + ROW_GAP + 1, pad, cell - pad, row_top - ROW_GAP)
+        right = min(pad + round(inner * 0.6), height[0] - ROW_GAP - 1)
+        building = (pad, pad, max(right, knight[2] + 4), cell - pad)
+        scenery = (building[2] + ROW_GAP + 1, pad, cell - pad, height[1] - ROW_GAP)
     return {"pad": pad, "size": size, "two_rows": two_rows, "plate": (plate_w, plate_h), "row_top": row_top,
             "knight": knight, "height": height, "tag": tag, "building": building, "scenery": scenery,
             "roof_bottom": row_top - ROW_GAP}
