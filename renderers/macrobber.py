@@ -597,9 +597,10 @@ def _raid_line(draw, line, y) -> None:
 def _legend_table(lang: str) -> tuple[float, ...]:
     """Where the colour table's columns start, measured once per language, after the column
     of the row labels. Three rows: each cube with its colour's word; what it is in a courtyard;
-    what its cubes build on an estate."""
+    what its cubes build on an estate. Yellow builds nothing on an estate, so the estate row's
+    label may reach into yellow's column ("Landgut" is wider than "Hof"): the columns keep the
+    room between them that a cube as large as the marks' standard leaves."""
     cube_w = _cube_width(lang)
-    label_w = max(_width(t(lang, P + "board.courtyard")), _width(t(lang, P + "board.estate"))) + 20
     widths = []
     for colour in COLOURS:
         cells = [cube_w + 8 + _width(t(lang, P + "colour." + colour))]
@@ -609,8 +610,14 @@ def _legend_table(lang: str) -> tuple[float, ...]:
         if art:
             cells.append(LEGEND_MEADOW + 8 + _width(t(lang, P + "board." + art)))
         widths.append(max(cells))
-    room = WIDTH - 2 * MARGIN - label_w - sum(widths)
-    gap = room / len(COLOURS)
+    estate_label = _width(t(lang, P + "board.estate")) + 16
+    label_w = _width(t(lang, P + "board.courtyard")) + 20
+    while True:
+        gap = (WIDTH - 2 * MARGIN - label_w - sum(widths)) / len(COLOURS)
+        second = MARGIN + label_w + gap / 2 + widths[0] + gap  # the first column with an estate
+        if MARGIN + estate_label <= second:
+            break
+        label_w += MARGIN + estate_label - second
     xs, x = [], MARGIN + label_w + gap / 2
     for width in widths:
         xs.append(x)
