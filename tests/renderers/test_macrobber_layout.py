@@ -307,6 +307,25 @@ def test_the_legend_explains_every_mark_and_the_notes_are_words(lang):
     assert not any(to_act in w for w in words)
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_legends_columns_stand_apart(lang):
+    """With cubes as large as the marks' standard the legend's table still keeps its columns
+    apart: in each row, one text ends at least 16 px (4 px on the phone) before the next begins,
+    so two columns' words never read as one ("Dudelsackspieler Mönch")."""
+    _, records = _texts(GAME.view(BUSY["acting"], None), lang, WIDE_NAMES)
+    letters = {t(lang, P + "board.letter." + c) for c in "ybgr"}
+    rows: dict[int, list] = {}
+    for record in records:
+        if record.box[1] >= PRIVATE_TOP:
+            rows.setdefault((record.box[1] + record.box[3]) // 46, []).append(record)
+    assert len(rows) >= 3
+    for row in rows.values():
+        ordered = sorted(row, key=lambda record: record.box[0])
+        for first, second in zip(ordered, ordered[1:]):
+            if first.text not in letters:  # a cube and its colour's word belong together
+                assert second.box[0] - first.box[2] >= 16, (first.text, second.text)
+
+
 def test_the_dm_image_draws_the_hand_as_large_cards():
     """A seat's own image shows every raid card it holds, each value at least 64 px (the
     standard's 40 px were boxes of 15 px on a phone before), in the band of the legend."""
