@@ -179,6 +179,10 @@ def test_every_stack_shows_its_top_knight_and_height_in_its_own_square(seats, se
             assert all(t.size >= MIN_TEXT for t in mine)
 
 
+LEGEND_WORDS = (("en", ("this turn", "last turn", "Knights to leave:", "3 knights, top one scores")),
+                ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:", "3 Ritter, oberster zählt")))
+
+
 def test_each_players_last_turn_is_framed_tagged_where_there_is_room_and_explained():
     """The tiles each player laid in their last turn are framed in the layer's colour; on a young
     area's large squares a tag top right carries the seat number too (a full area's squares hold
@@ -191,8 +195,7 @@ def test_each_players_last_turn_is_framed_tagged_where_there_is_room_and_explain
     for view in (young, full):
         assert view["recent_turns"]
         tagged = rr_tiles.geometry(rr._layout(view, LAYOUT_NAMES[:3], "en").cell)["two_rows"]
-        for lang, words in (("en", ("this turn", "last turn", "Knights to leave:", "3 knights, top one scores")),
-                            ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:", "3 Ritter, oberster zählt"))):
+        for lang, words in LEGEND_WORDS:
             with recording_texts() as texts:
                 image = render(view, LAYOUT_NAMES[:3], lang).convert("RGB")
             squares = tile_boxes(view, lang)
