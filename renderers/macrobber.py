@@ -1,10 +1,12 @@
 """Mac Robber board renderer: draws only what a view (public or a seat's) holds.
 
 Phone first: an upright 1080 x 1350 image whose every text is at least `MIN_TEXT` (a phone shows
-the board about 300 px wide). One set of marks throughout: an action cube is drawn in its colour
-with the initial of the colour's word as the moves' buttons say it ("Y" for yellow, "Ge" for
-Gelb), in the display, in the courtyards and in the legend alike; the legend names each colour
-with the buttons' words and what its cube is in a courtyard and on an estate.
+the board about 300 px wide), and every letter or number in a piece (a cube's letter, a
+courtyard's count, a clan's plate, a raid card's value) and every estate picture stands
+`MIN_MARK` tall (41 px, 11 px on the phone). One set of marks throughout: an action cube is drawn
+in its colour with the initial of the colour's word as the moves' buttons say it ("Y" for yellow,
+"Ge" for Gelb), in the display, in the courtyards and in the legend alike; the legend names each
+colour with the buttons' words and what its cube is in a courtyard and on an estate.
 
 From the top: the status line; the round, the cubes in the bag, the estates left (and the
 numbers removed estates showed); the display (once the actions are over, the cubes drawn and what
@@ -23,8 +25,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded, wrap)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit,
+                              fixed_palette, font, ink_box, keep_drawn, marks, note_text, seat_names, seat_plate,
+                              to_palette, unrecorded, wrap)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -158,32 +161,51 @@ def _paste(draw: _Canvas, piece: tuple, x, y) -> None:
         note_text((left + x, top + y, right + x, bottom + y), text, size)
 
 
-def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = False) -> None:
-    """An action cube: a block in its colour with a lighter top face, and its colour's letter."""
-    _paste(draw, _cube_piece(colour, int(width), int(height), label, faded), x, y)
+def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = False, struck: bool = False) -> None:
+    """An action cube: a block in its colour with a lighter top face, and its colour's letter;
+    `struck`: crossed out (to be drawn again), the letter on top of the cross."""
+    with marks():  # its letter is a mark: MIN_MARK tall
+        _paste(draw, _cube_piece(colour, int(width), int(height), label, faded or struck, struck), x, y)
+
+
+CUBE_H = 52
+"""A cube's height: the tallest letter ("Bl", 46 px of ink at MARK_TEXT) with its outline and a
+pixel of air."""
+TOP_LINE = CUBE_H  # a clan panel's top line: its courtyard's cubes are the tallest in it
 
 
 @keep_drawn(2**20)
-def _cube_piece(colour, width, height, label, faded) -> tuple:
+def _cube_piece(colour, width, height, label, faded, struck=False) -> tuple:
     tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
     draw.rounded_rectangle((0, 0, width, height), radius=max(3, height // 7), fill=fill, outline=INK, width=2)
     top = tuple(min(255, c + 40) for c in fill)
-    draw.rounded_rectangle((4, 4, width - 4, height * 0.3), radius=3, fill=top)
+    draw.rounded_rectangle((4, 4, width - 4, max(8, height * 0.2)), radius=3, fill=top)
+    if struck:  # crossed out corner to corner; the letter's halo keeps it clear of the cross
+        draw.line((3, 3, width - 3, height - 3), fill=INK, width=6)
+        draw.line((3, height - 3, width - 3, 3), fill=INK, width=6)
     if not label:
         return tile, ()
     ink = INK if colour == "y" or faded else WHITE
-    # "mm" centres ascender and descender: the capitals stand 3 px below the middle
-    at = (width / 2, height / 2 - 3)
+    left, top_ink, right, bottom = ink_box(label, MARK_TEXT)  # the letters' ink centred in the cube
+    at = (width / 2 - (left + right) / 2, height / 2 - (top_ink + bottom) / 2)
+    halo = {"stroke_width": 2, "stroke_fill": fill} if struck else {}  # the letter stands off the cross
     with unrecorded():
-        draw.text(at, label, font=font(SMALL), fill=ink, anchor="mm")
-    return tile, ((draw.textbbox(at, label, font=font(SMALL), anchor="mm"), label, SMALL),)
+        draw.text(at, label, font=font(MARK_TEXT), fill=ink, anchor="ls", **halo)
+    return tile, ((draw.textbbox(at, label, font=font(MARK_TEXT), anchor="ls"), label, MARK_TEXT),)
 
 
+@lru_cache(maxsize=4)
 def _cube_width(lang: str) -> int:
-    """Wide enough for the widest letter ("Ge" at 40 px) with a border's breadth either side."""
-    return max(46, int(max(_width(_letter(lang, c)) for c in COLOURS)) + 12)
+    """Wide enough for the widest letter ("Ge" at MARK_TEXT) with a border's breadth either side."""
+    return max(CUBE_H - 6, max(_ink_width(_letter(lang, c)) for c in COLOURS) + 14)
+
+
+@lru_cache(maxsize=64)
+def _ink_width(text: str) -> int:
+    left, _, right, _ = ink_box(text, MARK_TEXT)
+    return int(right - left)
 
 
 def _flag(draw, x, y, height) -> None:
@@ -218,8 +240,14 @@ def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple
         with unrecorded():
             draw.text((cx, cy), word, font=font(SMALL), fill=INK, anchor="mm")
         return tile, ((draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),)
-    _estate_art(draw, kind, (6, 6, width - 6, height - 6))
+    inset = max(2, min(6, (height - ART_HEIGHT) // 2))  # the picture at least ART_HEIGHT tall
+    _estate_art(draw, kind, (inset, inset, width - inset, height - inset))
     return tile, ()
+
+
+ART_HEIGHT = 42
+"""An estate's picture (cattle, castle, monastery: on which the scoring turns) stands at least
+this tall (MIN_MARK), in the panels and in the legend."""
 
 
 ART_EXTENT = {"cattle": (-40, -34, 44, 30), "castle": (-38, -38, 30, 30), "monastery": (-40, -44, 34, 30)}
@@ -314,8 +342,9 @@ def _lines(parts: list[str], room: float) -> list[str]:
 
 
 def _display(draw, view, who, lang, y) -> int:
-    """The display while it lasts; once the actions are over, the cubes drawn (faded) and what
-    they were used for, so the row tells the turn's story until the next player draws."""
+    """The display while it lasts (a cube chosen to be drawn again is crossed out behind its
+    letter); once the actions are over, the cubes drawn (faded) and what they were used for, so
+    the row tells the turn's story until the next player draws."""
     height = 66
     left, right = MARGIN + 14, WIDTH - MARGIN - 14
     shown = sum(view["display"])
@@ -332,9 +361,9 @@ def _display(draw, view, who, lang, y) -> int:
         marked = list(view["marked"])
         for c, colour in enumerate(COLOURS):
             for index in range(view["display"][c]):
-                _cube(draw, x, y + 7, cube_w, 52, colour, _letter(lang, colour))
-                if index < marked[c]:  # chosen to be drawn again
-                    draw.line((x + 2, y + 9, x + cube_w - 2, y + 57), fill=INK, width=5)
+                # chosen to be drawn again: crossed out, its letter still on top
+                _cube(draw, x, y + (height - CUBE_H) / 2, cube_w, CUBE_H, colour, _letter(lang, colour),
+                      struck=index < marked[c])
                 x += cube_w + 6
         if view["used"]:
             draw.text((x + 10, y + height / 2), t(lang, P + "board.used", count=view["used"]), font=font(SMALL),
@@ -350,25 +379,43 @@ def _display(draw, view, who, lang, y) -> int:
     words = t(lang, P + "board.done", actions=", ".join(done)) if done else t(lang, P + "board.no_action")
     label = t(lang, P + "board.drawn")
     groups = [drawn["cubes"]] + ([drawn["redrew"]] if drawn["redrew"] else [])
-    cubes_end = left + _width(label) + 12 + sum(sum(g) for g in groups) * (cube_w + 4) + (len(groups) - 1) * 36
-    two_lines = cubes_end + 12 + _width(words) > right
-    _frame(draw, y, height + (LINE if two_lines else 0))
-    draw.text((left, y + height / 2), label, font=font(SMALL), fill=INK, anchor="lm")
-    x = left + _width(label) + 12
-    for number, counts in enumerate(groups):
-        if number:
-            draw.text((x + 4, y + height / 2), "+", font=font(SMALL), fill=INK, anchor="lm")
-            x += 36
-        for c, colour in enumerate(COLOURS):
-            for _ in range(counts[c]):
-                _cube(draw, x, y + 9, cube_w, 48, colour, _letter(lang, colour), faded=True)
-                x += cube_w + 4
-    if two_lines:
-        text, size = _fit(words, SMALL, right - left)
-        draw.text((left, y + height + LINE / 2 - 6), text, font=font(size), fill=INK, anchor="lm")
-        return y + height + LINE + 8
-    draw.text((x + 12, y + height / 2), words, font=font(SMALL), fill=INK, anchor="lm")
-    return y + height + 8
+    # The label, each group of cubes (a redraw after a "+") and the words, flowed into lines:
+    # a group of cubes never splits, and a line that holds cubes is as tall as the display.
+    items = [("label", label, _width(label) + 12)]
+    items += [("cubes", (number, counts), (36 if number else 0) + sum(counts) * (cube_w + 4) + 8)
+              for number, counts in enumerate(groups)]
+    items.append(("words", words, _width(words)))
+    lines: list[list[tuple]] = [[]]
+    x = left
+    for item in items:
+        if lines[-1] and x + item[2] > right:
+            lines.append([])
+            x = left
+        lines[-1].append(item)
+        x += item[2]
+    heights = [height if any(kind == "cubes" for kind, _, _ in line) else LINE for line in lines]
+    _frame(draw, y, sum(heights))
+    top = y
+    for line, line_height in zip(lines, heights):
+        x, middle = left, top + line_height / 2
+        for kind, payload, width in line:
+            if kind == "cubes":
+                number, counts = payload
+                if number:
+                    draw.text((x + 4, middle), "+", font=font(SMALL), fill=INK, anchor="lm")
+                    x += 36
+                for c, colour in enumerate(COLOURS):
+                    for _ in range(counts[c]):
+                        _cube(draw, x, middle - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour),
+                              faded=True)
+                        x += cube_w + 4
+                x += 8
+                continue
+            text, size = (payload, SMALL) if kind == "label" else _fit(payload, SMALL, right - x)
+            draw.text((x, middle), text, font=font(size), fill=INK, anchor="lm")
+            x += width
+        top += line_height
+    return top + 8
 
 
 def _frame(draw, y, height) -> None:
@@ -448,9 +495,9 @@ def _players(draw, view, who, lang, top, bottom) -> int:
     seats = view["seats"]
     step = min(190, (bottom - top) // seats)
     height = step - 6
-    pad = max(3, min(12, (height - 48 - 50) // 3))
-    estate_height = min(76, height - 48 - 3 * pad)
-    inset = (height - 48 - pad - estate_height) // 2  # the two lines stand in the middle of the panel
+    pad = max(2, min(12, (height - TOP_LINE - 50) // 3))
+    estate_height = min(76, height - TOP_LINE - 3 * pad)
+    inset = (height - TOP_LINE - pad - estate_height) // 2  # the two lines stand in the middle of the panel
     marked = set(view["winners"] or []) if view["over"] else set(view["to_act"])
     cube_w = _cube_width(lang)
     for seat, player in enumerate(view["players"]):
@@ -458,7 +505,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         lit = seat in marked
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
                                outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
-        line = y + inset + 24
+        line = y + inset + TOP_LINE / 2
         seat_plate(draw, (MARGIN + 30, line), seat)
         x = MARGIN + 60
         if seat == view["follower"]:
@@ -471,13 +518,14 @@ def _players(draw, view, who, lang, top, bottom) -> int:
         draw.text((x, line), name, font=font(size), fill=INK, anchor="lm")
         x = COURTYARD_X
         for c, colour in enumerate(("y", "b", "g")):
-            _cube(draw, x, line - 23, cube_w, 46, colour, _letter(lang, colour))
+            _cube(draw, x, line - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour))
             count = str(player["courtyard"][c])
-            draw.text((x + cube_w + 6, line), count, font=font(SMALL), fill=INK, anchor="lm")
-            x += cube_w + 6 + max(_width(count), _width("88")) + 16
+            with marks():  # how many of the cube's character the clan has: as large as the cube's letter
+                draw.text((x + cube_w + 4, line), count, font=font(MARK_TEXT), fill=INK, anchor="lm")
+            x += cube_w + 4 + max(_width(count, MARK_TEXT), _width("88", MARK_TEXT)) + 12
         cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
         draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
-        row_top = y + inset + 48 + pad
+        row_top = y + inset + TOP_LINE + pad
         estates = player["estates"]
         for index in range(6):
             ex = MARGIN + 12 + index * ESTATE_STEP
@@ -549,9 +597,10 @@ def _raid_line(draw, line, y) -> None:
 def _legend_table(lang: str) -> tuple[float, ...]:
     """Where the colour table's columns start, measured once per language, after the column
     of the row labels. Three rows: each cube with its colour's word; what it is in a courtyard;
-    what its cubes build on an estate."""
+    what its cubes build on an estate. Yellow builds nothing on an estate, so the estate row's
+    label may reach into yellow's column ("Landgut" is wider than "Hof"): the columns keep the
+    room between them that a cube as large as the marks' standard leaves."""
     cube_w = _cube_width(lang)
-    label_w = max(_width(t(lang, P + "board.courtyard")), _width(t(lang, P + "board.estate"))) + 20
     widths = []
     for colour in COLOURS:
         cells = [cube_w + 8 + _width(t(lang, P + "colour." + colour))]
@@ -559,15 +608,24 @@ def _legend_table(lang: str) -> tuple[float, ...]:
             cells.append(_width(t(lang, P + "board.role." + colour)))
         art = dict(zip(("b", "g", "r"), ESTATE_ART)).get(colour)
         if art:
-            cells.append(52 + _width(t(lang, P + "board." + art)))
+            cells.append(LEGEND_MEADOW + 8 + _width(t(lang, P + "board." + art)))
         widths.append(max(cells))
-    room = WIDTH - 2 * MARGIN - label_w - sum(widths)
-    gap = room / len(COLOURS)
+    estate_label = _width(t(lang, P + "board.estate")) + 16
+    label_w = _width(t(lang, P + "board.courtyard")) + 20
+    while True:
+        gap = (WIDTH - 2 * MARGIN - label_w - sum(widths)) / len(COLOURS)
+        second = MARGIN + label_w + gap / 2 + widths[0] + gap  # the first column with an estate
+        if MARGIN + estate_label <= second:
+            break
+        label_w += MARGIN + estate_label - second
     xs, x = [], MARGIN + label_w + gap / 2
     for width in widths:
         xs.append(x)
         x += width + gap
     return tuple(xs)
+
+
+LEGEND_MEADOW = 60  # the legend's estate pictures: the widest (cattle) at ART_HEIGHT
 
 
 def _legend(draw, view, lang, top) -> None:
@@ -578,18 +636,19 @@ def _legend(draw, view, lang, top) -> None:
     draw.text((MARGIN, rows[1]), t(lang, P + "board.courtyard"), font=font(SMALL), fill=INK, anchor="lm")
     draw.text((MARGIN, rows[2]), t(lang, P + "board.estate"), font=font(SMALL), fill=INK, anchor="lm")
     for colour, x in zip(COLOURS, xs):
-        _cube(draw, x, rows[0] - 20, cube_w, 40, colour, _letter(lang, colour))
+        _cube(draw, x, rows[0] - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour))
         draw.text((x + cube_w + 8, rows[0]), t(lang, P + "colour." + colour), font=font(SMALL), fill=INK,
                   anchor="lm")
         if colour != "r":
             draw.text((x, rows[1]), t(lang, P + "board.role." + colour), font=font(SMALL), fill=MUTED, anchor="lm")
         art = dict(zip(("b", "g", "r"), ESTATE_ART)).get(colour)
         if art:
-            # clear of the descenders of the words above it ("piper")
-            draw.rounded_rectangle((x, rows[2] - 17, x + 44, rows[2] + 21), radius=6, fill=MEADOW,
-                                   outline=MEADOW_DARK, width=2)
-            _estate_art(draw, art, (x + 5, rows[2] - 13, x + 39, rows[2] + 16))
-            draw.text((x + 52, rows[2]), t(lang, P + "board." + art), font=font(SMALL), fill=MUTED, anchor="lm")
+            # as tall as the estates' pictures, clear of the descenders of the words above it ("piper")
+            meadow = (x, rows[2] - 18, x + LEGEND_MEADOW, rows[2] + ART_HEIGHT - 14)
+            draw.rounded_rectangle(meadow, radius=6, fill=MEADOW, outline=MEADOW_DARK, width=2)
+            _estate_art(draw, art, (meadow[0] + 2, meadow[1] + 2, meadow[2] - 2, meadow[3] - 2))
+            draw.text((x + LEGEND_MEADOW + 8, rows[2]), t(lang, P + "board." + art), font=font(SMALL), fill=MUTED,
+                      anchor="lm")
     _flag(draw, MARGIN + 4, rows[3] - 20, 40)
     text, size = _fit(t(lang, P + "board.follower_legend"), SMALL, WIDTH - 2 * MARGIN - 52)
     draw.text((MARGIN + 52, rows[3]), text, font=font(size), fill=INK, anchor="lm")
@@ -616,5 +675,6 @@ def _hand(draw, private, lang, y) -> None:
     x = MARGIN
     for value in hand:
         draw.rounded_rectangle((x, top, x + width, bottom), radius=10, fill=CARD, outline=INK, width=3)
-        draw.text((x + width / 2, (top + bottom) / 2), str(value), font=font(size), fill=INK, anchor="mm")
+        with marks():
+            draw.text((x + width / 2, (top + bottom) / 2), str(value), font=font(size), fill=INK, anchor="mm")
         x += width + gap

@@ -17,11 +17,15 @@ area (docs/raubritter.md). It fits because the board gets the room:
   legend's lines its spare height holds, and at the bottom the seat's hand, large, with its own
   knights and tiles left.
 
-A tile's picture is renderers/raubritter_tiles.py's: the building as its letter on a plate of
-its colour top left, the tag of the player who laid it in their last turn top right, the top
-knight's seat number on a disc in its colour bottom left and the stack's height on a white plate
-bottom right, each in its own quarter. Every knight and tag carries its seat number, so owners
-are told apart without colour; the move history is in the message text, not on the image.
+A tile's picture is renderers/raubritter_tiles.py's, every letter and number on it a mark of
+`MIN_MARK` (41 px of ink, 11 px on the phone): on a young area's large squares the building's
+letter top left, the tag of the player who laid it in their last turn top right, the top
+knight's seat number on a rounded plate of its colour bottom left and the stack's height on a
+white plate bottom right; on a full area's squares (84 to 110 px, room for one row of such
+marks) the stack's two numbers along the bottom and the building as its picture above and behind
+them, its letter only while no knight stands in front of it, and the last turn as a frame in
+the layer's colour. Every knight carries its seat number, so owners are told apart without
+colour; the move history is in the message text.
 """
 from __future__ import annotations
 
@@ -35,8 +39,8 @@ from i18n import t, translate
 from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, PHONE_SIZE, fit,
                               fixed_palette, font, mark_text, marks, note_text, seat_names, to_palette, wrap)
 from renderers.raubritter_tiles import (BUILDING_LETTER, CELL_MIN, GRID_LINE, OUTLINE, PAINTS, PLAYER_COLOURS,
-                                        TERRAIN_FILL, TEXT_ON, WHITE, centre_text, draw_height, draw_tile,
-                                        frame_width, tile_image)
+                                        TERRAIN_FILL, TEXT_ON, WHITE, centre_text, draw_height, draw_knight,
+                                        draw_tile, frame_width, geometry, plate_size, tile_image)
 
 WIDTH, HEIGHT = PHONE_SIZE
 TEXT = MIN_TEXT          # every word and number on the board, at least
@@ -300,7 +304,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: dict, layout: Layout,
             for r in range(lo_r, hi_r + 1):
                 x, y = origin(c, r)
                 draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), fill=FACE_DOWN, outline=INK, width=2)
-                centre_text(draw, (x + cell // 2, y + cell // 2), "A", max(TEXT, cell // 2), FACE_DOWN_LETTER)
+                with marks():  # the backs' letter, as large as the square holds
+                    centre_text(draw, (x + cell // 2, y + cell // 2), "A", max(MARK_TEXT, cell // 2),
+                                FACE_DOWN_LETTER)
 
     # The last turn of each player: a frame in the layer's colour and a tag with the seat number.
     last = {}
@@ -503,8 +509,12 @@ ITEM_GAP = 14    # between items (each begins with its own mark)
 
 
 def _stack_mark_width() -> int:
-    """The legend's stack: a knight's disc, then the height's plate."""
-    return SWATCH + 4 + _width("3", MARK_TEXT) + 12
+    """The legend's stack: the knight's plate, then the height's, as on a tile."""
+    return 2 * LEGEND_PLATE[0] + LEGEND_STACK_GAP
+
+
+LEGEND_PLATE = plate_size(MARK_TEXT)  # the legend's knight and height: a tile's plates
+LEGEND_STACK_GAP = 8
 
 
 def _legend_lines(colours: list[str], lang: str) -> list[list[tuple]]:
@@ -532,6 +542,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, layout: Layout, colours: list[str], 
     """The legend's lines that fit: terrain colours with the knights a stack must leave there
     (lakes: no entry), this turn's frame, the last-turn tag (its number is the player's) and a
     stack (the top knight's seat, then the height)."""
+    tagged = geometry(layout.cell)["two_rows"]  # the tiles carry the last turn's tag
     for row, items in enumerate(layout.legend):
         mid = layout.legend_top + row * LINE + LINE // 2
         x = 12
@@ -556,21 +567,22 @@ def _draw_legend(draw: ImageDraw.ImageDraw, layout: Layout, colours: list[str], 
                 lx += SWATCH + SWATCH_GAP
             elif kind == "last_turn":
                 colour = colours[0]
-                draw.rounded_rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2), radius=6,
-                                       fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=2)
-                mark_text(draw, (lx + SWATCH // 2, mid), "1", TEXT_ON[colour])
+                if tagged:  # as on a young area's tiles: the seat's tag
+                    draw.rounded_rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2), radius=5,
+                                           fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=2)
+                    mark_text(draw, (lx + SWATCH // 2, mid), "1", TEXT_ON[colour])
+                else:  # a full area's tiles keep only the frame in the layer's colour
+                    draw.rectangle((lx, mid - SWATCH // 2, lx + SWATCH, mid + SWATCH // 2),
+                                   fill=TERRAIN_FILL["plain"], outline=PLAYER_COLOURS[colour], width=5)
                 lx += SWATCH + SWATCH_GAP
             elif kind == "stack":  # seat 1 on top of three knights, as on a tile
-                colour = colours[0]
-                radius = SWATCH // 2
-                draw.ellipse((lx, mid - radius, lx + 2 * radius, mid + radius), fill=PLAYER_COLOURS[colour],
-                             outline=OUTLINE, width=3)
-                mark_text(draw, (lx + radius, mid), "1", TEXT_ON[colour])
-                plate = _width("3", MARK_TEXT) + 12
+                plate_w, plate_h = LEGEND_PLATE
+                top = mid - plate_h // 2
                 with marks():
-                    draw_height(draw, (lx + 2 * radius + 4, mid - radius, lx + 2 * radius + 4 + plate, mid + radius),
-                                3, MARK_TEXT)
-                lx += 2 * radius + 4 + plate + SWATCH_GAP
+                    draw_knight(draw, (lx, top, lx + plate_w, top + plate_h), 0, colours[0])
+                    hx = lx + plate_w + LEGEND_STACK_GAP
+                    draw_height(draw, (hx, top, hx + plate_w, top + plate_h), 3)
+                lx = hx + plate_w + SWATCH_GAP
             draw.text((lx, mid), word, font=font(TEXT), fill=INK, anchor="lm")
             x += width + ITEM_GAP
 

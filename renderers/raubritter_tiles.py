@@ -1,9 +1,11 @@
-"""A Raub Ritter tile's picture: terrain, building, last-turn tag, top knight and stack height.
+"""A Raub Ritter tile's picture: terrain, building, top knight, stack height and last-turn tag.
 
-Each mark has its own quarter of the tile (building top left, tag top right, knight bottom
-left, height bottom right), every letter and number at least `MIN_TEXT`, so on a phone none is
-too small to read or runs into another, down to `CELL_MIN` squares (renderers/raubritter.py
-lays out the board; docs/raubritter.md says why the whole area is drawn).
+Every letter and number on a tile is a mark of at least `MARK_TEXT` type (41 px of ink,
+`MIN_MARK`: 11 px where a phone shows the board 300 px wide), never smaller: a young area's
+large squares hold four of them in their quarters; a full area's squares (some 84 to 110 px,
+as wide as ten columns leave) hold one row of two, so there the stack's two numbers stand along
+the bottom and the building is told by its picture (see `geometry`). renderers/raubritter.py
+lays out the board; docs/raubritter.md says why the whole area is drawn.
 """
 from __future__ import annotations
 
@@ -11,10 +13,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import BACKGROUND, INK, MARK_TEXT, MIN_TEXT, font, keep_drawn, unrecorded
+from renderers.common import BACKGROUND, INK, MARK_TEXT, font, keep_drawn, unrecorded
 
-TEXT = MIN_TEXT          # every letter and number on a tile, at least
-CELL_MIN = 84            # the smallest square whose four marks still keep the standard (geometry)
+CELL_MIN = 84            # the smallest square whose row of two marks (`geometry`) still fits
 
 BUILDING_INK = (40, 34, 30)
 OUTLINE = (20, 20, 20)
@@ -48,37 +49,74 @@ def frame_width(cell: int) -> int:
 SIGN_BELOW = 70
 """Under this height a building is drawn as a sign (its letter on a plate of its colour): the
 icon's body would be lower than its letter."""
+PLATE_LINE = 2   # a plate's outline
+ROW_GAP = 2      # between the two rows of marks
+STACK_GAP = 12   # between a stack's knight and its height, so the two never read as one number
+BADGE_RAISE = 9  # a full area's stack height stands this much higher than its knight
 
 
-def digit_size(room: int) -> int:
-    """The largest font step whose digits fit a disc (or square) `room` pixels across, at least
-    TEXT: a digit's box is about 0.56 x 0.73 of the size, so its corners stay inside."""
-    fitting = [size for size in (TEXT, 48, MARK_TEXT, 64, 80) if size * 0.92 <= room + 2]
-    return fitting[-1] if fitting else TEXT
+@lru_cache(maxsize=8)
+def digit_ink(size: int) -> tuple[int, int]:
+    """The widest and the tallest ink of a digit at `size` (a building's letter is as tall)."""
+    face = font(size)
+    boxes = [face.getmask(char).getbbox() for char in "123456789"]
+    return max(box[2] - box[0] for box in boxes), max(box[3] - box[1] for box in boxes)
+
+
+def plate_size(size: int) -> tuple[int, int]:
+    """A plate that holds any digit at `size` with its outline and a pixel of air (narrow: the
+    two plates of a stack stand as far apart as a square allows, so they never read as one
+    number)."""
+    width, height = digit_ink(size)
+    return width + 2 * (PLATE_LINE + 1), height + 2 * (PLATE_LINE + 1)
 
 
 @lru_cache(maxsize=64)
-def geometry(cell: int) -> dict[str, int]:
-    """Where the marks sit on a tile of `cell` pixels, each in its own quarter: the building (and
-    a mountain's peaks) top left, the last-turn tag top right, the top knight's disc bottom left
-    and the stack's height bottom right, with a gap between quarters, so no two ever touch, down
-    to CELL_MIN (where each quarter is just large enough for a TEXT digit)."""
+def geometry(cell: int) -> dict:
+    """Where the marks sit on a tile of `cell` pixels. Every letter and number on it is a mark at
+    MARK_TEXT or larger (MIN_MARK: 11 px on a phone), so the layout depends on how many rows of
+    marks the square holds:
+
+    - two rows (`two_rows`: a young area's squares, 110 px and more): the building top left (its
+      picture with its letter, or its letter on a plate of its colour), the tag of the player who
+      laid it in their last turn top right, the top knight's seat bottom left and the stack's
+      height bottom right, each in its own quarter;
+    - one row (a full area's squares, some 84 to 110 px): the stack along the bottom, the
+      building's picture above and behind it (its roof and colour tell castle, village and town
+      apart; its letter stands in its body while no knight stands in front of it), the terrain's
+      trees or peaks beside the roof, and no tag: the last turn is the frame in the layer's
+      colour (whose turn it was the message says in words)."""
     pad = frame_width(cell) + 1
     inner = cell - 2 * pad
-    gap = max(4, inner // 14)
-    quarter = (inner - gap) // 2
-    radius = min(quarter // 2, max(17, round(cell * 0.2)))
-    number = digit_size(2 * radius)                      # the seat number on the disc
-    tag = min(quarter, max(2 * radius, round(cell * 0.3)))
-    height_w = _advance("4", number) + 12                     # the stack's height plate
-    height_h = min(2 * radius, number + 4)
-    return {"pad": pad, "gap": gap, "quarter": quarter, "radius": radius, "number": number, "tag": tag,
-            "tag_number": digit_size(tag),
-            "disc_x": pad + radius, "disc_y": cell - pad - radius,
-            "height_box": (cell - pad - height_w, cell - pad - radius - height_h // 2, cell - pad,
-                           cell - pad - radius - height_h // 2 + height_h),
-            "top_w": inner - tag - gap,                     # the building's room, left of the tag
-            "top_h": inner - 2 * radius - gap}              # and above the knight
+    size = MARK_TEXT
+    for bigger in (80, 64):
+        if 2 * plate_size(bigger)[1] + ROW_GAP <= inner * 0.7:
+            size = bigger
+            break
+    plate_w, plate_h = plate_size(size)
+    two_rows = 2 * plate_h + ROW_GAP <= inner
+    # a stack's two plates a fifth of the square apart (a pixel less of air on the narrowest),
+    # with two more pixels of air where the square has room
+    plate_w = max(plate_w - 2, min(plate_w + 4, (inner - STACK_GAP) // 2))
+    row_top = cell - pad - plate_h
+    knight = (pad, row_top, pad + plate_w, cell - pad)
+    if two_rows:
+        height = (cell - pad - plate_w, row_top, cell - pad, cell - pad)
+        tag = (cell - pad - plate_h, pad, cell - pad, pad + plate_h)
+        building = (pad, pad, tag[0] - ROW_GAP, row_top - ROW_GAP)
+        scenery = (tag[0], pad, cell - pad, tag[3])  # the trees where no tag stands
+    else:
+        # the height a little raised, as a badge beside the knight: the two numbers of a stack,
+        # and those of the next square, never stand on one line to read as one number
+        height = (cell - pad - plate_w, row_top - BADGE_RAISE, cell - pad, cell - pad - BADGE_RAISE)
+        tag = None
+        # the building's body runs on behind the knight: its roof above the row tells it apart
+        right = min(pad + round(inner * 0.6), height[0] - ROW_GAP - 1)
+        building = (pad, pad, max(right, knight[2] + 4), cell - pad)
+        scenery = (building[2] + ROW_GAP + 1, pad, cell - pad, height[1] - ROW_GAP)
+    return {"pad": pad, "size": size, "two_rows": two_rows, "plate": (plate_w, plate_h), "row_top": row_top,
+            "knight": knight, "height": height, "tag": tag, "building": building, "scenery": scenery,
+            "roof_bottom": row_top - ROW_GAP}
 
 
 def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str],
@@ -89,49 +127,94 @@ def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, 
     terrain = tile["terrain"]
     draw.rectangle((x, y, x + cell, y + cell), fill=TERRAIN_FILL[terrain], outline=GRID_LINE)
     g = geometry(cell)
-    pad, tag = g["pad"], g["tag"]
+    pad = g["pad"]
     mark = TERRAIN_MARK[terrain]
-    left, top, w, h = x + pad, y + pad, g["top_w"], g["top_h"]
-    if in_hand:  # the building large, bottom left, clear of the trees top right
-        w = h = round(cell * 0.55)
-        top = y + cell - pad - h
-    if terrain == "forest" and last_seat is None:  # two trees where the tag would be
-        tx0, ty0 = x + cell - pad - tag, y + pad
-        for fx, fy, size in ((0.3, 0.55, 0.55), (0.72, 0.62, 0.5)):
-            cx, base = tx0 + fx * tag, ty0 + fy * tag + size * tag / 2
-            draw.polygon([(cx - size * tag / 2.4, base), (cx + size * tag / 2.4, base), (cx, base - size * tag)],
-                         fill=mark)
-    elif terrain == "mountain":  # two peaks in the building's corner (mountains have none)
-        right = x + cell - pad - (tag + g["gap"] if last_seat is not None else 0)
-        w2 = right - left
-        base = top + h
-        draw.polygon([(left, base), (left + w2 * 0.42, top), (left + w2 * 0.84, base)], fill=mark)
-        draw.polygon([(left + w2 * 0.45, base), (left + w2 * 0.72, top + h * 0.35), (right, base)], fill=mark)
-        draw.polygon([(left + w2 * 0.42 - w2 * 0.09, top + h * 0.3), (left + w2 * 0.42, top),
-                      (left + w2 * 0.42 + w2 * 0.09, top + h * 0.3)], fill=SNOW)
-    elif terrain == "lake":  # waves (lakes hold no building and no knight)
-        width = max(2, cell // 30)
-        for wy in (0.42, 0.6, 0.78):
-            for wx in (0.1, 0.5):
-                draw.arc((x + wx * cell, y + (wy - 0.08) * cell, x + (wx + 0.3) * cell, y + (wy + 0.08) * cell),
-                         200, 340, fill=mark, width=width)
     building = tile.get("building")
-    if building:
-        _draw_building(draw, left, top, w if in_hand else min(w, max(g["quarter"], round(cell * 0.55))), h,
-                       building, letters, texts)
-    if in_hand:
+    knights = tile["knights"]
+    if in_hand:  # the building large, bottom left, clear of the trees top right
+        side = round(cell * 0.55)
+        _draw_scenery(draw, terrain, mark, (x + cell - pad - round(cell * 0.3), y + pad, x + cell - pad,
+                                            y + pad + round(cell * 0.3)))
+        if building:
+            _draw_building(draw, x + pad, y + cell - pad - side, side, side, building, letters, texts)
         return
+    if g["two_rows"]:
+        _draw_two_rows(draw, x, y, cell, g, terrain, mark, building, letters, last_seat, seat_colours, texts)
+    else:
+        _draw_one_row(draw, x, y, cell, g, terrain, mark, building, letters, bool(knights), texts)
+    if last_seat is not None:
+        draw.rectangle((x, y, x + cell, y + cell), outline=PLAYER_COLOURS[seat_colours[last_seat]],
+                       width=frame_width(cell))
+    if knights:
+        _draw_stack(draw, x, y, cell, knights, seat_colours, texts)
+
+
+def _draw_two_rows(draw, x, y, cell, g, terrain, mark, building, letters, last_seat, seat_colours, texts) -> None:
+    """A large square: building top left, tag (or trees) top right; the stack follows below."""
+    pad = g["pad"]
+    left, top, right, bottom = g["building"]
+    sx0, sy0, sx1, sy1 = g["scenery"]
+    if terrain == "forest" and last_seat is None:  # two trees where the tag would be
+        _draw_scenery(draw, terrain, mark, (x + sx0, y + sy0, x + sx1, y + sy1))
+    elif terrain == "mountain":  # peaks in the building's corner (mountains have none)
+        right_edge = right if last_seat is not None else cell - pad
+        _draw_scenery(draw, terrain, mark, (x + left, y + top, x + right_edge, y + bottom))
+    elif terrain == "lake":
+        _draw_scenery(draw, terrain, mark, (x, y, x + cell, y + cell))
+    if building:
+        _draw_building(draw, x + left, y + top, right - left, bottom - top, building, letters, texts, g["size"])
     if last_seat is not None:
         colour_name = seat_colours[last_seat]
-        colour = PLAYER_COLOURS[colour_name]
-        draw.rectangle((x, y, x + cell, y + cell), outline=colour, width=frame_width(cell))
-        tx, ty = x + cell - pad - tag, y + pad
-        draw.rounded_rectangle((tx, ty, tx + tag, ty + tag), radius=max(4, tag // 6), fill=colour, outline=OUTLINE,
-                               width=2)
-        _say(draw, texts, (tx + tag / 2, ty + tag / 2), str(last_seat + 1), g["tag_number"],
+        tx0, ty0, tx1, ty1 = g["tag"]
+        draw.rounded_rectangle((x + tx0, y + ty0, x + tx1, y + ty1), radius=5, fill=PLAYER_COLOURS[colour_name],
+                               outline=OUTLINE, width=PLATE_LINE)
+        _say(draw, texts, (x + (tx0 + tx1) / 2, y + (ty0 + ty1) / 2), str(last_seat + 1), g["size"],
              fill=TEXT_ON[colour_name], anchor="mm")
-    if tile["knights"]:
-        _draw_stack(draw, x, y, cell, tile["knights"], seat_colours, texts)
+
+
+def _draw_one_row(draw, x, y, cell, g, terrain, mark, building, letters, occupied, texts) -> None:
+    """A full area's square: the building's picture above and behind the row of the stack, its
+    letter in its body while no knight stands in front of it; trees or peaks beside its roof."""
+    pad = g["pad"]
+    sx0, sy0, sx1, sy1 = g["scenery"]
+    roof_bottom = g["roof_bottom"]
+    if terrain == "lake":
+        _draw_scenery(draw, terrain, mark, (x, y, x + cell, y + cell))
+    elif terrain == "mountain":  # no building: the peaks take the roof's room (all of it, unoccupied)
+        _draw_scenery(draw, terrain, mark, (x + pad, y + pad, x + cell - pad,
+                                            y + (roof_bottom if occupied else cell - pad)))
+    elif terrain == "forest":
+        _draw_scenery(draw, terrain, mark, (x + sx0, y + sy0, x + sx1, y + sy1))
+    if building:
+        left, top, right, bottom = g["building"]
+        _draw_building(draw, x + left, y + top, right - left, bottom - top, building,
+                       letters if not occupied else None, texts, g["size"], roof=roof_bottom - top)
+
+
+def _draw_scenery(draw, terrain: str, mark, box) -> None:
+    """The terrain's own picture in `box`: two trees, two peaks or waves (plains have none)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if w <= 4 or h <= 4:
+        return
+    if terrain == "forest":
+        side = min(w, h)
+        tx0 = x1 - side
+        for fx, fy, size in ((0.3, 0.55, 0.55), (0.72, 0.62, 0.5)):
+            cx, base = tx0 + fx * side, y0 + fy * side + size * side / 2
+            draw.polygon([(cx - size * side / 2.4, base), (cx + size * side / 2.4, base), (cx, base - size * side)],
+                         fill=mark)
+    elif terrain == "mountain":
+        draw.polygon([(x0, y1), (x0 + w * 0.42, y0), (x0 + w * 0.84, y1)], fill=mark)
+        draw.polygon([(x0 + w * 0.45, y1), (x0 + w * 0.72, y0 + h * 0.35), (x1, y1)], fill=mark)
+        draw.polygon([(x0 + w * 0.42 - w * 0.09, y0 + h * 0.3), (x0 + w * 0.42, y0),
+                      (x0 + w * 0.42 + w * 0.09, y0 + h * 0.3)], fill=SNOW)
+    elif terrain == "lake":
+        width = max(2, w // 30)
+        for wy in (0.42, 0.6, 0.78):
+            for wx in (0.1, 0.5):
+                draw.arc((x0 + wx * w, y0 + (wy - 0.08) * h, x0 + (wx + 0.3) * w, y0 + (wy + 0.08) * h),
+                         200, 340, fill=mark, width=width)
 
 
 @keep_drawn(4 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
@@ -178,17 +261,23 @@ def centre_text(draw: ImageDraw.ImageDraw, centre, text: str, size: int, fill) -
 
 
 def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float, h: float, building: str,
-                   letters: dict[str, str] = BUILDING_LETTER, texts: list | None = None) -> None:
-    """The building in the box (left, top, w, h), its letter large in its body, so colour and
-    shape are never the only cue."""
+                   letters: dict[str, str] | None = BUILDING_LETTER, texts: list | None = None,
+                   size: int = MARK_TEXT, roof: float | None = None) -> None:
+    """The building in the box (left, top, w, h): its picture (a castle's battlements, a village's
+    roof, a town's hall and spire, each in its colour) with its letter in its body, so colour is
+    never the only cue; `roof`: how tall the roof is (the body below it may hold knights in front
+    of it, and `letters` None leaves the letter out: a knight stands where it would be). A box
+    too low for the picture around a MARK_TEXT letter holds the letter on a plate of the
+    building's colour."""
     fill, ink = BUILDING_FILL[building], BUILDING_INK
-    if h < SIGN_BELOW:  # too small for the icon: the letter on a plate of the building's colour
+    ink_w, ink_h = digit_ink(size)
+    if roof is None and (h < SIGN_BELOW or h * 0.72 < ink_h + 6):  # the letter on a plate of its colour
         side = min(w, h)
-        draw.rounded_rectangle((left, top, left + side, top + side), radius=5, fill=fill, outline=ink, width=2)
-        _say(draw, texts, (left + side / 2, top + side / 2), letters[building], digit_size(side), fill=WHITE,
-             anchor="mm")
+        draw.rounded_rectangle((left, top, left + side, top + side), radius=5, fill=fill, outline=ink,
+                               width=PLATE_LINE)
+        _say(draw, texts, (left + side / 2, top + side / 2), letters[building], size, fill=WHITE, anchor="mm")
         return
-    roof = h * 0.28
+    roof = h * 0.28 if roof is None else roof
     body_top = top + roof
     if building == "castle":  # a keep with battlements
         draw.rectangle((left, body_top, left + w, top + h), fill=fill, outline=ink, width=2)
@@ -201,43 +290,55 @@ def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float,
         draw.rectangle((left + w * 0.06, body_top, left + w * 0.94, top + h), fill=fill, outline=ink, width=2)
         draw.polygon([(left, body_top + 1), (left + w / 2, top), (left + w, body_top + 1)], fill=ink)
         hall = (left + w * 0.06, left + w * 0.94)
-    else:  # town: a hall and a church tower
-        tower = w * 0.26
+    else:  # town: a hall and a church tower with its spire
+        tower = w * 0.3
         draw.rectangle((left, body_top, left + w - tower, top + h), fill=fill, outline=ink, width=2)
-        draw.polygon([(left - 1, body_top + 1), (left + (w - tower) / 2, top + roof * 0.2),
+        draw.polygon([(left - 1, body_top + 1), (left + (w - tower) / 2, top + roof * 0.4),
                       (left + w - tower + 1, body_top + 1)], fill=ink)
-        draw.rectangle((left + w - tower, top + roof * 0.6, left + w, top + h), fill=fill, outline=ink, width=2)
-        draw.polygon([(left + w - tower - 1, top + roof * 0.6 + 1), (left + w - tower / 2, top - roof * 0.2),
-                      (left + w + 1, top + roof * 0.6 + 1)], fill=ink)
+        shoulder = top + roof * 0.55
+        draw.rectangle((left + w - tower, shoulder, left + w, top + h), fill=fill, outline=ink, width=2)
+        draw.polygon([(left + w - tower - 1, shoulder + 1), (left + w - tower / 2, top),
+                      (left + w + 1, shoulder + 1)], fill=ink)
         hall = (left, left + w - tower)
-    size = digit_size(min(int(h - roof), int(hall[1] - hall[0])))
+    if letters is None:
+        return
+    while size < 80 and _fits(size + (8 if size < 64 else 16), hall[1] - hall[0], top + h - body_top):
+        size += 8 if size < 64 else 16
     _say(draw, texts, ((hall[0] + hall[1]) / 2, (body_top + top + h) / 2), letters[building], size,
          fill=WHITE, anchor="mm")
 
 
+def _fits(size: int, width: float, height: float) -> bool:
+    ink_w, ink_h = digit_ink(size)
+    return ink_w + 8 <= width and ink_h + 8 <= height
+
+
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
                 seat_colours: list[str], texts: list | None = None) -> None:
-    """The top knight (the one that scores) as a disc in its colour with its seat number, bottom
-    left; the stack's height on a white plate bottom right, in the next quarter of the tile, so
-    the two numbers never read as one."""
+    """The top knight (the one that scores): its seat number on a rounded plate of its colour,
+    bottom left; the stack's height on a white square plate bottom right, apart from it, so the
+    two numbers never read as one."""
     g = geometry(cell)
-    top = seat_colours[knights[-1]]
-    cx, cy, radius = x + g["disc_x"], y + g["disc_y"], g["radius"]
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PLAYER_COLOURS[top],
-                 outline=OUTLINE, width=3)
-    _say(draw, texts, (cx, cy), str(knights[-1] + 1), g["number"], fill=TEXT_ON[top], anchor="mm")
+    left, top, right, bottom = g["knight"]
+    draw_knight(draw, (x + left, y + top, x + right, y + bottom), knights[-1], seat_colours[knights[-1]],
+                g["size"], texts)
     if len(knights) > 1:
-        left, top_y, right, bottom = g["height_box"]
-        draw_height(draw, (x + left, y + top_y, x + right, y + bottom), len(knights), g["number"], texts)
+        left, top, right, bottom = g["height"]
+        draw_height(draw, (x + left, y + top, x + right, y + bottom), len(knights), g["size"], texts)
 
 
-def draw_height(draw: ImageDraw.ImageDraw, box, height: int, size: int, texts: list | None = None) -> None:
-    """A stack's height: its number on a white plate (square, where the knight is round)."""
+def draw_knight(draw: ImageDraw.ImageDraw, box, seat: int, colour: str, size: int = MARK_TEXT,
+                texts: list | None = None) -> None:
+    """A stack's top knight: its seat number on a rounded plate of its colour."""
     left, top, right, bottom = box
-    draw.rectangle(box, fill=WHITE, outline=OUTLINE, width=2)
+    draw.rounded_rectangle(box, radius=max(6, (right - left) // 4), fill=PLAYER_COLOURS[colour], outline=OUTLINE,
+                           width=PLATE_LINE)
+    _say(draw, texts, ((left + right) / 2, (top + bottom) / 2), str(seat + 1), size, fill=TEXT_ON[colour],
+         anchor="mm")
+
+
+def draw_height(draw: ImageDraw.ImageDraw, box, height: int, size: int = MARK_TEXT, texts: list | None = None) -> None:
+    """A stack's height: its number on a white plate (square, where the knight is rounded)."""
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=WHITE, outline=OUTLINE, width=PLATE_LINE)
     _say(draw, texts, ((left + right) / 2, (top + bottom) / 2), str(height), size, fill=INK, anchor="mm")
-
-
-@lru_cache(maxsize=256)
-def _advance(text: str, size: int) -> int:
-    return int(font(size).getlength(text) + 0.5)

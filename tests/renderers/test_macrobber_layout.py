@@ -14,7 +14,8 @@ import pytest
 from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
-from renderers.common import MIN_TEXT, recording_texts
+from renderers.common import MIN_MARK, MIN_TEXT, recording_texts
+from renderers.macrobber import PRIVATE_TOP
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["macrobber"]
@@ -78,21 +79,125 @@ def test_busiest_boards_keep_the_phone_standard(name, lang):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("name", sorted(BUSY))
-def test_the_clans_numbers_are_marks_at_the_standard_and_nothing_is_covered(name, lang):
-    """Each clan's plate (under the score track, on its panel, in the scoring and the raid) carries
-    its number at MIN_MARK (41 px of ink, 11 px on the phone), the track's plates stand apart, and
-    no shape or piece is drawn over a text after it."""
-    view = GAME.view(BUSY[name], None)
+def test_the_marks_in_pieces_keep_the_standard_and_nothing_is_covered(name, lang):
+    """Every letter on a cube (in the display, the courtyards and the legend), each courtyard's
+    count beside its cube, each clan's plate (under the score track, on its panel, in the scoring
+    and the raid) and each raid card's value on a seat's own image stands MIN_MARK tall (41 px of
+    ink, 11 px on the phone); the track's plates stand apart; and no shape or piece is drawn over
+    a text after it, on the public board and every seat's image."""
+    state = BUSY[name]
+    view = GAME.view(state, None)
+    letters = {t(lang, P + "board.letter." + c) for c in "ybgr"}
     with recording_covers() as drawn, recording_texts() as records:
         render_image(view, WIDE_NAMES, lang)
     marks = [r for r in records if r.mark]
-    discs = marks[:5]  # the track's, drawn before the scoring's, the panels' and the raid's
+    discs = [r for r in marks if r.text.isdigit()][:5]  # the track's, drawn before the panels' and the raid's
     assert sorted(r.text for r in discs) == [str(seat + 1) for seat in range(5)]
     assert all(sum(r.text == str(seat + 1) for r in marks) >= 2 for seat in range(5))  # and each panel's
+    cube_letters = [r for r in records if r.text in letters]
+    assert cube_letters and all(r.mark for r in cube_letters)
+    assert len(cube_letters) >= 3 * view["seats"] + 4 + sum(view["display"])  # courtyards, legend, display
+    counts = [r for r in marks if r.text in {str(n) for n in range(100)}]
+    assert len(counts) >= 5 + 3 * view["seats"]  # the track's plates and every courtyard count at least
     assert mark_problems(records) == []
     boxes = sorted(r.box for r in discs)
     assert all(first[2] < second[0] for first, second in zip(boxes, boxes[1:]))  # side by side, apart
     assert covered_texts(drawn) == []
+    for seat in range(5):
+        own = GAME.view(state, seat)
+        with recording_covers() as drawn, recording_texts() as records:
+            render_image(own, NAMES, lang)
+        assert mark_problems(records) == [], seat
+        assert covered_texts(drawn) == [], seat
+        cards = [r for r in records if r.mark and r.box[1] >= PRIVATE_TOP]
+        assert len(cards) == len(own["private"]["hand"]), seat
+
+
+def test_every_estate_picture_stands_at_the_marks_standard(monkeypatch):
+    """Cattle, castle and monastery (on which the scoring turns) are drawn at least MIN_MARK tall
+    on the clans' panels of the busiest boards and in the legend."""
+    import renderers.macrobber as macrobber
+
+    drawn = []
+    real = macrobber._estate_art
+
+    def spy(draw, kind, box):
+        left, top, right, bottom = macrobber.ART_EXTENT[kind]
+        scale = min((box[2] - box[0]) / (right - left), (box[3] - box[1]) / (bottom - top))
+        drawn.append((kind, scale * (bottom - top)))
+        return real(draw, kind, box)
+
+    monkeypatch.setattr(macrobber, "_estate_art", spy)
+    for state in BUSY.values():
+        for lang in ("en", "de"):
+            macrobber._estate_piece.cache_clear()
+            render_image(GAME.view(state, None), WIDE_NAMES, lang)
+    assert {kind for kind, _ in drawn} == {"cattle", "castle", "monastery"}
+    assert min(height for _, height in drawn) >= MIN_MARK, sorted(drawn, key=lambda item: item[1])[:3]
+    macrobber._estate_piece.cache_clear()
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_every_mark_of_whole_games_keeps_the_standard(players, monkeypatch):
+    """Every seventh state of whole games, the public board and the active seat's image, in turn
+    in both languages: every letter and number in a piece and every estate picture at least
+    MIN_MARK tall, however much the board holds."""
+    import renderers.macrobber as macrobber
+
+    lowest = []
+    real = macrobber._estate_art
+
+    def spy(draw, kind, box):
+        left, top, right, bottom = macrobber.ART_EXTENT[kind]
+        lowest.append(min((box[2] - box[0]) / (right - left), (box[3] - box[1]) / (bottom - top)) * (bottom - top))
+        return real(draw, kind, box)
+
+    monkeypatch.setattr(macrobber, "_estate_art", spy)
+    macrobber._estate_piece.cache_clear()
+    checked = 0
+    for seed in (1, 3):
+        rng = random.Random(seed)
+        state = GAME.new_game(players, seed=seed)
+        for index in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            if index % 7 == 0:
+                for viewer in (None, state.active):
+                    _, records = _texts(GAME.view(state, viewer), ("en", "de")[index // 7 % 2], WIDE_NAMES)
+                    assert mark_problems(records) == [], (seed, index, viewer)
+                    checked += sum(record.mark for record in records)
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert checked > 1000 and lowest and min(lowest) >= MIN_MARK
+    macrobber._estate_piece.cache_clear()
+
+
+def test_cubes_chosen_to_be_drawn_again_are_crossed_out_behind_their_letters():
+    """The Biggest Following's cubes chosen to be drawn again: crossed out, the letter still on top
+    (not covered) and at the standard."""
+    state = next(s for s in STATES if any(GAME.view(s, None)["marked"]))
+    view = GAME.view(state, None)
+    with recording_covers() as drawn, recording_texts() as records:
+        render_image(view, NAMES, "en")
+    letters = [r for r in records if r.mark and r.text in {"Y", "B", "G", "R"}]
+    assert len(letters) == sum(view["display"]) + 3 * view["seats"] + 4
+    assert mark_problems(records) == [] and covered_texts(drawn) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_long_redraw_wraps_its_cubes_onto_a_second_line(lang):
+    """Six cubes drawn and six drawn again: the row of the turn's story keeps every cube whole on
+    the image, its letter at the standard, the words after them, nothing on top of another."""
+    view = copy.deepcopy(GAME.view(BUSY["raid"], None))
+    assert sum(view["display"]) == 0 and view["done"]
+    view["drawn"] = {"cubes": [2, 2, 1, 1], "redrew": [1, 2, 2, 1]}
+    image, records = _texts(view, lang, WIDE_NAMES)
+    letters = {t(lang, P + "board.letter." + c) for c in "ybgr"}
+    drawn_row = [r for r in records if r.text in letters and r.box[1] < records[0].box[3] + 300]
+    assert len(drawn_row) == 12
+    assert readable_problems(records, image.size) == [] and mark_problems(records) == []
+    done = ", ".join(t(lang, P + "board.did." + verb) for verb in view["done"])
+    assert t(lang, P + "board.done", actions=done) in [r.text for r in records]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -200,6 +305,25 @@ def test_the_legend_explains_every_mark_and_the_notes_are_words(lang):
     words = [r.text for r in _texts(end, lang)[1]]
     assert sum(t(lang, P + "board.lit_won") in w for w in words) == len(end["winners"])
     assert not any(to_act in w for w in words)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_legends_columns_stand_apart(lang):
+    """With cubes as large as the marks' standard the legend's table still keeps its columns
+    apart: in each row, one text ends at least 16 px (4 px on the phone) before the next begins,
+    so two columns' words never read as one ("Dudelsackspieler Mönch")."""
+    _, records = _texts(GAME.view(BUSY["acting"], None), lang, WIDE_NAMES)
+    letters = {t(lang, P + "board.letter." + c) for c in "ybgr"}
+    rows: dict[int, list] = {}
+    for record in records:
+        if record.box[1] >= PRIVATE_TOP:
+            rows.setdefault((record.box[1] + record.box[3]) // 46, []).append(record)
+    assert len(rows) >= 3
+    for row in rows.values():
+        ordered = sorted(row, key=lambda record: record.box[0])
+        for first, second in zip(ordered, ordered[1:]):
+            if first.text not in letters:  # a cube and its colour's word belong together
+                assert second.box[0] - first.box[2] >= 16, (first.text, second.text)
 
 
 def test_the_dm_image_draws_the_hand_as_large_cards():

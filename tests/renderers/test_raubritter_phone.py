@@ -16,7 +16,7 @@ from games.raubritter import GAME
 from i18n import translate
 from renderers import raubritter as rr
 from renderers import raubritter_tiles as rr_tiles
-from renderers.common import MIN_TEXT, PHONE_SIZE, recording_texts
+from renderers.common import MIN_MARK, MIN_TEXT, PHONE_SIZE, recording_texts
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
@@ -69,19 +69,15 @@ def test_the_busiest_boards_and_dm_images_keep_the_phone_standard(seats, seed, l
             assert all(min_c <= tile["col"] <= max_c and min_r <= tile["row"] <= max_r for tile in view["tiles"])
 
 
-MARK_CELL = 125
-"""From this square size on, a tile's quarters hold its letter and numbers at MIN_MARK."""
-
-
-@pytest.mark.parametrize("seats,seed", [(4, 11), (3, 11), (2, 11)])
+@pytest.mark.parametrize("seats,seed", [(4, 11), (4, 3), (3, 11), (2, 11)])
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_numbers_in_pieces_are_marks_at_the_standard_and_nothing_is_covered(seats, seed, lang):
-    """Seat discs, the legend's numbers and the hand's letters stand MIN_MARK tall (41 px of ink,
-    11 px on the phone); so do a tile's letter and numbers on squares from MARK_CELL up (a full
-    area's squares, some 90 px, hold four marks at the largest their quarters allow: at least
-    MIN_TEXT type); and no shape or piece is drawn over a text after it."""
+    """On the busiest boards and DM images every letter and number inside a piece stands MIN_MARK
+    tall (41 px of ink, 11 px on the phone): seat discs, the legend's swatches, the hand's letters
+    and, on the tiles of a full area, every stack's top seat and height; and no shape or piece is
+    drawn over a text after it."""
     for state in busiest(seats, seed):
-        for viewer in (None, seats - 1):
+        for viewer in (None, seats - 1, state.turn):
             view = GAME.view(state, viewer)
             rr_tiles.tile_image.cache_clear()
             with recording_covers() as shapes, recording_texts() as texts:
@@ -97,25 +93,26 @@ def test_numbers_in_pieces_are_marks_at_the_standard_and_nothing_is_covered(seat
 
             marks = [r for r in texts if r.mark]
             assert len([r for r in marks if not on_board(r)]) >= (1 if viewer is not None else seats)
-            held = marks if layout.cell >= MARK_CELL else [r for r in marks if not on_board(r)]
-            assert mark_problems(held) == [], (seats, state.phase, viewer, layout.cell)
-            assert all(r.size >= MIN_TEXT for r in marks)
+            stacks = [tile for tile in view["tiles"] if tile["knights"]]
+            assert len([r for r in marks if on_board(r)]) >= len(stacks) > 0
+            assert mark_problems(marks) == [], (seats, state.phase, viewer, layout.cell)
             assert covered_texts(shapes) == [], (seats, state.phase, viewer)
 
 
-def test_a_young_areas_tiles_carry_their_marks_at_the_standard():
-    """Early on (squares of MARK_CELL and more) every letter and number on a tile is MIN_MARK tall."""
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_mark_of_whole_games_keeps_the_standard(seats):
+    """Every fifth state of a whole game, the table's image and the image of the seat to act, in
+    turn in both languages: from the young area's large squares to the full area's, every letter
+    and number inside a piece is MIN_MARK tall."""
     checked = 0
-    for state in played(2, 11)[4:40]:
-        view = GAME.view(state, None)
-        if not view["tiles"] or rr._layout(view, NAMES[:2], "en").cell < MARK_CELL:
+    for index, state in enumerate(played(seats, 5)):
+        if index % 5 and GAME.outcome(state) is None:
             continue
-        rr_tiles.tile_image.cache_clear()
-        with recording_texts() as texts:
-            rr.render(view, NAMES[:2], "en")
-        assert mark_problems(texts) == []
-        checked += 1
-    assert checked
+        for viewer in (None, min(GAME.to_act(state), default=0)):
+            _, texts = drawn(GAME.view(state, viewer), ("en", "de")[index // 5 % 2])
+            assert mark_problems(texts) == [], (seats, index, viewer)
+            checked += sum(record.mark for record in texts)
+    assert checked > 500
 
 
 def test_the_colour_a_player_is_named_by_is_the_colour_drawn():
@@ -153,25 +150,58 @@ def test_every_phase_keeps_the_phone_standard(seats, seed):
 
 def test_a_full_four_player_area_is_drawn_whole_with_its_marks_large():
     """The end of a four-player game: all 96 tiles, the whole 10 x 10 area, squares of at least
-    CELL_MIN with every stack's top seat and height, each building's letter, large."""
+    CELL_MIN, each with every stack's top seat and height at MIN_MARK, and each building's
+    picture: taller than MIN_MARK, its roof showing above the stack, its letter (MIN_MARK too)
+    where no knight stands in front of it."""
     state = played(4, 11)[-1]
     view = GAME.view(state, None)
     assert len(view["tiles"]) == 96
     layout = rr._layout(view, NAMES, "en")
     min_c, max_c, min_r, max_r = layout.window
     assert (max_c - min_c + 1, max_r - min_r + 1) == (10, 10) and layout.cell >= rr_tiles.CELL_MIN
-    _, texts = drawn(view, "en")
+    geometry = rr_tiles.geometry(layout.cell)
+    assert not geometry["two_rows"]
+    image, texts = drawn(view, "en")
+    image = image.convert("RGB")
+    letters = 0
     for tile in view["tiles"]:
         box = rr.square_box(layout, tile["col"], tile["row"])
         mine = [text for text in texts if box[0] <= text.box[0] and text.box[2] <= box[2]
                 and box[1] <= text.box[1] and text.box[3] <= box[3]]
-        expected = ([rr_tiles.BUILDING_LETTER[tile["building"]]] if tile.get("building") else []) + \
-            ([str(tile["knights"][-1] + 1)] if tile["knights"] else []) + \
+        expected = ([str(tile["knights"][-1] + 1)] if tile["knights"] else []) + \
             ([str(len(tile["knights"]))] if len(tile["knights"]) > 1 else [])
-        words = [text.text for text in mine]
-        for word in expected:
-            assert word in words, (tile["square"], words)
-        assert all(text.size >= MIN_TEXT for text in mine)
+        if tile.get("building") and not tile["knights"]:
+            expected.append(rr_tiles.BUILDING_LETTER[tile["building"]])
+            letters += 1
+        assert sorted(text.text for text in mine) == sorted(expected), (tile["square"], mine)
+        assert mark_problems(mine) == [] and all(text.mark for text in mine)
+        if tile.get("building"):
+            rows = building_rows(image, box, tile["building"])
+            assert rows[-1] - rows[0] >= MIN_MARK, (tile["square"], rows)
+            assert rows[0] < box[1] + geometry["row_top"] - MIN_MARK // 2, tile["square"]  # the roof shows
+    assert letters
+
+
+def building_rows(image, box, building: str) -> list[int]:
+    """The rows of a square in which its building's colour or its roof's ink is painted."""
+    paints = {rr_tiles.BUILDING_FILL[building], rr_tiles.BUILDING_INK}
+    left, top, right, bottom = box
+    return [y for y in range(top, bottom) if any(image.getpixel((x, y)) in paints for x in range(left, right))]
+
+
+def test_the_three_buildings_pictures_differ_in_shape_where_knights_stand_before_them():
+    """On a full area's square with a knight in front, castle, village and town are told apart by
+    their roofs' shapes (and colours): the roof's outline differs between any two by many pixels."""
+    cell = 92
+    outlines = {}
+    for building in ("castle", "village", "town"):
+        image, _ = rr_tiles.tile_image(cell, "plain", building, (0,), 2, ("blue", "yellow"), (), None)
+        roof = image.convert("RGB").crop((0, 0, cell, rr_tiles.geometry(cell)["row_top"]))
+        paints = {rr_tiles.BUILDING_FILL[building], rr_tiles.BUILDING_INK}
+        outlines[building] = {(x, y) for x in range(roof.width) for y in range(roof.height)
+                              if roof.getpixel((x, y)) in paints}
+    for first, second in (("castle", "village"), ("castle", "town"), ("village", "town")):
+        assert len(outlines[first] ^ outlines[second]) > 300, (first, second)
 
 
 def offered_squares(state, seat: int, lang: str) -> set[str]:

@@ -79,7 +79,7 @@ def test_three_player_game_and_mid_turn_highlights_render():
 
 from renderers import raubritter as rr  # noqa: E402
 from renderers import raubritter_tiles as rr_tiles  # noqa: E402
-from renderers.common import MIN_TEXT, recording_texts  # noqa: E402
+from renderers.common import MIN_MARK, MIN_TEXT, ink_height, recording_texts  # noqa: E402
 from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
 LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
@@ -118,28 +118,36 @@ def test_an_early_board_shows_big_squares_and_fills_the_width():
 
 
 @pytest.mark.parametrize("cell", range(rr_tiles.CELL_MIN, rr.CELL_CAP + 1, 2))
-def test_the_four_marks_on_a_tile_keep_apart_and_large_at_any_square_size(cell):
-    """A castle laid last turn by seat 3 with four knights, seat 2 on top: the building letter,
-    the tag, the disc and the height each in its own quarter, none touching another (the old
-    "×2" beside the disc read as "•2"), every one at least MIN_TEXT, inside the tile's frame."""
+def test_the_marks_on_a_tile_keep_apart_and_at_the_marks_standard_at_any_square_size(cell):
+    """A castle laid last turn by seat 3 with four knights, seat 2 on top: where a square holds
+    two rows of marks, the building's letter, the tag, the knight and the height each in its own
+    quarter; where it holds one (a full area's squares), the knight and the height along the
+    bottom. Every one stands MIN_MARK tall (41 px of ink, 11 px on a phone), inside the frames
+    drawn over the tile's edge, none touching another, the knight and the height a good gap apart
+    (the old "×2" beside the disc read as "•2"); an unoccupied castle shows its letter as large."""
     rr_tiles.tile_image.cache_clear()
+    two_rows = rr_tiles.geometry(cell)["two_rows"]
     for letters in (rr_tiles.BUILDING_LETTER, rr._letters("de")):
         _, texts = rr_tiles.tile_image(cell, "forest", "castle", (1,), 4, ("blue", "yellow", "green", "red"),
-                                  tuple(sorted(letters.items())), 2)
-        assert sorted(text for _, text, _ in texts) == sorted([letters["castle"], "3", "2", "4"])
-        frame = rr_tiles.frame_width(cell)
+                                       tuple(sorted(letters.items())), 2)
+        expected = [letters["castle"], "3", "2", "4"] if two_rows else ["2", "4"]
+        assert sorted(text for _, text, _ in texts) == sorted(expected)
+        covered = rr_tiles.frame_width(cell) + 2  # this turn's frame and its white line, over the tile
         for (left, top, right, bottom), text, size in texts:
-            assert size >= MIN_TEXT, (cell, text, size)
-            assert left >= frame and top >= frame and right <= cell - frame and bottom <= cell - frame, (cell, text)
+            assert ink_height(text, size) >= MIN_MARK, (cell, text, size)
+            assert min(left, top) >= covered and max(right, bottom) <= cell - covered, (cell, text)
         boxes = [box for box, _, _ in texts]
         for index, first in enumerate(boxes):
             for second in boxes[index + 1:]:
                 apart = (first[2] + 3 <= second[0] or second[2] + 3 <= first[0]
                          or first[3] + 3 <= second[1] or second[3] + 3 <= first[1])
                 assert apart, (cell, texts)
-    g = rr_tiles.geometry(cell)
-    # the disc and the height's plate: the plate starts clear of the disc
-    assert g["height_box"][0] - (g["disc_x"] + g["radius"]) >= 4, cell
+        knight = next(box for box, text, _ in texts if text == "2")
+        height = next(box for box, text, _ in texts if text == "4")
+        assert height[0] - knight[2] >= 10, cell  # 3 px on the phone, the plates' edges between
+        _, free = rr_tiles.tile_image(cell, "plain", "castle", (), 0, ("blue", "yellow"),
+                                      tuple(sorted(letters.items())), None)
+        assert [(text, ink_height(text, size) >= MIN_MARK) for _, text, size in free] == [(letters["castle"], True)]
     rr_tiles.tile_image.cache_clear()
 
 
@@ -171,23 +179,42 @@ def test_every_stack_shows_its_top_knight_and_height_in_its_own_square(seats, se
             assert all(t.size >= MIN_TEXT for t in mine)
 
 
-def test_each_players_last_turn_is_tagged_with_the_seat_number_and_explained():
-    state = states_of(3, seed=1)[40]
-    view = GAME.view(state, None)
-    assert view["recent_turns"]
-    for lang, words in (("en", ("this turn", "last turn", "Knights to leave:", "3 knights, top one scores")),
-                        ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:", "3 Ritter, oberster zählt"))):
-        texts = drawn(view, lang)
-        squares = tile_boxes(view, lang)
-        written = [t.text for t in texts]
-        for word in words:
-            assert word in written, (lang, word)
-        for turn in view["recent_turns"]:
-            for square in turn["squares"]:
-                if square in squares:
-                    x0, y0, x1, y1 = squares[square]
-                    corner = (x0 + (x1 - x0) // 2, y0, x1, y0 + (y1 - y0) // 2)  # the tag: top right
-                    assert any(t.text == str(turn["seat"] + 1) and inside(t.box, corner) for t in texts), square
+LEGEND_WORDS = (("en", ("this turn", "last turn", "Knights to leave:", "3 knights, top one scores")),
+                ("de", ("dieser Zug", "letzter Zug", "Ritter zurücklassen:", "3 Ritter, oberster zählt")))
+
+
+def test_each_players_last_turn_is_framed_tagged_where_there_is_room_and_explained():
+    """The tiles each player laid in their last turn are framed in the layer's colour; on a young
+    area's large squares a tag top right carries the seat number too (a full area's squares hold
+    one row of marks: the stack's); the legend says so, in both languages."""
+    states = states_of(3, seed=1)
+    young, full = GAME.view(states[12], None), GAME.view(states[40], None)
+    assert rr_tiles.geometry(rr._layout(young, LAYOUT_NAMES[:3], "en").cell)["two_rows"]
+    assert not rr_tiles.geometry(rr._layout(full, LAYOUT_NAMES[:3], "en").cell)["two_rows"]
+    explained = 0
+    for view in (young, full):
+        assert view["recent_turns"]
+        tagged = rr_tiles.geometry(rr._layout(view, LAYOUT_NAMES[:3], "en").cell)["two_rows"]
+        for lang, words in LEGEND_WORDS:
+            with recording_texts() as texts:
+                image = render(view, LAYOUT_NAMES[:3], lang).convert("RGB")
+            squares = tile_boxes(view, lang)
+            written = [t.text for t in texts]
+            if rr._layout(view, LAYOUT_NAMES[:3], lang).legend == rr._legend_lines(view["colours"], lang):
+                for word in words:
+                    assert word in written, (lang, word)
+                explained += 1
+            for turn in view["recent_turns"]:
+                colour = rr_tiles.PLAYER_COLOURS[view["colours"][turn["seat"]]]
+                for square in turn["squares"]:
+                    if square in squares and square not in view["this_turn"]:
+                        x0, y0, x1, y1 = squares[square]
+                        edge = [image.getpixel((x0 + 2, y)) for y in range(y0 + 8, y1 - 8)]
+                        assert edge.count(colour) >= len(edge) // 2, square  # the frame
+                        corner = (x0 + (x1 - x0) // 2, y0, x1, y0 + (y1 - y0) // 2)  # the tag: top right
+                        tag = any(t.text == str(turn["seat"] + 1) and inside(t.box, corner) for t in texts)
+                        assert tag == tagged, square
+    assert explained >= 2
 
 
 def test_player_lines_are_never_cut_even_the_final_breakdown():
