@@ -157,3 +157,13 @@ def covered_texts(drawn: list[_Drawn], *, allowed: int = 2) -> list[str]:
                 problems.append(f"{item.text!r} at {item.box} is covered by a shape drawn after it at {later.box}")
                 break
     return problems
+
+
+def colour_span(image: Image.Image, box, colour) -> int:
+    """How tall the pixels of exactly `colour` stand inside `box` of `image`, in pixels (0: none
+    there): the ink of a mark drawn in one colour, such as a die's pips."""
+    left, top, right, bottom = (int(round(v)) for v in box)
+    part = image.convert("RGB").crop((left, top, right, bottom))
+    mask = Image.new("RGB", part.size, tuple(colour))
+    found = ImageChops.difference(part, mask).convert("L").point(lambda v: 255 if v == 0 else 0).getbbox()
+    return 0 if found is None else found[3] - found[1]
