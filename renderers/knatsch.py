@@ -149,15 +149,25 @@ def _mark(draw, centre, text: str, fill=INK, bold=False) -> None:
 
 
 def _die(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, outline=INK, width=2):
-    draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 6), fill=fill,
-                           outline=outline, width=width)
+    x, y = round(x), round(y)
+    face = _die_face(int(size), value or 0, fill, pip, outline, width)
+    draw._image.paste(face, (x, y), face)
     if not value:
         _mark(draw, (x + size / 2, y + size / 2), "?", MUTED)
-        return
+
+
+@keep_drawn(2**20)
+def _die_face(size: int, value: int, fill, pip, outline, width: int) -> Image.Image:
+    """A die's face (no pips for 0, a die not rolled yet), drawn once: the same faces come back
+    on every board, and pasting one is much faster than drawing its rounded corners again."""
+    face = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(face)
+    draw.rounded_rectangle((0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=outline, width=width)
     radius = _pip_radius(size)
-    for px, py in PIPS[value]:
-        cx, cy = x + px * size, y + py * size
+    for px, py in PIPS.get(value, ()):
+        cx, cy = px * size, py * size
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=pip)
+    return face
 
 
 def _combination(draw, x, y, size, combination, gap=4) -> int:
@@ -736,7 +746,7 @@ def _chip_words(draw, x, y, right, h, text, ink, bold):
         width = _run_width(part, number)
         if number:
             top = y + (h - PLATE_H) / 2
-            draw.rounded_rectangle((x, top, x + width, top + PLATE_H), radius=6, fill=PAPER, outline=INK, width=1)
+            draw.rectangle((x, top, x + width, top + PLATE_H), fill=PAPER, outline=INK, width=1)
             _mark(draw, (x + width / 2, top + PLATE_H / 2), part, INK, bold=True)
         else:
             _row_text(draw, x, y, part, fill=ink, height=h, bold=bold)
