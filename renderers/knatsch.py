@@ -583,6 +583,9 @@ def _goal_text(player, view, say: Words, winner: bool) -> str:
 CHIP_TOP, CHIP_H, CHIP_GAP = LINE + 2, 54, 4
 """A chip line holds a plate of `MARK_TEXT` digits (41 px of ink) with a rim."""
 PLATE_H, PLATE_PAD, RUN_GAP = 46, 8, 8
+NAME_TOP = -2
+"""Where the name line's texts are set from the row's top: their descenders ("ρ", "д", "g") end
+above the chips."""
 ROW_GAP = 4
 
 
@@ -602,7 +605,7 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     # the seat's mark: a plate in its colour, as tall as the name line allows, its number MIN_MARK
     # tall (a disc that size would reach into the chips)
     radius = 23
-    cx, cy = x + 8 + radius, y + 3 + LINE / 2
+    cx, cy = x + 8 + radius, y + 2 + LINE / 2
     seat_plate(draw, (cx, cy), seat, (2 * radius, 46))
 
     goal = _goal_text(player, view, say, bool(winner))
@@ -613,11 +616,11 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     acting_name = f"{name} — {say('acting')}"
     if acting and _width(acting_name, TEXT) + 2 <= name_room:  # else the row's frame says it alone
         name = acting_name
-    _row_text(draw, name_x, y + 3, name, width=name_room, bold=True)
+    _row_text(draw, name_x, y + NAME_TOP, name, width=name_room, bold=True)
     badge_fill = GOOD if winner else ((255, 222, 140) if not view["over"] and nearest_goal(player)[0] <= 1 else
                                       (236, 230, 216))
-    draw.rounded_rectangle((x + w - goal_w - 8, y + 4, x + w - 8, y + 2 + LINE), radius=10, fill=badge_fill)
-    _row_text(draw, x + w - goal_w / 2 - 8, y + 3, goal, anchor="mm", fill=(255, 255, 255) if winner else INK,
+    draw.rounded_rectangle((x + w - goal_w - 8, y + 4, x + w - 8, y + CHIP_TOP - 2), radius=10, fill=badge_fill)
+    _row_text(draw, x + w - goal_w / 2 - 8, y + NAME_TOP, goal, anchor="mm", fill=(255, 255, 255) if winner else INK,
               width=goal_w - 14)
 
     # Card chips: castles, then specials, then one chip for all tournaments, as wide as their

@@ -1,8 +1,8 @@
 """Knatsch as a phone shows it (about 300 px wide): on the busiest boards, six players in every
 phase, whole games and the end, in both languages, every text keeps the standard (40 px on the
-1080 px image, on the image, over no other text) and none is cut short, every number in a piece
-and every die's pips stand MIN_MARK tall; the end says what the cards show; a card's name and its
-dice read apart."""
+1080 px image, on the image, over no other text, under no shape drawn after it) and none is cut
+short, every number in a piece and every die's pips stand MIN_MARK tall; the end says what the
+cards show; a card's name and its dice read apart."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ from i18n import translate
 from renderers.common import HIGHLIGHT, INK, MIN_MARK, PHONE_SIZE, recording_texts
 from renderers.knatsch import chip_runs, render
 from tests.renderers.standard import (colour_span, covered_texts, mark_problems, readable_problems,
-                                      recording_covers)
+                                      recording_covers_and_stamps)
 from tests.renderers.test_knatsch_render import GAME, drawn_lines, full_hands, phases, play
 
 SCRIPTS = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
@@ -24,10 +24,10 @@ LONG = ["Maximiliane", "Αλέξανδρος", "Дмитрий", "Anna-Lena", "�
 
 
 def problems_on(view, names, lang) -> list[str]:
-    with recording_texts() as texts:
+    with recording_covers_and_stamps() as drawn, recording_texts() as texts:
         image = render(view, names, lang)
     assert image.size == PHONE_SIZE
-    found = readable_problems(texts, image.size) + mark_problems(texts)
+    found = readable_problems(texts, image.size) + mark_problems(texts) + covered_texts(drawn)
     found += [f"{text.text!r} is cut short" for text in texts if "…" in text.text]
     return found
 
@@ -89,7 +89,7 @@ def test_every_number_in_a_piece_is_a_mark_at_the_standard_and_nothing_is_covere
     for label, state in busy_six_player_states():
         for viewer in (None, 2):
             chips.clear(), dice.clear()
-            with recording_covers() as drawn, recording_texts() as texts:
+            with recording_covers_and_stamps() as drawn, recording_texts() as texts:
                 render(GAME.view(state, viewer), SCRIPTS, lang)
             marks = [r for r in texts if r.mark]
             assert {str(seat + 1) for seat in range(6)} <= {r.text for r in marks}, label
