@@ -1,5 +1,7 @@
 """The Knatsch table, phone first: upright 1080 x 1350, every text at least `MIN_TEXT` (40 px, some
-11 px where a phone's client shows the board about 300 px wide).
+11 px where a phone's client shows the board about 300 px wide), every number in a piece (a seat's
+plate, a number on a card chip, a die not rolled yet) a mark of `MARK_TEXT` (41 px of ink,
+`MIN_MARK`) and every die at least `DIE_MIN`, its pips as tall as a mark.
 
 Drawn only from the view (see games/knatsch/views.py); every word from the catalogues
 (`knatsch.board.po`, and engine texts through `i18n.translate`). Layout:
@@ -9,16 +11,17 @@ Drawn only from the view (see games/knatsch/views.py); every word from the catal
   +--------------------+--------------------+
   | stack 1 top card   | stack 2 top card   |  name, dice to beat, what it does
   +--------------------+--------------------+
-  | king: dice to beat                      |
+  | king: dice to beat                      |  (left out during a roll that needs its room)
   | the roll: six dice, 3 a row (numbered   |  what is rolled for, the dice, the best
   | by position, like the buttons) | best,  |  result, what to beat, beats it or not;
   | what to beat, beats it or not           |  between rolls whose turn and the ways to win
   +-----------------------------------------+
-  | one row per player: seat number disc,   |
+  | one row per player: seat number plate, |
   | name, the nearest win, card chips       |
-  | (a castle's chip names it: its arms and |
-  | its dice, "blue 4-4-4+2"), wrapped onto |
-  | another line where there is room       |
+  | (a castle's chip names it: its arms in  |
+  | words and its dice on a plate, "blue    |
+  | [4-4-4+2]"), wrapped onto another line  |
+  | where there is room                     |
   +-----------------------------------------+
 
 Seat marks carry the seat number; seat colours (renderers.common) differ from the coat-of-arms
@@ -28,13 +31,15 @@ the roll panel what is left (`ROLL_MIN` at least), which the tests check on whol
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
-                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS,
+                              fixed_palette, font, ink_box, keep_drawn, marks, note_text, seat_names, seat_plate,
+                              to_palette, unrecorded)
 from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -59,12 +64,19 @@ SPECIAL_FILL = (226, 232, 244)
 TOURNAMENT_FILL = (250, 222, 130)
 
 PIPS = {
-    1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)],
-    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
-    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
-    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
-    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+    1: [(0.5, 0.5)], 2: [(0.25, 0.25), (0.75, 0.75)],
+    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+    4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+    6: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)],
 }
+DIE_MIN = 58
+"""The smallest die drawn: its pips (a tenth of the die across) span 42 px from the first row's top
+to the last row's bottom, the marks' standard (`MIN_MARK`, 11 px on a phone)."""
+
+
+def _pip_radius(size: int) -> int:
+    return max(3, round(size / 10))
 
 
 def _light(colour) -> bool:
@@ -127,16 +139,35 @@ def _row_text(draw, x, top, text, size=TEXT, anchor="lm", height=LINE, **kwargs)
     return _text(draw, (x, top + height / 2 - size // 10), text, size, anchor=anchor, **kwargs)
 
 
+def _mark(draw, centre, text: str, fill=INK, bold=False) -> None:
+    """A number inside a piece (a die, a chip's plate), its ink centred on `centre`, at
+    `MARK_TEXT` and recorded as a mark (the layout tests hold it to `MIN_MARK`)."""
+    left, top, right, bottom = ink_box(text, MARK_TEXT)
+    with marks():
+        _text(draw, (centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2), text, MARK_TEXT,
+              fill=fill, anchor="ls", bold=bold)
+
+
 def _die(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, outline=INK, width=2):
-    draw.rounded_rectangle((x, y, x + size, y + size), radius=max(3, size // 6), fill=fill,
-                           outline=outline, width=width)
+    x, y = round(x), round(y)
+    face = _die_face(int(size), value or 0, fill, pip, outline, width)
+    draw._image.paste(face, (x, y), face)
     if not value:
-        _text(draw, (x + size / 2, y + size / 2 - TEXT // 10), "?", TEXT, fill=MUTED, anchor="mm")
-        return
-    radius = max(3, size // 11)
-    for px, py in PIPS[value]:
-        cx, cy = x + px * size, y + py * size
+        _mark(draw, (x + size / 2, y + size / 2), "?", MUTED)
+
+
+@keep_drawn(2**20)
+def _die_face(size: int, value: int, fill, pip, outline, width: int) -> Image.Image:
+    """A die's face (no pips for 0, a die not rolled yet), drawn once: the same faces come back
+    on every board, and pasting one is much faster than drawing its rounded corners again."""
+    face = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(face)
+    draw.rounded_rectangle((0, 0, size, size), radius=max(3, size // 6), fill=fill, outline=outline, width=width)
+    radius = _pip_radius(size)
+    for px, py in PIPS.get(value, ()):
+        cx, cy = px * size, py * size
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=pip)
+    return face
 
 
 def _combination(draw, x, y, size, combination, gap=4) -> int:
@@ -161,8 +192,12 @@ def _card_colours(card) -> tuple[tuple, tuple]:
     return fill, INK if _light(fill) else (255, 255, 255)
 
 
-def _shield(draw, x, y, size, fill=HIGHLIGHT):
-    """A small shield: this card is covered by a guard."""
+SHIELD_W = 38
+"""A guard's shield on a chip: 42 px tall, as tall as a mark (`MIN_MARK`)."""
+
+
+def _shield(draw, x, y, size=SHIELD_W, fill=HIGHLIGHT):
+    """A shield `size` wide and 1.1 times as tall: this card is covered by a guard."""
     w = size
     draw.polygon([(x, y), (x + w, y), (x + w, y + w * 0.55), (x + w / 2, y + w * 1.1),
                   (x, y + w * 0.55)], fill=fill, outline=INK)
@@ -222,12 +257,12 @@ def _wrapped(draw, x, top, width, text, size, max_lines, **kwargs) -> float:
 def stack_tile_height(dice: int) -> int:
     """A stack's tile: its label, the card's name band, the dice (or what a tournament is) and
     what the card does."""
-    return LINE + 2 + LINE + 4 + max(dice, LINE) + 4 + LINE + 4
+    return LINE + LINE + 2 + max(dice, LINE) + 2 + LINE + 4
 
 
 def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
     _row_text(draw, x, y, say("stack", number=stack["number"], count=stack["size"]), bold=True, width=w)
-    top = y + LINE + 2
+    top = y + LINE
     card = stack["top"]
     if card is None:
         draw.rounded_rectangle((x, top, x + w, y + h), radius=14, outline=LINE_COLOUR, width=3)
@@ -237,7 +272,7 @@ def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
     draw.rounded_rectangle((x, top, x + w, y + h), radius=14, fill=PAPER, outline=INK, width=3)
     draw.rounded_rectangle((x + 3, top + 3, x + w - 3, top + LINE), radius=12, fill=fill)
     _row_text(draw, x + w / 2, top + 1, say.say(card["name"]), anchor="mm", fill=ink, bold=True, width=w - 20)
-    middle = top + LINE + 4
+    middle = top + LINE + 2
     row_h = max(dice, LINE)
     if card["combination"]:
         count = card["combination"]["count"]
@@ -250,14 +285,14 @@ def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
         _row_text(draw, x + w / 2, y + h - LINE - 4, detail, anchor="mm", width=w - 16)
 
 
-KING_ROW = 50
+KING_ROW = DIE_MIN + 8
 
 
 def _king_row(draw, x, y, w, king, say: Words):
     label = say("king")
     _row_text(draw, x, y, label, bold=True, height=KING_ROW)
     start = x + _width(label, TEXT) + 18
-    size = 40
+    size = DIE_MIN
     drawn = _combination(draw, start, y + (KING_ROW - size) / 2, size, king["combination"], gap=5)
     _row_text(draw, start + drawn + 16, y, say("king_needs"), fill=MUTED, height=KING_ROW,
               width=x + w - start - drawn - 16)
@@ -267,13 +302,13 @@ def _king_row(draw, x, y, w, king, say: Words):
 # The roll (or what the player to act may do)
 
 
-ROLL_MIN = 6 + LINE + 2 * (48 + 42) + 16 + 6
-"""The roll panel's least height: a line saying what is rolled for, the six dice (48 px, three a
-row, numbered) and beside them die cards, the best result, what to beat and the verdict."""
+DIE_GAP = 16
+DIE_LABEL = 42  # under a die (and clear of a kept die's ring): its position, as the buttons number it
+ROLL_MIN = 6 + LINE + 6 + 2 * (DIE_MIN + DIE_LABEL) + 6 + 6
+"""The roll panel's least height: a line saying what is rolled for, the six dice (`DIE_MIN`, three
+a row, numbered) and beside them die cards, the best result, what to beat and the verdict."""
 OTHER_MIN = 6 + 3 * LINE + 6
 """Between rolls: whose turn, what they may do, and (room permitting) the ways to win."""
-DIE_GAP = 16
-DIE_LABEL = 42
 
 
 def _goals(draw, x, top, width, bottom, say: Words, size=TEXT) -> None:
@@ -346,7 +381,7 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
     x1 = x + width
     where = _roll_where(roll, say)
     words = say("roll_count", used=roll["rolls_used"], allowed=roll["rolls_allowed"])
-    circles = roll["rolls_allowed"] * 34
+    dots = roll["rolls_allowed"] * 34
     title = say(f"purpose_{roll['purpose']}", player=say.name(roll["roller"]))
 
     def head_lines(with_title: bool, count_w: float) -> list[str]:
@@ -357,13 +392,14 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
         return list(wrap(where, TEXT, width - count_w))
 
     # Fit, from the roomiest: a title line (the status line above says who rolls, too), the
-    # roll count in words beside its circles, dice as large as the height allows, results
-    # label-over-value when they have the room.
-    for with_title, count in ((True, words), (False, words), (False, "")):
-        count_w = (_width(count, TEXT) + 8 if count else 0) + circles + 16
+    # roll count in words beside its circles (the words alone where the circles leave no room:
+    # they only repeat them; at the most crowded neither, the status line says it), dice as
+    # large as the height allows, results label-over-value when they have the room.
+    for with_title, circles, count in ((True, dots, words), (False, dots, words), (False, 0, words), (False, 0, "")):
+        count_w = (_width(count, TEXT) + 8 + circles + 16) if count else 0
         head = len(head_lines(with_title, count_w)) * LINE
         room = bottom - top - head - 6
-        size = int(max(48, min(92, (room - 2 * DIE_LABEL - 6) / 2)))
+        size = int(max(DIE_MIN, min(92, (room - 2 * DIE_LABEL - 6) / 2)))
         block_w = 3 * size + 2 * DIE_GAP
         rw = x1 - (x + block_w + 24)
         for roomy in (True, False):
@@ -387,8 +423,10 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
             _die(draw, dx, dy, size, die["value"], fill=LOCKED_DIE, pip=(235, 235, 235), outline=(90, 90, 90))
             draw.line((dx + 8, dy + 8, dx + size - 8, dy + size - 8), fill=BAD, width=6)
             label, colour = say("die_six", position=die["position"]), BAD
-        elif die["kept"]:
-            _die(draw, dx, dy, size, die["value"], outline=HIGHLIGHT, width=7)
+        elif die["kept"]:  # a ring round the die, clear of its pips
+            draw.rounded_rectangle((dx - 6, dy - 6, dx + size + 6, dy + size + 6), radius=max(3, size // 6) + 6,
+                                   outline=HIGHLIGHT, width=6)
+            _die(draw, dx, dy, size, die["value"])
             label, colour = say("die_kept", position=die["position"]), INK
         else:
             _die(draw, dx, dy, size, die["value"])
@@ -403,19 +441,22 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
             _row_text(draw, rx, line, text, height=height)
             start = rx + _width(text, TEXT) + 12
             for i, value in enumerate(roll["die_cards"]):
-                _die(draw, start + i * 50, line + (height - 42) / 2, 42, value, fill=DIE_CARD, pip=(255, 255, 255))
+                _die(draw, start + i * (DIE_MIN + 8), line + (height - DIE_MIN) / 2, DIE_MIN, value, fill=DIE_CARD,
+                     pip=(255, 255, 255))
         else:
             _row_text(draw, rx, line, text, text_size, height=height, fill=colour, bold=bold, width=rw)
         line += height
 
 
 def _roll_count(draw, x1, top, roll, count, circles):
-    """Rolls used, as filled and empty circles at the right, the count in words beside them."""
+    """Rolls used in words at the right ("Roll 2/3"), and where `circles` has room, as filled and
+    empty circles after them."""
     cy = top + LINE / 2
-    for i in range(roll["rolls_allowed"]):
-        cx = x1 - 14 - (roll["rolls_allowed"] - 1 - i) * 34
-        draw.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), outline=INK, width=3,
-                     fill=INK if i < roll["rolls_used"] else None)
+    if circles:
+        for i in range(roll["rolls_allowed"]):
+            cx = x1 - 14 - (roll["rolls_allowed"] - 1 - i) * 34
+            draw.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), outline=INK, width=3,
+                         fill=INK if i < roll["rolls_used"] else None)
     if count:
         _row_text(draw, x1 - circles - 8, top, count, anchor="rm")
 
@@ -443,7 +484,7 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
             lines.append((step, "text", part, size, colour, bold))
 
     if roll["die_cards"]:
-        lines.append((LINE + 4, "cards", say("die_cards"), TEXT, INK, False))
+        lines.append((DIE_MIN + 6, "cards", say("die_cards"), TEXT, INK, False))
     best, to_beat = roll["best"], roll["to_beat"]
     best_text = say.say(best["text"]) if best else say("not_rolled")
     whose = None
@@ -457,9 +498,19 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
             add(say("to_beat", whose=whose), colour=MUTED)
             add(say.say(to_beat["text"]), 48, bold=True)
     else:
-        add(f"{say('best')}: {best_text}", bold=True)
+        def labelled(label, value):
+            """"label: value" on a line; where that needs two, the value on a line of its own
+            (never "… drei 5er +" over "4")."""
+            whole = f"{label}: {value}"
+            if len(wrap(whole, TEXT, width)) == 1:
+                add(whole, bold=True)
+            else:
+                add(f"{label}:", bold=True)
+                add(value, bold=True)
+
+        labelled(say("best"), best_text)
         if to_beat:
-            add(f"{say('to_beat', whose=whose)}: {say.say(to_beat['text'])}", bold=True)
+            labelled(say("to_beat", whose=whose), say.say(to_beat["text"]))
     if to_beat and best:
         add(say("beats_it") if roll["beating"] else say("not_yet"), 48 if roomy else TEXT,
             GOOD if roll["beating"] else BAD, True)
@@ -529,7 +580,12 @@ def _goal_text(player, view, say: Words, winner: bool) -> str:
     return say(message_id, **_counted(say, params))
 
 
-CHIP_TOP, CHIP_H, CHIP_GAP = LINE + 4, 46, 4
+CHIP_TOP, CHIP_H, CHIP_GAP = LINE + 2, 54, 4
+"""A chip line holds a plate of `MARK_TEXT` digits (41 px of ink) with a rim."""
+PLATE_H, PLATE_PAD, RUN_GAP = 46, 8, 8
+NAME_TOP = -2
+"""Where the name line's texts are set from the row's top: their descenders ("ρ", "д", "g") end
+above the chips."""
 ROW_GAP = 4
 
 
@@ -549,7 +605,7 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     # the seat's mark: a plate in its colour, as tall as the name line allows, its number MIN_MARK
     # tall (a disc that size would reach into the chips)
     radius = 23
-    cx, cy = x + 8 + radius, y + 3 + LINE / 2
+    cx, cy = x + 8 + radius, y + 2 + LINE / 2
     seat_plate(draw, (cx, cy), seat, (2 * radius, 46))
 
     goal = _goal_text(player, view, say, bool(winner))
@@ -560,11 +616,11 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
     acting_name = f"{name} — {say('acting')}"
     if acting and _width(acting_name, TEXT) + 2 <= name_room:  # else the row's frame says it alone
         name = acting_name
-    _row_text(draw, name_x, y + 3, name, width=name_room, bold=True)
+    _row_text(draw, name_x, y + NAME_TOP, name, width=name_room, bold=True)
     badge_fill = GOOD if winner else ((255, 222, 140) if not view["over"] and nearest_goal(player)[0] <= 1 else
                                       (236, 230, 216))
-    draw.rounded_rectangle((x + w - goal_w - 8, y + 4, x + w - 8, y + 2 + LINE), radius=10, fill=badge_fill)
-    _row_text(draw, x + w - goal_w / 2 - 8, y + 3, goal, anchor="mm", fill=(255, 255, 255) if winner else INK,
+    draw.rounded_rectangle((x + w - goal_w - 8, y + 4, x + w - 8, y + CHIP_TOP - 2), radius=10, fill=badge_fill)
+    _row_text(draw, x + w - goal_w / 2 - 8, y + NAME_TOP, goal, anchor="mm", fill=(255, 255, 255) if winner else INK,
               width=goal_w - 14)
 
     # Card chips: castles, then specials, then one chip for all tournaments, as wide as their
@@ -592,9 +648,37 @@ def _chip_text(chip, say: Words) -> str:
     return say(f"chip_{chip.get('ability')}")
 
 
+NUMBERS = re.compile(r"\+?\d+(?:[-+]\d+)*")
+"""The numbers in a chip's words ("4-4-4+2", "3", "+2"): drawn as marks, on a plate."""
+
+
+@lru_cache(maxsize=512)
+def chip_runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """A chip's words split into words and numbers: (part, is a number)."""
+    runs: list[tuple[str, bool]] = []
+    at = 0
+    for found in NUMBERS.finditer(text):
+        if text[at:found.start()].strip():
+            runs.append((text[at:found.start()].strip(), False))
+        runs.append((found.group(), True))
+        at = found.end()
+    if text[at:].strip():
+        runs.append((text[at:].strip(), False))
+    return tuple(runs)
+
+
+def _run_width(part: str, number: bool) -> int:
+    if number:
+        left, _, right, _ = ink_box(part, MARK_TEXT)
+        return int(right - left) + 2 * PLATE_PAD
+    return int(_width(part, TEXT)) + 2
+
+
 def _chip_width(chip, text: str) -> int:
-    guard = 32 if chip.get("guarded_by") else 0
-    return max(90, int(_width(text, TEXT) + (2 if chip["kind"] == "castle" else 0)) + 20 + guard)
+    guard = SHIELD_W + 8 if chip.get("guarded_by") else 0
+    runs = chip_runs(text)
+    inner = sum(_run_width(part, number) for part, number in runs) + RUN_GAP * (len(runs) - 1)
+    return max(90, inner + 20 + guard)
 
 
 def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict, str, int]]]:
@@ -639,24 +723,52 @@ def chip_lines_needed(player, say: Words, width: int) -> int:
 def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
     kind = card["kind"]
     text = _chip_text(card, say) if text is None else text
+    guarded = bool(card.get("guarded_by"))
     if kind == "more":
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=LINE_COLOUR, width=2)
-        _row_text(draw, x + w / 2, y, text, anchor="mm", height=h, width=w - 8)
+        fill, ink = BACKGROUND, INK
+    elif kind == "tournament":
+        fill, ink = TOURNAMENT_FILL, INK
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
+    else:
+        fill, ink = _card_colours(card)
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
+    _chip_words(draw, x + 10, y, x + w - (SHIELD_W + 18 if guarded else 10), h, text, ink, bold=kind == "castle")
+    if guarded:  # a mark to tell apart: as tall as the marks
+        _shield(draw, x + w - SHIELD_W - 8, y + (h - SHIELD_W * 1.1) / 2)
+
+
+def _chip_words(draw, x, y, right, h, text, ink, bold):
+    """A chip's words at `TEXT` and its numbers as marks on light plates, left to right; words
+    shortened only where the chip is narrower than they are."""
+    runs = chip_runs(text)
+    if sum(_run_width(part, number) for part, number in runs) + RUN_GAP * (len(runs) - 1) > right - x:
+        _row_text(draw, x, y, text, fill=ink, height=h, width=right - x, bold=bold)  # a line too narrow
         return
-    if kind == "tournament":
-        draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=TOURNAMENT_FILL, outline=INK, width=2)
-        _row_text(draw, x + w / 2, y, text, anchor="mm", height=h, width=w - 8)
-        return
-    fill, ink = _card_colours(card)
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
-    guarded = bool(card.get("guarded_by"))
-    _row_text(draw, x + 9, y, text, fill=ink, height=h, width=w - (42 if guarded else 14), bold=kind == "castle")
-    if guarded:  # a mark to read like the text: as tall as its capitals and more
-        _shield(draw, x + w - 32, y + 9, 24)
+    for part, number in runs:
+        width = _run_width(part, number)
+        if number:
+            top = y + (h - PLATE_H) / 2
+            draw.rectangle((x, top, x + width, top + PLATE_H), fill=PAPER, outline=INK, width=1)
+            _mark(draw, (x + width / 2, top + PLATE_H / 2), part, INK, bold=True)
+        else:
+            _row_text(draw, x, y, part, fill=ink, height=h, bold=bold)
+        x += width + RUN_GAP
 
 
 # ----------------------------------------------------------------------------------------
 # Whole image
+
+
+def _base_lines(view: dict) -> int:
+    """Chip lines every row gets: two with up to three players, else one."""
+    return 2 if len(view["players"]) <= 3 else 1
+
+
+def least_height(view: dict) -> int:
+    """What the players' rows (at their base chip lines) and the panel above them need at least."""
+    count = len(view["players"])
+    return ROW_GAP * count + row_height(_base_lines(view)) * count + (ROLL_MIN if view.get("roll") else OTHER_MIN)
 
 
 def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
@@ -664,11 +776,10 @@ def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
     and another line for each player whose castles and cards need it, as long as the roll
     panel keeps its room."""
     players = view["players"]
-    base_lines = 2 if len(players) <= 3 else 1
+    base_lines = _base_lines(view)
     lines = [base_lines] * len(players)
     step = CHIP_H + CHIP_GAP
-    spare = room - ROW_GAP * len(players) - row_height(base_lines) * len(players) \
-        - (ROLL_MIN if view.get("roll") else OTHER_MIN)
+    spare = room - least_height(view)
     width = WIDTH - 2 * MARGIN - 20
     needs = [max(0, chip_lines_needed(player, say, width) - base_lines) for player in players]
     while spare >= step and any(needs):
@@ -701,16 +812,19 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     say = Words(lang, seat_names(names, view["seats"]))
     y = _header(draw, say.say(view["status"])) + GAP
 
-    # Stacks side by side, then the king; smaller dice at a crowded table.
+    # Stacks side by side, then the king; smaller dice at a crowded table (never under DIE_MIN).
     players = view["players"]
-    dice = 44 if len(players) >= 5 else (52 if len(players) == 4 else 64)
+    dice = DIE_MIN if len(players) >= 4 else 64
     tile_w = (WIDTH - 3 * MARGIN) // 2
     tile_h = stack_tile_height(dice)
     for i, stack in enumerate(view["stacks"][:2]):
         _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice)
     y += tile_h + GAP
-    _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
-    y += KING_ROW + GAP
+    # The king's dice never change and a roll's panel says what it must beat: where the players
+    # and a roll leave no room for the king's row, the roll keeps it.
+    if view.get("roll") is None or HEIGHT - y - 4 - KING_ROW - GAP >= least_height(view):
+        _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
+        y += KING_ROW + GAP
 
     # Players at the bottom; the rest is for the roll.
     rows = _row_heights(view, say, HEIGHT - y - 4)

@@ -682,7 +682,7 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
     assert texts == ["Anna rolls for the Blue castle (4-4-4+2) from stack 1.",
-                     "Anna, roll 1/3: 5 6 2 5 6 1 → two 5s + 2"]
+                     "Anna: 5 6 2 5 6 1 → two 5s + 2"]
     assert "roll" not in legal(state, ANNA, game)
     assert GAME.publicly_forced(state, ANNA) is None  # rerolls and stop: a real decision
 

@@ -157,3 +157,33 @@ def covered_texts(drawn: list[_Drawn], *, allowed: int = 2) -> list[str]:
                 problems.append(f"{item.text!r} at {item.box} is covered by a shape drawn after it at {later.box}")
                 break
     return problems
+
+
+def colour_span(image: Image.Image, box, colour) -> int:
+    """How tall the pixels of exactly `colour` stand inside `box` of `image`, in pixels (0: none
+    there): the ink of a mark drawn in one colour, such as a die's pips."""
+    left, top, right, bottom = (int(round(v)) for v in box)
+    part = image.convert("RGB").crop((left, top, right, bottom))
+    mask = Image.new("RGB", part.size, tuple(colour))
+    found = ImageChops.difference(part, mask).convert("L").point(lambda v: 255 if v == 0 else 0).getbbox()
+    return 0 if found is None else found[3] - found[1]
+
+
+@contextmanager
+def recording_covers_and_stamps():
+    """`recording_covers`, with the texts a renderer stamps from masks it drew once
+    (`ImageDraw.bitmap`, as renderers.knatsch does) among the texts a later shape may cover."""
+    original = ImageDraw.ImageDraw.bitmap
+    with recording_covers() as drawn:
+        def bitmap(self, xy, bitmap, fill=None):
+            left, top = int(round(xy[0])), int(round(xy[1]))
+            ink = bitmap.convert("L").point(lambda v: 255 if v > 100 else 0)
+            drawn.append(_Drawn(id(self.im), (left, top, left + bitmap.width, top + bitmap.height),
+                                f"the text stamped at {(left, top)}", ink))
+            return original(self, xy, bitmap, fill)
+
+        ImageDraw.ImageDraw.bitmap = bitmap
+        try:
+            yield drawn
+        finally:
+            ImageDraw.ImageDraw.bitmap = original

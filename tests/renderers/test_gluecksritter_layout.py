@@ -262,3 +262,29 @@ def test_the_public_view_gives_the_chart_its_running_scores():
     assert all(h is not None and len(h) == 6 for h in history)
     assert history[0] != history[-1]
     assert history[-1] == list(GAME.outcome(STATES[-1]).scores)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_what_the_ducat_card_adds_stands_whole_beside_coins_of_two_digits(lang):
+    """Fields 5 and 6 with coins of two digits (their widest ovals) keep every Ducat card's words
+    ("+6 this round" / "+6 diese Runde") whole beside them: no player sees a cut word."""
+    from games.gluecksritter.data import DUCAT_CARDS
+    from renderers.common import MARK_TEXT, ink_box
+
+    def width(count):
+        left, _, right, _ = ink_box(str(count), MARK_TEXT)
+        return right - left
+
+    silver = max(range(10, 61), key=width)  # 60 silver and 40 gold coins in the game
+    gold = max(range(10, 41), key=width)
+    state = copy.deepcopy(BUSY["6p choose"])
+    state.field5, state.field6 = [silver, gold], [silver, gold]
+    for card in range(len(DUCAT_CARDS)):
+        state.ducat_card = card
+        view = GAME.view(state, None)
+        image, records = _texts(view, lang)
+        words = [r.text for r in records]
+        for added in DUCAT_CARDS[card]:
+            assert t(lang, P + "board.card_added", count=added) in words, (card, words)
+        assert not [w for w in words if w.endswith("…")], card
+        assert readable_problems(records, image.size) == [], card

@@ -1,6 +1,7 @@
 """Knatsch as a phone shows it (about 300 px wide): on the busiest boards, six players in every
 phase, whole games and the end, in both languages, every text keeps the standard (40 px on the
-1080 px image, on the image, over no other text) and none is cut short; the end says what the
+1080 px image, on the image, over no other text, under no shape drawn after it) and none is cut
+short, every number in a piece and every die's pips stand MIN_MARK tall; the end says what the
 cards show; a card's name and its dice read apart."""
 from __future__ import annotations
 
@@ -12,20 +13,21 @@ import pytest
 
 from games.knatsch.cards import CARDS, card_label, card_name
 from i18n import translate
-from renderers.common import PHONE_SIZE, recording_texts
-from renderers.knatsch import render
-from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
-from tests.renderers.test_knatsch_render import GAME, full_hands, phases, play
+from renderers.common import HIGHLIGHT, INK, MIN_MARK, PHONE_SIZE, recording_texts
+from renderers.knatsch import chip_runs, render
+from tests.renderers.standard import (colour_span, covered_texts, mark_problems, readable_problems,
+                                      recording_covers_and_stamps)
+from tests.renderers.test_knatsch_render import GAME, drawn_lines, full_hands, phases, play
 
 SCRIPTS = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
 LONG = ["Maximiliane", "Αλέξανδρος", "Дмитрий", "Anna-Lena", "王小明", "Friederike"]
 
 
 def problems_on(view, names, lang) -> list[str]:
-    with recording_texts() as texts:
+    with recording_covers_and_stamps() as drawn, recording_texts() as texts:
         image = render(view, names, lang)
     assert image.size == PHONE_SIZE
-    found = readable_problems(texts, image.size)
+    found = readable_problems(texts, image.size) + mark_problems(texts) + covered_texts(drawn)
     found += [f"{text.text!r} is cut short" for text in texts if "…" in text.text]
     return found
 
@@ -50,17 +52,87 @@ def test_six_players_in_every_phase_keep_the_phone_standard(lang, names):
             assert not found, (label, found[:5])
 
 
+def drawing_pieces(monkeypatch):
+    """Every card chip (its box and words) and every die (its box, value and pip colour) the
+    renderer draws, as it draws them."""
+    from renderers import knatsch as renderer
+
+    chips, dice = [], []
+    chip, die = renderer._chip, renderer._die
+
+    def chip_drawn(draw, x, y, w, h, card, say, text=None):
+        chips.append(((x, y, x + w, y + h), text if text is not None else renderer._chip_text(card, say),
+                      bool(card.get("guarded_by"))))
+        return chip(draw, x, y, w, h, card, say, text)
+
+    def die_drawn(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, *args, **kwargs):
+        dice.append(((x, y, x + size, y + size), value, pip))
+        return die(draw, x, y, size, value, fill, pip, *args, **kwargs)
+
+    monkeypatch.setattr(renderer, "_chip", chip_drawn)
+    monkeypatch.setattr(renderer, "_die", die_drawn)
+    return chips, dice
+
+
+def inside(record, box) -> bool:
+    left, top, right, bottom = box
+    return left <= record.box[0] and record.box[2] <= right and top <= record.box[1] and record.box[3] <= bottom
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_seats_numbers_are_marks_at_the_standard_and_nothing_is_covered(lang):
-    """Every player row's seat number stands MIN_MARK tall (41 px of ink, 11 px on the phone), and
-    no shape or piece is drawn over a text after it, in every phase at six players."""
+def test_every_number_in_a_piece_is_a_mark_at_the_standard_and_nothing_is_covered(lang, monkeypatch):
+    """The seats' numbers, every number on a card chip (a castle's dice "4-4-4+2", a die card's
+    value, the tournaments' count, "+2" more) and a die not rolled yet ("?") stand MIN_MARK tall
+    (41 px of ink, 11 px on the phone), inside their piece, and no shape or piece is drawn over a
+    text after it, in every phase at six players with full hands."""
+    chips, dice = drawing_pieces(monkeypatch)
     for label, state in busy_six_player_states():
         for viewer in (None, 2):
-            with recording_covers() as drawn, recording_texts() as texts:
+            chips.clear(), dice.clear()
+            with recording_covers_and_stamps() as drawn, recording_texts() as texts:
                 render(GAME.view(state, viewer), SCRIPTS, lang)
-            assert sorted(r.text for r in texts if r.mark) == [str(seat + 1) for seat in range(6)], label
+            marks = [r for r in texts if r.mark]
+            assert {str(seat + 1) for seat in range(6)} <= {r.text for r in marks}, label
+            assert chips, label
+            for box, words, _ in chips:
+                numbers = [part for part, number in chip_runs(words) if number]
+                in_chip = [r for r in texts if inside(r, box)]
+                assert sorted(r.text for r in in_chip if r.mark) == sorted(numbers), (label, words)
+                assert not [r.text for r in in_chip if not r.mark and re.search(r"\d", r.text)], (label, words)
+            unrolled = [box for box, value, _ in dice if not value]
+            assert all(any(r.text == "?" and inside(r, box) for r in marks) for box in unrolled), label
             assert mark_problems(texts) == [], label
             assert covered_texts(drawn) == [], label
+
+
+def test_a_guarded_cards_shield_stands_as_tall_as_a_mark(monkeypatch):
+    """The shield on a chip whose card a guard covers is an icon to tell apart: MIN_MARK tall."""
+    chips, _ = drawing_pieces(monkeypatch)
+    state = dict(phases(6))["choose"]  # seat 1's guards cover two castles and a special card
+    image = render(GAME.view(state, None), SCRIPTS, "en")
+    guarded = [box for box, _, shielded in chips if shielded]
+    assert len(guarded) == 3
+    for box in guarded:
+        assert colour_span(image, box, HIGHLIGHT) >= MIN_MARK - 2, box  # less its outline
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_dies_pips_stand_as_tall_as_a_mark(lang, monkeypatch):
+    """A die's value is its pips: from the top of the first row to the bottom of the last they
+    stand MIN_MARK tall (11 px on the phone), on the stacks' cards, the king's, the rolled dice
+    and the die cards, at six players in every phase and at a crowded roll."""
+    _, dice = drawing_pieces(monkeypatch)
+    kinds = set()
+    for label, state in busy_six_player_states():
+        dice.clear()
+        image = render(GAME.view(state, None), SCRIPTS, lang)
+        for box, value, pip in dice:
+            if value and value > 1:
+                inset = (box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6)  # inside the die's rim
+                assert colour_span(image, inset, pip) >= MIN_MARK, (label, box, value)
+                kinds.add(pip)
+        assert dice, label
+    assert len(kinds) >= 2  # dark pips on white and yellow dice, light ones on red and die cards
 
 
 @pytest.mark.parametrize("seed", [3, 8])
@@ -117,7 +189,7 @@ def test_the_end_names_the_cards_the_winner_holds(lang, won, chip, wrong):
     view = GAME.view(state, None)
     with recording_texts() as texts:
         image = render(view, SCRIPTS, lang)
-    written = [text.text for text in texts]
+    written = drawn_lines(texts)
     assert won in written and chip in written
     assert not [text for text in written if wrong in text], written
     reason = translate(outcome.reason, lang, SCRIPTS)

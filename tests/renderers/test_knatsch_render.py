@@ -148,6 +148,23 @@ def full_hands(seats, castles=(6, 5), specials=(4, 2)):
     return GAME.from_dict(json.loads(json.dumps(data)))
 
 
+def drawn_lines(texts, gap: int = 22) -> list[str]:
+    """The drawn texts, those drawn one after the other on one line close together (a chip's
+    words and the numbers on its plates: "blue" and "4-4-4+2") joined into one: what a line of
+    the board says."""
+    lines: list[str] = []
+    previous = None
+    for text in texts:
+        middle = (text.box[1] + text.box[3]) / 2
+        if previous is not None and abs(middle - (previous.box[1] + previous.box[3]) / 2) <= 12 \
+                and 0 <= text.box[0] - previous.box[2] <= gap:
+            lines[-1] += " " + text.text
+        else:
+            lines.append(text.text)
+        previous = text
+    return lines
+
+
 def chip_words(card, lang):
     arms = t(lang, f"knatsch.board.arms_{card['arms']}")
     return t(lang, "knatsch.board.chip_castle", arms=arms, combination=card["combination"]["text"])
@@ -162,7 +179,7 @@ def test_every_castle_chip_names_its_castle_readably(seats, lang):
         view = GAME.view(state, None)
         with recording_texts() as texts:
             render(view, SCRIPT_NAMES[:seats], lang)
-        written = [text.text for text in texts]
+        written = drawn_lines(texts)
         for player in view["players"]:
             for card in player["cards"]:
                 if card["kind"] == "castle":
@@ -190,7 +207,7 @@ def test_six_castles_wrap_onto_another_line_instead_of_overflowing(seats):
         assert heights[0] > heights[-1], "the row with six castles is taller than a row with one"
     with recording_texts() as texts:
         render(view, SCRIPT_NAMES[:seats], "de")
-    written = [text.text for text in texts]
+    written = drawn_lines(texts)
     castles = [card for card in view["players"][0]["cards"] if card["kind"] == "castle"]
     assert len(castles) == 6 and all(chip_words(card, "de") in written for card in castles)
     assert not overlapping_texts(texts)
@@ -203,8 +220,10 @@ def test_a_crowded_roll_keeps_its_dice_and_shows_castles_before_other_cards():
     view = GAME.view(state, None)
     say = knatsch_renderer.Words("en", SCRIPT_NAMES)
     width = PHONE_SIZE[0] - 2 * knatsch_renderer.MARGIN - 20
-    heights = [height for height, _ in knatsch_renderer._row_heights(view, say, PHONE_SIZE[1] - 400)]
-    assert PHONE_SIZE[1] - 400 - sum(heights) - 6 * 6 >= knatsch_renderer.ROLL_MIN
+    k = knatsch_renderer
+    room = PHONE_SIZE[1] - 4 - (14 + 3 * k.LINE + k.GAP + k.stack_tile_height(k.DIE_MIN) + k.GAP)  # under a
+    heights = [height for height, _ in k._row_heights(view, say, room)]  # three-line status and the stacks
+    assert room - sum(heights) - k.ROW_GAP * 6 >= k.ROLL_MIN
     lines = knatsch_renderer._chip_lines(view["players"][0], say, width, 1)
     shown = [chip for line in lines for chip, _, _ in line]
     assert shown[-1]["kind"] == "more"
