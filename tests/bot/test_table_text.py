@@ -173,7 +173,7 @@ def test_every_move_label_starts_with_a_capital(lang):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_knatsch_roll_in_the_account_is_one_line_of_a_phone(lang):
-    """A roll and its best result ("Anna, roll 1/3: 2 2 4 4 2 1 → three 2s + 4."): one line of a
+    """A roll and its best result ("Anna: 2 2 4 4 2 1 → three 2s + 4"): one line of a
     390 px phone each, never two."""
     from bot.presenter import phone_lines
     from bot.turns import ACCOUNT_MARK
