@@ -123,7 +123,7 @@ def lobby_view(table, game) -> discord.ui.View:
     """Join, Leave and Start; Add computer for a game with a computer player, and Remove
     computer while one is seated."""
     can_add = game.features.computer
-    seated = any(player.user_id < 0 for player in table.players)
+    seated = any(player.computer for player in table.players)
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
         if (op == "computer" and not can_add) or (op == "uncomputer" and not seated):

@@ -17,6 +17,7 @@ from games.replay import action_is_public
 
 from bot.errors import Refusal
 from bot.storage import GameRow
+from bot.storage.rows import is_computer_user
 
 MESSAGE_LIMIT = 2000
 MENTION = re.compile(r"<@!?(-?\d+)>")
@@ -38,7 +39,7 @@ def named(text, table: GameRow, lang: str = "en") -> str:  # noqa: D401
 
 
 def mention(user_id: int) -> str:
-    if user_id < 0:  # bot.days: a computer seat (negative ids) is nobody to ping
+    if is_computer_user(user_id):  # bot.days: a computer seat (negative ids) is nobody to ping
         return "🤖"
     return f"<@{user_id}>"
 

@@ -157,7 +157,7 @@ class Tables:
             if not table.has_player(user.id):
                 raise Refusal.of("bot.errors.not_seated_lobby")
             # Computer seats (negative ids) never host and never keep a lobby open on their own.
-            people = [p for p in table.players if p.user_id != user.id and p.user_id > 0]
+            people = [p for p in table.players if p.user_id != user.id and not p.computer]
             if not people:
                 await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
             else:

@@ -13,12 +13,9 @@ from typing import Any
 
 from games.core import Action, Game
 
+from bot.storage.rows import is_computer_user
+
 log = logging.getLogger(__name__)
-
-
-def is_computer_user(user_id: int) -> bool:
-    """Computer seats added in the lobby sit under negative user ids (-1, -2, ...)."""
-    return user_id < 0
 
 
 def is_computer(user_id: int, days_seat: dict[str, Any] | None = None) -> bool:

@@ -17,7 +17,7 @@ from games.core import Action, Game
 from i18n import game_title
 
 from bot import presenter
-from bot.days.computer import computer_action, has_computer_player, is_computer, is_computer_user
+from bot.days.computer import computer_action, has_computer_player, is_computer
 from bot.days.storage import seat_write
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
 from bot.delivery.worker import Deliveries
@@ -132,7 +132,7 @@ class ComputerSeats:
             if len(table.players) >= game.max_players:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
             # Numbered after the highest still seated, so a removed one's number comes back.
-            number = 1 + max((-p.user_id for p in table.players if is_computer_user(p.user_id)), default=0)
+            number = 1 + max((-p.user_id for p in table.players if p.computer), default=0)
             await self.storage.add_player(table.id, -number, f"Computer {number}")
             if strength is not None:
                 await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
@@ -144,7 +144,7 @@ class ComputerSeats:
         table = await self._host_lobby(game_id, user, lang)
         async with self.moves.lock(table.id):
             table = await self.moves.table(table.id)
-            computers = sorted((p.user_id for p in table.players if is_computer_user(p.user_id)))
+            computers = sorted((p.user_id for p in table.players if p.computer))
             if not computers:
                 raise Refusal(words(lang, "computer_none_seated"))
             await self.storage.remove_player(table.id, computers[0], new_host_id=None)

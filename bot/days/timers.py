@@ -188,7 +188,7 @@ class Timers:
         seats = await self.storage.days_seats(table.id)
         names = presenter.bold_names(table.names)
         for player in table.players:
-            until = (await self.storage.days_user(player.user_id))["away_until"] if player.user_id > 0 else None
+            until = (await self.storage.days_user(player.user_id))["away_until"] if not player.computer else None
             if until is not None and until > now:
                 lines.append(words(lang, "status_away", who=names[player.seat], until=presenter.timestamp(until, "f")))
             if is_computer(player.user_id, seats.get(player.seat)):

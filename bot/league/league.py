@@ -31,6 +31,7 @@ from bot.league.ratings import PROVISIONAL_GAMES, Rating
 from bot.league.recap import asked_recap_text, turn_recap_text
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.storage.rows import is_computer_user
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class League:
             return ""
         # For whom the message calls now, and only them: one who was mentioned and has moved
         # since is not called any more.
-        called = {user for user in people if user > 0}
+        called = {user for user in people if not is_computer_user(user)}
         users = called & set(table.turn_pings) if table.turn_pings is not None else called
         readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
         if not readers:

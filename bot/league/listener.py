@@ -76,7 +76,7 @@ class LeagueListener:
         click and a decision made at once on their behalf (publicly forced, a standing order)
         are the person's."""
         holder = change.table.player_at(change.seat)
-        if holder.user_id < 0:
+        if holder.computer:
             return holder.user_id, holder.name, True
         if change.by_person:
             return holder.user_id, holder.name, False

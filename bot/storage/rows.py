@@ -19,12 +19,25 @@ class ChannelBusy(StorageError):
     """The channel already has an open game."""
 
 
+def is_computer_user(user_id: int) -> bool:
+    """Whether a seat's user id is a computer player's: the lobby seats one under a negative id
+    (-1, -2, ...), a person sits under their Discord id (always positive). The only place that
+    tells them apart."""
+    return user_id < 0
+
+
 @dataclass(frozen=True)
 class SeatRow:
     user_id: int
     name: str
     seat: int | None
     dm_ok: bool | None
+
+    @property
+    def computer(self) -> bool:
+        """Whether a computer player was seated here in the lobby (not a person's seat that the
+        computer keeps for them: see `bot.days.computer.is_computer`)."""
+        return is_computer_user(self.user_id)
 
 
 @dataclass(frozen=True)
