@@ -187,6 +187,37 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Search:
+    """How the strong computer player (`games.search`) weighs a game's moves, declared once on the
+    engine with its other features (`Features.search`); the defaults suit a game that says
+    nothing. Each flag names the optional method the engine then has:
+
+    determinize: `determinize(state, seat, rng) -> state`, everything hidden from `seat` re-dealt
+      at once (secrets that share one pool); else each other seat's secrets and then the hidden
+      order of decks and bags are re-dealt in turn with `hidden_variant`.
+    timing: `search_time(state) -> float`, a factor on the time budget for this decision (up to
+      `games.search.TURN_DECISION` for the one big choice that sets a whole turn).
+    order: `search_order(state, seat, actions) -> list[Action]`, the moves most worth weighing
+      first; else a random sample of them is weighed.
+    standing: `search_scores(state) -> list[float]`, what each seat's position is worth (a game
+      whose points mostly come at the end); else the running `scores` (`Features.scores`).
+
+    candidates: how many moves are weighed at most (the normal player's choice among them).
+    playout_actions: how far each continuation is played on before it is judged.
+    skips: verbs that are never weighed nor taken, such as stepping back within a turn: a player
+      who keeps stepping back never finishes the game.
+    """
+
+    determinize: bool = False
+    timing: bool = False
+    order: bool = False
+    standing: bool = False
+    candidates: int = 8
+    playout_actions: int = 40
+    skips: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Features:
     """What a game offers beyond the contract, declared once on the engine (`Game.features`,
     as OpenSpiel's GameType does), so the bot and the tools ask this instead of probing for
@@ -215,6 +246,7 @@ class Features:
       str | None` saying which of them the seat's current decision is (None for the seat's own
       turn, always the player's, and for a seat the game does not wait for), from public
       information only.
+    search: how the strong player searches the game (`Search`), with the methods it names.
     """
 
     computer: bool = False
@@ -226,6 +258,7 @@ class Features:
     public_moves: bool = False
     forced: bool = False
     reactions: tuple[str, ...] = ()
+    search: Search = Search()
 
 
 @dataclass(frozen=True)
@@ -351,6 +384,45 @@ class Game(Protocol):
         """A state that differs from `state` only in what is hidden from everyone but `owner`
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
         every other seat's view and the public view must not change."""
+
+    # Optional methods: an engine has each one only where its `features` declare it (see
+    # `Features` and `Search`), so a caller asks the declaration before calling one.
+
+    def suggest(self, state: Any, seat: Seat, rng: random.Random, *, strength: str = "normal") -> Action:
+        """`features.computer`: the computer player's move for `seat`, from the seat's view only."""
+
+    def hint(self, state: Any, seat: Seat, rng: random.Random) -> tuple[Action, Msg | None]:
+        """`features.hints`: the computer's move for `seat` and why."""
+
+    def scores(self, state: Any) -> list[int]:
+        """`features.scores`: each seat's running score."""
+
+    def exposure(self, state: Any) -> tuple[Any, ...]:
+        """`features.undo`: changes whenever chance is drawn or something hidden comes to light."""
+
+    def subset_choices(self, state: Any, seat: Seat) -> list[SubsetChoice]:
+        """`features.toggles`: the families of actions shown as toggles."""
+
+    def moves_are_public(self, state: Any, seat: Seat) -> bool:
+        """`features.public_moves`: the seat's choices follow from public information alone."""
+
+    def publicly_forced(self, state: Any, seat: Seat) -> Action | None:
+        """`features.forced`: the one move everyone can tell `seat` must make now."""
+
+    def reaction_kind(self, state: Any, seat: Seat) -> str | None:
+        """`features.reactions`: which declared kind the seat's current decision is."""
+
+    def determinize(self, state: Any, seat: Seat, rng: random.Random) -> Any:
+        """`features.search.determinize`: everything hidden from `seat` re-dealt at once."""
+
+    def search_time(self, state: Any) -> float:
+        """`features.search.timing`: a factor on the strong player's time budget."""
+
+    def search_order(self, state: Any, seat: Seat, actions: list[Action]) -> list[Action]:
+        """`features.search.order`: the moves most worth weighing first."""
+
+    def search_scores(self, state: Any) -> list[float]:
+        """`features.search.standing`: what each seat's position is worth."""
 
 
 # ----------------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ import random
 from typing import Any, Mapping
 
 from games.core import (
-    Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, SubsetChoice, chance, check_turn, msg,
+    Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, Search, SeatRef, SubsetChoice, chance,
+    check_turn, msg,
 )
 from games.gluecksritter import state as state_io
 from games.gluecksritter.data import (
@@ -78,7 +79,8 @@ class Gluecksritter:
     options: tuple[Option, ...] = ()
     rules_summary = msg("gluecksritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        toggles=True, public_moves=True, forced=True)
+                        toggles=True, public_moves=True, forced=True,
+                        search=Search(determinize=True))
 
     # ------------------------------------------------------------------------------------
     # Setup

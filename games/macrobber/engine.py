@@ -27,7 +27,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from games.core import Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, Search, SeatRef, chance,
+                        check_turn, msg)
 from games.macrobber import state as state_io
 from games.macrobber.data import (
     ATTACKER_LOSS, B, BUILDINGS, COLOURS, CUBES, DEFENDER_WIN, DISPLAY_SIZE, ESTATE_NUMBERS, EXCHANGE_MAX, G,
@@ -76,7 +77,8 @@ class MacRobber:
     )
     rules_summary = msg("macrobber.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_DISCARD))
+                        public_moves=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_DISCARD),
+                        search=Search(determinize=True))
 
     # ------------------------------------------------------------------------------------
     # Setup

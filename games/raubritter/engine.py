@@ -25,7 +25,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (Action, Event, Features, GameError, Msg, Option, Outcome, Search, SeatRef, chance, check_turn,
+                        msg)
 from games.raubritter import state as state_io
 from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
@@ -48,7 +49,10 @@ class RaubRitter:
     )
     rules_summary = msg("raubritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True, forced=True)
+                        public_moves=True, forced=True,
+                        # The strong player weighs the normal player's choice and the three it values next,
+                        # about a round of turns on (a lay is slow to judge, and the standing says the rest).
+                        search=Search(timing=True, order=True, standing=True, candidates=4, playout_actions=8))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -303,9 +307,6 @@ class RaubRitter:
     def scores(self, state: RaubRitterState) -> list[int]:
         """Points for the top knights now on the board (public)."""
         return score(state)
-
-    search_candidates = 4  # the normal player's choice and the three it values next
-    playout_actions = 8  # about a round of turns: a lay is slow to judge, and the standing says the rest
 
     def search_time(self, state: RaubRitterState) -> float:
         """The first lay sets the turn (what follows it mostly finishes the plan): the strong
