@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from typing import Mapping
+from collections.abc import Mapping
 
 import discord
 import yarl

@@ -6,17 +6,13 @@ import logging
 import random
 import signal
 import time
-from datetime import datetime, timezone
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Mapping
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-
-from games import REGISTRY
-from games.core import Game
-from renderers import BoardRenderer
 
 from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
@@ -25,8 +21,8 @@ from bot.cogs.league import LeagueCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
-from bot.components import ALL_DYNAMIC_ITEMS
 from bot.collector import QuietCollector
+from bot.components import ALL_DYNAMIC_ITEMS
 from bot.days.absence import Absence
 from bot.days.hints import Hints
 from bot.days.orders import Orders
@@ -49,6 +45,9 @@ from bot.storage.archive import Archive
 from bot.tables import Tables
 from bot.timing import Durations
 from bot.translator import CatalogueTranslator
+from games import REGISTRY
+from games.core import Game
+from renderers import BoardRenderer
 
 log = logging.getLogger(__name__)
 
@@ -245,7 +244,7 @@ class GameBot(commands.Bot):
             await asyncio.sleep(wait)
             try:
                 await self.backup_now()
-            except Exception:  # noqa: BLE001 - a failed back-up must not stop the bot
+            except Exception:
                 log.exception("Back-up to %s failed; trying again in an hour", self.backup_dir)
                 await asyncio.sleep(min(3600.0, self.backup_every))
 
@@ -261,7 +260,7 @@ class GameBot(commands.Bot):
             for game_id, guild_id in await self.storage.owed_games():
                 if self.owns_guild(guild_id):
                     self.deliveries.kick(game_id)
-        except Exception:  # noqa: BLE001 - tried again at the next check
+        except Exception:
             log.exception("Looking for owed deliveries failed; trying again in %.0f s", self.owed_board_every)
 
     def owns_guild(self, guild_id: int) -> bool:
@@ -334,7 +333,7 @@ def bot_intents() -> discord.Intents:
 
 def backup_name() -> str:
     """`bot-20261122-031500-123456.sqlite3` (UTC): names sort by age."""
-    return datetime.now(timezone.utc).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
+    return datetime.now(UTC).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, Sequence
-
-from games.core import Game, SubsetChoice
-from i18n import t, translate
+from collections.abc import Sequence
+from typing import Any
 
 from bot.components import DICE_VERBS, Choice
+from games.core import Game, SubsetChoice
+from i18n import t, translate
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
                         game.describe(variant, seat, action) != label
                         for action, label in zip(actions, raw)):
                     return []
-    except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
+    except Exception:
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
     return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]

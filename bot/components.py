@@ -16,17 +16,18 @@ custom_id formats (Discord allows 100 characters):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
-from bot.presenter import clip
 from bot.locale import user_language
-from i18n import t
+from bot.presenter import clip
 from games.core import SubsetChoice
+from i18n import t
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -69,7 +70,7 @@ class Handled:
         raise NotImplementedError
 
 
-def table_of(interaction: discord.Interaction) -> "GameBot":
+def table_of(interaction: discord.Interaction) -> GameBot:
     """The bot whose parts answer a click (its tables, moves, views): the edge where a click
     enters; nothing deeper reaches for the bot."""
     return interaction.client  # type: ignore[return-value]
@@ -311,7 +312,7 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         if mask is None:
             mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
         mark = "↻" if family.verb in DICE_VERBS else "✓"
-        for index, (value, label) in enumerate(family.items):
+        for index, (_value, label) in enumerate(family.items):
             button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
             button.row = row + index // TOGGLE_ROW_WIDTH
             view.add_item(button)

@@ -10,17 +10,17 @@ Every reply goes through `fit`, so nothing the bot sends can exceed Discord's li
 from __future__ import annotations
 
 import logging
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 
 import i18n
-from games.core import GameError, Msg
-
 from bot.delivery.requests import is_discord_trouble, is_lost_interaction
 from bot.locale import user_language
 from bot.storage import StorageError
+from games.core import GameError, Msg
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +48,11 @@ class Refusal(Exception):
         self.names = list(names)
 
     @classmethod
-    def of(cls, msg_id: str, **params: Any) -> "Refusal":
+    def of(cls, msg_id: str, **params: Any) -> Refusal:
         return cls(i18n.t(i18n.DEFAULT_LANGUAGE, msg_id, **params), msg_id=msg_id, **params)
 
     @classmethod
-    def from_engine(cls, error: GameError, names: Sequence[str] = ()) -> "Refusal":
+    def from_engine(cls, error: GameError, names: Sequence[str] = ()) -> Refusal:
         """An engine's refusal in the words of its message (`GameError.msg`), with the seats'
         names in bold and whatever the player typed repeated safely."""
         if error.msg is None:

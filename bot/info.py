@@ -10,10 +10,6 @@ from typing import Any
 import discord
 
 import i18n
-from games.core import Action
-from games.replay import move_is_invisible
-from i18n import game_title, translate
-
 from bot import presenter
 from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
@@ -28,6 +24,9 @@ from bot.moves import Moves, seat_of
 from bot.replay import replay
 from bot.storage import GameRow, Storage
 from bot.tables import Tables
+from games.core import Action
+from games.replay import move_is_invisible
+from i18n import game_title, translate
 
 AUTOCOMPLETE_LIMIT = 25
 LOG_LINES = 15

@@ -16,14 +16,12 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 import discord
-
-from games.core import Action, Game, GameError, read_action
-from i18n import translate
 
 from bot import presenter
 from bot.choices import label_names
@@ -34,10 +32,12 @@ from bot.delivery.storage import owed_writes
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal, echo
 from bot.locale import table_language
+from bot.records import outcome_record
 from bot.replay import Replays, decision_still_open
 from bot.storage import GameRow, StaleVersion, Storage, Write
-from bot.records import outcome_record
 from bot.turns import Change, plan
+from games.core import Action, Game, GameError, read_action
+from i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class Moves:
         self.stopping = True
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -162,7 +162,7 @@ class Moves:
 
     # ------------------------------------------------------------------------ changing
 
-    async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable["Change | None"]], *,
+    async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable[Change | None]], *,
                      interaction: discord.Interaction | None = None) -> Change | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or
         None, or raises `Refusal`); it is stored with what it owes and its listeners' statements,
@@ -352,7 +352,7 @@ class Moves:
         actions = await self.storage.actions(table.id)
         try:
             states, _ = self._replays.replay(game, table, actions)
-        except Exception:  # noqa: BLE001 - if the past cannot be rebuilt, the old board is stale
+        except Exception:
             log.exception("Replay failed for game %s", table.id)
             return False
         return decision_still_open(game, states, actions, seat, since)

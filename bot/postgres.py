@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bot.migrations import MIGRATIONS
 from bot.storage import Storage
@@ -84,7 +85,7 @@ class _Cursor:
 class _Pending:
     """What `execute` returns: awaitable, and usable as `async with … as cursor` (as aiosqlite's)."""
 
-    def __init__(self, connection: "PostgresConnection", sql: str, params: Iterable[Any]) -> None:
+    def __init__(self, connection: PostgresConnection, sql: str, params: Iterable[Any]) -> None:
         self._run = connection._run(sql, tuple(params))
         self._cursor: _Cursor | None = None
 
@@ -152,7 +153,7 @@ class PostgresStorage(Storage):
     """`Storage` on PostgreSQL: the same operations, transactions and guarantees."""
 
     @classmethod
-    async def open(cls, url: str) -> "PostgresStorage":  # type: ignore[override]
+    async def open(cls, url: str) -> PostgresStorage:  # type: ignore[override]
         import asyncpg
 
         connection = PostgresConnection(await asyncpg.connect(url))

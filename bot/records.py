@@ -16,20 +16,20 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from babel.numbers import format_decimal, format_percent
 
 import i18n
-from i18n import game_title, t, translate
-from games.core import Game, Msg, Outcome
-from games.replay import Move, ReplayError, dumps, export_game, moves_from
-
 from bot import presenter
 from bot.locale import table_language
 from bot.storage import GameRow, ResultRow
+from games.core import Game, Msg, Outcome
+from games.replay import Move, ReplayError, dumps, export_game, moves_from
+from i18n import game_title, t, translate
 
 if TYPE_CHECKING:
     from bot.delivery.content import Content
@@ -197,7 +197,7 @@ class EndMessages:
     posts it (bot.delivery.worker); if a picture cannot be drawn the message goes out without it.
     """
 
-    def __init__(self, content: "Content", storage: "Storage") -> None:
+    def __init__(self, content: Content, storage: Storage) -> None:
         self.content = content
         self.storage = storage
 
@@ -235,7 +235,7 @@ class EndMessages:
                                              + presenter.alt_text(table, game, history[-1], "", lang),
                                              presenter.ALT_TEXT_LIMIT)
                 files.append(discord.File(io.BytesIO(png), filename="scores.png", description=description))
-        except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
+        except Exception:
             log.exception("Could not draw the score chart of game %s", table.id)
         return files
 

@@ -10,9 +10,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Action, Event, Game
-
 from bot.storage import ActionRow, GameRow
+from games.core import Action, Event, Game
 
 
 @dataclass(frozen=True)

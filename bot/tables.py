@@ -9,14 +9,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 import discord
 
 import i18n
-from games.core import Game
-from i18n import game_title
-
 from bot import presenter
 from bot.components import lobby_view
 from bot.days.options import split_options as days_options
@@ -28,6 +25,8 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 from bot.turns import Change
+from games.core import Game
+from i18n import game_title
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +201,8 @@ class Tables:
     async def _lobby(self, game_id: int) -> GameRow:
         table = await self.moves.table(game_id)
         if table.status != "lobby":
-            raise Refusal.of("bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed")
+            closed = "bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed"
+            raise Refusal.of(closed)
         return table
 
     # ------------------------------------------------------------------------ endings

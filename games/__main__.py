@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from games import REGISTRY, get_game
-from games.core import msg
+from games.core import GameError, msg
 from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     options = dict(args.option)
     try:
         game.new_game(players, seed=args.seed, options=options)
-    except Exception as exc:  # a bad option: say so the way argparse does
+    except GameError as exc:  # a bad option: say so the way argparse does
         parser.error(str(exc))
     return play(args.game, players, args.seed, computer=args.computer, lang=args.lang, options=options)
 

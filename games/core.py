@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 Seat = int
 """A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
@@ -29,7 +30,7 @@ class GameError(Exception):
     player sees (a malformed stored state, a bad option the bot refused before), plain text.
     `str(error)` is the English text."""
 
-    def __init__(self, message: "Msg | str" = "") -> None:
+    def __init__(self, message: Msg | str = "") -> None:
         self.msg = message if isinstance(message, Msg) else None
         if self.msg is not None:
             from i18n import translate  # late: i18n itself builds on this module
@@ -78,7 +79,7 @@ class Action:
         return " ".join((self.verb, *self.args))
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         parts = str(text).split()
         if not parts:
             raise IllegalAction(msg("core.error.empty_move"))
@@ -118,8 +119,9 @@ class Msg:
         return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Msg":
-        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in dict(data.get("params") or {}).items()})
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        params = dict(data.get("params") or {})
+        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in params.items()})
 
     def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
         return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))
@@ -181,7 +183,7 @@ class Option:
     """A table option a host may set in the lobby (a choice among a few values)."""
 
     name: str
-    description: "Msg | str"  # what it does, in words from the catalogues
+    description: Msg | str  # what it does, in words from the catalogues
     default: str
     choices: tuple[str, ...]
 
@@ -334,7 +336,7 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    rules_summary: "Msg | str"
+    rules_summary: Msg | str
     features: Features
 
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
@@ -357,7 +359,7 @@ class Game(Protocol):
         Raises GameOver, NotYourTurn or IllegalAction (messages readable by players).
         """
 
-    def describe(self, state: Any, seat: Seat, action: Action) -> "Msg | str":
+    def describe(self, state: Any, seat: Seat, action: Action) -> Msg | str:
         """A short label for a legal action (buttons, autocomplete: <= 100 chars once
         translated), as a `Msg`."""
 
@@ -367,8 +369,8 @@ class Game(Protocol):
 
         Always holds: "game" (the engine name), "seats" (player count), "viewer" (seat or None),
         "to_act" (sorted list of seats), "status" (one public line on what is going on: a
-        `Msg.to_json()` dict, or a legacy string with `{s0}` placeholders), "over" (bool). A seat's view may hold "private" with a
-        "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
+        `Msg.to_json()` dict, or a legacy string with `{s0}` placeholders), "over" (bool). A seat's
+        view may hold "private" with a "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
         Everything else is the game's own."""
 
     def outcome(self, state: Any) -> Outcome | None:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from games import get_game
 from games.core import Action, Game, GameError, Msg
@@ -145,7 +146,8 @@ def load(data: Mapping[str, Any]) -> tuple[Game, list[str], list[Move]]:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ReplayError("This is not a replay file (no \"format\": \"robber-knights-replay\").")
     if data.get("version") != VERSION:
-        raise ReplayError(f"Replay format version {data.get('version')!r} is not supported (this tool reads {VERSION}).")
+        raise ReplayError(f"Replay format version {data.get('version')!r} is not supported "
+                          f"(this tool reads {VERSION}).")
     if not data.get("complete") or data.get("seed") is None:
         raise ReplayError("This file was exported while the game was still running: it has no seed and only the "
                           "public moves, so it cannot be replayed. Export the game again once it is over.")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from games.core import Action, Game, Msg, msg

@@ -9,8 +9,9 @@ Python format fields named like the parameters: ``{player} scores {points}.``
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
 the parameter the ``msgid_plural`` names after a ``#`` (``msgid_plural "x.offer#amount"``: the
-form follows ``amount``; a list parameter, such as several players, counts by its length). A message that counts two different things gives one of them a
-message of its own, passed in as a parameter.
+form follows ``amount``; a list parameter, such as several players, counts by its length). A
+message that counts two different things gives one of them a message of its own, passed in as a
+parameter.
 
 Nothing here imports Discord or storage, so the command-line runner and the renderers use it too.
 """
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import string
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from babel.messages.pofile import read_po
 
@@ -43,7 +45,7 @@ def language_of(locale: Any) -> str:
     return "de" if text.startswith("de") else "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
     """A domain's messages: ``<domain>.po`` and any ``<domain>.<part>.po`` (e.g. the words on a
     game's board kept apart from its move labels), merged."""
@@ -151,7 +153,7 @@ class _Term(str):
     (``knatsch.castle.red.acc`` = "die Rote Burg"), with the term's own parameters; a term
     without that form is put in as it is."""
 
-    def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> "_Term":
+    def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> _Term:
         term = super().__new__(cls, text)
         term._source = (message, lang, names, strict)
         return term

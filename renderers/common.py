@@ -331,8 +331,8 @@ def seat_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int
     x, y = centre
     width, height = size
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=min(width, height) // 4,
-                           fill=colour, outline=outline, width=2)
+    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2),
+                           radius=min(width, height) // 4, fill=colour, outline=outline, width=2)
     mark_text(draw, centre, str(seat + 1), ink_on(colour))
 
 
@@ -347,7 +347,7 @@ class DrawnText:
     size: int  # the font size asked for
     mark: bool = False  # a number or letter inside a piece (drawn within `marks`)
 
-    def overlaps(self, other: "DrawnText", margin: int = 0) -> bool:
+    def overlaps(self, other: DrawnText, margin: int = 0) -> bool:
         left, top, right, bottom = self.box
         o_left, o_top, o_right, o_bottom = other.box
         return (left + margin < o_right and o_left + margin < right
@@ -371,8 +371,8 @@ def recording_texts():
 
             def recording(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
                 if _drawn_texts and text and str(text).strip() and not getattr(_unrecorded, "depth", 0):
-                    box = self.textbbox(xy, text, font=font, anchor=anchor,
-                                        **{k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")})
+                    measured = {k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")}
+                    box = self.textbbox(xy, text, font=font, anchor=anchor, **measured)
                     size = int(getattr(font, "size", 0) or 0)
                     mark = bool(getattr(_marking, "depth", 0))
                     for sink in _drawn_texts:
@@ -441,7 +441,7 @@ def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[D
     return pairs
 
 
-def fixed_palette(*exact) -> "Image.Image":
+def fixed_palette(*exact) -> Image.Image:
     """A board's palette: the colours it paints exactly first, then a colour cube and greys for
     the anti-aliased edges of shapes and text. Quantizing to a fixed palette is some thirty
     times faster than an adaptive median cut and keeps the PNG small."""
@@ -457,7 +457,7 @@ def fixed_palette(*exact) -> "Image.Image":
     return palette
 
 
-def to_palette(image: "Image.Image", palette: "Image.Image") -> "Image.Image":
+def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """The finished board in its palette (no dithering: flat colours stay flat)."""
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
@@ -473,14 +473,14 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _rows(image: "Image.Image") -> bytes:
+def _rows(image: Image.Image) -> bytes:
     """A palette image's rows as PNG scanlines (filter byte 0, then the pixels)."""
     width = image.width
     raw = image.tobytes()
     return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
 
 
-def encode_pngs(first: "Image.Image", shared_rows: int, strips: "list[Image.Image]") -> list[bytes]:
+def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image]) -> list[bytes]:
     """PNGs of palette images that share their first `shared_rows` rows (a move's DM images: the
     same board above each seat's own strip): `first` is one whole image, `strips` each image's
     rows from `shared_rows` down, in the same palette. The shared rows are compressed once and

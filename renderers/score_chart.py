@@ -22,14 +22,26 @@ a mark is at least `MIN_TEXT`, and no two overlap:
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw
 
 import i18n
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
-                              ink_on, seat_names, to_palette)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MIN_TEXT,
+    MUTED,
+    SEAT_COLOURS,
+    fit,
+    fixed_palette,
+    font,
+    ink_on,
+    seat_names,
+    to_palette,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 44
@@ -193,7 +205,7 @@ def render_chart(history: Sequence[Sequence[float]], names: Sequence[str], lang:
     # Lines, as steps (a score changes at a move and holds until the next): winners last, on top.
     order = sorted(range(seats), key=lambda seat: (seat in won, seat))
     for seat in order:
-        points = _steps([row[seat] for row in history], x_of, lambda value: y_of(value, seat))
+        points = _steps([row[seat] for row in history], x_of, lambda value, seat=seat: y_of(value, seat))
         if len(points) < 2:
             continue
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]

@@ -25,11 +25,11 @@ def game_subcommand(name: str, description: str):
 
 
 class FeatureCog(commands.Cog):
-    def __init__(self, bot: "GameBot") -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @property
-    def tables(self) -> "Tables":
+    def tables(self) -> Tables:
         return self.bot.tables
 
     async def cog_load(self) -> None:
@@ -49,7 +49,7 @@ class FeatureCog(commands.Cog):
                 self.bot.game_group.remove_command(command.name)
 
 
-async def game_name_choices(tables: "Tables", typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
+async def game_name_choices(tables: Tables, typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
     """The games whose title (in the asker's language) or name contains what they typed."""
     needle = typed.strip().lower()
     return [

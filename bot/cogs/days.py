@@ -13,10 +13,10 @@ from bot.cogs.lobby import STRENGTH_CHOICES
 from bot.days.options import AWAY_DAYS, words
 from bot.days.orders import kinds_text
 from bot.errors import Refusal
-from games.core import msg
-from i18n import translate
 from bot.locale import user_language
 from bot.presenter import mention, timestamp
+from games.core import msg
+from i18n import translate
 
 
 class DaysCog(FeatureCog):
@@ -74,7 +74,8 @@ class DaysCog(FeatureCog):
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
 
     @game_subcommand("orders", "Let the computer answer decisions outside your turn at this table (only you see it)")
-    @app_commands.describe(kind="Which kind of decision (start typing)", setting="on: the computer answers; off: you do")
+    @app_commands.describe(kind="Which kind of decision (start typing)",
+                           setting="on: the computer answers; off: you do")
     async def orders(self, interaction: discord.Interaction, kind: str | None = None,
                      setting: Literal["on", "off"] | None = None) -> None:
         require_guild(interaction)

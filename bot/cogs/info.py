@@ -14,7 +14,8 @@ class InfoCog(FeatureCog):
     @game_subcommand("status", "Who plays, whose turn it is, and where the latest board is")
     async def status(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
-        await reply_ephemeral(interaction, await self.bot.info.status_text(interaction.channel_id, user_language(interaction)))
+        text = await self.bot.info.status_text(interaction.channel_id, user_language(interaction))
+        await reply_ephemeral(interaction, text)
 
     @game_subcommand("board", "Post the current board again (players: once a minute; others see it privately)")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -32,7 +33,8 @@ class InfoCog(FeatureCog):
     async def log(self, interaction: discord.Interaction) -> None:
         require_guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply_ephemeral(interaction, await self.bot.info.log_text(interaction.channel_id, user_language(interaction)))
+        text = await self.bot.info.log_text(interaction.channel_id, user_language(interaction))
+        await reply_ephemeral(interaction, text)
 
     @game_subcommand("rules", "A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one in this channel)")

@@ -12,7 +12,8 @@ from i18n import translate
 
 LANGUAGE_CHOICES = [app_commands.Choice(name="German", value="de"), app_commands.Choice(name="English", value="en")]
 YES_NO_CHOICES = [app_commands.Choice(name="yes", value="yes"), app_commands.Choice(name="no", value="no")]
-STRENGTH_CHOICES = [app_commands.Choice(name="normal", value="normal"), app_commands.Choice(name="strong", value="strong")]
+STRENGTH_CHOICES = [app_commands.Choice(name="normal", value="normal"),
+                    app_commands.Choice(name="strong", value="strong")]
 
 
 def check_table_permissions(interaction: discord.Interaction) -> None:
@@ -47,7 +48,8 @@ class LobbyCog(FeatureCog):
     @app_commands.describe(game="Which game to play",
                            options="Table options, e.g. rounds=3 (see /game rules)",
                            language="The table's language for boards and posts (default: the server's)",
-                           thread="yes: open the table in a new thread of this channel, so one channel holds many games")
+                           thread="yes: open the table in a new thread of this channel, "
+                                  "so one channel holds many games")
     @app_commands.choices(language=LANGUAGE_CHOICES, thread=YES_NO_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   language: app_commands.Choice[str] | None = None,
@@ -90,7 +92,8 @@ class LobbyCog(FeatureCog):
                            language="The table's language for boards and posts (default: yours)",
                            computer="How strong the computer players are")
     @app_commands.choices(language=LANGUAGE_CHOICES, computer=STRENGTH_CHOICES)
-    async def practice(self, interaction: discord.Interaction, game: str, players: app_commands.Range[int, 2, 6] | None = None,
+    async def practice(self, interaction: discord.Interaction, game: str,
+                       players: app_commands.Range[int, 2, 6] | None = None,
                        language: app_commands.Choice[str] | None = None,
                        computer: app_commands.Choice[str] | None = None) -> None:
         guild_id = require_guild(interaction)

@@ -12,8 +12,8 @@ from discord import app_commands
 import i18n
 from bot.cogs import FeatureCog, game_subcommand, require_guild
 from bot.errors import echo, fit, reply_ephemeral
-from bot.locale import user_language
 from bot.info import split_versioned
+from bot.locale import user_language
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ class PlayCog(FeatureCog):
     async def move_choices(self, interaction: discord.Interaction, current: str):
         try:
             suggestions = await self.bot.info.move_suggestions(interaction.channel_id, interaction.user.id, current)
-        except Exception:  # noqa: BLE001 - a suggestion list must never break typing
+        except Exception:
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
         return [app_commands.Choice(name=fit(label, 100), value=value) for label, value in suggestions]

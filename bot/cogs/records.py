@@ -33,7 +33,7 @@ class RecordsCog(FeatureCog):
         self._known_language[user_id] = lang
         try:
             await self.bot.storage.remember_language(user_id, lang)
-        except Exception:  # noqa: BLE001 - a language we could not store is no reason to fail a move
+        except Exception:
             self._known_language.pop(user_id, None)
             log.warning("Could not remember the language of user %s", user_id, exc_info=True)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import discord
 
 import i18n
-from i18n import game_title
-
 from bot import presenter
 from bot.days.options import AWAY_DAYS, DAY, words
 from bot.days.storage import seat_write
@@ -18,6 +16,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import Storage
 from bot.turns import Change
+from i18n import game_title
 
 
 class Absence:

@@ -11,9 +11,8 @@ import logging
 import random
 from typing import Any
 
-from games.core import Action, Game
-
 from bot.storage.rows import is_computer_user
+from games.core import Action, Game
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +41,6 @@ def computer_action(game: Game, state: Any, seat: int, rng: random.Random, stren
             if action in legal:
                 return action
             log.warning("%s suggested an illegal move %s; playing a random one", game.name, action)
-        except Exception:  # noqa: BLE001 - a broken computer player must not stop the game
+        except Exception:
             log.exception("%s.suggest failed; playing a random move", game.name)
     return rng.choice(legal)

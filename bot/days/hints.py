@@ -9,7 +9,6 @@ import random
 import discord
 
 import i18n
-
 from bot import presenter
 from bot.days.computer import computer_action
 from bot.days.options import words
@@ -55,7 +54,7 @@ class Hints:
             try:
                 # A search of some tenths of a second: off the event loop.
                 action, reason = await asyncio.to_thread(game.hint, state, seat, rng)
-            except Exception:  # noqa: BLE001 - a broken hint must not break the table
+            except Exception:
                 log.exception("%s.hint failed; falling back to the computer's move", game.name)
                 action, reason = computer_action(game, state, seat, rng, settings["strength"]), None
         else:

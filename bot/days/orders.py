@@ -27,8 +27,6 @@ from typing import Any
 import discord
 
 import i18n
-from games.core import Action, Game, automatic_decision, msg, reaction_kind
-
 from bot import presenter
 from bot.days.computer import computer_action
 from bot.days.options import MAX_COMPUTER_STEPS, words
@@ -37,6 +35,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import notice
+from games.core import Action, Game, automatic_decision, msg, reaction_kind
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import discord
 
-from games.core import Game, msg, reaction_kind
-from i18n import game_title, translate
-
 from bot import presenter
-from bot.days.computer import is_computer
 from bot.components import OrderButton
+from bot.days.computer import is_computer
 from bot.days.options import words
 from bot.delivery.content import board_url, channel_url
 from bot.delivery.requests import Failure, attempt
@@ -24,6 +21,8 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.timing import Durations
+from games.core import Game, msg, reaction_kind
+from i18n import game_title, translate
 
 
 class Reminders:

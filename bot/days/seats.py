@@ -13,19 +13,18 @@ from typing import Any
 
 import discord
 
-from games.core import Action, Game
-from i18n import game_title
-
 from bot import presenter
 from bot.days.computer import computer_action, has_computer_player, is_computer
-from bot.days.storage import seat_write
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
+from bot.days.storage import seat_write
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import Change
+from games.core import Action, Game
+from i18n import game_title
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +143,7 @@ class ComputerSeats:
         table = await self._host_lobby(game_id, user, lang)
         async with self.moves.lock(table.id):
             table = await self.moves.table(table.id)
-            computers = sorted((p.user_id for p in table.players if p.computer))
+            computers = sorted(p.user_id for p in table.players if p.computer)
             if not computers:
                 raise Refusal(words(lang, "computer_none_seated"))
             await self.storage.remove_player(table.id, computers[0], new_host_id=None)

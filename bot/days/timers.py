@@ -22,9 +22,7 @@ What a due timer does is someone else's: `handlers` maps its kind to a coroutine
 from __future__ import annotations
 
 import logging
-from typing import Awaitable, Callable, Sequence
-
-from games.core import automatic_decision, reaction_kind
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot import presenter
 from bot.days.computer import is_computer
@@ -32,9 +30,10 @@ from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
 from bot.locale import table_language
 from bot.scheduler import Scheduler
-from bot.timing import Durations
 from bot.storage import GameRow, Storage, Write
+from bot.timing import Durations
 from bot.turns import Change
+from games.core import automatic_decision, reaction_kind
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +100,8 @@ class Timers:
             since[seat] = started
             at_once = made_at_once is not None and made_at_once.seat == seat
             computer = is_computer(player.user_id, row) or at_once
-            window = self.durations.game(settings["react"]) if settings["react"] is not None and not computer and reaction_kind(game, change.after, seat) else None
+            reacts = settings["react"] is not None and not computer and reaction_kind(game, change.after, seat)
+            window = self.durations.game(settings["react"]) if reacts else None
             kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
                                   if (kind != "deadline" or settings["deadline"] is not None)
@@ -159,9 +159,10 @@ class Timers:
                     await self.storage.apply([clear_timers_write(game_id)])
                 else:
                     await self.handlers[kind](table, seat, due_at)
-            except Exception:  # noqa: BLE001 - one bad game must not stop the others
+            except Exception:
                 log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=self.now() + self.durations.timer_retry_after)
+                await self.storage.days_move_timer(game_id, seat, kind, was=due_at,
+                                                   due_at=self.now() + self.durations.timer_retry_after)
             # Whatever the handler did, this timer never fires twice for the same moment.
             await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
             handled += 1

@@ -12,8 +12,6 @@ from typing import Any
 
 import discord
 
-from games.core import Action, Game
-
 from bot import presenter
 from bot.days.options import words
 from bot.days.storage import seat_write
@@ -23,6 +21,7 @@ from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
 from bot.storage import GameRow, StaleVersion, Storage
 from bot.turns import Change, notice
+from games.core import Action, Game
 
 
 class TakingBack:

@@ -16,12 +16,18 @@ as not rated ("error"); `python -m bot ratings rebuild` rates it later.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from bot.league.ratings import FinishedGame, SeatMoves, judge, rate
 from bot.league.recap import public_texts
-from bot.league.storage import (finished_writes, forget_lines_write, lines_write, moves_write, overview_owed_write,
-                                turn_write)
+from bot.league.storage import (
+    finished_writes,
+    forget_lines_write,
+    lines_write,
+    moves_write,
+    overview_owed_write,
+    turn_write,
+)
 from bot.records import outcome_record
 from bot.storage import Storage, Write
 from bot.turns import Change
@@ -37,7 +43,7 @@ class LeagueListener:
     async def prepare(self, change: Change) -> Sequence[Write]:
         try:
             return await self._prepare(change)
-        except Exception:  # noqa: BLE001 - the league is never worth a move
+        except Exception:
             log.exception("The league could not follow game %s version %s", change.table.id, change.version)
             return []
 
@@ -51,7 +57,7 @@ class LeagueListener:
         if change.kind in ("move", "undo", "replace"):
             try:
                 texts = public_texts(game, change)
-            except Exception:  # noqa: BLE001 - a recap line is not worth a move
+            except Exception:
                 log.exception("Could not keep the public words of game %s version %s", table.id, change.version)
                 texts = None
             if texts is not None:
@@ -105,7 +111,7 @@ class LeagueListener:
             log.info("ratings game=%s guild=%s %s", table.id, table.guild_id,
                      " ".join(f"{c.entry.user_id}:{c.before.points}->{c.after.points}" for c in changes))
             return finished_writes(table.id, table.guild_id, table.game, None, changes, stored)
-        except Exception:  # noqa: BLE001 - the game ends whether or not its ratings can be worked out
+        except Exception:
             log.exception("Could not rate game %s; `python -m bot ratings rebuild` will", table.id)
             return finished_writes(table.id, table.guild_id, table.game, "error", [], {})
 

@@ -21,17 +21,17 @@ import asyncio
 import logging
 import math
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import discord
 
 import i18n
-from games.core import Game
-
 from bot import presenter
 from bot.delivery.requests import Failure, attempt, nonce_for
 from bot.league.storage import OverviewRow
 from bot.storage import Storage
+from games.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class Overviews:
                 self._again.discard(guild_id)
                 try:
                     wait = await self._pass(guild_id)
-                except Exception:  # noqa: BLE001 - a bug must not stop the server's overview for good
+                except Exception:
                     log.exception("The overview of server %s failed; trying again", guild_id)
                     wait = BACKOFF[-1]
                 if isinstance(wait, Failure):

@@ -21,8 +21,8 @@ Decided here (docs/league.md says why):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 

@@ -13,8 +13,16 @@ from bot.delivery.storage import DeliveryStore
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore, Write
-from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
-                              StorageError)
+from bot.storage.rows import (
+    OPEN_STATUSES,
+    ActionRow,
+    ChannelBusy,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StaleVersion,
+    StorageError,
+)
 
 
 class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore):

@@ -15,16 +15,25 @@ import json
 import sqlite3
 import time
 import zlib
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Sequence
+from typing import Any
 
 import aiosqlite
 
 from bot.migrations import MIGRATIONS
 from bot.storage.backups import backup_file
-from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
-                               StorageError)
+from bot.storage.rows import (
+    OPEN_STATUSES,
+    ActionRow,
+    ChannelBusy,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StaleVersion,
+    StorageError,
+)
 
 
 def _now() -> int:
@@ -402,7 +411,7 @@ class CoreStore:
 
     # ------------------------------------------------------------------------- records
 
-    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:
+    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list[ResultRow]:
         """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
         first, with its seated players: what `/game stats` and `/game leaderboard` count."""
         # Practice tables (the asker against the computer) count for nobody's records.

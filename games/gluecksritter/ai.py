@@ -13,7 +13,14 @@ from itertools import combinations
 
 from games.core import Action
 from games.gluecksritter.data import (
-    CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, KNIGHT, RANSOM, SPECIAL_DIE, TOWER_WORTH, WALL_WORTH,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENT_ORDER,
+    KNIGHT,
+    RANSOM,
+    SPECIAL_DIE,
+    TOWER_WORTH,
+    WALL_WORTH,
 )
 
 KEEP_ORDER = ("grant", "permit", "master", "alibi", "gift", "taxpriv", "tollpriv", "favour", "veto", "pardon")

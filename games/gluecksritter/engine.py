@@ -25,18 +25,54 @@ repeated by the functions that carry them out.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from games.core import (
-    Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, Search, SeatRef, SubsetChoice, chance,
-    check_turn, msg,
+    Action,
+    Event,
+    Features,
+    GameError,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    SubsetChoice,
+    chance,
+    check_turn,
+    msg,
 )
 from games.gluecksritter import state as state_io
 from games.gluecksritter.data import (
-    CARDS_PER_ROUND, CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, DOCUMENT_PRICE, DUCAT_CARDS, FIELDS, GOLD,
-    KNIGHT, MASTER_BUILDER_PIECES, MAX_PLAYERS, MIN_PLAYERS, NORMAL_PIECES, RANSOM, RED_DOCUMENTS,
-    ROYAL_GRANT_COINS, SILVER, SPECIAL_DIE, START_GOLD, START_SILVER, TAX_THRESHOLD, TOWER_PRICE, TOWER_WORTH,
-    WALL_PRICE, WALL_WORTH, GOLD_COINS, SILVER_COINS, all_documents,
+    CARDS_PER_ROUND,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENT_ORDER,
+    DOCUMENT_PRICE,
+    DUCAT_CARDS,
+    FIELDS,
+    GOLD,
+    GOLD_COINS,
+    KNIGHT,
+    MASTER_BUILDER_PIECES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NORMAL_PIECES,
+    RANSOM,
+    RED_DOCUMENTS,
+    ROYAL_GRANT_COINS,
+    SILVER,
+    SILVER_COINS,
+    SPECIAL_DIE,
+    START_GOLD,
+    START_SILVER,
+    TAX_THRESHOLD,
+    TOWER_PRICE,
+    TOWER_WORTH,
+    WALL_PRICE,
+    WALL_WORTH,
+    all_documents,
 )
 from games.gluecksritter.state import GluecksritterState, empty_armed, empty_choice
 

@@ -2,13 +2,27 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from games.core import InvalidState
 from games.gluecksritter.data import (
-    CASTLE_TOWERS, CASTLE_WALLS, DOCUMENTS, DUCAT_CARDS, FIELDS, GOLD_COINS, KNIGHT, MAX_PLAYERS,
-    MIN_PLAYERS, RED_DOCUMENTS, SILVER_COINS, TOWERS_IN_GAME, WALLS_IN_GAME, YELLOW_DOCUMENTS, all_documents,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENTS,
+    DUCAT_CARDS,
+    FIELDS,
+    GOLD_COINS,
+    KNIGHT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RED_DOCUMENTS,
+    SILVER_COINS,
+    TOWERS_IN_GAME,
+    WALLS_IN_GAME,
+    YELLOW_DOCUMENTS,
+    all_documents,
 )
 
 FORMAT_VERSION = 1
@@ -64,7 +78,7 @@ class GluecksritterState:
     # a Gift): the answer shows in public either way, so each time something hidden came to light.
     consulted: int = 0
 
-    def clone(self) -> "GluecksritterState":
+    def clone(self) -> GluecksritterState:
         return GluecksritterState(
             seats=self.seats, seed=self.seed, chance_counter=self.chance_counter, round=self.round,
             phase=self.phase, sack=list(self.sack), field5=list(self.field5), field6=list(self.field6),

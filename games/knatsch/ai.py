@@ -34,10 +34,23 @@ import random
 from functools import lru_cache
 
 from games.core import Action
-from games.knatsch.cards import (BETRAYAL, BETRAYAL_COMBINATION, CARDS, CASTLE, CASTLE_GUARD, CATAPULT,
-                                 CHAMPION, DIE, KING, PROTECTION, SPECIAL, STACK, TOURNAMENT, likeness)
+from games.knatsch.cards import (
+    BETRAYAL,
+    BETRAYAL_COMBINATION,
+    CARDS,
+    CASTLE,
+    CASTLE_GUARD,
+    CATAPULT,
+    CHAMPION,
+    DIE,
+    KING,
+    PROTECTION,
+    STACK,
+    TOURNAMENT,
+    likeness,
+)
 from games.knatsch.dice import SIX, evaluate
-from games.knatsch.state import CAPTURE, CHOOSE, DEFENCE, KING_ROLL, REVENGE, ROLL, TOURNAMENT_ROLL
+from games.knatsch.state import CAPTURE, REVENGE, ROLL, TOURNAMENT_ROLL
 
 SIMULATIONS = 400
 WIN = 20.0  # the worth of a card that wins the game at once

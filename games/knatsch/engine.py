@@ -46,19 +46,62 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Callable, Mapping
 
-from games.core import (Action, Event, Features, GameError, IllegalAction, Msg, Outcome, Seat, SeatRef, chance,
-                        SubsetChoice, check_turn, msg)
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    IllegalAction,
+    Msg,
+    Outcome,
+    Seat,
+    SeatRef,
+    SubsetChoice,
+    chance,
+    check_turn,
+    msg,
+)
 from games.knatsch import state as st
-from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
-                                 CASTLE, CASTLE_GUARD, CATAPULT, CHAMPION, DIE, KING, PROTECTION,
-                                 SPECIAL, SPECIAL_GUARD, STACK, TOURNAMENT, Card, card_label, card_name,
-                                 likeness)
+from games.knatsch.cards import (
+    ARMS,
+    BETRAYAL,
+    BETRAYAL_COMBINATION,
+    CARD_ORDER,
+    CARDS,
+    CASTLE,
+    CASTLE_GUARD,
+    CATAPULT,
+    CHAMPION,
+    DIE,
+    KING,
+    PROTECTION,
+    SPECIAL,
+    SPECIAL_GUARD,
+    STACK,
+    TOURNAMENT,
+    Card,
+    card_label,
+    card_name,
+    likeness,
+)
 from games.knatsch.dice import SIX, beats, dice_text, evaluate, result_msg
-from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER,
-                                 REVENGE, ROLL, TOURNAMENT_ROLL, KnatschState, Roll, Tournament)
+from games.knatsch.state import (
+    CAPTURE,
+    CHOOSE,
+    DEFENCE,
+    KING_ROLL,
+    KING_TARGET,
+    OVER,
+    REVENGE,
+    ROLL,
+    TOURNAMENT_ROLL,
+    KnatschState,
+    Roll,
+    Tournament,
+)
 from games.knatsch.views import build_view, describe_action
 
 NORMAL_ROLLS = 3

@@ -3,8 +3,9 @@ plus their JSON form and its validation.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from games.core import InvalidState
 from games.knatsch.cards import CARDS, CASTLE, SPECIAL, likeness
@@ -47,7 +48,7 @@ class Roll:
     rerolled: list[bool] = field(default_factory=lambda: [False] * DICE)  # in the latest roll
     rolls_used: int = 0
 
-    def clone(self) -> "Roll":
+    def clone(self) -> Roll:
         return Roll(self.purpose, self.roller, self.target, self.from_stack, self.owner,
                     self.rolls_allowed, None if self.to_beat is None else list(self.to_beat),
                     list(self.dice), list(self.rerolled), self.rolls_used)
@@ -63,7 +64,7 @@ class Tournament:
     results: list[list[int]] = field(default_factory=list)  # aligned with order, so far
     leader: int | None = None  # ties keep the earlier leader
 
-    def clone(self) -> "Tournament":
+    def clone(self) -> Tournament:
         return Tournament(self.card, self.stack, list(self.order),
                           [list(r) for r in self.results], self.leader)
 
@@ -89,7 +90,7 @@ class KnatschState:
     win_kind: str | None = None
     log: list[dict] = field(default_factory=list)  # the last few public event lines, as Msg JSON
 
-    def clone(self) -> "KnatschState":
+    def clone(self) -> KnatschState:
         return KnatschState(
             self.seats, self.seed, self.counter,
             [list(s) for s in self.stacks], [list(h) for h in self.holdings],

@@ -25,16 +25,60 @@ Decisions where the rules are silent are in docs/macrobber.md and repeated where
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from games.core import (Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, Search, SeatRef, chance,
-                        check_turn, msg)
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    chance,
+    check_turn,
+    msg,
+)
 from games.macrobber import state as state_io
 from games.macrobber.data import (
-    ATTACKER_LOSS, B, BUILDINGS, COLOURS, CUBES, DEFENDER_WIN, DISPLAY_SIZE, ESTATE_NUMBERS, EXCHANGE_MAX, G,
-    GREEN_FIRST, GREEN_SECOND, GREEN_TIED, MAX_CUBES_USED, MAX_ESTATES, MAX_PLAYERS, MIN_PLAYERS, MIN_WARRIORS, R,
-    RAID_DISCARD, RAID_DRAW, RAID_ROUNDS, RAID_TIE, RAID_WIN, RAID_WIN_NOTHING, RED_EACH, RED_MOST, RED_ZONE,
-    SET_ASIDE, START_COURTYARD, START_ESTATES, START_HAND, START_SCORE, Y, all_cards,
+    ATTACKER_LOSS,
+    BUILDINGS,
+    COLOURS,
+    CUBES,
+    DEFENDER_WIN,
+    DISPLAY_SIZE,
+    ESTATE_NUMBERS,
+    EXCHANGE_MAX,
+    GREEN_FIRST,
+    GREEN_SECOND,
+    GREEN_TIED,
+    MAX_CUBES_USED,
+    MAX_ESTATES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_WARRIORS,
+    RAID_DISCARD,
+    RAID_DRAW,
+    RAID_ROUNDS,
+    RAID_TIE,
+    RAID_WIN,
+    RAID_WIN_NOTHING,
+    RED_EACH,
+    RED_MOST,
+    RED_ZONE,
+    SET_ASIDE,
+    START_COURTYARD,
+    START_ESTATES,
+    START_HAND,
+    START_SCORE,
+    B,
+    G,
+    R,
+    Y,
+    all_cards,
 )
 from games.macrobber.state import MacRobberState
 
@@ -217,7 +261,6 @@ class MacRobber:
         left = MAX_CUBES_USED - state.used
         d = state.display
         free = state.free_estates(seat) > 0
-        yard = state.courtyards[seat]
         acts = []
         for kind in SIMPLE:
             cost = COST[kind]

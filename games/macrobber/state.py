@@ -3,12 +3,21 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from games.core import InvalidState
 from games.macrobber.data import (
-    BUILDINGS, CUBES, ESTATE_NUMBERS, MAX_ESTATES, MAX_PLAYERS, MIN_PLAYERS, MIN_WARRIORS, R, all_cards,
+    BUILDINGS,
+    CUBES,
+    ESTATE_NUMBERS,
+    MAX_ESTATES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_WARRIORS,
+    R,
+    all_cards,
 )
 
 FORMAT_VERSION = 1
@@ -57,7 +66,7 @@ class MacRobberState:
     winners: list[int] | None = None
     end: str | None = None
 
-    def clone(self) -> "MacRobberState":
+    def clone(self) -> MacRobberState:
         return copy.deepcopy(self)
 
     @property
@@ -135,7 +144,8 @@ def _validate(state: MacRobberState) -> None:
         _cubes(getattr(state, what), what)
     _require(all(m <= d for m, d in zip(state.marked, state.display)), "more cubes marked than shown")
     for what in ("courtyards", "estates", "scores", "hands", "owed"):
-        _require(isinstance(getattr(state, what), list) and len(getattr(state, what)) == n, f"{what} needs one entry per seat")
+        entries = getattr(state, what)
+        _require(isinstance(entries, list) and len(entries) == n, f"{what} needs one entry per seat")
     total = [state.bag[c] + state.aside[c] + state.display[c] for c in range(4)]
     for yard in state.courtyards:
         _cubes(yard, "a courtyard")

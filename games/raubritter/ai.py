@@ -17,10 +17,26 @@ import math
 import random
 
 from games.core import Action
-from games.raubritter.board import (DIRECTIONS, Laid, bounds, bounds_of, closed, extent, grown, knights_to_enter,
-                                    neighbours, path)
-from games.raubritter.tiles import (MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, TILES_BY_LETTER,
-                                    building_of)
+from games.raubritter.board import (
+    DIRECTIONS,
+    Laid,
+    bounds,
+    bounds_of,
+    closed,
+    extent,
+    grown,
+    knights_to_enter,
+    neighbours,
+    path,
+)
+from games.raubritter.tiles import (
+    MAX_KNIGHTS_PER_TILE,
+    MAX_KNIGHTS_PLACED,
+    MAX_LAYS_PER_TURN,
+    POINTS,
+    TILES_BY_LETTER,
+    building_of,
+)
 
 KEEP_ORDER = ("Pv", "P", "M")
 KNIGHT_COST = 0.15

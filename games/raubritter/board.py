@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Iterator, Mapping, NamedTuple
+from typing import NamedTuple
 
 from games.raubritter.tiles import (
-    AREA_LIMIT, KNIGHTS_TO_ENTER, MAX_KNIGHTS_PER_TILE, POINTS, START_AREA, building_of, terrain_of,
+    AREA_LIMIT,
+    KNIGHTS_TO_ENTER,
+    MAX_KNIGHTS_PER_TILE,
+    POINTS,
+    START_AREA,
+    building_of,
+    terrain_of,
 )
 
 Square = tuple[int, int]  # (column, row), both 0-based
@@ -57,11 +64,11 @@ class Geometry:
     start_rows: int
 
     @classmethod
-    def for_seats(cls, seats: int, limit: int | None = None) -> "Geometry":
+    def for_seats(cls, seats: int, limit: int | None = None) -> Geometry:
         return _geometry(cls, seats, limit)  # asked for at every step of a game: made once
 
     @classmethod
-    def _made(cls, seats: int, limit: int | None) -> "Geometry":
+    def _made(cls, seats: int, limit: int | None) -> Geometry:
         start_cols, start_rows = START_AREA[seats]
         limit = AREA_LIMIT[seats] if limit is None else limit
         return cls(limit=limit, cols=2 * limit - start_cols, rows=2 * limit - start_rows,
@@ -207,21 +214,23 @@ def knight_moves(board: Board, castle: Square, knights: int) -> list[tuple[str, 
     room = MAX_KNIGHTS_PER_TILE - len(start.stack)
     if knights <= room:
         moves.append(("-", (knights,)))
-    for direction, (dc, dr) in DIRECTIONS.items():
-        def walk(square: Square, moving: int, left: tuple[int, ...]) -> None:
-            target = (square[0] + dc, square[1] + dr)
-            laid = board.get(target)
-            if laid is None or not can_enter(laid, moving):
-                return
-            most = min(moving, MAX_KNIGHTS_PER_TILE - len(laid.stack))
-            for stay in range(knights_to_enter(laid), most + 1):
-                if stay == moving:
-                    moves.append((direction, left + (stay,)))
-                else:
-                    walk(target, moving - stay, left + (stay,))
 
+    def walk(direction: str, square: Square, moving: int, left: tuple[int, ...]) -> None:
+        dc, dr = DIRECTIONS[direction]
+        target = (square[0] + dc, square[1] + dr)
+        laid = board.get(target)
+        if laid is None or not can_enter(laid, moving):
+            return
+        most = min(moving, MAX_KNIGHTS_PER_TILE - len(laid.stack))
+        for stay in range(knights_to_enter(laid), most + 1):
+            if stay == moving:
+                moves.append((direction, left + (stay,)))
+            else:
+                walk(direction, target, moving - stay, left + (stay,))
+
+    for direction in DIRECTIONS:
         for stay in range(knights_to_enter(start), min(knights - 1, room) + 1):
-            walk(castle, knights - stay, (stay,))
+            walk(direction, castle, knights - stay, (stay,))
     return moves
 
 

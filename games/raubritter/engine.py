@@ -23,19 +23,40 @@ Decisions where the rules are silent (documented in the summary too):
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from games.core import (Action, Event, Features, GameError, Msg, Option, Outcome, Search, SeatRef, chance, check_turn,
-                        msg)
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    chance,
+    check_turn,
+    msg,
+)
 from games.raubritter import state as state_io
 from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
-    building_of, face_msg, tile_msg,
+    AREA_LIMIT,
+    KNIGHTS_PER_PLAYER,
+    MAX_KNIGHTS_PLACED,
+    MAX_LAYS_PER_TURN,
+    PILE_LETTERS,
+    START_LETTER,
+    TILES_BY_LETTER,
+    building_of,
+    face_msg,
+    tile_msg,
 )
-from games.raubritter.tiles import AREA_LIMIT, BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
-
+from games.raubritter.tiles import BUILDINGS as BUILDING_CODES
+from games.raubritter.tiles import TERRAINS as TERRAIN_CODES
 
 
 class RaubRitter:

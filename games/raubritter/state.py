@@ -2,14 +2,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from games.core import InvalidState
 from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
 from games.raubritter.tiles import (
-    AREA_CHOICES, AREA_LIMIT, LEGACY_AREA_LIMIT, KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, TILES_BY_LETTER,
-    building_of, player_tiles,
+    AREA_CHOICES,
+    AREA_LIMIT,
+    KNIGHTS_PER_PLAYER,
+    LEGACY_AREA_LIMIT,
+    LETTERS,
+    MAX_KNIGHTS_PER_TILE,
+    MAX_LAYS_PER_TURN,
+    TILES_BY_LETTER,
+    building_of,
+    player_tiles,
 )
 
 FORMAT_VERSION = 1
@@ -50,7 +59,7 @@ class RaubRitterState:
     def geometry(self) -> Geometry:
         return Geometry.for_seats(self.seats, self.limit)
 
-    def clone(self) -> "RaubRitterState":
+    def clone(self) -> RaubRitterState:
         # Laid tiles are immutable tuples, so a shallow copy of the board dict is enough.
         return RaubRitterState(
             seats=self.seats, seed=self.seed, chance_counter=self.chance_counter, phase=self.phase,

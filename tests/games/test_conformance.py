@@ -529,9 +529,7 @@ def test_the_strong_player_keeps_to_its_time_budget(name):
     state = game.new_game(max(3, game.min_players), seed=1)
     seat = min(game.to_act(state))
     clock = SteppingClock(step=0.05)
-    from games.search import BUDGET
-
-    from games.search import TURN_DECISION
+    from games.search import BUDGET, TURN_DECISION
 
     # A turn's big choice may take TURN_DECISION budgets (an engine's search_time), never more.
     factor = game.search_time(state) if game.features.search.timing else 1.0

@@ -4,14 +4,16 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from renderers.common import PHONE_SIZE
 from PIL import Image
 
 from games.core import Action
 from games.raubritter import GAME
+from renderers import raubritter as rr
+from renderers import raubritter_tiles as rr_tiles
 from renderers import render_png
+from renderers.common import MIN_TEXT, PHONE_SIZE, recording_texts
 from renderers.raubritter import render
+from tests.renderers.test_table_boards import play_to_end
 
 NAMES = ["Alice", "Bartholomew the Unready of Somewhere Far", "Chloe", "Dmitri"]
 
@@ -76,11 +78,6 @@ def test_three_player_game_and_mid_turn_highlights_render():
 # ----------------------------------------------------------------------------------------
 # Layout on a phone: big squares early, readable marks, a legend, a large hand
 
-
-from renderers import raubritter as rr  # noqa: E402
-from renderers import raubritter_tiles as rr_tiles  # noqa: E402
-from renderers.common import MIN_TEXT, recording_texts  # noqa: E402
-from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
 LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
 
