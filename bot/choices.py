@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.components import DICE_VERBS, Choice
-from games.core import Game, SubsetChoice
+from games.core import Game, SubsetChoice, hooks
 from i18n import t, translate
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
     if not game.features.toggles:
         return []
     families = []
-    for family in game.subset_choices(state, seat):
+    for family in hooks(game).subset_choices(state, seat):
         item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
         items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
                       for value, label in family.items)
@@ -84,7 +84,7 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
         return []
     (seat,) = to_act
     if game.features.public_moves:
-        if not game.moves_are_public(state, seat):
+        if not hooks(game).moves_are_public(state, seat):
             return []
     elif private_delta(game.view(state, seat), game.view(state, None)):
         return []

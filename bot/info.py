@@ -84,7 +84,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.check_person(table, seat)  # a resigned player sees the seat no more
         game = self.moves.engine(table.game)
-        return await self.content.private_payload(table, game, game.from_dict(table.state), seat)
+        return await self.content.private_payload(table, game, game.from_dict(table.started_state), seat)
 
     async def show_hand(self, interaction: discord.Interaction, *, game_id: int) -> None:
         """Answer (already deferred, ephemeral) with the user's private view and moves."""
@@ -105,7 +105,7 @@ class Info:
         if seat is None:
             return []
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         return rank_matches(choices_for(game, state, seat, label_names(table), table_language(table)),
                             typed)[:AUTOCOMPLETE_LIMIT]
 
@@ -127,7 +127,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.check_person(table, seat)
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         # Others' moves in a simultaneous choice bump the version but leave this seat's toggles
         # as they were: judged like a click on a move button.
         if seen_version != table.version and not await self.moves.decision_unchanged(table, game, seat, seen_version):
@@ -172,7 +172,7 @@ class Info:
         """The current public board as an ephemeral answer: its text and image, no buttons."""
         table = await self.tables.active_table_in(channel_id)
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         footer, _ = self.content.footer(table, game, state, await self.timers.deadline_line(table))
         content = presenter.board_text([], status_line(table, game, state), footer)
         # The whole board, where a game shows only the part where the decision is.
@@ -187,7 +187,7 @@ class Info:
         game = self.moves.engine(table.game)
         if table.status == "lobby":
             return presenter.lobby_text(table, game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         to_act = game.to_act(state)
         moves, last_at = await self._public_moves(table, game)
         seats = []

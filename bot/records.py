@@ -27,7 +27,7 @@ import i18n
 from bot import presenter
 from bot.locale import table_language
 from bot.storage import GameRow, ResultRow
-from games.core import Game, Msg, Outcome
+from games.core import Game, Msg, Outcome, hooks
 from games.replay import Move, ReplayError, dumps, export_game, moves_from
 from i18n import game_title, t, translate
 
@@ -152,7 +152,7 @@ def running_scores(game: Game, state: Any) -> list[float] | None:
     if outcome is not None:
         return list(outcome.scores)
     if game.features.scores:
-        return list(game.scores(state))
+        return list(hooks(game).scores(state))
     view = game.view(state, None)
     if isinstance(view.get("scores"), list):
         return list(view["scores"])

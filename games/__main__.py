@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games import REGISTRY, get_game
-from games.core import GameError, msg
+from games.core import GameError, hooks, msg
 from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
@@ -34,7 +34,7 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
     names = [f"P{i + 1}" for i in range(players)]
     state = game.new_game(players, seed=seed, options=dict(options or {}))
     chooser = random.Random(seed)
-    suggest = game.suggest if computer and game.features.computer else None
+    suggest = hooks(game).suggest if computer and game.features.computer else None
     if each_state is not None:
         each_state(0, state)
     print(t(lang, "core.cli.header", title=game_title(game), count=players, seed=seed), file=out)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 Seat = int
 """A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
@@ -97,7 +97,7 @@ class SeatRef:
 
     seat: Seat
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat}
 
 
@@ -115,7 +115,7 @@ class Msg:
     id: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
 
     @classmethod
@@ -289,7 +289,7 @@ class SubsetChoice:
     size: int | None = None
     chosen: tuple[str, ...] = ()
 
-    def action(self, values) -> Action:
+    def action(self, values: Iterable[str]) -> Action:
         chosen = [value for value, _ in self.items if value in set(values)]
         return Action(self.verb, (",".join(chosen),))
 
@@ -363,7 +363,7 @@ class Game(Protocol):
         """A short label for a legal action (buttons, autocomplete: <= 100 chars once
         translated), as a `Msg`."""
 
-    def view(self, state: Any, seat: Seat | None) -> dict:
+    def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may know, as JSON; `None` is the public view. The only way hidden
         information leaves the engine.
 
@@ -376,7 +376,7 @@ class Game(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """None while the game goes on."""
 
-    def to_dict(self, state: Any) -> dict:
+    def to_dict(self, state: Any) -> dict[str, Any]:
         """State as JSON (includes the seed and the chance counter)."""
 
     def from_dict(self, data: Mapping[str, JSON]) -> Any:
@@ -387,8 +387,12 @@ class Game(Protocol):
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
         every other seat's view and the public view must not change."""
 
-    # Optional methods: an engine has each one only where its `features` declare it (see
-    # `Features` and `Search`), so a caller asks the declaration before calling one.
+
+
+class Hooks(Protocol):
+    """The optional methods of an engine: it has each one only where its `features` declare it
+    (see `Features` and `Search`). A caller asks the declaration first, then calls the method
+    through `hooks(game)`."""
 
     def suggest(self, state: Any, seat: Seat, rng: random.Random, *, strength: str = "normal") -> Action:
         """`features.computer`: the computer player's move for `seat`, from the seat's view only."""
@@ -427,6 +431,11 @@ class Game(Protocol):
         """`features.search.standing`: what each seat's position is worth."""
 
 
+def hooks(game: Game) -> Hooks:
+    """`game` with its optional methods, to call one that `game.features` declares."""
+    return cast(Hooks, game)
+
+
 # ----------------------------------------------------------------------------------------
 # Decisions the bot makes without asking: publicly forced ones, and standing orders
 
@@ -451,7 +460,7 @@ def forced_decision(game: Game, state: Any) -> tuple[Seat, Action] | None:
     if not game.features.forced or game.outcome(state) is not None:
         return None
     for seat in sorted(game.to_act(state)):
-        action = game.publicly_forced(state, seat)
+        action = hooks(game).publicly_forced(state, seat)
         if action is not None:
             return seat, action
     return None
@@ -464,7 +473,7 @@ def reaction_kinds(game: Game) -> tuple[str, ...]:
 
 def reaction_kind(game: Game, state: Any, seat: Seat) -> str | None:
     """Which declared kind the seat's current decision is; None for its own turn."""
-    return game.reaction_kind(state, seat) if game.features.reactions else None
+    return hooks(game).reaction_kind(state, seat) if game.features.reactions else None
 
 
 def automatic_decision(game: Game, state: Any,
@@ -504,7 +513,7 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
         raise NotYourTurn(msg("core.error.not_your_turn", players=[SeatRef(other) for other in sorted(to_act)]))
     if game.features.toggles:
         picked = [value for value in ",".join(action.args).split(",") if value]
-        for family in game.subset_choices(state, seat):
+        for family in hooks(game).subset_choices(state, seat):
             if family.verb == action.verb and family.size is not None and len(picked) != family.size:
                 raise IllegalAction(msg("core.error.toggle_count", prompt=family.prompt, picked=len(picked),
                                         size=family.size))
@@ -528,7 +537,7 @@ def read_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[
     return named[0] if named else action
 
 
-def name_seats(text: str, names: list[str] | tuple[str, ...]) -> str:
+def name_seats(text: str | Msg | Mapping[str, Any], names: list[str] | tuple[str, ...]) -> str:
     """Fill the seat placeholders `{s0}`, `{s1}`, ... that engines use in event and status text.
 
     Engines never know player names; the bot passes display names or mentions, the command-line

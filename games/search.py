@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.core import Action, Game, Msg, msg
+from games.core import Action, Game, Msg, hooks, msg
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -89,7 +89,7 @@ def determinize(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
     """A state its seat cannot tell from `state`: all that is hidden from it re-dealt."""
     canonical = CanonicalRandom(rng.getrandbits(64))
     if game.features.search.determinize:  # an engine whose secrets share a pool deals them at once
-        return game.determinize(state, seat, canonical)
+        return hooks(game).determinize(state, seat, canonical)
     for other in range(_seats(game, state)):
         if other != seat:
             state = game.hidden_variant(state, other, canonical)
@@ -106,9 +106,9 @@ def standing(game: Game, state: Any, seat: int) -> float:
     # An engine whose points mostly come at the end says what a position is worth (`search_scores`).
     values: list[float]
     if game.features.search.standing:
-        values = list(game.search_scores(state))
+        values = list(hooks(game).search_scores(state))
     elif game.features.scores:
-        values = [float(value) for value in game.scores(state)]
+        values = [float(value) for value in hooks(game).scores(state)]
     else:
         return 0.5
     best_rival = max(value for other, value in enumerate(values) if other != seat)
@@ -122,25 +122,25 @@ def weigh(game: Game, state: Any, seat: int, rng: random.Random, *, budget: floa
     budget = BUDGET if budget is None else budget
     # An engine whose turns are one big choice followed by small ones (Carcassonne's square, Raub
     # Ritter's first lay) gives that choice more time: most decisions keep the plain budget.
-    hooks = game.features.search
-    if hooks.timing:
-        budget *= game.search_time(state)
+    tuning = game.features.search
+    if tuning.timing:
+        budget *= hooks(game).search_time(state)
     legal = game.legal_actions(state, seat)
-    normal = game.suggest(state, seat, rng)
+    normal = hooks(game).suggest(state, seat, rng)
     # Moves that only step back within a turn (Carcassonne's "back") are never weighed: judged by
     # a short search they can look as good as moving on, and a player who keeps stepping back
     # never finishes the game.
-    skipped = set(hooks.skips)
+    skipped = set(tuning.skips)
     if normal.verb in skipped:
         # Nor is it taken: stepping back where the search then picks the same step again would go
         # round for ever. The first move that goes on stands in for the normal player's.
         normal = next((action for action in legal if action.verb not in skipped), normal)
     others = [action for action in legal if action != normal and action.verb not in skipped]
-    if hooks.order:  # an engine with many moves says which are worth weighing first
-        others = game.search_order(state, seat, others)
+    if tuning.order:  # an engine with many moves says which are worth weighing first
+        others = hooks(game).search_order(state, seat, others)
     else:
         rng.shuffle(others)
-    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:hooks.candidates - 1]]
+    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:tuning.candidates - 1]]
     if len(weighed) == 1 or budget <= 0:  # no time: an engine leaves this decision to its normal player
         return weighed
     start = clock()
@@ -200,7 +200,7 @@ def _play_on(game: Game, state: Any, rng: random.Random) -> Any:
         if game.outcome(state) is not None:
             break
         seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+        state, _ = game.apply(state, seat, hooks(game).suggest(state, seat, rng))
     return state
 
 

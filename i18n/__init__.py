@@ -59,12 +59,12 @@ def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
         for message in catalog:
             if not message.id:
                 continue  # the header
-            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
             if key in entries:
                 raise ValueError(f"{key} is in two {lang} catalogues")
             entries[key] = message.string
-            if isinstance(message.id, tuple) and "#" in message.id[1]:
-                _SELECTORS[(lang, key)] = message.id[1].split("#", 1)[1].strip()
+            if isinstance(message.id, tuple) and "#" in str(message.id[1]):
+                _SELECTORS[(lang, key)] = str(message.id[1]).split("#", 1)[1].strip()
     return entries
 
 
@@ -107,7 +107,7 @@ def fields(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-class _Params(dict):
+class _Params(dict[str, Any]):
     """Format arguments; a field the text names but the caller did not give is an error."""
 
     def __missing__(self, key: str) -> Any:
@@ -144,7 +144,7 @@ def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
             count = len(count)  # a list of players: "Anna kann", "Anna und Bo können"
         pattern = pattern[0] if count == 1 else pattern[1]
     values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
-    return pattern.format_map(values)
+    return str(pattern.format_map(values))
 
 
 class _Term(str):
@@ -152,6 +152,8 @@ class _Term(str):
     forms with a format spec, ``{card:acc}``: the term's message id plus ``.acc``
     (``knatsch.castle.red.acc`` = "die Rote Burg"), with the term's own parameters; a term
     without that form is put in as it is."""
+
+    _source: tuple[Msg, str, Sequence[str], bool]
 
     def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> _Term:
         term = super().__new__(cls, text)

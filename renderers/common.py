@@ -102,7 +102,7 @@ class KeptImages:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._kept: OrderedDict = OrderedDict()
+        self._kept: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Any) -> Any:

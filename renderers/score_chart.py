@@ -22,8 +22,9 @@ a mark is at least `MIN_TEXT`, and no two overlap:
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -94,7 +95,7 @@ def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     draw.polygon(points, fill=HIGHLIGHT, outline=INK, width=3)
 
 
-def _boxes_apart(box: tuple[float, float, float, float], others: list, gap: float = 4) -> bool:
+def _boxes_apart(box: tuple[float, float, float, float], others: list[Any], gap: float = 4) -> bool:
     left, top, right, bottom = box
     return all(right + gap <= o[0] or o[2] + gap <= left or bottom + gap <= o[1] or o[3] + gap <= top
                for o in others)
@@ -105,7 +106,7 @@ def _spread_labels(wanted: list[tuple[float, int]], low: float, high: float, ste
     the heights its labels want, all kept between `low` and `high` (wanted: (height, seat))."""
     groups: list[tuple[list[float], list[int]]] = []
 
-    def first(group) -> float:
+    def first(group: tuple[list[float], list[int]]) -> float:
         heights = group[0]
         top = sum(heights) / len(heights) - (len(heights) - 1) * step / 2
         return max(low, min(top, high - (len(heights) - 1) * step))
@@ -118,7 +119,8 @@ def _spread_labels(wanted: list[tuple[float, int]], low: float, high: float, ste
     return {seat: first(group) + index * step for group in groups for index, seat in enumerate(group[1])}
 
 
-def _steps(scores: list[float], x_of, y_of) -> list[tuple[float, float]]:
+def _steps(scores: list[float], x_of: Callable[[int], float],
+           y_of: Callable[[float], float]) -> list[tuple[float, float]]:
     """A score's line as steps (it changes at a move and holds until the next change), with a
     corner only where it changes: a long game's line keeps few points, and joints are slow to draw."""
     if not scores:
@@ -205,7 +207,7 @@ def render_chart(history: Sequence[Sequence[float]], names: Sequence[str], lang:
     # Lines, as steps (a score changes at a move and holds until the next): winners last, on top.
     order = sorted(range(seats), key=lambda seat: (seat in won, seat))
     for seat in order:
-        points = _steps([row[seat] for row in history], x_of, lambda value, seat=seat: y_of(value, seat))
+        points = _steps([row[seat] for row in history], x_of, partial(y_of, seat=seat))
         if len(points) < 2:
             continue
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]

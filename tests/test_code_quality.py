@@ -1,5 +1,5 @@
-"""The linter guards the code: `ruff check`, as configured in pyproject.toml, finds nothing to say
-about the project (its output is the failure message)."""
+"""The linter and the type checker guard the code: `ruff check` and `mypy`, as configured in
+pyproject.toml, find nothing to say about the project (their output is the failure message)."""
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """A checker run as a module of the interpreter running the tests, from the project's root
-    (where pyproject.toml configures it)."""
+    (where pyproject.toml configures it and mypy keeps its cache, .mypy_cache)."""
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, input=stdin, capture_output=True, text=True,
                           timeout=600)
 
@@ -21,7 +21,16 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_linter_does_complain_about_bad_code() -> None:
-    """The test above could pass by checking nothing: the same checker refuses a flaw."""
+def test_mypy_finds_nothing() -> None:
+    result = run("mypy")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_checkers_do_complain_about_bad_code(tmp_path: Path) -> None:
+    """The two tests above could pass by checking nothing: the same checkers refuse a flaw."""
     linted = run("ruff", "check", "--no-fix", "--stdin-filename", "games/example.py", "-", stdin="import os\n")
     assert linted.returncode == 1 and "F401" in linted.stdout
+    untyped = tmp_path / "half.py"
+    untyped.write_text("def half(value):\n    return value / 2\n")
+    typed = run("mypy", "--no-incremental", str(untyped))
+    assert typed.returncode == 1 and "no-untyped-def" in typed.stdout, typed.stdout

@@ -63,7 +63,7 @@ class Absence:
     @staticmethod
     def _taken_back(seat: int):
         async def make(table, game) -> Change:
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             record = {"computer": None, "timeouts": 0, "since": None}
             return Change("seat", table, game, state, state, seat=seat, record={"seat": record},
                           writes=seat_write(table.id, seat, **record))
@@ -84,7 +84,7 @@ class Absence:
             if table.status == "lobby":
                 entries.append((2, table.id, words(lang, "mine_lobby", game=title, link=link)))
                 continue
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             to_act = sorted(game.to_act(state))
             seats = await self.storage.days_seats(table.id)
             started = [seats[s]["since"] for s in to_act if seats.get(s, {}).get("since")]

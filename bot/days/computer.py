@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from bot.storage.rows import is_computer_user
-from games.core import Action, Game
+from games.core import Action, Game, hooks
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,9 @@ def computer_action(game: Game, state: Any, seat: int, rng: random.Random, stren
     if game.features.computer:
         try:
             if strength in game.features.strengths and strength != "normal":
-                action = game.suggest(state, seat, rng, strength=strength)
+                action = hooks(game).suggest(state, seat, rng, strength=strength)
             else:
-                action = game.suggest(state, seat, rng)
+                action = hooks(game).suggest(state, seat, rng)
             if action in legal:
                 return action
             log.warning("%s suggested an illegal move %s; playing a random one", game.name, action)

@@ -37,7 +37,7 @@ class Reminders:
 
     async def remind(self, table: GameRow, seat: int, due_at: int) -> None:
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
         settings = await self.storage.days_table(table.id)

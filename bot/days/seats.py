@@ -67,7 +67,7 @@ class ComputerSeats:
         """A seat's deadline passed: the table's `timeout=` says what happens (the computer moves
         for it, it passes, or the game ends); three in a row and the computer keeps the seat."""
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
         settings = await self.storage.days_table(table.id)
@@ -98,7 +98,7 @@ class ComputerSeats:
         await self.check_person(table, seat)
 
         async def make(table: GameRow, game: Game) -> Change | None:
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
                             writes=seat_write(table.id, seat, computer="resigned"))
             change.notices.append({"content": words(table_language(table), "resigned_computer",

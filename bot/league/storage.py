@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.league.ratings import Change, Rating, SeatMoves
-from bot.storage.core import Write
+from bot.storage.queries import Queries, Write
 
 
 def _now() -> int:
@@ -134,7 +134,7 @@ def forget_lines_write(game_id: int) -> list[Write]:
 # ---------------------------------------------------------------------------------- reads
 
 
-class LeagueStore:
+class LeagueStore(Queries):
     # ------------------------------------------------------------------------ ratings
 
     async def league_ratings(self, guild_id: int, game: str, user_ids: Iterable[int] | None = None

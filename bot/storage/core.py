@@ -24,6 +24,7 @@ import aiosqlite
 
 from bot.migrations import MIGRATIONS
 from bot.storage.backups import backup_file
+from bot.storage.queries import Queries, Write
 from bot.storage.rows import (
     OPEN_STATUSES,
     ActionRow,
@@ -40,11 +41,7 @@ def _now() -> int:
     return int(time.time())
 
 
-Write = tuple[str, tuple[Any, ...]]
-"""One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
-
-
-class CoreStore:
+class CoreStore(Queries):
     """The connection, the migrations and the game itself: lobbies, seats, the action log and
     every change to a game. Features keep their own tables beside them (`bot.days.storage`,
     `bot.delivery.storage`) as mixins over the same connection; `bot.storage.Storage` is all of

@@ -3,6 +3,7 @@ result; and the errors a refused write raises."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -79,6 +80,13 @@ class GameRow:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def started_state(self) -> dict[str, Any]:
+        """The engine's stored state of a started game (a table still in the lobby has none)."""
+        if self.state is None:
+            raise StorageError(f"game {self.id} has not started: it has no state")
+        return self.state
 
     def seat_of(self, user_id: int) -> int | None:
         for player in self.players:

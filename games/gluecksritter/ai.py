@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from itertools import combinations
+from typing import Any
 
 from games.core import Action
 from games.gluecksritter.data import (
@@ -52,7 +53,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def _choose(view: dict, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def _choose(view: dict[str, Any], seat: int, legal: list[Action], rng: random.Random) -> Action:
     private = view["private"]
     hand, armed, choice = private["hand"], private["armed"], private["choice"]
     me = view["players"][seat]
@@ -93,7 +94,7 @@ chance that falls off as exp(-shortfall / temperature). Everyone playing the sam
 every round makes for crowded fields and shared wins, and for a player anyone can read."""
 
 
-def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
+def _best_pair(view: dict[str, Any], seat: int, rng: random.Random) -> tuple[int, int]:
     me = view["players"][seat]
     values = _card_values(view, seat)
     cards = [c for c in range(1, 7) if not (c == KNIGHT and me["dungeon"])]
@@ -110,7 +111,7 @@ def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
     return rng.choices([pair for pair, _ in pairs], weights=weights)[0]
 
 
-def _card_values(view: dict, seat: int) -> dict[int, float]:
+def _card_values(view: dict[str, Any], seat: int) -> dict[int, float]:
     me = view["players"][seat]
     others = view["seats"] - 1
     ducats = me["ducats"]
@@ -134,7 +135,7 @@ def _card_values(view: dict, seat: int) -> dict[int, float]:
     return values
 
 
-def _deed_value(view: dict, seat: int, action: Action) -> float:
+def _deed_value(view: dict[str, Any], seat: int, action: Action) -> float:
     if action.verb == "rob":
         return 2 * view["fields"][action.args[0]][1]
     victim = view["players"][int(action.args[0])]
@@ -148,7 +149,7 @@ def _deed_value(view: dict, seat: int, action: Action) -> float:
     return money + castle + leader_bonus
 
 
-def _haggle(game, state, view: dict, seat: int, legal: list[Action]) -> Action:
+def _haggle(game, state, view: dict[str, Any], seat: int, legal: list[Action]) -> Action:
     haggle = view["haggle"]
     if haggle["opener"] is None:
         other = [k for k in haggle["knights"] if k != seat][0]

@@ -346,7 +346,7 @@ class Gluecksritter:
             state.armed[seat]["veto"] = None if args[0] == "off" else args[0]
         events.append(E("event.choice_now", seat=seat, kind="private", **self._choice_params(state, seat)))
 
-    def _choice_params(self, state: GluecksritterState, seat: int) -> dict:
+    def _choice_params(self, state: GluecksritterState, seat: int) -> dict[str, Any]:
         choice = state.choices[seat]
         cards = [msg(P + "card.label", number=c, name=msg(P + f"field.{c}")) for c in choice["cards"]]
         docs = [doc_term(d) for d in choice["docs"]]
@@ -897,7 +897,7 @@ class Gluecksritter:
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: GluecksritterState, seat: int | None) -> dict:
+    def view(self, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
         from games.gluecksritter.views import build_view
 
         return build_view(self, state, seat)
@@ -919,7 +919,7 @@ class Gluecksritter:
                        details={"ducats": ducats, "walls": list(state.walls), "towers": list(state.towers),
                                 "rounds": state.round})
 
-    def to_dict(self, state: GluecksritterState) -> dict:
+    def to_dict(self, state: GluecksritterState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> GluecksritterState:
@@ -929,7 +929,7 @@ class Gluecksritter:
         """Each player's castle pieces (walls and towers) so far: what the final score counts."""
         return [state.pieces(seat) for seat in range(state.seats)]
 
-    def exposure(self, state: GluecksritterState) -> tuple:
+    def exposure(self, state: GluecksritterState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the sack, the document pile and the Ducat deck (draws), the reveal of the
         round's secret choices, a secretly armed document firing (it goes to the discard), and every

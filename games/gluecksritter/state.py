@@ -30,11 +30,11 @@ PHASES = ("choose", "favour", "field1", "field2", "field3", "haggle", "knight", 
 LOG_LENGTH = 10
 
 
-def empty_choice() -> dict:
+def empty_choice() -> dict[str, Any]:
     return {"cards": [], "docs": [], "ransom": False, "ready": False}
 
 
-def empty_armed() -> dict:
+def empty_armed() -> dict[str, Any]:
     return {"gift": False, "alibi": False, "veto": None}
 
 
@@ -55,25 +55,25 @@ class GluecksritterState:
     walls: list[int]
     towers: list[int]
     hands: list[list[str]]
-    armed: list[dict]
+    armed: list[dict[str, Any]]
     dungeon: list[bool]
     pile: list[str]
     discard: list[str]
     ducat_deck: list[int]
     ducat_card: int | None
-    choices: list[dict]
+    choices: list[dict[str, Any]]
     revealed: bool = False
     played_docs: list[list[str]] = field(default_factory=list)
     effective: list[list[str]] = field(default_factory=list)
     used: list[list[str]] = field(default_factory=list)
     pending: list[int] = field(default_factory=list)
     favour: list[list[str]] = field(default_factory=list)
-    haggle: dict | None = None
+    haggle: dict[str, Any] | None = None
     knight: int | None = None
-    raid: dict | None = None
-    log: list[dict] = field(default_factory=list)
+    raid: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
     winners: list[int] | None = None
-    previous: dict | None = None  # the last round as revealed: cards, documents, raid (public)
+    previous: dict[str, Any] | None = None  # the last round as revealed: cards, documents, raid (public)
     # How often the rules have asked whether a secretly armed document fires (a Veto, an Alibi,
     # a Gift): the answer shows in public either way, so each time something hidden came to light.
     consulted: int = 0
@@ -104,11 +104,11 @@ class GluecksritterState:
     def pieces(self, seat: int) -> int:
         return self.walls[seat] + self.towers[seat]
 
-    def add_log(self, text: dict) -> None:
+    def add_log(self, text: dict[str, Any]) -> None:
         self.log = (self.log + [text])[-LOG_LENGTH:]
 
 
-def _copy_previous(previous: dict | None) -> dict | None:
+def _copy_previous(previous: dict[str, Any] | None) -> dict[str, Any] | None:
     if previous is None:
         return None
     return {"round": previous["round"], "cards": [list(c) for c in previous["cards"]],
@@ -116,7 +116,7 @@ def _copy_previous(previous: dict | None) -> dict | None:
             "raid": dict(previous["raid"]) if previous["raid"] is not None else None}
 
 
-def _copy_haggle(haggle: dict | None) -> dict | None:
+def _copy_haggle(haggle: dict[str, Any] | None) -> dict[str, Any] | None:
     if haggle is None:
         return None
     copy = dict(haggle)
@@ -136,7 +136,7 @@ KEYS = ("seats", "seed", "chance_counter", "round", "phase", "sack", "field5", "
         "winners", "previous")
 
 
-def to_dict(state: GluecksritterState) -> dict:
+def to_dict(state: GluecksritterState) -> dict[str, Any]:
     copy = state.clone()
     data = {"game": "gluecksritter", "version": FORMAT_VERSION}
     for key in KEYS:

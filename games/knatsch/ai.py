@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from typing import Any
 
 from games.core import Action
 from games.knatsch.cards import (
@@ -273,7 +274,7 @@ def _look_value(game, state, seat: int, stack: int, values: dict[Action, float])
     return total / len(below)
 
 
-def _likenesses_held(state, seat: int) -> set:
+def _likenesses_held(state, seat: int) -> set[Any]:
     """What the seat may not take again ("no double cards"): the likenesses of its cards."""
     return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
 

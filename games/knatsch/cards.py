@@ -12,6 +12,7 @@ S01..S23. The 5 blank cards and the 3 goal cards are not in play and have no ids
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.core import Msg, msg
 
@@ -169,7 +170,7 @@ def card_label(card: Card) -> Msg:
     return msg("knatsch.card.label", name=card_name(card), combination=card.combination.text)
 
 
-def card_json(card: Card) -> dict:
+def card_json(card: Card) -> dict[str, Any]:
     combination = card.combination
     return {
         "id": card.id,

@@ -48,6 +48,7 @@ import itertools
 import random
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from games.core import (
     Action,
@@ -239,7 +240,7 @@ class KnatschGame:
                         if self._may_attack(state, owner, CARDS[cid], owned)]
         return targets
 
-    def _may_attack(self, state: KnatschState, owner: int, card: Card, owned: set) -> bool:
+    def _may_attack(self, state: KnatschState, owner: int, card: Card, owned: set[Any]) -> bool:
         if card.kind == TOURNAMENT or likeness(card) in owned:
             return False
         if card.kind == CASTLE:
@@ -641,7 +642,7 @@ class KnatschGame:
         return sorted(CARDS[cid].value for cid in state.holdings[seat] if CARDS[cid].ability == DIE)
 
     @staticmethod
-    def _likenesses(state: KnatschState, seat: int) -> set:
+    def _likenesses(state: KnatschState, seat: int) -> set[Any]:
         return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
 
     # ------------------------------------------------------------------------------------
@@ -671,7 +672,7 @@ class KnatschGame:
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: KnatschState, seat: Seat | None) -> dict:
+    def view(self, state: KnatschState, seat: Seat | None) -> dict[str, Any]:
         return build_view(self, state, seat)
 
     def outcome(self, state: KnatschState) -> Outcome | None:
@@ -695,13 +696,13 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Storage and hidden information
 
-    def to_dict(self, state: KnatschState) -> dict:
+    def to_dict(self, state: KnatschState) -> dict[str, Any]:
         return st.to_dict(state)
 
-    def from_dict(self, data: Mapping) -> KnatschState:
+    def from_dict(self, data: Mapping[str, Any]) -> KnatschState:
         return st.from_dict(data)
 
-    def exposure(self, state: KnatschState) -> tuple:
+    def exposure(self, state: KnatschState) -> tuple[Any, ...]:
         """What grows or changes only when chance is drawn or something hidden comes to light:
         the dice counter, and each stack's size and face-up top (a new top card is a reveal)."""
         return (state.counter, tuple(len(stack) for stack in state.stacks),

@@ -88,7 +88,7 @@ class KnatschState:
     tournament: Tournament | None = None
     winners: list[int] = field(default_factory=list)
     win_kind: str | None = None
-    log: list[dict] = field(default_factory=list)  # the last few public event lines, as Msg JSON
+    log: list[dict[str, Any]] = field(default_factory=list)  # the last few public event lines, as Msg JSON
 
     def clone(self) -> KnatschState:
         return KnatschState(
@@ -115,7 +115,7 @@ class KnatschState:
 # JSON
 
 
-def to_dict(state: KnatschState) -> dict:
+def to_dict(state: KnatschState) -> dict[str, Any]:
     roll = state.roll
     tournament = state.tournament
     return {

@@ -634,7 +634,7 @@ class MacRobber:
 
     # -- scoring and the end ---------------------------------------------------------------
 
-    def round_scores(self, state: MacRobberState) -> tuple[list[dict], int | None]:
+    def round_scores(self, state: MacRobberState) -> tuple[list[dict[str, Any]], int | None]:
         """Each seat's points per colour this round, and who holds Biggest Following after it."""
         n = state.seats
         yellow = [state.courtyards[s][Y] for s in range(n)]
@@ -770,7 +770,7 @@ class MacRobber:
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: MacRobberState, seat: int | None) -> dict:
+    def view(self, state: MacRobberState, seat: int | None) -> dict[str, Any]:
         from games.macrobber.views import build_view
 
         return build_view(self, state, seat)
@@ -791,13 +791,13 @@ class MacRobber:
                                 "cubes": [state.total_cubes(s) for s in range(state.seats)],
                                 "estates": [len(e) for e in state.estates]})
 
-    def to_dict(self, state: MacRobberState) -> dict:
+    def to_dict(self, state: MacRobberState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> MacRobberState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: MacRobberState) -> tuple:
+    def exposure(self, state: MacRobberState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the bag and the deck (draws), the revealed estates and the hidden ones removed,
         and a raid's revealed rounds (face-down cards turned over)."""

@@ -58,11 +58,11 @@ class MacRobberState:
     removed_hidden: int
     follower: int | None
     owed: list[int]
-    raid: dict | None = None
+    raid: dict[str, Any] | None = None
     exchange: list[int] = field(default_factory=list)
     bard: int | None = None
-    last_scoring: dict | None = None
-    log: list[dict] = field(default_factory=list)
+    last_scoring: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
     winners: list[int] | None = None
     end: str | None = None
 
@@ -88,14 +88,14 @@ class MacRobberState:
     def total_cubes(self, seat: int) -> int:
         return sum(self.courtyards[seat]) + sum(sum(BUILDINGS[e]) for e in self.estates[seat] if e)
 
-    def add_log(self, text: dict) -> None:
+    def add_log(self, text: dict[str, Any]) -> None:
         self.log = (self.log + [text])[-LOG_LENGTH:]
 
 
 KEYS = tuple(f.name for f in fields(MacRobberState))
 
 
-def to_dict(state: MacRobberState) -> dict:
+def to_dict(state: MacRobberState) -> dict[str, Any]:
     data = {"game": "macrobber", "version": FORMAT_VERSION}
     data.update(copy.deepcopy({key: getattr(state, key) for key in KEYS}))
     return data

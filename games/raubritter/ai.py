@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from games.core import Action
 from games.raubritter.board import (
@@ -191,7 +192,7 @@ def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> flo
 
 
 BEST_KNIGHTS_KEPT = 4_000  # about 2 MB at most; cleared at once when full (one step, safe across threads)
-_BEST_KNIGHTS: dict[tuple, float] = {}
+_BEST_KNIGHTS: dict[tuple[Any, ...], float] = {}
 
 
 def _best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
@@ -324,7 +325,7 @@ def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: 
     return blocking - 0.05
 
 
-def _with_tile(state, seat: int, face: str, square) -> dict:
+def _with_tile(state, seat: int, face: str, square) -> dict[str, Any]:
     """The board once this seat lays `face` on `square` (only the lays that need it copy it)."""
     board = dict(state.board)
     board[square] = Laid(next(t for t in state.hands[seat] if t[1:] == face), seat)

@@ -354,7 +354,7 @@ class RaubRitter:
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: RaubRitterState, seat: int | None) -> dict:
+    def view(self, state: RaubRitterState, seat: int | None) -> dict[str, Any]:
         from games.raubritter.views import build_view
 
         return build_view(self, state, seat)
@@ -378,13 +378,13 @@ class RaubRitter:
         return Outcome(winners=winners, scores=tuple(points), reason=reason,
                        details={"points": list(points), "unused_knights": unused, "end": state.end_reason})
 
-    def to_dict(self, state: RaubRitterState) -> dict:
+    def to_dict(self, state: RaubRitterState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> RaubRitterState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: RaubRitterState) -> tuple:
+    def exposure(self, state: RaubRitterState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the piles' sizes (a tile drawn into a hand), and the secret keep choice (its
         reveal ends the keep phase)."""

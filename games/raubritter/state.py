@@ -47,7 +47,7 @@ class RaubRitterState:
     pending_castle: Square | None = None
     this_turn: list[Square] = field(default_factory=list)
     recent_turns: list[tuple[int, tuple[Square, ...]]] = field(default_factory=list)
-    log: list[dict] = field(default_factory=list)  # the last public event lines, as Msg JSON
+    log: list[dict[str, Any]] = field(default_factory=list)  # the last public event lines, as Msg JSON
     end_reason: str | None = None
     limit: int | None = None  # the area limit (tiles per row and column); None: the default for the seats
 
@@ -80,7 +80,7 @@ class RaubRitterState:
 # JSON
 
 
-def to_dict(state: RaubRitterState) -> dict:
+def to_dict(state: RaubRitterState) -> dict[str, Any]:
     geometry = state.geometry
     name = geometry.name
     return {
@@ -152,7 +152,7 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
         _require(parsed is not None, f"{text!r} is no square of the grid")
         return parsed
 
-    def per_seat(values: Any, what: str) -> list:
+    def per_seat(values: Any, what: str) -> list[Any]:
         _require(isinstance(values, list) and len(values) == seats, f"{what} needs one entry per seat")
         return values
 
@@ -195,7 +195,7 @@ def _validate(state: RaubRitterState) -> None:
     _require(state.chance_counter >= 0, "chance counter is negative")
 
     # Every seat's 24 tiles are each somewhere exactly once.
-    placed: list[Counter] = [Counter() for _ in range(seats)]
+    placed: list[Counter[Any]] = [Counter() for _ in range(seats)]
     for laid in state.board.values():
         _require(0 <= laid.owner < seats, "a tile's owner is no seat")
         placed[laid.owner][laid.tile] += 1
