@@ -29,12 +29,28 @@ the roll panel what is left (`ROLL_MIN` at least), which the tests check on whol
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS, fixed_palette,
-                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MIN_TEXT,
+    MUTED,
+    PHONE_SIZE,
+    SEAT_COLOURS,
+    fixed_palette,
+    font,
+    keep_drawn,
+    note_text,
+    seat_names,
+    seat_plate,
+    to_palette,
+    unrecorded,
+)
 from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE
@@ -151,7 +167,7 @@ def _combination(draw, x, y, size, combination, gap=4) -> int:
     return x_yellow + size - x
 
 
-def _card_colours(card) -> tuple[tuple, tuple]:
+def _card_colours(card) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     if card["kind"] == "castle":
         fill = ARMS_COLOURS.get(card["arms"], MUTED)
     elif card["kind"] == "tournament":
@@ -431,11 +447,11 @@ def _roll_where(roll, say: Words) -> str:
     return say("against_card", card=target["name"])
 
 
-def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
+def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple[Any, ...]]:
     """The column beside the dice as (height, kind, text, size, colour, bold) lines: die cards,
     the best result, what to beat, the verdict. Roomy: each label over its value in larger type;
     else "label: value" on a line, wrapped where a long name needs it."""
-    lines: list[tuple] = []
+    lines: list[tuple[Any, ...]] = []
 
     def add(text, size=TEXT, colour=INK, bold=False):
         step = max(LINE, size + 8)
@@ -472,7 +488,7 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
 # Players
 
 
-def nearest_goal(player) -> tuple[int, str, dict]:
+def nearest_goal(player) -> tuple[int, str, dict[str, Any]]:
     """The player's closest way to win: (cards still missing, message id, params)."""
     castles, tournaments = player["castles"], player["tournaments"]
     king = player["goals"]["king"]
@@ -493,13 +509,13 @@ def nearest_goal(player) -> tuple[int, str, dict]:
     return min(options, key=lambda option: option[0])
 
 
-def _counted(say: Words, params: dict) -> dict:
+def _counted(say: Words, params: dict[str, Any]) -> dict[str, Any]:
     """Params whose (message id, count) pairs become words ("2 castles")."""
     return {key: say(value[0], count=value[1]) if isinstance(value, tuple) else value
             for key, value in params.items()}
 
 
-def _holdings(player, say: Words) -> dict:
+def _holdings(player, say: Words) -> dict[str, Any]:
     return {"castles": say("castles", count=player["castles"]),
             "tournaments": say("tournaments", count=player["tournaments"])}
 
@@ -597,7 +613,7 @@ def _chip_width(chip, text: str) -> int:
     return max(90, int(_width(text, TEXT) + (2 if chip["kind"] == "castle" else 0)) + 20 + guard)
 
 
-def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict, str, int]]]:
+def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict[str, Any], str, int]]]:
     """The player's chips flowed onto at most `lines` lines of `width`: (chip, words, width) each.
     What does not fit ends in a "+N more" chip; a chip wider than a line is shortened."""
     cards = player["cards"]
@@ -617,8 +633,8 @@ def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[d
     return flowed[:lines]
 
 
-def _flow(items, width: int) -> list[list[tuple[dict, str, int]]]:
-    rows: list[list[tuple[dict, str, int]]] = []
+def _flow(items, width: int) -> list[list[tuple[dict[str, Any], str, int]]]:
+    rows: list[list[tuple[dict[str, Any], str, int]]] = []
     used = width + 1
     for chip, text in items:
         chip_w = min(width, _chip_width(chip, text))
@@ -659,7 +675,7 @@ def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
 # Whole image
 
 
-def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
+def _row_heights(view: dict[str, Any], say: Words, room: int) -> list[tuple[int, int]]:
     """Each player's row (height, chip lines): one chip line (two with up to three players),
     and another line for each player whose castles and cards need it, as long as the roll
     panel keeps its room."""
@@ -695,7 +711,7 @@ def _header(draw, status: str) -> int:
     return height
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     say = Words(lang, seat_names(names, view["seats"]))

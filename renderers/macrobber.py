@@ -19,12 +19,31 @@ its raid cards, large.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit, fixed_palette,
-                              font, keep_drawn, note_text, seat_names, seat_plate, to_palette, unrecorded, wrap)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MIN_TEXT,
+    MUTED,
+    PLATE,
+    SEAT_COLOURS,
+    WHITE,
+    fit,
+    fixed_palette,
+    font,
+    keep_drawn,
+    note_text,
+    seat_names,
+    seat_plate,
+    to_palette,
+    unrecorded,
+    wrap,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -54,7 +73,7 @@ COURTYARD_X = 300  # a clan's courtyard starts here on its panel's top line (the
 ESTATE_STEP = 88   # six estate places of 82 px: "free" keeps its 40 px
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = _Canvas(image)
     who = seat_names(names, view["seats"])
@@ -76,13 +95,13 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     return image
 
 
-def private_layout(view: dict, lang: str) -> bool:
+def private_layout(view: dict[str, Any], lang: str) -> bool:
     """What the board above the bottom band depends on of a view: nothing (the band holds a
     seat's cards or the public legend), so renderers.render_pngs draws it once for all views."""
     return True
 
 
-def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+def private_rows(view: dict[str, Any], names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
@@ -90,7 +109,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     return to_palette(image, _palette())
 
 
-def _band(draw, view: dict, lang: str, top: int = 0) -> None:
+def _band(draw, view: dict[str, Any], lang: str, top: int = 0) -> None:
     """The band at the bottom: a seat's own cards, or on the public board the legend (on an
     image whose first row is the board's row `top`)."""
     if private_shown(view):
@@ -99,7 +118,7 @@ def _band(draw, view: dict, lang: str, top: int = 0) -> None:
         _legend(draw, view, lang, PRIVATE_TOP + 8 - top)
 
 
-def private_shown(view: dict) -> bool:
+def private_shown(view: dict[str, Any]) -> bool:
     """Whether a seat's image draws anything the public board does not (its cards): without
     it the seat's image is the public board, and a DM needs no image."""
     private = view.get("private") or {}
@@ -148,7 +167,7 @@ class _Canvas(ImageDraw.ImageDraw):
         self.image = image
 
 
-def _paste(draw: _Canvas, piece: tuple, x, y) -> None:
+def _paste(draw: _Canvas, piece: tuple[Any, ...], x, y) -> None:
     """A piece drawn once (`keep_drawn`): its image pasted at (x, y), its texts told to the
     layout records where they now stand."""
     tile, texts = piece
@@ -164,7 +183,7 @@ def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = Fals
 
 
 @keep_drawn(2**20)
-def _cube_piece(colour, width, height, label, faded) -> tuple:
+def _cube_piece(colour, width, height, label, faded) -> tuple[Any, ...]:
     tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
@@ -200,7 +219,7 @@ def _estate(draw, box, kind: str | None, lang: str) -> None:
 
 
 @keep_drawn(2**20)
-def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple:
+def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple[Any, ...]:
     tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     if kind is None:
@@ -493,7 +512,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
     return top + seats * step
 
 
-def _raid_lines(view, who, lang) -> list[tuple]:
+def _raid_lines(view, who, lang) -> list[tuple[Any, ...]]:
     """The raid to show: the running raid of this turn round by round (the status line names
     it), or, until the player after its attacker has done their actions, that raid labelled as
     the last one with its outcome; an older raid is not shown."""

@@ -8,6 +8,7 @@ lays out the board; docs/raubritter.md says why the whole area is drawn).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -81,9 +82,9 @@ def geometry(cell: int) -> dict[str, int]:
             "top_h": inner - 2 * radius - gap}              # and above the knight
 
 
-def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str],
+def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict[str, Any], seat_colours: list[str],
                letters: dict[str, str] = BUILDING_LETTER, last_seat: int | None = None, *,
-               in_hand: bool = False, texts: list | None = None) -> None:
+               in_hand: bool = False, texts: list[Any] | None = None) -> None:
     """A laid tile; `in_hand`: a tile of the viewer's hand, where no knight will stand, so its
     building fills the tile."""
     terrain = tile["terrain"]
@@ -137,10 +138,10 @@ def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, 
 @keep_drawn(4 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
-                last_seat: int | None) -> tuple[Image.Image, tuple]:
+                last_seat: int | None) -> tuple[Image.Image, tuple[Any, ...]]:
     """A laid tile's picture and the texts on it, boxes relative to its corner."""
     image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
-    texts: list = []
+    texts: list[Any] = []
     knights = [0] * (height - 1) + list(top_knight) if height else []
     with unrecorded():
         draw_tile(ImageDraw.Draw(image), 0, 0, cell, {"terrain": terrain, "building": building, "knights": knights},
@@ -148,7 +149,7 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
-def _say(draw: ImageDraw.ImageDraw, texts: list | None, xy, text: str, size: int, **kwargs) -> None:
+def _say(draw: ImageDraw.ImageDraw, texts: list[Any] | None, xy, text: str, size: int, **kwargs) -> None:
     """Write on a tile, noting the box when the tile is drawn to be pasted later. Anchor "mm"
     centres the letters' ink itself (a digit on a small disc must sit in its middle, not where
     the font's line would put it)."""
@@ -178,7 +179,7 @@ def centre_text(draw: ImageDraw.ImageDraw, centre, text: str, size: int, fill) -
 
 
 def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float, h: float, building: str,
-                   letters: dict[str, str] = BUILDING_LETTER, texts: list | None = None) -> None:
+                   letters: dict[str, str] = BUILDING_LETTER, texts: list[Any] | None = None) -> None:
     """The building in the box (left, top, w, h), its letter large in its body, so colour and
     shape are never the only cue."""
     fill, ink = BUILDING_FILL[building], BUILDING_INK
@@ -216,7 +217,7 @@ def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float,
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
-                seat_colours: list[str], texts: list | None = None) -> None:
+                seat_colours: list[str], texts: list[Any] | None = None) -> None:
     """The top knight (the one that scores) as a disc in its colour with its seat number, bottom
     left; the stack's height on a white plate bottom right, in the next quarter of the tile, so
     the two numbers never read as one."""
@@ -231,7 +232,7 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
         draw_height(draw, (x + left, y + top_y, x + right, y + bottom), len(knights), g["number"], texts)
 
 
-def draw_height(draw: ImageDraw.ImageDraw, box, height: int, size: int, texts: list | None = None) -> None:
+def draw_height(draw: ImageDraw.ImageDraw, box, height: int, size: int, texts: list[Any] | None = None) -> None:
     """A stack's height: its number on a white plate (square, where the knight is round)."""
     left, top, right, bottom = box
     draw.rectangle(box, fill=WHITE, outline=OUTLINE, width=2)
