@@ -284,8 +284,8 @@ class SubsetChoice:
 
     verb: str
     items: tuple[tuple[str, str], ...]
-    prompt: str
-    confirm: str
+    prompt: Msg | str
+    confirm: Msg | str
     size: int | None = None
     chosen: tuple[str, ...] = ()
 
@@ -336,8 +336,11 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    rules_summary: Msg | str
     features: Features
+
+    @property
+    def rules_summary(self) -> Msg | str:
+        """Read only, so that an engine may declare it as the `Msg` it is."""
 
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""

@@ -46,6 +46,20 @@ class Card:
     value: int | None = None  # die cards only: the extra die they add
 
     @property
+    def dice_to_beat(self) -> Combination:
+        """The combination a roll for this card must beat (castles and specials show one)."""
+        if self.combination is None:
+            raise ValueError(f"card {self.id} is a tournament: it shows no dice to beat")
+        return self.combination
+
+    @property
+    def die_value(self) -> int:
+        """The extra die a die card adds."""
+        if self.value is None:
+            raise ValueError(f"card {self.id} is not a die card")
+        return self.value
+
+    @property
     def label(self) -> str:
         """A short name with the combination, e.g. "Blue castle (4-4-4+2)"."""
         if self.combination is None:
