@@ -25,7 +25,7 @@ Decisions where the rules are silent are in docs/macrobber.md and repeated where
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core import (
@@ -33,6 +33,7 @@ from games.core import (
     Event,
     Features,
     GameError,
+    IllegalAction,
     Msg,
     Option,
     Outcome,
@@ -101,11 +102,11 @@ def colour(c: str | int) -> Msg:
     return msg(P + "colour." + (COLOURS[c] if isinstance(c, int) else c))
 
 
-def cube_list(counts) -> list[Msg]:
+def cube_list(counts: Sequence[int]) -> list[Msg]:
     return [msg(P + "cubes." + COLOURS[c], count=counts[c]) for c in range(4) if counts[c]]
 
 
-def _add(a: list[int], b, sign: int = 1) -> None:
+def _add(a: list[int], b: Sequence[int], sign: int = 1) -> None:
     for i in range(4):
         a[i] += sign * b[i]
 
@@ -169,7 +170,7 @@ class MacRobber:
         if owing:
             return frozenset(owing)
         if state.phase == "combat":
-            raid = state.raid
+            raid = state.raiding
             return frozenset({raid["attacker"] if raid["a_card"] is None else raid["defender"]})
         return frozenset({state.active})
 
@@ -207,9 +208,9 @@ class MacRobber:
             return None
         if state.owed[seat]:
             if not state.done:  # the refill after a raid
-                return REACTION_DISCARD if seat == state.raid["defender"] else None
+                return REACTION_DISCARD if seat == state.raiding["defender"] else None
             return None if seat == state.active else REACTION_DISCARD
-        if state.phase == "combat" and state.raid["defender"] == seat:
+        if state.phase == "combat" and state.raiding["defender"] == seat:
             return REACTION_DEFENCE
         return None
 
@@ -230,7 +231,7 @@ class MacRobber:
                 acts.append(Action("done"))
             return acts
         if phase == "bard":
-            return [Action("take", (k, b)) for k, b in self.bard_takes(state, state.bard)]
+            return [Action("take", (k, b)) for k, b in self.bard_takes(state, state.bard_victim)]
         if phase == "raid":
             acts = [Action("raid", (str(s),)) for s in range(state.seats)
                     if s != seat and len(state.hands[s]) >= RAID_ROUNDS and len(state.hands[seat]) >= RAID_ROUNDS]
@@ -249,7 +250,7 @@ class MacRobber:
                     acts.append(Action("play", (str(v), "piper")))
             return acts
         if phase == "plunder":
-            victim = state.raid["defender"]
+            victim = state.raiding["defender"]
             kinds = [k for k in ("cattle", "castle", "monastery") if k in state.estates[victim]]
             return [Action("plunder", (k,)) for k in kinds] + [Action("plunder", ("none",))]
         return []
@@ -283,7 +284,8 @@ class MacRobber:
     def _max_actions(self, state: MacRobberState) -> int:
         return 1 if state.turn == state.seats - 1 else 2
 
-    def _estate_payment(self, state: MacRobberState, seat: int, recipe: str, court: str):
+    def _estate_payment(self, state: MacRobberState, seat: int, recipe: str,
+                        court: str) -> tuple[list[int], list[int]] | None:
         """(from display, from courtyard) cube counts for an estate, or None if not payable.
         Rules: yellow and green may come from the courtyard, never cubes from estates; the
         courtyard keeps at least 3 warriors; display cubes count toward the 4."""
@@ -409,7 +411,7 @@ class MacRobber:
 
     # -- Biggest Following -----------------------------------------------------------------
 
-    def _redraw(self, state: MacRobberState, seat: int, verb: str, args, events: list[Event]) -> None:
+    def _redraw(self, state: MacRobberState, seat: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
         if verb == "mark":
             state.marked[COLOURS.index(args[0])] += 1
             return
@@ -429,11 +431,11 @@ class MacRobber:
 
     # -- actions ---------------------------------------------------------------------------
 
-    def _use(self, state: MacRobberState, cost) -> None:
+    def _use(self, state: MacRobberState, cost: Sequence[int]) -> None:
         _add(state.display, cost, -1)
         state.used += sum(cost)
 
-    def _act(self, state: MacRobberState, seat: int, verb: str, args, events: list[Event]) -> None:
+    def _act(self, state: MacRobberState, seat: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
         yard = state.courtyards[seat]
         who = SeatRef(seat)
         if verb == "done":
@@ -465,7 +467,10 @@ class MacRobber:
             events.append(E("event.bard", player=who, victim=SeatRef(state.bard)))
             return
         elif verb == "estate":
-            display_part, yard_part = self._estate_payment(state, seat, args[0], args[1])
+            payment = self._estate_payment(state, seat, args[0], args[1])
+            if payment is None:  # refused by check_turn already: an estate is offered only where it is paid for
+                raise IllegalAction(f"The estate {args[0]} {args[1]} cannot be paid for.")
+            display_part, yard_part = payment
             self._use(state, display_part)
             _add(yard, yard_part, -1)
             _add(state.bag, display_part)
@@ -480,7 +485,7 @@ class MacRobber:
             self._end_actions(state, events)
 
     def _bard_take(self, state: MacRobberState, seat: int, keep: str, to_bag: str, events: list[Event]) -> None:
-        victim = state.bard
+        victim = state.bard_victim
         k = COLOURS.index(keep)
         state.courtyards[victim][k] -= 1
         state.courtyards[seat][k] += 1
@@ -550,7 +555,7 @@ class MacRobber:
         events.append(E("event.raid", player=SeatRef(seat), victim=SeatRef(defender)))
 
     def _play(self, state: MacRobberState, seat: int, value: int, piper: bool, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         state.hands[seat].remove(value)
         who = SeatRef(seat)
         events.append(E("event.card_piper" if piper else "event.card", player=who))
@@ -578,7 +583,7 @@ class MacRobber:
             self._resolve_raid(state, events)
 
     def _resolve_raid(self, state: MacRobberState, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         attacker, defender = raid["attacker"], raid["defender"]
         wins_a = sum(1 for r in raid["rounds"] if r[0] + r[1] > r[2] + r[3])
         wins_d = sum(1 for r in raid["rounds"] if r[0] + r[1] < r[2] + r[3])
@@ -605,7 +610,7 @@ class MacRobber:
         self._after_raid(state, events)
 
     def _plunder(self, state: MacRobberState, seat: int, kind: str, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         victim = raid["defender"]
         state.scores[seat] += RAID_WIN
         if kind == "none":
@@ -624,7 +629,7 @@ class MacRobber:
         self._after_raid(state, events)
 
     def _after_raid(self, state: MacRobberState, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         for who in (raid["attacker"], raid["defender"]):
             self._draw(state, who, RAID_DRAW, events)
             self._fit_hand(state, who, events)  # 5 drawn, 2 discarded: back to the warriors
@@ -751,7 +756,7 @@ class MacRobber:
         return msg(P + "label.unknown", text=action.encode()[:60])
 
     def suggest(self, state: MacRobberState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         from games.macrobber.ai import suggest
 
         if strength == "strong":  # a search over the normal player (games.search)
@@ -764,7 +769,8 @@ class MacRobber:
         """Victory points on the track (public)."""
         return list(state.scores)
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: MacRobberState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
@@ -813,21 +819,22 @@ class MacRobber:
         new = self.hidden_variant(state, None, rng)
         raid = new.raid
         others = [other for other in range(new.seats) if other != seat]
-        face_down = raid is not None and raid["a_card"] is not None and raid["attacker"] != seat
+        # The raid whose attacker's card lies face down, hidden from `seat`.
+        face_down = raid if raid is not None and raid["a_card"] is not None and raid["attacker"] != seat else None
         pool = list(new.deck)
         for other in others:
             pool += new.hands[other]
         if new.exchange and state.active != seat:
             pool += new.exchange
-        if face_down:
-            pool.append(raid["a_card"])
+        if face_down is not None:
+            pool.append(face_down["a_card"])
         rng.shuffle(pool)
         for other in others:
             new.hands[other], pool = pool[:len(new.hands[other])], pool[len(new.hands[other]):]
         if new.exchange and state.active != seat:
             new.exchange, pool = pool[:len(new.exchange)], pool[len(new.exchange):]
-        if face_down:
-            raid["a_card"], pool = pool[0], pool[1:]
+        if face_down is not None:
+            face_down["a_card"], pool = pool[0], pool[1:]
         new.deck = pool
         return new
 
@@ -841,15 +848,17 @@ class MacRobber:
             rng.shuffle(new.supply)
             return new
         raid = new.raid
-        face_down = raid is not None and raid["a_card"] is not None and raid["attacker"] == owner
-        held = new.hands[owner] + new.exchange * (owner == state.active) + ([raid["a_card"]] if face_down else [])
+        # The raid whose attacker's card, the owner's own, lies face down.
+        face_down = raid if raid is not None and raid["a_card"] is not None and raid["attacker"] == owner else None
+        held = (new.hands[owner] + new.exchange * (owner == state.active)
+                + ([face_down["a_card"]] if face_down is not None else []))
         pool = held + new.deck
         rng.shuffle(pool)
         new.hands[owner] = pool[:len(new.hands[owner])]
         rest = pool[len(new.hands[owner]):]
         if owner == state.active and new.exchange:
             new.exchange, rest = rest[:len(new.exchange)], rest[len(new.exchange):]
-        if face_down:
-            raid["a_card"], rest = rest[0], rest[1:]
+        if face_down is not None:
+            face_down["a_card"], rest = rest[0], rest[1:]
         new.deck = rest
         return new

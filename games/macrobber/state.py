@@ -70,6 +70,20 @@ class MacRobberState:
         return copy.deepcopy(self)
 
     @property
+    def raiding(self) -> dict[str, Any]:
+        """The raid under way: there is one from the raid's first card to the refill after it."""
+        if self.raid is None:
+            raise InvalidState(f"Mac Robber state has no raid under way (phase {self.phase})")
+        return self.raid
+
+    @property
+    def bard_victim(self) -> int:
+        """The seat the bard takes from: there is one while the phase is bard."""
+        if self.bard is None:
+            raise InvalidState(f"Mac Robber state has no bard's victim (phase {self.phase})")
+        return self.bard
+
+    @property
     def active(self) -> int:
         return (self.start + self.turn) % self.seats
 
