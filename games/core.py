@@ -283,7 +283,7 @@ class SubsetChoice:
     """
 
     verb: str
-    items: tuple[tuple[str, str], ...]
+    items: tuple[tuple[str, Msg | str], ...]
     prompt: Msg | str
     confirm: Msg | str
     size: int | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.core import Action
 from games.gluecksritter.data import (
@@ -23,11 +23,15 @@ from games.gluecksritter.data import (
     TOWER_WORTH,
     WALL_WORTH,
 )
+from games.gluecksritter.state import GluecksritterState
+
+if TYPE_CHECKING:
+    from games.gluecksritter.engine import Gluecksritter
 
 KEEP_ORDER = ("grant", "permit", "master", "alibi", "gift", "taxpriv", "tollpriv", "favour", "veto", "pardon")
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: Gluecksritter, state: GluecksritterState, seat: int, rng: random.Random) -> Action:
     view = game.view(state, seat)
     legal = game.legal_actions(state, seat)
     phase = view["phase"]
@@ -137,19 +141,21 @@ def _card_values(view: dict[str, Any], seat: int) -> dict[int, float]:
 
 def _deed_value(view: dict[str, Any], seat: int, action: Action) -> float:
     if action.verb == "rob":
-        return 2 * view["fields"][action.args[0]][1]
+        gold: int = view["fields"][action.args[0]][1]
+        return 2 * gold
     victim = view["players"][int(action.args[0])]
     me = view["players"][seat]
-    money = victim["ducats"] * SPECIAL_DIE.count("sack") / len(SPECIAL_DIE)
+    money: float = victim["ducats"] * SPECIAL_DIE.count("sack") / len(SPECIAL_DIE)
     piece = 0.0
     if (victim["towers"] and me["towers"] < CASTLE_TOWERS) or (victim["walls"] and me["walls"] < CASTLE_WALLS):
         piece = 2 * TOWER_WORTH
     castle = piece * SPECIAL_DIE.count("castle") / len(SPECIAL_DIE)
-    leader_bonus = 0.5 * (victim["walls"] + victim["towers"])
+    leader_bonus: float = 0.5 * (victim["walls"] + victim["towers"])
     return money + castle + leader_bonus
 
 
-def _haggle(game, state, view: dict[str, Any], seat: int, legal: list[Action]) -> Action:
+def _haggle(game: Gluecksritter, state: GluecksritterState, view: dict[str, Any], seat: int,
+            legal: list[Action]) -> Action:
     haggle = view["haggle"]
     if haggle["opener"] is None:
         other = [k for k in haggle["knights"] if k != seat][0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from games.core import InvalidState
 from games.gluecksritter.data import (
@@ -97,6 +97,27 @@ class GluecksritterState:
             previous=_copy_previous(self.previous), consulted=self.consulted,
         )
 
+    @property
+    def haggling(self) -> dict[str, Any]:
+        """The haggle between two Black Knights: there is one while the phase is haggle."""
+        if self.haggle is None:
+            raise InvalidState(f"Die Glücksritter state has no haggle under way (phase {self.phase})")
+        return self.haggle
+
+    @property
+    def black_knight(self) -> int:
+        """The seat playing the Black Knight: there is one in the knight and steal phases."""
+        if self.knight is None:
+            raise InvalidState(f"Die Glücksritter state has no Black Knight (phase {self.phase})")
+        return self.knight
+
+    @property
+    def raiding(self) -> dict[str, Any]:
+        """The Black Knight's raid of this round: there is one from the raid to the round's end."""
+        if self.raid is None:
+            raise InvalidState(f"Die Glücksritter state has no raid (phase {self.phase})")
+        return self.raid
+
     def ducats(self, seat: int) -> int:
         silver, gold = self.money[seat]
         return silver + 2 * gold
@@ -164,10 +185,14 @@ def from_dict(data: Mapping[str, Any]) -> GluecksritterState:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise InvalidState(f"Stored Die Glücksritter state is invalid: {message}.")
+        _invalid(message)
 
 
-def _is_int(value: Any) -> bool:
+def _invalid(message: str) -> NoReturn:
+    raise InvalidState(f"Stored Die Glücksritter state is invalid: {message}.")
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -208,7 +233,7 @@ def _validate(state: GluecksritterState) -> None:
     for hand in state.hands:
         _require(isinstance(hand, list), "a hand must be a list")
     places = [*state.hands, state.pile, state.discard, *state.favour]
-    held = Counter()
+    held: Counter[str] = Counter()
     for place in places:
         _require(isinstance(place, list) and all(code in DOCUMENTS for code in place), "unknown document")
         held.update(place)
@@ -253,7 +278,8 @@ def _validate(state: GluecksritterState) -> None:
         _require(bool(state.pending), "a field waits on nobody")
     if state.phase == "haggle":
         h = state.haggle
-        _require(isinstance(h, dict) and len(h.get("knights", [])) == 2, "a haggle without two knights")
+        if not isinstance(h, dict) or len(h.get("knights", [])) != 2:
+            _invalid("a haggle without two knights")
         _require(all(_is_int(k) and 0 <= k < seats for k in h["knights"]), "bad haggling knights")
     if state.phase in ("knight", "steal"):
         _require(_is_int(state.knight) and 0 <= state.knight < seats, "no Black Knight")
