@@ -23,7 +23,7 @@ Decisions where the rules are silent (documented in the summary too):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.core import (
@@ -41,7 +41,7 @@ from games.core import (
     msg,
 )
 from games.raubritter import state as state_io
-from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
+from games.raubritter.board import DIRECTION_NAMES, Laid, Square, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
     AREA_LIMIT,
@@ -166,7 +166,7 @@ class RaubRitter:
         if action.verb == "keep":
             self._keep(new, seat, action.args[0], events)
         elif action.verb == "lay":
-            self._lay(new, seat, action.args[0], new.geometry.parse(action.args[1]), events)
+            self._lay(new, seat, action.args[0], new.geometry.square_named(action.args[1]), events)
         elif action.verb == "knights":
             self._knights(new, seat, action.args[0], [int(n) for n in action.args[1].split(",")], events)
         else:  # "end"
@@ -201,7 +201,7 @@ class RaubRitter:
         state.phase, state.turn, state.lays_this_turn = "lay", 0, 0
         events.append(Event(msg("raubritter.event.start", player=SeatRef(0)), kind="phase"))
 
-    def _lay(self, state: RaubRitterState, seat: int, face: str, square, events: list[Event]) -> None:
+    def _lay(self, state: RaubRitterState, seat: int, face: str, square: Square, events: list[Event]) -> None:
         hand = state.hands[seat]
         tile = next(t for t in hand if t[1:] == face)  # the tile held longest
         hand.remove(tile)
@@ -217,7 +217,7 @@ class RaubRitter:
 
     def _knights(self, state: RaubRitterState, seat: int, direction: str, counts: list[int],
                  events: list[Event]) -> None:
-        castle = state.pending_castle
+        castle = state.castle_awaiting_knights
         total = sum(counts)
         squares = path(castle, direction, len(counts))
         for square, count in zip(squares, counts):
@@ -264,7 +264,9 @@ class RaubRitter:
 
     def _finish(self, state: RaubRitterState, reason: str, events: list[Event]) -> None:
         state.phase, state.end_reason = "over", reason
-        events.append(Event(msg("raubritter.event.over", result=result_msg(self.outcome(state))), kind="end"))
+        finished = self.outcome(state)
+        assert finished is not None  # the phase is over just above
+        events.append(Event(msg("raubritter.event.over", result=result_msg(finished)), kind="end"))
 
     def _canonical(self, state: RaubRitterState, action: Action) -> Action:
         """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
@@ -315,7 +317,7 @@ class RaubRitter:
         return msg("raubritter.label.unknown", text=action.encode()[:60])
 
     def suggest(self, state: RaubRitterState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
         from games.raubritter.ai import suggest
 
@@ -348,7 +350,8 @@ class RaubRitter:
 
         return standing_scores(state)
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: RaubRitterState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
@@ -437,7 +440,7 @@ def _knight_options(state: RaubRitterState) -> list[tuple[str, tuple[int, ...]]]
     options: list[tuple[str, tuple[int, ...]]] = [("-", (0,))]
     most = min(MAX_KNIGHTS_PLACED, state.knights_left[state.turn])
     for knights in range(1, most + 1):
-        options.extend(knight_moves(state.board, state.pending_castle, knights))
+        options.extend(knight_moves(state.board, state.castle_awaiting_knights, knights))
     return options
 
 

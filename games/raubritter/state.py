@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
-from games.core import InvalidState
+from games.core import InvalidState, Msg
 from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
 from games.raubritter.tiles import (
     AREA_CHOICES,
@@ -71,9 +71,15 @@ class RaubRitterState:
             limit=self.limit,
         )
 
-    def add_log(self, line) -> None:
-        line = line.to_json() if hasattr(line, "to_json") else line
-        self.log = (self.log + [line])[-LOG_LENGTH:]
+    @property
+    def castle_awaiting_knights(self) -> Square:
+        """The castle just laid: there is one while the phase is knights."""
+        if self.pending_castle is None:
+            raise InvalidState(f"Raub Ritter state has no castle awaiting knights (phase {self.phase})")
+        return self.pending_castle
+
+    def add_log(self, line: Msg | dict[str, Any]) -> None:
+        self.log = (self.log + [line.to_json() if isinstance(line, Msg) else line])[-LOG_LENGTH:]
 
 
 # ----------------------------------------------------------------------------------------
@@ -121,11 +127,16 @@ def from_dict(data: Mapping[str, Any]) -> RaubRitterState:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise InvalidState(f"Stored Raub Ritter state is invalid: {message}.")
+        _invalid(message)
+
+
+def _invalid(message: str) -> NoReturn:
+    raise InvalidState(f"Stored Raub Ritter state is invalid: {message}.")
 
 
 def _int(value: Any, what: str) -> int:
-    _require(isinstance(value, int) and not isinstance(value, bool), f"{what} must be an integer")
+    if not isinstance(value, int) or isinstance(value, bool):
+        _invalid(f"{what} must be an integer")
     return value
 
 
@@ -149,11 +160,13 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
 
     def square(text: Any) -> Square:
         parsed = geometry.parse(text) if isinstance(text, str) else None
-        _require(parsed is not None, f"{text!r} is no square of the grid")
+        if parsed is None:
+            _invalid(f"{text!r} is no square of the grid")
         return parsed
 
     def per_seat(values: Any, what: str) -> list[Any]:
-        _require(isinstance(values, list) and len(values) == seats, f"{what} needs one entry per seat")
+        if not isinstance(values, list) or len(values) != seats:
+            _invalid(f"{what} needs one entry per seat")
         return values
 
     board: dict[Square, Laid] = {}
