@@ -16,17 +16,18 @@ import argparse
 import random
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TextIO
 
 from games import REGISTRY, get_game
-from games.core import GameError, hooks, msg
+from games.core import Game, GameError, Msg, hooks, msg
 from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
 
 
-def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = False, lang: str = "en",
-         options: Mapping[str, str] | None = None, each_state: Callable[[int, Any], None] | None = None) -> int:
+def play(game_name: str, players: int, seed: int, out: TextIO | None = None, *, computer: bool = False,
+         lang: str = "en", options: Mapping[str, str] | None = None,
+         each_state: Callable[[int, Any], None] | None = None) -> int:
     """Play a whole game and print it. `each_state(step, state)`: called with the state at the
     start (step 0) and after every move (the renderers' command line draws them)."""
     out = out if out is not None else sys.stdout
@@ -39,7 +40,7 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
         each_state(0, state)
     print(t(lang, "core.cli.header", title=game_title(game), count=players, seed=seed), file=out)
     step = 0
-    while game.outcome(state) is None:
+    while (outcome := game.outcome(state)) is None:
         step += 1
         if step > MAX_ACTIONS:
             print(t(lang, "core.cli.stopped"), file=out)
@@ -57,7 +58,6 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
                 print(f"      {translate(event.text, lang, names)}", file=out)
         if each_state is not None:
             each_state(step, state)
-    outcome = game.outcome(state)
     print(t(lang, "core.cli.over", count=step, reason=translate(outcome.reason, lang, names)), file=out)
     for seat, score in enumerate(outcome.scores):
         marker = f"  ({t(lang, 'core.cli.winner')})" if seat in outcome.winners else ""
@@ -65,7 +65,7 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
     return 0
 
 
-def score_words(game, score: int):
+def score_words(game: Game, score: int) -> Msg | int:
     """"12 points", "3 castles": a final score with what it counts, where the game says it."""
     unit = f"{game.name}.score"
     return msg(unit, count=score) if has_message(unit) else score
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     add_command(sub)
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return args.run_command(args)
+        replayed: int = args.run_command(args)
+        return replayed
     if args.command == "list":
         for name, game in sorted(REGISTRY.items()):
             print(t(args.lang, "core.cli.list_line", name=f"{name:12s}", title=game_title(game),
