@@ -10,7 +10,7 @@ Every reply goes through `fit`, so nothing the bot sends can exceed Discord's li
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -125,7 +125,7 @@ def message_for(error: BaseException, lang: str = i18n.DEFAULT_LANGUAGE) -> str 
 
 def describe_interaction(interaction: discord.Interaction) -> str:
     """What the user did, for the log: the command and its options, or the component's custom_id."""
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     if interaction.type is discord.InteractionType.application_command:
         parts = [data.get("name", "?")]
         options = list(data.get("options") or [])
@@ -145,7 +145,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     error = unwrap(error)
     context = (f"channel={interaction.channel_id} user={getattr(interaction.user, 'id', '?')} "
                f"action={describe_interaction(interaction)}")
-    if is_lost_interaction(error):
+    if isinstance(error, discord.HTTPException) and is_lost_interaction(error):  # (only a request's error is)
         # Discord gave the click up before the bot could answer (it reached us late, after a
         # gateway outage): the player saw "interaction failed" and may click again.
         log.info("Click lost: Discord no longer knows the interaction (%s) %s", error.text or error.code, context)

@@ -83,8 +83,9 @@ def tally(results: Iterable[ResultRow]) -> dict[tuple[int, str], Record]:
             record.played += 1
             if player.seat in winners and player.seat != resigned:
                 record.won += 1
-            if isinstance(scores, list) and player.seat < len(scores) and isinstance(scores[player.seat], (int, float)):
-                record.score_total += scores[player.seat]
+            seat = player.seated  # a finished game's players all have seats
+            if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], (int, float)):
+                record.score_total += scores[seat]
                 record.scored += 1
     return records
 
@@ -168,7 +169,7 @@ def score_history(game: Game, table: GameRow, moves: Sequence[Move]) -> list[lis
     """The scores after every move (index 0: the start), rebuilt from seed and moves."""
     from games.core import Action
 
-    state = game.new_game(len(table.players), seed=table.seed, options=table.options)
+    state = game.new_game(len(table.players), seed=table.started_seed, options=table.options)
     history = []
     scores = running_scores(game, state)
     if scores is not None:

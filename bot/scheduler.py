@@ -137,7 +137,9 @@ class Scheduler:
             except asyncio.CancelledError:
                 if self._stopping:
                     raise
-                asyncio.current_task().uncancel()  # a poke, not a stop
+                task = asyncio.current_task()
+                if task is not None:  # always: the scheduler runs as a task
+                    task.uncancel()  # a poke, not a stop
             finally:
                 self._sleeping = False
             self.wakeups += 1

@@ -18,7 +18,7 @@ import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import aiosqlite
 
@@ -57,7 +57,7 @@ class CoreStore(Queries):
         self.loads = 0  # games read from the store (a start-up test counts them)
 
     @classmethod
-    async def open(cls, path: str | Path):
+    async def open(cls, path: str | Path) -> Self:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
@@ -88,9 +88,16 @@ class CoreStore(Queries):
                        "busy_timeout = 5000"):
             await self._db.execute_fetchall(f"PRAGMA {pragma}")
 
-    async def _migrate(self) -> None:
+    async def _user_version(self) -> int:
+        """The schema version the database file records (SQLite answers the pragma always)."""
         async with self._db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()
+            row = await cursor.fetchone()
+        if row is None:
+            raise StorageError("The database did not tell its schema version")
+        return int(row[0])
+
+    async def _migrate(self) -> None:
+        current = await self._user_version()
         for number, _title, sql in MIGRATIONS:
             if number <= current:
                 continue
@@ -105,8 +112,8 @@ class CoreStore(Queries):
                 raise
 
     async def schema_version(self) -> int:
-        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
-            return (await cursor.fetchone())[0]
+        async with self._lock:
+            return await self._user_version()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -287,7 +294,10 @@ class CoreStore(Queries):
                         await db.execute(sql, params)
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("This channel already has an open game.") from exc
-            return await self._load("id = ?", (game_id,))
+            created = await self._load("id = ?", (game_id,))
+            if created is None:  # written just above, under the same lock
+                raise StorageError(f"Game {game_id} was not stored.")
+            return created
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))

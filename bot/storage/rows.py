@@ -35,6 +35,13 @@ class SeatRow:
     dm_ok: bool | None
 
     @property
+    def seated(self) -> int:
+        """The seat of a player in a started game (a lobby's players have none yet)."""
+        if self.seat is None:
+            raise StorageError(f"player {self.user_id} has no seat: the game has not started")
+        return self.seat
+
+    @property
     def computer(self) -> bool:
         """Whether a computer player was seated here in the lobby (not a person's seat that the
         computer keeps for them: see `bot.days.computer.is_computer`)."""
@@ -80,6 +87,13 @@ class GameRow:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def started_seed(self) -> int:
+        """The engine's seed of a started game (a table still in the lobby has none)."""
+        if self.seed is None:
+            raise StorageError(f"game {self.id} has not started: it has no seed")
+        return self.seed
 
     @property
     def started_state(self) -> dict[str, Any]:
