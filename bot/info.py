@@ -197,7 +197,7 @@ class Info:
                 notes.append(i18n.t(lang, "bot.table.status_to_act"))
             if player.dm_ok is False:
                 notes.append(i18n.t(lang, "bot.table.status_dms_closed"))
-            seats.append(f"{player.seat + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
+            seats.append(f"{player.seated + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
         lines = [
             i18n.t(lang, "bot.table.status_title", game=game_title(game), id=table.id, moves=moves,
                    when=presenter.timestamp(last_at or table.updated_at)),
@@ -243,10 +243,11 @@ class Info:
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))
 
-    async def rules_text(self, channel_id: int, game_name: str | None, lang: str = "en") -> str:
-        """`/game rules`: a game's summary and table options, answered to one user in their language."""
+    async def rules_text(self, channel_id: int | None, game_name: str | None, lang: str = "en") -> str:
+        """`/game rules`: a game's summary and table options, answered to one user in their language
+        (by default of the game in the channel it was asked in, if any)."""
         if game_name is None:
-            table = await self.storage.open_game_in(channel_id)
+            table = None if channel_id is None else await self.storage.open_game_in(channel_id)
             if table is None:
                 raise Refusal.of("bot.errors.rules_which_game")
             game_name = table.game

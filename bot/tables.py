@@ -186,7 +186,7 @@ class Tables:
             seed = self.seed_source.getrandbits(63)
             state = game.new_game(count, seed=seed, options=table.options)
             seated = tuple(sorted((dataclasses.replace(p, seat=order.index(p.user_id)) for p in table.players),
-                                  key=lambda p: p.seat))
+                                  key=lambda p: p.seated))
             started = dataclasses.replace(table, status="active", players=seated, version=0, seed=seed)
             settings = await self.storage.days_table(table.id)
             text = presenter.start_text(started, game, [], table_language(table), practice=settings["practice"],

@@ -52,6 +52,8 @@ class Absence:
             if table.status != "active":
                 continue
             seat = table.seat_of(user.id)
+            if seat is None:  # every open game of theirs seats them
+                continue
             row = (await self.storage.days_seats(table.id)).get(seat, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
                 await self.moves.change(table.id, self._taken_back(seat))

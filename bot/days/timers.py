@@ -66,8 +66,10 @@ class Timers:
         mover = change.seat if change.kind in ("move", "undo") else None
         person = change.by_person and mover is not None
         if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
+            if change.seat is None:
+                raise ValueError(f"A {change.kind} change of game {table.id} sets a seat's row but names no seat")
             seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
-        if person:
+        if change.by_person and mover is not None:  # `person`
             # A move of their own brings a player back: no more computer, no more absence.
             row = seats.get(mover, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
@@ -82,7 +84,7 @@ class Timers:
         since: dict[int, int | None] = {}
         timers: list[tuple[int, str, int]] = []
         for player in table.players:
-            seat = player.seat
+            seat = player.seated  # a game being played (the start's row is the started one)
             row = seats.get(seat, {})
             if seat not in to_act:
                 since[seat] = None
@@ -92,7 +94,7 @@ class Timers:
             # Taking back a secret choice while others still choose rejoins their wait: the
             # round's clock goes on (changing must not buy a fresh deadline).
             rejoined = started is None and seat == mover and change.by_person
-            if not waiting_on:
+            if started is None or not waiting_on:  # (no start: not waiting on either)
                 started = now
                 if rejoined:
                     others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
@@ -189,10 +191,11 @@ class Timers:
         seats = await self.storage.days_seats(table.id)
         names = presenter.bold_names(table.names)
         for player in table.players:
+            seat = player.seated  # a game being played
             until = (await self.storage.days_user(player.user_id))["away_until"] if not player.computer else None
             if until is not None and until > now:
-                lines.append(words(lang, "status_away", who=names[player.seat], until=presenter.timestamp(until, "f")))
-            if is_computer(player.user_id, seats.get(player.seat)):
-                lines.append(words(lang, "status_computer", who=names[player.seat]))
+                lines.append(words(lang, "status_away", who=names[seat], until=presenter.timestamp(until, "f")))
+            if is_computer(player.user_id, seats.get(seat)):
+                lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 
