@@ -11,8 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.components import DICE_VERBS, Choice
-from games.core import Game, SubsetChoice, hooks
+from bot.components import DICE_VERBS, Choice, Toggles
+from games.core import Game, hooks
 from i18n import t, translate
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
             for action in game.legal_actions(state, seat)]
 
 
-def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[SubsetChoice]:
+def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Toggles]:
     """Families of the seat's actions the engine wants shown as toggles, with every text in
     words; a toggle names its item's position and value ("Die 3: 5")."""
     if not game.features.toggles:
@@ -46,9 +46,9 @@ def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
         item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
         items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
                       for value, label in family.items)
-        families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
-                                     translate(family.confirm, lang, names), size=family.size,
-                                     chosen=tuple(family.chosen)))
+        families.append(Toggles(family.verb, items, translate(family.prompt, lang, names),
+                                translate(family.confirm, lang, names), size=family.size,
+                                chosen=tuple(family.chosen)))
     return families
 
 

@@ -63,3 +63,11 @@ def require_guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     return interaction.guild_id
+
+
+def require_channel(interaction: discord.Interaction) -> int:
+    """The server channel a command was used in (every command in a server names one)."""
+    require_guild(interaction)
+    if interaction.channel_id is None:
+        raise app_commands.CheckFailure()  # "not here"
+    return interaction.channel_id
