@@ -259,9 +259,10 @@ def initial(name: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def ink_box(text: str, size: int) -> tuple[float, float, float, float]:
+def ink_box(text: str, size: int) -> tuple[int, int, int, int]:
     """The box of `text`'s ink at `size`, relative to the left end of its baseline."""
-    return font(size).getbbox(text, anchor="ls")
+    left, top, right, bottom = font(size).getbbox(text, anchor="ls")  # whole pixels (typed as floats)
+    return int(left), int(top), int(right), int(bottom)
 
 
 def ink_height(text: str, size: int) -> int:
