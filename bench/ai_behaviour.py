@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
+from games import REGISTRY
 
 
 def run(name: str, games: int, strength: str) -> None:
@@ -53,7 +53,8 @@ def run(name: str, games: int, strength: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", metavar="GAME", help=f"any of {', '.join(sorted(REGISTRY))} (all by default)")
+    parser.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"any of {', '.join(sorted(REGISTRY))} (all by default)")
     parser.add_argument("--games", dest="count", type=int, default=200)
     parser.add_argument("--strength", default="normal", choices=("normal", "strong"))
     args = parser.parse_args()

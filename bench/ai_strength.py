@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
-import games.search as search  # noqa: E402
+import games.search as search
+from games import REGISTRY
 
 USUAL = {"knatsch": 3, "raubritter": 3, "macrobber": 4, "gluecksritter": 4, "carcassonne": 2}
 

@@ -34,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
-from renderers import render_png, render_pngs  # noqa: E402
-from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act  # noqa: E402
+from games import REGISTRY
+from renderers import render_png, render_pngs
+from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act
 
 
 class TimedRenderer:

@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from bench.bot_moves import TimedRenderer, percentile, play  # noqa: E402
-from games import REGISTRY  # noqa: E402
+from bench.bot_moves import TimedRenderer, percentile, play
+from games import REGISTRY
 
 GAMES = (("knatsch", 3), ("raubritter", 4))
 

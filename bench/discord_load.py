@@ -31,12 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig  # noqa: E402
-from bench.standin.process import cpu_seconds  # noqa: E402
-from bench.standin.ratelimits import RateLimiter, describe_limits, exempt_from_global, parse_route_limit  # noqa: E402
-from bench.standin.recorder import ACK_DEADLINE, percentile  # noqa: E402
-from bench.standin.tables import Table, Tables  # noqa: E402
-from games import REGISTRY  # noqa: E402
+from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig
+from bench.standin.process import cpu_seconds
+from bench.standin.ratelimits import RateLimiter, describe_limits, exempt_from_global, parse_route_limit
+from bench.standin.recorder import ACK_DEADLINE, percentile
+from bench.standin.tables import Table, Tables
+from games import REGISTRY
 
 
 @dataclass

@@ -23,12 +23,12 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.days.reminders import Reminders  # noqa: E402
-from bot.days.timers import Timers  # noqa: E402
-from bot.scheduler import Scheduler, SystemClock  # noqa: E402
-from bot.storage import Storage  # noqa: E402
-from bot.turns import Change  # noqa: E402
-from games import REGISTRY  # noqa: E402
+from bot.days.reminders import Reminders
+from bot.days.timers import Timers
+from bot.scheduler import Scheduler, SystemClock
+from bot.storage import Storage
+from bot.turns import Change
+from games import REGISTRY
 
 
 def rss_mib() -> float:

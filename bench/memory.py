@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import Storage  # noqa: E402
-from games import REGISTRY  # noqa: E402
-from tests.bot.harness import simulated_discord  # noqa: E402
+from bot.storage import Storage
+from games import REGISTRY
+from tests.bot.harness import simulated_discord
 
 
 def rss_mib() -> float:
@@ -105,7 +105,7 @@ async def run(games: int, moves: int) -> None:
             print(f"restarted with {games} active games stored: {rss_mib():7.1f} MiB "
                   f"(database {path.stat().st_size / 2**20:.1f} MiB)")
             by_id = {m.id: m for m in members}
-            for number, channel in enumerate(channels[:moves]):
+            for channel in channels[:moves]:
                 table = await world.bot.storage.open_game_in(channel.id)
                 engine = REGISTRY[table.game]
                 state = engine.from_dict(table.state)

@@ -33,11 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig  # noqa: E402
-from bench.standin.population import database_size, migrate, populate, templates  # noqa: E402
-from bench.standin.process import RssSampler  # noqa: E402
-from bench.standin.ratelimits import RateLimiter, describe_limits  # noqa: E402
-from bench.standin.recorder import Recorder  # noqa: E402
+from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig
+from bench.standin.population import database_size, migrate, populate, templates
+from bench.standin.process import RssSampler
+from bench.standin.ratelimits import RateLimiter, describe_limits
+from bench.standin.recorder import Recorder
 
 SETTLE = 3.0  # seconds between a phase's end and reading RSS
 OWED_TIMEOUT = 300.0  # seconds the owed boards may take after the start
@@ -159,7 +159,7 @@ async def make_moves(standin: StandIn, games, concurrency: int, timeout: float) 
                 record.changed.clear()
                 try:
                     await asyncio.wait_for(record.changed.wait(), 1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             if record.ack_seconds is not None:
                 acks.append(record.ack_seconds)

@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
-from games.core import reaction_kind  # noqa: E402
+from games import REGISTRY
+from games.core import reaction_kind
 
 TABLES = {"knatsch": (3, 4, 6), "macrobber": (3, 4, 5), "carcassonne": (2, 5), "raubritter": (3, 4),
           "gluecksritter": (4, 6)}
@@ -61,7 +61,9 @@ class Tally:
         """Median and the middle 80 % of the games: game lengths vary a lot, so a mean over ten
         games moves by a quarter from one set of seeds to the next."""
         games = sorted(self.per_game)
-        at = lambda share: games[min(len(games) - 1, int(share * len(games)))]  # noqa: E731
+        def at(share: float) -> int:
+            return games[min(len(games) - 1, int(share * len(games)))]
+
         return f"{at(0.5)} ({at(0.1)}-{at(0.9)})"
 
 

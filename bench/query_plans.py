@@ -22,17 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiosqlite  # noqa: E402
+import aiosqlite
 
-from games import REGISTRY  # noqa: E402
-from tests.bot import fakegame  # noqa: E402
-from tests.bot.harness import (SketchRenderer, play_to_end, seat_order, simulated_discord, start_table,  # noqa: E402
-                               take_turn, to_act)
+from games import REGISTRY
+from tests.bot import fakegame
+from tests.bot.harness import SketchRenderer, play_to_end, seat_order, simulated_discord, start_table, take_turn, to_act
 
 SKIP = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|PRAGMA|CREATE|ALTER|DROP)", re.I)
 
 
-async def record(database: Path) -> "OrderedDict[str, tuple]":
+async def record(database: Path) -> OrderedDict[str, tuple]:
     seen: OrderedDict[str, tuple] = OrderedDict()
     original = aiosqlite.Connection.execute
 

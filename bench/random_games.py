@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
+from games import REGISTRY
 
 
 def random_game(game, players: int, seed: int) -> int:

@@ -18,9 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.raubritter import GAME  # noqa: E402
-from games.raubritter import ai  # noqa: E402
-from games.raubritter.tiles import POINTS  # noqa: E402
+from games.raubritter import (
+    GAME,
+    ai,
+)
+from games.raubritter.tiles import POINTS
 
 
 def normal_view(state) -> list[float]:
@@ -66,7 +68,8 @@ def main() -> None:
                 loss[name] -= math.log(max(1e-9, sum(odds[w] for w in winners) / sum(odds)))
     print(f"Raub Ritter, {args.players} players: {positions} positions of {args.games} games between normal players")
     for name in JUDGEMENTS:
-        print(f"  {name:26s} names the winner in {right[name] / positions:5.1%}   log loss {loss[name] / positions:.3f}")
+        print(f"  {name:26s} names the winner in {right[name] / positions:5.1%}   "
+              f"log loss {loss[name] / positions:.3f}")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import records  # noqa: E402
-from bot.storage import Storage  # noqa: E402
-from games import REGISTRY  # noqa: E402
-from games.replay import Move, check, dumps, export_game, replay  # noqa: E402
-from renderers.score_chart import render_chart_png  # noqa: E402
+from bot import records
+from bot.storage import Storage
+from games import REGISTRY
+from games.replay import Move, check, dumps, export_game, replay
+from renderers.score_chart import render_chart_png
 
 
 def random_game(name: str, players: int, seed: int):

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
-from renderers import render_png  # noqa: E402
+from games import REGISTRY
+from renderers import render_png
 
 NAMES = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
 RUNS = 20

@@ -55,22 +55,23 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig  # noqa: E402
-from bench.standin.botview import MOVE_ID, controls  # noqa: E402
-from bench.standin.faults import DM_OPEN_ROUTES, INTERACTION_ROUTES, MESSAGE_ROUTES, Storm  # noqa: E402
-from bench.standin.payloads import DISCORD_EPOCH_MS, DM  # noqa: E402
-from bench.standin.process import rss_mib  # noqa: E402
-from bench.standin.recorder import ACK_DEADLINE, InteractionRecord, MessageEvent  # noqa: E402
-from bench.standin.server import Player  # noqa: E402
-from bench.standin.tables import Table, Tables  # noqa: E402
-from games import REGISTRY  # noqa: E402
-from i18n import translate  # noqa: E402
+from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig
+from bench.standin.botview import MOVE_ID, controls
+from bench.standin.faults import DM_OPEN_ROUTES, INTERACTION_ROUTES, MESSAGE_ROUTES, Storm
+from bench.standin.payloads import DISCORD_EPOCH_MS, DM
+from bench.standin.process import rss_mib
+from bench.standin.recorder import ACK_DEADLINE, InteractionRecord, MessageEvent
+from bench.standin.server import Player
+from bench.standin.tables import Table, Tables
+from games import REGISTRY
+from i18n import translate
 
 GAMES = sorted(REGISTRY)              # knatsch, raubritter, macrobber, gluecksritter, carcassonne
 DAY_OPTIONS = "deadline=24h reminder=1h react=15m"
@@ -900,7 +901,7 @@ class Checks:
         used: set[int] = set()
         appeared, owed, lost = 0, 0, []
         now = time.time()
-        for delivery_id, game_id, payload, created_at, at, channel_id in stored:
+        for delivery_id, game_id, payload, _created_at, at, channel_id in stored:
             content = json.loads(payload).get("content", "")
             match = next((mid for when, mid, text in posted[channel_id]
                           if mid not in used and text == content and when >= at - 2.0), None)
@@ -1077,9 +1078,9 @@ def tracebacks(logs: list[Path]) -> dict[str, dict[str, Any]]:
                 if LOG_LINE.match(following):
                     break
                 block.append(following)
-            ending = next((l for l in reversed(block) if l and not l.startswith(" ")), block[-1])
+            ending = next((line for line in reversed(block) if line and not line.startswith(" ")), block[-1])
             logged = next((lines[k] for k in range(number - 1, -1, -1) if LOG_LINE.match(lines[k])), "")
-            frames = [l.strip() for l in block if l.strip().startswith("File ") and "/bot/" in l]
+            frames = [line.strip() for line in block if line.strip().startswith("File ") and "/bot/" in line]
             entry = found.setdefault(ending[:200], {"count": 0, "logged": logged[:200],
                                                     "where": frames[-1][:200] if frames else ""})
             entry["count"] += 1

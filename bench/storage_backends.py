@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.postgres import open_storage  # noqa: E402
-from games import REGISTRY  # noqa: E402
+from bot.postgres import open_storage
+from games import REGISTRY
 
 
 def sample_state() -> dict:

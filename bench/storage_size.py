@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.records import outcome_record  # noqa: E402
-from bot.storage import Storage  # noqa: E402
-from games import REGISTRY  # noqa: E402
+from bot.records import outcome_record
+from bot.storage import Storage
+from games import REGISTRY
 
 
 async def store_games(path: Path, game_name: str, players: int, count: int, stop_share: float | None,

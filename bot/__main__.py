@@ -20,7 +20,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from typing import Mapping
+from collections.abc import Mapping
+from pathlib import Path
 
 import discord
 import yarl
@@ -123,8 +124,12 @@ def maintenance(environ: Mapping[str, str], argv: list[str]) -> int:
     settings = Settings.from_env({**environ, "DISCORD_TOKEN": environ.get("DISCORD_TOKEN") or "unused"})
     database = settings.database_path
     if argv[0] == "backup":
+        if not isinstance(database, Path):  # DATABASE_URL: PostgreSQL keeps its own back-ups
+            return fail(f"The database is {database}: back it up with PostgreSQL's own tools.")
         if not database.exists():
             return fail(f"No database at {database}: nothing to back up.")
+        if settings.backup_dir is None:  # from_env always names one (BACKUP_DIR, or beside the database)
+            return fail("No BACKUP_DIR to back up into.")
         target = settings.backup_dir / backup_name()
         backup_file(database, target)
         print(f"bot: backed up {database} to {target}")
@@ -145,7 +150,7 @@ def ratings(environ: Mapping[str, str], argv: list[str]) -> int:
         return fail("Usage: python -m bot ratings rebuild")
     settings = Settings.from_env({**environ, "DISCORD_TOKEN": environ.get("DISCORD_TOKEN") or "unused"})
     database = settings.database_path
-    if not str(database).startswith(("postgresql://", "postgres://")) and not database.exists():
+    if isinstance(database, Path) and not database.exists():  # (a URL names a PostgreSQL database)
         return fail(f"No database at {database}: nothing to rebuild.")
 
     async def run():

@@ -6,17 +6,14 @@ import logging
 import random
 import signal
 import time
-from datetime import datetime, timezone
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Mapping
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-
-from games import REGISTRY
-from games.core import Game
-from renderers import BoardRenderer
 
 from bot.cogs.days import DaysCog
 from bot.cogs.endings import EndingsCog
@@ -25,8 +22,8 @@ from bot.cogs.league import LeagueCog
 from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
-from bot.components import ALL_DYNAMIC_ITEMS
 from bot.collector import QuietCollector
+from bot.components import ALL_DYNAMIC_ITEMS
 from bot.days.absence import Absence
 from bot.days.hints import Hints
 from bot.days.orders import Orders
@@ -51,6 +48,9 @@ from bot.timing import Durations
 from bot.tournaments.commands import TournamentCog
 from bot.tournaments.runner import Tournaments
 from bot.translator import CatalogueTranslator
+from games import REGISTRY
+from games.core import Game
+from renderers import BoardRenderer
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,16 @@ BACKUP_KEEP = 7
 BACKUP_PATTERN = "bot-*.sqlite3"
 
 FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog, LeagueCog, TournamentCog)
+
+Part = TypeVar("Part")
+
+
+def wired(part: Part | None, name: str) -> Part:
+    """A part of the bot that `GameBot.setup_hook` wires once the storage is open: asked for
+    earlier, a clear error instead of a None that fails further on."""
+    if part is None:
+        raise RuntimeError(f"The bot's {name} is wired in setup_hook, which has not run yet")
+    return part
 
 
 class GameTree(app_commands.CommandTree):
@@ -88,7 +98,7 @@ class GameBot(commands.Bot):
         handle_signals: bool = False,
         collect_when_quiet: bool = False,
         archive_days: float = 0.0,
-        **shards: object,
+        **shards: Any,
     ) -> None:
         super().__init__(
             **shards,
@@ -116,22 +126,23 @@ class GameBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
         self.game_group = app_commands.Group(name="game", description="Board games in this channel")
-        self.storage: Storage | None = None
+        self._storage: Storage | None = None
         self.scheduler = Scheduler(clock)  # the one scheduler for every timer, on the one clock
         self.durations = durations or Durations()  # every wait of game time (bot.timing)
         self.collector = QuietCollector() if collect_when_quiet else None
-        # The bot's parts, wired in setup_hook: commands and components reach them here.
-        self.moves: Moves | None = None
-        self.deliveries: Deliveries | None = None
-        self.tables: Tables | None = None
-        self.info: Info | None = None
-        self.seats: ComputerSeats | None = None
-        self.hints: Hints | None = None
-        self.absence: Absence | None = None
-        self.taking_back: TakingBack | None = None
-        self.orders: Orders | None = None
-        self.league: League | None = None
-        self.tournaments: Tournaments | None = None
+        # The bot's parts, wired in setup_hook: commands and components reach them through the
+        # properties below (`wired`), which refuse to answer before then.
+        self._moves: Moves | None = None
+        self._deliveries: Deliveries | None = None
+        self._tables: Tables | None = None
+        self._info: Info | None = None
+        self._seats: ComputerSeats | None = None
+        self._hints: Hints | None = None
+        self._absence: Absence | None = None
+        self._taking_back: TakingBack | None = None
+        self._orders: Orders | None = None
+        self._league: League | None = None
+        self._tournaments: Tournaments | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -142,8 +153,56 @@ class GameBot(commands.Bot):
         self._stopping = False
         self._owed_check_at = 0.0
 
+    @property
+    def storage(self) -> Storage:
+        return wired(self._storage, "storage")
+
+    @property
+    def moves(self) -> Moves:
+        return wired(self._moves, "move pipeline")
+
+    @property
+    def deliveries(self) -> Deliveries:
+        return wired(self._deliveries, "delivery worker")
+
+    @property
+    def tables(self) -> Tables:
+        return wired(self._tables, "tables")
+
+    @property
+    def info(self) -> Info:
+        return wired(self._info, "info")
+
+    @property
+    def seats(self) -> ComputerSeats:
+        return wired(self._seats, "computer seats")
+
+    @property
+    def hints(self) -> Hints:
+        return wired(self._hints, "hints")
+
+    @property
+    def absence(self) -> Absence:
+        return wired(self._absence, "absence")
+
+    @property
+    def taking_back(self) -> TakingBack:
+        return wired(self._taking_back, "taking back")
+
+    @property
+    def orders(self) -> Orders:
+        return wired(self._orders, "standing orders")
+
+    @property
+    def league(self) -> League:
+        return wired(self._league, "league")
+
+    @property
+    def tournaments(self) -> Tournaments:
+        return wired(self._tournaments, "tournaments")
+
     async def setup_hook(self) -> None:
-        self.storage = storage = await open_storage(str(self.database_path))
+        self._storage = storage = await open_storage(str(self.database_path))
         self.wire(storage)
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
@@ -161,7 +220,7 @@ class GameBot(commands.Bot):
         if owed:
             log.info("Start-up: delivering what %d game(s) owe since the last stop", owed)
         if self.backup_every is not None and self.backup_dir is not None:
-            self._backup_task = asyncio.create_task(self._backup_loop(), name="daily-backup")
+            self._backup_task = asyncio.create_task(self._backup_loop(self.backup_every), name="daily-backup")
         if self.handle_signals:
             self.install_signal_handlers()
         if getattr(self, "shard_ids", None) is not None:  # other processes serve the other shards
@@ -174,43 +233,44 @@ class GameBot(commands.Bot):
         """The bot's parts and who follows whom: the move pipeline (bot.moves) with its
         listeners, the delivery worker (bot.delivery), and the features around them."""
         content = Content(self, storage, self.render)
-        self.deliveries = Deliveries(self, storage, self.games, content, owns_guild=self.owns_guild,
-                                     end_message=EndMessages(content, storage), now=self.scheduler.clock.now,
-                                     durations=self.durations)
-        self.moves = Moves(storage, self.games, self.deliveries, self.collector)
+        end_messages = EndMessages(content, storage)
+        self._deliveries = deliveries = Deliveries(self, storage, self.games, content, owns_guild=self.owns_guild,
+                                                   end_message=end_messages, now=self.scheduler.clock.now,
+                                                   durations=self.durations)
+        self._moves = moves = Moves(storage, self.games, deliveries, self.collector)
         timers = Timers(storage, self.scheduler, self.durations)
-        self.moves.listen(timers)
-        self.seats = ComputerSeats(storage, self.moves, self.deliveries)
-        reminders = Reminders(self, storage, self.moves, self.deliveries, timers.now, self.durations)
-        self.orders = Orders(storage, self.moves)
-        content.standing_orders = self.orders.of
-        timers.handlers = {"reminder": reminders.remind, "deadline": self.seats.timed_out,
-                           "computer": self.seats.move, "react": self.orders.window_closed}
-        self.hints = Hints(storage, self.moves, self.seats.check_person)
+        moves.listen(timers)
+        self._seats = seats = ComputerSeats(storage, moves, deliveries)
+        reminders = Reminders(self, storage, moves, deliveries, timers.now, self.durations)
+        self._orders = orders = Orders(storage, moves)
+        content.standing_orders = orders.of
+        timers.handlers = {"reminder": reminders.remind, "deadline": seats.timed_out,
+                           "computer": seats.move, "react": orders.window_closed}
+        self._hints = hints = Hints(storage, moves, seats.check_person)
         content.deadline_line = timers.deadline_line
-        content.hint_offered = self.hints.offered
-        content.seat_left = self.seats.seat_left
-        self.tables = Tables(storage, self.games, self.moves, self.seats, self.seed_source)
-        self.info = Info(storage, self.moves, self.tables, content, self.deliveries, self.seats, timers)
-        self.absence = Absence(storage, self.moves, self.deliveries, timers)
-        self.taking_back = TakingBack(storage, self.moves)
-        self.scheduler.add_source(self.deliveries.next_due, self.deliveries.run_due)
+        content.hint_offered = hints.offered
+        content.seat_left = seats.seat_left
+        self._tables = tables = Tables(storage, self.games, moves, seats, self.seed_source)
+        self._info = Info(storage, moves, tables, content, deliveries, seats, timers)
+        self._absence = Absence(storage, moves, deliveries, timers)
+        self._taking_back = TakingBack(storage, moves)
+        self.scheduler.add_source(deliveries.next_due, deliveries.run_due)
         if self.archive_days > 0:
             archive = Archive(storage, self.archive_days, self.scheduler.clock.now)
             self.scheduler.add_source(archive.next_due, archive.run_due)
         # The league (bot.league): ratings rated in the change that ends a game, shown in its end
         # message; the server's overview message and its worker; the recap atop a turn message.
-        self.league = League(self, storage, self.games, owns_guild=self.owns_guild,
-                             sharded=getattr(self, "shard_ids", None) is not None)
-        self.moves.listen(self.league.listener)
-        self.deliveries.end_message = self.league.end_message(self.deliveries.end_message)
-        content.turn_recap = self.league.turn_recap
-        self.scheduler.add_source(self.league.overviews.next_due, self.league.overviews.run_due)
+        self._league = league = League(self, storage, self.games, owns_guild=self.owns_guild,
+                                       sharded=getattr(self, "shard_ids", None) is not None)
+        moves.listen(league.listener)
+        deliveries.end_message = league.end_message(end_messages)
+        content.turn_recap = league.turn_recap
+        self.scheduler.add_source(league.overviews.next_due, league.overviews.run_due)
         # Tournaments (bot.tournaments): rounds that run themselves, a table's result stored with the
         # change that ends its game, tables past their time ended by the rule, one message each.
-        self.tournaments = Tournaments(self, storage, self.games, self.moves, self.seats, self.scheduler,
-                                       self.durations, self.seed_source, owns_guild=self.owns_guild,
-                                       sharded=getattr(self, "shard_ids", None) is not None)
+        self._tournaments = Tournaments(self, storage, self.games, moves, seats, self.scheduler,
+                                        self.durations, self.seed_source, owns_guild=self.owns_guild,
+                                        sharded=getattr(self, "shard_ids", None) is not None)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -235,7 +295,8 @@ class GameBot(commands.Bot):
 
     async def backup_now(self) -> Path:
         """One online back-up (the bot keeps playing), then only the newest `backup_keep` kept."""
-        assert self.storage is not None and self.backup_dir is not None
+        if self.backup_dir is None:
+            raise RuntimeError("No back-up directory was given (create_bot(backup_dir=...))")
         target = self.backup_dir / backup_name()
         started = time.monotonic()
         await self.storage.backup(target)
@@ -245,31 +306,32 @@ class GameBot(commands.Bot):
                  (time.monotonic() - started) * 1000, self.backup_keep)
         return target
 
-    async def _backup_loop(self) -> None:
+    async def _backup_loop(self, every: float) -> None:
         while True:
             newest = self.backups()[-1:] or None
             age = time.time() - newest[0].stat().st_mtime if newest else None
-            wait = 0.0 if age is None else max(0.0, self.backup_every - age)
+            wait = 0.0 if age is None else max(0.0, every - age)
             await asyncio.sleep(wait)
             try:
                 await self.backup_now()
-            except Exception:  # noqa: BLE001 - a failed back-up must not stop the bot
+            except Exception:
                 log.exception("Back-up to %s failed; trying again in an hour", self.backup_dir)
-                await asyncio.sleep(min(3600.0, self.backup_every))
+                await asyncio.sleep(min(3600.0, every))
 
     async def _next_owed_check(self) -> float:
         return self._owed_check_at
 
     async def _check_owed_boards(self, now: float) -> None:
         """Deliver what games in this process's servers owe (moves applied by another process)."""
-        if now < self._owed_check_at or self.deliveries is None or self.deliveries.stopping:
+        deliveries = self._deliveries
+        if now < self._owed_check_at or deliveries is None or deliveries.stopping:
             return
         self._owed_check_at = now + self.owed_board_every
         try:
             for game_id, guild_id in await self.storage.owed_games():
                 if self.owns_guild(guild_id):
-                    self.deliveries.kick(game_id)
-        except Exception:  # noqa: BLE001 - tried again at the next check
+                    deliveries.kick(game_id)
+        except Exception:
             log.exception("Looking for owed deliveries failed; trying again in %.0f s", self.owed_board_every)
 
     def owns_guild(self, guild_id: int) -> bool:
@@ -307,13 +369,14 @@ class GameBot(commands.Bot):
         try:
             if self._backup_task is not None:
                 self._backup_task.cancel()
-            if self.moves is not None and self.storage is not None:
-                if not await self.moves.drain(STOP_TIMEOUT * DRAIN_SHARE):
+            moves, deliveries = self._moves, self._deliveries
+            if moves is not None and deliveries is not None and self._storage is not None:
+                if not await moves.drain(STOP_TIMEOUT * DRAIN_SHARE):
                     log.warning("Stopping with moves still under way (they are stored whole or not at all)")
                 left = STOP_TIMEOUT * 0.9 - (time.monotonic() - started)
-                if not await self.deliveries.drain(left):
+                if not await deliveries.drain(left):
                     log.warning("Some deliveries were not made before stopping; they are made at the next start")
-                await self.deliveries.stop()
+                await deliveries.stop()
             await super().close()
         finally:
             await self.close_storage()
@@ -321,14 +384,14 @@ class GameBot(commands.Bot):
 
     async def close_storage(self) -> None:
         await self.scheduler.stop()
-        if self.deliveries is not None:
-            await self.deliveries.stop()
-        if self.league is not None:
-            await self.league.stop()
-        if self.tournaments is not None:
-            await self.tournaments.stop()
-        if self.storage is not None:
-            await self.storage.close()
+        if self._deliveries is not None:
+            await self._deliveries.stop()
+        if self._league is not None:
+            await self._league.stop()
+        if self._tournaments is not None:
+            await self._tournaments.stop()
+        if self._storage is not None:
+            await self._storage.close()
 
 
 def bot_intents() -> discord.Intents:
@@ -344,7 +407,7 @@ def bot_intents() -> discord.Intents:
 
 def backup_name() -> str:
     """`bot-20261122-031500-123456.sqlite3` (UTC): names sort by age."""
-    return datetime.now(timezone.utc).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
+    return datetime.now(UTC).strftime("bot-%Y%m%d-%H%M%S-%f.sqlite3")
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
@@ -388,7 +451,7 @@ def create_bot(
       alone).
     archive_days: archive finished games older than this many days (`bot.storage.archive`; 0: never).
     """
-    settings = dict(
+    settings: dict[str, Any] = dict(
         database_path=database_path,
         games=REGISTRY if games is None else games,
         seed_source=seed_source or random.SystemRandom(),

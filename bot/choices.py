@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from games.core import Game, SubsetChoice
+from bot.components import DICE_VERBS, Choice, Toggles
+from games.core import Game, hooks
 from i18n import t, translate
-
-from bot.components import DICE_VERBS, Choice
 
 log = logging.getLogger(__name__)
 
@@ -36,19 +36,19 @@ def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
             for action in game.legal_actions(state, seat)]
 
 
-def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[SubsetChoice]:
+def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Toggles]:
     """Families of the seat's actions the engine wants shown as toggles, with every text in
     words; a toggle names its item's position and value ("Die 3: 5")."""
     if not game.features.toggles:
         return []
     families = []
-    for family in game.subset_choices(state, seat):
+    for family in hooks(game).subset_choices(state, seat):
         item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
         items = tuple((value, t(lang, item_id, position=value, value=translate(label, lang, names)))
                       for value, label in family.items)
-        families.append(SubsetChoice(family.verb, items, translate(family.prompt, lang, names),
-                                     translate(family.confirm, lang, names), size=family.size,
-                                     chosen=tuple(family.chosen)))
+        families.append(Toggles(family.verb, items, translate(family.prompt, lang, names),
+                                translate(family.confirm, lang, names), size=family.size,
+                                chosen=tuple(family.chosen)))
     return families
 
 
@@ -84,7 +84,7 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
         return []
     (seat,) = to_act
     if game.features.public_moves:
-        if not game.moves_are_public(state, seat):
+        if not hooks(game).moves_are_public(state, seat):
             return []
     elif private_delta(game.view(state, seat), game.view(state, None)):
         return []
@@ -104,7 +104,7 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
                         game.describe(variant, seat, action) != label
                         for action, label in zip(actions, raw)):
                     return []
-    except Exception:  # noqa: BLE001 - an engine that cannot tell us keeps its moves private
+    except Exception:
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
     return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]

@@ -16,17 +16,18 @@ custom_id formats (Discord allows 100 characters):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
-from bot.presenter import clip
 from bot.locale import user_language
-from i18n import t
+from bot.presenter import clip
 from games.core import SubsetChoice
+from i18n import t
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -52,6 +53,16 @@ class Choice:
     label: str   # game.describe(...)
 
 
+@dataclass(frozen=True)
+class Toggles(SubsetChoice):
+    """A family of toggles as the interface shows it (`bot.choices.toggles_for`): the engine's
+    SubsetChoice with every text in the player's words."""
+
+    items: tuple[tuple[str, str], ...]
+    prompt: str
+    confirm: str
+
+
 def _clip(text: str, limit: int) -> str:
     return clip(text, limit)
 
@@ -69,10 +80,15 @@ class Handled:
         raise NotImplementedError
 
 
-def table_of(interaction: discord.Interaction) -> "GameBot":
+def table_of(interaction: discord.Interaction) -> GameBot:
     """The bot whose parts answer a click (its tables, moves, views): the edge where a click
     enters; nothing deeper reaches for the bot."""
-    return interaction.client  # type: ignore[return-value]
+    from bot.app import GameBot  # late: the bot is built from this module's parts
+
+    client = interaction.client
+    if not isinstance(client, GameBot):
+        raise TypeError(f"A click reached {type(client).__name__}, not the game bot")
+    return client
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -123,7 +139,7 @@ def lobby_view(table, game) -> discord.ui.View:
     """Join, Leave and Start; Add computer for a game with a computer player, and Remove
     computer while one is seated."""
     can_add = game.features.computer
-    seated = any(player.user_id < 0 for player in table.players)
+    seated = any(player.computer for player in table.players)
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
         if (op == "computer" and not can_add) or (op == "uncomputer" and not seated):
@@ -289,7 +305,7 @@ def move_custom_id(game_id: int, version: int, action: str) -> str:
 
 
 def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
-                        rows: int, toggles: Sequence[SubsetChoice] = (), mask: int | None = None,
+                        rows: int, toggles: Sequence[Toggles] = (), mask: int | None = None,
                         menu_prompt: str = "Choose your move…") -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
 
@@ -311,10 +327,10 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         if mask is None:
             mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
         mark = "↻" if family.verb in DICE_VERBS else "✓"
-        for index, (value, label) in enumerate(family.items):
-            button = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
-            button.row = row + index // TOGGLE_ROW_WIDTH
-            view.add_item(button)
+        for index, (_value, label) in enumerate(family.items):
+            toggle = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
+            toggle.row = row + index // TOGGLE_ROW_WIDTH
+            view.add_item(toggle)
         row += needed - 1
         chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
         if family.size is None:
@@ -425,7 +441,7 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
-               toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *, hand: bool = True,
+               toggles: Sequence[Toggles] = (), mask: int | None = None, *, hand: bool = True,
                hint: bool = False, lang: str = "en") -> discord.ui.View | None:
     """The channel board: public move buttons (when safe to show) and, on the last row, 'My hand'
     in a game with secrets and 'Hint' at a practice table. None when there is nothing to press."""
@@ -434,18 +450,18 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
     add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if last_row else ROWS,
                         toggles=toggles, mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
     if hand:
-        button = HandButton(game_id, t(lang, "bot.table.my_hand"))
-        button.row = ROWS - 1
-        view.add_item(button)
+        hand_button = HandButton(game_id, t(lang, "bot.table.my_hand"))
+        hand_button.row = ROWS - 1
+        view.add_item(hand_button)
     if hint:
-        button = HintButton(game_id, t(lang, "bot.table.hint_button"))
-        button.row = ROWS - 1
-        view.add_item(button)
+        hint_button = HintButton(game_id, t(lang, "bot.table.hint_button"))
+        hint_button.row = ROWS - 1
+        view.add_item(hint_button)
     return view if view.children else None
 
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
-                 toggles: Sequence[SubsetChoice] = (), mask: int | None = None, *,
+                 toggles: Sequence[Toggles] = (), mask: int | None = None, *,
                  lang: str = "en", orders: Sequence[tuple[str, bool]] = ()) -> discord.ui.View | None:
     """A seat's private choices; `orders`: (label, on) of each kind of decision outside its turn
     the computer may answer (its standing orders), on the last row."""

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 
@@ -29,7 +29,7 @@ class Settings:
     time_scale: float = 1.0            # TIME_SCALE: game time shortened by this factor, for testing only
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> "Settings":
+    def from_env(cls, environ: Mapping[str, str]) -> Settings:
         token = environ.get("DISCORD_TOKEN", "").strip().strip('"').strip("'")
         if not token:
             raise ConfigError(
@@ -39,7 +39,8 @@ class Settings:
         level_name = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         level = logging.getLevelName(level_name)
         if not isinstance(level, int):
-            raise ConfigError(f"LOG_LEVEL={level_name!r} is not a log level: use DEBUG, INFO, WARNING or ERROR in .env.")
+            raise ConfigError(f"LOG_LEVEL={level_name!r} is not a log level: "
+                              "use DEBUG, INFO, WARNING or ERROR in .env.")
         guild = environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ConfigError(f"DEV_GUILD_ID={guild!r} is not a server id: put the numeric id (right-click the "
@@ -63,7 +64,8 @@ class Settings:
             raise ConfigError(f"DISCORD_API_URL={api_url!r} is not a URL: leave it empty (it is for testing only).")
         time_scale = _number(environ, "TIME_SCALE", "1", float, "a factor such as 0.001 (it is for testing only)")
         if not 0 < time_scale <= 1:
-            raise ConfigError("TIME_SCALE must be above 0 and at most 1 in .env (leave it empty: it is for testing only).")
+            raise ConfigError("TIME_SCALE must be above 0 and at most 1 in .env "
+                              "(leave it empty: it is for testing only).")
         return cls(
             time_scale=time_scale,
             api_url=api_url or None,

@@ -39,7 +39,7 @@ async def copy_store(sqlite_path: str | Path, url: str) -> dict[str, int]:
         if version != await target.schema_version():
             raise CopyError(f"The SQLite database is at schema {version}; start the bot on it once to bring it "
                             f"up to date ({await target.schema_version()}), then copy.")
-        raw = target._db._connection  # type: ignore[attr-defined]
+        raw = target.asyncpg_connection
         counts: dict[str, int] = {}
         async with raw.transaction():
             if await raw.fetchval("SELECT count(*) FROM games"):

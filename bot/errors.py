@@ -10,17 +10,17 @@ Every reply goes through `fit`, so nothing the bot sends can exceed Discord's li
 from __future__ import annotations
 
 import logging
-from typing import Any, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
 
 import i18n
-from games.core import GameError, Msg
-
 from bot.delivery.requests import is_discord_trouble, is_lost_interaction
 from bot.locale import user_language
 from bot.storage import StorageError
+from games.core import GameError, Msg
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +48,11 @@ class Refusal(Exception):
         self.names = list(names)
 
     @classmethod
-    def of(cls, msg_id: str, **params: Any) -> "Refusal":
+    def of(cls, msg_id: str, **params: Any) -> Refusal:
         return cls(i18n.t(i18n.DEFAULT_LANGUAGE, msg_id, **params), msg_id=msg_id, **params)
 
     @classmethod
-    def from_engine(cls, error: GameError, names: Sequence[str] = ()) -> "Refusal":
+    def from_engine(cls, error: GameError, names: Sequence[str] = ()) -> Refusal:
         """An engine's refusal in the words of its message (`GameError.msg`), with the seats'
         names in bold and whatever the player typed repeated safely."""
         if error.msg is None:
@@ -125,7 +125,7 @@ def message_for(error: BaseException, lang: str = i18n.DEFAULT_LANGUAGE) -> str 
 
 def describe_interaction(interaction: discord.Interaction) -> str:
     """What the user did, for the log: the command and its options, or the component's custom_id."""
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     if interaction.type is discord.InteractionType.application_command:
         parts = [data.get("name", "?")]
         options = list(data.get("options") or [])
@@ -145,7 +145,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     error = unwrap(error)
     context = (f"channel={interaction.channel_id} user={getattr(interaction.user, 'id', '?')} "
                f"action={describe_interaction(interaction)}")
-    if is_lost_interaction(error):
+    if isinstance(error, discord.HTTPException) and is_lost_interaction(error):  # (only a request's error is)
         # Discord gave the click up before the bot could answer (it reached us late, after a
         # gateway outage): the player saw "interaction failed" and may click again.
         log.info("Click lost: Discord no longer knows the interaction (%s) %s", error.text or error.code, context)

@@ -10,10 +10,6 @@ from typing import Any
 import discord
 
 import i18n
-from games.core import Action
-from games.replay import move_is_invisible
-from i18n import game_title, translate
-
 from bot import presenter
 from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
@@ -28,6 +24,9 @@ from bot.moves import Moves, seat_of
 from bot.replay import replay
 from bot.storage import GameRow, Storage
 from bot.tables import Tables
+from games.core import Action
+from games.replay import move_is_invisible
+from i18n import game_title, translate
 
 AUTOCOMPLETE_LIMIT = 25
 LOG_LINES = 15
@@ -85,7 +84,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.check_person(table, seat)  # a resigned player sees the seat no more
         game = self.moves.engine(table.game)
-        return await self.content.private_payload(table, game, game.from_dict(table.state), seat)
+        return await self.content.private_payload(table, game, game.from_dict(table.started_state), seat)
 
     async def show_hand(self, interaction: discord.Interaction, *, game_id: int) -> None:
         """Answer (already deferred, ephemeral) with the user's private view and moves."""
@@ -106,7 +105,7 @@ class Info:
         if seat is None:
             return []
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         return rank_matches(choices_for(game, state, seat, label_names(table), table_language(table)),
                             typed)[:AUTOCOMPLETE_LIMIT]
 
@@ -128,7 +127,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.check_person(table, seat)
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         # Others' moves in a simultaneous choice bump the version but leave this seat's toggles
         # as they were: judged like a click on a move button.
         if seen_version != table.version and not await self.moves.decision_unchanged(table, game, seat, seen_version):
@@ -173,7 +172,7 @@ class Info:
         """The current public board as an ephemeral answer: its text and image, no buttons."""
         table = await self.tables.active_table_in(channel_id)
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         footer, _ = self.content.footer(table, game, state, await self.timers.deadline_line(table))
         content = presenter.board_text([], status_line(table, game, state), footer)
         # The whole board, where a game shows only the part where the decision is.
@@ -188,7 +187,7 @@ class Info:
         game = self.moves.engine(table.game)
         if table.status == "lobby":
             return presenter.lobby_text(table, game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         to_act = game.to_act(state)
         moves, last_at = await self._public_moves(table, game)
         seats = []
@@ -198,7 +197,7 @@ class Info:
                 notes.append(i18n.t(lang, "bot.table.status_to_act"))
             if player.dm_ok is False:
                 notes.append(i18n.t(lang, "bot.table.status_dms_closed"))
-            seats.append(f"{player.seat + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
+            seats.append(f"{player.seated + 1}. {name}" + (f" ({', '.join(notes)})" if notes else ""))
         lines = [
             i18n.t(lang, "bot.table.status_title", game=game_title(game), id=table.id, moves=moves,
                    when=presenter.timestamp(last_at or table.updated_at)),
@@ -244,10 +243,11 @@ class Info:
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))
 
-    async def rules_text(self, channel_id: int, game_name: str | None, lang: str = "en") -> str:
-        """`/game rules`: a game's summary and table options, answered to one user in their language."""
+    async def rules_text(self, channel_id: int | None, game_name: str | None, lang: str = "en") -> str:
+        """`/game rules`: a game's summary and table options, answered to one user in their language
+        (by default of the game in the channel it was asked in, if any)."""
         if game_name is None:
-            table = await self.storage.open_game_in(channel_id)
+            table = None if channel_id is None else await self.storage.open_game_in(channel_id)
             if table is None:
                 raise Refusal.of("bot.errors.rules_which_game")
             game_name = table.game

@@ -165,8 +165,10 @@ MIGRATIONS.append(
         ALTER TABLE games ADD COLUMN board_turn    INTEGER NOT NULL DEFAULT 0;  -- the turn it belongs to
         ALTER TABLE games ADD COLUMN turn_number   INTEGER NOT NULL DEFAULT 0;  -- the newest turn (a new message each)
         ALTER TABLE games ADD COLUMN turn_lines    TEXT    NOT NULL DEFAULT '[]';  -- the open turn's account (JSON)
-        ALTER TABLE games ADD COLUMN turn_pings    TEXT    NOT NULL DEFAULT '[]';  -- whom its message mentions; null: all it waits for
-        ALTER TABLE games ADD COLUMN board_whole   INTEGER NOT NULL DEFAULT 0;     -- 1: /game board asked for the whole board
+        -- turn_pings: whom its message mentions (null: all it waits for); board_whole: 1 when
+        -- /game board asked for the whole board.
+        ALTER TABLE games ADD COLUMN turn_pings    TEXT    NOT NULL DEFAULT '[]';
+        ALTER TABLE games ADD COLUMN board_whole   INTEGER NOT NULL DEFAULT 0;
         -- A board owed from before this migration is posted as a new turn mentioning who must act.
         UPDATE games SET turn_number = 1, turn_pings = 'null' WHERE board_owed = 1;
         CREATE INDEX games_board_owed ON games (board_owed) WHERE board_owed = 1;
@@ -212,7 +214,7 @@ MIGRATIONS.append(
         CREATE TABLE standing_orders (
             game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
             seat    INTEGER NOT NULL,
-            kind    TEXT    NOT NULL,                  -- a reaction kind the game declares, e.g. knatsch.reaction.defence
+            kind    TEXT    NOT NULL,                  -- a reaction kind the game declares (knatsch.reaction.defence)
             PRIMARY KEY (game_id, seat, kind)
         );
 
@@ -380,9 +382,9 @@ MIGRATIONS.append(
             game         TEXT    NOT NULL,          -- engine name
             format       TEXT    NOT NULL CHECK (format IN ('swiss', 'knockout', 'roundrobin')),
             size         INTEGER NOT NULL,          -- players per table
-            rounds       INTEGER,                   -- rounds to play (fixed at the start for a knockout and a round robin)
+            rounds       INTEGER,                   -- rounds (a knockout's and round robin's fixed at the start)
             options      TEXT    NOT NULL DEFAULT '{}',  -- the game's options for every table (JSON)
-            settings     TEXT    NOT NULL DEFAULT '{}',  -- every table's deadline, timeout, reminder, computer strength (JSON)
+            settings     TEXT    NOT NULL DEFAULT '{}',  -- each table's deadline, timeout, reminder, computer (JSON)
             game_time    INTEGER,                   -- seconds a table may take; NULL: no limit
             overtime     TEXT    NOT NULL DEFAULT 'computer' CHECK (overtime IN ('computer', 'score')),
             signup_until INTEGER,                   -- it starts then; NULL: started by hand

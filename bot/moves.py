@@ -16,14 +16,12 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 import discord
-
-from games.core import Action, Game, GameError, read_action
-from i18n import translate
 
 from bot import presenter
 from bot.choices import label_names
@@ -34,10 +32,12 @@ from bot.delivery.storage import owed_writes
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal, echo
 from bot.locale import table_language
+from bot.records import outcome_record
 from bot.replay import Replays, decision_still_open
 from bot.storage import GameRow, StaleVersion, Storage, Write
-from bot.records import outcome_record
 from bot.turns import Change, plan
+from games.core import Action, Game, GameError, read_action
+from i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class Moves:
         self.stopping = True
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -162,7 +162,7 @@ class Moves:
 
     # ------------------------------------------------------------------------ changing
 
-    async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable["Change | None"]], *,
+    async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable[Change | None]], *,
                      interaction: discord.Interaction | None = None) -> Change | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or
         None, or raises `Refusal`); it is stored with what it owes and its listeners' statements,
@@ -191,7 +191,7 @@ class Moves:
                 await self._moves_made_at_once(game_id, self.engine(table.game))
             self.deliveries.kick(game_id)
 
-    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset | None = None) -> None:
+    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset[Any] | None = None) -> None:
         """The decisions nobody must be asked for (`self.automatic`), each a move of its own through
         the same steps as any move, until the game waits for a person. `waiting`: whom the game
         waited for before the person's move that led to them (they are not called anew)."""
@@ -199,7 +199,7 @@ class Moves:
             table = await self.table(game_id)
             if table.status != "active":
                 return
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             made = await self.automatic(table, game, state)
             if made is None:
                 return
@@ -264,7 +264,7 @@ class Moves:
                 played.append(done)
                 return None
             seat = seat_of(table, user)
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             if seen_version is not None and seen_version != table.version and \
                     not await self._decision_unchanged(table, game, seat, seen_version):
                 if typed:
@@ -295,7 +295,7 @@ class Moves:
         return played[0]
 
     async def computer_move(self, game_id: int, seat: int, choose: Callable[[GameRow, Game, Any], Awaitable[Action]],
-                            *, notices: Sequence[dict] = ()) -> bool:
+                            *, notices: Sequence[dict[str, Any]] = ()) -> bool:
         """One move for `seat` by the computer (`choose` picks it), through the same steps as a
         player's move; `notices`: channel posts that go before it (bot.turns.notice). True if the
         same seat, alone, is to act again (its turn goes on)."""
@@ -303,7 +303,7 @@ class Moves:
         async def make(table: GameRow, game: Game) -> Change | None:
             if table.status != "active":
                 return None
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             if seat not in game.to_act(state):
                 return None
             action = await choose(table, game, state)
@@ -336,7 +336,7 @@ class Moves:
                 return None
         else:
             try:
-                wanted = read_action(game, game.from_dict(table.state), seat, text).encode()
+                wanted = read_action(game, game.from_dict(table.started_state), seat, text).encode()
             except Exception:  # noqa: BLE001 - text that is no move cannot repeat one
                 return None
             if wanted != last.action:
@@ -352,7 +352,7 @@ class Moves:
         actions = await self.storage.actions(table.id)
         try:
             states, _ = self._replays.replay(game, table, actions)
-        except Exception:  # noqa: BLE001 - if the past cannot be rebuilt, the old board is stale
+        except Exception:
             log.exception("Replay failed for game %s", table.id)
             return False
         return decision_still_open(game, states, actions, seat, since)
@@ -363,7 +363,7 @@ class Moves:
         return await self._decision_unchanged(table, game, seat, since)
 
 
-def move_change(table: GameRow, game: Game, before: Any, after: Any, seat: int, action: Action, events: list,
+def move_change(table: GameRow, game: Game, before: Any, after: Any, seat: int, action: Action, events: list[Any],
                 *, by_person: bool = False, answered: bool = True) -> Change:
     """The change a move makes, stored as one row of the action log."""
     return Change("move", table, game, before, after, seat=seat, action=action, events=events, by_person=by_person,

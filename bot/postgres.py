@@ -21,7 +21,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import aiosqlite
 
 from bot.migrations import MIGRATIONS
 from bot.storage import Storage
@@ -84,7 +88,7 @@ class _Cursor:
 class _Pending:
     """What `execute` returns: awaitable, and usable as `async with … as cursor` (as aiosqlite's)."""
 
-    def __init__(self, connection: "PostgresConnection", sql: str, params: Iterable[Any]) -> None:
+    def __init__(self, connection: PostgresConnection, sql: str, params: Iterable[Any]) -> None:
         self._run = connection._run(sql, tuple(params))
         self._cursor: _Cursor | None = None
 
@@ -151,12 +155,22 @@ class PostgresConnection:
 class PostgresStorage(Storage):
     """`Storage` on PostgreSQL: the same operations, transactions and guarantees."""
 
+    def __init__(self, connection: PostgresConnection) -> None:
+        # The storage's code runs on it as on aiosqlite's connection: it answers the same calls.
+        super().__init__(cast(aiosqlite.Connection, connection))
+        self._postgres = connection
+
+    @property
+    def asyncpg_connection(self) -> Any:
+        """The asyncpg connection itself, for what only PostgreSQL does (bulk copies: bot.copy_store)."""
+        return self._postgres._connection
+
     @classmethod
-    async def open(cls, url: str) -> "PostgresStorage":  # type: ignore[override]
+    async def open(cls, url: str | Path) -> PostgresStorage:
         import asyncpg
 
-        connection = PostgresConnection(await asyncpg.connect(url))
-        storage = cls(connection)  # type: ignore[arg-type]
+        connection = PostgresConnection(await asyncpg.connect(str(url)))
+        storage = cls(connection)
         try:
             await storage._migrate()
         except BaseException:
@@ -168,13 +182,13 @@ class PostgresStorage(Storage):
         return None  # nothing like SQLite's PRAGMAs: durability is the server's default
 
     async def _current_version(self) -> int:
-        raw = self._db._connection  # type: ignore[attr-defined]
+        raw = self.asyncpg_connection
         await raw.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         value = await raw.fetchval("SELECT max(version) FROM schema_version")
         return int(value or 0)
 
     async def _migrate(self) -> None:
-        raw = self._db._connection  # type: ignore[attr-defined]
+        raw = self.asyncpg_connection
         # Several processes may start at once: one migrates, the others wait for it.
         async with raw.transaction():
             await raw.execute("SELECT pg_advisory_xact_lock(7170)")

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import discord
 
-from i18n import game_title, has_message, t, translate
-from games.core import Event, Game, Outcome, name_seats
-from games.replay import action_is_public
-
 from bot.errors import Refusal
 from bot.storage import GameRow
+from bot.storage.rows import is_computer_user
+from games.core import Event, Game, Outcome
+from games.replay import action_is_public
+from i18n import game_title, has_message, t, translate
 
 MESSAGE_LIMIT = 2000
 MENTION = re.compile(r"<@!?(-?\d+)>")
@@ -31,14 +31,14 @@ def waiting_for(table: GameRow, seats) -> str:
     return ", ".join(bold_names([table.names[seat] for seat in sorted(seats)]))
 
 
-def named(text, table: GameRow, lang: str = "en") -> str:  # noqa: D401
+def named(text, table: GameRow, lang: str = "en") -> str:
     """Engine text (a Msg, its JSON, or a legacy string with `{s0}` placeholders) in words,
     with bold player names."""
     return translate(text, lang, bold_names(table.names))
 
 
 def mention(user_id: int) -> str:
-    if user_id < 0:  # bot.days: a computer seat (negative ids) is nobody to ping
+    if is_computer_user(user_id):  # bot.days: a computer seat (negative ids) is nobody to ping
         return "🤖"
     return f"<@{user_id}>"
 

@@ -16,20 +16,20 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from babel.numbers import format_decimal, format_percent
 
 import i18n
-from i18n import game_title, t, translate
-from games.core import Game, Msg, Outcome
-from games.replay import Move, ReplayError, dumps, export_game, moves_from
-
 from bot import presenter
 from bot.locale import table_language
 from bot.storage import GameRow, ResultRow
+from games.core import Game, Msg, Outcome, hooks
+from games.replay import Move, ReplayError, dumps, export_game, moves_from
+from i18n import game_title, t, translate
 
 if TYPE_CHECKING:
     from bot.delivery.content import Content
@@ -83,8 +83,9 @@ def tally(results: Iterable[ResultRow]) -> dict[tuple[int, str], Record]:
             record.played += 1
             if player.seat in winners and player.seat != resigned:
                 record.won += 1
-            if isinstance(scores, list) and player.seat < len(scores) and isinstance(scores[player.seat], (int, float)):
-                record.score_total += scores[player.seat]
+            seat = player.seated  # a finished game's players all have seats
+            if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], (int, float)):
+                record.score_total += scores[seat]
                 record.scored += 1
     return records
 
@@ -152,7 +153,7 @@ def running_scores(game: Game, state: Any) -> list[float] | None:
     if outcome is not None:
         return list(outcome.scores)
     if game.features.scores:
-        return list(game.scores(state))
+        return list(hooks(game).scores(state))
     view = game.view(state, None)
     if isinstance(view.get("scores"), list):
         return list(view["scores"])
@@ -168,7 +169,7 @@ def score_history(game: Game, table: GameRow, moves: Sequence[Move]) -> list[lis
     """The scores after every move (index 0: the start), rebuilt from seed and moves."""
     from games.core import Action
 
-    state = game.new_game(len(table.players), seed=table.seed, options=table.options)
+    state = game.new_game(len(table.players), seed=table.started_seed, options=table.options)
     history = []
     scores = running_scores(game, state)
     if scores is not None:
@@ -197,7 +198,7 @@ class EndMessages:
     posts it (bot.delivery.worker); if a picture cannot be drawn the message goes out without it.
     """
 
-    def __init__(self, content: "Content", storage: "Storage") -> None:
+    def __init__(self, content: Content, storage: Storage) -> None:
         self.content = content
         self.storage = storage
 
@@ -235,7 +236,7 @@ class EndMessages:
                                              + presenter.alt_text(table, game, history[-1], "", lang),
                                              presenter.ALT_TEXT_LIMIT)
                 files.append(discord.File(io.BytesIO(png), filename="scores.png", description=description))
-        except Exception:  # noqa: BLE001 - the game is over whether or not its chart can be drawn
+        except Exception:
             log.exception("Could not draw the score chart of game %s", table.id)
         return files
 

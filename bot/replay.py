@@ -10,9 +10,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Action, Event, Game
-
 from bot.storage import ActionRow, GameRow
+from games.core import Action, Event, Game
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ def replay(game: Game, table: GameRow, actions: list[ActionRow], *,
     """States by version (index 0 = the state at start) and each move's events. `done`: the
     states and moves of a replay of the first rows of `actions`, to carry on from."""
     if done is None:
-        states = [game.new_game(len(table.players), seed=table.seed, options=table.options)]
+        states = [game.new_game(len(table.players), seed=table.started_seed, options=table.options)]
         moves: list[ReplayedMove] = []
     else:
         states, moves = list(done[0]), list(done[1])
@@ -76,7 +75,9 @@ class Replays:
 
     def __init__(self, kept: int = 8) -> None:
         self._kept = kept
-        self._done: OrderedDict[tuple[int, int], tuple[tuple, tuple[list[Any], list[ReplayedMove]]]] = OrderedDict()
+        # by game id and seed: a game's log replayed before, and what it gave
+        self._done: OrderedDict[tuple[int, int | None], tuple[tuple, tuple[list[Any], list[ReplayedMove]]]] = \
+            OrderedDict()
 
     def __len__(self) -> int:
         return len(self._done)

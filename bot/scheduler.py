@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ class Scheduler:
                 due = await self.next_due()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - the scheduler must outlive any one bad timer
+            except Exception:
                 log.exception("Scheduler pass failed; trying again in %ss", ERROR_BACKOFF)
                 due = self.clock.now() + ERROR_BACKOFF
             if self._poked:
@@ -136,7 +137,9 @@ class Scheduler:
             except asyncio.CancelledError:
                 if self._stopping:
                     raise
-                asyncio.current_task().uncancel()  # a poke, not a stop
+                task = asyncio.current_task()
+                if task is not None:  # always: the scheduler runs as a task
+                    task.uncancel()  # a poke, not a stop
             finally:
                 self._sleeping = False
             self.wakeups += 1

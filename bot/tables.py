@@ -9,14 +9,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 import discord
 
 import i18n
-from games.core import Game
-from i18n import game_title
-
 from bot import presenter
 from bot.components import lobby_view
 from bot.days.options import split_options as days_options
@@ -28,6 +25,8 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
 from bot.turns import Change
+from games.core import Game
+from i18n import game_title
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +156,7 @@ class Tables:
             if not table.has_player(user.id):
                 raise Refusal.of("bot.errors.not_seated_lobby")
             # Computer seats (negative ids) never host and never keep a lobby open on their own.
-            people = [p for p in table.players if p.user_id != user.id and p.user_id > 0]
+            people = [p for p in table.players if p.user_id != user.id and not p.computer]
             if not people:
                 await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
             else:
@@ -187,7 +186,7 @@ class Tables:
             seed = self.seed_source.getrandbits(63)
             state = game.new_game(count, seed=seed, options=table.options)
             seated = tuple(sorted((dataclasses.replace(p, seat=order.index(p.user_id)) for p in table.players),
-                                  key=lambda p: p.seat))
+                                  key=lambda p: p.seated))
             started = dataclasses.replace(table, status="active", players=seated, version=0, seed=seed)
             settings = await self.storage.days_table(table.id)
             text = presenter.start_text(started, game, [], table_language(table), practice=settings["practice"],
@@ -202,7 +201,8 @@ class Tables:
     async def _lobby(self, game_id: int) -> GameRow:
         table = await self.moves.table(game_id)
         if table.status != "lobby":
-            raise Refusal.of("bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed")
+            closed = "bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed"
+            raise Refusal.of(closed)
         return table
 
     # ------------------------------------------------------------------------ endings

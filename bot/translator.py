@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import discord
 from discord import app_commands

@@ -11,17 +11,18 @@ stores and the delivery worker sends.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
-
-from games.core import Action, Event, Game, Msg
-from games.replay import move_is_invisible
+from typing import Any
 
 from bot import presenter
-from bot.choices import private_delta, public_choices, label_names
+from bot.choices import label_names, private_delta, public_choices
 from bot.delivery.storage import DmRow, Owed, OwedDm
 from bot.locale import table_language
 from bot.storage import GameRow
+from bot.storage.rows import is_computer_user
+from games.core import Action, Event, Game, Msg
+from games.replay import move_is_invisible
 
 ACCOUNT_MARK = "• "
 ACCOUNT_LINES = 2
@@ -55,35 +56,35 @@ class Change:
     by_person: bool = False
     text: str = ""
     version: int = 0  # the version the change made (set once stored)
-    notices: list[dict] = field(default_factory=list)  # channel posts it owes besides the board
+    notices: list[dict[str, Any]] = field(default_factory=list)  # channel posts it owes besides the board
     note: str = ""  # a word of the bot's own after the move's last line ("the only move: made at once")
     # A move made at once after a person's move: whom the game waited for before that move. Who
     # must act after it is measured against them, so the person who just moved is not called
     # again for what the game went on to.
-    waiting_before: frozenset | None = None
-    writes: list = field(default_factory=list)  # statements of its own for its transaction
-    record: dict = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
+    waiting_before: frozenset[Any] | None = None
+    writes: list[Any] = field(default_factory=list)  # statements of its own for its transaction
+    record: dict[str, Any] = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
 
 
-def notice(content: str, mentions: Sequence[int] = ()) -> dict:
+def notice(content: str, mentions: Sequence[int] = ()) -> dict[str, Any]:
     """A channel post owed to Discord: its words and whom it mentions."""
-    return {"content": presenter.clip(content), "mentions": [user for user in mentions if user > 0]}
+    return {"content": presenter.clip(content), "mentions": [user for user in mentions if not is_computer_user(user)]}
 
 
 # ------------------------------------------------------------------------- the account
 
 
-def step(text: str) -> dict:
+def step(text: str) -> dict[str, Any]:
     """An account line for a provisional step (a square picked, a choice taken back): shown while
     it is the newest line, dropped as soon as another line follows it."""
     return {"step": text}
 
 
-def _words(line: "str | dict") -> str:
+def _words(line: str | dict[str, Any]) -> str:
     return line["step"] if isinstance(line, dict) else line
 
 
-def merge_account(account: Sequence["str | dict"], lines: Sequence["str | dict"]) -> list["str | dict"]:
+def merge_account(account: Sequence[str | dict[str, Any]], lines: Sequence[str | dict[str, Any]]) -> list[str | dict]:
     """The turn's running account with new lines added. Provisional steps at its end give way to
     whatever follows them (the account says what was done, not the steps taken back), and a line
     that only repeats or extends the one before it ("… from stack 2." then "… from stack 2 (up to
@@ -103,7 +104,7 @@ def merge_account(account: Sequence["str | dict"], lines: Sequence["str | dict"]
     return [line for line in merged if line != EARLIER][-ACCOUNT_LINES:]
 
 
-def account_text(lines: Sequence["str | dict"]) -> list[str]:
+def account_text(lines: Sequence[str | dict[str, Any]]) -> list[str]:
     return [ACCOUNT_MARK + _words(line) for line in lines if line != EARLIER]
 
 
@@ -158,13 +159,13 @@ def _new_turn(table: GameRow, lines: list[str], *, pings: list[int] | None) -> O
     return owed
 
 
-def public_lines(change: Change) -> list["str | dict"]:
+def public_lines(change: Change) -> list[str | dict[str, Any]]:
     """The move's public lines in the table's language: what its events say (a provisional step
     as such, see `step`), else what was chosen (when the choice is public), else that a move was
     made."""
     table, game = change.table, change.game
     lang = table_language(table)
-    lines: list[str | dict] = [step(presenter.named(event.text, table, lang)) if event.kind == PROVISIONAL
+    lines: list[str | dict[str, Any]] = [step(presenter.named(event.text, table, lang)) if event.kind == PROVISIONAL
                                else presenter.named(event.text, table, lang)
                                for event in change.events if event.seat is None]
     if not lines:
@@ -200,7 +201,7 @@ def _plan_move(change: Change) -> Owed:
     if waiting_after - {mover} <= waiting_before:
         return Owed(board=True, turn_lines=merge_account(account, lines))
     newcomers = sorted(waiting_after - waiting_before)
-    pings = [table.player_at(seat).user_id for seat in newcomers if table.player_at(seat).user_id > 0]
+    pings = [table.player_at(seat).user_id for seat in newcomers if not table.player_at(seat).computer]
     if table.turn_posted or table.board_message_id is None:
         owed = Owed(board=True, new_turn=True, turn_lines=merge_account([], lines), turn_pings=pings)
         if table.turn_posted:
@@ -267,7 +268,7 @@ def _text_json(text: Any) -> Any:
 
 
 def needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int, board_serves_actor: bool,
-                         public_views: tuple[dict, dict]) -> bool:
+                         public_views: tuple[dict[str, Any], dict[str, Any]]) -> bool:
     """A seat hears privately when its hidden view changed or it faces a new decision that the
     public board does not already offer. `public_views`: the public views before and after."""
     public_before, public_after = public_views

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.bot.harness import buttons, simulated_discord, take_turn, to_act  # noqa: E402
+from tests.bot.harness import buttons, simulated_discord, take_turn, to_act
+
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "docs" / "pictures"
 PHONE = (390, 1400)  # a phone's width; tall enough for the whole turn message

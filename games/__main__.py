@@ -15,17 +15,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
 from games import REGISTRY, get_game
-from games.core import msg
+from games.core import Game, GameError, Msg, hooks, msg
 from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
 
 
-def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = False, lang: str = "en",
-         options: Mapping[str, str] | None = None, each_state: Callable[[int, Any], None] | None = None) -> int:
+def play(game_name: str, players: int, seed: int, out: TextIO | None = None, *, computer: bool = False,
+         lang: str = "en", options: Mapping[str, str] | None = None,
+         each_state: Callable[[int, Any], None] | None = None) -> int:
     """Play a whole game and print it. `each_state(step, state)`: called with the state at the
     start (step 0) and after every move (the renderers' command line draws them)."""
     out = out if out is not None else sys.stdout
@@ -33,12 +35,12 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
     names = [f"P{i + 1}" for i in range(players)]
     state = game.new_game(players, seed=seed, options=dict(options or {}))
     chooser = random.Random(seed)
-    suggest = game.suggest if computer and game.features.computer else None
+    suggest = hooks(game).suggest if computer and game.features.computer else None
     if each_state is not None:
         each_state(0, state)
     print(t(lang, "core.cli.header", title=game_title(game), count=players, seed=seed), file=out)
     step = 0
-    while game.outcome(state) is None:
+    while (outcome := game.outcome(state)) is None:
         step += 1
         if step > MAX_ACTIONS:
             print(t(lang, "core.cli.stopped"), file=out)
@@ -56,7 +58,6 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
                 print(f"      {translate(event.text, lang, names)}", file=out)
         if each_state is not None:
             each_state(step, state)
-    outcome = game.outcome(state)
     print(t(lang, "core.cli.over", count=step, reason=translate(outcome.reason, lang, names)), file=out)
     for seat, score in enumerate(outcome.scores):
         marker = f"  ({t(lang, 'core.cli.winner')})" if seat in outcome.winners else ""
@@ -64,7 +65,7 @@ def play(game_name: str, players: int, seed: int, out=None, *, computer: bool = 
     return 0
 
 
-def score_words(game, score: int):
+def score_words(game: Game, score: int) -> Msg | int:
     """"12 points", "3 castles": a final score with what it counts, where the game says it."""
     unit = f"{game.name}.score"
     return msg(unit, count=score) if has_message(unit) else score
@@ -95,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     add_command(sub)
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return args.run_command(args)
+        replayed: int = args.run_command(args)
+        return replayed
     if args.command == "list":
         for name, game in sorted(REGISTRY.items()):
             print(t(args.lang, "core.cli.list_line", name=f"{name:12s}", title=game_title(game),
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     options = dict(args.option)
     try:
         game.new_game(players, seed=args.seed, options=options)
-    except Exception as exc:  # a bad option: say so the way argparse does
+    except GameError as exc:  # a bad option: say so the way argparse does
         parser.error(str(exc))
     return play(args.game, players, args.seed, computer=args.computer, lang=args.lang, options=options)
 

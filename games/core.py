@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 Seat = int
 """A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
@@ -29,7 +30,7 @@ class GameError(Exception):
     player sees (a malformed stored state, a bad option the bot refused before), plain text.
     `str(error)` is the English text."""
 
-    def __init__(self, message: "Msg | str" = "") -> None:
+    def __init__(self, message: Msg | str = "") -> None:
         self.msg = message if isinstance(message, Msg) else None
         if self.msg is not None:
             from i18n import translate  # late: i18n itself builds on this module
@@ -78,7 +79,7 @@ class Action:
         return " ".join((self.verb, *self.args))
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         parts = str(text).split()
         if not parts:
             raise IllegalAction(msg("core.error.empty_move"))
@@ -96,7 +97,7 @@ class SeatRef:
 
     seat: Seat
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat}
 
 
@@ -114,12 +115,13 @@ class Msg:
     id: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Msg":
-        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in dict(data.get("params") or {}).items()})
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        params = dict(data.get("params") or {})
+        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in params.items()})
 
     def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
         return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))
@@ -181,9 +183,40 @@ class Option:
     """A table option a host may set in the lobby (a choice among a few values)."""
 
     name: str
-    description: "Msg | str"  # what it does, in words from the catalogues
+    description: Msg | str  # what it does, in words from the catalogues
     default: str
     choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Search:
+    """How the strong computer player (`games.search`) weighs a game's moves, declared once on the
+    engine with its other features (`Features.search`); the defaults suit a game that says
+    nothing. Each flag names the optional method the engine then has:
+
+    determinize: `determinize(state, seat, rng) -> state`, everything hidden from `seat` re-dealt
+      at once (secrets that share one pool); else each other seat's secrets and then the hidden
+      order of decks and bags are re-dealt in turn with `hidden_variant`.
+    timing: `search_time(state) -> float`, a factor on the time budget for this decision (up to
+      `games.search.TURN_DECISION` for the one big choice that sets a whole turn).
+    order: `search_order(state, seat, actions) -> list[Action]`, the moves most worth weighing
+      first; else a random sample of them is weighed.
+    standing: `search_scores(state) -> list[float]`, what each seat's position is worth (a game
+      whose points mostly come at the end); else the running `scores` (`Features.scores`).
+
+    candidates: how many moves are weighed at most (the normal player's choice among them).
+    playout_actions: how far each continuation is played on before it is judged.
+    skips: verbs that are never weighed nor taken, such as stepping back within a turn: a player
+      who keeps stepping back never finishes the game.
+    """
+
+    determinize: bool = False
+    timing: bool = False
+    order: bool = False
+    standing: bool = False
+    candidates: int = 8
+    playout_actions: int = 40
+    skips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -215,6 +248,7 @@ class Features:
       str | None` saying which of them the seat's current decision is (None for the seat's own
       turn, always the player's, and for a seat the game does not wait for), from public
       information only.
+    search: how the strong player searches the game (`Search`), with the methods it names.
     """
 
     computer: bool = False
@@ -226,6 +260,7 @@ class Features:
     public_moves: bool = False
     forced: bool = False
     reactions: tuple[str, ...] = ()
+    search: Search = Search()
 
 
 @dataclass(frozen=True)
@@ -248,13 +283,13 @@ class SubsetChoice:
     """
 
     verb: str
-    items: tuple[tuple[str, str], ...]
-    prompt: str
-    confirm: str
+    items: tuple[tuple[str, Msg | str], ...]
+    prompt: Msg | str
+    confirm: Msg | str
     size: int | None = None
     chosen: tuple[str, ...] = ()
 
-    def action(self, values) -> Action:
+    def action(self, values: Iterable[str]) -> Action:
         chosen = [value for value, _ in self.items if value in set(values)]
         return Action(self.verb, (",".join(chosen),))
 
@@ -301,8 +336,11 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
-    rules_summary: "Msg | str"
     features: Features
+
+    @property
+    def rules_summary(self) -> Msg | str:
+        """Read only, so that an engine may declare it as the `Msg` it is."""
 
     def new_game(self, seats: int, *, seed: int, options: Mapping[str, str] | None = None) -> Any:
         """A fresh game for `seats` players. Raises GameError for a bad seat count or option."""
@@ -324,24 +362,24 @@ class Game(Protocol):
         Raises GameOver, NotYourTurn or IllegalAction (messages readable by players).
         """
 
-    def describe(self, state: Any, seat: Seat, action: Action) -> "Msg | str":
+    def describe(self, state: Any, seat: Seat, action: Action) -> Msg | str:
         """A short label for a legal action (buttons, autocomplete: <= 100 chars once
         translated), as a `Msg`."""
 
-    def view(self, state: Any, seat: Seat | None) -> dict:
+    def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may know, as JSON; `None` is the public view. The only way hidden
         information leaves the engine.
 
         Always holds: "game" (the engine name), "seats" (player count), "viewer" (seat or None),
         "to_act" (sorted list of seats), "status" (one public line on what is going on: a
-        `Msg.to_json()` dict, or a legacy string with `{s0}` placeholders), "over" (bool). A seat's view may hold "private" with a
-        "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
+        `Msg.to_json()` dict, or a legacy string with `{s0}` placeholders), "over" (bool). A seat's
+        view may hold "private" with a "summary": one line on that seat's secrets ("Your hand: ..."), shown in its DMs.
         Everything else is the game's own."""
 
     def outcome(self, state: Any) -> Outcome | None:
         """None while the game goes on."""
 
-    def to_dict(self, state: Any) -> dict:
+    def to_dict(self, state: Any) -> dict[str, Any]:
         """State as JSON (includes the seed and the chance counter)."""
 
     def from_dict(self, data: Mapping[str, JSON]) -> Any:
@@ -351,6 +389,54 @@ class Game(Protocol):
         """A state that differs from `state` only in what is hidden from everyone but `owner`
         (owner None: hidden from all, e.g. the order of a deck). Used by the leak tests:
         every other seat's view and the public view must not change."""
+
+
+
+class Hooks(Protocol):
+    """The optional methods of an engine: it has each one only where its `features` declare it
+    (see `Features` and `Search`). A caller asks the declaration first, then calls the method
+    through `hooks(game)`."""
+
+    def suggest(self, state: Any, seat: Seat, rng: random.Random, *, strength: str = "normal") -> Action:
+        """`features.computer`: the computer player's move for `seat`, from the seat's view only."""
+
+    def hint(self, state: Any, seat: Seat, rng: random.Random) -> tuple[Action, Msg | None]:
+        """`features.hints`: the computer's move for `seat` and why."""
+
+    def scores(self, state: Any) -> list[int]:
+        """`features.scores`: each seat's running score."""
+
+    def exposure(self, state: Any) -> tuple[Any, ...]:
+        """`features.undo`: changes whenever chance is drawn or something hidden comes to light."""
+
+    def subset_choices(self, state: Any, seat: Seat) -> list[SubsetChoice]:
+        """`features.toggles`: the families of actions shown as toggles."""
+
+    def moves_are_public(self, state: Any, seat: Seat) -> bool:
+        """`features.public_moves`: the seat's choices follow from public information alone."""
+
+    def publicly_forced(self, state: Any, seat: Seat) -> Action | None:
+        """`features.forced`: the one move everyone can tell `seat` must make now."""
+
+    def reaction_kind(self, state: Any, seat: Seat) -> str | None:
+        """`features.reactions`: which declared kind the seat's current decision is."""
+
+    def determinize(self, state: Any, seat: Seat, rng: random.Random) -> Any:
+        """`features.search.determinize`: everything hidden from `seat` re-dealt at once."""
+
+    def search_time(self, state: Any) -> float:
+        """`features.search.timing`: a factor on the strong player's time budget."""
+
+    def search_order(self, state: Any, seat: Seat, actions: list[Action]) -> list[Action]:
+        """`features.search.order`: the moves most worth weighing first."""
+
+    def search_scores(self, state: Any) -> list[float]:
+        """`features.search.standing`: what each seat's position is worth."""
+
+
+def hooks(game: Game) -> Hooks:
+    """`game` with its optional methods, to call one that `game.features` declares."""
+    return cast(Hooks, game)
 
 
 # ----------------------------------------------------------------------------------------
@@ -377,7 +463,7 @@ def forced_decision(game: Game, state: Any) -> tuple[Seat, Action] | None:
     if not game.features.forced or game.outcome(state) is not None:
         return None
     for seat in sorted(game.to_act(state)):
-        action = game.publicly_forced(state, seat)
+        action = hooks(game).publicly_forced(state, seat)
         if action is not None:
             return seat, action
     return None
@@ -390,7 +476,7 @@ def reaction_kinds(game: Game) -> tuple[str, ...]:
 
 def reaction_kind(game: Game, state: Any, seat: Seat) -> str | None:
     """Which declared kind the seat's current decision is; None for its own turn."""
-    return game.reaction_kind(state, seat) if game.features.reactions else None
+    return hooks(game).reaction_kind(state, seat) if game.features.reactions else None
 
 
 def automatic_decision(game: Game, state: Any,
@@ -430,7 +516,7 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
         raise NotYourTurn(msg("core.error.not_your_turn", players=[SeatRef(other) for other in sorted(to_act)]))
     if game.features.toggles:
         picked = [value for value in ",".join(action.args).split(",") if value]
-        for family in game.subset_choices(state, seat):
+        for family in hooks(game).subset_choices(state, seat):
             if family.verb == action.verb and family.size is not None and len(picked) != family.size:
                 raise IllegalAction(msg("core.error.toggle_count", prompt=family.prompt, picked=len(picked),
                                         size=family.size))
@@ -454,7 +540,7 @@ def read_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[
     return named[0] if named else action
 
 
-def name_seats(text: str, names: list[str] | tuple[str, ...]) -> str:
+def name_seats(text: str | Msg | Mapping[str, Any], names: list[str] | tuple[str, ...]) -> str:
     """Fill the seat placeholders `{s0}`, `{s1}`, ... that engines use in event and status text.
 
     Engines never know player names; the bot passes display names or mentions, the command-line

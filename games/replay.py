@@ -15,15 +15,17 @@ Nothing here imports Discord or storage; the bot builds files with `export_game`
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from games import get_game
-from games.core import Action, Game, GameError, Msg
+from games.core import Action, Event, Game, GameError, Msg, hooks
 
 FORMAT = "robber-knights-replay"
 VERSION = 1
@@ -50,13 +52,13 @@ def _text(value: Any) -> Any:
     return value.to_json() if isinstance(value, Msg) else value
 
 
-def _public_view(view: dict) -> dict:
+def _public_view(view: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key != "viewer"}
 
 
 def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Sequence[str],
                 moves: Sequence[Move], status: str, result: Mapping[str, Any] | None = None,
-                game_id: int | None = None, lang: str = "en") -> dict:
+                game_id: int | None = None, lang: str = "en") -> dict[str, Any]:
     """The replay file (as a JSON-ready dict) for a game played with `seed` and `moves`.
 
     status 'finished' or 'abandoned': a complete file (seed and every move; the game is over, so
@@ -95,7 +97,7 @@ def export_game(game: Game, *, seed: int, options: Mapping[str, str], names: Seq
             "result": None, "board": game.view(state, None)}
 
 
-def move_is_invisible(game: Game, before: Any, after: Any, events) -> bool:
+def move_is_invisible(game: Game, before: Any, after: Any, events: Sequence[Event]) -> bool:
     """A private preparation (a Die Glücksritter document armed during the secret choice): the
     public view is exactly as it was and no public line was said. The channel, the log, the
     status and a running game's export must not show that it happened at all, not even as
@@ -109,12 +111,12 @@ def action_is_public(game: Game, before: Any, after: Any, seat: int) -> bool:
     the seat saw nothing the public did not, both before the move (no hidden hand to choose from)
     and after it (no secret choice waiting to be revealed)."""
     if game.features.public_moves:
-        return bool(game.moves_are_public(before, seat))
+        return bool(hooks(game).moves_are_public(before, seat))
     return all(_public_view(game.view(state, seat)) == _public_view(game.view(state, None))
                for state in (before, after))
 
 
-def _result_json(result: Mapping[str, Any] | None) -> dict | None:
+def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {key: _text(value) for key, value in result.items()}
@@ -145,7 +147,8 @@ def load(data: Mapping[str, Any]) -> tuple[Game, list[str], list[Move]]:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ReplayError("This is not a replay file (no \"format\": \"robber-knights-replay\").")
     if data.get("version") != VERSION:
-        raise ReplayError(f"Replay format version {data.get('version')!r} is not supported (this tool reads {VERSION}).")
+        raise ReplayError(f"Replay format version {data.get('version')!r} is not supported "
+                          f"(this tool reads {VERSION}).")
     if not data.get("complete") or data.get("seed") is None:
         raise ReplayError("This file was exported while the game was still running: it has no seed and only the "
                           "public moves, so it cannot be replayed. Export the game again once it is over.")
@@ -195,7 +198,8 @@ def check(data: Mapping[str, Any], replayed: Replayed) -> list[str]:
     return problems
 
 
-def run(path: Path, out=sys.stdout, lang: str | None = None, each_state=None) -> int:
+def run(path: Path, out: TextIO = sys.stdout, lang: str | None = None,
+        each_state: Callable[[Game, int, Any, list[str], str], None] | None = None) -> int:
     """The `replay` command: 0 when the file reproduces its result, 1 when not, 2 when it
     cannot be replayed at all. `each_state(game, step, state, names, lang)`: called with every state
     (the renderers' command line draws them)."""
@@ -232,7 +236,7 @@ def run(path: Path, out=sys.stdout, lang: str | None = None, each_state=None) ->
     return 0
 
 
-def add_command(subparsers) -> None:
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Adds `replay` to `python -m games` (its handler is in `args.run_command`)."""
     parser = subparsers.add_parser("replay", help="replay an exported game file and check its result")
     parser.add_argument("file", type=Path)

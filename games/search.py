@@ -14,14 +14,20 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.core import Action, Msg, msg
+from games.core import Action, Game, Msg, hooks, msg
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+Item = TypeVar("Item")
 
 BUDGET = 0.25  # seconds a strong decision may take (about 0.3 s median on a small machine)
-PLAYOUT_ACTIONS = 40  # how far a continuation is played on before it is judged
-MAX_CANDIDATES = 8  # moves weighed at most: the normal player's choice and a sample of the rest
+# How far a continuation is played on and how many moves are weighed (the normal player's choice
+# and a sample of the rest) are the engine's to say (`Features.search`).
 TURN_DECISION = 3.0  # times the budget for the decision that sets a whole turn (an engine's search_time)
 CONFIDENCE = 1.0  # standard errors a move must lead the normal choice by to be preferred to it
 PRUNE_AFTER = 4  # playouts before a move may be dropped from the weighing
@@ -68,75 +74,73 @@ class CanonicalRandom(random.Random):
     sorted first. A re-deal then depends only on what is hidden, never on how it lies, so two
     states a seat cannot tell apart are re-dealt alike, and the search's choice is the same."""
 
-    def shuffle(self, x, *args) -> None:  # type: ignore[override]
-        x.sort(key=repr)
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        x[:] = sorted(x, key=repr)
         super().shuffle(x)
 
-    def choice(self, seq):  # type: ignore[override]
-        return super().choice(sorted(seq, key=repr))
+    def choice(self, seq: SupportsLenAndGetItem[Item]) -> Item:
+        return super().choice(sorted((seq[index] for index in range(len(seq))), key=repr))
 
-    def sample(self, population, k, **kwargs):  # type: ignore[override]
-        return super().sample(sorted(population, key=repr), k, **kwargs)
+    def sample(self, population: Sequence[Item], k: int, *, counts: Iterable[int] | None = None) -> list[Item]:
+        return super().sample(sorted(population, key=repr), k, counts=counts)
 
 
-def determinize(game: Any, state: Any, seat: int, rng: random.Random) -> Any:
+def determinize(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
     """A state its seat cannot tell from `state`: all that is hidden from it re-dealt."""
     canonical = CanonicalRandom(rng.getrandbits(64))
-    own = getattr(game, "determinize", None)  # an engine whose secrets share a pool deals them at once
-    if own is not None:
-        return own(state, seat, canonical)
+    if game.features.search.determinize:  # an engine whose secrets share a pool deals them at once
+        return hooks(game).determinize(state, seat, canonical)
     for other in range(_seats(game, state)):
         if other != seat:
             state = game.hidden_variant(state, other, canonical)
     return game.hidden_variant(state, None, canonical)
 
 
-def standing(game: Any, state: Any, seat: int) -> float:
+def standing(game: Game, state: Any, seat: int) -> float:
     """How well `seat` stands, 0 (lost) to 1 (won): a win's share at the end, else its score
-    against the best rival's through the engine's `projected_scores` (or `scores`), squashed
+    against the best rival's through the engine's `search_scores` (or `scores`), squashed
     into (0, 1)."""
     outcome = game.outcome(state)
     if outcome is not None:
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    # An engine whose points mostly come at the end says what a position is worth
-    # (`search_scores`) or what the board would score now (`projected_scores`).
-    scores = (getattr(game, "search_scores", None) or getattr(game, "projected_scores", None)
-              or getattr(game, "scores", None))
-    if scores is None:
+    # An engine whose points mostly come at the end says what a position is worth (`search_scores`).
+    values: list[float]
+    if game.features.search.standing:
+        values = list(hooks(game).search_scores(state))
+    elif game.features.scores:
+        values = [float(value) for value in hooks(game).scores(state)]
+    else:
         return 0.5
-    values = list(scores(state))
     best_rival = max(value for other, value in enumerate(values) if other != seat)
     return 1.0 / (1.0 + math.exp(-(values[seat] - best_rival) / max(1.0, 0.15 * max(values + [1]))))
 
 
-def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
+def weigh(game: Game, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
           clock: Callable[[], float] | None = None) -> list[Weighed]:
     """Every candidate move with the mean standing of its continuations, best first."""
     clock = clock or time.perf_counter
     budget = BUDGET if budget is None else budget
     # An engine whose turns are one big choice followed by small ones (Carcassonne's square, Raub
     # Ritter's first lay) gives that choice more time: most decisions keep the plain budget.
-    timing = getattr(game, "search_time", None)
-    if timing is not None:
-        budget *= timing(state)
+    tuning = game.features.search
+    if tuning.timing:
+        budget *= hooks(game).search_time(state)
     legal = game.legal_actions(state, seat)
-    normal = game.suggest(state, seat, rng)
+    normal = hooks(game).suggest(state, seat, rng)
     # Moves that only step back within a turn (Carcassonne's "back") are never weighed: judged by
     # a short search they can look as good as moving on, and a player who keeps stepping back
     # never finishes the game.
-    skipped = set(getattr(game, "search_skips", ()))
+    skipped = set(tuning.skips)
     if normal.verb in skipped:
         # Nor is it taken: stepping back where the search then picks the same step again would go
         # round for ever. The first move that goes on stands in for the normal player's.
         normal = next((action for action in legal if action.verb not in skipped), normal)
     others = [action for action in legal if action != normal and action.verb not in skipped]
-    order = getattr(game, "search_order", None)
-    if order is not None:  # an engine with many moves says which are worth weighing first
-        others = order(state, seat, others)
+    if tuning.order:  # an engine with many moves says which are worth weighing first
+        others = hooks(game).search_order(state, seat, others)
     else:
         rng.shuffle(others)
-    candidates = getattr(game, "search_candidates", MAX_CANDIDATES)
-    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:candidates - 1]]
+    weighed = [Weighed(normal)] + [Weighed(action) for action in others[:tuning.candidates - 1]]
     if len(weighed) == 1 or budget <= 0:  # no time: an engine leaves this decision to its normal player
         return weighed
     start = clock()
@@ -170,12 +174,12 @@ def weigh(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float
                            key=lambda item: -item.mean if item.playouts else 1.0)
 
 
-def suggest_strong(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
+def suggest_strong(game: Game, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
                    clock: Callable[[], float] | None = None) -> Action:
     return weigh(game, state, seat, rng, budget=budget, clock=clock)[0].action
 
 
-def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
+def hint(game: Game, state: Any, seat: int, rng: random.Random, *, budget: float | None = None,
          clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
     """The move the strong player would make in `seat`, and why, from the seat's view only."""
     weighed = weigh(game, state, seat, rng, budget=budget, clock=clock)
@@ -191,14 +195,14 @@ def hint(game: Any, state: Any, seat: int, rng: random.Random, *, budget: float 
     return best.action, reason
 
 
-def _play_on(game: Any, state: Any, rng: random.Random) -> Any:
-    for _ in range(getattr(game, "playout_actions", PLAYOUT_ACTIONS)):
+def _play_on(game: Game, state: Any, rng: random.Random) -> Any:
+    for _ in range(game.features.search.playout_actions):
         if game.outcome(state) is not None:
             break
         seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+        state, _ = game.apply(state, seat, hooks(game).suggest(state, seat, rng))
     return state
 
 
-def _seats(game: Any, state: Any) -> int:
+def _seats(game: Game, state: Any) -> int:
     return int(game.view(state, None)["seats"])

@@ -9,8 +9,9 @@ Python format fields named like the parameters: ``{player} scores {points}.``
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
 the parameter the ``msgid_plural`` names after a ``#`` (``msgid_plural "x.offer#amount"``: the
-form follows ``amount``; a list parameter, such as several players, counts by its length). A message that counts two different things gives one of them a
-message of its own, passed in as a parameter.
+form follows ``amount``; a list parameter, such as several players, counts by its length). A
+message that counts two different things gives one of them a message of its own, passed in as a
+parameter.
 
 Nothing here imports Discord or storage, so the command-line runner and the renderers use it too.
 """
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import string
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from babel.messages.pofile import read_po
 
@@ -43,7 +45,7 @@ def language_of(locale: Any) -> str:
     return "de" if text.startswith("de") else "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
     """A domain's messages: ``<domain>.po`` and any ``<domain>.<part>.po`` (e.g. the words on a
     game's board kept apart from its move labels), merged."""
@@ -57,12 +59,12 @@ def _catalogue(lang: str, domain: str) -> Mapping[str, Any]:
         for message in catalog:
             if not message.id:
                 continue  # the header
-            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            key = str(message.id[0] if isinstance(message.id, tuple) else message.id)
             if key in entries:
                 raise ValueError(f"{key} is in two {lang} catalogues")
             entries[key] = message.string
-            if isinstance(message.id, tuple) and "#" in message.id[1]:
-                _SELECTORS[(lang, key)] = message.id[1].split("#", 1)[1].strip()
+            if isinstance(message.id, tuple) and "#" in str(message.id[1]):
+                _SELECTORS[(lang, key)] = str(message.id[1]).split("#", 1)[1].strip()
     return entries
 
 
@@ -105,7 +107,7 @@ def fields(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-class _Params(dict):
+class _Params(dict[str, Any]):
     """Format arguments; a field the text names but the caller did not give is an error."""
 
     def __missing__(self, key: str) -> Any:
@@ -142,7 +144,7 @@ def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
             count = len(count)  # a list of players: "Anna kann", "Anna und Bo können"
         pattern = pattern[0] if count == 1 else pattern[1]
     values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
-    return pattern.format_map(values)
+    return str(pattern.format_map(values))
 
 
 class _Term(str):
@@ -151,7 +153,9 @@ class _Term(str):
     (``knatsch.castle.red.acc`` = "die Rote Burg"), with the term's own parameters; a term
     without that form is put in as it is."""
 
-    def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> "_Term":
+    _source: tuple[Msg, str, Sequence[str], bool]
+
+    def __new__(cls, text: str, message: Msg, lang: str, names: Sequence[str], strict: bool) -> _Term:
         term = super().__new__(cls, text)
         term._source = (message, lang, names, strict)
         return term

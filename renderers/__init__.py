@@ -1,25 +1,63 @@
 """Pillow renderers, one module per game, plus shared drawing helpers (`renderers.common`).
 
-Each game module exposes `render(view: dict, names: list[str], lang: str = "en") -> PIL.Image.Image`,
-drawing only what the view holds (words from the `i18n` catalogues in `lang`) (so a public view can never draw a secret). `render_png` picks the module by the view's
+Each game module is a `BoardDrawing`: `render(view, names, lang)` draws only what the view holds
+(words from the `i18n` catalogues in `lang`), so a public view can never draw a secret; it may
+also be a `SeatStrips` and a `PrivateShown` (below). `render_png` picks the module by the view's
 "game" key and encodes a compact PNG.
 """
 from __future__ import annotations
 
 import importlib
 import io
+from collections.abc import Hashable
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
 from renderers.common import PNG_LEVEL, encode_pngs
 
-
-def render_image(view: dict, names: list[str], lang: str = "en") -> Image.Image:
-    module = importlib.import_module(f"renderers.{view['game']}")
-    return module.render(view, names, lang=lang)
+View = dict[str, Any]
+"""A view of a game as its engine gives it (`Game.view`): JSON."""
 
 
-def render_png(view: dict, names: list[str], lang: str = "en") -> bytes:
+class BoardDrawing(Protocol):
+    """What every game's renderer module (`renderers.<game>`) defines."""
+
+    def render(self, view: View, names: list[str], lang: str = "en") -> Image.Image:
+        """The picture of `view` with the players' `names`, in words of `lang`."""
+
+
+@runtime_checkable
+class SeatStrips(Protocol):
+    """A renderer that keeps the same board above each seat's own strip at the bottom of its
+    image (the row `image.info["private_top"]`) and can draw that strip alone, so `render_pngs`
+    draws the board once for the views that share it."""
+
+    def private_layout(self, view: View, lang: str) -> Hashable:
+        """What the board above the strip depends on of a view: views alike in it share the board."""
+
+    def private_rows(self, view: View, names: list[str], lang: str, top: int) -> Image.Image:
+        """The rows from `top` down of the view's image, as `render` draws them."""
+
+
+@runtime_checkable
+class PrivateShown(Protocol):
+    """A renderer that can tell whether a seat's image shows anything the public board does not."""
+
+    def private_shown(self, view: View) -> bool:
+        """Whether the seat's image draws anything the public board does not."""
+
+
+def _drawing(game: str) -> BoardDrawing:
+    module: BoardDrawing = importlib.import_module(f"renderers.{game}")
+    return module
+
+
+def render_image(view: View, names: list[str], lang: str = "en") -> Image.Image:
+    return _drawing(view["game"]).render(view, names, lang=lang)
+
+
+def render_png(view: View, names: list[str], lang: str = "en") -> bytes:
     return _png(_palette_image(render_image(view, names, lang)))
 
 
@@ -30,17 +68,16 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def render_pngs(views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
+def render_pngs(views: list[View], names: list[str], lang: str = "en") -> list[bytes]:
     """PNGs of several views of one state (a move's DM images, and the public board with them),
     each exactly what `render_png` draws for it. Seats' images differ only in their own strip at
-    the bottom, so where a game's renderer can draw that strip alone (`private_rows`), the board
+    the bottom, so where a game's renderer can draw that strip alone (`SeatStrips`), the board
     above it is drawn and compressed once for all the views that share its layout (the public
     board too, where its renderer keeps the same board above the strip)."""
     if not views:
         return []
-    module = importlib.import_module(f"renderers.{views[0]['game']}")
-    rows = getattr(module, "private_rows", None)
-    if rows is None or len(views) == 1:
+    module = _drawing(views[0]["game"])
+    if not isinstance(module, SeatStrips) or len(views) == 1:
         return [render_png(view, names, lang) for view in views]
     groups: dict[str, list[int]] = {}
     for index, view in enumerate(views):
@@ -59,7 +96,7 @@ def render_pngs(views: list[dict], names: list[str], lang: str = "en") -> list[b
                 pngs[index] = render_png(views[index], names, lang)
             continue
         strips = [first.crop((0, top, first.width, first.height))]
-        strips += [rows(views[index], names, lang, top) for index in members[1:]]
+        strips += [module.private_rows(views[index], names, lang, top) for index in members[1:]]
         for index, png in zip(members, encode_pngs(first, top, strips)):
             pngs[index] = png
     return pngs
@@ -80,19 +117,18 @@ class BoardRenderer:
     """What the bot draws with: one view (`__call__`), or several seats' views of one state at
     once (`many`), which shares the drawing of the board they have in common."""
 
-    def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
+    def __call__(self, view: View, names: list[str], lang: str = "en") -> bytes:
         return render_png(view, names, lang)
 
-    def many(self, views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
+    def many(self, views: list[View], names: list[str], lang: str = "en") -> list[bytes]:
         return render_pngs(views, names, lang)
 
 
-def private_shown(view: dict) -> bool:
+def private_shown(view: View) -> bool:
     """Whether a seat's image would show anything the public board does not (a game's renderer
-    may say; otherwise it is taken to). A DM carries an image only then."""
+    may say, as a `PrivateShown`; otherwise it is taken to). A DM carries an image only then."""
     try:
-        module = importlib.import_module(f"renderers.{view['game']}")
+        module = _drawing(view["game"])
     except (ImportError, KeyError):
         return True
-    check = getattr(module, "private_shown", None)
-    return True if check is None else bool(check(view))
+    return bool(module.private_shown(view)) if isinstance(module, PrivateShown) else True

@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from games import REGISTRY, get_game
 from games.__main__ import play
+from games.core import Game
 from games.replay import run
 from i18n import LANGUAGES
 from renderers import render_png
@@ -37,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.command == "replay":
-        def draw_replayed(game, step, state, names, lang) -> None:
+        def draw_replayed(game: Game, step: int, state: Any, names: list[str], lang: str) -> None:
             (args.out / f"{game.name}-{step:04d}.png").write_bytes(render_png(game.view(state, None), names, lang))
 
         return run(args.file, lang=args.lang, each_state=draw_replayed)
@@ -47,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{game.title} takes {game.min_players} to {game.max_players} players")
     names = [f"P{i + 1}" for i in range(players)]
 
-    def draw(step: int, state) -> None:
+    def draw(step: int, state: Any) -> None:
         png = render_png(game.view(state, None), names, args.lang)
         (args.out / f"{args.game}-{args.seed}-{step:04d}.png").write_bytes(png)
 

@@ -22,17 +22,58 @@ the players (points, followers at home, where their robber stands) and a legend 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.carcassonne_landscape import (CAPS, EMPTY, GRID, LABEL_H, LABEL_W, PANEL, choose_window, draw_landscape,
-                                             seat_colour, shape, text_width_plain)
-from renderers.carcassonne_tiles import (CITY_FILL, CITY_SHADE, CLOISTER, CROP, FIELD, GATE, GRASS_DARK, HOUSE,
-                                         MEADOW, PENNANT, ROAD, ROAD_EDGE, ROBBER_MARK, ROOF, WALL, WALL_EDGE, WHITE,
-                                         tile_image)
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
-                              ink_on, seat_names, to_palette)
+from renderers.carcassonne_landscape import (
+    CAPS,
+    EMPTY,
+    GRID,
+    LABEL_H,
+    LABEL_W,
+    PANEL,
+    choose_window,
+    draw_landscape,
+    seat_colour,
+    shape,
+    text_width_plain,
+)
+from renderers.carcassonne_tiles import (
+    CITY_FILL,
+    CITY_SHADE,
+    CLOISTER,
+    CROP,
+    FIELD,
+    GATE,
+    GRASS_DARK,
+    HOUSE,
+    MEADOW,
+    PENNANT,
+    ROAD,
+    ROAD_EDGE,
+    ROBBER_MARK,
+    ROOF,
+    WALL,
+    WALL_EDGE,
+    WHITE,
+    tile_image,
+)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MIN_TEXT,
+    MUTED,
+    SEAT_COLOURS,
+    fit,
+    fixed_palette,
+    font,
+    ink_on,
+    seat_names,
+    to_palette,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
@@ -50,7 +91,7 @@ LEGEND_ICON = 44
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     names = seat_names(names, view["seats"])
@@ -69,7 +110,7 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     return to_palette(image, _palette())
 
 
-def layout(view: dict, names: list[str], lang: str = "en") -> dict:
+def layout(view: dict[str, Any], names: list[str], lang: str = "en") -> dict[str, Any]:
     """Where everything goes, without drawing: from the bottom up the legend, the players' table
     and the track (robber step); from the top down the header and the rotations (a strip, or
     panels that show the rotations in place); the landscape's `window` takes the room between."""
@@ -253,7 +294,7 @@ def _rotation_strip(draw, view, top: int) -> None:
         draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 
-def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Where each rotation that fits is shown on the chosen square amid its neighbours (how its
     edges meet theirs): one panel beside another, or two rows of two. Returns the panels (each
     with its rotation, number and window) and the part they show, for the overview."""
@@ -282,7 +323,7 @@ def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     return panels, shown
 
 
-def _rotation_panel(draw, view, panel: dict) -> None:
+def _rotation_panel(draw, view, panel: dict[str, Any]) -> None:
     """One rotation on the chosen square amid its neighbours, its number where the panel's
     letters and numbers meet, as on its button."""
     square = view["square"]
@@ -306,7 +347,7 @@ CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
-def _track_layout(view) -> dict:
+def _track_layout(view) -> dict[str, Any]:
     """Where every figure on the score track goes: the 50 spaces in two rows of 25, and over
     the first row / under the second, each space's figures as a row of numbered chips (every
     player, then every robber), in as many lanes as needed so no chip covers another."""
@@ -316,7 +357,7 @@ def _track_layout(view) -> dict:
     for p in view["players"]:
         if p["robber"] is not None:
             figures.setdefault(p["robber"], []).append(("robber", p["seat"]))
-    chains: list[dict] = []
+    chains: list[dict[str, Any]] = []
     lanes_of_row = []
     right = TRACK_X + TRACK_COLUMNS * CELL
     for row in (0, 1):
@@ -341,7 +382,7 @@ def _track_layout(view) -> dict:
     return {"chains": chains, "lanes": lanes_of_row, "height": height}
 
 
-def _track(draw, view, layout: dict, top: int) -> None:
+def _track(draw, view, layout: dict[str, Any], top: int) -> None:
     spaces = view["track_spaces"]
     cells_top = (top + layout["lanes"][0] * CHIP + POINTER, top + layout["lanes"][0] * CHIP + POINTER + CELL_H + 4)
     taken = {chain["space"] for chain in layout["chains"]}
@@ -394,7 +435,7 @@ def _table_height(view) -> int:
     return TABLE_HEADING + len(view["players"]) * TABLE_ROW
 
 
-def _columns(lang: str) -> dict:
+def _columns(lang: str) -> dict[str, Any]:
     """Where the table's columns stand: points, followers at home, robber (right to left, each
     as wide as its heading or widest value)."""
     robber_w = max(text_width_plain(t(lang, "carcassonne.board.robber_heading")),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
@@ -36,7 +37,7 @@ def seat_colour(seat: int):
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def offered_squares(view) -> list[dict]:
+def offered_squares(view) -> list[dict[str, Any]]:
     """The squares of the current choice: all of them, or the chosen group's."""
     squares = view.get("squares") or []
     if view.get("area") is not None and view.get("areas"):
@@ -61,7 +62,7 @@ def bounds(cells) -> tuple[int, int, int, int]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict:
+def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict[str, Any]:
     """Which columns and rows are drawn, at what tile size, where. The whole landscape (with the
     squares offered) if it fits nearly as large as the decision's part would; else that part,
     grown round it to fill the room at its size (`part` is then true)."""
@@ -104,7 +105,7 @@ def origin(window, x: int, y: int) -> tuple[int, int]:
 # The landscape
 
 
-def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
+def draw_landscape(draw, view, window, candidate: dict[str, Any] | None = None) -> None:
     """The part of the landscape in `window`, its grid labels, the squares offered or chosen,
     the followers and the free spots; `candidate` is a rotation of the drawn tile shown on the
     square chosen."""
@@ -197,12 +198,12 @@ def cloister_spot(code_rot) -> tuple[float, float]:
     return 0.78, 0.78
 
 
-def _follower_marks(view, window, codes) -> list[dict]:
+def _follower_marks(view, window, codes) -> list[dict[str, Any]]:
     """The followers in the part shown, one mark per figure (a crop circle's second follower on
     the same road is drawn as a second figure behind the first)."""
     size = window["size"]
     m = _mark_size(size)
-    counted: dict[tuple, int] = {}
+    counted: dict[tuple[Any, ...], int] = {}
     for f in view["meeples"]:
         if inside(window, f["x"], f["y"]):
             key = (f["seat"], f["x"], f["y"], f["kind"], f["sx"], f["sy"])
@@ -217,7 +218,7 @@ def _follower_marks(view, window, codes) -> list[dict]:
     return marks
 
 
-def _spot_marks(view, window, codes) -> list[dict]:
+def _spot_marks(view, window, codes) -> list[dict[str, Any]]:
     """The free spots on the tile just laid, each a white figure of the follower that would stand
     there, numbered like the buttons, nudged apart where spots lie close."""
     spots = [spot for spot in view.get("spots") or [] if inside(window, spot["x"], spot["y"])]
@@ -271,7 +272,7 @@ def box(mark) -> tuple[float, float, float, float]:
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
 
 
-def _separate(marks: list[dict], window) -> None:
+def _separate(marks: list[dict[str, Any]], window) -> None:
     """Every mark inside its tile where the tile has room for it, and no two marks touching:
     on small tiles, marks of neighbouring tiles are pushed apart."""
     for mark in marks:

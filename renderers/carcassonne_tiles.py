@@ -215,7 +215,7 @@ def _master(code: str, rot: int) -> Image.Image:
     city_mask = Image.new("L", (s, s), 0)
     city_draw = ImageDraw.Draw(city_mask)
     cities = [(seg, _city_shape(o.ports[seg])) for seg, kind in enumerate(o.kinds) if kind == "city"]
-    for seg, (outline, walls) in cities:
+    for _, (outline, _walls) in cities:
         draw.polygon(px(outline), fill=CITY_FILL)
         city_draw.polygon(px(outline), fill=255)
     # inside the walls: roofs where no knight stands and no shield hangs
@@ -238,7 +238,7 @@ def _master(code: str, rot: int) -> Image.Image:
             roofs.append(p)
     for p in roofs:
         _house(draw, (p[0] * s, p[1] * s), 0.17 * s, roof=ROOF, body=CITY_SHADE, line=3)
-    for seg, (outline, walls) in cities:
+    for _, (_outline, walls) in cities:
         for wall in walls:
             draw.line(px(wall), fill=WALL_EDGE, width=int(0.095 * s), joint="curve")
             draw.line(px(wall), fill=WALL, width=int(0.05 * s), joint="curve")

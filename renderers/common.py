@@ -16,19 +16,28 @@ import threading
 import unicodedata
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
 from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 BACKGROUND = (245, 239, 226)
 INK = (40, 36, 32)
 MUTED = (105, 98, 88)
 HIGHLIGHT = (255, 196, 0)
 WHITE = (255, 255, 255)
+
+Ink = tuple[int, ...] | str
+"""A colour to draw with: an RGB(A) tuple or a name Pillow knows ("white")."""
+Kept = TypeVar("Kept")
+Drawn = TypeVar("Drawn")
 
 PHONE_SIZE = (1080, 1350)
 """Every board's size: upright 4:5, what a phone shows full width in portrait."""
@@ -57,7 +66,7 @@ SEAT_COLOURS = [
 ]
 
 
-def ink_on(colour) -> tuple[int, int, int]:
+def ink_on(colour: Sequence[int]) -> tuple[int, int, int]:
     """Black or white, whichever reads better on `colour`."""
     red, green, blue = colour[:3]
     return INK if red * 0.299 + green * 0.587 + blue * 0.114 > 140 else WHITE
@@ -90,7 +99,8 @@ def image_bytes(value: Any) -> int:
     if not size or not mode:
         return 0
     bands = {"1": 1, "L": 1, "P": 1, "LA": 2, "RGB": 4, "RGBA": 4, "RGBX": 4, "I": 4, "F": 4}.get(mode, 4)
-    return size[0] * size[1] * bands
+    pixels: int = size[0] * size[1]
+    return pixels * bands
 
 
 class KeptImages:
@@ -102,7 +112,7 @@ class KeptImages:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._kept: OrderedDict = OrderedDict()
+        self._kept: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Any) -> Any:
@@ -112,7 +122,7 @@ class KeptImages:
                 self._kept.move_to_end(key)
             return None if found is None else found[0]
 
-    def put(self, key: Any, value: Any) -> Any:
+    def put(self, key: Any, value: Kept) -> Kept:
         size = image_bytes(value)
         with self._lock:
             if key in self._kept:
@@ -133,15 +143,27 @@ class KeptImages:
             self.used = 0
 
 
-def keep_drawn(budget: int):
+class KeptDrawing(Protocol[Drawn]):
+    """A function whose drawings `keep_drawn` keeps: called like it, with the cache beside it."""
+
+    kept: KeptImages
+    cache_clear: Callable[[], None]
+    __wrapped__: Callable[..., Drawn]
+    __name__: str
+
+    def __call__(self, *args: Any) -> Drawn: ...
+
+
+def keep_drawn(budget: int) -> Callable[[Callable[..., Drawn]], KeptDrawing[Drawn]]:
     """Like `functools.lru_cache` for functions that return drawn images, bounded in bytes."""
-    def decorate(function):
+    def decorate(function: Callable[..., Drawn]) -> KeptDrawing[Drawn]:
         kept = KeptImages(budget)
 
-        def cached(*args):
-            found = kept.get(args)
+        def drawing(*args: Any) -> Drawn:
+            found: Drawn | None = kept.get(args)
             return found if found is not None else kept.put(args, function(*args))
 
+        cached = cast(KeptDrawing[Drawn], drawing)
         cached.kept = kept
         cached.cache_clear = kept.clear
         cached.__wrapped__ = function
@@ -160,14 +182,16 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
     faces): a board draws the same labels, names and numbers every turn, and rasterising text is
     most of a board's drawing time."""
 
-    def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
-                 anchor=None, ink=0, start=None, *args: Any, **kwargs: Any):
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                 anchor: str | None = None, ink: int = 0, start: tuple[float, float] | None = None, *args: Any,
+                 **kwargs: Any) -> tuple[ImagingCore, tuple[int, int]]:
         if mode == "RGBA" or args:  # colour glyphs are changed by the caller: never share them
             return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
                                     start, *args, **kwargs)
         key = (self.size, text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink,
                start, tuple(sorted(kwargs.items())))
-        found = TEXT_MASKS.get(key)
+        found: tuple[ImagingCore, tuple[int, int]] | None = TEXT_MASKS.get(key)
         if found is None:
             found = TEXT_MASKS.put(key, super().getmask2(text, mode, direction, features, language, stroke_width,
                                                          anchor, ink, start, **kwargs))
@@ -220,7 +244,7 @@ def seat_label(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def seat_names(names, seats: int) -> list[str]:
+def seat_names(names: Sequence[str], seats: int) -> list[str]:
     """Drawable names for every seat: emoji dropped, and "P3" for a name that is only emoji."""
     return [drawable(names[seat], seat_label(seat)) if seat < len(names) else seat_label(seat)
             for seat in range(seats)]
@@ -237,7 +261,8 @@ def initial(name: str) -> str:
 @lru_cache(maxsize=1024)
 def ink_box(text: str, size: int) -> tuple[int, int, int, int]:
     """The box of `text`'s ink at `size`, relative to the left end of its baseline."""
-    return font(size).getbbox(text, anchor="ls")
+    left, top, right, bottom = font(size).getbbox(text, anchor="ls")  # whole pixels (typed as floats)
+    return int(left), int(top), int(right), int(bottom)
 
 
 def ink_height(text: str, size: int) -> int:
@@ -246,7 +271,7 @@ def ink_height(text: str, size: int) -> int:
     return int(bottom - top)
 
 
-def mark_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, fill=INK,
+def mark_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, fill: Ink = INK,
               size: int = MARK_TEXT) -> None:
     """A number or letter inside a piece, its ink centred on `centre` and recorded as a mark
     (the layout tests hold marks to `MIN_MARK`)."""
@@ -262,7 +287,7 @@ def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
 
 
 def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int,
-                 fill=INK) -> None:
+                 fill: Ink = INK) -> None:
     draw.text(centre, text, font=font(size), fill=fill, anchor="mm")
 
 
@@ -307,7 +332,7 @@ def wrap(text: str, size: int, width: float) -> list[str]:
 
 
 def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,
-               *, outline=INK) -> None:
+               *, outline: Ink = INK) -> None:
     """A player's mark: a disc in the seat colour with the seat number inside."""
     x, y = centre
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
@@ -325,14 +350,14 @@ PLATE = (44, 46)
 
 
 def seat_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, size: tuple[int, int] = PLATE,
-               *, outline=INK) -> None:
+               *, outline: Ink = INK) -> None:
     """A player's mark in a line of text (a disc of `MARK_RADIUS` would not fit it): a rounded plate
     in the seat colour, the seat number inside at `MARK_TEXT` (41 px of ink)."""
     x, y = centre
     width, height = size
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=min(width, height) // 4,
-                           fill=colour, outline=outline, width=2)
+    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2),
+                           radius=min(width, height) // 4, fill=colour, outline=outline, width=2)
     mark_text(draw, centre, str(seat + 1), ink_on(colour))
 
 
@@ -347,7 +372,7 @@ class DrawnText:
     size: int  # the font size asked for
     mark: bool = False  # a number or letter inside a piece (drawn within `marks`)
 
-    def overlaps(self, other: "DrawnText", margin: int = 0) -> bool:
+    def overlaps(self, other: DrawnText, margin: int = 0) -> bool:
         left, top, right, bottom = self.box
         o_left, o_top, o_right, o_bottom = other.box
         return (left + margin < o_right and o_left + margin < right
@@ -359,7 +384,7 @@ _drawn_lock = threading.Lock()
 
 
 @contextmanager
-def recording_texts():
+def recording_texts() -> Iterator[list[DrawnText]]:
     """Every text drawn (by any renderer, through `ImageDraw.text`) while the block runs.
 
     Layout tests use it to check the smallest size, that texts stay on the image and that no
@@ -369,14 +394,16 @@ def recording_texts():
         if not _drawn_texts:
             original = ImageDraw.ImageDraw.text
 
-            def recording(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+            def recording(self: ImageDraw.ImageDraw, xy: tuple[float, float], text: Any, fill: Any = None,
+                          font: Any = None, anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
                 if _drawn_texts and text and str(text).strip() and not getattr(_unrecorded, "depth", 0):
-                    box = self.textbbox(xy, text, font=font, anchor=anchor,
-                                        **{k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")})
+                    measured = {k: v for k, v in kwargs.items() if k in ("spacing", "align", "stroke_width")}
+                    box = self.textbbox(xy, text, font=font, anchor=anchor, **measured)
                     size = int(getattr(font, "size", 0) or 0)
                     mark = bool(getattr(_marking, "depth", 0))
+                    left, top, right, bottom = box
                     for sink in _drawn_texts:
-                        sink.append(DrawnText(tuple(int(v) for v in box), str(text), size, mark))
+                        sink.append(DrawnText((int(left), int(top), int(right), int(bottom)), str(text), size, mark))
                 return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
             recording.original = original  # type: ignore[attr-defined]
@@ -389,7 +416,7 @@ def recording_texts():
             # by identity: two recorders of the same texts are equal lists (nested recorders)
             del _drawn_texts[next(i for i, sink in enumerate(_drawn_texts) if sink is records)]
             if not _drawn_texts:
-                ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined]
+                ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined,method-assign]
 
 
 _unrecorded = threading.local()
@@ -397,7 +424,7 @@ _unrecorded.depth = 0
 
 
 @contextmanager
-def unrecorded():
+def unrecorded() -> Iterator[None]:
     """Text drawn meanwhile is not where it will stand (a mask drawn once and pasted later, which
     `note_text` then reports): the layout records leave it out."""
     _unrecorded.depth = getattr(_unrecorded, "depth", 0) + 1
@@ -412,7 +439,7 @@ _marking.depth = 0
 
 
 @contextmanager
-def marks():
+def marks() -> Iterator[None]:
     """Text drawn (or noted) meanwhile is a number or letter inside a piece: the layout records
     mark it, and the tests hold its ink to `MIN_MARK`."""
     _marking.depth = getattr(_marking, "depth", 0) + 1
@@ -422,13 +449,14 @@ def marks():
         _marking.depth -= 1
 
 
-def note_text(box, text: str, size: int) -> None:
+def note_text(box: Sequence[float], text: str, size: int) -> None:
     """For a renderer that pastes text it drew earlier (a cached mask) instead of calling
     `ImageDraw.text`: tell the layout tests what stands where."""
     if _drawn_texts and str(text).strip():
         mark = bool(getattr(_marking, "depth", 0))
+        left, top, right, bottom = box
         for sink in _drawn_texts:
-            sink.append(DrawnText(tuple(int(v) for v in box), str(text), int(size), mark))
+            sink.append(DrawnText((int(left), int(top), int(right), int(bottom)), str(text), int(size), mark))
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
@@ -450,7 +478,7 @@ def crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     draw.polygon(points, fill=HIGHLIGHT, outline=INK, width=3)
 
 
-def fixed_palette(*exact) -> "Image.Image":
+def fixed_palette(*exact: Sequence[int]) -> Image.Image:
     """A board's palette: the colours it paints exactly first, then a colour cube and greys for
     the anti-aliased edges of shapes and text. Quantizing to a fixed palette is some thirty
     times faster than an adaptive median cut and keeps the PNG small."""
@@ -466,7 +494,7 @@ def fixed_palette(*exact) -> "Image.Image":
     return palette
 
 
-def to_palette(image: "Image.Image", palette: "Image.Image") -> "Image.Image":
+def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """The finished board in its palette (no dithering: flat colours stay flat)."""
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
@@ -482,14 +510,14 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _rows(image: "Image.Image") -> bytes:
+def _rows(image: Image.Image) -> bytes:
     """A palette image's rows as PNG scanlines (filter byte 0, then the pixels)."""
     width = image.width
     raw = image.tobytes()
     return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
 
 
-def encode_pngs(first: "Image.Image", shared_rows: int, strips: "list[Image.Image]") -> list[bytes]:
+def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image]) -> list[bytes]:
     """PNGs of palette images that share their first `shared_rows` rows (a move's DM images: the
     same board above each seat's own strip): `first` is one whole image, `strips` each image's
     rows from `shared_rows` down, in the same palette. The shared rows are compressed once and

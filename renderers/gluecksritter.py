@@ -18,14 +18,31 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from i18n import t, translate
 from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, MUTED,
-                              SEAT_COLOURS, fit, fixed_palette, font, ink_box, mark_text, note_text, recording_texts,
-                              to_palette, wrap)
+from i18n import t, translate
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MARK_RADIUS,
+    MARK_TEXT,
+    MIN_TEXT,
+    MUTED,
+    SEAT_COLOURS,
+    fit,
+    fixed_palette,
+    font,
+    ink_box,
+    mark_text,
+    note_text,
+    recording_texts,
+    to_palette,
+    wrap,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
@@ -49,7 +66,7 @@ P = "gluecksritter."
 COIN = MARK_RADIUS  # a coin's radius: its count's digits are MIN_MARK tall
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     status = _status_lines(translate(view["status"], lang, seat_names))
     fields_top = _fields_top(len(status))
@@ -67,13 +84,13 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     return image
 
 
-def private_layout(view: dict, lang: str) -> int:
+def private_layout(view: dict[str, Any], lang: str) -> int:
     """What the board above a seat's documents depends on of that seat's view: the room they
     take (renderers.render_pngs draws the board once for seats alike in this)."""
     return _bottom_room(view, lang)
 
 
-def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+def private_rows(view: dict[str, Any], names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its documents and secret choice, the raid
     line, the events), as `render` draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone: nothing of the base there
@@ -82,7 +99,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     return to_palette(image, _palette())
 
 
-_BASES: dict[tuple[str, int], tuple[Image.Image, list]] = {}
+_BASES: dict[tuple[str, int], tuple[Image.Image, list[Any]]] = {}
 
 
 def _base_for(lang: str, fields_top: int) -> Image.Image:
@@ -272,7 +289,7 @@ def _picture(draw, number: int, cx: int, cy: int) -> None:
             draw.line((cx - 9 + 13 * k, cy - 5 - 2 * k, cx - 4 + 13 * k, cy - 6 - 2 * k), fill=SEAL, width=5)
 
 
-def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple = SEAL) -> None:
+def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple[Any, ...] = SEAL) -> None:
     """A document: a parchment with its seal at the lower right corner, off its middle (where a
     count stands)."""
     draw.rounded_rectangle((cx - half_w, cy - half_h, cx + half_w, cy + half_h), radius=4, fill=PARCHMENT,
@@ -393,7 +410,7 @@ def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
               anchor="lm")
 
 
-def private_shown(view: dict) -> bool:
+def private_shown(view: dict[str, Any]) -> bool:
     """Whether a seat's image draws anything the public board does not (its documents or its
     secret cards): without it the seat's image is the public board, and a DM needs no image."""
     private = view.get("private")
@@ -435,7 +452,7 @@ def _bottom_room(view, lang: str) -> int:
     return max(lines + LEGEND_H + 2 * LINE, rows * DOC_ROW + lines) + 8
 
 
-def _own_choice(view) -> list:
+def _own_choice(view) -> list[Any]:
     private = view.get("private") or {}
     cards = (private.get("choice") or {}).get("cards") or []
     viewer = view.get("viewer")
@@ -561,7 +578,7 @@ def _most_document_rows(seats: int) -> int:
     return max(1, (HEIGHT - table_top - seats * ROW_MIN - 12) // DOC_ROW)
 
 
-def _document_cards(view, lang: str) -> list:
+def _document_cards(view, lang: str) -> list[Any]:
     """Where each of the viewer's documents goes: (code, box relative to the row's top, lines):
     a seal at the left, then the name on one or two lines (a word is never split) and "armed"
     for a yellow document set to fire. Each card goes into the first row with room for it (the
@@ -590,7 +607,7 @@ def _document_cards(view, lang: str) -> list:
     return placed
 
 
-def _first_fit(sized: list, rows: int, first_left: int) -> list | None:
+def _first_fit(sized: list[Any], rows: int, first_left: int) -> list[Any] | None:
     """The cards' boxes, each in the first of `rows` rows with room for it (None if one has no
     room)."""
     ends = [first_left] + [MARGIN] * (rows - 1)

@@ -37,9 +37,26 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, PHONE_SIZE, SEAT_COLOURS,
-                              fixed_palette, font, ink_box, keep_drawn, marks, note_text, seat_names, seat_plate,
-                              to_palette, unrecorded)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MARK_TEXT,
+    MIN_TEXT,
+    MUTED,
+    PHONE_SIZE,
+    SEAT_COLOURS,
+    fixed_palette,
+    font,
+    ink_box,
+    keep_drawn,
+    marks,
+    note_text,
+    seat_names,
+    seat_plate,
+    to_palette,
+    unrecorded,
+)
 from renderers.common import wrap as _wrap_text
 
 WIDTH, HEIGHT = PHONE_SIZE

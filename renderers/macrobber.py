@@ -25,9 +25,29 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, PLATE, MUTED, SEAT_COLOURS, WHITE, fit,
-                              fixed_palette, font, ink_box, keep_drawn, marks, note_text, seat_names, seat_plate,
-                              to_palette, unrecorded, wrap)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MARK_TEXT,
+    MIN_TEXT,
+    MUTED,
+    PLATE,
+    SEAT_COLOURS,
+    WHITE,
+    fit,
+    fixed_palette,
+    font,
+    ink_box,
+    keep_drawn,
+    marks,
+    note_text,
+    seat_names,
+    seat_plate,
+    to_palette,
+    unrecorded,
+    wrap,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18

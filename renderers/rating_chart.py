@@ -10,7 +10,7 @@ image (11 px at the 300 px a phone's Discord client shows it).
 from __future__ import annotations
 
 import io
-from typing import Sequence
+from collections.abc import Sequence
 
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw

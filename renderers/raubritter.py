@@ -36,11 +36,43 @@ from PIL import Image, ImageDraw
 
 from games.core import msg
 from i18n import t, translate
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_RADIUS, MARK_TEXT, MIN_TEXT, PHONE_SIZE, fit,
-                              fixed_palette, font, mark_text, marks, note_text, seat_names, to_palette, wrap)
-from renderers.raubritter_tiles import (BUILDING_LETTER, CELL_MIN, GRID_LINE, OUTLINE, PAINTS, PLAYER_COLOURS,
-                                        TERRAIN_FILL, TEXT_ON, WHITE, centre_text, draw_height, draw_knight,
-                                        draw_tile, frame_width, geometry, plate_size, tile_image)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MARK_RADIUS,
+    MARK_TEXT,
+    MIN_TEXT,
+    PHONE_SIZE,
+    fit,
+    fixed_palette,
+    font,
+    mark_text,
+    marks,
+    note_text,
+    seat_names,
+    to_palette,
+    wrap,
+)
+from renderers.raubritter_tiles import (
+    BUILDING_LETTER,
+    CELL_MIN,
+    GRID_LINE,
+    OUTLINE,
+    PAINTS,
+    PLAYER_COLOURS,
+    TERRAIN_FILL,
+    TEXT_ON,
+    WHITE,
+    centre_text,
+    draw_height,
+    draw_knight,
+    draw_tile,
+    frame_width,
+    geometry,
+    plate_size,
+    tile_image,
+)
 
 WIDTH, HEIGHT = PHONE_SIZE
 TEXT = MIN_TEXT          # every word and number on the board, at least
@@ -423,7 +455,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
         won = seat in winners
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
                                fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
-                               outline=HIGHLIGHT if active else (INK if won else GRID_LINE), width=6 if active or won else 2)
+                               outline=HIGHLIGHT if active else (INK if won else GRID_LINE),
+                               width=6 if active or won else 2)
         radius = DISC
         cx, cy = x + BOX_PAD + 4 + radius, y + BOX_TOP // 2 + 3
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)

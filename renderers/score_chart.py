@@ -22,14 +22,28 @@ a mark is at least `MIN_TEXT`, and no two overlap:
 from __future__ import annotations
 
 import io
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 import i18n
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, crown, fit, fixed_palette,
-                              font, ink_on, seat_names, to_palette)
+from renderers.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MIN_TEXT,
+    MUTED,
+    SEAT_COLOURS,
+    crown,
+    fit,
+    fixed_palette,
+    font,
+    ink_on,
+    seat_names,
+    to_palette,
+)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 44
@@ -74,7 +88,7 @@ def _badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, ra
     draw.text((x, y), str(seat + 1), font=font(TEXT), fill=ink_on(colour), anchor="mm")
 
 
-def _boxes_apart(box: tuple[float, float, float, float], others: list, gap: float = 4) -> bool:
+def _boxes_apart(box: tuple[float, float, float, float], others: list[Any], gap: float = 4) -> bool:
     left, top, right, bottom = box
     return all(right + gap <= o[0] or o[2] + gap <= left or bottom + gap <= o[1] or o[3] + gap <= top
                for o in others)
@@ -85,7 +99,7 @@ def _spread_labels(wanted: list[tuple[float, int]], low: float, high: float, ste
     the heights its labels want, all kept between `low` and `high` (wanted: (height, seat))."""
     groups: list[tuple[list[float], list[int]]] = []
 
-    def first(group) -> float:
+    def first(group: tuple[list[float], list[int]]) -> float:
         heights = group[0]
         top = sum(heights) / len(heights) - (len(heights) - 1) * step / 2
         return max(low, min(top, high - (len(heights) - 1) * step))
@@ -98,7 +112,8 @@ def _spread_labels(wanted: list[tuple[float, int]], low: float, high: float, ste
     return {seat: first(group) + index * step for group in groups for index, seat in enumerate(group[1])}
 
 
-def _steps(scores: list[float], x_of, y_of) -> list[tuple[float, float]]:
+def _steps(scores: list[float], x_of: Callable[[int], float],
+           y_of: Callable[[float], float]) -> list[tuple[float, float]]:
     """A score's line as steps (it changes at a move and holds until the next change), with a
     corner only where it changes: a long game's line keeps few points, and joints are slow to draw."""
     if not scores:
@@ -185,7 +200,7 @@ def render_chart(history: Sequence[Sequence[float]], names: Sequence[str], lang:
     # Lines, as steps (a score changes at a move and holds until the next): winners last, on top.
     order = sorted(range(seats), key=lambda seat: (seat in won, seat))
     for seat in order:
-        points = _steps([row[seat] for row in history], x_of, lambda value: y_of(value, seat))
+        points = _steps([row[seat] for row in history], x_of, partial(y_of, seat=seat))
         if len(points) < 2:
             continue
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]

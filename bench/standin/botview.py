@@ -4,8 +4,8 @@ mention who must act. Everything else about the bot is learnt from its messages.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 MOVE_ID = re.compile(r"^rk:(?:move|pick|tog):(?P<game>\d+):(?P<version>\d+):")
 GAME_ID = re.compile(r"^rk:[a-z]+:(?P<game>\d+)(?::|$)")

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from bench.standin.ratelimits import exempt_from_global
 

@@ -54,7 +54,7 @@ class Connection:
 
 
 class Session:
-    def __init__(self, gateway: "Gateway", intents: int, shard: tuple[int, int] | None, guild_ids: list[int]) -> None:
+    def __init__(self, gateway: Gateway, intents: int, shard: tuple[int, int] | None, guild_ids: list[int]) -> None:
         self.gateway = gateway
         self.id = uuid.uuid4().hex
         self.intents = intents
@@ -84,7 +84,7 @@ class Session:
 
 
 class Gateway:
-    def __init__(self, standin: "StandIn", *, heartbeat_interval_ms: int = 41250,
+    def __init__(self, standin: StandIn, *, heartbeat_interval_ms: int = 41250,
                  max_guilds_per_session: int = MAX_GUILDS_PER_SESSION) -> None:
         self.standin = standin
         self.heartbeat_interval_ms = heartbeat_interval_ms

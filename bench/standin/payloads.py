@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -36,7 +36,7 @@ class Snowflakes:
 
 
 def iso(at: float | None = None) -> str:
-    return datetime.fromtimestamp(time.time() if at is None else at, timezone.utc).isoformat()
+    return datetime.fromtimestamp(time.time() if at is None else at, UTC).isoformat()
 
 
 def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:

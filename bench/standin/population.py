@@ -14,9 +14,10 @@ import json
 import random
 import sqlite3
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from games import REGISTRY
 from games.core import Msg

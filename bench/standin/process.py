@@ -177,7 +177,7 @@ class BotProcess:
             self.process.send_signal(signal.SIGTERM)
             try:
                 await asyncio.wait_for(self.process.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
         return await self._ended()
@@ -198,7 +198,7 @@ class BotProcess:
         if self._reader is not None:
             try:
                 await asyncio.wait_for(self._reader, 5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._reader.cancel()
         if self._log_file is not None:
             self._log_file.close()
@@ -206,7 +206,7 @@ class BotProcess:
         self._folder.cleanup()
         return self.process.returncode
 
-    async def __aenter__(self) -> "BotProcess":
+    async def __aenter__(self) -> BotProcess:
         await self.start()
         return self
 

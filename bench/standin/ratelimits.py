@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class RouteLimit:
     per: float       # the window, seconds
     bucket: str = ""  # the X-RateLimit-Bucket name (routes with the same name share a limit)
 
-    def named(self, key: str) -> "RouteLimit":
+    def named(self, key: str) -> RouteLimit:
         name = self.bucket or hashlib.md5(key.encode()).hexdigest()
         return RouteLimit(self.limit, self.per, name)
 

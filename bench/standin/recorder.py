@@ -6,8 +6,9 @@ import asyncio
 import statistics
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 ACK_DEADLINE = 3.0  # Discord's: an interaction not answered within 3 s fails for its user
 

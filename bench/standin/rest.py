@@ -63,7 +63,7 @@ def multipart_body(content_type: str, raw: bytes) -> tuple[Any, dict[int, dict]]
 
 
 class Rest:
-    def __init__(self, standin: "StandIn") -> None:
+    def __init__(self, standin: StandIn) -> None:
         self.standin = standin
         self.world = standin.world
         self.recorder = standin.recorder

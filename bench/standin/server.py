@@ -71,7 +71,7 @@ class StandIn:
     def gateway_url(self) -> str:
         return f"ws://{self.config.host}:{self.port}{GATEWAY_PATH}"
 
-    async def start(self) -> "StandIn":
+    async def start(self) -> StandIn:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 2**20)
         app.add_routes([web.get(GATEWAY_PATH, self.gateway.handle), *self.rest.routes()])
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -93,7 +93,7 @@ class StandIn:
         interactions from then on; discord.py's on_ready follows some 2 s after the last guild)."""
         await asyncio.wait_for(asyncio.gather(self.commands_synced.wait(), self.gateway.guilds_sent.wait()), timeout)
 
-    async def __aenter__(self) -> "StandIn":
+    async def __aenter__(self) -> StandIn:
         return await self.start()
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -206,7 +206,7 @@ class StandIn:
 
     # ---------------------------------------------------------------- users
 
-    def player(self, name: str, locale: str = "en-US") -> "Player":
+    def player(self, name: str, locale: str = "en-US") -> Player:
         return Player(self, self.world.add_user(name), locale)
 
     async def send_interaction(self, user_id: int, channel_id: int, kind: int, data: dict, *, name: str,

@@ -8,9 +8,9 @@ import asyncio
 import random
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from bench.standin.botview import Control, controls, mentioned
 from bench.standin.recorder import InteractionRecord
@@ -61,7 +61,7 @@ class Store:
             self._task = asyncio.create_task(self._poll(), name="standin-store")
         try:
             return await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
 
     async def _poll(self) -> None:
@@ -137,8 +137,8 @@ class Tables:
             record = await player.click(lobby, join)
             table.records.append(record)
             await self._answered(record, table)
-            await self._until(lambda: record.acked_at is not None and (record.ack_type != UPDATE_MESSAGE
-                                                                      or record.original is not None), "Join")
+            await self._until(lambda record=record: record.acked_at is not None and (
+                record.ack_type != UPDATE_MESSAGE or record.original is not None), "Join")
         start = next(c for c in controls(lobby) if c.is_lobby and c.op == "start")
         record = await players[0].click(lobby, start, watch_channel=channel_id)
         table.records.append(record)
@@ -297,7 +297,7 @@ class Tables:
         try:
             await asyncio.wait_for(record.answered.wait(), self.answer_timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             table.unanswered += 1
             return False
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from bench.standin import payloads
 from bench.standin.botview import MENTION
@@ -46,9 +47,9 @@ class Channel:
     name: str = ""
     parent_id: int | None = None
     recipient_id: int | None = None   # a DM channel's user
-    messages: "OrderedDict[int, dict]" = field(default_factory=OrderedDict)
+    messages: OrderedDict[int, dict] = field(default_factory=OrderedDict)
 
-    def payload(self, world: "World") -> dict[str, Any]:
+    def payload(self, world: World) -> dict[str, Any]:
         """The partial channel an interaction carries."""
         if self.type == DM:
             return {"id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
@@ -141,7 +142,7 @@ class World:
             bits &= ~SEND_MESSAGES
         return str(bits)
 
-    def check_may_post(self, channel: "Channel") -> None:
+    def check_may_post(self, channel: Channel) -> None:
         """Discord's refusals of a new message: Send Messages taken from the bot in a server
         channel (403, 50013), or a user whose DMs are closed to it (403, 50007)."""
         if channel.id in self.send_denied:

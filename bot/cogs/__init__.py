@@ -25,11 +25,11 @@ def game_subcommand(name: str, description: str):
 
 
 class FeatureCog(commands.Cog):
-    def __init__(self, bot: "GameBot") -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @property
-    def tables(self) -> "Tables":
+    def tables(self) -> Tables:
         return self.bot.tables
 
     async def cog_load(self) -> None:
@@ -49,7 +49,7 @@ class FeatureCog(commands.Cog):
                 self.bot.game_group.remove_command(command.name)
 
 
-async def game_name_choices(tables: "Tables", typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
+async def game_name_choices(tables: Tables, typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:
     """The games whose title (in the asker's language) or name contains what they typed."""
     needle = typed.strip().lower()
     return [
@@ -63,3 +63,11 @@ def require_guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     return interaction.guild_id
+
+
+def require_channel(interaction: discord.Interaction) -> int:
+    """The server channel a command was used in (every command in a server names one)."""
+    require_guild(interaction)
+    if interaction.channel_id is None:
+        raise app_commands.CheckFailure()  # "not here"
+    return interaction.channel_id

@@ -8,15 +8,15 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.cogs import FeatureCog, game_subcommand, require_channel
 from bot.cogs.lobby import STRENGTH_CHOICES
 from bot.days.options import AWAY_DAYS, words
 from bot.days.orders import kinds_text
 from bot.errors import Refusal
-from games.core import msg
-from i18n import translate
 from bot.locale import user_language
 from bot.presenter import mention, timestamp
+from games.core import msg
+from i18n import translate
 
 
 class DaysCog(FeatureCog):
@@ -52,11 +52,11 @@ class DaysCog(FeatureCog):
     @game_subcommand("replace", "Hand a seat to someone else (host or Manage Server)")
     @app_commands.describe(old="Who leaves the seat", new="Who takes it over")
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         may_manage = bool(interaction.permissions and interaction.permissions.manage_guild)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         if interaction.user.id != table.host_id and not may_manage:
             raise Refusal(words(lang, "replace_not_host", host=mention(table.host_id)))
         if getattr(new, "bot", False):
@@ -66,20 +66,21 @@ class DaysCog(FeatureCog):
 
     @game_subcommand("undo", "Take back your last move, if it drew no chance and showed nothing hidden")
     async def undo(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         await self.bot.taking_back.undo(table, interaction.user, lang)
         await interaction.followup.send(words(lang, "undo_done"), ephemeral=True)
 
     @game_subcommand("orders", "Let the computer answer decisions outside your turn at this table (only you see it)")
-    @app_commands.describe(kind="Which kind of decision (start typing)", setting="on: the computer answers; off: you do")
+    @app_commands.describe(kind="Which kind of decision (start typing)",
+                           setting="on: the computer answers; off: you do")
     async def orders(self, interaction: discord.Interaction, kind: str | None = None,
                      setting: Literal["on", "off"] | None = None) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         game, seat = self.bot.orders.seat_for(table, interaction.user, lang)
         if kind is not None:
             given = await self.bot.orders.set(table, interaction.user, kind, setting != "off", lang)
@@ -92,6 +93,8 @@ class DaysCog(FeatureCog):
 
     @orders.autocomplete("kind")
     async def order_kinds(self, interaction: discord.Interaction, current: str):
+        if interaction.channel_id is None:  # no channel, no game in it
+            return []
         table = await self.bot.storage.open_game_in(interaction.channel_id)
         if table is None:
             return []
@@ -105,19 +108,19 @@ class DaysCog(FeatureCog):
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def computer(self, interaction: discord.Interaction,
                        strength: app_commands.Choice[str] | None = None) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.tables.open_table_in(interaction.channel_id)
+        table = await self.tables.open_table_in(channel_id)
         table = await self.bot.seats.add(table.id, interaction.user, lang,
                                          strength=strength.value if strength is not None else None)
         await interaction.followup.send(words(lang, "computer_added", count=len(table.players)), ephemeral=True)
 
     @game_subcommand("hint", "The move the computer would make for you, and why (practice tables, or hints=on)")
     async def hint(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         text = await self.bot.hints.hint(table.id, interaction.user, lang)
         await interaction.followup.send(text, ephemeral=True)

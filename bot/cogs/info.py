@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 
 import i18n
-from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_channel
 from bot.errors import reply_ephemeral
 from bot.locale import user_language
 
@@ -13,26 +13,28 @@ from bot.locale import user_language
 class InfoCog(FeatureCog):
     @game_subcommand("status", "Who plays, whose turn it is, and where the latest board is")
     async def status(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
-        await reply_ephemeral(interaction, await self.bot.info.status_text(interaction.channel_id, user_language(interaction)))
+        channel_id = require_channel(interaction)
+        text = await self.bot.info.status_text(channel_id, user_language(interaction))
+        await reply_ephemeral(interaction, text)
 
     @game_subcommand("board", "Post the current board again (players: once a minute; others see it privately)")
     async def board(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = user_language(interaction)
-        if await self.bot.info.repost_board(interaction.channel_id, interaction.user):
+        if await self.bot.info.repost_board(channel_id, interaction.user):
             await reply_ephemeral(interaction, i18n.t(lang, "bot.errors.board_posted"))
             return
-        content, image = await self.bot.info.spectator_board(interaction.channel_id)  # not a player: only you
+        content, image = await self.bot.info.spectator_board(channel_id)  # not a player: only you
         extra = {"file": image} if image is not None else {}
         await reply_ephemeral(interaction, f"{i18n.t(lang, 'bot.errors.board_only_you')}\n{content}", **extra)
 
     @game_subcommand("log", "The recent moves of this channel's game")
     async def log(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply_ephemeral(interaction, await self.bot.info.log_text(interaction.channel_id, user_language(interaction)))
+        text = await self.bot.info.log_text(channel_id, user_language(interaction))
+        await reply_ephemeral(interaction, text)
 
     @game_subcommand("rules", "A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one in this channel)")

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 import i18n
-from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_channel, require_guild
 from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
 
@@ -41,9 +41,9 @@ class LeagueCog(FeatureCog):
 
     @game_subcommand("recap", "What happened in this channel's game since your last move (only for you)")
     async def recap(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal.of("bot.errors.not_playing")
@@ -51,11 +51,11 @@ class LeagueCog(FeatureCog):
 
     @overview.command(name="here", description="Keep the list of this server's games in this channel (Manage Server)")
     async def overview_here(self, interaction: discord.Interaction) -> None:
-        guild_id = require_guild(interaction)
+        guild_id, channel_id = require_guild(interaction), require_channel(interaction)
         lang = user_language(interaction)
         self._check_manager(interaction, lang)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.league.overviews.place(guild_id, interaction.channel_id, lang)
+        await self.bot.league.overviews.place(guild_id, channel_id, lang)
         await reply_ephemeral(interaction, i18n.t(lang, "bot.league.overview_placed"))
 
     @overview.command(name="off", description="No more list of this server's games (Manage Server)")

@@ -10,10 +10,10 @@ import discord
 from discord import app_commands
 
 import i18n
-from bot.cogs import FeatureCog, game_subcommand, require_guild
+from bot.cogs import FeatureCog, game_subcommand, require_channel
 from bot.errors import echo, fit, reply_ephemeral
-from bot.locale import user_language
 from bot.info import split_versioned
+from bot.locale import user_language
 
 log = logging.getLogger(__name__)
 
@@ -23,9 +23,9 @@ class PlayCog(FeatureCog):
     @app_commands.describe(action="Start typing: the list shows your legal moves")
     @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, action: str) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.tables.move_table_in(interaction.channel_id)
+        table = await self.tables.move_table_in(channel_id)
         seen_version, text = split_versioned(action)  # a suggestion names the version it was offered at
         played = await self.bot.moves.play(interaction.user, game_id=table.id, action_text=text,
                                            seen_version=seen_version, typed=True, interaction=interaction)
@@ -39,16 +39,18 @@ class PlayCog(FeatureCog):
 
     @move.autocomplete("action")
     async def move_choices(self, interaction: discord.Interaction, current: str):
+        if interaction.channel_id is None:  # no channel, no game in it
+            return []
         try:
             suggestions = await self.bot.info.move_suggestions(interaction.channel_id, interaction.user.id, current)
-        except Exception:  # noqa: BLE001 - a suggestion list must never break typing
+        except Exception:
             log.exception("Autocomplete failed in channel %s", interaction.channel_id)
             return []
         return [app_commands.Choice(name=fit(label, 100), value=value) for label, value in suggestions]
 
     @game_subcommand("hand", "Your private view and your moves (only you see the answer)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.tables.active_table_in(interaction.channel_id)
+        table = await self.tables.active_table_in(channel_id)
         await self.bot.info.show_hand(interaction, game_id=table.id)

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 import i18n
 from bot import records
-from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_guild
+from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_channel, require_guild
 from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
 
@@ -28,12 +28,12 @@ class RecordsCog(FeatureCog):
         """Every interaction tells us the user's Discord language; keep it for later DMs."""
         lang = user_language(interaction)
         user_id = interaction.user.id
-        if self._known_language.get(user_id) == lang or self.bot.storage is None:
+        if self._known_language.get(user_id) == lang:  # the cog is added once the storage is open
             return
         self._known_language[user_id] = lang
         try:
             await self.bot.storage.remember_language(user_id, lang)
-        except Exception:  # noqa: BLE001 - a language we could not store is no reason to fail a move
+        except Exception:
             self._known_language.pop(user_id, None)
             log.warning("Could not remember the language of user %s", user_id, exc_info=True)
 
@@ -74,11 +74,10 @@ class RecordsCog(FeatureCog):
 
     @game_subcommand("export", "This channel's game as a replay file (no seed while it runs)")
     async def export(self, interaction: discord.Interaction) -> None:
-        require_guild(interaction)
+        channel_id = require_channel(interaction)
         lang = user_language(interaction)
         storage = self.bot.storage
-        table = await storage.open_game_in(interaction.channel_id) or await storage.latest_game_in(
-            interaction.channel_id)
+        table = await storage.open_game_in(channel_id) or await storage.latest_game_in(channel_id)
         if table is None or table.seed is None:
             raise Refusal(i18n.t(lang, "bot.records.export_none"))
         await interaction.response.defer(ephemeral=True, thinking=True)

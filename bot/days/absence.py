@@ -5,8 +5,6 @@ from __future__ import annotations
 import discord
 
 import i18n
-from i18n import game_title
-
 from bot import presenter
 from bot.days.options import AWAY_DAYS, DAY, words
 from bot.days.storage import seat_write
@@ -18,6 +16,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import Storage
 from bot.turns import Change
+from i18n import game_title
 
 
 class Absence:
@@ -53,6 +52,8 @@ class Absence:
             if table.status != "active":
                 continue
             seat = table.seat_of(user.id)
+            if seat is None:  # every open game of theirs seats them
+                continue
             row = (await self.storage.days_seats(table.id)).get(seat, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
                 await self.moves.change(table.id, self._taken_back(seat))
@@ -64,7 +65,7 @@ class Absence:
     @staticmethod
     def _taken_back(seat: int):
         async def make(table, game) -> Change:
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             record = {"computer": None, "timeouts": 0, "since": None}
             return Change("seat", table, game, state, state, seat=seat, record={"seat": record},
                           writes=seat_write(table.id, seat, **record))
@@ -85,7 +86,7 @@ class Absence:
             if table.status == "lobby":
                 entries.append((2, table.id, words(lang, "mine_lobby", game=title, link=link)))
                 continue
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             to_act = sorted(game.to_act(state))
             seats = await self.storage.days_seats(table.id)
             started = [seats[s]["since"] for s in to_act if seats.get(s, {}).get("since")]

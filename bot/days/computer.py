@@ -11,14 +11,10 @@ import logging
 import random
 from typing import Any
 
-from games.core import Action, Game
+from bot.storage.rows import is_computer_user
+from games.core import Action, Game, hooks
 
 log = logging.getLogger(__name__)
-
-
-def is_computer_user(user_id: int) -> bool:
-    """Computer seats added in the lobby sit under negative user ids (-1, -2, ...)."""
-    return user_id < 0
 
 
 def is_computer(user_id: int, days_seat: dict[str, Any] | None = None) -> bool:
@@ -39,12 +35,12 @@ def computer_action(game: Game, state: Any, seat: int, rng: random.Random, stren
     if game.features.computer:
         try:
             if strength in game.features.strengths and strength != "normal":
-                action = game.suggest(state, seat, rng, strength=strength)
+                action = hooks(game).suggest(state, seat, rng, strength=strength)
             else:
-                action = game.suggest(state, seat, rng)
+                action = hooks(game).suggest(state, seat, rng)
             if action in legal:
                 return action
             log.warning("%s suggested an illegal move %s; playing a random one", game.name, action)
-        except Exception:  # noqa: BLE001 - a broken computer player must not stop the game
+        except Exception:
             log.exception("%s.suggest failed; playing a random move", game.name)
     return rng.choice(legal)

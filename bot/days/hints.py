@@ -9,13 +9,13 @@ import random
 import discord
 
 import i18n
-
 from bot import presenter
 from bot.days.computer import computer_action
 from bot.days.options import words
 from bot.errors import Refusal
 from bot.moves import Moves
 from bot.storage import Storage
+from games.core import hooks
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Hints:
             raise Refusal(words(lang, "hint_not_playing"))
         await self.check_person(table, seat)
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         if not game.legal_actions(state, seat):
             raise Refusal(words(lang, "hint_not_your_turn"))
         # The same question gets the same answer until the game moves on.
@@ -54,8 +54,8 @@ class Hints:
         if game.features.hints:
             try:
                 # A search of some tenths of a second: off the event loop.
-                action, reason = await asyncio.to_thread(game.hint, state, seat, rng)
-            except Exception:  # noqa: BLE001 - a broken hint must not break the table
+                action, reason = await asyncio.to_thread(hooks(game).hint, state, seat, rng)
+            except Exception:
                 log.exception("%s.hint failed; falling back to the computer's move", game.name)
                 action, reason = computer_action(game, state, seat, rng, settings["strength"]), None
         else:

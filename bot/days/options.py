@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import i18n
-
 from bot.errors import Refusal
 
 STRENGTHS = ("normal", "strong")

@@ -27,8 +27,6 @@ from typing import Any
 import discord
 
 import i18n
-from games.core import Action, Game, automatic_decision, msg, reaction_kind
-
 from bot import presenter
 from bot.days.computer import computer_action
 from bot.days.options import MAX_COMPUTER_STEPS, words
@@ -37,6 +35,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import notice
+from games.core import Action, Game, automatic_decision, msg, reaction_kind
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +70,7 @@ class Orders:
         """A reaction window ran out: the computer makes the seat's decision outside its turn
         (the whole of it: a defence's rolls too), and the turn message says so."""
         game = self.moves.engine(table.game)
-        if not game.features.reactions or reaction_kind(game, game.from_dict(table.state), seat) is None:
+        if not game.features.reactions or reaction_kind(game, game.from_dict(table.started_state), seat) is None:
             return
         settings = await self.storage.days_table(table.id)
         said = [notice(words(table_language(table), "react_made", who=presenter.bold_names(table.names)[seat],
@@ -84,7 +83,7 @@ class Orders:
             again = await self.moves.computer_move(table.id, seat, choose, notices=said if step == 0 else ())
             fresh = await self.moves.table(table.id)
             if not again and (fresh.status != "active" or reaction_kind(
-                    game, game.from_dict(fresh.state), seat) is None):
+                    game, game.from_dict(fresh.started_state), seat) is None):
                 return
 
     # --------------------------------------------------------------- giving orders

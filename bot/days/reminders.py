@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import discord
 
-from games.core import Game, msg, reaction_kind
-from i18n import game_title, translate
-
 from bot import presenter
-from bot.days.computer import is_computer
 from bot.components import OrderButton
+from bot.days.computer import is_computer
 from bot.days.options import words
 from bot.delivery.content import board_url, channel_url
 from bot.delivery.requests import Failure, attempt
@@ -24,6 +21,8 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.timing import Durations
+from games.core import Game, msg, reaction_kind
+from i18n import game_title, translate
 
 
 class Reminders:
@@ -38,7 +37,7 @@ class Reminders:
 
     async def remind(self, table: GameRow, seat: int, due_at: int) -> None:
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
         settings = await self.storage.days_table(table.id)

@@ -13,19 +13,18 @@ from typing import Any
 
 import discord
 
-from games.core import Action, Game
-from i18n import game_title
-
 from bot import presenter
-from bot.days.computer import computer_action, has_computer_player, is_computer, is_computer_user
-from bot.days.storage import seat_write
+from bot.days.computer import computer_action, has_computer_player, is_computer
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
+from bot.days.storage import seat_write
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import Change
+from games.core import Action, Game
+from i18n import game_title
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ class ComputerSeats:
         """A seat's deadline passed: the table's `timeout=` says what happens (the computer moves
         for it, it passes, or the game ends); three in a row and the computer keeps the seat."""
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.state)
+        state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
         settings = await self.storage.days_table(table.id)
@@ -99,7 +98,7 @@ class ComputerSeats:
         await self.check_person(table, seat)
 
         async def make(table: GameRow, game: Game) -> Change | None:
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
                             writes=seat_write(table.id, seat, computer="resigned"))
             change.notices.append({"content": words(table_language(table), "resigned_computer",
@@ -132,7 +131,7 @@ class ComputerSeats:
             if len(table.players) >= game.max_players:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
             # Numbered after the highest still seated, so a removed one's number comes back.
-            number = 1 + max((-p.user_id for p in table.players if is_computer_user(p.user_id)), default=0)
+            number = 1 + max((-p.user_id for p in table.players if p.computer), default=0)
             await self.storage.add_player(table.id, -number, f"Computer {number}")
             if strength is not None:
                 await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
@@ -144,7 +143,7 @@ class ComputerSeats:
         table = await self._host_lobby(game_id, user, lang)
         async with self.moves.lock(table.id):
             table = await self.moves.table(table.id)
-            computers = sorted((p.user_id for p in table.players if is_computer_user(p.user_id)))
+            computers = sorted(p.user_id for p in table.players if p.computer)
             if not computers:
                 raise Refusal(words(lang, "computer_none_seated"))
             await self.storage.remove_player(table.id, computers[0], new_host_id=None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.core import Write
+from bot.storage.queries import Queries, Write
 
 TIMER_LEASE = 300  # seconds a process has to handle a timer it claimed before another may
 TABLE_DEFAULTS: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": 12 * 3600, "practice": False,
@@ -55,7 +55,7 @@ def clear_timers_write(game_id: int) -> Write:
     return ("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
 
-class DaysStore:
+class DaysStore(Queries):
     async def days_table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
         practice table or gives hints, its computer players' strength and its reaction window."""

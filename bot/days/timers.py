@@ -22,9 +22,7 @@ What a due timer does is someone else's: `handlers` maps its kind to a coroutine
 from __future__ import annotations
 
 import logging
-from typing import Awaitable, Callable, Sequence
-
-from games.core import automatic_decision, reaction_kind
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot import presenter
 from bot.days.computer import is_computer
@@ -32,9 +30,10 @@ from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
 from bot.locale import table_language
 from bot.scheduler import Scheduler
-from bot.timing import Durations
 from bot.storage import GameRow, Storage, Write
+from bot.timing import Durations
 from bot.turns import Change
+from games.core import automatic_decision, reaction_kind
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +66,10 @@ class Timers:
         mover = change.seat if change.kind in ("move", "undo") else None
         person = change.by_person and mover is not None
         if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
+            if change.seat is None:
+                raise ValueError(f"A {change.kind} change of game {table.id} sets a seat's row but names no seat")
             seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
-        if person:
+        if change.by_person and mover is not None:  # `person`
             # A move of their own brings a player back: no more computer, no more absence.
             row = seats.get(mover, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
@@ -83,7 +84,7 @@ class Timers:
         since: dict[int, int | None] = {}
         timers: list[tuple[int, str, int]] = []
         for player in table.players:
-            seat = player.seat
+            seat = player.seated  # a game being played (the start's row is the started one)
             row = seats.get(seat, {})
             if seat not in to_act:
                 since[seat] = None
@@ -93,7 +94,7 @@ class Timers:
             # Taking back a secret choice while others still choose rejoins their wait: the
             # round's clock goes on (changing must not buy a fresh deadline).
             rejoined = started is None and seat == mover and change.by_person
-            if not waiting_on:
+            if started is None or not waiting_on:  # (no start: not waiting on either)
                 started = now
                 if rejoined:
                     others = [seats.get(s, {}).get("since") for s in to_act if s != seat]
@@ -101,7 +102,8 @@ class Timers:
             since[seat] = started
             at_once = made_at_once is not None and made_at_once.seat == seat
             computer = is_computer(player.user_id, row) or at_once
-            window = self.durations.game(settings["react"]) if settings["react"] is not None and not computer and reaction_kind(game, change.after, seat) else None
+            reacts = settings["react"] is not None and not computer and reaction_kind(game, change.after, seat)
+            window = self.durations.game(settings["react"]) if reacts else None
             kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
                                   if (kind != "deadline" or settings["deadline"] is not None)
@@ -159,9 +161,10 @@ class Timers:
                     await self.storage.apply([clear_timers_write(game_id)])
                 else:
                     await self.handlers[kind](table, seat, due_at)
-            except Exception:  # noqa: BLE001 - one bad game must not stop the others
+            except Exception:
                 log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=self.now() + self.durations.timer_retry_after)
+                await self.storage.days_move_timer(game_id, seat, kind, was=due_at,
+                                                   due_at=self.now() + self.durations.timer_retry_after)
             # Whatever the handler did, this timer never fires twice for the same moment.
             await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
             handled += 1
@@ -188,10 +191,11 @@ class Timers:
         seats = await self.storage.days_seats(table.id)
         names = presenter.bold_names(table.names)
         for player in table.players:
-            until = (await self.storage.days_user(player.user_id))["away_until"] if player.user_id > 0 else None
+            seat = player.seated  # a game being played
+            until = (await self.storage.days_user(player.user_id))["away_until"] if not player.computer else None
             if until is not None and until > now:
-                lines.append(words(lang, "status_away", who=names[player.seat], until=presenter.timestamp(until, "f")))
-            if is_computer(player.user_id, seats.get(player.seat)):
-                lines.append(words(lang, "status_computer", who=names[player.seat]))
+                lines.append(words(lang, "status_away", who=names[seat], until=presenter.timestamp(until, "f")))
+            if is_computer(player.user_id, seats.get(seat)):
+                lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 

@@ -12,8 +12,6 @@ from typing import Any
 
 import discord
 
-from games.core import Action, Game
-
 from bot import presenter
 from bot.days.options import words
 from bot.days.storage import seat_write
@@ -23,6 +21,7 @@ from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
 from bot.storage import GameRow, StaleVersion, Storage
 from bot.turns import Change, notice
+from games.core import Action, Game, hooks
 
 
 class TakingBack:
@@ -67,7 +66,7 @@ class TakingBack:
                 raise Refusal(words(lang, "replace_not_seated", who=presenter.bold_names([old.display_name])[0]))
             if table.has_player(new.id):
                 raise Refusal(words(lang, "replace_already", who=presenter.bold_names([new.display_name])[0]))
-            state = game.from_dict(table.state)
+            state = game.from_dict(table.started_state)
             record = {"since": None, "computer": None, "timeouts": 0}
             change = Change("replace", table, game, state, state, seat=seat,
                             record={"action": REPLACE, "seat": record},
@@ -99,7 +98,7 @@ def undo_refusal(game: Game, before: Any, after: Any, seat: int, action: Action,
         return "undo_revealed"
     if not game.features.undo:
         return "undo_chance"
-    if game.exposure(before) != game.exposure(after):
+    if hooks(game).exposure(before) != hooks(game).exposure(after):
         return "undo_chance"
     data = game.to_dict(before)
     if "seed" not in data:

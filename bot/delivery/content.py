@@ -12,21 +12,22 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import discord
-
-from games.core import Game, msg
-from i18n import game_title, join_list, t, translate
-from renderers import private_shown
 
 from bot import presenter
 from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.storage.rows import is_computer_user
+from games.core import Game, msg
+from i18n import game_title, join_list, t, translate
+from renderers import private_shown
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ class Content:
 
     # ------------------------------------------------------------------------- images
 
-    async def image(self, view: dict, names: list[str], filename: str, lang: str = "en",
+    async def image(self, view: dict[str, Any], names: list[str], filename: str, lang: str = "en",
                     description: str | None = None, *, drawn: bytes | None = None) -> discord.File | None:
         """The rendered view, with its alt text, or None if the renderer fails: a move is never
         lost to a drawing bug. `drawn`: this very view's PNG, if already drawn (`images_of`)."""
@@ -94,7 +95,7 @@ class Content:
         try:
             png = drawn if drawn is not None else \
                 await asyncio.get_running_loop().run_in_executor(DRAWING, self.render, *arguments)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("Rendering %s failed; posting without an image", view.get("game"))
             return None
         return discord.File(io.BytesIO(png), filename=filename, description=description)
@@ -110,7 +111,7 @@ class Content:
         if many is None or len(seats) < (1 if board else 2):
             return {}
         public = game.view(state, None)
-        by_language: dict[str, list[tuple[int | None, dict]]] = {}
+        by_language: dict[str, list[tuple[int | None, dict[str, Any]]]] = {}
         for seat in seats:
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
@@ -124,7 +125,7 @@ class Content:
             try:
                 pngs = await asyncio.get_running_loop().run_in_executor(
                     DRAWING, many, [view for _, view in entries], table.names, lang)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("Rendering %s's DM images failed; drawing them one by one", game.name)
                 continue
             images.update({(seat, lang): png for (seat, _), png in zip(entries, pngs)})
@@ -141,7 +142,7 @@ class Content:
         to_act = sorted(game.to_act(state))
         line = presenter.next_move_line(table, to_act, table_language(table))
         line = "\n".join(part for part in (line, deadlines) if part)
-        return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if user > 0]
+        return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if not is_computer_user(user)]
 
     def components(self, table: GameRow, game: Game, state: Any, *, hint: bool = False,
                    choices: Sequence[Choice] | None = None) -> discord.ui.View | None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
-
-from games.core import Game
 
 from bot import presenter
 from bot.delivery.content import Content, Images
@@ -24,6 +23,7 @@ from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
 from bot.timing import Durations
+from games.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +58,12 @@ class PrivateDeliveries:
         """A seat's owed DM: its open DM edited, or a new one for a new decision."""
         seat, version = row.seat, row.owed
         player = table.player_at(seat)
-        if player.user_id < 0 or state is None or await self.content.seat_left(table, seat):
+        if player.computer or state is None or await self.content.seat_left(table, seat):
             # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
             # (their open DM loses its buttons, standing orders' toggles too).
-            if row.message_id is not None and player.user_id >= 0:
+            if row.message_id is not None and not player.computer:
                 await self._finish(row, row.done_text)
-            await self.storage.dm_finished(table.id, seat, forget=player.user_id >= 0)
+            await self.storage.dm_finished(table.id, seat, forget=not player.computer)
             await self.storage.dm_settled(table.id, seat, version)
             return None
         if row.message_id is not None and row.user_id != player.user_id:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -92,7 +93,7 @@ def judge(error: BaseException) -> Failure:
     raise error
 
 
-async def attempt(call: Callable[[], Awaitable[T]], timeout: float = REQUEST_TIMEOUT) -> "T | Failure":
+async def attempt(call: Callable[[], Awaitable[T]], timeout: float = REQUEST_TIMEOUT) -> T | Failure:
     """Run one Discord request under `timeout`: its result, or the `Failure` it met."""
     try:
         async with asyncio.timeout(timeout):

@@ -27,7 +27,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.core import Write
+from bot.storage.queries import Queries, Write
 from bot.storage.rows import GameRow
 
 
@@ -48,8 +48,8 @@ class Owed:
     new_turn: bool = False          # someone new must act: a new turn message
     turn_lines: list[str] | None = None  # the open turn's account after the change (None: unchanged)
     turn_pings: list[int] | None = ()   # whom a new turn message mentions (None: all it waits for)
-    notices: list[dict] = field(default_factory=list)   # channel posts, before the board
-    closes: list[dict] = field(default_factory=list)    # {message_id, lines | None}: older messages
+    notices: list[dict[str, Any]] = field(default_factory=list)   # channel posts, before the board
+    closes: list[dict[str, Any]] = field(default_factory=list)    # {message_id, lines | None}: older messages
     dms: dict[int, OwedDm] = field(default_factory=dict)
 
 
@@ -86,7 +86,8 @@ def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, versio
         if owed.new_turn:
             pings = None if owed.turn_pings is None else list(owed.turn_pings)
             writes.append(("UPDATE games SET board_owed = 1, board_whole = 0, turn_number = turn_number + 1, "
-                           "turn_lines = ?, turn_pings = ? WHERE id = ?", (json.dumps(lines), json.dumps(pings), table.id)))
+                           "turn_lines = ?, turn_pings = ? WHERE id = ?",
+                           (json.dumps(lines), json.dumps(pings), table.id)))
         else:
             writes.append(("UPDATE games SET board_owed = 1, board_whole = 0, turn_lines = ? WHERE id = ?",
                            (json.dumps(lines), table.id)))
@@ -107,7 +108,7 @@ def new_turn_write(game_id: int, *, lines: list[str], pings: list[int] | None, w
             "turn_pings = ? WHERE id = ?", (int(whole), json.dumps(lines), json.dumps(pings), game_id))
 
 
-def close_write(game_id: int, close: dict) -> Write:
+def close_write(game_id: int, close: dict[str, Any]) -> Write:
     """An older message of the game becomes history: {message_id, lines} (lines None: it keeps
     what it says and loses its buttons)."""
     return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'close', ?, ?)",
@@ -119,7 +120,7 @@ def strip_write(game_id: int, message_id: int) -> Write:
     return close_write(game_id, {"message_id": message_id, "lines": None})
 
 
-def notice_write(game_id: int, notice: dict) -> Write:
+def notice_write(game_id: int, notice: dict[str, Any]) -> Write:
     """A channel post owed. It carries a key of its own for its nonce: the rows' ids are used
     again once delivered rows are deleted, and Discord would answer a repeated nonce with the
     earlier post instead of making this one."""
@@ -134,7 +135,7 @@ def late_write(game_id: int, message_id: int) -> Write:
             (game_id, json.dumps({"message_id": message_id}), _now()))
 
 
-def late_closed_write(delivery_id: int, payload: dict) -> Write:
+def late_closed_write(delivery_id: int, payload: dict[str, Any]) -> Write:
     """The message of a `late` delivery was made history meanwhile: `payload` says with what."""
     return ("UPDATE deliveries SET payload = ? WHERE id = ?", (json.dumps(payload), delivery_id))
 
@@ -149,7 +150,7 @@ def lobby_write(game_id: int, message_id: int) -> Write:
             (game_id, json.dumps({"message_id": message_id}), _now()))
 
 
-class DeliveryStore:
+class DeliveryStore(Queries):
     async def owed_games(self) -> list[tuple[int, int]]:
         """(game id, guild id) of every game that owes Discord something, oldest first. Reads
         ids only: a restart with many stored games loads none of them for this."""
@@ -160,7 +161,7 @@ class DeliveryStore:
             "ORDER BY 1")
         return [(row[0], row[1]) for row in rows]
 
-    async def deliveries(self, game_id: int) -> list[tuple[int, str, dict]]:
+    async def deliveries(self, game_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         """The game's owed channel deliveries (id, kind, payload), oldest first."""
         return [(r["id"], r["kind"], json.loads(r["payload"])) for r in await self._rows(
             "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))]
@@ -250,7 +251,8 @@ class DeliveryStore:
 
     async def dm_refused(self, game_id: int, seat: int, *, until: int) -> None:
         """The player's DMs are closed: not tried again before `until` (or their next interaction)."""
-        await self._update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?", (until, game_id, seat))
+        await self._update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?",
+                           (until, game_id, seat))
 
     async def dms_reopened(self, user_id: int) -> list[int]:
         """The player interacted with the bot: their refused DMs may be tried again at once.

@@ -22,26 +22,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import discord
 
 import i18n
-from games.core import Game
-
 from bot import presenter
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.dms import PrivateDeliveries
-from bot.delivery.storage import (close_write, delivered_write, late_closed_write, late_write, lobby_write,
-                                  notice_write)
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
+from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write, lobby_write, notice_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.storage.rows import is_computer_user
 from bot.timing import Durations
 from bot.turns import history_text, turn_text
+from games.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class Deliveries:
         self.end_message = end_message  # (table, game, state) -> (content, files): bot.records
         self.now = now  # the scheduler's clock (closed DMs are tried again by it)
         self.backoff = BACKOFF
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._tasks: dict[int, asyncio.Task[Any]] = {}
         self._slots = asyncio.Semaphore(SLOTS)
         self.answers = Answers()
         self._again: set[int] = set()
@@ -101,7 +101,7 @@ class Deliveries:
         # Games with a message edit that got no answer in time (stored as `late` deliveries, so a
         # restart knows them too), and when such an edit can no longer land (loop time).
         self._late: dict[int, float] = {}
-        self._looking: asyncio.Task | None = None
+        self._looking: asyncio.Task[Any] | None = None
         self._watches: dict[int, list[Watch]] = {}
         self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
         self._host_told: set[int] = set()
@@ -195,8 +195,8 @@ class Deliveries:
     async def notify(self, game_id: int, content: str, mentions: list[int] = ()) -> None:
         """A post in the game's channel that belongs to no change of the game (someone is away,
         a seat passed to the computer): stored, then delivered like every other post."""
-        await self.storage.apply([notice_write(game_id, {"content": presenter.clip(content),
-                                                         "mentions": [user for user in mentions if user > 0]})])
+        people = [user for user in mentions if not is_computer_user(user)]
+        await self.storage.apply([notice_write(game_id, {"content": presenter.clip(content), "mentions": people})])
         self.kick(game_id)
 
     async def lobby_changed(self, table: GameRow) -> None:
@@ -226,7 +226,7 @@ class Deliveries:
                     raise
                 asyncio.current_task().uncancel()
                 continue
-            except Exception:  # noqa: BLE001 - a bug in one game's delivery must not stop it for good
+            except Exception:
                 log.exception("Delivering game %s failed; trying again", game_id)
                 wait = self.backoff[-1]
             await self.answers.release_game(game_id)  # clicks its messages did not answer
@@ -273,7 +273,7 @@ class Deliveries:
         public = self.owns_guild(table.guild_id)
         drawn: Images = {}
         if state is not None and due:
-            readers = [seat for seat in due if table.player_at(seat).user_id > 0]
+            readers = [seat for seat in due if not table.player_at(seat).computer]
             drawn = await self.content.images_of(table, game, state, readers,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
@@ -297,7 +297,7 @@ class Deliveries:
             await self.storage.apply([late_write(game_id, message_id)])
             self._late[game_id] = asyncio.get_running_loop().time() + LATE_LANDING
 
-    async def _late_edits(self, table: GameRow, owed: list[tuple[int, str, dict]]) -> None:
+    async def _late_edits(self, table: GameRow, owed: list[tuple[int, str, dict[str, Any]]]) -> None:
         """Edits that got no answer in time could land after newer ones until `LATE_LANDING`
         after them (counted from now for those a restart or another process finds). Then the
         board is shown once more and a message made history meanwhile is made history again, so
@@ -332,11 +332,12 @@ class Deliveries:
                 mentions = discord.AllowedMentions(everyone=False, roles=False,
                                                    users=[discord.Object(user) for user in payload["mentions"]])
                 nonce = nonce_for("notice", payload.get("key", delivery_id))
-                result = await self._request(lambda: channel.send(payload["content"], allowed_mentions=mentions,
-                                                                   nonce=nonce))
+                result = await self._request(lambda payload=payload, mentions=mentions, nonce=nonce: channel.send(
+                    payload["content"], allowed_mentions=mentions, nonce=nonce))
             else:  # the lobby message shows the table as it is now
-                result = await self._request(lambda: channel.get_partial_message(payload["message_id"]).edit(
-                    **self._lobby_parts(table), allowed_mentions=discord.AllowedMentions.none()))
+                result = await self._request(lambda payload=payload: channel.get_partial_message(
+                    payload["message_id"]).edit(**self._lobby_parts(table),
+                                                allowed_mentions=discord.AllowedMentions.none()))
             if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
                 return await self._channel_failed(table, result, kind)
             await self.storage.delivered(delivery_id)
@@ -483,8 +484,8 @@ class Deliveries:
         me = getattr(getattr(channel, "guild", None), "me", None)
         if channel is not None and me is not None:
             missing = missing_permissions(channel.permissions_for(me), in_thread=isinstance(channel, discord.Thread))
-        text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table),
-                      permissions=permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown"))
+        permissions = permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown")
+        text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table), permissions=permissions)
         dm = await self._request(lambda: self.client.create_dm(discord.Object(table.host_id)))
         if not isinstance(dm, Failure):
             await self._request(lambda: dm.send(text))

@@ -15,13 +15,12 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import discord
 
 import i18n
-from games.core import Game
-
 from bot import presenter
 from bot.delivery.content import board_url
 from bot.league import texts
@@ -31,6 +30,8 @@ from bot.league.ratings import PROVISIONAL_GAMES, Rating
 from bot.league.recap import asked_recap_text, turn_recap_text
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
+from bot.storage.rows import is_computer_user
+from games.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ class League:
             text, files = await inner(table, game, state)
             try:
                 line = texts.end_text(await self.storage.league_game_changes(table.id), table_language(table))
-            except Exception:  # noqa: BLE001 - the end message goes out without it
+            except Exception:
                 log.exception("Could not read the rating changes of game %s", table.id)
                 line = ""
             if line:
@@ -73,7 +74,7 @@ class League:
         `lines` lines of a phone. `people`: whom the message calls now (its footer)."""
         try:
             return await self._turn_recap(table, people, lines)
-        except Exception:  # noqa: BLE001 - a recap is never worth a board
+        except Exception:
             log.exception("Could not make the recap of game %s", table.id)
             return ""
 
@@ -82,7 +83,7 @@ class League:
             return ""
         # For whom the message calls now, and only them: one who was mentioned and has moved
         # since is not called any more.
-        called = {user for user in people if user > 0}
+        called = {user for user in people if not is_computer_user(user)}
         users = called & set(table.turn_pings) if table.turn_pings is not None else called
         readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
         if not readers:
@@ -132,7 +133,7 @@ class League:
         try:
             png = await asyncio.to_thread(render_rating_chart_png, points, user.display_name, lang, titles[shown],
                                           PROVISIONAL_GAMES)
-        except Exception:  # noqa: BLE001 - the numbers go out without their picture
+        except Exception:
             log.exception("Could not draw the rating chart of user %s", user.id)
             return lines, None
         description = presenter.clip(i18n.t(lang, "bot.league.chart_alt", player=user.display_name, game=titles[shown],

@@ -16,17 +16,30 @@ as not rated ("error"); `python -m bot ratings rebuild` rates it later.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from bot.league.ratings import FinishedGame, SeatMoves, judge, rate
 from bot.league.recap import public_texts
-from bot.league.storage import (finished_writes, forget_lines_write, lines_write, moves_write, overview_owed_write,
-                                turn_write)
+from bot.league.storage import (
+    finished_writes,
+    forget_lines_write,
+    lines_write,
+    moves_write,
+    overview_owed_write,
+    turn_write,
+)
 from bot.records import outcome_record
 from bot.storage import Storage, Write
 from bot.turns import Change
 
 log = logging.getLogger(__name__)
+
+
+def seat_named(change: Change) -> int:
+    """The seat a move, an undo or a new player is about: every such change names one."""
+    if change.seat is None:
+        raise ValueError(f"A {change.kind} change of game {change.table.id} names no seat")
+    return change.seat
 
 
 class LeagueListener:
@@ -37,7 +50,7 @@ class LeagueListener:
     async def prepare(self, change: Change) -> Sequence[Write]:
         try:
             return await self._prepare(change)
-        except Exception:  # noqa: BLE001 - the league is never worth a move
+        except Exception:
             log.exception("The league could not follow game %s version %s", change.table.id, change.version)
             return []
 
@@ -47,15 +60,15 @@ class LeagueListener:
         mover = await self._mover(change) if change.kind == "move" else None
         if mover is not None:
             user_id, name, computer = mover
-            writes += moves_write(table.id, change.seat, user_id, name, computer=computer)
+            writes += moves_write(table.id, seat_named(change), user_id, name, computer=computer)
         if change.kind in ("move", "undo", "replace"):
             try:
                 texts = public_texts(game, change)
-            except Exception:  # noqa: BLE001 - a recap line is not worth a move
+            except Exception:
                 log.exception("Could not keep the public words of game %s version %s", table.id, change.version)
                 texts = None
             if texts is not None:
-                writes.append(lines_write(table.id, change.version, change.seat, texts))
+                writes.append(lines_write(table.id, change.version, seat_named(change), texts))
         if ended(change):
             writes += await self._ended(change, mover)
             writes += forget_lines_write(table.id)
@@ -75,26 +88,32 @@ class LeagueListener:
         the seat's timeouts before the computer moves for it) are the computer's; a person's own
         click and a decision made at once on their behalf (publicly forced, a standing order)
         are the person's."""
-        holder = change.table.player_at(change.seat)
-        if holder.user_id < 0:
+        seat = seat_named(change)
+        holder = change.table.player_at(seat)
+        if holder.computer:
             return holder.user_id, holder.name, True
         if change.by_person:
             return holder.user_id, holder.name, False
-        row = (await self.storage.days_seats(change.table.id)).get(change.seat, {})
+        row = (await self.storage.days_seats(change.table.id)).get(seat, {})
         return holder.user_id, holder.name, row.get("computer") is not None or bool(row.get("timeouts"))
 
     async def _ended(self, change: Change, mover: tuple[int, str, bool] | None) -> list[Write]:
         table = change.table
         try:
             if change.kind == "move":
-                status, result = "finished", outcome_record(change.game.outcome(change.after))
+                outcome = change.game.outcome(change.after)
+                if outcome is None:
+                    raise ValueError("A move that ends no game was taken for the end")
+                status, result = "finished", outcome_record(outcome)
             else:
                 status, result = change.record["status"], change.record.get("result") or {}
             moves = await self.storage.league_seat_moves(table.id)
             if mover is not None:  # this very move is stored with the change, after this reading
-                moves[change.seat] = counted(moves.get(change.seat, []), *mover)
+                seat = seat_named(change)
+                moves[seat] = counted(moves.get(seat, []), *mover)
             verdict = judge(FinishedGame(
-                status=status, result=result, holders={p.seat: (p.user_id, p.name) for p in table.players},
+                status=status, result=result,
+                holders={p.seat: (p.user_id, p.name) for p in table.players if p.seat is not None},  # a lobby: none
                 practice=(await self.storage.days_table(table.id))["practice"],
                 computer={seat: row.get("computer") for seat, row in (await self.storage.days_seats(table.id)).items()},
                 moves=moves))
@@ -105,7 +124,7 @@ class LeagueListener:
             log.info("ratings game=%s guild=%s %s", table.id, table.guild_id,
                      " ".join(f"{c.entry.user_id}:{c.before.points}->{c.after.points}" for c in changes))
             return finished_writes(table.id, table.guild_id, table.game, None, changes, stored)
-        except Exception:  # noqa: BLE001 - the game ends whether or not its ratings can be worked out
+        except Exception:
             log.exception("Could not rate game %s; `python -m bot ratings rebuild` will", table.id)
             return finished_writes(table.id, table.guild_id, table.game, "error", [], {})
 

@@ -21,17 +21,17 @@ import asyncio
 import logging
 import math
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import discord
 
 import i18n
-from games.core import Game
-
 from bot import presenter
 from bot.delivery.requests import Failure, attempt, nonce_for
 from bot.league.storage import OverviewRow
 from bot.storage import Storage
+from games.core import Game
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class Overviews:
                 self._again.discard(guild_id)
                 try:
                     wait = await self._pass(guild_id)
-                except Exception:  # noqa: BLE001 - a bug must not stop the server's overview for good
+                except Exception:
                     log.exception("The overview of server %s failed; trying again", guild_id)
                     wait = BACKOFF[-1]
                 if isinstance(wait, Failure):
@@ -215,7 +215,7 @@ class Overviews:
         message elsewhere is removed), and is shown at once."""
         old = await self.storage.overview_here(guild_id, channel_id, lang)
         if old is not None and old.channel_id != channel_id and old.message_id is not None:
-            await self._remove(old)
+            await self._remove(old, old.message_id)
         self._shown_at.pop(guild_id, None)
         self._owed_at[guild_id] = -math.inf  # shown at once
         self.kick(guild_id)
@@ -226,11 +226,12 @@ class Overviews:
         if old is None:
             return False
         if old.message_id is not None:
-            await self._remove(old)
+            await self._remove(old, old.message_id)
         return True
 
-    async def _remove(self, row: OverviewRow) -> None:
+    async def _remove(self, row: OverviewRow, message_id: int) -> None:
+        """Delete the overview's message (`message_id`, the one `row` names)."""
         channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        result = await self._request(lambda: channel.get_partial_message(row.message_id).delete())
+        result = await self._request(lambda: channel.get_partial_message(message_id).delete())
         if isinstance(result, Failure) and result.kind != "gone":
             log.warning("Could not remove the old overview of server %s: %s", row.guild_id, result.reason)

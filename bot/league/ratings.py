@@ -21,10 +21,12 @@ Decided here (docs/league.md says why):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
+
+from bot.storage.rows import is_computer_user
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 PROVISIONAL_GAMES = 5   # a rating is provisional until its player has this many rated games
@@ -142,18 +144,18 @@ def judge(game: FinishedGame) -> Verdict:
         moved = [m for m in game.moves.get(seat, ()) if m.total > 0]
         final_user, final_name = game.holders[seat]
         if not moved:  # no moves counted at this seat (a game from before the league, an early resignation)
-            moved = [SeatMoves(final_user, final_name, person=1 if final_user > 0 else 0,
-                               computer=0 if final_user > 0 else 1)]
+            moved = [SeatMoves(final_user, final_name, person=0 if is_computer_user(final_user) else 1,
+                               computer=1 if is_computer_user(final_user) else 0)]
         total = sum(m.total for m in moved)
-        by_people = sum(m.person for m in moved if m.user_id > 0)
-        if seat in left and final_user > 0:
+        by_people = sum(m.person for m in moved if not is_computer_user(m.user_id))
+        if seat in left and not is_computer_user(final_user):
             people_seats += 1
         elif 2 * by_people > total:
             people_seats += 1
         else:
             continue  # the computer played this seat: nobody is rated for it
         for holder in moved:
-            if holder.user_id <= 0:
+            if is_computer_user(holder.user_id):
                 continue
             place = last if seat in left and holder.user_id == final_user else places[seat]
             entries.append(Entry(holder.user_id, holder.name, seat, holder.total / total, place))

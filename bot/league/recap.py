@@ -20,14 +20,14 @@ Nothing when nobody else moved.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import i18n
-from games.core import Game, Msg, SeatRef
-from games.replay import action_is_public, move_is_invisible
-
 from bot import presenter
 from bot.storage import GameRow
+from games.core import Game, Msg, SeatRef
+from games.replay import action_is_public, move_is_invisible
 
 TURN_LINES = 2          # moves in a turn message's recap at most (all of them: `/game recap`)
 TURN_LINE_LIMIT = 120   # characters of one of them (at most three lines of a phone; the room decides)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from bot.league.ratings import Change, Rating, SeatMoves
-from bot.storage.core import Write
+from bot.storage.queries import Queries, Write
 
 
 def _now() -> int:
@@ -68,7 +69,8 @@ def moves_write(game_id: int, seat: int, user_id: int, name: str, *, computer: b
     column = "computer" if computer else "person"
     return [("INSERT OR IGNORE INTO league_moves (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
              (game_id, seat, user_id, name)),
-            (f"UPDATE league_moves SET {column} = {column} + 1, name = ? WHERE game_id = ? AND seat = ? AND user_id = ?",
+            (f"UPDATE league_moves SET {column} = {column} + 1, name = ? "
+             "WHERE game_id = ? AND seat = ? AND user_id = ?",
              (name, game_id, seat, user_id))]
 
 
@@ -132,7 +134,7 @@ def forget_lines_write(game_id: int) -> list[Write]:
 # ---------------------------------------------------------------------------------- reads
 
 
-class LeagueStore:
+class LeagueStore(Queries):
     # ------------------------------------------------------------------------ ratings
 
     async def league_ratings(self, guild_id: int, game: str, user_ids: Iterable[int] | None = None
@@ -264,7 +266,8 @@ class LeagueStore:
             return 0
         marks = ", ".join("?" * len(seats))
         limit = "" if before is None else " AND version < ?"
-        row = await self._row(f"SELECT MAX(version) AS last FROM actions WHERE game_id = ? AND seat IN ({marks}){limit}",
+        row = await self._row("SELECT MAX(version) AS last FROM actions "
+                              f"WHERE game_id = ? AND seat IN ({marks}){limit}",
                               (game_id, *seats, *(() if before is None else (before,))))
         return (row["last"] if row is not None else None) or 0
 
@@ -290,7 +293,8 @@ class LeagueStore:
             return old
         await self.apply([
             ("DELETE FROM league_overviews WHERE guild_id = ?", (guild_id,)),
-            ("INSERT INTO league_overviews (guild_id, channel_id, lang, wanted, shown, posts) VALUES (?, ?, ?, 1, 0, ?)",
+            ("INSERT INTO league_overviews (guild_id, channel_id, lang, wanted, shown, posts) "
+             "VALUES (?, ?, ?, 1, 0, ?)",
              (guild_id, channel_id, lang, 0 if old is None else old.posts + 1)),
         ])
         return old
@@ -302,8 +306,9 @@ class LeagueStore:
 
     async def overview_shown(self, guild_id: int, channel_id: int, *, message_id: int, shown: int) -> None:
         """The overview message `message_id` shows what was owed up to `shown`."""
-        await self._update("UPDATE league_overviews SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
-                           "WHERE guild_id = ? AND channel_id = ?", (message_id, shown, shown, guild_id, channel_id))
+        await self._update("UPDATE league_overviews SET message_id = ?, "
+                           "shown = CASE WHEN shown > ? THEN shown ELSE ? END WHERE guild_id = ? AND channel_id = ?",
+                           (message_id, shown, shown, guild_id, channel_id))
 
     async def overview_gone(self, guild_id: int, message_id: int) -> None:
         """The overview message was deleted: a new one is posted (with a nonce of its own)."""

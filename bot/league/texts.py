@@ -2,13 +2,12 @@
 change at the end of a game. Numbers in the reader's language (Babel)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import discord
 from babel.numbers import format_decimal
 
 import i18n
-
 from bot import presenter
 from bot.league.ratings import PROVISIONAL_GAMES, Rating
 from bot.league.storage import HistoryRow, RatingRow
@@ -54,7 +53,8 @@ def leaderboard_text(rows: Sequence[RatingRow], title: str, lang: str, *, asker:
     return presenter.clip("\n".join(lines))
 
 
-def stats_lines(ratings: dict[str, tuple[Rating, tuple[int, int] | None]], titles: dict[str, str], lang: str) -> list[str]:
+def stats_lines(ratings: dict[str, tuple[Rating, tuple[int, int] | None]], titles: dict[str, str],
+                lang: str) -> list[str]:
     """`/game stats`: the player's rating in each game they have one for, and their place."""
     lines = []
     for game in sorted(ratings, key=lambda name: titles.get(name, name)):

@@ -12,10 +12,19 @@ from bot.days.storage import DaysStore
 from bot.delivery.storage import DeliveryStore
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
-from bot.storage.core import CoreStore, Write
+from bot.storage.core import CoreStore
+from bot.storage.queries import Write
+from bot.storage.rows import (
+    OPEN_STATUSES,
+    ActionRow,
+    ChannelBusy,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StaleVersion,
+    StorageError,
+)
 from bot.tournaments.storage import TournamentStore
-from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
-                              StorageError)
 
 
 class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore, TournamentStore):

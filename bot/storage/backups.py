@@ -5,6 +5,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+
 def backup_file(source: str | Path, target: str | Path) -> None:
     """Copy the database at `source` to `target` with SQLite's back-up API (one step: one read
     snapshot, so concurrent writes never restart it). Also the restore command's copy."""

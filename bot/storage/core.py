@@ -15,27 +15,33 @@ import json
 import sqlite3
 import time
 import zlib
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, Self
 
 import aiosqlite
 
 from bot.migrations import MIGRATIONS
 from bot.storage.backups import backup_file
-from bot.storage.rows import (OPEN_STATUSES, ActionRow, ChannelBusy, GameRow, ResultRow, SeatRow, StaleVersion,
-                               StorageError)
+from bot.storage.queries import Queries, Write
+from bot.storage.rows import (
+    OPEN_STATUSES,
+    ActionRow,
+    ChannelBusy,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StaleVersion,
+    StorageError,
+)
 
 
 def _now() -> int:
     return int(time.time())
 
 
-Write = tuple[str, tuple[Any, ...]]
-"""One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
-
-
-class CoreStore:
+class CoreStore(Queries):
     """The connection, the migrations and the game itself: lobbies, seats, the action log and
     every change to a game. Features keep their own tables beside them (`bot.days.storage`,
     `bot.delivery.storage`) as mixins over the same connection; `bot.storage.Storage` is all of
@@ -51,7 +57,7 @@ class CoreStore:
         self.loads = 0  # games read from the store (a start-up test counts them)
 
     @classmethod
-    async def open(cls, path: str | Path):
+    async def open(cls, path: str | Path) -> Self:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
@@ -82,9 +88,16 @@ class CoreStore:
                        "busy_timeout = 5000"):
             await self._db.execute_fetchall(f"PRAGMA {pragma}")
 
-    async def _migrate(self) -> None:
+    async def _user_version(self) -> int:
+        """The schema version the database file records (SQLite answers the pragma always)."""
         async with self._db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()
+            row = await cursor.fetchone()
+        if row is None:
+            raise StorageError("The database did not tell its schema version")
+        return int(row[0])
+
+    async def _migrate(self) -> None:
+        current = await self._user_version()
         for number, _title, sql in MIGRATIONS:
             if number <= current:
                 continue
@@ -99,8 +112,8 @@ class CoreStore:
                 raise
 
     async def schema_version(self) -> int:
-        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
-            return (await cursor.fetchone())[0]
+        async with self._lock:
+            return await self._user_version()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -281,7 +294,10 @@ class CoreStore:
                         await db.execute(sql, params)
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("This channel already has an open game.") from exc
-            return await self._load("id = ?", (game_id,))
+            created = await self._load("id = ?", (game_id,))
+            if created is None:  # written just above, under the same lock
+                raise StorageError(f"Game {game_id} was not stored.")
+            return created
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         await self._update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
@@ -402,7 +418,7 @@ class CoreStore:
 
     # ------------------------------------------------------------------------- records
 
-    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list["ResultRow"]:
+    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list[ResultRow]:
         """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
         first, with its seated players: what `/game stats` and `/game leaderboard` count."""
         # Practice tables (the asker against the computer) count for nobody's records.

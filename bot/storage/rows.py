@@ -3,6 +3,7 @@ result; and the errors a refused write raises."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
 
@@ -19,12 +20,32 @@ class ChannelBusy(StorageError):
     """The channel already has an open game."""
 
 
+def is_computer_user(user_id: int) -> bool:
+    """Whether a seat's user id is a computer player's: the lobby seats one under a negative id
+    (-1, -2, ...), a person sits under their Discord id (always positive). The only place that
+    tells them apart."""
+    return user_id < 0
+
+
 @dataclass(frozen=True)
 class SeatRow:
     user_id: int
     name: str
     seat: int | None
     dm_ok: bool | None
+
+    @property
+    def seated(self) -> int:
+        """The seat of a player in a started game (a lobby's players have none yet)."""
+        if self.seat is None:
+            raise StorageError(f"player {self.user_id} has no seat: the game has not started")
+        return self.seat
+
+    @property
+    def computer(self) -> bool:
+        """Whether a computer player was seated here in the lobby (not a person's seat that the
+        computer keeps for them: see `bot.days.computer.is_computer`)."""
+        return is_computer_user(self.user_id)
 
 
 @dataclass(frozen=True)
@@ -66,6 +87,20 @@ class GameRow:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def started_seed(self) -> int:
+        """The engine's seed of a started game (a table still in the lobby has none)."""
+        if self.seed is None:
+            raise StorageError(f"game {self.id} has not started: it has no seed")
+        return self.seed
+
+    @property
+    def started_state(self) -> dict[str, Any]:
+        """The engine's stored state of a started game (a table still in the lobby has none)."""
+        if self.state is None:
+            raise StorageError(f"game {self.id} has not started: it has no state")
+        return self.state
 
     def seat_of(self, user_id: int) -> int | None:
         for player in self.players:

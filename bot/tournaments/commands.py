@@ -52,7 +52,6 @@ class TournamentCog(FeatureCog):
 
     @property
     def tournaments(self) -> Tournaments:
-        assert self.bot.tournaments is not None
         return self.bot.tournaments
 
     @tournament.command(name="new", description="Open a tournament for sign-up (Manage Server or the organiser role)")

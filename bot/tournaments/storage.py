@@ -27,7 +27,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.storage.core import Write
+from bot.storage.queries import Write
 
 if TYPE_CHECKING:
     import aiosqlite

@@ -9,16 +9,17 @@ plan, so the plan is carried out over several calls. It reads only public inform
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES
-from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, STEP, SIDE_NAMES
+from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, SIDE_NAMES, STEP
 from games.core import Action
 
 OTHERS_WEIGHT = 0.6
 
 
 def suggest(game, state, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import square_groups, follower_spots
+    from games.carcassonne.engine import follower_spots, square_groups
 
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
@@ -99,7 +100,7 @@ def _plans(state, seat):
 
 
 PLANS_KEPT = 64
-_PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
+_PLANS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
 
 
 def ranked(state, seat: int, legal: list[Action]) -> list[Action]:

@@ -7,7 +7,8 @@ touches. A board is copied on write: `place` returns a new board and leaves the 
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from games.carcassonne.data import DISTINCT_ROTATIONS, OPPOSITE_HALF, OPPOSITE_SIDE, ORIENTED, STEP, Oriented
 
@@ -27,10 +28,10 @@ class Board:
         self.tiles: list[tuple[str, int, int, int]] = []  # (code, x, y, rot) in placing order
         self.pos: dict[Square, int] = {}
         self.parent: list[int] = []
-        self.info: dict[int, tuple] = {}
-        self.frontier: dict[Square, tuple] = {}
+        self.info: dict[int, tuple[Any, ...]] = {}
+        self.frontier: dict[Square, tuple[Any, ...]] = {}
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         new = Board.__new__(Board)
         new.tiles = list(self.tiles)
         new.pos = dict(self.pos)
@@ -54,7 +55,7 @@ class Board:
             parent[node], node = root, parent[node]
         return root
 
-    def feature(self, node: int) -> tuple:
+    def feature(self, node: int) -> tuple[Any, ...]:
         return self.info[self.find(node)]
 
     def complete(self, node: int) -> bool:
@@ -69,7 +70,7 @@ class Board:
     # ------------------------------------------------------------------------------------
     # Fitting
 
-    def needs(self, square: Square) -> tuple:
+    def needs(self, square: Square) -> tuple[Any, ...]:
         x, y = square
         need = []
         for side, (dx, dy) in enumerate(STEP):
@@ -92,7 +93,7 @@ class Board:
     # ------------------------------------------------------------------------------------
     # Placing
 
-    def place(self, code: str, square: Square, rot: int) -> "Board":
+    def place(self, code: str, square: Square, rot: int) -> Board:
         """A new board with the tile placed (the caller has checked that it fits)."""
         new = self.copy()
         new._place(code, square, rot)
@@ -161,10 +162,10 @@ def _north_to_south(square: Square) -> tuple[int, int]:
     return square[1], square[0]
 
 
-_FIT_CACHE: dict[tuple[str, tuple], tuple[int, ...]] = {}
+_FIT_CACHE: dict[tuple[str, tuple[Any, ...]], tuple[int, ...]] = {}
 
 
-def _rotations_for(code: str, need: tuple) -> tuple[int, ...]:
+def _rotations_for(code: str, need: tuple[Any, ...]) -> tuple[int, ...]:
     key = (code, need)
     rots = _FIT_CACHE.get(key)
     if rots is None:

@@ -16,6 +16,7 @@ F R R R, a road W-S, and a road E that ends at the crop circle.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 N, E, S, W = 0, 1, 2, 3
 SIDE_NAMES = "NESW"
@@ -152,7 +153,7 @@ class Oriented:
     pennants: tuple[int, ...]             # per segment
     cities: tuple[tuple[int, ...], ...]  # per segment (fields)
     spots: tuple[tuple[float, float], ...]  # per segment: where a follower stands, 0..1 in the tile
-    signature: tuple
+    signature: tuple[Any, ...]
 
 
 _HALF_XY = ((0.25, 0.0), (0.75, 0.0), (1.0, 0.25), (1.0, 0.75), (0.75, 1.0), (0.25, 1.0), (0.0, 0.75), (0.0, 0.25))

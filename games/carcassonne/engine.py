@@ -19,19 +19,49 @@ the comments below where they act.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from itertools import permutations
-from typing import Any, Mapping
+from typing import Any
 
 from games.carcassonne import state as state_io
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
-from games.carcassonne.grid import square_name
 from games.carcassonne.data import (
-    CITY_PER_PENNANT, CITY_PER_TILE, CLOISTER_COMPLETE, CROP_CIRCLE_CODE, END_CITY_PER_PENNANT,
-    END_CITY_PER_TILE, FIELD_PER_CITY, MAX_PLAYERS, MIN_PLAYERS, ORIENTED,
-    ROAD_PER_TILE, ROBBER_END_POINTS, SIDE_NAMES, START_CODE, TILES as TILE_TYPES, TRACK_SPACES, all_tiles,
+    CITY_PER_PENNANT,
+    CITY_PER_TILE,
+    CLOISTER_COMPLETE,
+    CROP_CIRCLE_CODE,
+    END_CITY_PER_PENNANT,
+    END_CITY_PER_TILE,
+    FIELD_PER_CITY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ORIENTED,
+    ROAD_PER_TILE,
+    ROBBER_END_POINTS,
+    SIDE_NAMES,
+    START_CODE,
+    TRACK_SPACES,
+    all_tiles,
 )
+from games.carcassonne.data import (
+    TILES as TILE_TYPES,
+)
+from games.carcassonne.grid import square_name
 from games.carcassonne.state import CarcassonneState
-from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    chance,
+    check_turn,
+    msg,
+)
 
 AREA_LIMIT = 24     # at most this many squares are offered at once
 AREA_SIZE = 20      # the size of a group of squares when there are more
@@ -52,7 +82,12 @@ class Carcassonne:
     )
     rules_summary = msg("carcassonne.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True, forced=True, reactions=(REACTION_ROBBER, REACTION_CROP_CIRCLE))
+                        public_moves=True, forced=True, reactions=(REACTION_ROBBER, REACTION_CROP_CIRCLE),
+                        # The strong player never weighs stepping back to another square; it weighs the normal
+                        # player's choice and the three it values next, four turns of square, rotation and
+                        # follower on, judged by search_scores.
+                        search=Search(timing=True, order=True, standing=True, candidates=4, playout_actions=12,
+                                      skips=("back",)))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -138,7 +173,8 @@ class Carcassonne:
             return [Action("crop", ("add",)), Action("crop", ("remove",))]
         if phase == "crop_act":
             if state.crop_mode == "add":
-                return [Action("add", (_spot_arg(state, m),)) for m in _crop_add_targets(state, seat)] + [Action("pass")]
+                adds = [Action("add", (_spot_arg(state, m),)) for m in _crop_add_targets(state, seat)]
+                return adds + [Action("pass")]
             return [Action("remove", (_spot_arg(state, m),)) for m in _crop_remove_targets(state, seat)]
         return []
 
@@ -379,7 +415,7 @@ class Carcassonne:
             pass
         return msg("carcassonne.label.unknown", text=action.encode()[:60])
 
-    def view(self, state: CarcassonneState, seat: int | None) -> dict:
+    def view(self, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         from games.carcassonne.views import build_view
 
         return build_view(self, state, seat)
@@ -394,13 +430,13 @@ class Carcassonne:
         return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
                        details={"breakdown": state.breakdown or []})
 
-    def to_dict(self, state: CarcassonneState) -> dict:
+    def to_dict(self, state: CarcassonneState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> CarcassonneState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: CarcassonneState) -> tuple:
+    def exposure(self, state: CarcassonneState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter and the pile's size (a tile drawn is shown to everyone)."""
         return (state.chance_counter, len(state.pile))
@@ -421,10 +457,6 @@ class Carcassonne:
 
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
-
-    search_skips = ("back",)  # the strong player never weighs stepping back to another square
-    playout_actions = 12  # four turns of square, rotation and follower: judged by search_scores
-    search_candidates = 4  # the normal player's choice and the three it values next
 
     def search_time(self, state: CarcassonneState) -> float:
         """Where the tile goes sets the turn: the strong player weighs the square (and the area
@@ -495,7 +527,7 @@ def _canonical(action: Action) -> Action:
     return Action(verb, tuple(args))
 
 
-def square_groups(squares: list) -> list[list]:
+def square_groups(squares: list[Any]) -> list[list[Any]]:
     """Groups of squares (north to south) when there are too many for one menu; [] otherwise."""
     if len(squares) <= AREA_LIMIT:
         return []
@@ -716,7 +748,7 @@ def _completed_scoring(state: CarcassonneState, index: int, events: list[Event])
     return awards
 
 
-def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict:
+def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict[str, Any]:
     """One scoring round (everything one tile completed), with The Robbers.
 
     Each player who scores several features decides their order (footnote: "the player
@@ -812,4 +844,5 @@ def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
     return result
 
 
-__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names", "square_groups"]
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names",
+           "square_groups"]

@@ -6,12 +6,20 @@ union-find board, which checks on the way that every tile fits where it lies.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from games.carcassonne.board import NODE_STRIDE, Board
 from games.carcassonne.data import (
-    DISTINCT_ROTATIONS, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, MIN_PLAYERS, ORIENTED, TILES, TRACK_SPACES, all_tiles,
+    DISTINCT_ROTATIONS,
+    FOLLOWERS_PER_PLAYER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ORIENTED,
+    TILES,
+    TRACK_SPACES,
+    all_tiles,
 )
 from games.core import InvalidState
 
@@ -32,7 +40,7 @@ class CarcassonneState:
     phase: str
     turn: int
     drawn: str | None = None
-    fits: dict = field(default_factory=dict)  # derived: square -> rotations for the drawn tile
+    fits: dict[str, Any] = field(default_factory=dict)  # derived: square -> rotations for the drawn tile
     area: int | None = None
     square: tuple[int, int] | None = None
     asked: int | None = None
@@ -43,10 +51,10 @@ class CarcassonneState:
     scores: list[int] = field(default_factory=list)
     robbers: list[int | None] = field(default_factory=list)  # track space or None (in supply)
     set_aside: list[str] = field(default_factory=list)
-    log: list[dict] = field(default_factory=list)
-    breakdown: list[dict] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    breakdown: list[dict[str, Any]] | None = None
 
-    def clone(self) -> "CarcassonneState":
+    def clone(self) -> CarcassonneState:
         # The board is copied on write (Board.place), the fits dict is never changed in place.
         return CarcassonneState(
             seats=self.seats, seed=self.seed, chance_counter=self.chance_counter,
@@ -58,7 +66,7 @@ class CarcassonneState:
             breakdown=self.breakdown,
         )
 
-    def add_log(self, text: dict) -> None:
+    def add_log(self, text: dict[str, Any]) -> None:
         self.log.append(text)
         if len(self.log) > LOG_LENGTH:
             del self.log[:-LOG_LENGTH]
@@ -74,7 +82,7 @@ class CarcassonneState:
 # JSON
 
 
-def to_dict(state: CarcassonneState) -> dict:
+def to_dict(state: CarcassonneState) -> dict[str, Any]:
     return {
         "game": "carcassonne",
         "version": FORMAT_VERSION,

@@ -4,7 +4,7 @@ Everything is public except the order of the pile: every view is the same apart 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.carcassonne.data import ORIENTED, TILES, TRACK_SPACES
 from games.carcassonne.grid import square_name
@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from games.carcassonne.state import CarcassonneState
 
 
-def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None) -> dict:
-    from games.carcassonne.engine import square_groups, follower_spots, spot_names
+def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
+    from games.carcassonne.engine import follower_spots, spot_names, square_groups
 
     board = state.board
     to_act = sorted(game.to_act(state))
@@ -80,7 +80,7 @@ def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None)
     return view
 
 
-def _status(state: "CarcassonneState", outcome):
+def _status(state: CarcassonneState, outcome):
     if outcome is not None:
         return outcome.reason
     player = SeatRef(state.turn)

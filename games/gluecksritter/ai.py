@@ -10,16 +10,28 @@ from __future__ import annotations
 import math
 import random
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
 from games.core import Action
 from games.gluecksritter.data import (
-    CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, KNIGHT, RANSOM, SPECIAL_DIE, TOWER_WORTH, WALL_WORTH,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENT_ORDER,
+    KNIGHT,
+    RANSOM,
+    SPECIAL_DIE,
+    TOWER_WORTH,
+    WALL_WORTH,
 )
+from games.gluecksritter.state import GluecksritterState
+
+if TYPE_CHECKING:
+    from games.gluecksritter.engine import Gluecksritter
 
 KEEP_ORDER = ("grant", "permit", "master", "alibi", "gift", "taxpriv", "tollpriv", "favour", "veto", "pardon")
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: Gluecksritter, state: GluecksritterState, seat: int, rng: random.Random) -> Action:
     view = game.view(state, seat)
     legal = game.legal_actions(state, seat)
     phase = view["phase"]
@@ -45,7 +57,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def _choose(view: dict, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def _choose(view: dict[str, Any], seat: int, legal: list[Action], rng: random.Random) -> Action:
     private = view["private"]
     hand, armed, choice = private["hand"], private["armed"], private["choice"]
     me = view["players"][seat]
@@ -86,7 +98,7 @@ chance that falls off as exp(-shortfall / temperature). Everyone playing the sam
 every round makes for crowded fields and shared wins, and for a player anyone can read."""
 
 
-def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
+def _best_pair(view: dict[str, Any], seat: int, rng: random.Random) -> tuple[int, int]:
     me = view["players"][seat]
     values = _card_values(view, seat)
     cards = [c for c in range(1, 7) if not (c == KNIGHT and me["dungeon"])]
@@ -103,7 +115,7 @@ def _best_pair(view: dict, seat: int, rng: random.Random) -> tuple[int, int]:
     return rng.choices([pair for pair, _ in pairs], weights=weights)[0]
 
 
-def _card_values(view: dict, seat: int) -> dict[int, float]:
+def _card_values(view: dict[str, Any], seat: int) -> dict[int, float]:
     me = view["players"][seat]
     others = view["seats"] - 1
     ducats = me["ducats"]
@@ -127,21 +139,23 @@ def _card_values(view: dict, seat: int) -> dict[int, float]:
     return values
 
 
-def _deed_value(view: dict, seat: int, action: Action) -> float:
+def _deed_value(view: dict[str, Any], seat: int, action: Action) -> float:
     if action.verb == "rob":
-        return 2 * view["fields"][action.args[0]][1]
+        gold: int = view["fields"][action.args[0]][1]
+        return 2 * gold
     victim = view["players"][int(action.args[0])]
     me = view["players"][seat]
-    money = victim["ducats"] * SPECIAL_DIE.count("sack") / len(SPECIAL_DIE)
+    money: float = victim["ducats"] * SPECIAL_DIE.count("sack") / len(SPECIAL_DIE)
     piece = 0.0
     if (victim["towers"] and me["towers"] < CASTLE_TOWERS) or (victim["walls"] and me["walls"] < CASTLE_WALLS):
         piece = 2 * TOWER_WORTH
     castle = piece * SPECIAL_DIE.count("castle") / len(SPECIAL_DIE)
-    leader_bonus = 0.5 * (victim["walls"] + victim["towers"])
+    leader_bonus: float = 0.5 * (victim["walls"] + victim["towers"])
     return money + castle + leader_bonus
 
 
-def _haggle(game, state, view: dict, seat: int, legal: list[Action]) -> Action:
+def _haggle(game: Gluecksritter, state: GluecksritterState, view: dict[str, Any], seat: int,
+            legal: list[Action]) -> Action:
     haggle = view["haggle"]
     if haggle["opener"] is None:
         other = [k for k in haggle["knights"] if k != seat][0]

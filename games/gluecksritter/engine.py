@@ -25,17 +25,55 @@ repeated by the functions that carry them out.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from games.core import (
-    Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, SubsetChoice, chance, check_turn, msg,
+    Action,
+    Event,
+    Features,
+    GameError,
+    InvalidState,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    SubsetChoice,
+    chance,
+    check_turn,
+    msg,
 )
 from games.gluecksritter import state as state_io
 from games.gluecksritter.data import (
-    CARDS_PER_ROUND, CASTLE_TOWERS, CASTLE_WALLS, DOCUMENT_ORDER, DOCUMENT_PRICE, DUCAT_CARDS, FIELDS, GOLD,
-    KNIGHT, MASTER_BUILDER_PIECES, MAX_PLAYERS, MIN_PLAYERS, NORMAL_PIECES, RANSOM, RED_DOCUMENTS,
-    ROYAL_GRANT_COINS, SILVER, SPECIAL_DIE, START_GOLD, START_SILVER, TAX_THRESHOLD, TOWER_PRICE, TOWER_WORTH,
-    WALL_PRICE, WALL_WORTH, GOLD_COINS, SILVER_COINS, all_documents,
+    CARDS_PER_ROUND,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENT_ORDER,
+    DOCUMENT_PRICE,
+    DUCAT_CARDS,
+    FIELDS,
+    GOLD,
+    GOLD_COINS,
+    KNIGHT,
+    MASTER_BUILDER_PIECES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NORMAL_PIECES,
+    RANSOM,
+    RED_DOCUMENTS,
+    ROYAL_GRANT_COINS,
+    SILVER,
+    SILVER_COINS,
+    SPECIAL_DIE,
+    START_GOLD,
+    START_SILVER,
+    TAX_THRESHOLD,
+    TOWER_PRICE,
+    TOWER_WORTH,
+    WALL_PRICE,
+    WALL_WORTH,
+    all_documents,
 )
 from games.gluecksritter.state import GluecksritterState, empty_armed, empty_choice
 
@@ -57,7 +95,7 @@ def doc_term(code: str) -> Msg:
     return msg(P + "doc." + code)
 
 
-def seat_list(seats) -> list[SeatRef]:
+def seat_list(seats: Iterable[int]) -> list[SeatRef]:
     return [SeatRef(s) for s in seats]
 
 
@@ -78,7 +116,8 @@ class Gluecksritter:
     options: tuple[Option, ...] = ()
     rules_summary = msg("gluecksritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        toggles=True, public_moves=True, forced=True)
+                        toggles=True, public_moves=True, forced=True,
+                        search=Search(determinize=True))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -120,10 +159,10 @@ class Gluecksritter:
         if phase in ("field1", "field2", "field3"):
             return frozenset(state.pending)
         if phase == "haggle":
-            h = state.haggle
+            h = state.haggling
             return frozenset({h["chooser"] if h["opener"] is None else h["turn"]})
         if phase in ("knight", "steal"):
-            return frozenset({state.knight})
+            return frozenset({state.black_knight})
         return frozenset()
 
     def moves_are_public(self, state: GluecksritterState, seat: int) -> bool:
@@ -169,7 +208,7 @@ class Gluecksritter:
             actions += [Action("raid", (str(s),)) for s in range(state.seats) if s != seat]
             return actions
         if phase == "steal":
-            return [Action("steal", (kind,)) for kind in self._stealable(state, seat, state.raid["victim"])]
+            return [Action("steal", (kind,)) for kind in self._stealable(state, seat, state.raiding["victim"])]
         return []
 
     def subset_choices(self, state: GluecksritterState, seat: int) -> list[SubsetChoice]:
@@ -209,7 +248,7 @@ class Gluecksritter:
         return actions
 
     def _haggle_actions(self, state: GluecksritterState, seat: int) -> list[Action]:
-        h = state.haggle
+        h = state.haggling
         if h["opener"] is None:
             return [Action("opener", (str(k),)) for k in h["knights"]]
         cap = self.offer_capacity(state, seat)
@@ -270,7 +309,7 @@ class Gluecksritter:
         elif verb in ("rob", "raid"):
             self._deed(new, seat, action, events)
         elif verb == "steal":
-            self._steal(new, seat, state.raid["victim"], args[0], events)
+            self._steal(new, seat, state.raiding["victim"], args[0], events)
             self._run(new, "field5", events)
         for event in events:
             if event.seat is None:
@@ -308,7 +347,7 @@ class Gluecksritter:
             state.armed[seat]["veto"] = None if args[0] == "off" else args[0]
         events.append(E("event.choice_now", seat=seat, kind="private", **self._choice_params(state, seat)))
 
-    def _choice_params(self, state: GluecksritterState, seat: int) -> dict:
+    def _choice_params(self, state: GluecksritterState, seat: int) -> dict[str, Any]:
         choice = state.choices[seat]
         cards = [msg(P + "card.label", number=c, name=msg(P + f"field.{c}")) for c in choice["cards"]]
         docs = [doc_term(d) for d in choice["docs"]]
@@ -382,14 +421,14 @@ class Gluecksritter:
             state.dungeon[seat] = False
             events.append(E("event.pardon", player=SeatRef(seat)))
         elif code == "favour":
-            drawn = [d for d in (self._draw_document(state), self._draw_document(state)) if d is not None]
-            if len(drawn) == 1:
-                state.hands[seat].append(drawn[0])
-                events.append(E("event.document_drawn", seat=seat, kind="private", document=doc_term(drawn[0])))
-            elif drawn:
-                state.favour[seat] = drawn
+            documents = [d for d in (self._draw_document(state), self._draw_document(state)) if d is not None]
+            if len(documents) == 1:
+                state.hands[seat].append(documents[0])
+                events.append(E("event.document_drawn", seat=seat, kind="private", document=doc_term(documents[0])))
+            elif documents:
+                state.favour[seat] = documents
                 events.append(E("event.favour_drawn", seat=seat, kind="private",
-                                documents=[doc_term(d) for d in drawn]))
+                                documents=[doc_term(d) for d in documents]))
 
     def _keep(self, state: GluecksritterState, seat: int, code: str, events: list[Event]) -> None:
         drawn = state.favour[seat]
@@ -420,13 +459,13 @@ class Gluecksritter:
             for s in range(state.seats)])))
         return False
 
-    def _step_field1(self, state, events) -> bool:
+    def _step_field1(self, state: GluecksritterState, events: list[Event]) -> bool:
         return self._field_with_prices(state, 1, events)
 
-    def _step_field2(self, state, events) -> bool:
+    def _step_field2(self, state: GluecksritterState, events: list[Event]) -> bool:
         return self._field_with_prices(state, 2, events)
 
-    def _step_field3(self, state, events) -> bool:
+    def _step_field3(self, state: GluecksritterState, events: list[Event]) -> bool:
         return self._field_with_prices(state, 3, events)
 
     def _field_with_prices(self, state: GluecksritterState, field_no: int, events: list[Event]) -> bool:
@@ -465,6 +504,8 @@ class Gluecksritter:
                 self._pay_sack(state, seat, price * count, events)
             if field_no == 1:
                 code = self._draw_document(state)
+                if code is None:  # refused before: a document is for sale only while there is one
+                    raise InvalidState("Die Glücksritter has no document left to sell")
                 state.hands[seat].append(code)
                 events.append(E("event.bought_document", player=SeatRef(seat), price=price))
                 events.append(E("event.document_drawn", seat=seat, kind="private", document=doc_term(code)))
@@ -516,7 +557,7 @@ class Gluecksritter:
         return True
 
     def _haggle(self, state: GluecksritterState, seat: int, action: Action, events: list[Event]) -> None:
-        h = state.haggle
+        h = state.haggling
         other = h["knights"][0] if h["knights"][1] == seat else h["knights"][1]
         if action.verb == "opener":
             h["opener"] = h["turn"] = int(action.args[0])
@@ -601,16 +642,16 @@ class Gluecksritter:
         else:
             state.towers[victim] -= 1
             state.towers[thief] += 1
-        state.raid["result"] = kind
+        state.raiding["result"] = kind
         events.append(E(f"event.stole_{kind}", player=SeatRef(thief), victim=SeatRef(victim)))
 
     # -- fields 5 and 6, the end of the round -------------------------------------------------
 
-    def _step_field5(self, state, events) -> bool:
+    def _step_field5(self, state: GluecksritterState, events: list[Event]) -> bool:
         self._collect(state, 5, events)
         return False
 
-    def _step_field6(self, state, events) -> bool:
+    def _step_field6(self, state: GluecksritterState, events: list[Event]) -> bool:
         self._collect(state, 6, events)
         return False
 
@@ -651,7 +692,9 @@ class Gluecksritter:
             state.phase = "over"
             state.pending = []
             events.append(E("event.castle_complete", kind="end", players=seat_list(complete)))
-            events.append(Event(self.outcome(state).reason, kind="end"))
+            finished = self.outcome(state)
+            assert finished is not None  # the winners are set just above
+            events.append(Event(finished.reason, kind="end"))
             return True
         state.round += 1
         self._start_round(state, events)
@@ -710,7 +753,7 @@ class Gluecksritter:
             rng.shuffle(state.pile)
         return state.pile.pop(0) if state.pile else None
 
-    def _gain(self, state: GluecksritterState, seat: int, coins, events) -> None:
+    def _gain(self, state: GluecksritterState, seat: int, coins: Sequence[int], events: list[Event]) -> None:
         state.money[seat][SILVER] += coins[SILVER]
         state.money[seat][GOLD] += coins[GOLD]
 
@@ -843,7 +886,7 @@ class Gluecksritter:
         return msg(P + "label.unknown", text=action.encode()[:60])
 
     def suggest(self, state: GluecksritterState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
         from games.gluecksritter.ai import suggest
 
@@ -853,13 +896,14 @@ class Gluecksritter:
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: GluecksritterState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: GluecksritterState, seat: int | None) -> dict:
+    def view(self, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
         from games.gluecksritter.views import build_view
 
         return build_view(self, state, seat)
@@ -881,7 +925,7 @@ class Gluecksritter:
                        details={"ducats": ducats, "walls": list(state.walls), "towers": list(state.towers),
                                 "rounds": state.round})
 
-    def to_dict(self, state: GluecksritterState) -> dict:
+    def to_dict(self, state: GluecksritterState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> GluecksritterState:
@@ -891,7 +935,7 @@ class Gluecksritter:
         """Each player's castle pieces (walls and towers) so far: what the final score counts."""
         return [state.pieces(seat) for seat in range(state.seats)]
 
-    def exposure(self, state: GluecksritterState) -> tuple:
+    def exposure(self, state: GluecksritterState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the sack, the document pile and the Ducat deck (draws), the reveal of the
         round's secret choices, a secretly armed document firing (it goes to the discard), and every

@@ -2,13 +2,27 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, NoReturn, TypeGuard
 
 from games.core import InvalidState
 from games.gluecksritter.data import (
-    CASTLE_TOWERS, CASTLE_WALLS, DOCUMENTS, DUCAT_CARDS, FIELDS, GOLD_COINS, KNIGHT, MAX_PLAYERS,
-    MIN_PLAYERS, RED_DOCUMENTS, SILVER_COINS, TOWERS_IN_GAME, WALLS_IN_GAME, YELLOW_DOCUMENTS, all_documents,
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENTS,
+    DUCAT_CARDS,
+    FIELDS,
+    GOLD_COINS,
+    KNIGHT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RED_DOCUMENTS,
+    SILVER_COINS,
+    TOWERS_IN_GAME,
+    WALLS_IN_GAME,
+    YELLOW_DOCUMENTS,
+    all_documents,
 )
 
 FORMAT_VERSION = 1
@@ -16,11 +30,11 @@ PHASES = ("choose", "favour", "field1", "field2", "field3", "haggle", "knight", 
 LOG_LENGTH = 10
 
 
-def empty_choice() -> dict:
+def empty_choice() -> dict[str, Any]:
     return {"cards": [], "docs": [], "ransom": False, "ready": False}
 
 
-def empty_armed() -> dict:
+def empty_armed() -> dict[str, Any]:
     return {"gift": False, "alibi": False, "veto": None}
 
 
@@ -41,30 +55,30 @@ class GluecksritterState:
     walls: list[int]
     towers: list[int]
     hands: list[list[str]]
-    armed: list[dict]
+    armed: list[dict[str, Any]]
     dungeon: list[bool]
     pile: list[str]
     discard: list[str]
     ducat_deck: list[int]
     ducat_card: int | None
-    choices: list[dict]
+    choices: list[dict[str, Any]]
     revealed: bool = False
     played_docs: list[list[str]] = field(default_factory=list)
     effective: list[list[str]] = field(default_factory=list)
     used: list[list[str]] = field(default_factory=list)
     pending: list[int] = field(default_factory=list)
     favour: list[list[str]] = field(default_factory=list)
-    haggle: dict | None = None
+    haggle: dict[str, Any] | None = None
     knight: int | None = None
-    raid: dict | None = None
-    log: list[dict] = field(default_factory=list)
+    raid: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
     winners: list[int] | None = None
-    previous: dict | None = None  # the last round as revealed: cards, documents, raid (public)
+    previous: dict[str, Any] | None = None  # the last round as revealed: cards, documents, raid (public)
     # How often the rules have asked whether a secretly armed document fires (a Veto, an Alibi,
     # a Gift): the answer shows in public either way, so each time something hidden came to light.
     consulted: int = 0
 
-    def clone(self) -> "GluecksritterState":
+    def clone(self) -> GluecksritterState:
         return GluecksritterState(
             seats=self.seats, seed=self.seed, chance_counter=self.chance_counter, round=self.round,
             phase=self.phase, sack=list(self.sack), field5=list(self.field5), field6=list(self.field6),
@@ -83,6 +97,27 @@ class GluecksritterState:
             previous=_copy_previous(self.previous), consulted=self.consulted,
         )
 
+    @property
+    def haggling(self) -> dict[str, Any]:
+        """The haggle between two Black Knights: there is one while the phase is haggle."""
+        if self.haggle is None:
+            raise InvalidState(f"Die Glücksritter state has no haggle under way (phase {self.phase})")
+        return self.haggle
+
+    @property
+    def black_knight(self) -> int:
+        """The seat playing the Black Knight: there is one in the knight and steal phases."""
+        if self.knight is None:
+            raise InvalidState(f"Die Glücksritter state has no Black Knight (phase {self.phase})")
+        return self.knight
+
+    @property
+    def raiding(self) -> dict[str, Any]:
+        """The Black Knight's raid of this round: there is one from the raid to the round's end."""
+        if self.raid is None:
+            raise InvalidState(f"Die Glücksritter state has no raid (phase {self.phase})")
+        return self.raid
+
     def ducats(self, seat: int) -> int:
         silver, gold = self.money[seat]
         return silver + 2 * gold
@@ -90,11 +125,11 @@ class GluecksritterState:
     def pieces(self, seat: int) -> int:
         return self.walls[seat] + self.towers[seat]
 
-    def add_log(self, text: dict) -> None:
+    def add_log(self, text: dict[str, Any]) -> None:
         self.log = (self.log + [text])[-LOG_LENGTH:]
 
 
-def _copy_previous(previous: dict | None) -> dict | None:
+def _copy_previous(previous: dict[str, Any] | None) -> dict[str, Any] | None:
     if previous is None:
         return None
     return {"round": previous["round"], "cards": [list(c) for c in previous["cards"]],
@@ -102,7 +137,7 @@ def _copy_previous(previous: dict | None) -> dict | None:
             "raid": dict(previous["raid"]) if previous["raid"] is not None else None}
 
 
-def _copy_haggle(haggle: dict | None) -> dict | None:
+def _copy_haggle(haggle: dict[str, Any] | None) -> dict[str, Any] | None:
     if haggle is None:
         return None
     copy = dict(haggle)
@@ -122,7 +157,7 @@ KEYS = ("seats", "seed", "chance_counter", "round", "phase", "sack", "field5", "
         "winners", "previous")
 
 
-def to_dict(state: GluecksritterState) -> dict:
+def to_dict(state: GluecksritterState) -> dict[str, Any]:
     copy = state.clone()
     data = {"game": "gluecksritter", "version": FORMAT_VERSION}
     for key in KEYS:
@@ -150,10 +185,14 @@ def from_dict(data: Mapping[str, Any]) -> GluecksritterState:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise InvalidState(f"Stored Die Glücksritter state is invalid: {message}.")
+        _invalid(message)
 
 
-def _is_int(value: Any) -> bool:
+def _invalid(message: str) -> NoReturn:
+    raise InvalidState(f"Stored Die Glücksritter state is invalid: {message}.")
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -194,7 +233,7 @@ def _validate(state: GluecksritterState) -> None:
     for hand in state.hands:
         _require(isinstance(hand, list), "a hand must be a list")
     places = [*state.hands, state.pile, state.discard, *state.favour]
-    held = Counter()
+    held: Counter[str] = Counter()
     for place in places:
         _require(isinstance(place, list) and all(code in DOCUMENTS for code in place), "unknown document")
         held.update(place)
@@ -239,7 +278,8 @@ def _validate(state: GluecksritterState) -> None:
         _require(bool(state.pending), "a field waits on nobody")
     if state.phase == "haggle":
         h = state.haggle
-        _require(isinstance(h, dict) and len(h.get("knights", [])) == 2, "a haggle without two knights")
+        if not isinstance(h, dict) or len(h.get("knights", [])) != 2:
+            _invalid("a haggle without two knights")
         _require(all(_is_int(k) and 0 <= k < seats for k in h["knights"]), "bad haggling knights")
     if state.phase in ("knight", "steal"):
         _require(_is_int(state.knight) and 0 <= state.knight < seats, "no Black Knight")

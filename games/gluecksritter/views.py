@@ -1,14 +1,17 @@
 """What each seat (or the public) may know of a Die Glücksritter game, as JSON."""
 from __future__ import annotations
 
+from typing import Any
+
 from games.core import SeatRef, msg
+from games.gluecksritter.data import DOCUMENT_ORDER as _ORDER
 from games.gluecksritter.data import DUCAT_CARDS, TOWERS_IN_GAME, WALLS_IN_GAME
 from games.gluecksritter.state import GluecksritterState
 
 P = "gluecksritter."
 
 
-def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
+def build_view(game, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
     to_act = sorted(game.to_act(state))
     players = []
     for s in range(state.seats):
@@ -86,9 +89,6 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict:
             "favour": list(state.favour[seat]),
         }
     return view
-
-
-from games.gluecksritter.data import DOCUMENT_ORDER as _ORDER  # noqa: E402
 
 
 def status(game, state: GluecksritterState):

@@ -31,19 +31,37 @@ deterministic (a fixed-seed simulation, cached); all choices among equals come f
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from games.core import Action
-from games.knatsch.cards import (BETRAYAL, BETRAYAL_COMBINATION, CARDS, CASTLE, CASTLE_GUARD, CATAPULT,
-                                 CHAMPION, DIE, KING, PROTECTION, SPECIAL, STACK, TOURNAMENT, likeness)
+from games.knatsch.cards import (
+    BETRAYAL,
+    BETRAYAL_COMBINATION,
+    CARDS,
+    CASTLE,
+    CASTLE_GUARD,
+    CATAPULT,
+    CHAMPION,
+    DIE,
+    KING,
+    PROTECTION,
+    STACK,
+    TOURNAMENT,
+    likeness,
+)
 from games.knatsch.dice import SIX, evaluate
-from games.knatsch.state import CAPTURE, CHOOSE, DEFENCE, KING_ROLL, REVENGE, ROLL, TOURNAMENT_ROLL
+from games.knatsch.state import CAPTURE, REVENGE, ROLL, TOURNAMENT_ROLL, KnatschState
+
+if TYPE_CHECKING:
+    from games.knatsch.engine import KnatschGame
 
 SIMULATIONS = 400
 WIN = 20.0  # the worth of a card that wins the game at once
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: KnatschGame, state: KnatschState, seat: int, rng: random.Random) -> Action:
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -75,8 +93,8 @@ def _rerolls(dice: list[int], die_cards: tuple[int, ...]) -> list[int]:
     return [i + 1 for i, d in enumerate(dice) if d != SIX and d != keep]
 
 
-def _roll_choice(game, state, seat: int, legal: list[Action]) -> Action:
-    roll = state.roll
+def _roll_choice(game: KnatschGame, state: KnatschState, seat: int, legal: list[Action]) -> Action:
+    roll = state.rolling
     if roll.rolls_used == 0:
         return Action("roll")
     die_cards = tuple(game.die_values(state, seat))
@@ -134,15 +152,15 @@ def typical_result(target: tuple[int, int, int], rolls: int, die_cards: tuple[in
 # Choosing a card
 
 
-def _castles(state, seat: int) -> int:
+def _castles(state: KnatschState, seat: int) -> int:
     return len(state.cards_of(seat, CASTLE))
 
 
-def _tournaments(state, seat: int) -> int:
+def _tournaments(state: KnatschState, seat: int) -> int:
     return len(state.cards_of(seat, TOURNAMENT))
 
 
-def _threat(state, seat: int) -> float:
+def _threat(state: KnatschState, seat: int) -> float:
     """How close a seat is to winning (0 far .. 1 about to)."""
     castles, tournaments = _castles(state, seat), _tournaments(state, seat)
     if castles >= 3:
@@ -152,7 +170,7 @@ def _threat(state, seat: int) -> float:
     return 0.3 * castles / 3
 
 
-def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
+def _worth(game: KnatschGame, state: KnatschState, seat: int, card_id: str, owner: int | None) -> float:
     card = CARDS[card_id]
     castles, tournaments = _castles(state, seat), _tournaments(state, seat)
     if card.kind == CASTLE:
@@ -163,9 +181,9 @@ def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
     elif card.kind == TOURNAMENT:
         worth = WIN if castles >= 2 and tournaments + 1 >= 3 else 0.8 + 0.4 * tournaments
     else:
-        ability = card.ability
-        worth = {DIE: 1.2, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3, BETRAYAL: 0.9,
-                 PROTECTION: 1.0 if castles >= 2 else 0.4}.get(ability, 0.6)
+        worths: dict[str | None, float] = {DIE: 1.2, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3, BETRAYAL: 0.9,
+                                           PROTECTION: 1.0 if castles >= 2 else 0.4}
+        worth = worths.get(card.ability, 0.6)
         if owner is None:
             worth += 0.5  # a special from a stack earns a further attempt
         if owner is not None:
@@ -178,32 +196,32 @@ def _worth(game, state, seat: int, card_id: str, owner: int | None) -> float:
     return worth
 
 
-def _on_top(state, card_id: str) -> bool:
+def _on_top(state: KnatschState, card_id: str) -> bool:
     return any(s and s[0] == card_id for s in state.stacks)
 
 
-def _target_chance(game, state, seat: int, card_id: str, on_stack: bool | None = None) -> float:
+def _target_chance(game: KnatschGame, state: KnatschState, seat: int, card_id: str,
+                   on_stack: bool | None = None) -> float:
     """The chance to win `card_id`: off a stack when `on_stack` (by default: when it is on top)."""
     card = CARDS[card_id]
     die_cards = tuple(game.die_values(state, seat))
     if card.kind == TOURNAMENT:
         # The organiser rolls 4 times against everyone's 3: a bit better than an even share.
         return min(0.9, 1.6 / state.seats)
-    combination = card.combination.key
+    combination = card.dice_to_beat.key
     if _on_top(state, card_id) if on_stack is None else on_stack:
         if card.kind == CASTLE and game.holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination:
             combination = BETRAYAL_COMBINATION.key
         return beat_chance(combination, 3, die_cards)
-    owner = state.owner_of(card_id)
     rolls = 4 if card.kind == CASTLE and game.holds(state, seat, CATAPULT) else 3
     chance = beat_chance(combination, rolls, die_cards)
     if card.kind == CASTLE:
-        defender_cards = tuple(game.die_values(state, owner))
+        defender_cards = tuple(game.die_values(state, state.holder_of(card_id)))
         chance *= 1.0 - beat_chance(typical_result(combination, rolls, die_cards), 3, defender_cards)
     return chance
 
 
-def _target_value(game, state, seat: int, card_id: str, on_stack: bool) -> float:
+def _target_value(game: KnatschGame, state: KnatschState, seat: int, card_id: str, on_stack: bool) -> float:
     """What rolling for `card_id` is worth: the chance to win it times its worth."""
     owner = None if on_stack else state.owner_of(card_id)
     chance = _target_chance(game, state, seat, card_id, on_stack)
@@ -217,7 +235,7 @@ def _target_value(game, state, seat: int, card_id: str, on_stack: bool) -> float
     return value
 
 
-def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def _card_choice(game: KnatschGame, state: KnatschState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     guard = _better_guard(game, state, seat, legal)
     values: dict[Action, float] = {}
     for action in legal:
@@ -239,7 +257,7 @@ def _card_choice(game, state, seat: int, legal: list[Action], rng: random.Random
     return max(scored, key=lambda item: (item[0], item[1]))[2]
 
 
-def _look_value(game, state, seat: int, stack: int, values: dict[Action, float]) -> float:
+def _look_value(game: KnatschGame, state: KnatschState, seat: int, stack: int, values: dict[Action, float]) -> float:
     """What putting the top of `stack` under is worth: the best choice it leaves, on average over
     the cards that may turn up. Those are public as a whole (every card neither in front of a
     player nor on top); their order is not read. The king can no longer be challenged after it."""
@@ -260,12 +278,12 @@ def _look_value(game, state, seat: int, stack: int, values: dict[Action, float])
     return total / len(below)
 
 
-def _likenesses_held(state, seat: int) -> set:
+def _likenesses_held(state: KnatschState, seat: int) -> set[Any]:
     """What the seat may not take again ("no double cards"): the likenesses of its cards."""
     return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
 
 
-def _below_tops(state) -> list[str]:
+def _below_tops(state: KnatschState) -> list[str]:
     """The cards below the stacks' tops, from public facts: every card not held and not on top."""
     seen = {cid for held in state.holdings for cid in held} | {s[0] for s in state.stacks if s}
     return [cid for cid in CARDS if cid not in seen]
@@ -273,24 +291,25 @@ def _below_tops(state) -> list[str]:
 
 def _castle_risk(card_id: str) -> float:
     """How likely a rival's attack is to beat this castle's combination."""
-    return beat_chance(CARDS[card_id].combination.key, 3)
+    return beat_chance(CARDS[card_id].dice_to_beat.key, 3)
 
 
 def _special_keep_worth(card_id: str) -> float:
     card = CARDS[card_id]
     if card.ability == DIE:
-        return 1.2 + 0.1 * card.value
-    return {PROTECTION: 1.0, BETRAYAL: 0.9, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3}.get(card.ability, 0.6)
+        return 1.2 + 0.1 * card.die_value
+    worths: dict[str | None, float] = {PROTECTION: 1.0, BETRAYAL: 0.9, CATAPULT: 0.7, CHAMPION: 0.5, STACK: 0.3}
+    return worths.get(card.ability, 0.6)
 
 
-def _better_guard(game, state, seat: int, legal: list[Action]) -> Action | None:
+def _better_guard(game: KnatschGame, state: KnatschState, seat: int, legal: list[Action]) -> Action | None:
     """The guard move that covers what is most at risk, if the guards do not cover it already."""
     moves = [a for a in legal if a.verb == "guard"]
     if not moves:
         return None
     castle_cover, special_cover = state.castle_guard[seat], state.special_guard[seat]  # public: on the table
 
-    def castle_score(cards) -> float:
+    def castle_score(cards: Iterable[str]) -> float:
         return sum(_castle_risk(cid) for cid in cards)
 
     best = None
@@ -306,7 +325,7 @@ def _better_guard(game, state, seat: int, legal: list[Action]) -> Action | None:
     return best
 
 
-def _tournament_giveaway(game, state, seat: int, card_id: str) -> float:
+def _tournament_giveaway(game: KnatschGame, state: KnatschState, seat: int, card_id: str) -> float:
     """A tournament someone else wins goes to them: organising it when it would win a rival the
     game (two castles and two tournaments) hands them that chance."""
     rivals = [other for other in range(state.seats) if other != seat]
@@ -314,7 +333,7 @@ def _tournament_giveaway(game, state, seat: int, card_id: str) -> float:
     return sum(share * WIN for other in rivals if _worth(game, state, other, card_id, None) >= WIN)
 
 
-def _failure_exposure(state, seat: int, card_id: str) -> float:
+def _failure_exposure(state: KnatschState, seat: int, card_id: str) -> float:
     """What a failed try at a stack card gives away: the card goes under and a fresh one turns up
     for the next seat. That costs something only when the next seat cannot use the card on top
     now, and more the closer that seat is to winning. (A further attempt is optional: when every
@@ -326,8 +345,8 @@ def _failure_exposure(state, seat: int, card_id: str) -> float:
     return 0.25 * (1.0 + 2.0 * _threat(state, following))
 
 
-def _revenge_choice(state, seat: int, legal: list[Action]) -> Action:
+def _revenge_choice(state: KnatschState, seat: int, legal: list[Action]) -> Action:
     """Give up the castle easiest for others to win, under the longer stack (it comes back later)."""
     longer = 1 if len(state.stacks[0]) >= len(state.stacks[1]) else 2
     options = [a for a in legal if a.args[1] == str(longer)] or legal
-    return min(options, key=lambda a: CARDS[a.args[0]].combination.key)
+    return min(options, key=lambda a: CARDS[a.args[0]].dice_to_beat.key)

@@ -12,6 +12,7 @@ S01..S23. The 5 blank cards and the 3 goal cards are not in play and have no ids
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.core import Msg, msg
 
@@ -43,6 +44,20 @@ class Card:
     arms: str | None = None  # castles only
     ability: str | None = None  # specials only, one of ABILITIES
     value: int | None = None  # die cards only: the extra die they add
+
+    @property
+    def dice_to_beat(self) -> Combination:
+        """The combination a roll for this card must beat (castles and specials show one)."""
+        if self.combination is None:
+            raise ValueError(f"card {self.id} is a tournament: it shows no dice to beat")
+        return self.combination
+
+    @property
+    def die_value(self) -> int:
+        """The extra die a die card adds."""
+        if self.value is None:
+            raise ValueError(f"card {self.id} is not a die card")
+        return self.value
 
     @property
     def label(self) -> str:
@@ -169,7 +184,7 @@ def card_label(card: Card) -> Msg:
     return msg("knatsch.card.label", name=card_name(card), combination=card.combination.text)
 
 
-def card_json(card: Card) -> dict:
+def card_json(card: Card) -> dict[str, Any]:
     combination = card.combination
     return {
         "id": card.id,

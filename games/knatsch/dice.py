@@ -7,7 +7,7 @@ lead a tournament a result must be strictly greater: a full tie loses.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from games.core import Msg, msg
 

@@ -46,19 +46,65 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import Callable, Mapping
+from typing import Any
 
-from games.core import (Action, Event, Features, GameError, IllegalAction, Msg, Outcome, Seat, SeatRef, chance,
-                        SubsetChoice, check_turn, msg)
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    IllegalAction,
+    InvalidState,
+    Msg,
+    Option,
+    Outcome,
+    Seat,
+    SeatRef,
+    SubsetChoice,
+    chance,
+    check_turn,
+    msg,
+)
 from games.knatsch import state as st
-from games.knatsch.cards import (ARMS, BETRAYAL, BETRAYAL_COMBINATION, CARD_ORDER, CARDS,
-                                 CASTLE, CASTLE_GUARD, CATAPULT, CHAMPION, DIE, KING, PROTECTION,
-                                 SPECIAL, SPECIAL_GUARD, STACK, TOURNAMENT, Card, card_label, card_name,
-                                 likeness)
-from games.knatsch.dice import SIX, beats, dice_text, evaluate, result_msg
-from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER,
-                                 REVENGE, ROLL, TOURNAMENT_ROLL, KnatschState, Roll, Tournament)
+from games.knatsch.cards import (
+    ARMS,
+    BETRAYAL,
+    BETRAYAL_COMBINATION,
+    CARD_ORDER,
+    CARDS,
+    CASTLE,
+    CASTLE_GUARD,
+    CATAPULT,
+    CHAMPION,
+    DIE,
+    KING,
+    PROTECTION,
+    SPECIAL,
+    SPECIAL_GUARD,
+    STACK,
+    TOURNAMENT,
+    Card,
+    card_label,
+    card_name,
+    likeness,
+)
+from games.knatsch.dice import SIX, Result, beats, dice_text, evaluate, result_msg
+from games.knatsch.state import (
+    CAPTURE,
+    CHOOSE,
+    DEFENCE,
+    KING_ROLL,
+    KING_TARGET,
+    OVER,
+    REVENGE,
+    ROLL,
+    TOURNAMENT_ROLL,
+    KnatschState,
+    Roll,
+    Tournament,
+)
 from games.knatsch.views import build_view, describe_action
 
 NORMAL_ROLLS = 3
@@ -86,7 +132,7 @@ class KnatschGame:
     title = "Knatsch (Knights)"
     min_players = 2
     max_players = 6
-    options = ()
+    options: tuple[Option, ...] = ()
     rules_summary = msg("knatsch.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
                         toggles=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_TOURNAMENT))
@@ -128,14 +174,14 @@ class KnatschGame:
         if state.phase == OVER:
             return frozenset()
         if state.phase == ROLL:
-            return frozenset({state.roll.roller})
+            return frozenset({state.rolling.roller})
         return frozenset({state.active})
 
     def legal_actions(self, state: KnatschState, seat: Seat) -> list[Action]:
         if seat not in self.to_act(state):
             return []
         if state.phase == ROLL:
-            return self._roll_actions(state.roll)
+            return self._roll_actions(state.rolling)
         if state.phase == REVENGE:
             return [Action("lose", (cid, str(number)))
                     for cid in _by_id(state.cards_of(seat, CASTLE)) for number in (1, 2)]
@@ -153,7 +199,7 @@ class KnatschGame:
         """A defence or a roll in someone else's tournament; None on the seat's own turn."""
         if state.phase != ROLL or seat not in self.to_act(state) or seat == state.active:
             return None
-        return {DEFENCE: REACTION_DEFENCE, TOURNAMENT_ROLL: REACTION_TOURNAMENT}.get(state.roll.purpose)
+        return {DEFENCE: REACTION_DEFENCE, TOURNAMENT_ROLL: REACTION_TOURNAMENT}.get(state.rolling.purpose)
 
     def _roll_actions(self, roll: Roll) -> list[Action]:
         if roll.rolls_used == 0:
@@ -162,16 +208,16 @@ class KnatschGame:
 
     def subset_choices(self, state: KnatschState, seat: Seat) -> list[SubsetChoice]:
         """The rerolls as one family: the bot shows a toggle per die and a "Roll again" button."""
-        if seat not in self.to_act(state) or state.phase != ROLL or state.roll.rolls_used == 0:
+        if seat not in self.to_act(state) or state.phase != ROLL or state.rolling.rolls_used == 0:
             return []
-        items = tuple((str(i + 1), str(die)) for i, die in enumerate(state.roll.dice) if die != SIX)
+        items = tuple((str(i + 1), str(die)) for i, die in enumerate(state.rolling.dice) if die != SIX)
         if not items:
             return []
         return [SubsetChoice("reroll", items, prompt=msg("knatsch.label.toggle_prompt"),
                              confirm=msg("knatsch.label.toggle_confirm"))]
 
     def _choose_actions(self, state: KnatschState, seat: int) -> list[Action]:
-        actions = []
+        actions: list[Action] = []
         if self.may_topple(state):
             actions.append(Action("topple"))
         targets = self._targets(state, seat)
@@ -196,7 +242,7 @@ class KnatschGame:
                         if self._may_attack(state, owner, CARDS[cid], owned)]
         return targets
 
-    def _may_attack(self, state: KnatschState, owner: int, card: Card, owned: set) -> bool:
+    def _may_attack(self, state: KnatschState, owner: int, card: Card, owned: set[Any]) -> bool:
         if card.kind == TOURNAMENT or likeness(card) in owned:
             return False
         if card.kind == CASTLE:
@@ -221,7 +267,7 @@ class KnatschGame:
                 if any(likeness(CARDS[cid]) not in owned for cid in state.stacks[i][1:])]
 
     def _guard_actions(self, state: KnatschState, seat: int) -> list[Action]:
-        actions = []
+        actions: list[Action] = []
         castle_guard = self.card_with(state, seat, CASTLE_GUARD)
         castles = _by_id(state.cards_of(seat, CASTLE))
         if castle_guard and castles:
@@ -246,7 +292,7 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Applying actions
 
-    def apply(self, state: KnatschState, seat: Seat, action: Action) -> tuple[KnatschState, list[Event]]:
+    def apply(self, state: KnatschState, seat: Seat, action: Action | str) -> tuple[KnatschState, list[Event]]:
         if isinstance(action, str):
             action = Action.parse(action)
         action = _canonical(action)
@@ -259,7 +305,7 @@ class KnatschGame:
         new.log = (new.log + [e.text.to_json() for e in events if e.seat is None])[-LOG_SIZE:]
         return new, events
 
-    def _do_topple(self, state, seat, args, events) -> None:
+    def _do_topple(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         state.fresh = False
         state.passes = 0
         state.phase = ROLL
@@ -267,7 +313,7 @@ class KnatschGame:
         events.append(Event(msg("knatsch.event.topple", player=_seat(seat), combination=KING.text), kind="announce"))
         self._do_roll(state, seat, (), events)  # one tap: nothing to choose between announcing and rolling
 
-    def _do_under(self, state, seat, args, events) -> None:
+    def _do_under(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         index = int(args[0]) - 1
         special_case = state.unders_used >= self.unders_allowed(state, seat)
         stack = state.stacks[index]
@@ -279,7 +325,7 @@ class KnatschGame:
         events.append(Event(msg(key, player=_seat(seat), card=_label(card), stack=index + 1,
                                 top=_label(stack[0])), kind="stack"))
 
-    def _do_guard(self, state, seat, args, events) -> None:
+    def _do_guard(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         guard_id, covered = args[0], args[1].split(",")
         if CARDS[guard_id].ability == CASTLE_GUARD:
             state.castle_guard[seat] = covered
@@ -289,11 +335,11 @@ class KnatschGame:
         events.append(Event(msg("knatsch.event.guard", player=_seat(seat), guard=card_name(CARDS[guard_id]),
                                 cards=[_label(cid) for cid in covered]), kind="guard"))
 
-    def _do_end(self, state, seat, args, events) -> None:
+    def _do_end(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         events.append(Event(msg("knatsch.event.end", player=_seat(seat)), kind="turn"))
         self._end_turn(state)
 
-    def _do_target(self, state, seat, args, events) -> None:
+    def _do_target(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         card = CARDS[args[0]]
         state.fresh = False
         state.passes = 0
@@ -309,7 +355,7 @@ class KnatschGame:
                                         count=EXTRA_ROLLS), kind="announce"))
                 self._do_roll(state, seat, (), events)
                 return
-            combination = card.combination
+            combination = card.dice_to_beat
             text = msg("knatsch.event.target_stack", player=who, card=card_label(card), stack=stack_index + 1)
             # Betrayal only where it helps (see the module doc).
             if card.kind == CASTLE and self.holds(state, seat, BETRAYAL) and BETRAYAL_COMBINATION.key < combination.key:
@@ -320,25 +366,25 @@ class KnatschGame:
             events.append(Event(text, kind="announce"))
             self._do_roll(state, seat, (), events)
             return
-        owner = state.owner_of(card.id)
+        owner = state.holder_of(card.id)
         rolls = NORMAL_ROLLS
         key = "knatsch.event.attack" if card.kind == CASTLE else "knatsch.event.target_owned"
         if card.kind == CASTLE and self.holds(state, seat, CATAPULT):
             rolls, key = EXTRA_ROLLS, "knatsch.event.attack_catapult"
-        state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.combination.key))
+        state.roll = Roll(CAPTURE, seat, card.id, None, owner, rolls, list(card.dice_to_beat.key))
         events.append(Event(msg(key, player=who, owner=_seat(owner), card=card_label(card), count=rolls),
                             kind="announce"))
         self._do_roll(state, seat, (), events)
 
-    def _do_roll(self, state, seat, args, events) -> None:
-        roll = state.roll
+    def _do_roll(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
+        roll = state.rolling
         roll.dice = self._roll_dice(state, len(roll.dice))
         roll.rerolled = [True] * len(roll.dice)
         roll.rolls_used = 1
         self._after_roll(state, events)
 
-    def _do_reroll(self, state, seat, args, events) -> None:
-        roll = state.roll
+    def _do_reroll(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
+        roll = state.rolling
         positions = [int(p) for p in args[0].split(",")]
         for position, value in zip(positions, self._roll_dice(state, len(positions))):
             roll.dice[position - 1] = value
@@ -346,10 +392,10 @@ class KnatschGame:
         roll.rolls_used += 1
         self._after_roll(state, events)
 
-    def _do_stop(self, state, seat, args, events) -> None:
+    def _do_stop(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         self._finish_roll(state, events)
 
-    def _do_lose(self, state, seat, args, events) -> None:
+    def _do_lose(self, state: KnatschState, seat: Seat, args: tuple[str, ...], events: list[Event]) -> None:
         # Guards do not help here: the revenge is not an attack.
         castle, index = args[0], int(args[1]) - 1
         state.holdings[seat].remove(castle)
@@ -378,7 +424,7 @@ class KnatschGame:
         return evaluate(roll.dice, self.die_values(state, roll.roller))
 
     def _after_roll(self, state: KnatschState, events: list[Event]) -> None:
-        roll = state.roll
+        roll = state.rolling
         dice_cards = self.die_values(state, roll.roller)
         common = dict(player=_seat(roll.roller), dice=dice_text(roll.dice), used=roll.rolls_used,
                       allowed=roll.rolls_allowed, result=result_msg(self.roll_result(state, roll)))
@@ -392,12 +438,12 @@ class KnatschGame:
             self._finish_roll(state, events)
 
     def _finish_roll(self, state: KnatschState, events: list[Event]) -> None:
-        roll = state.roll
+        roll = state.rolling
         result = self.roll_result(state, roll)
         {KING_ROLL: self._finish_king, CAPTURE: self._finish_capture, DEFENCE: self._finish_defence,
          TOURNAMENT_ROLL: self._finish_tournament_roll}[roll.purpose](state, roll, result, events)
 
-    def _finish_king(self, state, roll, result, events) -> None:
+    def _finish_king(self, state: KnatschState, roll: Roll, result: Result, events: list[Event]) -> None:
         seat = roll.roller
         state.roll = None
         if beats(result, KING.key):
@@ -413,7 +459,7 @@ class KnatschGame:
                                 kind="fail"))
             state.phase = REVENGE
 
-    def _finish_capture(self, state, roll, result, events) -> None:
+    def _finish_capture(self, state: KnatschState, roll: Roll, result: Result, events: list[Event]) -> None:
         seat, card = roll.roller, CARDS[roll.target]
         success = beats(result, roll.to_beat)
         text = result_msg(result)
@@ -443,7 +489,7 @@ class KnatschGame:
             else:
                 self._end_turn(state)
             return
-        owner = roll.owner
+        owner = roll.opponent
         if not success:
             events.append(Event(msg("knatsch.event.fail_owned", player=_seat(seat), result=text, owner=_seat(owner),
                                     card=label), kind="fail"))
@@ -459,7 +505,7 @@ class KnatschGame:
             if not self._check_win(state, seat, events):
                 self._end_turn(state)
 
-    def _finish_defence(self, state, roll, result, events) -> None:
+    def _finish_defence(self, state: KnatschState, roll: Roll, result: Result, events: list[Event]) -> None:
         defender, attacker, card = roll.roller, state.active, CARDS[roll.target]
         if beats(result, roll.to_beat):
             events.append(Event(msg("knatsch.event.defended", player=_seat(defender), card=card_label(card),
@@ -473,8 +519,8 @@ class KnatschGame:
                 return
         self._end_turn(state)
 
-    def _finish_tournament_roll(self, state, roll, result, events) -> None:
-        tournament = state.tournament
+    def _finish_tournament_roll(self, state: KnatschState, roll: Roll, result: Result, events: list[Event]) -> None:
+        tournament = state.running_tournament
         tournament.results.append(list(result))
         who, text = _seat(roll.roller), result_msg(result)
         if beats(result, roll.to_beat):
@@ -482,17 +528,17 @@ class KnatschGame:
             events.append(Event(msg("knatsch.event.leads", player=who, result=text), kind="tournament"))
         else:
             events.append(Event(msg("knatsch.event.not_enough", player=who, result=text,
-                                    leader=_seat(tournament.leader), best=result_msg(roll.to_beat)),
+                                    leader=_seat(tournament.leading), best=result_msg(_beaten_mark(roll))),
                                 kind="tournament"))
         if len(tournament.results) < len(tournament.order):
             # Everyone rolls in turn (no sitting out); only the Champion earns a fourth roll.
             following = tournament.order[len(tournament.results)]
             rolls = EXTRA_ROLLS if self.holds(state, following, CHAMPION) else NORMAL_ROLLS
-            best = tournament.results[tournament.order.index(tournament.leader)]
+            best = tournament.results[tournament.order.index(tournament.leading)]
             state.roll = Roll(TOURNAMENT_ROLL, following, tournament.card, tournament.stack, None,
                               rolls, list(best))
             return
-        winner = tournament.leader
+        winner = tournament.leading
         stack = state.stacks[tournament.stack]
         stack.pop(0)
         self._gain(state, winner, tournament.card)
@@ -595,10 +641,10 @@ class KnatschGame:
 
     @staticmethod
     def die_values(state: KnatschState, seat: int) -> list[int]:
-        return sorted(CARDS[cid].value for cid in state.holdings[seat] if CARDS[cid].ability == DIE)
+        return sorted(CARDS[cid].die_value for cid in state.holdings[seat] if CARDS[cid].ability == DIE)
 
     @staticmethod
-    def _likenesses(state: KnatschState, seat: int) -> set:
+    def _likenesses(state: KnatschState, seat: int) -> set[Any]:
         return {likeness(CARDS[cid]) for cid in state.holdings[seat]} - {None}
 
     # ------------------------------------------------------------------------------------
@@ -608,7 +654,7 @@ class KnatschGame:
         return describe_action(self, state, seat, _canonical(action))
 
     def suggest(self, state: KnatschState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from public information only."""
         from games.knatsch.ai import suggest
 
@@ -622,13 +668,14 @@ class KnatschGame:
         """Castles held: what the final score counts (public)."""
         return [len(state.cards_of(seat, CASTLE)) for seat in range(state.seats)]
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: KnatschState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: KnatschState, seat: Seat | None) -> dict:
+    def view(self, state: KnatschState, seat: Seat | None) -> dict[str, Any]:
         return build_view(self, state, seat)
 
     def outcome(self, state: KnatschState) -> Outcome | None:
@@ -652,13 +699,13 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Storage and hidden information
 
-    def to_dict(self, state: KnatschState) -> dict:
+    def to_dict(self, state: KnatschState) -> dict[str, Any]:
         return st.to_dict(state)
 
-    def from_dict(self, data: Mapping) -> KnatschState:
+    def from_dict(self, data: Mapping[str, Any]) -> KnatschState:
         return st.from_dict(data)
 
-    def exposure(self, state: KnatschState) -> tuple:
+    def exposure(self, state: KnatschState) -> tuple[Any, ...]:
         """What grows or changes only when chance is drawn or something hidden comes to light:
         the dice counter, and each stack's size and face-up top (a new top card is a reveal)."""
         return (state.counter, tuple(len(stack) for stack in state.stacks),
@@ -675,6 +722,13 @@ class KnatschGame:
         return variant
 
 
+def _beaten_mark(roll: Roll) -> list[int]:
+    """What a roll that failed had to beat: a failure means there was something to beat."""
+    if roll.to_beat is None:
+        raise InvalidState("Knatsch roll with nothing to beat cannot fail")
+    return roll.to_beat
+
+
 @lru_cache(maxsize=64)
 def _reroll_actions(free: tuple[int, ...]) -> tuple[Action, ...]:
     """Every subset of the non-six dice, smallest first, then `stop` (at most 64 actions)."""
@@ -683,11 +737,11 @@ def _reroll_actions(free: tuple[int, ...]) -> tuple[Action, ...]:
     return tuple(Action("reroll", (",".join(map(str, s)),)) for s in subsets) + (Action("stop"),)
 
 
-def _by_id(card_ids) -> list[str]:
+def _by_id(card_ids: Iterable[str]) -> list[str]:
     return sorted(card_ids, key=CARD_ORDER.__getitem__)
 
 
-def _canonical(action: Action) -> Action:
+def _canonical(action: object) -> Action:
     """The one text form of an action the player may have typed loosely ("reroll 5,1")."""
     if not isinstance(action, Action):
         raise IllegalAction("That is not a move.")

@@ -3,8 +3,9 @@ plus their JSON form and its validation.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, NoReturn
 
 from games.core import InvalidState
 from games.knatsch.cards import CARDS, CASTLE, SPECIAL, likeness
@@ -47,7 +48,14 @@ class Roll:
     rerolled: list[bool] = field(default_factory=lambda: [False] * DICE)  # in the latest roll
     rolls_used: int = 0
 
-    def clone(self) -> "Roll":
+    @property
+    def opponent(self) -> int:
+        """The seat owning the target: set for every roll at a card in front of a player."""
+        if self.owner is None:
+            raise InvalidState(f"Knatsch roll for {self.target} has no owner")
+        return self.owner
+
+    def clone(self) -> Roll:
         return Roll(self.purpose, self.roller, self.target, self.from_stack, self.owner,
                     self.rolls_allowed, None if self.to_beat is None else list(self.to_beat),
                     list(self.dice), list(self.rerolled), self.rolls_used)
@@ -63,7 +71,14 @@ class Tournament:
     results: list[list[int]] = field(default_factory=list)  # aligned with order, so far
     leader: int | None = None  # ties keep the earlier leader
 
-    def clone(self) -> "Tournament":
+    @property
+    def leading(self) -> int:
+        """The seat in the lead: there is one from the organiser's roll on (anything beats no target)."""
+        if self.leader is None:
+            raise InvalidState("Knatsch tournament has no leader before its first roll")
+        return self.leader
+
+    def clone(self) -> Tournament:
         return Tournament(self.card, self.stack, list(self.order),
                           [list(r) for r in self.results], self.leader)
 
@@ -87,9 +102,9 @@ class KnatschState:
     tournament: Tournament | None = None
     winners: list[int] = field(default_factory=list)
     win_kind: str | None = None
-    log: list[dict] = field(default_factory=list)  # the last few public event lines, as Msg JSON
+    log: list[dict[str, Any]] = field(default_factory=list)  # the last few public event lines, as Msg JSON
 
-    def clone(self) -> "KnatschState":
+    def clone(self) -> KnatschState:
         return KnatschState(
             self.seats, self.seed, self.counter,
             [list(s) for s in self.stacks], [list(h) for h in self.holdings],
@@ -103,18 +118,39 @@ class KnatschState:
     def cards_of(self, seat: int, kind: str) -> list[str]:
         return [cid for cid in self.holdings[seat] if CARDS[cid].kind == kind]
 
+    @property
+    def rolling(self) -> Roll:
+        """The roll under way: there is one exactly while the phase is ROLL."""
+        if self.roll is None:
+            raise InvalidState(f"Knatsch state has no roll under way (phase {self.phase})")
+        return self.roll
+
+    @property
+    def running_tournament(self) -> Tournament:
+        """The tournament whose rolls go on: there is one only during a tournament roll."""
+        if self.tournament is None:
+            raise InvalidState("Knatsch state has no tournament under way")
+        return self.tournament
+
     def owner_of(self, card_id: str) -> int | None:
         for seat, held in enumerate(self.holdings):
             if card_id in held:
                 return seat
         return None
 
+    def holder_of(self, card_id: str) -> int:
+        """The seat holding a card that is known not to lie in a stack."""
+        owner = self.owner_of(card_id)
+        if owner is None:
+            raise InvalidState(f"Knatsch card {card_id} is held by nobody")
+        return owner
+
 
 # ----------------------------------------------------------------------------------------
 # JSON
 
 
-def to_dict(state: KnatschState) -> dict:
+def to_dict(state: KnatschState) -> dict[str, Any]:
     roll = state.roll
     tournament = state.tournament
     return {
@@ -150,7 +186,7 @@ def to_dict(state: KnatschState) -> dict:
     }
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise InvalidState(f"Stored Knatsch state is invalid: {message}")
 
 
@@ -191,7 +227,6 @@ def from_dict(data: Mapping[str, Any]) -> KnatschState:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         _fail(f"missing or malformed field ({exc!r})")
-    raise AssertionError("unreachable")
 
 
 def _from_dict(data: Mapping[str, Any]) -> KnatschState:

@@ -5,14 +5,34 @@ appears: a view holds stack sizes and top cards only.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.core import Action, Msg, SeatRef, msg
-from games.knatsch.cards import (CARDS, CASTLE, CASTLE_GUARD, DIE, KING, SPECIAL, SPECIAL_GUARD,
-                                 TOURNAMENT, card_json, card_label, card_name)
+from games.knatsch.cards import (
+    CARDS,
+    CASTLE,
+    CASTLE_GUARD,
+    KING,
+    SPECIAL,
+    SPECIAL_GUARD,
+    TOURNAMENT,
+    card_json,
+    card_label,
+    card_name,
+)
 from games.knatsch.dice import SIX, beats, dice_text, result_msg
-from games.knatsch.state import (CAPTURE, CHOOSE, DEFENCE, KING_ROLL, KING_TARGET, OVER, REVENGE,
-                                 ROLL, TOURNAMENT_ROLL, KnatschState, Roll)
+from games.knatsch.state import (
+    CAPTURE,
+    CHOOSE,
+    DEFENCE,
+    KING_ROLL,
+    KING_TARGET,
+    OVER,
+    REVENGE,
+    TOURNAMENT_ROLL,
+    KnatschState,
+    Roll,
+)
 
 if TYPE_CHECKING:
     from games.knatsch.engine import KnatschGame
@@ -25,11 +45,11 @@ KING_CARD = {"id": KING_TARGET, "kind": "king", "name": KING_NAME.to_json(), "la
              "arms": None, "ability": None, "value": None}
 
 
-def _result_json(result) -> dict | None:
+def _result_json(result) -> dict[str, Any] | None:
     return None if result is None else {"result": list(result), "text": result_msg(result).to_json()}
 
 
-def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> dict:
+def build_view(game: KnatschGame, state: KnatschState, viewer: int | None) -> dict[str, Any]:
     outcome = game.outcome(state)
     return {
         "game": game.name,
@@ -62,7 +82,7 @@ def build_view(game: "KnatschGame", state: KnatschState, viewer: int | None) -> 
     }
 
 
-def _player_json(game: "KnatschGame", state: KnatschState, seat: int) -> dict:
+def _player_json(game: KnatschGame, state: KnatschState, seat: int) -> dict[str, Any]:
     castles = len(state.cards_of(seat, CASTLE))
     tournaments = len(state.cards_of(seat, TOURNAMENT))
     castle_guard = game.card_with(state, seat, CASTLE_GUARD)
@@ -95,7 +115,7 @@ def _player_json(game: "KnatschGame", state: KnatschState, seat: int) -> dict:
     }
 
 
-def _roll_json(game: "KnatschGame", state: KnatschState, roll: Roll) -> dict:
+def _roll_json(game: KnatschGame, state: KnatschState, roll: Roll) -> dict[str, Any]:
     rolled = roll.rolls_used > 0
     target = KING_CARD if roll.target == KING_TARGET else card_json(CARDS[roll.target])
     to_beat = None
@@ -124,7 +144,7 @@ def _roll_json(game: "KnatschGame", state: KnatschState, roll: Roll) -> dict:
     }
 
 
-def _tournament_json(state: KnatschState) -> dict | None:
+def _tournament_json(state: KnatschState) -> dict[str, Any] | None:
     tournament = state.tournament
     if tournament is None:
         return None
@@ -155,7 +175,7 @@ def _target_label(roll: Roll) -> Msg:
     return KING_LABEL if roll.target == KING_TARGET else card_label(CARDS[roll.target])
 
 
-def status_line(game: "KnatschGame", state: KnatschState) -> Msg:
+def status_line(game: KnatschGame, state: KnatschState) -> Msg:
     """One line on what happens now; it adds to the events (what to beat, how far the rolls
     are) rather than repeating them."""
     if state.phase == OVER:
@@ -185,7 +205,7 @@ def status_line(game: "KnatschGame", state: KnatschState) -> Msg:
                target=result_msg(roll.to_beat))
 
 
-def _verdict(game: "KnatschGame", state: KnatschState) -> Msg:
+def _verdict(game: KnatschGame, state: KnatschState) -> Msg:
     """Whether stopping now wins: "wins" / "defends" / "leads" / "fails"."""
     roll = state.roll
     result = game.roll_result(state, roll)
@@ -194,7 +214,7 @@ def _verdict(game: "KnatschGame", state: KnatschState) -> Msg:
     return msg(f"knatsch.verdict.{kind}_{'yes' if good else 'no'}")
 
 
-def describe_action(game: "KnatschGame", state: KnatschState, seat: int, action: Action) -> Msg:
+def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: Action) -> Msg:
     verb, args = action.verb, action.args
     try:
         if verb == "topple":

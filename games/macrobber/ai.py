@@ -5,8 +5,13 @@ from `rng`."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from games.core import Action
+from games.macrobber.state import MacRobberState
+
+if TYPE_CHECKING:
+    from games.macrobber.engine import MacRobber
 
 ACTION_VALUE = {"estate": 9, "cattle": 8, "castle": 6, "monastery": 5, "monks": 4, "warrior": 3, "piper": 3,
                 "bard": 2}
@@ -15,7 +20,7 @@ ACTION_VALUE = {"estate": 9, "cattle": 8, "castle": 6, "monastery": 5, "monks": 
 COLOUR_INDEX = {"y": 0, "b": 1, "g": 2, "r": 3}
 
 
-def _redraw_choice(state, legal: list[Action]) -> Action:
+def _redraw_choice(state: MacRobberState, legal: list[Action]) -> Action:
     """Biggest Following may throw back drawn cubes and draw as many again, once: worth it for
     the blue ones beyond the first (pipers and castles want few), and red, which is rare and
     only buys cattle with a free estate. It marks those, then redraws; otherwise it keeps."""
@@ -29,7 +34,7 @@ def _redraw_choice(state, legal: list[Action]) -> Action:
     return Action("keep")
 
 
-def _bard_value(state, seat: int, action: Action) -> float:
+def _bard_value(state: MacRobberState, seat: int, action: Action) -> float:
     """The Bard takes a cube from a rival's courtyard: worth most against a rival who leads this
     seat by a little in warriors or monks, where one cube swings the round's scoring."""
     rival = state.courtyards[int(action.args[0])]
@@ -38,7 +43,7 @@ def _bard_value(state, seat: int, action: Action) -> float:
     return 7.0 if swing else 2.0
 
 
-def _action_score(game, state, seat, action: Action, rng: random.Random) -> float:
+def _action_score(game: MacRobber, state: MacRobberState, seat: int, action: Action, rng: random.Random) -> float:
     verb, args = action.verb, action.args
     score = ACTION_VALUE.get(verb, 0) + rng.random()
     if verb == "bard":
@@ -57,7 +62,7 @@ def _action_score(game, state, seat, action: Action, rng: random.Random) -> floa
     return score
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: MacRobber, state: MacRobberState, seat: int, rng: random.Random) -> Action:
     legal = game.legal_actions(state, seat)
     verbs = {a.verb for a in legal}
     hand = sorted(state.hands[seat])

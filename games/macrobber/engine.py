@@ -25,15 +25,61 @@ Decisions where the rules are silent are in docs/macrobber.md and repeated where
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from games.core import Action, Event, Features, GameError, IllegalAction, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    IllegalAction,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    chance,
+    check_turn,
+    msg,
+)
 from games.macrobber import state as state_io
 from games.macrobber.data import (
-    ATTACKER_LOSS, B, BUILDINGS, COLOURS, CUBES, DEFENDER_WIN, DISPLAY_SIZE, ESTATE_NUMBERS, EXCHANGE_MAX, G,
-    GREEN_FIRST, GREEN_SECOND, GREEN_TIED, MAX_CUBES_USED, MAX_ESTATES, MAX_PLAYERS, MIN_PLAYERS, MIN_WARRIORS, R,
-    RAID_DISCARD, RAID_DRAW, RAID_ROUNDS, RAID_TIE, RAID_WIN, RAID_WIN_NOTHING, RED_EACH, RED_MOST, RED_ZONE,
-    SET_ASIDE, START_COURTYARD, START_ESTATES, START_HAND, START_SCORE, Y, all_cards,
+    ATTACKER_LOSS,
+    BUILDINGS,
+    COLOURS,
+    CUBES,
+    DEFENDER_WIN,
+    DISPLAY_SIZE,
+    ESTATE_NUMBERS,
+    EXCHANGE_MAX,
+    GREEN_FIRST,
+    GREEN_SECOND,
+    GREEN_TIED,
+    MAX_CUBES_USED,
+    MAX_ESTATES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_WARRIORS,
+    RAID_DISCARD,
+    RAID_DRAW,
+    RAID_ROUNDS,
+    RAID_TIE,
+    RAID_WIN,
+    RAID_WIN_NOTHING,
+    RED_EACH,
+    RED_MOST,
+    RED_ZONE,
+    SET_ASIDE,
+    START_COURTYARD,
+    START_ESTATES,
+    START_HAND,
+    START_SCORE,
+    B,
+    G,
+    R,
+    Y,
+    all_cards,
 )
 from games.macrobber.state import MacRobberState
 
@@ -56,11 +102,11 @@ def colour(c: str | int) -> Msg:
     return msg(P + "colour." + (COLOURS[c] if isinstance(c, int) else c))
 
 
-def cube_list(counts) -> list[Msg]:
+def cube_list(counts: Sequence[int]) -> list[Msg]:
     return [msg(P + "cubes." + COLOURS[c], count=counts[c]) for c in range(4) if counts[c]]
 
 
-def _add(a: list[int], b, sign: int = 1) -> None:
+def _add(a: list[int], b: Sequence[int], sign: int = 1) -> None:
     for i in range(4):
         a[i] += sign * b[i]
 
@@ -76,7 +122,8 @@ class MacRobber:
     )
     rules_summary = msg("macrobber.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_DISCARD))
+                        public_moves=True, forced=True, reactions=(REACTION_DEFENCE, REACTION_DISCARD),
+                        search=Search(determinize=True))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -123,7 +170,7 @@ class MacRobber:
         if owing:
             return frozenset(owing)
         if state.phase == "combat":
-            raid = state.raid
+            raid = state.raiding
             return frozenset({raid["attacker"] if raid["a_card"] is None else raid["defender"]})
         return frozenset({state.active})
 
@@ -161,9 +208,9 @@ class MacRobber:
             return None
         if state.owed[seat]:
             if not state.done:  # the refill after a raid
-                return REACTION_DISCARD if seat == state.raid["defender"] else None
+                return REACTION_DISCARD if seat == state.raiding["defender"] else None
             return None if seat == state.active else REACTION_DISCARD
-        if state.phase == "combat" and state.raid["defender"] == seat:
+        if state.phase == "combat" and state.raiding["defender"] == seat:
             return REACTION_DEFENCE
         return None
 
@@ -184,7 +231,7 @@ class MacRobber:
                 acts.append(Action("done"))
             return acts
         if phase == "bard":
-            return [Action("take", (k, b)) for k, b in self.bard_takes(state, state.bard)]
+            return [Action("take", (k, b)) for k, b in self.bard_takes(state, state.bard_victim)]
         if phase == "raid":
             acts = [Action("raid", (str(s),)) for s in range(state.seats)
                     if s != seat and len(state.hands[s]) >= RAID_ROUNDS and len(state.hands[seat]) >= RAID_ROUNDS]
@@ -203,7 +250,7 @@ class MacRobber:
                     acts.append(Action("play", (str(v), "piper")))
             return acts
         if phase == "plunder":
-            victim = state.raid["defender"]
+            victim = state.raiding["defender"]
             kinds = [k for k in ("cattle", "castle", "monastery") if k in state.estates[victim]]
             return [Action("plunder", (k,)) for k in kinds] + [Action("plunder", ("none",))]
         return []
@@ -215,7 +262,6 @@ class MacRobber:
         left = MAX_CUBES_USED - state.used
         d = state.display
         free = state.free_estates(seat) > 0
-        yard = state.courtyards[seat]
         acts = []
         for kind in SIMPLE:
             cost = COST[kind]
@@ -238,7 +284,8 @@ class MacRobber:
     def _max_actions(self, state: MacRobberState) -> int:
         return 1 if state.turn == state.seats - 1 else 2
 
-    def _estate_payment(self, state: MacRobberState, seat: int, recipe: str, court: str):
+    def _estate_payment(self, state: MacRobberState, seat: int, recipe: str,
+                        court: str) -> tuple[list[int], list[int]] | None:
         """(from display, from courtyard) cube counts for an estate, or None if not payable.
         Rules: yellow and green may come from the courtyard, never cubes from estates; the
         courtyard keeps at least 3 warriors; display cubes count toward the 4."""
@@ -364,7 +411,7 @@ class MacRobber:
 
     # -- Biggest Following -----------------------------------------------------------------
 
-    def _redraw(self, state: MacRobberState, seat: int, verb: str, args, events: list[Event]) -> None:
+    def _redraw(self, state: MacRobberState, seat: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
         if verb == "mark":
             state.marked[COLOURS.index(args[0])] += 1
             return
@@ -384,11 +431,11 @@ class MacRobber:
 
     # -- actions ---------------------------------------------------------------------------
 
-    def _use(self, state: MacRobberState, cost) -> None:
+    def _use(self, state: MacRobberState, cost: Sequence[int]) -> None:
         _add(state.display, cost, -1)
         state.used += sum(cost)
 
-    def _act(self, state: MacRobberState, seat: int, verb: str, args, events: list[Event]) -> None:
+    def _act(self, state: MacRobberState, seat: int, verb: str, args: tuple[str, ...], events: list[Event]) -> None:
         yard = state.courtyards[seat]
         who = SeatRef(seat)
         if verb == "done":
@@ -420,7 +467,10 @@ class MacRobber:
             events.append(E("event.bard", player=who, victim=SeatRef(state.bard)))
             return
         elif verb == "estate":
-            display_part, yard_part = self._estate_payment(state, seat, args[0], args[1])
+            payment = self._estate_payment(state, seat, args[0], args[1])
+            if payment is None:  # refused by check_turn already: an estate is offered only where it is paid for
+                raise IllegalAction(f"The estate {args[0]} {args[1]} cannot be paid for.")
+            display_part, yard_part = payment
             self._use(state, display_part)
             _add(yard, yard_part, -1)
             _add(state.bag, display_part)
@@ -435,7 +485,7 @@ class MacRobber:
             self._end_actions(state, events)
 
     def _bard_take(self, state: MacRobberState, seat: int, keep: str, to_bag: str, events: list[Event]) -> None:
-        victim = state.bard
+        victim = state.bard_victim
         k = COLOURS.index(keep)
         state.courtyards[victim][k] -= 1
         state.courtyards[seat][k] += 1
@@ -505,7 +555,7 @@ class MacRobber:
         events.append(E("event.raid", player=SeatRef(seat), victim=SeatRef(defender)))
 
     def _play(self, state: MacRobberState, seat: int, value: int, piper: bool, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         state.hands[seat].remove(value)
         who = SeatRef(seat)
         events.append(E("event.card_piper" if piper else "event.card", player=who))
@@ -533,7 +583,7 @@ class MacRobber:
             self._resolve_raid(state, events)
 
     def _resolve_raid(self, state: MacRobberState, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         attacker, defender = raid["attacker"], raid["defender"]
         wins_a = sum(1 for r in raid["rounds"] if r[0] + r[1] > r[2] + r[3])
         wins_d = sum(1 for r in raid["rounds"] if r[0] + r[1] < r[2] + r[3])
@@ -560,7 +610,7 @@ class MacRobber:
         self._after_raid(state, events)
 
     def _plunder(self, state: MacRobberState, seat: int, kind: str, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         victim = raid["defender"]
         state.scores[seat] += RAID_WIN
         if kind == "none":
@@ -579,7 +629,7 @@ class MacRobber:
         self._after_raid(state, events)
 
     def _after_raid(self, state: MacRobberState, events: list[Event]) -> None:
-        raid = state.raid
+        raid = state.raiding
         for who in (raid["attacker"], raid["defender"]):
             self._draw(state, who, RAID_DRAW, events)
             self._fit_hand(state, who, events)  # 5 drawn, 2 discarded: back to the warriors
@@ -589,7 +639,7 @@ class MacRobber:
 
     # -- scoring and the end ---------------------------------------------------------------
 
-    def round_scores(self, state: MacRobberState) -> tuple[list[dict], int | None]:
+    def round_scores(self, state: MacRobberState) -> tuple[list[dict[str, Any]], int | None]:
         """Each seat's points per colour this round, and who holds Biggest Following after it."""
         n = state.seats
         yellow = [state.courtyards[s][Y] for s in range(n)]
@@ -706,7 +756,7 @@ class MacRobber:
         return msg(P + "label.unknown", text=action.encode()[:60])
 
     def suggest(self, state: MacRobberState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         from games.macrobber.ai import suggest
 
         if strength == "strong":  # a search over the normal player (games.search)
@@ -719,13 +769,14 @@ class MacRobber:
         """Victory points on the track (public)."""
         return list(state.scores)
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: MacRobberState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: MacRobberState, seat: int | None) -> dict:
+    def view(self, state: MacRobberState, seat: int | None) -> dict[str, Any]:
         from games.macrobber.views import build_view
 
         return build_view(self, state, seat)
@@ -746,13 +797,13 @@ class MacRobber:
                                 "cubes": [state.total_cubes(s) for s in range(state.seats)],
                                 "estates": [len(e) for e in state.estates]})
 
-    def to_dict(self, state: MacRobberState) -> dict:
+    def to_dict(self, state: MacRobberState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> MacRobberState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: MacRobberState) -> tuple:
+    def exposure(self, state: MacRobberState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the bag and the deck (draws), the revealed estates and the hidden ones removed,
         and a raid's revealed rounds (face-down cards turned over)."""
@@ -768,21 +819,22 @@ class MacRobber:
         new = self.hidden_variant(state, None, rng)
         raid = new.raid
         others = [other for other in range(new.seats) if other != seat]
-        face_down = raid is not None and raid["a_card"] is not None and raid["attacker"] != seat
+        # The raid whose attacker's card lies face down, hidden from `seat`.
+        face_down = raid if raid is not None and raid["a_card"] is not None and raid["attacker"] != seat else None
         pool = list(new.deck)
         for other in others:
             pool += new.hands[other]
         if new.exchange and state.active != seat:
             pool += new.exchange
-        if face_down:
-            pool.append(raid["a_card"])
+        if face_down is not None:
+            pool.append(face_down["a_card"])
         rng.shuffle(pool)
         for other in others:
             new.hands[other], pool = pool[:len(new.hands[other])], pool[len(new.hands[other]):]
         if new.exchange and state.active != seat:
             new.exchange, pool = pool[:len(new.exchange)], pool[len(new.exchange):]
-        if face_down:
-            raid["a_card"], pool = pool[0], pool[1:]
+        if face_down is not None:
+            face_down["a_card"], pool = pool[0], pool[1:]
         new.deck = pool
         return new
 
@@ -796,15 +848,17 @@ class MacRobber:
             rng.shuffle(new.supply)
             return new
         raid = new.raid
-        face_down = raid is not None and raid["a_card"] is not None and raid["attacker"] == owner
-        held = new.hands[owner] + new.exchange * (owner == state.active) + ([raid["a_card"]] if face_down else [])
+        # The raid whose attacker's card, the owner's own, lies face down.
+        face_down = raid if raid is not None and raid["a_card"] is not None and raid["attacker"] == owner else None
+        held = (new.hands[owner] + new.exchange * (owner == state.active)
+                + ([face_down["a_card"]] if face_down is not None else []))
         pool = held + new.deck
         rng.shuffle(pool)
         new.hands[owner] = pool[:len(new.hands[owner])]
         rest = pool[len(new.hands[owner]):]
         if owner == state.active and new.exchange:
             new.exchange, rest = rest[:len(new.exchange)], rest[len(new.exchange):]
-        if face_down:
-            raid["a_card"], rest = rest[0], rest[1:]
+        if face_down is not None:
+            face_down["a_card"], rest = rest[0], rest[1:]
         new.deck = rest
         return new

@@ -3,12 +3,21 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from games.core import InvalidState
 from games.macrobber.data import (
-    BUILDINGS, CUBES, ESTATE_NUMBERS, MAX_ESTATES, MAX_PLAYERS, MIN_PLAYERS, MIN_WARRIORS, R, all_cards,
+    BUILDINGS,
+    CUBES,
+    ESTATE_NUMBERS,
+    MAX_ESTATES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MIN_WARRIORS,
+    R,
+    all_cards,
 )
 
 FORMAT_VERSION = 1
@@ -49,16 +58,30 @@ class MacRobberState:
     removed_hidden: int
     follower: int | None
     owed: list[int]
-    raid: dict | None = None
+    raid: dict[str, Any] | None = None
     exchange: list[int] = field(default_factory=list)
     bard: int | None = None
-    last_scoring: dict | None = None
-    log: list[dict] = field(default_factory=list)
+    last_scoring: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
     winners: list[int] | None = None
     end: str | None = None
 
-    def clone(self) -> "MacRobberState":
+    def clone(self) -> MacRobberState:
         return copy.deepcopy(self)
+
+    @property
+    def raiding(self) -> dict[str, Any]:
+        """The raid under way: there is one from the raid's first card to the refill after it."""
+        if self.raid is None:
+            raise InvalidState(f"Mac Robber state has no raid under way (phase {self.phase})")
+        return self.raid
+
+    @property
+    def bard_victim(self) -> int:
+        """The seat the bard takes from: there is one while the phase is bard."""
+        if self.bard is None:
+            raise InvalidState(f"Mac Robber state has no bard's victim (phase {self.phase})")
+        return self.bard
 
     @property
     def active(self) -> int:
@@ -79,14 +102,14 @@ class MacRobberState:
     def total_cubes(self, seat: int) -> int:
         return sum(self.courtyards[seat]) + sum(sum(BUILDINGS[e]) for e in self.estates[seat] if e)
 
-    def add_log(self, text: dict) -> None:
+    def add_log(self, text: dict[str, Any]) -> None:
         self.log = (self.log + [text])[-LOG_LENGTH:]
 
 
 KEYS = tuple(f.name for f in fields(MacRobberState))
 
 
-def to_dict(state: MacRobberState) -> dict:
+def to_dict(state: MacRobberState) -> dict[str, Any]:
     data = {"game": "macrobber", "version": FORMAT_VERSION}
     data.update(copy.deepcopy({key: getattr(state, key) for key in KEYS}))
     return data
@@ -135,7 +158,8 @@ def _validate(state: MacRobberState) -> None:
         _cubes(getattr(state, what), what)
     _require(all(m <= d for m, d in zip(state.marked, state.display)), "more cubes marked than shown")
     for what in ("courtyards", "estates", "scores", "hands", "owed"):
-        _require(isinstance(getattr(state, what), list) and len(getattr(state, what)) == n, f"{what} needs one entry per seat")
+        entries = getattr(state, what)
+        _require(isinstance(entries, list) and len(entries) == n, f"{what} needs one entry per seat")
     total = [state.bag[c] + state.aside[c] + state.display[c] for c in range(4)]
     for yard in state.courtyards:
         _cubes(yard, "a courtyard")

@@ -1,6 +1,8 @@
 """What each seat (or the public) may know of a Mac Robber game, as JSON."""
 from __future__ import annotations
 
+from typing import Any
+
 from games.core import SeatRef, msg
 from games.macrobber.data import RED_ZONE
 from games.macrobber.state import MacRobberState
@@ -8,7 +10,7 @@ from games.macrobber.state import MacRobberState
 P = "macrobber."
 
 
-def build_view(game, state: MacRobberState, seat: int | None) -> dict:
+def build_view(game, state: MacRobberState, seat: int | None) -> dict[str, Any]:
     raid = state.raid
     players = [{
         "courtyard": list(state.courtyards[s]),
@@ -66,7 +68,7 @@ def build_view(game, state: MacRobberState, seat: int | None) -> dict:
     return view
 
 
-def _drawn(state: MacRobberState) -> dict | None:
+def _drawn(state: MacRobberState) -> dict[str, Any] | None:
     """The cubes the active player drew this turn, as the public log tells them (the display
     empties once the actions are over): {"cubes": [y, b, g, r], "redrew": [y, b, g, r] or None},
     or None when the log no longer reaches back to the draw."""

@@ -15,19 +15,43 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING, Any
 
 from games.core import Action
-from games.raubritter.board import (DIRECTIONS, Laid, bounds, bounds_of, closed, extent, grown, knights_to_enter,
-                                    neighbours, path)
-from games.raubritter.tiles import (MAX_KNIGHTS_PER_TILE, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, POINTS, TILES_BY_LETTER,
-                                    building_of)
+from games.raubritter.board import (
+    DIRECTIONS,
+    Board,
+    Bounds,
+    Laid,
+    Square,
+    bounds,
+    bounds_of,
+    closed,
+    extent,
+    grown,
+    knights_to_enter,
+    neighbours,
+    path,
+)
+from games.raubritter.state import RaubRitterState
+from games.raubritter.tiles import (
+    MAX_KNIGHTS_PER_TILE,
+    MAX_KNIGHTS_PLACED,
+    MAX_LAYS_PER_TURN,
+    POINTS,
+    TILES_BY_LETTER,
+    building_of,
+)
+
+if TYPE_CHECKING:
+    from games.raubritter.engine import RaubRitter
 
 KEEP_ORDER = ("Pv", "P", "M")
 KNIGHT_COST = 0.15
 OPEN = 0.6  # a tile on top of which others may still come counts this much of its points
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: RaubRitter, state: RaubRitterState, seat: int, rng: random.Random) -> Action:
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -38,7 +62,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     return _lay_choice(game, state, seat, legal, rng)
 
 
-def ranked(game, state, seat: int, legal: list[Action]) -> list[Action]:
+def ranked(game: RaubRitter, state: RaubRitterState, seat: int, legal: list[Action]) -> list[Action]:
     """The legal moves, the ones this player values most first (the strong player weighs the
     first few rather than a random sample of some forty lays)."""
     if state.phase == "keep":
@@ -49,7 +73,7 @@ def ranked(game, state, seat: int, legal: list[Action]) -> list[Action]:
     return sorted(legal, key=lambda action: -values[action])
 
 
-def standing_scores(state) -> list[float]:
+def standing_scores(state: RaubRitterState) -> list[float]:
     """What each seat's position is worth in points, for the strong player's search.
 
     - Each tile's points go to the seat on top: in full where nobody can come onto it any more;
@@ -85,14 +109,15 @@ UNREACHED = 0.9
 TILES_PER_PLAYER = sum(len(tiles) for tiles in TILES_BY_LETTER.values())
 
 
-def can_be_covered(board, square, laid: Laid, allowed) -> bool:
+def can_be_covered(board: Board, square: Square, laid: Laid, allowed: Bounds) -> bool:
     """Whether a castle laid today on an empty square in line with this tile (inside the area
     `allowed`) could bring knights onto it: at most five knights, leaving the least each tile
     on the way needs, through no lake and no full tile."""
-    if closed(laid):
+    needed = knights_to_enter(laid)
+    if needed is None or closed(laid):
         return False
     for dc, dr in DIRECTIONS.values():
-        knights = knights_to_enter(laid)
+        knights = needed
         step = 1
         while knights + 1 <= MAX_KNIGHTS_PLACED:  # a castle keeps at least one
             spot = (square[0] + dc * step, square[1] + dr * step)
@@ -101,9 +126,10 @@ def can_be_covered(board, square, laid: Laid, allowed) -> bool:
                 if allowed.contains(spot):
                     return True
                 break
-            if closed(between):
+            between_needed = knights_to_enter(between)
+            if between_needed is None or closed(between):
                 break
-            knights += knights_to_enter(between)
+            knights += between_needed
             step += 1
     return False
 
@@ -112,9 +138,9 @@ def can_be_covered(board, square, laid: Laid, allowed) -> bool:
 # Knights
 
 
-def _knights_worth(state, seat: int, action: Action) -> float:
+def _knights_worth(state: RaubRitterState, seat: int, action: Action) -> float:
     """A knights action ("knights <direction> <counts>") valued by knights_value."""
-    return knights_value(state.board, state.pending_castle, action.args[0],
+    return knights_value(state.board, state.castle_awaiting_knights, action.args[0],
                          [int(n) for n in action.args[1].split(",")], seat, state.seats)
 
 
@@ -123,7 +149,7 @@ def _security(laid: Laid, height: int) -> float:
     return 1.0 if closed(laid, height) else OPEN
 
 
-def knights_value(board, castle, direction: str, counts: list[int], seat: int, seats: int) -> float:
+def knights_value(board: Board, castle: Square, direction: str, counts: list[int], seat: int, seats: int) -> float:
     total = sum(counts)
     if total == 0:
         return 0.0
@@ -152,7 +178,7 @@ def _taking(seats: int) -> float:
     return 1.0 if seats == 2 else 0.7
 
 
-def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
+def best_knights(board: Board, castle: Square, seat: int, seats: int, knights_left: int) -> float:
     """The best knights move from a castle at `castle`. It depends only on the tiles in line
     with the castle as far as a stack can go, so it is remembered by those: weighing many lays
     (and a search playing on) asks again and again about castles whose lines did not change."""
@@ -175,18 +201,18 @@ def best_knights(board, castle, seat: int, seats: int, knights_left: int) -> flo
 
 
 BEST_KNIGHTS_KEPT = 4_000  # about 2 MB at most; cleared at once when full (one step, safe across threads)
-_BEST_KNIGHTS: dict[tuple, float] = {}
+_BEST_KNIGHTS: dict[tuple[Any, ...], float] = {}
 
 
-def _best_knights(board, castle, seat: int, seats: int, knights_left: int) -> float:
+def _best_knights(board: Board, castle: Square, seat: int, seats: int, knights_left: int) -> float:
     """The best `knights_value` over every legal knights move (`board.knight_moves`) of 1 to
     `knights_left` knights, or 0. A move's value is a sum over the tiles it covers, so the best
     way to spread the knights that go on from a tile is worked out once per tile and count,
     instead of weighing every way in full."""
     start = board[castle]
-    if closed(start):
-        return 0.0
     need = knights_to_enter(start)
+    if need is None or closed(start):
+        return 0.0
     taking = _taking(seats)
     room = MAX_KNIGHTS_PER_TILE - len(start.stack)
     lines = []
@@ -246,17 +272,19 @@ def _tile_gain(laid: Laid, count: int, seat: int, taking: float) -> float:
 # Laying
 
 
-def _lay_choice(game, state, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def _lay_choice(game: RaubRitter, state: RaubRitterState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     values = _lay_values(state, seat, legal)
     best: tuple[float, float, Action] | None = None
     for action in legal:
         candidate = (values[action], rng.random(), action)
         if best is None or candidate[:2] > best[:2]:
             best = candidate
+    if best is None:
+        raise ValueError("Raub Ritter computer player asked to choose among no moves")
     return best[2]
 
 
-def _lay_values(state, seat: int, legal: list[Action]) -> dict[Action, float]:
+def _lay_values(state: RaubRitterState, seat: int, legal: list[Action]) -> dict[Action, float]:
     geometry = state.geometry
     hand = [tile[1:] for tile in state.hands[seat]]
     lays_left = MAX_LAYS_PER_TURN - state.lays_this_turn
@@ -268,12 +296,13 @@ def _lay_values(state, seat: int, legal: list[Action]) -> dict[Action, float]:
             values[action] = 0.1 if state.lays_this_turn else -99.0  # end: when nothing is worth laying
         else:
             face, square_name = action.args
-            values[action] = _lay_value(state, seat, face, geometry.parse(square_name), hand, lays_left, knights, span)
+            values[action] = _lay_value(state, seat, face, geometry.square_named(square_name), hand, lays_left,
+                                        knights, span)
     return values
 
 
-def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: int, knights: int,
-               span: tuple[int, int, int, int] | None) -> float:
+def _lay_value(state: RaubRitterState, seat: int, face: str, square: Square, hand: list[str], lays_left: int,
+               knights: int, span: tuple[int, int, int, int] | None) -> float:
     building = building_of(face)
     if building == "castle":
         return best_knights(_with_tile(state, seat, face, square), square, seat, state.seats, knights)
@@ -308,12 +337,12 @@ def _lay_value(state, seat: int, face: str, square, hand: list[str], lays_left: 
     return blocking - 0.05
 
 
-def _with_tile(state, seat: int, face: str, square) -> dict:
+def _with_tile(state: RaubRitterState, seat: int, face: str, square: Square) -> dict[Square, Laid]:
     """The board once this seat lays `face` on `square` (only the lays that need it copy it)."""
     board = dict(state.board)
     board[square] = Laid(next(t for t in state.hands[seat] if t[1:] == face), seat)
     return board
 
 
-def _open_sides(board, square) -> int:
+def _open_sides(board: Board, square: Square) -> int:
     return sum(1 for near in neighbours(square) if near not in board)

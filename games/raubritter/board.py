@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Iterator, Mapping, NamedTuple
+from typing import NamedTuple
 
 from games.raubritter.tiles import (
-    AREA_LIMIT, KNIGHTS_TO_ENTER, MAX_KNIGHTS_PER_TILE, POINTS, START_AREA, building_of, terrain_of,
+    AREA_LIMIT,
+    KNIGHTS_TO_ENTER,
+    MAX_KNIGHTS_PER_TILE,
+    POINTS,
+    START_AREA,
+    building_of,
+    terrain_of,
 )
 
 Square = tuple[int, int]  # (column, row), both 0-based
@@ -57,11 +64,11 @@ class Geometry:
     start_rows: int
 
     @classmethod
-    def for_seats(cls, seats: int, limit: int | None = None) -> "Geometry":
-        return _geometry(cls, seats, limit)  # asked for at every step of a game: made once
+    def for_seats(cls, seats: int, limit: int | None = None) -> Geometry:
+        return _geometry(seats, limit)  # asked for at every step of a game: made once
 
     @classmethod
-    def _made(cls, seats: int, limit: int | None) -> "Geometry":
+    def _made(cls, seats: int, limit: int | None) -> Geometry:
         start_cols, start_rows = START_AREA[seats]
         limit = AREA_LIMIT[seats] if limit is None else limit
         return cls(limit=limit, cols=2 * limit - start_cols, rows=2 * limit - start_rows,
@@ -86,6 +93,13 @@ class Geometry:
         square = _square_named(text) if len(text) <= 4 else None
         return square if square is not None and self.contains(square) else None
 
+    def square_named(self, text: str) -> Square:
+        """The square a legal move names (`parse`); a ValueError for a name of no square."""
+        square = self.parse(text)
+        if square is None:
+            raise ValueError(f"{text!r} is no square of this grid")
+        return square
+
     def col_labels(self) -> list[str]:
         return [COLUMN_LABELS[c] for c in range(self.cols)]
 
@@ -102,8 +116,8 @@ def _square_named(text: str) -> Square | None:
 
 
 @functools.cache
-def _geometry(cls: type[Geometry], seats: int, limit: int | None) -> Geometry:
-    return cls._made(seats, limit)
+def _geometry(seats: int, limit: int | None) -> Geometry:
+    return Geometry._made(seats, limit)
 
 
 @dataclass(frozen=True)
@@ -202,26 +216,30 @@ def knight_moves(board: Board, castle: Square, knights: int) -> list[tuple[str, 
     """
     moves: list[tuple[str, tuple[int, ...]]] = []
     start = board[castle]
-    if not can_enter(start, knights):
+    start_needed = knights_to_enter(start)
+    if start_needed is None or not can_enter(start, knights):
         return moves
     room = MAX_KNIGHTS_PER_TILE - len(start.stack)
     if knights <= room:
         moves.append(("-", (knights,)))
-    for direction, (dc, dr) in DIRECTIONS.items():
-        def walk(square: Square, moving: int, left: tuple[int, ...]) -> None:
-            target = (square[0] + dc, square[1] + dr)
-            laid = board.get(target)
-            if laid is None or not can_enter(laid, moving):
-                return
-            most = min(moving, MAX_KNIGHTS_PER_TILE - len(laid.stack))
-            for stay in range(knights_to_enter(laid), most + 1):
-                if stay == moving:
-                    moves.append((direction, left + (stay,)))
-                else:
-                    walk(target, moving - stay, left + (stay,))
 
-        for stay in range(knights_to_enter(start), min(knights - 1, room) + 1):
-            walk(castle, knights - stay, (stay,))
+    def walk(direction: str, square: Square, moving: int, left: tuple[int, ...]) -> None:
+        dc, dr = DIRECTIONS[direction]
+        target = (square[0] + dc, square[1] + dr)
+        laid = board.get(target)
+        needed = None if laid is None else knights_to_enter(laid)
+        if laid is None or needed is None or not can_enter(laid, moving):
+            return
+        most = min(moving, MAX_KNIGHTS_PER_TILE - len(laid.stack))
+        for stay in range(needed, most + 1):
+            if stay == moving:
+                moves.append((direction, left + (stay,)))
+            else:
+                walk(direction, target, moving - stay, left + (stay,))
+
+    for direction in DIRECTIONS:
+        for stay in range(start_needed, min(knights - 1, room) + 1):
+            walk(direction, castle, knights - stay, (stay,))
     return moves
 
 

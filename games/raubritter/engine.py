@@ -23,18 +23,40 @@ Decisions where the rules are silent (documented in the summary too):
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
+from games.core import (
+    Action,
+    Event,
+    Features,
+    GameError,
+    Msg,
+    Option,
+    Outcome,
+    Search,
+    SeatRef,
+    chance,
+    check_turn,
+    msg,
+)
 from games.raubritter import state as state_io
-from games.raubritter.board import DIRECTION_NAMES, Laid, knight_moves, legal_squares, path, top_points
+from games.raubritter.board import DIRECTION_NAMES, Laid, Square, knight_moves, legal_squares, path, top_points
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
-    KNIGHTS_PER_PLAYER, MAX_KNIGHTS_PLACED, MAX_LAYS_PER_TURN, PILE_LETTERS, START_LETTER, TILES_BY_LETTER,
-    building_of, face_msg, tile_msg,
+    AREA_LIMIT,
+    KNIGHTS_PER_PLAYER,
+    MAX_KNIGHTS_PLACED,
+    MAX_LAYS_PER_TURN,
+    PILE_LETTERS,
+    START_LETTER,
+    TILES_BY_LETTER,
+    building_of,
+    face_msg,
+    tile_msg,
 )
-from games.raubritter.tiles import AREA_LIMIT, BUILDINGS as BUILDING_CODES, TERRAINS as TERRAIN_CODES
-
+from games.raubritter.tiles import BUILDINGS as BUILDING_CODES
+from games.raubritter.tiles import TERRAINS as TERRAIN_CODES
 
 
 class RaubRitter:
@@ -48,7 +70,10 @@ class RaubRitter:
     )
     rules_summary = msg("raubritter.rules.summary")  # the catalogues hold its words
     features = Features(computer=True, strengths=("normal", "strong"), hints=True, scores=True, undo=True,
-                        public_moves=True, forced=True)
+                        public_moves=True, forced=True,
+                        # The strong player weighs the normal player's choice and the three it values next,
+                        # about a round of turns on (a lay is slow to judge, and the standing says the rest).
+                        search=Search(timing=True, order=True, standing=True, candidates=4, playout_actions=8))
 
     # ------------------------------------------------------------------------------------
     # Setup
@@ -141,7 +166,7 @@ class RaubRitter:
         if action.verb == "keep":
             self._keep(new, seat, action.args[0], events)
         elif action.verb == "lay":
-            self._lay(new, seat, action.args[0], new.geometry.parse(action.args[1]), events)
+            self._lay(new, seat, action.args[0], new.geometry.square_named(action.args[1]), events)
         elif action.verb == "knights":
             self._knights(new, seat, action.args[0], [int(n) for n in action.args[1].split(",")], events)
         else:  # "end"
@@ -176,7 +201,7 @@ class RaubRitter:
         state.phase, state.turn, state.lays_this_turn = "lay", 0, 0
         events.append(Event(msg("raubritter.event.start", player=SeatRef(0)), kind="phase"))
 
-    def _lay(self, state: RaubRitterState, seat: int, face: str, square, events: list[Event]) -> None:
+    def _lay(self, state: RaubRitterState, seat: int, face: str, square: Square, events: list[Event]) -> None:
         hand = state.hands[seat]
         tile = next(t for t in hand if t[1:] == face)  # the tile held longest
         hand.remove(tile)
@@ -192,7 +217,7 @@ class RaubRitter:
 
     def _knights(self, state: RaubRitterState, seat: int, direction: str, counts: list[int],
                  events: list[Event]) -> None:
-        castle = state.pending_castle
+        castle = state.castle_awaiting_knights
         total = sum(counts)
         squares = path(castle, direction, len(counts))
         for square, count in zip(squares, counts):
@@ -239,7 +264,9 @@ class RaubRitter:
 
     def _finish(self, state: RaubRitterState, reason: str, events: list[Event]) -> None:
         state.phase, state.end_reason = "over", reason
-        events.append(Event(msg("raubritter.event.over", result=result_msg(self.outcome(state))), kind="end"))
+        finished = self.outcome(state)
+        assert finished is not None  # the phase is over just above
+        events.append(Event(msg("raubritter.event.over", result=result_msg(finished)), kind="end"))
 
     def _canonical(self, state: RaubRitterState, action: Action) -> Action:
         """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
@@ -290,7 +317,7 @@ class RaubRitter:
         return msg("raubritter.label.unknown", text=action.encode()[:60])
 
     def suggest(self, state: RaubRitterState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
         from games.raubritter.ai import suggest
 
@@ -303,9 +330,6 @@ class RaubRitter:
     def scores(self, state: RaubRitterState) -> list[int]:
         """Points for the top knights now on the board (public)."""
         return score(state)
-
-    search_candidates = 4  # the normal player's choice and the three it values next
-    playout_actions = 8  # about a round of turns: a lay is slow to judge, and the standing says the rest
 
     def search_time(self, state: RaubRitterState) -> float:
         """The first lay sets the turn (what follows it mostly finishes the plan): the strong
@@ -326,13 +350,14 @@ class RaubRitter:
 
         return standing_scores(state)
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: RaubRitterState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
         return hint(self, state, seat, rng, clock=clock)
 
-    def view(self, state: RaubRitterState, seat: int | None) -> dict:
+    def view(self, state: RaubRitterState, seat: int | None) -> dict[str, Any]:
         from games.raubritter.views import build_view
 
         return build_view(self, state, seat)
@@ -356,13 +381,13 @@ class RaubRitter:
         return Outcome(winners=winners, scores=tuple(points), reason=reason,
                        details={"points": list(points), "unused_knights": unused, "end": state.end_reason})
 
-    def to_dict(self, state: RaubRitterState) -> dict:
+    def to_dict(self, state: RaubRitterState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> RaubRitterState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: RaubRitterState) -> tuple:
+    def exposure(self, state: RaubRitterState) -> tuple[Any, ...]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter, the piles' sizes (a tile drawn into a hand), and the secret keep choice (its
         reveal ends the keep phase)."""
@@ -415,7 +440,7 @@ def _knight_options(state: RaubRitterState) -> list[tuple[str, tuple[int, ...]]]
     options: list[tuple[str, tuple[int, ...]]] = [("-", (0,))]
     most = min(MAX_KNIGHTS_PLACED, state.knights_left[state.turn])
     for knights in range(1, most + 1):
-        options.extend(knight_moves(state.board, state.pending_castle, knights))
+        options.extend(knight_moves(state.board, state.castle_awaiting_knights, knights))
     return options
 
 

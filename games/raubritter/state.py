@@ -2,14 +2,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, NoReturn
 
-from games.core import InvalidState
+from games.core import InvalidState, Msg
 from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
 from games.raubritter.tiles import (
-    AREA_CHOICES, AREA_LIMIT, LEGACY_AREA_LIMIT, KNIGHTS_PER_PLAYER, LETTERS, MAX_KNIGHTS_PER_TILE, MAX_LAYS_PER_TURN, TILES_BY_LETTER,
-    building_of, player_tiles,
+    AREA_CHOICES,
+    AREA_LIMIT,
+    KNIGHTS_PER_PLAYER,
+    LEGACY_AREA_LIMIT,
+    LETTERS,
+    MAX_KNIGHTS_PER_TILE,
+    MAX_LAYS_PER_TURN,
+    TILES_BY_LETTER,
+    building_of,
+    player_tiles,
 )
 
 FORMAT_VERSION = 1
@@ -38,7 +47,7 @@ class RaubRitterState:
     pending_castle: Square | None = None
     this_turn: list[Square] = field(default_factory=list)
     recent_turns: list[tuple[int, tuple[Square, ...]]] = field(default_factory=list)
-    log: list[dict] = field(default_factory=list)  # the last public event lines, as Msg JSON
+    log: list[dict[str, Any]] = field(default_factory=list)  # the last public event lines, as Msg JSON
     end_reason: str | None = None
     limit: int | None = None  # the area limit (tiles per row and column); None: the default for the seats
 
@@ -50,7 +59,7 @@ class RaubRitterState:
     def geometry(self) -> Geometry:
         return Geometry.for_seats(self.seats, self.limit)
 
-    def clone(self) -> "RaubRitterState":
+    def clone(self) -> RaubRitterState:
         # Laid tiles are immutable tuples, so a shallow copy of the board dict is enough.
         return RaubRitterState(
             seats=self.seats, seed=self.seed, chance_counter=self.chance_counter, phase=self.phase,
@@ -62,16 +71,22 @@ class RaubRitterState:
             limit=self.limit,
         )
 
-    def add_log(self, line) -> None:
-        line = line.to_json() if hasattr(line, "to_json") else line
-        self.log = (self.log + [line])[-LOG_LENGTH:]
+    @property
+    def castle_awaiting_knights(self) -> Square:
+        """The castle just laid: there is one while the phase is knights."""
+        if self.pending_castle is None:
+            raise InvalidState(f"Raub Ritter state has no castle awaiting knights (phase {self.phase})")
+        return self.pending_castle
+
+    def add_log(self, line: Msg | dict[str, Any]) -> None:
+        self.log = (self.log + [line.to_json() if isinstance(line, Msg) else line])[-LOG_LENGTH:]
 
 
 # ----------------------------------------------------------------------------------------
 # JSON
 
 
-def to_dict(state: RaubRitterState) -> dict:
+def to_dict(state: RaubRitterState) -> dict[str, Any]:
     geometry = state.geometry
     name = geometry.name
     return {
@@ -112,11 +127,16 @@ def from_dict(data: Mapping[str, Any]) -> RaubRitterState:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise InvalidState(f"Stored Raub Ritter state is invalid: {message}.")
+        _invalid(message)
+
+
+def _invalid(message: str) -> NoReturn:
+    raise InvalidState(f"Stored Raub Ritter state is invalid: {message}.")
 
 
 def _int(value: Any, what: str) -> int:
-    _require(isinstance(value, int) and not isinstance(value, bool), f"{what} must be an integer")
+    if not isinstance(value, int) or isinstance(value, bool):
+        _invalid(f"{what} must be an integer")
     return value
 
 
@@ -140,11 +160,13 @@ def _load(data: Mapping[str, Any]) -> RaubRitterState:
 
     def square(text: Any) -> Square:
         parsed = geometry.parse(text) if isinstance(text, str) else None
-        _require(parsed is not None, f"{text!r} is no square of the grid")
+        if parsed is None:
+            _invalid(f"{text!r} is no square of the grid")
         return parsed
 
-    def per_seat(values: Any, what: str) -> list:
-        _require(isinstance(values, list) and len(values) == seats, f"{what} needs one entry per seat")
+    def per_seat(values: Any, what: str) -> list[Any]:
+        if not isinstance(values, list) or len(values) != seats:
+            _invalid(f"{what} needs one entry per seat")
         return values
 
     board: dict[Square, Laid] = {}
@@ -186,7 +208,7 @@ def _validate(state: RaubRitterState) -> None:
     _require(state.chance_counter >= 0, "chance counter is negative")
 
     # Every seat's 24 tiles are each somewhere exactly once.
-    placed: list[Counter] = [Counter() for _ in range(seats)]
+    placed: list[Counter[Any]] = [Counter() for _ in range(seats)]
     for laid in state.board.values():
         _require(0 <= laid.owner < seats, "a tile's owner is no seat")
         placed[laid.owner][laid.tile] += 1

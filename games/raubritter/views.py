@@ -6,7 +6,7 @@ Never shown: the order of any pile below its top back.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.core import Msg, SeatRef, msg
 from games.raubritter.board import bounds, legal_squares
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from games.raubritter.state import RaubRitterState
 
 
-def build_view(game: "RaubRitter", state: "RaubRitterState", seat: int | None) -> dict:
+def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> dict[str, Any]:
     from games.raubritter.engine import result_msg, score
 
     geometry = state.geometry
@@ -105,7 +105,7 @@ def _summary(hand: list[str], kept: str | None = None) -> Msg:
     return msg("raubritter.summary.hand", tiles=_commas(hand))
 
 
-def _status(state: "RaubRitterState", to_act: list[int], outcome, result_msg) -> Msg:
+def _status(state: RaubRitterState, to_act: list[int], outcome, result_msg) -> Msg:
     if outcome is not None:
         return msg("raubritter.status.over", result=result_msg(outcome))
     player = SeatRef(state.turn)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import copy
 import io
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from PIL import Image, ImageDraw
 

@@ -21,11 +21,12 @@ import json
 import random
 import sqlite3
 import threading
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Mapping
+from typing import Any
 
 import discord
 import simcord
@@ -120,7 +121,7 @@ class World:
         if unexpected:
             raise ExceptionGroup("the bot failed unexpectedly", list(unexpected))
         if captured:
-            self.env.errors  # acknowledge: refusals are expected behaviour, answered ephemerally
+            _ = self.env.errors  # reading them acknowledges them: refusals are expected, answered ephemerally
         return result
 
     async def run_timers(self) -> None:
@@ -431,6 +432,7 @@ async def simulated_discord(database_path: str | Path, *, games: Mapping[str, Ga
 
 __all__ = [
     "World", "StoredGame", "bot_factory", "simulated_discord", "components", "buttons", "selects", "reply",
-    "open_table", "start_table", "seat_order", "move_buttons", "toggle_buttons", "offers_moves", "latest_dm_with_moves", "to_act", "take_turn",
+    "open_table", "start_table", "seat_order", "move_buttons", "toggle_buttons", "offers_moves", "latest_dm_with_moves",
+    "to_act", "take_turn",
     "play_to_end", "SketchRenderer", "offered",
 ]

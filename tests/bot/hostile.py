@@ -67,7 +67,8 @@ class HostileDiscord:
                 channel_id = int(path.split("/")[2])
                 seen = hostile.nonces.get((channel_id, str(json["nonce"])))
                 now = backend.clock.elapsed
-                if seen is not None and now - seen[1] < NONCE_WINDOW and seen[0] in backend.messages.get(channel_id, {}):
+                if (seen is not None and now - seen[1] < NONCE_WINDOW
+                        and seen[0] in backend.messages.get(channel_id, {})):
                     from simcord.http._helpers import message_response
 
                     context = router.RequestContext(backend, {"channel_id": str(channel_id)}, method=method, path=path)

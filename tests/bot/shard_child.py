@@ -113,7 +113,7 @@ def install_logs(log_path: Path, shard: int) -> list:
     async def play_and_remember(self, *args, **kwargs):
         try:
             played = await play(self, *args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - remembered, then raised as before
+        except Exception as error:
             outcomes.append({"applied": False, "refusal": message_for(error) or repr(error)})
             raise
         outcomes.append({"applied": not played.already_done, "refusal": None, "version": played.version})

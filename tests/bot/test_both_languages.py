@@ -12,9 +12,15 @@ import pytest
 from games import REGISTRY
 from tests.bot.conftest import SEED
 from tests.bot.harness import (
-    SketchRenderer, bot_factory, buttons, components, seat_order, selects, take_turn, to_act,
+    SketchRenderer,
+    bot_factory,
+    buttons,
+    components,
+    seat_order,
+    selects,
+    take_turn,
+    to_act,
 )
-from tests.bot.test_records import text_of
 
 MOVES = 30
 # A word of each game's own that its channel posts use early on, per language.

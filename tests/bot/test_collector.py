@@ -7,6 +7,9 @@ import gc
 import pytest
 
 from bot.collector import QuietCollector
+from tests.bot import fakegame
+from tests.bot.conftest import SEED
+from tests.bot.harness import bot_factory, play_to_end, start_table
 
 
 @pytest.fixture
@@ -60,10 +63,6 @@ def test_start_up_objects_are_left_out_of_later_collections():
 
 
 # ------------------------------------------------------------------------ in the bot
-
-from tests.bot import fakegame  # noqa: E402
-from tests.bot.conftest import SEED  # noqa: E402
-from tests.bot.harness import bot_factory, play_to_end, start_table  # noqa: E402
 
 
 @pytest.fixture

@@ -70,7 +70,8 @@ async def test_a_reminder_comes_once_after_the_reminder_time_and_not_again_befor
 
     await tick(world, clock, 1)
     sent = reminders_to(world, starter)
-    assert len(sent) == 1 and "Pips (test game)" in sent[0].content and "https://discord.com/channels/" in sent[0].content
+    assert len(sent) == 1
+    assert "Pips (test game)" in sent[0].content and "https://discord.com/channels/" in sent[0].content
     assert reminders_to(world, other) == []  # not their turn
 
     await tick(world, clock, 6 * HOUR)

@@ -14,8 +14,17 @@ import pytest
 from bot.delivery.requests import REQUEST_TIMEOUT
 from bot.timing import Durations
 from games import REGISTRY
-from tests.bot.harness import (SketchRenderer, bot_factory, buttons, latest_dm_with_moves, reply, seat_order,
-                               start_table, take_turn, to_act)
+from tests.bot.harness import (
+    SketchRenderer,
+    bot_factory,
+    buttons,
+    latest_dm_with_moves,
+    reply,
+    seat_order,
+    start_table,
+    take_turn,
+    to_act,
+)
 from tests.bot.hostile import HostileDiscord
 from tests.sampling import exhaustive
 
@@ -268,7 +277,9 @@ async def test_whole_games_under_a_failing_discord_store_every_move_once_and_sho
             if newcomers:
                 handovers += 1
                 board = world.latest_board()
-                assert sorted(world.pinged(board)) == sorted(people[s].id for s in newcomers), (waiting_before, waiting, board.content)  # once, them alone
+                # once, them alone
+                assert sorted(world.pinged(board)) == sorted(people[s].id for s in newcomers), (
+                    waiting_before, waiting, board.content)
         assert moves > 10
         # No request reads a message back: the bot keeps what it needs.
         assert not [r for r in hostile.requests if r[0] == "GET" and "/messages" in r[1]]

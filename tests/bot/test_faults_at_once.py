@@ -10,15 +10,14 @@ own, through the simulated Discord that fails (tests/bot/hostile.py):
 """
 from __future__ import annotations
 
+import logging
+
+import pytest
 
 from bot.delivery.requests import REQUEST_TIMEOUT
 from tests.bot.harness import buttons, reply, seat_order, start_table, to_act
 from tests.bot.hostile import HostileDiscord
 from tests.bot.test_failing_discord import boards_in_channel, delivered, nothing_owed, owed, start_pips
-
-import logging
-
-import pytest
 
 
 @pytest.fixture
@@ -165,8 +164,8 @@ async def test_a_typed_move_offered_at_a_newer_version_is_a_new_move_not_a_retry
             assert text in [a.encode() for a in game.legal_actions(state, seat)], text
             return f"@{world.stored(1).version} {text}"
 
-        target = next(a.encode() for a in game.legal_actions(game.from_dict(world.stored_state(1)),
-                                                               world.seats(1)[first.id]) if a.encode().startswith("target"))
+        legal = game.legal_actions(game.from_dict(world.stored_state(1)), world.seats(1)[first.id])
+        target = next(a.encode() for a in legal if a.encode().startswith("target"))
         assert reply(await world.slash(first, "move", action=offered(target))).content.startswith("✅")
         # The re-roll is stored, but its answer never reaches the player.
         hostile.fail("POST", "/webhooks/*", 500, times=None)

@@ -11,7 +11,14 @@ import pytest
 
 from games import REGISTRY
 from tests.bot.harness import (
-    bot_factory, buttons, latest_dm_with_moves, move_buttons, reply, seat_order, start_table, toggle_buttons,
+    bot_factory,
+    buttons,
+    latest_dm_with_moves,
+    move_buttons,
+    reply,
+    seat_order,
+    start_table,
+    toggle_buttons,
 )
 
 GAME = REGISTRY["gluecksritter"]

@@ -17,7 +17,6 @@ from games.core import forced_decision
 from tests.bot import pg
 from tests.bot.harness import bot_factory, seat_order, take_turn, to_act
 
-
 BOT_SEED = 11      # seat order and game seed, through create_bot(seed_source=...)
 CHOOSER_SEED = 5   # which of the offered moves the simulated players pick
 RESTART_AFTER = 80   # the first move after the restart clicks a board posted before it

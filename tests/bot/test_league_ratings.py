@@ -15,8 +15,18 @@ from PIL import Image
 
 from bot.__main__ import main
 from bot.app import create_bot
-from bot.league.ratings import (PROVISIONAL_GAMES, Entry, FinishedGame, Rating, SeatMoves, applied, judge,
-                                placings, rate, shown_points)
+from bot.league.ratings import (
+    PROVISIONAL_GAMES,
+    Entry,
+    FinishedGame,
+    Rating,
+    SeatMoves,
+    applied,
+    judge,
+    placings,
+    rate,
+    shown_points,
+)
 from bot.league.rebuild import rebuild
 from bot.scheduler import FakeClock
 from tests.bot import fakegame, pg

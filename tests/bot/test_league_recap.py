@@ -122,9 +122,11 @@ async def test_game_recap_on_demand_only_to_the_asker_in_their_language(world, c
             continue
         count = len(expected)
         if player is dora:
-            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {'Zug' if count == 1 else 'Züge'} seit deinem letzten"
+            word = "Zug" if count == 1 else "Züge"
+            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {word} seit deinem letzten"
         else:
-            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {'move' if count == 1 else 'moves'} since your last one"
+            word = "move" if count == 1 else "moves"
+            assert lines[0] == f"🕑 **Pips (test game)** #1: {count} {word} since your last one"
         assert [line[2:] for line in lines if line.startswith("› ") and "…" not in line] == expected[-ASKED_LINES:]
         board = world.latest_board()
         link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{board.id}"
@@ -194,7 +196,8 @@ def test_the_turn_recap_names_only_whom_it_calls_and_every_line_says_something()
     assert not any(name in heading for name in names[:3])
     assert turn_recap_text(moves, table, [3, 4], room=2).splitlines()[1:] == ["› **Bob** played card 7."]
     assert turn_recap_text(moves, table, [3, 4], room=1) == ""
-    assert turn_recap_text(moves[-1:], table, [3], room=2) == "🕑 Since your last move, **Dave**:\n› **Bob** played card 7."
+    assert (turn_recap_text(moves[-1:], table, [3], room=2)
+            == "🕑 Since your last move, **Dave**:\n› **Bob** played card 7.")
     german = turn_recap_text(moves, SimpleNamespace(lang="de", names=names), [3], room=3)
     assert german.splitlines()[0] == "🕑 7 Züge seit deinem letzten, **Dave**:"
     for line in text.splitlines():

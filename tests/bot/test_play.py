@@ -122,7 +122,7 @@ async def test_private_events_reach_only_their_seat(world):
 
     await play_to_end(world, players)
 
-    for seat, player in enumerate(players):
+    for player in players:
         drawn = [m.content for m in world.dms(player) if "You drew" in m.content]
         assert len(drawn) == 1
     assert not any("You drew" in m.content for m in world.messages())

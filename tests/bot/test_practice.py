@@ -88,7 +88,8 @@ async def test_hints_are_off_at_ordinary_tables_unless_turned_on(world, clock):
     await world.slash(anna, "game new", game="knatsch", options="hints=on")
     await world.click(bernd, world.latest(), label="Join")
     await world.click(anna, world.latest(), label="Start")
-    assert "Hints are on" in world.latest_board().content or any("Hints are on" in m.content for m in world.messages()[-3:])
+    assert ("Hints are on" in world.latest_board().content
+            or any("Hints are on" in m.content for m in world.messages()[-3:]))
     first = next(p for p in (anna, bernd) if p in to_act(world, [anna, bernd]))
     answer = reply(await world.slash(first, "game hint"))
     assert "The computer would play" in answer.content

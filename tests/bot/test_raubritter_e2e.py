@@ -40,7 +40,6 @@ from tests.bot.harness import (
     to_act,
 )
 
-
 GAME = REGISTRY["raubritter"]
 BOT_SEED = 5       # seat order and game seed, through create_bot(seed_source=...)
 CHOOSER_SEED = 3   # which of the offered moves the simulated players pick
@@ -273,7 +272,8 @@ class Table:
         everything = await world.autocomplete(player, "move", "action", "")
         # Values carry the version they were offered at ("@6 lay P G8"; issue 7).
         assert [split_versioned(c["value"]) for c in everything] == [(state_version(world), a) for a in legal[:25]]
-        assert [c["name"] for c in everything] == [translate(GAME.describe(state, seat, Action.parse(v)), "en") for v in legal[:25]]
+        labels = [translate(GAME.describe(state, seat, Action.parse(v)), "en") for v in legal[:25]]
+        assert [c["name"] for c in everything] == labels
         if state.phase == "lay":
             square = self.rng.choice(GAME.view(state, None)["open_squares"])  # read off the board
             typed = square.lower()
@@ -282,7 +282,8 @@ class Table:
         offered = await world.autocomplete(player, "move", "action", typed)
         self.autocompletes += 1
         matching = [a for a in legal
-                    if typed in a.lower() or typed in translate(GAME.describe(state, seat, Action.parse(a)), "en").lower()]
+                    if typed in a.lower()
+                    or typed in translate(GAME.describe(state, seat, Action.parse(a)), "en").lower()]
         assert [split_versioned(c["value"])[1] for c in offered] == matching[:25]
         assert all(typed in c["name"].lower() for c in offered)
         if square is not None:  # typing "d5" lists laying each tile in hand there (and D5x squares)
@@ -353,7 +354,8 @@ async def test_four_players_play_raub_ritter_to_the_end_with_hands_kept_secret(w
     start = world.latest_board()
     check_png_is_real(world, start, renderer, None)
     assert [m.content for m in world.bot_messages() if "could not DM" in m.content] == [
-        "📭 I could not DM **Carol** (DMs closed): use the **My hand** button or `/game hand` to see your view and moves."]
+        "📭 I could not DM **Carol** (DMs closed): use the **My hand** button or `/game hand` to see your view "
+        "and moves."]
     assert sorted(world.pinged(start)) == sorted(p.id for p in players)
     assert [b["label"] for b in buttons(start)] == ["My hand"]
     watcher.check(world.stored_state(1))
@@ -483,7 +485,7 @@ def test_the_board_never_offers_moves_from_a_secret_hand():
 
     shown = {"lay": 0, "knights": 0, "keep": 0}
     for seats, seed in ((3, 1), (4, 2)):
-        for state, seat in random_states(seats, seed):
+        for state, _seat in random_states(seats, seed):
             public = public_choices(GAME, state, seats)
             if state.phase == "knights":
                 assert public  # where the knights go depends only on the table: everyone may see it

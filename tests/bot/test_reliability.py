@@ -15,7 +15,7 @@ from bot.__main__ import main
 from bot.errors import Refusal, missing_permissions
 from bot.info import split_versioned, versioned_value
 from bot.storage import Storage, restore_file
-from tests.bot.harness import buttons, move_buttons, reply, seat_order, start_table
+from tests.bot.harness import buttons, reply, seat_order, start_table
 
 LONG = "x" * 6000
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from games import REGISTRY
-from games.core import Action
 from bot.replay import UNDO, Replays, replay
 from bot.storage import ActionRow, GameRow, SeatRow
+from games import REGISTRY
 
 GAME = REGISTRY["gluecksritter"]
 

@@ -2,13 +2,12 @@
 user who asks (their Discord client's), whole, with the game's own German words."""
 from __future__ import annotations
 
-from i18n import game_title, translate
-
 import re
 
 import pytest
 
 from games import REGISTRY
+from i18n import game_title, translate
 from tests.bot.harness import bot_factory, reply
 
 DISCORD_LIMIT = 2000

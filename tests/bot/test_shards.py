@@ -66,7 +66,7 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
         stopping = False
 
     bot = create_bot("unused.sqlite3", shard_count=2, shard_ids=[1])
-    bot.storage, bot.deliveries = Store(), Worker()
+    bot._storage, bot._deliveries = Store(), Worker()  # the two parts the look reads, as if wired
     assert await bot._next_owed_check() == 0.0  # at once after the start
     await bot._check_owed_boards(1000.0)
     assert looked == [True] and await bot._next_owed_check() == 1000.0 + bot.owed_board_every

@@ -83,8 +83,8 @@ async def test_the_synced_commands(world):
         "game practice", "game hint",  # practice tables and hints
         "game orders",  # standing orders (bot.days.orders)
         "game recap", "game overview here", "game overview off",  # issue 32, the league (bot.cogs.league)
-        "game tournament new", "game tournament start", "game tournament status",  # bot.tournaments
-        "game tournament withdraw", "game tournament organisers",
+        "game tournament cancel", "game tournament new", "game tournament start",  # bot.tournaments
+        "game tournament status", "game tournament withdraw", "game tournament organisers",
     ])
 
 

@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from bot.migrations import MIGRATIONS
 from bot.days.storage import timers_writes
 from bot.delivery.storage import new_turn_write
+from bot.migrations import MIGRATIONS
 from bot.storage import ChannelBusy, StaleVersion, Storage, StorageError
 
 

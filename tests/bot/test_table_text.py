@@ -7,10 +7,9 @@ import random
 import pytest
 
 from bot.choices import choices_for, has_secrets, toggles_for
-from bot.turns import ACCOUNT_LINES, account_text, merge_account, step, turn_text
 from bot.components import board_view
+from bot.turns import ACCOUNT_LINES, account_text, merge_account, step, turn_text
 from games import REGISTRY
-from games.core import Action
 from tests.bot.harness import bot_factory, buttons, seat_order
 
 KNATSCH, RAUBRITTER = REGISTRY["knatsch"], REGISTRY["raubritter"]

@@ -16,7 +16,7 @@ import pytest
 
 from bot.presenter import PHONE_TEXT_LINES, phone_lines
 from games import REGISTRY
-from tests.bot.harness import bot_factory, buttons, components, selects, seat_order, take_turn, to_act
+from tests.bot.harness import bot_factory, buttons, components, seat_order, selects, take_turn, to_act
 
 PLACEHOLDER = re.compile(r"\{s\d")
 GAME_OVER = {"en": "Game over", "de": "Spielende"}
@@ -159,7 +159,8 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
 
 @pytest.mark.game("knatsch")
 async def test_knatsch_one_post_per_handover_no_dms_no_placeholders(world):
-    moves, handovers, posts, pings, dms, _, reader = await play_and_count(world, "knatsch", ("anna", "王小明", "olga"), 2)
+    moves, handovers, posts, pings, dms, _, reader = await play_and_count(world, "knatsch",
+                                                                          ("anna", "王小明", "olga"), 2)
     assert moves > 40 and posts == handovers and pings == handovers
     assert posts < moves * 0.6, "sub-steps must edit, not post"
     assert dms == [0, 0, 0], "Knatsch has no secrets: no DMs at all"
@@ -169,7 +170,8 @@ async def test_knatsch_one_post_per_handover_no_dms_no_placeholders(world):
 
 @pytest.mark.game("raubritter")
 async def test_raubritter_one_post_per_handover_one_dm_per_decision(world):
-    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(world, "raubritter", ("anna", "Дмитрий"), 4)
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(world, "raubritter",
+                                                                                  ("anna", "Дмитрий"), 4)
     assert moves > 30 and posts == handovers and pings == handovers
     assert posts < moves, "a turn's knights steps edit the turn message"
     # The start DMs, then one DM per new private decision (checked move by move).

@@ -2,7 +2,6 @@
 channel can hold many games; everything of that game then happens in the thread."""
 from __future__ import annotations
 
-import random
 import sqlite3
 
 import discord

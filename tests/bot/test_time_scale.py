@@ -10,8 +10,10 @@ import pytest
 from bot.app import create_bot
 from bot.config import ConfigError, Settings
 from bot.timing import Durations
-from tests.bot import fakegame
-from tests.bot.test_days_timers import clock, start, tick, timers  # noqa: F401 - clock: the fake clock fixture
+from tests.bot import fakegame, test_days_timers
+from tests.bot.test_days_timers import start, tick, timers
+
+clock = test_days_timers.clock  # the fake clock fixture, shared
 
 SCALE = 0.001  # a 24-hour deadline in 86 seconds, a reminder after an hour in 4
 

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from bot.choices import choices_for, public_choices
+from games import REGISTRY
 from games.core import read_action
 from i18n import translate
-from games import REGISTRY
 
 NAMES = ["Анна", "Bob", "明美"]
 PLACEHOLDER = re.compile(r"\{s\d|\{[a-z_]+\}")
@@ -38,7 +38,9 @@ def test_every_label_in_a_random_game_is_words_with_names(name, lang):
             assert choice.label.strip() and choice.label != choice.action
         pick = rng.choice(choices)
         # /move accepts the label a player saw, in the language they saw it in.
-        words = lambda text: translate(text, lang, NAMES[:players])  # noqa: E731
+        def words(text):
+            return translate(text, lang, NAMES[:players])
+
         assert read_action(game, state, seat, pick.label, words).encode() == pick.action
         state, _ = game.apply(state, seat, read_action(game, state, seat, pick.action))
         steps += 1

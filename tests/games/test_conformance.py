@@ -325,6 +325,30 @@ def test_game_definition_is_complete(name):
             assert translate(option.description, lang, strict=True).strip()
 
 
+# Each declared feature and search flag, with the optional method it promises (games.core).
+DECLARED_METHODS = {
+    "computer": ("suggest",), "hints": ("hint",), "scores": ("scores",), "undo": ("exposure",),
+    "toggles": ("subset_choices",), "public_moves": ("moves_are_public",), "forced": ("publicly_forced",),
+    "reactions": ("reaction_kind",), "search.determinize": ("determinize",), "search.timing": ("search_time",),
+    "search.order": ("search_order",), "search.standing": ("search_scores",),
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_engine_has_exactly_the_optional_methods_it_declares(name):
+    """The bot and the search call an optional method only where the declaration says so: one
+    declared but missing would fail mid game, one present but undeclared would never be used."""
+    game = REGISTRY[name]
+    for flag, methods in DECLARED_METHODS.items():
+        owner, _, field = flag.rpartition(".")
+        declared = bool(getattr(game.features.search if owner else game.features, field))
+        for method in methods:
+            present = callable(getattr(type(game), method, None))
+            # A game without reactions may still answer reaction_kind (always None): never asked.
+            assert present == declared or (flag == "reactions" and present), (flag, method)
+    assert game.features.search.candidates >= 1 and game.features.search.playout_actions >= 1
+
+
 def test_both_builtin_games_are_registered():
     assert {"knatsch", "raubritter"} <= set(REGISTRY)
 
@@ -505,12 +529,10 @@ def test_the_strong_player_keeps_to_its_time_budget(name):
     state = game.new_game(max(3, game.min_players), seed=1)
     seat = min(game.to_act(state))
     clock = SteppingClock(step=0.05)
-    from games.search import BUDGET
-
-    from games.search import TURN_DECISION
+    from games.search import BUDGET, TURN_DECISION
 
     # A turn's big choice may take TURN_DECISION budgets (an engine's search_time), never more.
-    factor = getattr(game, "search_time", lambda state: 1.0)(state)
+    factor = game.search_time(state) if game.features.search.timing else 1.0
     assert factor in (1.0, TURN_DECISION)
     game.suggest(state, seat, random.Random(1), strength="strong", clock=clock)
     # Each reading advances 0.05 s; it stops within one playout round of the budget.

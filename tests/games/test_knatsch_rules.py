@@ -10,8 +10,16 @@ import random
 
 import pytest
 
-from games.core import (Action, Automatic, GameOver, IllegalAction, InvalidState, NotYourTurn,
-                        automatic_decision, forced_decision)
+from games.core import (
+    Action,
+    Automatic,
+    GameOver,
+    IllegalAction,
+    InvalidState,
+    NotYourTurn,
+    automatic_decision,
+    forced_decision,
+)
 from games.knatsch import GAME, KnatschGame
 from games.knatsch.cards import CARDS, KING, likeness
 from games.knatsch.dice import beats, evaluate, result_msg, result_text
@@ -600,7 +608,8 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
     assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
     assert en(view["status"]) == "Anna rolls for the Blue castle (4-4-4+2), roll 2 of 3: must beat three 4s + 2."
-    assert de(view["status"]) == "Anna würfelt um die Blaue Burg (4-4-4+2), Wurf 2 von 3: muss drei 4er + 2 übertreffen."
+    assert de(view["status"]) == ("Anna würfelt um die Blaue Burg (4-4-4+2), Wurf 2 von 3: "
+                                  "muss drei 4er + 2 übertreffen.")
 
 
 def test_describe_labels_are_short():
@@ -640,7 +649,8 @@ def test_every_event_of_a_game_is_a_message_in_both_languages():
             assert isinstance(event.text, Msg)
             seen.add(event.text.id)
             assert en(event.text) != de(event.text)
-        assert all(isinstance(line, dict) and line["id"].startswith("knatsch.") for line in GAME.view(state, None)["log"])
+        log = GAME.view(state, None)["log"]
+        assert all(isinstance(line, dict) and line["id"].startswith("knatsch.") for line in log)
     assert {"knatsch.event.rolled", "knatsch.event.fail_stack"} <= seen
     assert isinstance(GAME.outcome(state).reason, Msg)
 

@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from games.core import Action
 from games.raubritter import GAME
 from games.raubritter.ai import suggest
 from tests.games.test_raubritter_rules import act, build, stack

@@ -631,7 +631,7 @@ def test_game_metadata():
     assert GAME.name == "raubritter" and GAME.title == "Raub Ritter (Robber Knights)"
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert len(translate(GAME.rules_summary, "de")) < 1800
-    with pytest.raises(Exception):
+    with pytest.raises(GameError):
         GAME.new_game(5, seed=1)
 
 
@@ -670,7 +670,8 @@ def test_after_the_keep_choice_the_hand_summary_names_the_two_kept_tiles():
     summary = GAME.view(state, 0)["private"]["summary"]
     assert en(summary) == ("Your hand: plain+castle (A), mountain (A); "
                            "plain (A), plain+village (A) go to the starting area.")
-    assert de(summary) == "Deine Hand: Ebene+Burg (A), Gebirge (A); Ebene (A), Ebene+Dorf (A) kommen in die Startauslage."
+    assert de(summary) == ("Deine Hand: Ebene+Burg (A), Gebirge (A); Ebene (A), Ebene+Dorf (A) "
+                           "kommen in die Startauslage.")
     assert en(GAME.view(state, 1)["private"]["summary"]).count("(A)") == 4  # Bob has not chosen yet
 
 

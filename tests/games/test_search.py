@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from games import search
-from games.core import Action
+from games.core import Action, Features, Search
 from tests.games.test_conformance import SteppingClock
 
 WORTH = {"0": -50.0, "1": 0.0, "2": 4.0, "3": 0.5}
@@ -12,6 +12,8 @@ WORTH = {"0": -50.0, "1": 0.0, "2": 4.0, "3": 0.5}
 
 class PickOne:
     """Seat 0 picks a number once; its worth against seat 1 is WORTH plus a shared hidden luck."""
+
+    features = Features(computer=True, scores=True, search=Search(playout_actions=1))
 
     def new(self):
         return {"picked": None, "luck": 0.0}
@@ -46,8 +48,6 @@ class PickOne:
     def scores(self, state):
         return [WORTH[state["picked"]] + state["luck"], 0.0]
 
-    playout_actions = 1
-
 
 def Clock() -> SteppingClock:
     return SteppingClock(step=0.001)
@@ -81,6 +81,7 @@ def test_the_normal_choice_stands_against_moves_within_the_noise():
 
 def test_a_turns_big_choice_gets_more_time_and_the_rest_the_plain_budget():
     game = PickOne()
+    game.features = Features(computer=True, scores=True, search=Search(timing=True, playout_actions=1))
     game.search_time = lambda state: search.TURN_DECISION
     clock = Clock()
     search.weigh(game, game.new(), 0, random.Random(1), budget=0.1, clock=clock)

@@ -20,7 +20,7 @@ DIE_CARD_VALUES = range(1, 6)  # a player holds die cards of different values on
 MOST_DIE_CARDS = 2
 
 
-def roll_line(dice, die_cards) -> "object":
+def roll_line(dice, die_cards) -> object:
     """The event a roll makes, with the parameters the engine gives it (`KnatschGame._after_roll`)."""
     common = dict(player=SeatRef(0), dice=dice_text(dice), used=3, allowed=4,
                   result=result_msg(evaluate(dice, die_cards)))

@@ -39,7 +39,6 @@ def agreeing(lang: str):
         for message_id, text in entries(lang, domain).items():
             for form in (text if isinstance(text, tuple) else (text,)):
                 for param in LIST_PARAMS:
-                    match = re.search(r"\{" + param + r"\}[^.:;{]*?\b(\w+)\b", form)
                     after = re.findall(r"\{" + param + r"\}((?:\s+\S+){1,3})", form)
                     words = " ".join(after).lower().split()
                     if any(word.strip(",.—-") in verbs for word in words) or (

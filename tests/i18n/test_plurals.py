@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from i18n import LANGUAGES, domains, entries, fields, plural_selector, translate
 from games.core import Msg
+from i18n import LANGUAGES, domains, entries, fields, plural_selector, translate
 
 # Countable nouns as our catalogues use them: singular -> plural (the same word when German
 # does not change it). German datives ("mit 5 Punkten") count as plurals.

@@ -1,8 +1,6 @@
 """Game titles, table options and final scores in the reader's language."""
 from __future__ import annotations
 
-import io
-
 from bot.presenter import option_words
 from games import REGISTRY
 from games.__main__ import main

@@ -4,8 +4,6 @@ the score track of the robber step shows every figure's numbered chip even when 
 space."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games import REGISTRY
@@ -14,7 +12,7 @@ from renderers import carcassonne as board
 from renderers import carcassonne_tiles as art
 from renderers.carcassonne import render
 from renderers.carcassonne_tiles import tile_image
-from renderers.common import MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, overlapping_texts, recording_texts
+from renderers.common import MIN_TEXT, SEAT_COLOURS, overlapping_texts, recording_texts
 
 GAME = REGISTRY["carcassonne"]
 NAMES = ["Anna", "王小明", "さくら", "Bartholomäus der Zögerliche von Irgendwo", "Дмитрий"]

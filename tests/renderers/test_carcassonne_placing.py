@@ -103,7 +103,7 @@ def busiest_views() -> dict[str, dict]:
     views = {"finished": normal[-1], "finished, spread wide": spread[-1]}
     for tiles in (30, 60):
         for phase in ("place", "rotate", "follower"):
-            views[f"{phase} at {tiles} tiles"] = first(normal, lambda s: s.phase == phase
+            views[f"{phase} at {tiles} tiles"] = first(normal, lambda s, phase=phase, tiles=tiles: s.phase == phase
                                                         and len(s.board.tiles) >= tiles)
     views["groups of squares"] = first(spread, lambda s: s.phase == "place" and s.area is None
                                        and len(s.fits) > 24)
@@ -170,7 +170,7 @@ def test_no_two_marks_touch_on_the_busiest_boards(busiest, lang, monkeypatch):
 def test_numbered_squares_stand_where_their_buttons_name_them(busiest, lang):
     states = list(states_of(4, 2))
     for tiles in (10, 35, 70):
-        check_squares(first(states, lambda s: s.phase == "place" and len(s.board.tiles) >= tiles), lang)
+        check_squares(first(states, lambda s, tiles=tiles: s.phase == "place" and len(s.board.tiles) >= tiles), lang)
 
 
 def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
@@ -262,7 +262,7 @@ def test_follower_spots_are_numbered_on_the_laid_tile_like_the_buttons(lang):
 def test_while_placing_the_part_around_the_decision_is_large_with_the_whole_in_an_overview():
     states = list(states_of(5, 9))
     for phase in ("rotate", "follower"):
-        state = first(states, lambda s: s.phase == phase and len(s.board.tiles) > 40)
+        state = first(states, lambda s, phase=phase: s.phase == phase and len(s.board.tiles) > 40)
         view = GAME.view(state, None)
         window = land.choose_window(view, left=76, top=200, right=1064, bottom=800, focused=True)
         assert window["part"] and window["size"] >= 150

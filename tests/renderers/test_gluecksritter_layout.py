@@ -13,12 +13,12 @@ import random
 import pytest
 from PIL import ImageChops
 
+import renderers.gluecksritter as gluecksritter
 from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
-import renderers.gluecksritter as gluecksritter
-from renderers.gluecksritter import SEAL, SEAL_YELLOW, private_shown
 from renderers.common import MIN_MARK, recording_texts
+from renderers.gluecksritter import SEAL, SEAL_YELLOW, private_shown
 from tests.games.gluecksritter.helpers import give_document
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 

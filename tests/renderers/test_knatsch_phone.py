@@ -15,8 +15,13 @@ from games.knatsch.cards import CARDS, card_label, card_name
 from i18n import translate
 from renderers.common import HIGHLIGHT, INK, MIN_MARK, PHONE_SIZE, recording_texts
 from renderers.knatsch import chip_runs, render
-from tests.renderers.standard import (colour_span, covered_texts, mark_problems, readable_problems,
-                                      recording_covers_and_stamps)
+from tests.renderers.standard import (
+    colour_span,
+    covered_texts,
+    mark_problems,
+    readable_problems,
+    recording_covers_and_stamps,
+)
 from tests.renderers.test_knatsch_render import GAME, drawn_lines, full_hands, phases, play
 
 SCRIPTS = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]

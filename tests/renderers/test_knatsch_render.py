@@ -10,9 +10,11 @@ from PIL import Image
 
 from games.core import Action
 from games.knatsch import GAME, KnatschGame
-from games.knatsch.cards import CARDS
+from games.knatsch.cards import CARDS, likeness
+from i18n import t
+from renderers import knatsch as knatsch_renderer
 from renderers import render_png
-from renderers.common import PHONE_SIZE
+from renderers.common import MIN_TEXT, PHONE_SIZE, overlapping_texts, recording_texts
 from renderers.knatsch import render
 
 NAMES = ["Anna", "Bob", "Chris", "Dave", "Eve", "Frank"]
@@ -113,11 +115,6 @@ def test_long_names_and_missing_names_do_not_break_the_table():
 # ----------------------------------------------------------------------------------------
 # Castle chips name their castle, and rows make room for many cards
 
-
-from games.knatsch.cards import likeness  # noqa: E402
-from i18n import t  # noqa: E402
-from renderers import knatsch as knatsch_renderer  # noqa: E402
-from renderers.common import MIN_TEXT, overlapping_texts, recording_texts  # noqa: E402
 
 SCRIPT_NAMES = ["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import random
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from PIL import Image, ImageChops
@@ -23,7 +23,7 @@ NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дм�
 SQUARE = re.compile(r"\b[A-Z][0-9]{1,2}\b")
 
 
-@lru_cache(maxsize=None)
+@cache
 def played(seats: int, seed: int) -> tuple:
     """Every state of a game between computer players (they build tall stacks and fill the area)."""
     rng = random.Random(seed)
@@ -87,7 +87,7 @@ def test_numbers_in_pieces_are_marks_at_the_standard_and_nothing_is_covered(seat
             board = (layout.x0, layout.y0, layout.x0 + (max_c - min_c + 1) * layout.cell,
                      layout.y0 + (max_r - min_r + 1) * layout.cell)
 
-            def on_board(record):
+            def on_board(record, board=board):
                 left, top, right, bottom = record.box
                 return left >= board[0] and top >= board[1] and right <= board[2] and bottom <= board[3]
 

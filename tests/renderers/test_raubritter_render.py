@@ -4,13 +4,12 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from renderers.common import PHONE_SIZE
 from PIL import Image
 
 from games.core import Action
 from games.raubritter import GAME
 from renderers import render_png
+from renderers.common import PHONE_SIZE
 from renderers.raubritter import render
 
 NAMES = ["Alice", "Bartholomew the Unready of Somewhere Far", "Chloe", "Dmitri"]

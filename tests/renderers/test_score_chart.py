@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
-from renderers.common import SEAT_COLOURS
-from renderers.score_chart import HEIGHT, WIDTH, render_chart, render_chart_png
+from renderers.common import SEAT_COLOURS, recording_texts
+from renderers.score_chart import BADGE, HEIGHT, MARGIN, ROW, WIDTH, WINNER_FILL, places, render_chart, render_chart_png
+from tests.renderers.standard import readable_problems
 
 HISTORY = [[0, 0, 0], [3, 0, 0], [3, 4, 0], [3, 4, 9], [8, 4, 9], [8, 12, 9]]
 NAMES = ["Anna", "Bernd", "Clara"]
@@ -49,12 +51,6 @@ def test_a_single_seat_and_equal_scores_do_not_break_it():
 # ----------------------------------------------------------------------------------------
 # Ties and winners, read on a phone
 
-
-import pytest  # noqa: E402
-
-from renderers.common import recording_texts  # noqa: E402
-from renderers.score_chart import BADGE, MARGIN, ROW, WINNER_FILL, places  # noqa: E402
-from tests.renderers.standard import readable_problems  # noqa: E402
 
 SIX = ["alice", "bob", "carol", "dave", "erin", "fritz"]
 TIES = {

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from games import REGISTRY
-from renderers import render_png, render_pngs
+from renderers import PrivateShown, SeatStrips, render_png, render_pngs
 
 NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
 
@@ -88,3 +88,18 @@ def test_the_public_board_and_the_seats_images_share_one_drawing_of_the_board(na
         assert sorted(drawn, key=str) == sorted([None, *apart], key=str), f"step {step}: boards drawn for {drawn}"
         shared += len(views) - 1 - len(apart)
     assert shared >= 5  # seats' images made from the public board's drawing
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_renderer_that_draws_a_seats_strip_alone_declares_all_of_it(name):
+    """render_pngs shares the board only with a renderer that is a whole `SeatStrips`: one with
+    half of it (the strip but not the layout) would silently draw every image apart."""
+    module = importlib.import_module(f"renderers.{name}")
+    halves = [hasattr(module, "private_rows"), hasattr(module, "private_layout")]
+    assert all(halves) == isinstance(module, SeatStrips) == any(halves)
+    assert isinstance(module, PrivateShown) == hasattr(module, "private_shown")
+
+
+def test_the_three_games_with_a_seats_strip_share_their_board():
+    strips = {name for name in REGISTRY if isinstance(importlib.import_module(f"renderers.{name}"), SeatStrips)}
+    assert strips == {"macrobber", "gluecksritter", "raubritter"}

@@ -13,7 +13,6 @@ import pytest
 import renderers.common as common
 import renderers.knatsch as knatsch_renderer
 import renderers.raubritter as raubritter_renderer
-from games.core import Action
 from games.knatsch import GAME as KNATSCH
 from games.raubritter import GAME as RAUBRITTER
 from renderers import render_png

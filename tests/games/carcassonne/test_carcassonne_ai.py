@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.carcassonne import GAME
-from games.carcassonne import ai
+from games.carcassonne import GAME, ai
 from games.core import Action
 from tests.games.carcassonne.support import position
 

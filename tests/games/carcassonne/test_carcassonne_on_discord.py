@@ -16,7 +16,7 @@ from PIL import Image
 from games.carcassonne import GAME
 from games.core import forced_decision
 from tests.bot import pg
-from tests.bot.harness import World, bot_factory, move_buttons, selects, seat_order, start_table, to_act
+from tests.bot.harness import World, bot_factory, move_buttons, seat_order, selects, start_table, to_act
 
 SEED = 5
 RESTART_AFTER = 120
@@ -95,7 +95,7 @@ async def test_three_players_play_a_whole_game_on_discord(world, renderer):
         choices = offered(board)
         assert choices, "the board offers no move to the player whose turn it is"
         assert len(choices) == len(legal), "every legal action is on the board, nothing cut"
-        for kind, component, _ in choices:
+        for _kind, component, _ in choices:
             assert len(component.get("label") or component.get("placeholder") or "") <= 80
         # Prefer moving robbers and deciding crop circles so both happen; never go back.
         pick = [a for a in legal if a.verb in ("robber", "crop", "add", "remove")] or \

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from games.carcassonne import GAME
-
 from tests.games.carcassonne.support import ids, play, position
 
 TILES = [("D", 0, 0, "N"), ("U", -1, 0, "N"), ("U", -3, 0, "N"), ("V", 0, 1, "N")]

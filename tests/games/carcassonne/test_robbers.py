@@ -6,7 +6,6 @@ from __future__ import annotations
 from games.carcassonne import GAME
 from games.carcassonne.engine import _score_round
 from games.core import Action, SeatRef
-
 from tests.games.carcassonne.support import ids, play, position
 
 RED, BLUE, GREEN, YELLOW = range(4)

@@ -10,9 +10,7 @@ from games.carcassonne import GAME
 from games.carcassonne.data import ORIENTED, TILES, TOTAL_TILES, all_tiles
 from games.carcassonne.engine import final_scoring
 from games.core import Action, IllegalAction, InvalidState
-
 from tests.games.carcassonne.support import ids, play, position
-
 
 # ------------------------------------------------------------------------------ components
 

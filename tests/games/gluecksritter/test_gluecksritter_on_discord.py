@@ -17,7 +17,15 @@ from simcord.results import to_discord_message
 from games import REGISTRY
 from tests.bot import pg
 from tests.bot.harness import (
-    SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
+    SketchRenderer,
+    buttons,
+    latest_dm_with_moves,
+    offered,
+    reply,
+    seat_order,
+    selects,
+    simulated_discord,
+    start_table,
     toggle_buttons,
 )
 
@@ -117,10 +125,12 @@ async def test_a_whole_four_player_game_through_the_bot(database_path):
             check_public()
             return seat
 
-        for number in range(600):
+        moves_made = 0
+        for _ in range(600):
             current = state()
             if GAME.outcome(current) is not None:
                 break
+            moves_made += 1
             acting = sorted(GAME.to_act(current))
             if current.round == 1 and current.phase == "choose":
                 # Scripted: seats 0 and 1 send their Black Knights, 2 and 3 go for coins.
@@ -177,6 +187,6 @@ async def test_a_whole_four_player_game_through_the_bot(database_path):
         assert used["dm"] and used["my hand"] and used["board"] and used["toggles"]
         assert used["/move"] == 0, "every move was offered as a button, a menu or toggles"
         assert "Game over" in world.latest_board().content or world.stored(game_id).status != "active"
-        assert len(seen["images"]) >= number // 2, "a fresh board image after (nearly) every move"
+        assert len(seen["images"]) >= moves_made // 2, "a fresh board image after (nearly) every move"
         assert renderer.real_left == 0, "the first boards were drawn by the real renderer"
         assert any("has chosen" in (m.content or "") for m in world.messages()), "who has chosen is public"

@@ -3,11 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-from i18n import translate
-from games.core import Action, IllegalAction, InvalidState, NotYourTurn
+from games.core import Action, GameError, IllegalAction, InvalidState, NotYourTurn
 from games.gluecksritter.data import DUCAT_CARDS, GOLD_COINS, SILVER_COINS
+from i18n import translate
 from tests.games.gluecksritter.helpers import (
-    GAME, act, die_counter, fresh, give_document, parts_of, play_round, roundtrip, set_field, set_money, words,
+    GAME,
+    act,
+    die_counter,
+    fresh,
+    give_document,
+    parts_of,
+    play_round,
+    roundtrip,
+    set_field,
+    set_money,
+    words,
 )
 
 
@@ -57,9 +67,9 @@ def test_setup(players):
 
 
 def test_bad_player_counts():
-    with pytest.raises(Exception):
+    with pytest.raises(GameError):
         GAME.new_game(2, seed=1)
-    with pytest.raises(Exception):
+    with pytest.raises(GameError):
         GAME.new_game(7, seed=1)
 
 
@@ -234,7 +244,6 @@ def test_one_visitor_takes_all_eight_coins(field):
     state = fresh(3)
     broke(state, 0, 1, 2)
     set_field(state, field, 3, 5)
-    other = 6 if field == 5 else 5
     state, events = play_round(state, {0: f"1,{field}", 1: "2,3", 2: "2,3"})
     assert state.money[0] == [3, 5]
     assert field_before_refill(state, events, field) == [0, 0]
@@ -276,7 +285,6 @@ def test_royal_tax_on_ten_gold_returns_five():
     broke(state, 1, 2)
     set_money(state, 0, 0, 9)
     set_field(state, 5, 0, 1)
-    sack_gold = state.sack[1]
     state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
     assert state.money[0] == [0, 5]
     text = " ".join(words(events))
@@ -312,7 +320,6 @@ def test_royal_tax_halves_again_while_eight_or_more_are_left():
     broke(state, 1, 2)
     set_money(state, 0, 7, 0)
     set_field(state, 5, 8, 0)
-    sack = state.sack[0]
     state, events = play_round(state, {0: "1,5", 1: "2,3", 2: "2,3"})
     assert state.money[0] == [4, 0]
     assert "Royal tax: Ann holds 15 silver and returns 11." in " ".join(words(events))
@@ -595,9 +602,9 @@ def test_a_knight_in_the_dungeon_is_ransomed_after_the_documents():
     state.sack[0] = 0
     state, events = play_round(state, {0: "5,6", 1: "1,2", 2: "1,2"}, before={0: ["doc grant", "ransom"]})
     lines = words(events)
-    grant = next(i for i, l in enumerate(lines) if "draws" in l)
-    ransom = next(i for i, l in enumerate(lines) if "ransoms" in l)
-    cards = next(i for i, l in enumerate(lines) if "action cards are revealed" in l)
+    grant = next(i for i, line in enumerate(lines) if "draws" in line)
+    ransom = next(i for i, line in enumerate(lines) if "ransoms" in line)
+    cards = next(i for i, line in enumerate(lines) if "action cards are revealed" in line)
     assert grant < ransom < cards
     assert state.dungeon[0] is False and state.money[0] == [0, 1]
     state, _ = settle(state, {})

@@ -15,7 +15,15 @@ from simcord.results import to_discord_message
 from games import REGISTRY
 from tests.bot import pg
 from tests.bot.harness import (
-    SketchRenderer, buttons, latest_dm_with_moves, offered, reply, seat_order, selects, simulated_discord, start_table,
+    SketchRenderer,
+    buttons,
+    latest_dm_with_moves,
+    offered,
+    reply,
+    seat_order,
+    selects,
+    simulated_discord,
+    start_table,
 )
 
 GAME = REGISTRY["macrobber"]
@@ -81,7 +89,7 @@ async def test_a_whole_four_player_game_through_the_bot(database_path):
                     await world.select(player, source, value, custom_id=custom_id)
             check_public()
 
-        for number in range(1500):
+        for _ in range(1500):
             current = state()
             if GAME.outcome(current) is not None:
                 break

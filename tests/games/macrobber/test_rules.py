@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import Action, IllegalAction, NotYourTurn
+from games.core import Action, GameError, IllegalAction, NotYourTurn
 from games.macrobber.data import CUBES, ESTATE_NUMBERS
 from i18n import translate
 from tests.games.macrobber.helpers import (
-    GAME, check, fresh, labels, move, set_display, set_estates, set_hand, set_yard,
+    GAME,
+    check,
+    fresh,
+    labels,
+    move,
+    set_display,
+    set_estates,
+    set_hand,
+    set_yard,
 )
-
 
 # -- set-up -----------------------------------------------------------------------------
 
@@ -33,7 +40,7 @@ def test_setup(players, score, aside):
 
 def test_options_are_checked():
     assert fresh(3, tiebreak="cubes").tiebreak
-    with pytest.raises(Exception):
+    with pytest.raises(GameError):
         fresh(3, tiebreak="dice")
 
 

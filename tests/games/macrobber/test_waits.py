@@ -7,7 +7,15 @@ import random
 
 from games.core import Action, Automatic, automatic_decision
 from tests.games.macrobber.helpers import (
-    GAME, check, fresh, labels, move, set_display, set_estates, set_hand, set_yard,
+    GAME,
+    check,
+    fresh,
+    labels,
+    move,
+    set_display,
+    set_estates,
+    set_hand,
+    set_yard,
 )
 
 DEFENCE, DISCARD = "macrobber.reaction.defence", "macrobber.reaction.discard"
