@@ -23,7 +23,7 @@ PANEL = (250, 246, 236)
 LABEL_H = 44        # the row of column letters over the landscape
 LABEL_W = 60        # the column of row numbers left of it
 BIGGEST_TILE = 240
-CAPS = {"place": 150, "rotate": 170, "follower": 200}  # tile size while placing, at most
+CAPS = {"place": 180, "rotate": 170, "follower": 200}  # tile size while placing, at most
 
 
 @lru_cache(maxsize=512)
@@ -46,12 +46,11 @@ def offered_squares(view) -> list[dict]:
 
 
 def _must_show(view) -> list[tuple[int, int]]:
-    """The squares the decision is about: where the tile fits and the last round's tiles, the
-    chosen square, or the tile just laid (with the squares round them)."""
+    """The squares the decision is about: where the tile fits (all of them, or the group chosen),
+    the chosen square, or the tile just laid (with the squares round them)."""
     phase = view["phase"]
-    if phase == "place":
-        cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)]
-        return cells + [(tile["x"], tile["y"]) for tile in view["tiles"][-view["seats"]:]]
+    if phase == "place":  # the squares offered (the engine groups them to lie close together)
+        return [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
     centre = view["square"] if phase == "rotate" and view.get("square") else view["tiles"][-1]
     return [(centre["x"] + dx, centre["y"] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
@@ -137,6 +136,8 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
                 draw.rectangle((px + inset, py + inset, px + size - inset, py + size - inset), fill=EMPTY, outline=INK,
                                width=2)
                 draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK, anchor="mm")
+    if view["phase"] == "place" and view.get("area") is None and view.get("areas"):
+        _group_frames(draw, view, window)
     if candidate:
         px, py = origin(window, candidate["x"], candidate["y"])
         draw.rectangle((px, py, px + size, py + size), outline=INK, width=5)
@@ -153,6 +154,28 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
     _separate(marks, window)
     for mark in marks:
         draw_mark(draw, mark)
+
+
+def square_group_boxes(view) -> list[tuple[int, int, int, int]]:
+    """Where each group of squares lies (the menu offers them by group): its columns and rows,
+    (x0, y0, x1, y1)."""
+    squares, boxes, first = view.get("squares") or [], [], 0
+    for count in view.get("areas") or []:
+        if squares[first:first + count]:
+            boxes.append(bounds([(sq["x"], sq["y"]) for sq in squares[first:first + count]]))
+        first += count
+    return boxes
+
+
+def _group_frames(draw, view, window) -> None:
+    """Each group of squares framed (black, lined white), so the menu's "Squares 6–9" is seen
+    as one place on the landscape."""
+    size = window["size"]
+    for x0, y0, x1, y1 in square_group_boxes(view):
+        left, top = origin(window, x0, y0)
+        right, bottom = left + (x1 - x0 + 1) * size, top + (y1 - y0 + 1) * size
+        draw.rounded_rectangle((left - 3, top - 3, right + 3, bottom + 3), radius=8, outline=INK, width=5)
+        draw.rounded_rectangle((left + 2, top + 2, right - 2, bottom - 2), radius=6, outline=TARGET, width=2)
 
 
 def _grid_labels(draw, window) -> None:

@@ -1,7 +1,8 @@
 """The Carcassonne (with The Robbers and the crop circle) rules engine (the `games.core.Game` contract).
 
 A turn is a few sub-steps, each offered through `legal_actions` (canonical action texts):
-  area <k>            with more than 24 possible squares: first pick a group of squares (k from 1)
+  area <k>            with squares further apart than 5 columns or 3 rows: first pick a group of
+                      squares lying together (k from 1)
   at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards)
   turn <N|E|S|W>      where the tile's printed top points; only rotations that fit, one per look
   back                choose another square
@@ -33,8 +34,9 @@ from games.carcassonne.data import (
 from games.carcassonne.state import CarcassonneState
 from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 
-AREA_LIMIT = 24     # at most this many squares are offered at once
-AREA_SIZE = 20      # the size of a group of squares when there are more
+AREA_COLS = 5       # the squares offered at once lie within this many columns ...
+AREA_ROWS = 3       # ... and rows: the board shows them close up (phone size), with their neighbours
+AREA_MOST = 24      # at most this many groups (a menu holds 25); beyond, the groups grow
 REACTION_ROBBER = "carcassonne.reaction.robber"
 REACTION_CROP_CIRCLE = "carcassonne.reaction.crop_circle"
 KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
@@ -341,7 +343,7 @@ class Carcassonne:
                 return msg("carcassonne.label.area", first=first, last=first + len(groups[k]) - 1)
             if verb == "at":
                 sq = _parse_sq(args[0])
-                number = list(state.fits).index(sq) + 1
+                number = square_order(list(state.fits)).index(sq) + 1
                 return msg("carcassonne.label.at", number=number, square=square_name(*sq))
             if verb == "back":
                 return msg("carcassonne.label.back")
@@ -496,12 +498,43 @@ def _canonical(action: Action) -> Action:
 
 
 def square_groups(squares: list) -> list[list]:
-    """Groups of squares (north to south) when there are too many for one menu; [] otherwise."""
-    if len(squares) <= AREA_LIMIT:
+    """Groups of squares lying together (each within AREA_COLS columns and AREA_ROWS rows, so the
+    board can show a group close up), north to south, when the squares lie further apart; []
+    when they all lie within one such box. The same set of squares in any order gives the same
+    groups, each north to south and west to east."""
+    squares = list(squares)
+    if not squares:
         return []
-    count = -(-len(squares) // AREA_SIZE)
-    size = -(-len(squares) // count)
-    return [squares[i:i + size] for i in range(0, len(squares), size)]
+    cols, rows = AREA_COLS, AREA_ROWS
+    xs, ys = [sq[0] for sq in squares], [sq[1] for sq in squares]
+    if max(xs) - min(xs) < cols and max(ys) - min(ys) < rows:
+        return []
+    while True:
+        groups = _boxed(sorted(squares, key=lambda sq: (sq[1], sq[0])), cols, rows)
+        if len(groups) <= AREA_MOST:
+            return groups
+        cols, rows = cols + 2, rows + 1
+
+
+def _boxed(left: list, cols: int, rows: int) -> list[list]:
+    """Greedy: the northmost (then westmost) square left opens a box `rows` deep, placed across
+    the columns to hold as many of the squares left as it can; what it holds is a group."""
+    groups = []
+    while left:
+        sx, sy = left[0]
+        band = [sq for sq in left if sy <= sq[1] < sy + rows]
+        start = max(range(sx - cols + 1, sx + 1),
+                    key=lambda a: (sum(a <= sq[0] < a + cols for sq in band), a))
+        taken = {sq for sq in band if start <= sq[0] < start + cols}
+        groups.append([sq for sq in left if sq in taken])
+        left = [sq for sq in left if sq not in taken]
+    return groups
+
+
+def square_order(squares: list) -> list:
+    """The squares in the order they are numbered on the board and the buttons: group by group."""
+    groups = square_groups(squares)
+    return [sq for group in groups for sq in group] if groups else list(squares)
 
 
 def _json(text: Any) -> Any:
@@ -812,4 +845,5 @@ def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
     return result
 
 
-__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names", "square_groups"]
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names", "square_groups",
+           "square_order"]

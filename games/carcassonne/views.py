@@ -16,14 +16,14 @@ if TYPE_CHECKING:
 
 
 def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None) -> dict:
-    from games.carcassonne.engine import square_groups, follower_spots, spot_names
+    from games.carcassonne.engine import square_groups, square_order, follower_spots, spot_names
 
     board = state.board
     to_act = sorted(game.to_act(state))
     outcome = game.outcome(state)
     xs = [t[1] for t in board.tiles]
     ys = [t[2] for t in board.tiles]
-    squares = list(state.fits) if state.phase == "place" else []
+    squares = square_order(list(state.fits)) if state.phase == "place" else []
     groups = square_groups(squares)
     view = {
         "game": game.name,

@@ -89,6 +89,39 @@ def test_many_squares_are_offered_in_groups_of_at_most_twenty_four():
     assert len(every) == len(position(tiles, drawn="B").fits)  # nothing silently cut
 
 
+def test_squares_far_apart_come_in_groups_lying_close_together_numbered_group_by_group():
+    """Every group lies within 5 columns and 3 rows (the board shows it close up); every square
+    is in one group; the squares are numbered group by group, as the view numbers them."""
+    import random
+
+    from games.carcassonne.engine import AREA_COLS, AREA_ROWS, square_groups, square_order
+
+    rng = random.Random(5)
+    state, grouped = GAME.new_game(3, seed=5), 0
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        if state.phase == "place" and state.area is None:
+            squares = list(state.fits)
+            groups = square_groups(squares)
+            assert groups == square_groups(list(reversed(squares)))  # the set decides, not the order
+            if groups:
+                grouped += 1
+                assert len(groups) <= 24 and sorted(sq for g in groups for sq in g) == sorted(squares)
+                for group in groups:
+                    xs, ys = [sq[0] for sq in group], [sq[1] for sq in group]
+                    assert max(xs) - min(xs) < AREA_COLS and max(ys) - min(ys) < AREA_ROWS
+            view = GAME.view(state, None)
+            assert [(sq["x"], sq["y"]) for sq in view["squares"]] == square_order(squares)
+            for k, group in enumerate(groups):
+                first = sum(len(g) for g in groups[:k]) + 1
+                label = GAME.describe(state, seat, Action("area", (str(k + 1),)))
+                assert (label.params["first"], label.params["last"]) == (first, first + len(group) - 1)
+                assert GAME.describe(state, seat, Action("at", (f"{group[0][0]},{group[0][1]}",))
+                                     ).params["number"] == first
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert grouped >= 20
+
+
 def test_a_tile_that_fits_nowhere_is_set_aside_and_replaced():
     # A single C (city all round) next to which a road-only tile has nowhere to go.
     state = position([("C", 0, 0, "N")], drawn="E", pile=["X", "E"])
