@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
 from renderers.carcassonne_landscape import (CAPS, EMPTY, GRID, LABEL_H, LABEL_W, PANEL, choose_window, draw_landscape,
                                              seat_colour, shape, text_width_plain)
@@ -38,9 +39,11 @@ WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
 ROW_HIGHLIGHT = (255, 236, 170)
 
-HEADER = 158        # the header's height while placing: the drawn tile and the overview
+HEADER = 158        # the header's height with the drawn tile
+HEADER_OVERVIEW = 190  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
-OVERVIEW = (240, 134)  # the overview's largest width and height
+OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
+OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -163,7 +166,9 @@ def _header_height(view, names, lang, focused: bool) -> int:
     if _tiles_left_shown(view, lines):
         lines += 1
     height = 14 + lines * LINE + 8
-    return max(height, HEADER) if focused or _drawn_shown(view) else height
+    if focused:
+        return max(height, HEADER_OVERVIEW)
+    return max(height, HEADER) if _drawn_shown(view) else height
 
 
 def _drawn_shown(view) -> bool:
@@ -181,7 +186,7 @@ def _status_width(view, overview: bool) -> float:
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
     if overview:
-        right -= OVERVIEW[0] + MARGIN
+        right -= OVERVIEW[0] + OVERVIEW_NUMBERS + MARGIN
     return right - _status_left(view)
 
 
@@ -214,7 +219,9 @@ def _header(draw, view, names, lang, overview) -> None:
 
 
 def _overview(draw, view, window, right: int) -> None:
-    """The whole landscape small, the part drawn large framed in black and white."""
+    """The whole landscape small, the part drawn large framed in black and white, the last
+    round's tiles framed yellow (the texts name their squares), and grid marks under and left
+    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     box_w, box_h = OVERVIEW
@@ -228,6 +235,9 @@ def _overview(draw, view, window, right: int) -> None:
             draw._image.paste(tile_image(tile["code"], tile["rot"], s), (px, py))
         else:
             draw.rectangle((px, py, px + s - 1, py + s - 1), fill=FIELD)
+    for tile in view["tiles"][-view["seats"]:]:
+        px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
+        draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
     fx0, fy0 = max(window["x0"], x0), max(window["y0"], y0)
     fx1 = min(window["x0"] + window["cols"] - 1, x1)
     fy1 = min(window["y0"] + window["rows"] - 1, y1)
@@ -235,6 +245,20 @@ def _overview(draw, view, window, right: int) -> None:
              top + (fy1 - y0 + 1) * s + 2)
     draw.rectangle(frame, outline=INK, width=5)
     draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
+    marks_y = top + rows * s + 8 + LINE / 2 - 4
+    for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + 10):
+        draw.text((left + k * s + s / 2, marks_y), column_name(x0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
+    for k in _marked(rows, s, 42):
+        draw.text((left - 10, top + k * s + s / 2), row_name(y0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="rm")
+
+
+def _marked(count: int, step: float, room: float) -> list[int]:
+    """Which of `count` columns (or rows) `step` px apart carry their grid mark, each mark
+    `room` px from the next: the first, the last, and as many evenly between as fit."""
+    if count == 1 or (count - 1) * step < room:
+        return [0]
+    between = int((count - 1) * step // room)
+    return sorted({round(k * (count - 1) / between) for k in range(between + 1)})
 
 
 STRIP = 122  # the rotations' strip when the whole landscape is shown while turning the tile

@@ -49,8 +49,12 @@ def _must_show(view) -> list[tuple[int, int]]:
     """The squares the decision is about: where the tile fits (all of them, or the group chosen),
     the chosen square, or the tile just laid (with the squares round them)."""
     phase = view["phase"]
-    if phase == "place":  # the squares offered (the engine groups them to lie close together)
-        return [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
+    if phase == "place":  # the squares offered (the engine groups them to lie close together),
+        cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
+        x0, y0, x1, y1 = bounds(cells + [(view["tiles"][-1]["x"], view["tiles"][-1]["y"])])
+        if x1 - x0 < 5 and y1 - y0 < 3:  # and the last tile (the texts name it) where it lies near
+            cells.append((view["tiles"][-1]["x"], view["tiles"][-1]["y"]))
+        return cells
     centre = view["square"] if phase == "rotate" and view.get("square") else view["tiles"][-1]
     return [(centre["x"] + dx, centre["y"] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
@@ -77,7 +81,9 @@ def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused
         mx0, my0, mx1, my1 = bounds(_must_show(view))
         mx0, my0, mx1, my1 = max(mx0, x0), max(my0, y0), min(mx1, x1), min(my1, y1)
         near = min(CAPS[view["phase"]], room_w // (mx1 - mx0 + 1), room_h // (my1 - my0 + 1))
-        if near > size * 1.25:  # much larger than the whole: show the part, as much as fits
+        # much larger than the whole: show the part, as much as fits (the squares close up
+        # whenever that makes them larger at all)
+        if near > size * (1.1 if view["phase"] == "place" else 1.25):
             size = near
             shown_cols, shown_rows = min(cols, room_w // size), min(rows, room_h // size)
             x0 = max(x0, min(mx0 - (shown_cols - (mx1 - mx0 + 1)) // 2, x1 - shown_cols + 1))
