@@ -307,13 +307,14 @@ def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
 
 
 def _rotation_panel(draw, view, panel: dict) -> None:
-    """One rotation on the chosen square amid its neighbours, its number where the panel's
-    letters and numbers meet, as on its button."""
+    """One rotation on the chosen square amid its neighbours, its number on the tile's top left
+    corner (where no edge is matched), as on its button."""
     square = view["square"]
     candidate = {"code": view["drawn"], "x": square["x"], "y": square["y"], "rot": panel["rot"]}
     draw_landscape(draw, view, panel["window"], candidate)
-    r = 27
-    cx, cy = panel["x"] + LABEL_W / 2 - 6, panel["y"] + LABEL_H / 2 - 2
+    r = 28
+    cx, cy = panel["window"]["left"] + panel["window"]["size"] + 6, panel["window"]["top"] + panel["window"]["size"] + 6
+    draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
     draw.text((cx, cy), str(panel["number"]), font=font(MIN_TEXT), fill=WHITE, anchor="mm")
 

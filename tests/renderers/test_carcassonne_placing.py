@@ -230,12 +230,14 @@ def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     assert numbers == list(range(1, len(buttons) + 1))
     image, drawn = drawn_on(GAME.view(state, None), lang)
     assert not readable_problems(drawn, image.size)
-    # each rotation's panel carries its number where its column letters stand
     letters = [r for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text) and middle(r)[1] > board.HEADER_OVERVIEW]
-    letters_y = {round(middle(r)[1]) for r in letters}
-    on_panels = sorted(int(r.text) for r in drawn if r.text.isdigit()
-                       and any(abs(middle(r)[1] - y) <= 3 for y in letters_y))
-    assert on_panels == numbers
+    # each rotation's panel carries its number on the tile's top left corner (the tile in the middle)
+    view = GAME.view(state, None)
+    panels = board.layout(view, NAMES[:view["seats"]], lang)["panels"]
+    corners = [(p["window"]["left"] + p["window"]["size"], p["window"]["top"] + p["window"]["size"]) for p in panels]
+    on_panels = [[int(r.text) for r in texts_at(drawn, str(p["number"]), corner, slack=12)]
+                 for p, corner in zip(panels, corners)]
+    assert on_panels == [[n] for n in numbers]
     # the square chosen, named on the panels' grid, is where each rotation is drawn
     name = square_name(*state.square)
     column = re.match(r"-?[A-Z]+", name).group()
