@@ -40,7 +40,7 @@ MARGIN = 16
 ROW_HIGHLIGHT = (255, 236, 170)
 
 HEADER = 158        # the header's height with the drawn tile
-HEADER_OVERVIEW = 190  # ... and while placing: the overview with its grid marks under and left of it
+HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview

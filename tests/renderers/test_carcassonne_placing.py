@@ -378,3 +378,36 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
     for tile in (150, 180, 200):
         box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
         assert box[3] - box[1] >= 36, tile
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(lang):
+    """The turn's texts name the last round's squares ("Bob places a tile on Q14"): each lies in
+    the part drawn large, or the header's overview (the whole landscape, the last round's tiles
+    framed yellow) carries grid marks, the first and last columns' letters and rows' numbers."""
+    from games.carcassonne.grid import column_name, row_name
+
+    checked = 0
+    for k, state in enumerate(states_of(3, 6)):
+        if state.phase not in ("place", "rotate", "follower") or k % 3:
+            continue
+        view = GAME.view(state, None)
+        plan = board.layout(view, NAMES[:3], lang)
+        named = [(tile["x"], tile["y"]) for tile in view["tiles"][-3:]]
+        windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+        if all(any(land.inside(w, *square) for w in windows) for square in named):
+            continue
+        checked += 1
+        assert plan["window"]["part"]
+        image, drawn = drawn_on(view, lang)
+        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        x0, y0, x1, y1 = plan["window"]["bounds"]
+        assert {column_name(x0), column_name(x1)} <= {r.text for r in header}, [r.text for r in header]
+        assert {row_name(y0), row_name(y1)} <= {r.text for r in header}
+        assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named)
+        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], board.HEADER_OVERVIEW))
+        assert board.HIGHLIGHT in {colour for _, colour in top.getcolors(1 << 20)}
+    assert checked >= 10
+
+
+WIDTH_HALF = PHONE_SIZE[0] // 2
