@@ -5,11 +5,14 @@ seat, a square's or a spot's choice number, the grid's letters) is drawn at 40 p
 nothing touches. The landscape is therefore drawn where the decision is:
 
 - While placing (the square, the rotation, the follower), the part of the landscape around the
-  squares where the tile fits and the last round's tiles (around the square chosen, or the tile
-  just laid) is drawn large, with a small overview of the whole landscape in the header framing
-  that part. Each rotation that fits is shown on the chosen square amid its neighbours, numbered
-  like the buttons; the free follower spots are numbered on the laid tile, each in the shape of
-  the follower that would stand there.
+  squares where the tile fits (the engine offers squares far apart in groups lying together;
+  picking a group shows the whole landscape with every group framed), around the square
+  chosen, or the tile just laid, is drawn close up, with a small overview of the whole
+  landscape in the header framing that part, the last round's tiles framed yellow, and grid
+  marks beside it (a square the texts name is found there when it lies off the close-up).
+  Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
+  buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
+  the shape of the follower that would stand there.
 - At the end, in the robber and crop-circle steps (the choices lie all over the landscape or on
   the score track) and on request (`view["landscape"] == "whole"`, set by `/game board`), the
   whole landscape as large as it fits.
