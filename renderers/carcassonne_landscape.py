@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
-from renderers.carcassonne_tiles import WHITE, tile_image
+from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, shield_boxes, tile_image
 from renderers.common import HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on
 
 EMPTY = (226, 219, 200)
@@ -242,7 +242,7 @@ def _follower_marks(view, window, codes) -> list[dict]:
             sx, sy = cloister_spot(codes.get((x, y)))
         px, py = origin(window, x, y)
         marks.append({"x": px + sx * size, "y": py + sy * size, "tile": (px, py, size), "kind": kind, "m": m,
-                      "seat": seat, "count": count, "text": str(seat + 1)})
+                      "seat": seat, "count": count, "text": str(seat + 1), "code": codes.get((x, y))})
     return marks
 
 
@@ -265,7 +265,8 @@ def _spot_marks(view, window, codes) -> list[dict]:
     grow = max(0.0, (gap * (1 if len(spots) == 1 else 2) - size) / 2)
     places = _spread([(x + grow, y + grow) for x, y in places], gap, size + 2 * grow)
     return [{"x": px + sx - grow, "y": py + sy - grow, "tile": (px, py, size), "kind": spot["kind"], "m": m,
-             "seat": None, "count": 1, "text": str(spot["n"]), "placed": True}
+             "seat": None, "count": 1, "text": str(spot["n"]), "placed": True,
+             "code": codes.get((spot["x"], spot["y"]))}
             for spot, (sx, sy) in zip(spots, places)]
 
 
@@ -310,6 +311,7 @@ def _separate(marks: list[dict], window) -> None:
         w, h = _extent(mark["kind"], mark["m"])
         mark["x"] = min(max(mark["x"], px + w + 3), px + size - w - 3) if size > 2 * w + 6 else px + size / 2
         mark["y"] = min(max(mark["y"], py + h + 3), py + size - h - 3) if size > 2 * h + 6 else py + size / 2
+    _off_shields(marks)
     size = window["size"]
     if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
         return  # every mark lies inside its own tile: none can touch another tile's
@@ -338,6 +340,56 @@ def _separate(marks: list[dict], window) -> None:
                 mark["x"], mark["y"] = x, y
         if not moved:
             break
+    _off_shields(marks)  # a mark pushed onto a shield moves off it again
+
+
+def _apart(a, b, gap: float = 2) -> bool:
+    return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+
+
+def _off_shields(marks: list[dict]) -> None:
+    """A mark on a tile with room for it is moved off the tile's pennant shields (a thief's
+    triangle over a shield hid the pennant): the least move that clears them, staying inside
+    its tile (a knight inside its city), near its spot and touching no other mark; where the
+    mark cannot clear them so, it is drawn smaller (never under the standard's least)."""
+    for mark in marks:
+        if not mark.get("code"):
+            continue
+        px, py, size = mark["tile"]
+        shields = [(px + a * size, py + b * size, px + c * size, py + d * size)
+                   for a, b, c, d in shield_boxes(*mark["code"])]
+        if not shields or all(_apart(box(mark), shield) for shield in shields):
+            continue
+        others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
+        for m in range(mark["m"], 45, -6):
+            place = _clear_place(dict(mark, m=m), shields + others)
+            if place:
+                mark["x"], mark["y"], mark["m"] = place[0], place[1], m
+                break
+
+
+def _clear_place(mark: dict, boxes: list) -> tuple[int, int] | None:
+    """The nearest place for `mark` in its tile (within 40 % of the tile's side, a knight in its
+    city) touching none of `boxes`."""
+    px, py, size = mark["tile"]
+    w, h = _extent(mark["kind"], mark["m"])
+    if size < 2 * w + 6 or size < 2 * h + 12:
+        return None
+    inside = city_mask(*mark["code"]) if mark["kind"] == "city" else None
+    best = None
+    for x in range(int(px + w + 3), int(px + size - w - 3) + 1, 4):
+        for y in range(int(py + h + 9), int(py + size - h - 3) + 1, 4):
+            distance = (x - mark["x"]) ** 2 + (y - mark["y"]) ** 2
+            if distance > (0.4 * size) ** 2 or (best is not None and distance >= best[0]):
+                continue
+            moved = box(dict(mark, x=x, y=y))
+            if not all(_apart(moved, other) for other in boxes):
+                continue
+            if inside is not None and inside.getpixel((min(MASTER - 1, int((x - px) / size * MASTER)),
+                                                       min(MASTER - 1, int((y - py) / size * MASTER)))) < 128:
+                continue
+            best = (distance, x, y)
+    return best[1:] if best else None
 
 
 def draw_mark(draw, mark) -> None:

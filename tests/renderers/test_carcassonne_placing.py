@@ -16,6 +16,7 @@ from i18n import t, translate
 from renderers import carcassonne as board
 from renderers import carcassonne_landscape as land
 from renderers.carcassonne import render
+from renderers.carcassonne_tiles import shield_boxes
 from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, recording_texts
 from tests.renderers.standard import readable_problems
 
@@ -163,6 +164,14 @@ def test_no_two_marks_touch_on_the_busiest_boards(busiest, lang, monkeypatch):
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
                 assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (label, a, b)
+        # on the close-ups no mark covers a pennant's shield (it counts points)
+        for mark in drawn_marks:
+            px, py, size = mark["tile"]
+            if size >= 150 and mark.get("code"):
+                for u0, v0, u1, v1 in shield_boxes(*mark["code"]):
+                    shield = (px + u0 * size, py + v0 * size, px + u1 * size, py + v1 * size)
+                    a = land.box(mark)
+                    assert a[2] < shield[0] or shield[2] < a[0] or a[3] < shield[1] or shield[3] < a[1], (label, mark)
 
 
 # ----------------------------------------------------------------------------------------
@@ -411,3 +420,29 @@ def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(l
 
 
 WIDTH_HALF = PHONE_SIZE[0] // 2
+
+
+def test_no_mark_covers_a_pennant_on_the_close_ups_of_whole_games(monkeypatch):
+    """Followers and free spots on tiles drawn close up keep off the tiles' shields."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    checked = 0
+    for seats, seed in ((3, 2), (5, 9)):
+        for state in states_of(seats, seed):
+            if state.phase not in ("place", "follower"):
+                continue
+            drawn_marks.clear()
+            render(GAME.view(state, None), NAMES[:seats])
+            for mark in drawn_marks:
+                px, py, size = mark["tile"]
+                a = land.box(mark)
+                if size < 150 or not mark.get("code") or not (px <= a[0] and a[2] <= px + size):
+                    continue  # (a follower pushed aside by the spots of the tile just laid: not yet)
+                for u0, v0, u1, v1 in shield_boxes(*mark["code"]):
+                    checked += 1
+                    shield = (px + u0 * size, py + v0 * size, px + u1 * size, py + v1 * size)
+                    a = land.box(mark)
+                    assert a[2] < shield[0] or shield[2] < a[0] or a[3] < shield[1] or shield[3] < a[1], repr(mark)
+    assert checked >= 20
