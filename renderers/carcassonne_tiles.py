@@ -186,8 +186,7 @@ def _crop_circle(draw, centre, s: float) -> None:
         draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
 
 
-@keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
-@lru_cache(maxsize=None)
+@keep_drawn(2 * 2**20)  # 100 KB each: the kinds of the last few turns' close-ups
 def _cities(code: str, rot: int):
     """The tile's cities at master size: their mask (white inside the walls), each city's
     segment with its outline and walls, and where the pennant shields hang (unit coordinates)."""
@@ -212,10 +211,11 @@ def _cities(code: str, rot: int):
     return city_mask, cities, tuple(shields)
 
 
-def shield_boxes(code: str, rot: int) -> list[tuple[float, float, float, float]]:
+@lru_cache(maxsize=None)
+def shield_boxes(code: str, rot: int) -> tuple[tuple[float, float, float, float], ...]:
     """Where the tile's pennant shields are drawn, as boxes in unit coordinates (their white and
     dark borders included): a follower's mark is kept off them."""
-    return [(u - 0.13, v - 0.15, u + 0.13, v + 0.18) for u, v in _cities(code, rot)[2]]
+    return tuple((u - 0.13, v - 0.15, u + 0.13, v + 0.18) for u, v in _cities(code, rot)[2])
 
 
 def city_mask(code: str, rot: int) -> Image.Image:
@@ -223,6 +223,7 @@ def city_mask(code: str, rot: int) -> Image.Image:
     return _cities(code, rot)[0]
 
 
+@keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
     robber and crop-circle marks), for scaling down."""
@@ -299,7 +300,7 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@keep_drawn(3 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
+@keep_drawn(8 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px)
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:
