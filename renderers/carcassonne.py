@@ -315,11 +315,11 @@ def _rotation_panel(draw, view, panel: dict) -> None:
     square = view["square"]
     candidate = {"code": view["drawn"], "x": square["x"], "y": square["y"], "rot": panel["rot"]}
     draw_landscape(draw, view, panel["window"], candidate)
-    r = 28
+    r = 32  # its digit at 48 px type, some 37 px tall (10 px on a phone)
     cx, cy = panel["window"]["left"] + panel["window"]["size"] + 6, panel["window"]["top"] + panel["window"]["size"] + 6
     draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
-    draw.text((cx, cy), str(panel["number"]), font=font(MIN_TEXT), fill=WHITE, anchor="mm")
+    draw.text((cx, cy), str(panel["number"]), font=font(48), fill=WHITE, anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
