@@ -1,11 +1,16 @@
 """The Carcassonne (with The Robbers and the crop circle) rules engine (the `games.core.Game` contract).
 
 A turn is a few sub-steps, each offered through `legal_actions` (canonical action texts):
-  area <k>            with squares further apart than 5 columns or 3 rows: first pick a group of
-                      squares lying together (k from 1)
-  at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards)
+  group <k>           when the board picture cannot show every square where the tile fits close
+                      up (games.carcassonne.closeup): first pick a group of squares lying together
+                      (k from 1); the picture then shows that group close up
+  at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards);
+                      any square where it fits is taken, in a group picked or not (a group only
+                      narrows what the menu offers)
   turn <N|E|S|W>      where the tile's printed top points; only rotations that fit, one per look
-  back                choose another square
+  back                choose another square (or group)
+  area <k>            not offered: the group of squares of games recorded before close-ups (runs
+                      of 20 squares when more than 24 fit), still taken so their records replay
   robber <space>      after a robber tile: put (or move) your robber beside another player's
                       counting figure on that track space; `pass` keeps it where it is
   follower <spot>     a follower on a free feature of the new tile (city1, road2, field1, cloister);
@@ -25,6 +30,7 @@ from typing import Any, Mapping
 
 from games.carcassonne import state as state_io
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
+from games.carcassonne.closeup import SquarePlan, legacy_groups, square_plan
 from games.carcassonne.grid import square_name
 from games.carcassonne.data import (
     CITY_PER_PENNANT, CITY_PER_TILE, CLOISTER_COMPLETE, CROP_CIRCLE_CODE, END_CITY_PER_PENNANT,
@@ -34,9 +40,6 @@ from games.carcassonne.data import (
 from games.carcassonne.state import CarcassonneState
 from games.core import Action, Event, Features, GameError, Msg, Option, Outcome, SeatRef, chance, check_turn, msg
 
-AREA_COLS = 5       # the squares offered at once lie within this many columns ...
-AREA_ROWS = 3       # ... and rows: the board shows them close up (phone size), with their neighbours
-AREA_MOST = 24      # at most this many groups (a menu holds 25); beyond, the groups grow
 REACTION_ROBBER = "carcassonne.reaction.robber"
 REACTION_CROP_CIRCLE = "carcassonne.reaction.crop_circle"
 KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
@@ -119,16 +122,12 @@ class Carcassonne:
             return []
         phase = state.phase
         if phase == "place":
-            squares = list(state.fits)
-            groups = square_groups(squares)
-            if groups and state.area is None:
-                return [Action("area", (str(k + 1),)) for k in range(len(groups))]
-            if groups:
-                squares = groups[state.area]
-            actions = [Action("at", (_sq(sq),)) for sq in squares]
-            if groups:
-                actions.append(Action("back"))
-            return actions
+            plan = squares_offered(state)
+            if plan.groups and state.area is None:
+                return [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
+            if plan.groups:
+                return [Action("at", (_sq(sq),)) for sq in plan.groups[state.area]] + [Action("back")]
+            return [Action("at", (_sq(sq),)) for sq in plan.order]
         if phase == "rotate":
             rots = state.fits[state.square]
             return [Action("turn", (SIDE_NAMES[r],)) for r in rots] + [Action("back")]
@@ -149,19 +148,24 @@ class Carcassonne:
 
     def apply(self, state: CarcassonneState, seat: int, action: Action) -> tuple[CarcassonneState, list[Event]]:
         action = _canonical(action)
-        check_turn(self, state, seat, action)
+        if not _taken_unoffered(self, state, seat, action):
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args
         # The steps towards a square say in words what was chosen ("Anna picks square M12."
         # rather than a button's label); they are provisional (`kind="step"`): a turn's account
         # may leave them out, since the tile placed says where it went.
-        if verb == "area":
+        if verb == "group":
             new.area = int(args[0]) - 1
-            groups = square_groups(list(state.fits))
-            first = sum(len(group) for group in groups[:new.area]) + 1
-            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first,
-                                    last=first + len(groups[new.area]) - 1), kind="step"))
+            first, last = _group_numbers(squares_offered(state).groups, new.area)
+            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last),
+                                kind="step"))
+        elif verb == "area":  # a record of before close-ups: said as it was then; the choice goes on
+            new.area = None
+            first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
+            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last),
+                                kind="step"))
         elif verb == "at":
             new.square = _parse_sq(args[0])
             new.phase = "rotate"
@@ -336,14 +340,13 @@ class Carcassonne:
         action = _canonical(action)
         verb, args = action.verb, action.args
         try:
-            if verb == "area":
-                groups = square_groups(list(state.fits))
-                k = int(args[0]) - 1
-                first = sum(len(g) for g in groups[:k]) + 1
-                return msg("carcassonne.label.area", first=first, last=first + len(groups[k]) - 1)
+            if verb in ("group", "area"):
+                groups = squares_offered(state).groups if verb == "group" else legacy_groups(list(state.fits))
+                first, last = _group_numbers(groups, int(args[0]) - 1)
+                return msg("carcassonne.label.area", first=first, last=last)
             if verb == "at":
                 sq = _parse_sq(args[0])
-                number = square_order(list(state.fits)).index(sq) + 1
+                number = squares_offered(state).order.index(sq) + 1
                 return msg("carcassonne.label.at", number=number, square=square_name(*sq))
             if verb == "back":
                 return msg("carcassonne.label.back")
@@ -497,44 +500,36 @@ def _canonical(action: Action) -> Action:
     return Action(verb, tuple(args))
 
 
-def square_groups(squares: list) -> list[list]:
-    """Groups of squares lying together (each within AREA_COLS columns and AREA_ROWS rows, so the
-    board can show a group close up), north to south, when the squares lie further apart; []
-    when they all lie within one such box. The same set of squares in any order gives the same
-    groups, each north to south and west to east."""
-    squares = list(squares)
-    if not squares:
-        return []
-    cols, rows = AREA_COLS, AREA_ROWS
-    xs, ys = [sq[0] for sq in squares], [sq[1] for sq in squares]
-    if max(xs) - min(xs) < cols and max(ys) - min(ys) < rows:
-        return []
-    while True:
-        groups = _boxed(sorted(squares, key=lambda sq: (sq[1], sq[0])), cols, rows)
-        if len(groups) <= AREA_MOST:
-            return groups
-        cols, rows = cols + 2, rows + 1
+def squares_offered(state: CarcassonneState) -> SquarePlan:
+    """How the squares where the drawn tile fits are offered: all at once, shown close up in one
+    picture, or in groups lying together (games.carcassonne.closeup); and how they are numbered."""
+    return square_plan(state.fits, state.seats)
 
 
-def _boxed(left: list, cols: int, rows: int) -> list[list]:
-    """Greedy: the northmost (then westmost) square left opens a box `rows` deep, placed across
-    the columns to hold as many of the squares left as it can; what it holds is a group."""
-    groups = []
-    while left:
-        sx, sy = left[0]
-        band = [sq for sq in left if sy <= sq[1] < sy + rows]
-        start = max(range(sx - cols + 1, sx + 1),
-                    key=lambda a: (sum(a <= sq[0] < a + cols for sq in band), a))
-        taken = {sq for sq in band if start <= sq[0] < start + cols}
-        groups.append([sq for sq in left if sq in taken])
-        left = [sq for sq in left if sq not in taken]
-    return groups
+def _group_numbers(groups, k: int) -> tuple[int, int]:
+    """The numbers of group k's first and last squares (squares are numbered group by group)."""
+    if not 0 <= k < len(groups):
+        raise IndexError(k)
+    first = sum(len(group) for group in groups[:k]) + 1
+    return first, first + len(groups[k]) - 1
 
 
-def square_order(squares: list) -> list:
-    """The squares in the order they are numbered on the board and the buttons: group by group."""
-    groups = square_groups(squares)
-    return [sq for group in groups for sq in group] if groups else list(squares)
+def _taken_unoffered(game: "Carcassonne", state: CarcassonneState, seat: int, action: Action) -> bool:
+    """Moves taken in the placing step though no menu offers them: any square where the tile
+    fits (a group only narrows the menu), `back` with no group picked (nothing happens), and a
+    group of games recorded before close-ups (`area k`)."""
+    if state.phase != "place" or seat != state.turn or game.outcome(state) is not None:
+        return False
+    try:
+        if action.verb == "at" and len(action.args) == 1:
+            return _parse_sq(action.args[0]) in state.fits
+        if action.verb == "back" and not action.args:
+            return True
+        if action.verb == "area" and len(action.args) == 1:
+            return 1 <= int(action.args[0]) <= len(legacy_groups(list(state.fits)))
+    except ValueError:
+        return False
+    return False
 
 
 def _json(text: Any) -> Any:
@@ -845,5 +840,5 @@ def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
     return result
 
 
-__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names", "square_groups",
-           "square_order"]
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names",
+           "squares_offered"]

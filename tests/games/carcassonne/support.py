@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from games.carcassonne import GAME
 from games.carcassonne.board import build
-from games.carcassonne.engine import spot_names, square_groups
+from games.carcassonne.engine import spot_names
 from games.carcassonne.state import CarcassonneState
 from games.core import Action
 
@@ -34,14 +34,7 @@ def play(state, *moves, seat=None):
     events = []
     for text in moves:
         actor = seat if seat is not None else min(GAME.to_act(state))
-        action = Action.parse(text)
-        if action.verb == "at" and state.area is None and GAME.legal_actions(state, actor)[0].verb == "area":
-            # squares far apart come in groups: the group holding the square first, as on the menu
-            square = tuple(int(n) for n in action.args[0].split(","))
-            k = next(k for k, group in enumerate(square_groups(list(state.fits))) if square in group)
-            state, new = GAME.apply(state, actor, Action("area", (str(k + 1),)))
-            events.extend(new)
-        state, new = GAME.apply(state, actor, action)
+        state, new = GAME.apply(state, actor, Action.parse(text))
         events.extend(new)
     return state, events
 

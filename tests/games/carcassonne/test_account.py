@@ -62,7 +62,7 @@ def test_choosing_a_group_of_squares_is_a_step():
     for _ in range(600):
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
-        if legal[0].verb == "area":
+        if legal[0].verb == "group":
             state, events = GAME.apply(state, seat, legal[-1])
             assert [(e.text.id, e.kind) for e in events] == [("carcassonne.event.area", "step")]
             state, events = GAME.apply(state, seat, Action("back"))
