@@ -68,7 +68,10 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     if plan["strip_top"] is not None:
         _rotation_strip(draw, view, plan["strip_top"])
     for panel in plan["panels"]:
-        _rotation_panel(draw, view, panel)
+        if "rot" in panel:
+            _rotation_panel(draw, view, panel)
+        else:
+            _square_panel(draw, view, panel["window"])
     if not plan["panels"]:
         draw_landscape(draw, view, plan["window"])
     _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
@@ -94,6 +97,9 @@ def layout(view: dict, names: list[str], lang: str = "en") -> dict:
     top = _header_height(view, names, lang, focused)
     if focused and _rotations(view):
         plan["panels"], plan["window"] = _rotation_panels(view, top=top + 8, bottom=bottom)
+        return plan
+    if focused and len(closeup_boxes(view)) > 1:
+        plan["panels"], plan["window"] = _square_panels(view, top=top + 8, bottom=bottom)
         return plan
     if _rotations(view):  # the whole landscape asked for while turning the tile
         plan["strip_top"] = top
@@ -144,8 +150,21 @@ def badge(draw, centre: tuple[float, float], seat: int, diameter: int = BADGE) -
 
 
 def _focused(view) -> bool:
-    """Whether the landscape is shown around the decision (placing) rather than whole."""
-    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS
+    """Whether the landscape is shown around the decision (placing) rather than whole: not
+    while a group of squares is to be picked (the whole landscape shows where each lies)."""
+    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
+    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not picking_group
+
+
+def closeup_boxes(view) -> list[tuple[int, int, int, int]]:
+    """The boxes of the landscape (x0, y0, columns, rows) the engine shows the squares offered
+    in, in reading order (games.carcassonne.closeup)."""
+    def leaves(node):
+        if "box" in node:
+            return [tuple(node["box"])]
+        return [box for part in next(iter(node.values())) for box in leaves(part)]
+
+    return leaves(view["closeup"]) if view.get("closeup") else []
 
 
 def _rotations(view) -> list[int]:
@@ -241,13 +260,13 @@ def _overview(draw, view, window, right: int) -> None:
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
-    fx0, fy0 = max(window["x0"], x0), max(window["y0"], y0)
-    fx1 = min(window["x0"] + window["cols"] - 1, x1)
-    fy1 = min(window["y0"] + window["rows"] - 1, y1)
-    frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
-             top + (fy1 - y0 + 1) * s + 2)
-    draw.rectangle(frame, outline=INK, width=5)
-    draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
+    for fx, fy, fcols, frows in window.get("frames") or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
+        fx0, fy0 = max(fx, x0), max(fy, y0)
+        fx1, fy1 = min(fx + fcols - 1, x1), min(fy + frows - 1, y1)
+        frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
+                 top + (fy1 - y0 + 1) * s + 2)
+        draw.rectangle(frame, outline=INK, width=5)
+        draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
     marks_y = top + rows * s + 8 + LINE / 2 - 4
     for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + 10):
         draw.text((left + k * s + s / 2, marks_y), column_name(x0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
@@ -262,6 +281,70 @@ def _marked(count: int, step: float, room: float) -> list[int]:
         return [0]
     between = int((count - 1) * step // room)
     return sorted({round(k * (count - 1) / between) for k in range(between + 1)})
+
+
+PANEL_GAP = 24  # between the panels of squares lying apart (their grounds' edges 18 px apart)
+
+
+def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+    """The squares where the tile fits in two or three panels, one for each place they lie
+    (the engine's close-up: view["closeup"]), beside or above each other as the engine
+    arranged them, each with its column letters and row numbers, their tiles as large as the
+    room allows (CAPS["place"] at most; 160 px at least, tested). Returns the panels (each with
+    its window) and, for the overview, the whole landscape's bounds and the boxes to frame."""
+    tree = view["closeup"]
+
+    def extent(node, size: int) -> tuple[int, int]:
+        if "box" in node:
+            _, _, cols, rows = node["box"]
+            return LABEL_W + cols * size, LABEL_H + rows * size
+        (arrange, parts), = node.items()
+        sizes = [extent(part, size) for part in parts]
+        gaps = PANEL_GAP * (len(parts) - 1)
+        if arrange == "side":
+            return sum(w for w, _ in sizes) + gaps, max(h for _, h in sizes)
+        return max(w for w, _ in sizes), sum(h for _, h in sizes) + gaps
+
+    room_w, room_h = WIDTH - 2 * MARGIN, bottom - top
+    size = next(s for s in range(CAPS["place"], 20, -1)
+                if extent(tree, s)[0] <= room_w and extent(tree, s)[1] <= room_h)
+    panels: list[dict] = []
+
+    def place(node, x: float, y: float, w: float, h: float) -> None:
+        """Put the node's panels in the room (x, y, w, h), each part in the middle of its share."""
+        node_w, node_h = extent(node, size)
+        x, y = x + (w - node_w) // 2, y + (h - node_h) // 2
+        if "box" in node:
+            x0, y0, cols, rows = node["box"]
+            panels.append({"window": {"x0": x0, "y0": y0, "cols": cols, "rows": rows, "size": size,
+                                      "left": int(x) + LABEL_W, "top": int(y) + LABEL_H, "part": True}})
+            return
+        (arrange, parts), = node.items()
+        for part in parts:
+            part_w, part_h = extent(part, size)
+            if arrange == "side":
+                place(part, x, y, part_w, node_h)
+                x += part_w + PANEL_GAP
+            else:
+                place(part, x, y, node_w, part_h)
+                y += part_h + PANEL_GAP
+
+    place(tree, MARGIN, top, room_w, room_h)
+    cells = [(tile["x"], tile["y"]) for tile in view["tiles"]] + [(sq["x"], sq["y"]) for sq in view["squares"]]
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    shown = {"part": True, "bounds": (min(xs), min(ys), max(xs), max(ys)),
+             "frames": [(p["window"]["x0"], p["window"]["y0"], p["window"]["cols"], p["window"]["rows"])
+                        for p in panels]}
+    return panels, shown
+
+
+def _square_panel(draw, view, window) -> None:
+    """One place of the landscape with squares offered, on a ground of its own (it lies apart
+    from the panel beside it, which shows another place)."""
+    size = window["size"]
+    right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+    draw.rectangle((window["left"] - 3, window["top"] - 3, right + 3, bottom + 3), fill=PANEL, outline=MUTED, width=2)
+    draw_landscape(draw, view, window)
 
 
 STRIP = 122  # the rotations' strip when the whole landscape is shown while turning the tile

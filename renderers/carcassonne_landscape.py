@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from games.carcassonne.closeup import COLUMNS, rows_shown
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
 from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, shield_boxes, tile_image
@@ -23,7 +24,7 @@ PANEL = (250, 246, 236)
 LABEL_H = 44        # the row of column letters over the landscape
 LABEL_W = 60        # the column of row numbers left of it
 BIGGEST_TILE = 240
-CAPS = {"place": 180, "rotate": 170, "follower": 200}  # tile size while placing, at most
+CAPS = {"place": 200, "rotate": 170, "follower": 200}  # tile size while placing, at most
 
 
 @lru_cache(maxsize=512)
@@ -49,10 +50,15 @@ def _must_show(view) -> list[tuple[int, int]]:
     """The squares the decision is about: where the tile fits (all of them, or the group chosen),
     the chosen square, or the tile just laid (with the squares round them)."""
     phase = view["phase"]
-    if phase == "place":  # the squares offered (the engine groups them to lie close together),
-        cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
+    if phase == "place":  # the part of the landscape the engine shows the squares in (each with a
+        # tile it joins), or the squares offered; and the last tile (the texts name it) where it lies near
+        box = (view.get("closeup") or {}).get("box")
+        if box:
+            cells = [(box[0], box[1]), (box[0] + box[2] - 1, box[1] + box[3] - 1)]
+        else:
+            cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
         x0, y0, x1, y1 = bounds(cells + [(view["tiles"][-1]["x"], view["tiles"][-1]["y"])])
-        if x1 - x0 < 5 and y1 - y0 < 3:  # and the last tile (the texts name it) where it lies near
+        if x1 - x0 < COLUMNS and y1 - y0 < rows_shown(view["seats"]):
             cells.append((view["tiles"][-1]["x"], view["tiles"][-1]["y"]))
         return cells
     centre = view["square"] if phase == "rotate" and view.get("square") else view["tiles"][-1]
@@ -133,7 +139,7 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
     if not view["over"] and inside(window, last["x"], last["y"]):
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
-    number_size = 48 if size >= 80 else MIN_TEXT
+    number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):
@@ -191,7 +197,7 @@ def _grid_labels(draw, window) -> None:
     step = max(1, math.ceil((widest + 8) / size))
     for k in range(0, window["cols"], step):
         x = window["left"] + k * size + size / 2
-        draw.text((x, window["top"] - LABEL_H / 2 - 2), column_name(window["x0"] + k), font=font(MIN_TEXT),
+        draw.text((x, window["top"] - LABEL_H / 2 - 6), column_name(window["x0"] + k), font=font(MIN_TEXT),
                   fill=MUTED, anchor="mm")
     step = max(1, math.ceil(44 / size))
     for k in range(0, window["rows"], step):
@@ -315,10 +321,11 @@ def _separate(marks: list[dict], window) -> None:
     size = window["size"]
     if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
         return  # every mark lies inside its own tile: none can touch another tile's
-    # only marks on tiles near each other can touch (spots spill round a small tile)
-    pairs = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
-             if abs(a["tile"][0] - b["tile"][0]) <= 2 * size and abs(a["tile"][1] - b["tile"][1]) <= 2 * size]
-    for _ in range(40):
+    reach = 2 * max(max(_extent(mark["kind"], mark["m"])) for mark in marks) + 20 if marks else 0
+    for step in range(240):
+        # only marks near each other can touch (as they are pushed, others come near)
+        pairs = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
+                 if abs(a["x"] - b["x"]) <= reach and abs(a["y"] - b["y"]) <= reach]
         moved = False
         for a, b in pairs:
             ax0, ay0, ax1, ay1 = box(a)
@@ -326,18 +333,19 @@ def _separate(marks: list[dict], window) -> None:
             over_x, over_y = min(ax1, bx1) - max(ax0, bx0) + 2, min(ay1, by1) - max(ay0, by0) + 2
             if over_x <= 0 or over_y <= 0:
                 continue
-            key, over = ("x", over_x) if over_x < over_y else ("y", over_y)
+            # the shorter way apart; where marks jam (each push undone by another), the other way too
+            key, over = ("x", over_x) if (over_x < over_y) != (step >= 120 and step % 2 == 1) else ("y", over_y)
             push = (over / 2 + 0.5) * (1 if b[key] >= a[key] else -1)
             a[key] -= push
             b[key] += push
             moved = True
-        for mark in marks:  # spots spilling round a small tile stay on the landscape shown
-            if mark.get("placed"):
-                w, h = _extent(mark["kind"], mark["m"])
-                x = min(max(mark["x"], window["left"] + w + 2), window["left"] + window["cols"] * size - w - 2)
-                y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
-                moved = moved or (x, y) != (mark["x"], mark["y"])
-                mark["x"], mark["y"] = x, y
+        for mark in marks:  # marks pushed apart (spots spilling round a small tile, followers on
+            # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and numbers
+            w, h = _extent(mark["kind"], mark["m"])
+            x = min(max(mark["x"], window["left"] + w + 2), window["left"] + window["cols"] * size - w - 2)
+            y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
+            moved = moved or (x, y) != (mark["x"], mark["y"])
+            mark["x"], mark["y"] = x, y
         if not moved:
             break
     _off_shields(marks)  # a mark pushed onto a shield moves off it again

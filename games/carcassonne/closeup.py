@@ -8,6 +8,10 @@ columns between them, above each other one row less than one panel (each panel c
 column letters and row numbers). The renderer's tests draw every arrangement listed here and
 check it fits at CLOSE_UP px.
 
+A panel shows each of its squares with a tile it would join (the landscape the choice is
+about), and panels show places of the landscape at least a column or row apart (no tile is
+drawn twice, and what lies between is not mistaken for one piece of landscape).
+
 When all squares where the drawn tile fits can be shown so, in one to three panels, the picture
 shows them all and the player taps the square at once. Otherwise they are offered in groups,
 each as large as one panel, and the player picks the group first (`square_plan`).
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
+from typing import Iterable, Union
 
 Square = tuple[int, int]
 Box = tuple[int, int, int, int]
@@ -29,7 +33,9 @@ CLOSE_UP = 160      # px: the least tile size of a close-up
 COLUMNS = 6         # one panel's columns at that size
 SIDE_COLUMNS = 5    # the columns two or three panels beside each other share
 MOST_PANELS = 3     # more panels in one picture would leave each too few squares to be worth it
+APART = 1           # columns or rows between the places two panels show
 MENU = 24           # a menu holds 25 choices: 24 squares (or groups) and `back`
+SEARCH_STEPS = 4000  # how far the search for panels goes before the squares come in groups
 
 
 def rows_shown(seats: int) -> int:
@@ -48,19 +54,31 @@ class SquarePlan:
     boxes: tuple[Box, ...] = ()
 
 
-def square_plan(squares, seats: int) -> SquarePlan:
-    """The plan for the squares where the drawn tile fits (any order): the same squares always
-    give the same plan."""
-    return _plan(tuple(sorted(squares)), rows_shown(seats))
+def square_plan(squares: Iterable[Square], seats: int, tiles) -> SquarePlan:
+    """The plan for the squares where the drawn tile fits (any order), on a landscape whose
+    tiles lie on the squares of `tiles` (a set, or a mapping by square): the same squares on
+    the same landscape always give the same plan."""
+    needs = tuple((square, tuple(sorted(near for near in _beside(square) if near in tiles)))
+                  for square in sorted(squares))
+    return _plan(needs, tuple(sorted(tiles)), rows_shown(seats))
+
+
+def _beside(square: Square) -> tuple[Square, ...]:
+    x, y = square
+    return (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)
 
 
 @lru_cache(maxsize=512)  # the steps of one turn (and a search's playouts) ask again and again
-def _plan(squares: tuple[Square, ...], rows: int) -> SquarePlan:
-    layout = _layout(squares, rows)
+def _plan(needs: tuple[tuple[Square, tuple[Square, ...]], ...], tiles: tuple[Square, ...], rows: int) -> SquarePlan:
+    landscape = _Landscape(needs, tiles)
+    layout = _layout(landscape, rows)
     if layout is not None:
-        return SquarePlan(tuple(sq for box in boxes_of(layout) for sq in _in_box(_take(squares, box, layout), box)),
-                          layout)
-    boxes, groups = _groups(squares, rows)
+        order, seen = [], set()
+        for box in boxes_of(layout):
+            order += [sq for sq in _in_box(landscape.squares, box) if sq not in seen]
+            seen.update(order)
+        return SquarePlan(tuple(order), layout)
+    boxes, groups = _groups(landscape, rows)
     return SquarePlan(tuple(sq for group in groups for sq in group), None, groups, boxes)
 
 
@@ -73,33 +91,103 @@ def boxes_of(layout: Layout) -> list[Box]:
 
 def _in_box(squares, box: Box) -> list[Square]:
     """The squares in `box`, north to south and west to east (as they read in the picture)."""
-    x0, y0, cols, rows = box
-    return sorted((sq for sq in squares if x0 <= sq[0] < x0 + cols and y0 <= sq[1] < y0 + rows),
-                  key=lambda sq: (sq[1], sq[0]))
-
-
-def _take(squares, box: Box, layout: Layout) -> list[Square]:
-    """The squares numbered in `box`: those in it and in no box before it."""
-    before = boxes_of(layout)
-    before = before[:before.index(box)]
-    return [sq for sq in squares if not any(_within(sq, other) for other in before)]
+    return sorted((sq for sq in squares if _within(sq, box)), key=lambda sq: (sq[1], sq[0]))
 
 
 def _within(square: Square, box: Box) -> bool:
     return box[0] <= square[0] < box[0] + box[2] and box[1] <= square[1] < box[1] + box[3]
 
 
+def _bounds(cells) -> Box:
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def _apart(a: Box, b: Box, gap: int = APART) -> bool:
+    """Whether two boxes leave `gap` columns or rows between them."""
+    return (a[0] + a[2] + gap <= b[0] or b[0] + b[2] + gap <= a[0]
+            or a[1] + a[3] + gap <= b[1] or b[1] + b[3] + gap <= a[1])
+
+
+class _Landscape:
+    """The squares as bits (west to east, then north to south), each with the tiles beside it;
+    the bits of a box's squares come from its columns' and its rows' bits. `tiles`: the
+    squares of the landscape's tiles."""
+
+    def __init__(self, needs, tiles) -> None:
+        self.squares = [square for square, _ in needs]
+        self.beside = [near for _, near in needs]
+        self.all = (1 << len(self.squares)) - 1
+        self.column: dict[int, int] = {}
+        self.row: dict[int, int] = {}
+        for bit, (x, y) in enumerate(self.squares):
+            self.column[x] = self.column.get(x, 0) | 1 << bit
+            self.row[y] = self.row.get(y, 0) | 1 << bit
+        self.tiles = frozenset(tiles)
+        self.spread = _bounds(list(tiles) + self.squares)
+        self.failed: set[tuple] = set()
+        self.steps = 0
+        self._boxes: dict[Box, int] = {}
+
+    def box(self, box: Box) -> int:
+        found = self._boxes.get(box)
+        if found is None:
+            x0, y0, cols, rows = box
+            across = down = 0
+            for x in range(x0, x0 + cols):
+                across |= self.column.get(x, 0)
+            for y in range(y0, y0 + rows):
+                down |= self.row.get(y, 0)
+            found = self._boxes[box] = across & down
+        return found
+
+    def first(self, left: int) -> int:
+        """The bit of the westmost (then northmost) square of those left."""
+        return (left & -left).bit_length() - 1
+
+    def shown(self, taken: int, box: Box) -> Box | None:
+        """The least box showing the squares of `taken` each with the tiles beside it that lie
+        in `box`; None if one of them has none there (it would be shown cut off)."""
+        x0, y0, cols, rows = box
+        low_x = low_y = 1 << 30
+        high_x = high_y = -(1 << 30)
+        for bit in _bits(taken):
+            x, y = self.squares[bit]
+            low_x, high_x, low_y, high_y = min(low_x, x), max(high_x, x), min(low_y, y), max(high_y, y)
+            joined = False
+            for tx, ty in self.beside[bit]:
+                if x0 <= tx < x0 + cols and y0 <= ty < y0 + rows:
+                    joined = True
+                    low_x, high_x, low_y, high_y = min(low_x, tx), max(high_x, tx), min(low_y, ty), max(high_y, ty)
+            if not joined:
+                return None
+        return low_x, low_y, high_x - low_x + 1, high_y - low_y + 1
+
+    def joined(self, inside: int, box: Box) -> int:
+        """The squares of `inside` with a tile beside them in `box`."""
+        x0, y0, cols, rows = box
+        return sum(1 << bit for bit in _bits(inside)
+                   if any(x0 <= tx < x0 + cols and y0 <= ty < y0 + rows for tx, ty in self.beside[bit]))
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 # ----------------------------------------------------------------------------------------
 # One picture: one to three panels
 
 
-def arrangements(rows: int) -> list[tuple]:
+def arrangements(rows: int) -> list:
     """Every arrangement of panels one picture holds at CLOSE_UP px, as a tree of panel sizes
     (columns, rows), fewest panels first: one panel; two beside each other or one above the
     other; three beside, three above, one tall beside two above each other, one wide above
     two beside each other."""
     cols, side, stack = COLUMNS, SIDE_COLUMNS, rows - 1
-    result: list[tuple] = [(cols, rows)]
+    result: list = [(cols, rows)]
     result += [("side", ((c, rows), (side - c, rows))) for c in range(1, side // 2 + 1)]
     result += [("stack", ((cols, r), (cols, stack - r))) for r in range(1, stack // 2 + 1)]
     for a in range(1, side):
@@ -125,119 +213,104 @@ def _sizes(shape) -> list[tuple[int, int]]:
     return [shape]
 
 
-def _layout(squares: tuple[Square, ...], rows: int) -> Layout | None:
+def _layout(landscape: _Landscape, rows: int) -> Layout | None:
     """The squares in one to three panels, the fewest that hold them, placed in the picture as
     they lie (west panels left, north panels up); None if no arrangement holds them."""
-    if not squares:
+    if not landscape.squares:
         return None
-    masks = _Masks(squares)
-    # Every panel is at most COLUMNS x rows: squares that three such boxes cannot hold (most
+    # Every panel is at most COLUMNS x rows: squares that three such panels cannot show (most
     # placements after the first few turns) need no further search.
-    if _cover(masks, masks.all, [(COLUMNS, rows)] * MOST_PANELS) is None:
+    if _cover(landscape, landscape.all, [(COLUMNS, rows)] * MOST_PANELS) is None:
         return None
     for shape in arrangements(rows):
-        boxes = _cover(masks, masks.all, _sizes(shape))
-        if boxes is not None:
-            return _placed(shape, [_centred(box, squares, squares) for box in boxes])
+        sizes = _sizes(shape)
+        found = _cover(landscape, landscape.all, sizes)
+        if found is not None:
+            boxes = _grown(landscape, [shown for shown, _ in found], [size for _, size in found])
+            return _placed(shape, boxes, [size for _, size in found])
+        if landscape.steps > SEARCH_STEPS:
+            break
     return None
 
 
-class _Masks:
-    """The squares as bits (west to east, then north to south), with the bits of any run of
-    columns or rows: a box's squares are those of its columns and of its rows."""
-
-    def __init__(self, squares) -> None:
-        self.squares = sorted(squares)
-        self.all = (1 << len(self.squares)) - 1
-        self.column: dict[int, int] = {}
-        self.row: dict[int, int] = {}
-        self.failed: set[tuple] = set()
-        self.boxes: dict[Box, int] = {}
-        for bit, (x, y) in enumerate(self.squares):
-            self.column[x] = self.column.get(x, 0) | 1 << bit
-            self.row[y] = self.row.get(y, 0) | 1 << bit
-
-    def box(self, x0: int, y0: int, cols: int, rows: int) -> int:
-        key = (x0, y0, cols, rows)
-        found = self.boxes.get(key)
-        if found is None:
-            across = down = 0
-            for x in range(x0, x0 + cols):
-                across |= self.column.get(x, 0)
-            for y in range(y0, y0 + rows):
-                down |= self.row.get(y, 0)
-            found = self.boxes[key] = across & down
-        return found
-
-    def first(self, left: int) -> Square:
-        """The westmost (then northmost) square of those left."""
-        return self.squares[(left & -left).bit_length() - 1]
-
-
-def _cover(masks: _Masks, left: int, sizes: list[tuple[int, int]]) -> list[Box] | None:
-    """Boxes of the given sizes (each used once, in any order) holding every square of `left`,
-    or None. Exact: the westmost square left lies in some box, which may as well start at its
-    column (nothing lies further west), at one of the few rows that keep the square inside.
-    What cannot be covered is remembered (arrangements share their sizes)."""
+def _cover(landscape: _Landscape, left: int, sizes: list[tuple[int, int]],
+           taken: tuple[Box, ...] = ()) -> list[tuple[Box, tuple[int, int]]] | None:
+    """Panels of the given sizes (each used once, in any order) showing every square of `left`
+    with a tile beside it, apart from the places the panels so far show (`taken`); each found
+    as the least box showing its squares, with its size. None if there are none. The westmost
+    square left lies in some panel, which may as well start at its column (nothing lies
+    further west to show), at one of the few rows that keep the square inside. What cannot be
+    covered is remembered (arrangements share their sizes)."""
     if not left:
         return []
-    if not sizes:
+    if not sizes or landscape.steps > SEARCH_STEPS:
         return None
-    key = (left, tuple(sorted(sizes)))
-    if key in masks.failed:
+    key = (left, tuple(sorted(sizes)), taken)
+    if key in landscape.failed:
         return None
-    x, y = masks.first(left)
+    landscape.steps += 1
+    first = landscape.first(left)
+    x, y = landscape.squares[first]
     tried = set()
     for k, (cols, rows) in enumerate(sizes):
         if (cols, rows) in tried:
             continue
         tried.add((cols, rows))
         rest = sizes[:k] + sizes[k + 1:]
-        for y0 in range(y - rows + 1, y + 1):
-            inside = masks.box(x, y0, cols, rows)
-            found = _cover(masks, left & ~inside, rest)
-            if found is not None:
-                return [(x, y0, cols, rows)] + found
-    masks.failed.add(key)
+        for x0 in (x, x - 1):  # one column west: the tile the westmost square joins may lie there
+            for y0 in range(y - rows + 1, y + 1):
+                box = (x0, y0, cols, rows)
+                inside = landscape.box(box) & left
+                if not inside >> first & 1:
+                    continue
+                shown = landscape.shown(inside, box)
+                if shown is None or not all(_apart(shown, other) for other in taken):
+                    continue
+                found = _cover(landscape, left & ~inside, rest, taken + (shown,))
+                if found is not None:
+                    return [(shown, (cols, rows))] + found
+    landscape.failed.add(key)
     return None
 
 
-def _centred(box: Box, mine, squares) -> Box:
-    """The box moved to have its squares (those of `mine` in it) in its middle, kept within the
-    spread of all `squares` where it can be: the room beside them then shows the landscape
-    they join, not empty ground beyond every square."""
-    x0, y0, cols, rows = box
-    inside = [sq for sq in mine if _within(sq, box)]
-    x0, y0, x1, y1 = _spread(squares)
-    return (_middle([sq[0] for sq in inside], cols, x0, x1), _middle([sq[1] for sq in inside], rows, y0, y1),
-            cols, rows)
+def _grown(landscape: _Landscape, boxes: list[Box], sizes: list[tuple[int, int]]) -> list[Box]:
+    """Each panel's box grown from the least around its squares towards its size, a column or
+    row at a time where the most tiles are added, while it keeps apart from the others: the
+    room round the squares shows the landscape they join, and none is spent on empty ground
+    (the tiles are drawn the larger)."""
+    boxes = list(boxes)
+    for k, (cols, rows) in enumerate(sizes):
+        while True:
+            best = None
+            for grow in ((-1, 0, 1, 0), (0, 0, 1, 0), (0, -1, 0, 1), (0, 0, 0, 1)):
+                bx, by, bw, bh = boxes[k]
+                wider = (bx + grow[0], by + grow[1], bw + grow[2], bh + grow[3])
+                if wider[2] > cols or wider[3] > rows:
+                    continue
+                if not all(_apart(wider, other) for j, other in enumerate(boxes) if j != k):
+                    continue
+                added = sum((x, y) in landscape.tiles for x in range(wider[0], wider[0] + wider[2])
+                            for y in range(wider[1], wider[1] + wider[3])
+                            if not _within((x, y), boxes[k]))
+                if added and (best is None or added > best[0]):
+                    best = (added, wider)
+            if best is None:
+                break
+            boxes[k] = best[1]
+    return boxes
 
 
-def _spread(squares) -> tuple[int, int, int, int]:
-    xs, ys = [sq[0] for sq in squares], [sq[1] for sq in squares]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _middle(values: list[int], length: int, low: int, high: int) -> int:
-    """The start of a run of `length` holding `values`, with equal room on both sides, kept
-    within low..high where that is longer than the run."""
-    if high - low + 1 <= length:
-        return low - (length - (high - low + 1)) // 2
-    start = min(values) - (length - (max(values) - min(values) + 1)) // 2
-    return max(low, min(start, high - length + 1))
-
-
-def _placed(shape, boxes: list[Box]) -> Layout:
-    """The shape's tree with the boxes put in it: each box where its size is, the parts of a
-    side (stack) ordered west to east (north to south) by where they lie."""
-    pool = list(boxes)
+def _placed(shape, boxes: list[Box], sizes: list[tuple[int, int]]) -> Layout:
+    """The shape's tree with the boxes put in it (each where the size it was found for is),
+    the parts of a side (stack) ordered west to east (north to south) by where they lie."""
+    pool = list(zip(boxes, sizes))
 
     def fill(node):
         if isinstance(node[0], str):
             return node[0], tuple(fill(part) for part in node[1])
-        box = next(b for b in pool if (b[2], b[3]) == node)
-        pool.remove(box)
-        return box
+        found = next(entry for entry in pool if entry[1] == node)
+        pool.remove(found)
+        return found[0]
 
     def centre(node) -> tuple[float, float]:
         found = boxes_of(node)
@@ -257,50 +330,73 @@ def _placed(shape, boxes: list[Box]) -> Layout:
 # Groups: one panel each
 
 
-def _groups(squares: tuple[Square, ...], rows: int) -> tuple[tuple[Box, ...], tuple[tuple[Square, ...], ...]]:
-    """Groups of squares lying together, each within one panel (COLUMNS x rows), the fewest of
-    two sweeps (north to south, west to east), numbered north to south; a group of more than a
-    menu holds is split, and were there ever more groups than a menu holds, the squares would
-    be taken in runs instead (never seen in thousands of games: some 3-9 groups late in a game)."""
-    best = min((_sweep(squares, rows, by_rows=True), _sweep(squares, rows, by_rows=False)), key=len)
+def _groups(landscape: _Landscape, rows: int) -> tuple[tuple[Box, ...], tuple[tuple[Square, ...], ...]]:
+    """Groups of squares lying together, each shown in one panel (COLUMNS x rows) with a tile
+    beside each square, the fewest of two sweeps (north to south, west to east), numbered north
+    to south. A group of more than a menu holds is split; were there ever more groups than a
+    menu holds, the squares would be taken in runs instead (never seen in thousands of games:
+    some 2-9 groups late in a game)."""
+    found = min((_sweep(landscape, rows, by_rows=True), _sweep(landscape, rows, by_rows=False)), key=len)
     boxes, groups = [], []
-    for box, group in sorted(best, key=lambda found: (found[0][1], found[0][0])):
+    for box, group in sorted(found, key=lambda entry: (entry[0][1], entry[0][0])):
         ordered = _in_box(group, box)
         for start in range(0, len(ordered), MENU):
             boxes.append(box)
             groups.append(tuple(ordered[start:start + MENU]))
     if len(groups) > MENU:
-        ordered = sorted(squares, key=lambda sq: (sq[1], sq[0]))
+        ordered = sorted(landscape.squares, key=lambda sq: (sq[1], sq[0]))
         size = -(-len(ordered) // MENU)
         groups = [tuple(ordered[k:k + size]) for k in range(0, len(ordered), size)]
         boxes = [_bounds(group) for group in groups]
     return tuple(boxes), tuple(groups)
 
 
-def _sweep(squares, rows: int, *, by_rows: bool) -> list[tuple[Box, list[Square]]]:
-    """Greedy: the first square left (northmost, or westmost) opens a panel starting at its row
-    (column), placed across to hold as many of the squares left as it can."""
+def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box, list[Square]]]:
+    """Greedy: the first square left (northmost, or westmost) opens a panel holding it and a
+    tile beside it, placed to show as many of the squares left as it can, each with a tile
+    beside it; the panel is then moved to have its squares in its middle."""
     cols = COLUMNS
-    masks = _Masks(squares)
-    order = sorted(range(len(masks.squares)), key=lambda bit: masks.squares[bit][::-1] if by_rows else bit)
-    left, found = masks.all, []
+    squares = landscape.squares
+    order = sorted(range(len(squares)), key=lambda bit: squares[bit][::-1] if by_rows else bit)
+    left, found = landscape.all, []
     for bit in order:
         if not left >> bit & 1:
             continue
-        x, y = masks.squares[bit]
-        starts = ([(x0, y) for x0 in range(x - cols + 1, x + 1)] if by_rows
-                  else [(x, y0) for y0 in range(y - rows + 1, y + 1)])
-        x0, y0 = max(starts, key=lambda s: ((masks.box(s[0], s[1], cols, rows) & left).bit_count(), s))
-        inside = masks.box(x0, y0, cols, rows) & left
-        left &= ~inside
-        group = [sq for k, sq in enumerate(masks.squares) if inside >> k & 1]
-        found.append((_centred((x0, y0, cols, rows), group, squares), group))
+        x, y = squares[bit]
+        best = None
+        for x0 in range(x - cols + 1, x + 1):
+            for y0 in range(y - rows + 1, y + 1):
+                box = (x0, y0, cols, rows)
+                if not any(_within(tile, box) for tile in landscape.beside[bit]):
+                    continue
+                takes = landscape.joined(landscape.box(box) & left, box)
+                score = (takes.bit_count(), -abs(x0 + cols / 2 - x - 0.5), -abs(y0 + rows / 2 - y - 0.5), x0, y0)
+                if best is None or score > best[0]:
+                    best = (score, box, takes)
+        _, box, takes = best
+        left &= ~takes
+        group = [sq for k, sq in enumerate(squares) if takes >> k & 1]
+        found.append((_centred(landscape, box, group), group))
     return found
 
 
-def _bounds(squares) -> Box:
-    x0, y0, x1, y1 = _spread(squares)
-    return x0, y0, x1 - x0 + 1, y1 - y0 + 1
+def _centred(landscape: _Landscape, box: Box, group: list[Square]) -> Box:
+    """The panel moved to show its squares and the tiles beside them in its middle, within the
+    landscape where it can be."""
+    cells = list(group) + [tile for k, sq in enumerate(landscape.squares) if sq in group
+                           for tile in landscape.beside[k] if _within(tile, box)]
+    gx, gy, gw, gh = _bounds(cells)
+    lx, ly, lw, lh = landscape.spread
+    return _middle(gx, gw, box[2], lx, lw), _middle(gy, gh, box[3], ly, lh), box[2], box[3]
+
+
+def _middle(start: int, length: int, room: int, low: int, width: int) -> int:
+    """Where a run of `room` starts to hold the run (start, length) in its middle, kept within
+    the run (low, width) where that is longer."""
+    if width <= room:
+        return low - (room - width) // 2
+    at = start - (room - length) // 2
+    return max(low, min(at, low + width - room))
 
 
 # ----------------------------------------------------------------------------------------
@@ -318,5 +414,5 @@ def legacy_groups(squares: list[Square]) -> list[list[Square]]:
     return [squares[i:i + size] for i in range(0, len(squares), size)]
 
 
-__all__ = ["CLOSE_UP", "COLUMNS", "SIDE_COLUMNS", "SquarePlan", "arrangements", "boxes_of", "legacy_groups",
-           "rows_shown", "square_plan"]
+__all__ = ["APART", "CLOSE_UP", "COLUMNS", "SIDE_COLUMNS", "SquarePlan", "arrangements", "boxes_of",
+           "legacy_groups", "rows_shown", "square_plan"]

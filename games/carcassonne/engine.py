@@ -503,7 +503,7 @@ def _canonical(action: Action) -> Action:
 def squares_offered(state: CarcassonneState) -> SquarePlan:
     """How the squares where the drawn tile fits are offered: all at once, shown close up in one
     picture, or in groups lying together (games.carcassonne.closeup); and how they are numbered."""
-    return square_plan(state.fits, state.seats)
+    return square_plan(state.fits, state.seats, state.board.pos)
 
 
 def _group_numbers(groups, k: int) -> tuple[int, int]:

@@ -80,21 +80,36 @@ def texts_at(drawn, text: str, point: tuple[float, float], slack: float = 3) -> 
             and abs(middle(r)[1] - point[1]) <= slack]
 
 
+def windows_of(view, lang: str) -> list[dict]:
+    """The parts of the landscape drawn: one window, or the panels of squares lying apart."""
+    plan = board.layout(view, NAMES[:view["seats"]], lang)
+    return [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+
+
 def check_squares(state, lang: str, view=None) -> None:
     """Every square offered carries its button's number, at least 40 px, on the square the
-    button names by the grid drawn along the landscape's edges; nothing breaks the standard."""
+    button names by the column letter drawn over it and the row number drawn left of it (the
+    grid along the edges of the landscape or of its panel); nothing breaks the standard."""
     view = view or GAME.view(state, None)
     image, drawn = drawn_on(view, lang)
     assert image.size == PHONE_SIZE
     assert not readable_problems(drawn, image.size)
-    columns, rows = grid(drawn, lang)
+    windows = windows_of(view, lang)
     offered = labels(state, "at", lang)
     assert offered
     for label in offered:
         number, column, row = LABEL.match(label).groups()
-        assert column in columns and row in rows, (label, sorted(columns), sorted(rows))
-        found = texts_at(drawn, number, (columns[column], rows[row]))
-        assert found and all(r.size >= MIN_TEXT for r in found), (label, columns[column], rows[row])
+        x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == column + row)
+        window = next(w for w in windows if land.inside(w, x, y))
+        px, py = land.origin(window, x, y)
+        centre = (px + window["size"] / 2, py + window["size"] / 2)
+        found = texts_at(drawn, number, centre, slack=6)  # 64 px digits: their ink a little under the middle
+        assert found and all(r.size >= MIN_TEXT for r in found), (label, centre)
+        letters = [r for r in drawn if r.text == column and abs(middle(r)[0] - centre[0]) <= 6
+                   and window["top"] - land.LABEL_H - 4 <= r.box[1] and r.box[3] <= window["top"]]
+        numbers = [r for r in drawn if r.text == row and abs(middle(r)[1] - centre[1]) <= 6
+                   and window["left"] - land.LABEL_W - 4 <= r.box[0] and r.box[2] <= window["left"]]
+        assert letters and numbers, (label, window)
 
 
 # ----------------------------------------------------------------------------------------
@@ -110,8 +125,11 @@ def busiest_views() -> dict[str, dict]:
             views[f"{phase} at {tiles} tiles"] = first(normal, lambda s: s.phase == phase
                                                         and len(s.board.tiles) >= tiles)
     views["groups of squares"] = first(spread, lambda s: s.phase == "place" and s.area is None
-                                       and len(s.fits) > 24)
+                                       and len(s.fits) > 24 and GAME.legal_actions(s, s.turn)[0].verb == "group")
     views["a group chosen"] = first(spread, lambda s: s.phase == "place" and s.area is not None)
+    for count in (2, 3):
+        views[f"squares in {count} panels"] = first(normal, lambda s: s.phase == "place" and len(s.board.tiles) > 20
+                                                    and panel_count(s) == count)
     views["robber"] = first(spread, lambda s: s.phase == "robber" and len(s.board.tiles) > 40)
     views["follower, many spots"] = first(spread, lambda s: s.phase == "follower"
                                           and len(GAME.legal_actions(s, s.turn)) >= 4)
@@ -186,48 +204,76 @@ def test_numbered_squares_stand_where_their_buttons_name_them(busiest, lang):
                             and GAME.legal_actions(s, s.turn)[0].verb == "at"), lang)
 
 
+def panel_count(state) -> int:
+    view = GAME.view(state, None)
+    return len(board.closeup_boxes(view)) if view["closeup"] and state.area is None else 0
+
+
 def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
-    """Two whole games, every placement: each square offered lies in the part of the landscape
-    drawn, on the image, its number at the standard's size inside it; every tenth placement
-    drawn and read back (numbers where their buttons' grid names say)."""
-    placements = 0
+    """Two whole games, every placement where squares are offered (all of them, or a group's):
+    each square lies in exactly one part of the landscape drawn (one window, or one of two or
+    three panels that do not overlap), close up (160 px at least), with a tile it would join
+    beside it in the same part, on the image, its number inside it; every tenth placement drawn
+    and read back (numbers where their buttons' grid names say)."""
+    placements, panels = 0, 0
     for seats, seed, normal in ((5, 11, True), (3, 7, False)):
         for state in states_of(seats, seed, normal=normal):
             if state.phase != "place" or GAME.legal_actions(state, state.turn)[0].verb != "at":
                 continue
             placements += 1
             view = GAME.view(state, None)
-            window = board.layout(view, NAMES[:seats], "en")["window"]
-            size = window["size"]
+            windows = windows_of(view, "en")
+            panels += len(windows) > 1
             offered = land.offered_squares(view)
             assert len(offered) == len(GAME.legal_actions(state, state.turn)) - (state.area is not None)
-            widest = max(land.text_width_plain(str(square["n"])) for square in offered)
-            assert size >= max(44, widest + 2), (len(state.board.tiles), size)  # inside its square
-            # close up: some 50 px a tile on a phone (180 px here; 160 at least)
-            assert size >= 160, (len(state.board.tiles), size)
+            tiles = {(tile["x"], tile["y"]) for tile in view["tiles"]}
+            for k, window in enumerate(windows):
+                size = window["size"]
+                # close up: some 45-55 px a tile on a phone (160 to 200 px here)
+                assert size >= 160, (len(state.board.tiles), size)
+                right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+                assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
+                for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
+                    o_right = other["left"] + other["cols"] * other["size"]
+                    o_bottom = other["top"] + other["rows"] * other["size"]
+                    assert (right + land.LABEL_W <= other["left"] or o_right + land.LABEL_W <= window["left"]
+                            or bottom + land.LABEL_H <= other["top"] or o_bottom + land.LABEL_H <= window["top"])
             for square in offered:
-                assert land.inside(window, square["x"], square["y"])
-                px, py = land.origin(window, square["x"], square["y"])
-                assert 0 <= px and px + size <= PHONE_SIZE[0] and 0 <= py and py + size <= PHONE_SIZE[1]
+                holding = [w for w in windows if land.inside(w, square["x"], square["y"])]
+                assert len(holding) == 1, square
+                x, y = square["x"], square["y"]
+                assert any(land.inside(holding[0], *near) and near in tiles
+                           for near in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))), square
             if placements % 10 == 1:
                 check_squares(state, "en")
-    assert placements >= 2 * 60
+    assert placements >= 30 and panels >= 3
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_groups_of_squares_name_the_numbers_the_image_shows(lang):
-    """With more squares than a menu holds, the buttons offer groups ("Squares 1–14"): every
-    square of every group carries its number on the image."""
+    """With squares too far apart for one picture, the buttons offer groups ("Squares 1–14"):
+    the whole landscape is shown, every square of every group carries its number, and each
+    group is framed."""
     state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
-                  and len(s.fits) > 24)
-    groups = labels(state, "area", lang)
+                  and GAME.legal_actions(s, s.turn)[0].verb == "group")
+    groups = labels(state, "group", lang)
     assert len(groups) >= 2
-    _, drawn = drawn_on(GAME.view(state, None), lang)
+    view = GAME.view(state, None)
+    image, drawn = drawn_on(view, lang)
     numbers = {r.text for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT}
     for label in groups:
         low, high = (int(n) for n in re.search(r"(\d+)–(\d+)", label).groups())
         assert {str(n) for n in range(low, high + 1)} <= numbers, label
     assert high == len(state.fits)
+    window = board.layout(view, NAMES[:view["seats"]], lang)["window"]
+    assert not window["part"]  # the whole landscape
+    image = image.convert("RGB")
+    frames = land.square_group_boxes(view)
+    assert len(frames) == len(groups)
+    for x0, y0, x1, y1 in frames:  # each group framed black along its west edge (marks aside)
+        left, top = land.origin(window, x0, y0)
+        edge = [image.getpixel((left - 1, y)) for y in range(top, top + (y1 - y0 + 1) * window["size"])]
+        assert edge.count(INK) >= len(edge) / 2, (x0, y0, x1, y1)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -446,3 +492,38 @@ def test_no_mark_covers_a_pennant_on_the_close_ups_of_whole_games(monkeypatch):
                     a = land.box(mark)
                     assert a[2] < shield[0] or shield[2] < a[0] or a[3] < shield[1] or shield[3] < a[1], repr(mark)
     assert checked >= 20
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_arrangement_of_panels_the_engine_may_choose_fits_close_up(lang):
+    """The engine offers all squares at once only when one picture shows them close up, in one
+    of the arrangements of panels it lists (games.carcassonne.closeup); each fits the room
+    between the header and the players' table at 160 px tiles at least, with every table size
+    and the longest names (a status of three lines)."""
+    from games.carcassonne.closeup import CLOSE_UP, arrangements, rows_shown
+
+    def tree(shape, at: list) -> dict:
+        """The shape's panels on the landscape, one beside the next from its north-west corner."""
+        if isinstance(shape[0], str):
+            return {shape[0]: [tree(part, at) for part in shape[1]]}
+        x0, y0 = at
+        at[0] += shape[0] + 1
+        return {"box": [x0, y0, shape[0], shape[1]]}
+
+    long_names = ["Bartholomäus der Zögerliche von Irgendwo"] * 5
+    for seats in range(2, 6):
+        states = states_of(seats, seats)
+        state = first(states, lambda s: s.phase == "place" and len(s.board.tiles) > 50)
+        for shape in arrangements(rows_shown(seats)):
+            view = GAME.view(state, None)
+            corner = [view["bounds"]["min_x"], view["bounds"]["min_y"]]
+            view = dict(view, closeup=tree(shape, corner), area=None, areas=[])
+            plan = board.layout(view, long_names[:seats], lang)
+            windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+            assert len(windows) == len(board.closeup_boxes(view))
+            top = board._header_height(view, board.seat_names(long_names[:seats], seats), lang, True)
+            for window in windows:
+                assert window["size"] >= CLOSE_UP, (seats, shape, window["size"])
+                assert window["top"] - land.LABEL_H >= top
+                assert window["top"] + window["rows"] * window["size"] <= plan["table_top"] - 8
+                assert window["left"] + window["cols"] * window["size"] <= PHONE_SIZE[0] - board.MARGIN

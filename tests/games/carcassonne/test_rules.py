@@ -141,8 +141,8 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
             seat = min(GAME.to_act(state))
             if state.phase == "place" and state.area is None:
                 squares = list(state.fits)
-                plan = square_plan(squares, seats)
-                assert plan == square_plan(list(reversed(squares)), seats)
+                plan = square_plan(squares, seats, state.board.pos)
+                assert plan == square_plan(list(reversed(squares)), seats, state.board.pos)
                 assert sorted(plan.order) == sorted(squares)
                 view = GAME.view(state, None)
                 assert [(sq["x"], sq["y"]) for sq in view["squares"]] == list(plan.order)
