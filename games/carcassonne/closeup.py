@@ -8,9 +8,9 @@ columns between them, above each other one row less than one panel (each panel c
 column letters and row numbers). The renderer's tests draw every arrangement listed here and
 check it fits at CLOSE_UP px.
 
-A panel shows each of its squares with a tile it would join (the landscape the choice is
-about), and panels show places of the landscape at least a column or row apart (no tile is
-drawn twice, and what lies between is not mistaken for one piece of landscape).
+A panel shows each of its squares with every tile beside it (what the tile placed there
+would touch), and panels show places of the landscape at least a column or row apart (no tile
+is drawn twice, and what lies between is not mistaken for one piece of landscape).
 
 When all squares where the drawn tile fits can be shown so, in one to three panels, the picture
 shows them all and the player taps the square at once. Otherwise they are offered in groups,
@@ -146,28 +146,24 @@ class _Landscape:
         return (left & -left).bit_length() - 1
 
     def shown(self, taken: int, box: Box) -> Box | None:
-        """The least box showing the squares of `taken` each with the tiles beside it that lie
-        in `box`; None if one of them has none there (it would be shown cut off)."""
+        """The least box showing the squares of `taken` each with every tile beside it; None if
+        `box` cuts a tile beside one of them off (the square would be shown without what it
+        touches)."""
         x0, y0, cols, rows = box
         low_x = low_y = 1 << 30
         high_x = high_y = -(1 << 30)
         for bit in _bits(taken):
-            x, y = self.squares[bit]
-            low_x, high_x, low_y, high_y = min(low_x, x), max(high_x, x), min(low_y, y), max(high_y, y)
-            joined = False
-            for tx, ty in self.beside[bit]:
-                if x0 <= tx < x0 + cols and y0 <= ty < y0 + rows:
-                    joined = True
-                    low_x, high_x, low_y, high_y = min(low_x, tx), max(high_x, tx), min(low_y, ty), max(high_y, ty)
-            if not joined:
-                return None
+            for x, y in (self.squares[bit], *self.beside[bit]):
+                if not (x0 <= x < x0 + cols and y0 <= y < y0 + rows):
+                    return None
+                low_x, high_x, low_y, high_y = min(low_x, x), max(high_x, x), min(low_y, y), max(high_y, y)
         return low_x, low_y, high_x - low_x + 1, high_y - low_y + 1
 
-    def joined(self, inside: int, box: Box) -> int:
-        """The squares of `inside` with a tile beside them in `box`."""
+    def whole(self, inside: int, box: Box) -> int:
+        """The squares of `inside` whose every tile beside them lies in `box`."""
         x0, y0, cols, rows = box
         return sum(1 << bit for bit in _bits(inside)
-                   if any(x0 <= tx < x0 + cols and y0 <= ty < y0 + rows for tx, ty in self.beside[bit]))
+                   if all(x0 <= tx < x0 + cols and y0 <= ty < y0 + rows for tx, ty in self.beside[bit]))
 
 
 def _bits(mask: int):
@@ -236,7 +232,7 @@ def _layout(landscape: _Landscape, rows: int) -> Layout | None:
 def _cover(landscape: _Landscape, left: int, sizes: list[tuple[int, int]],
            taken: tuple[Box, ...] = ()) -> list[tuple[Box, tuple[int, int]]] | None:
     """Panels of the given sizes (each used once, in any order) showing every square of `left`
-    with a tile beside it, apart from the places the panels so far show (`taken`); each found
+    with the tiles beside it, apart from the places the panels so far show (`taken`); each found
     as the least box showing its squares, with its size. None if there are none. The westmost
     square left lies in some panel, which may as well start at its column (nothing lies
     further west to show), at one of the few rows that keep the square inside. What cannot be
@@ -257,7 +253,7 @@ def _cover(landscape: _Landscape, left: int, sizes: list[tuple[int, int]],
             continue
         tried.add((cols, rows))
         rest = sizes[:k] + sizes[k + 1:]
-        for x0 in (x, x - 1):  # one column west: the tile the westmost square joins may lie there
+        for x0 in (x, x - 1):  # one column west: a tile beside the westmost square may lie there
             for y0 in range(y - rows + 1, y + 1):
                 box = (x0, y0, cols, rows)
                 inside = landscape.box(box) & left
@@ -303,7 +299,7 @@ def _grown(landscape: _Landscape, boxes: list[Box], sizes: list[tuple[int, int]]
 def _placed(shape, boxes: list[Box], sizes: list[tuple[int, int]]) -> Layout:
     """The shape's tree with the boxes put in it (each where the size it was found for is),
     the parts of a side (stack) ordered west to east (north to south) by where they lie."""
-    pool = list(zip(boxes, sizes))
+    pool = list(zip(boxes, sizes, strict=True))
 
     def fill(node):
         if isinstance(node[0], str):
@@ -331,7 +327,7 @@ def _placed(shape, boxes: list[Box], sizes: list[tuple[int, int]]) -> Layout:
 
 
 def _groups(landscape: _Landscape, rows: int) -> tuple[tuple[Box, ...], tuple[tuple[Square, ...], ...]]:
-    """Groups of squares lying together, each shown in one panel (COLUMNS x rows) with a tile
+    """Groups of squares lying together, each shown in one panel (COLUMNS x rows) with the tiles
     beside each square, the fewest of two sweeps (north to south, west to east), numbered north
     to south. A group of more than a menu holds is split; were there ever more groups than a
     menu holds, the squares would be taken in runs instead (never seen in thousands of games:
@@ -352,8 +348,8 @@ def _groups(landscape: _Landscape, rows: int) -> tuple[tuple[Box, ...], tuple[tu
 
 
 def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box, list[Square]]]:
-    """Greedy: the first square left (northmost, or westmost) opens a panel holding it and a
-    tile beside it, placed to show as many of the squares left as it can, each with a tile
+    """Greedy: the first square left (northmost, or westmost) opens a panel holding it and the
+    tiles beside it, placed to show as many of the squares left as it can, each with the tiles
     beside it; the panel is then moved to have its squares in its middle."""
     cols = COLUMNS
     squares = landscape.squares
@@ -367,9 +363,9 @@ def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box
         for x0 in range(x - cols + 1, x + 1):
             for y0 in range(y - rows + 1, y + 1):
                 box = (x0, y0, cols, rows)
-                if not any(_within(tile, box) for tile in landscape.beside[bit]):
+                if not all(_within(tile, box) for tile in landscape.beside[bit]):
                     continue
-                takes = landscape.joined(landscape.box(box) & left, box)
+                takes = landscape.whole(landscape.box(box) & left, box)
                 score = (takes.bit_count(), -abs(x0 + cols / 2 - x - 0.5), -abs(y0 + rows / 2 - y - 0.5), x0, y0)
                 if best is None or score > best[0]:
                     best = (score, box, takes)

@@ -432,9 +432,9 @@ class Carcassonne:
     search_candidates = 4  # the normal player's choice and the three it values next
 
     def search_time(self, state: CarcassonneState) -> float:
-        """Where the tile goes sets the turn: the strong player weighs the square (and the area
+        """Where the tile goes sets the turn: the strong player weighs the square (and the group
         it lies in) and the rotation for longer (bench/ai_strength.py: 155.5 of 200 games won,
-        147 with the rotation and area on the plain budget). The follower it places as the
+        147 with the rotation and group on the plain budget). The follower it places as the
         normal player would: what a follower brings mostly shows when its feature closes or
         the game ends, beyond a short playout, and weighed by playouts the strong player's
         followers did worse (47 % won over 20 games with three budgets for the follower, 31 of
