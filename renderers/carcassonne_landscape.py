@@ -99,7 +99,7 @@ def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused
     ox = left + (room_w - cols * size) // 2
     oy = top + (room_h - rows * size) // 2
     return {"x0": x0, "y0": y0, "cols": cols, "rows": rows, "size": size, "left": ox, "top": oy, "part": part,
-            "bounds": bounds(content)}
+            "bounds": bounds(content), "room_right": right - (ox + cols * size)}
 
 
 def inside(window, x: int, y: int) -> bool:
@@ -335,20 +335,58 @@ def _separate(marks: list[dict], window) -> None:
                 continue
             # the shorter way apart; where marks jam (each push undone by another), the other way too
             key, over = ("x", over_x) if (over_x < over_y) != (step >= 120 and step % 2 == 1) else ("y", over_y)
-            push = (over / 2 + 0.5) * (1 if b[key] >= a[key] else -1)
-            a[key] -= push
-            b[key] += push
+            sign = 1 if b[key] >= a[key] else -1
+            # a follower on a close-up tile stays where it was put (in its tile, off the shields)
+            # and a free spot spilling round the tile just laid goes the whole way
+            share_a, share_b = (0.5, 0.5) if _settled(a) == _settled(b) else (0.0, 1.0) if _settled(a) else (1.0, 0.0)
+            a[key] -= sign * (over * share_a + 0.5 * (share_a > 0))
+            b[key] += sign * (over * share_b + 0.5 * (share_b > 0))
             moved = True
         for mark in marks:  # marks pushed apart (spots spilling round a small tile, followers on
-            # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and numbers
+            # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and
+            # numbers (east of it where the image has room: a crowded landscape drawn small)
             w, h = _extent(mark["kind"], mark["m"])
-            x = min(max(mark["x"], window["left"] + w + 2), window["left"] + window["cols"] * size - w - 2)
+            east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+            x = min(max(mark["x"], window["left"] + w + 2), east - w - 2)
             y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
             moved = moved or (x, y) != (mark["x"], mark["y"])
             mark["x"], mark["y"] = x, y
         if not moved:
             break
+    _unjam(marks, window)
     _off_shields(marks)  # a mark pushed onto a shield moves off it again
+
+
+# where a jammed mark may go: places round it, the nearest first (3 px apart, at most 120 px away)
+_AROUND = sorted(((dx, dy) for dx in range(-120, 121, 3) for dy in range(-120, 121, 3)
+                  if dx * dx + dy * dy <= 120 * 120), key=lambda d: d[0] * d[0] + d[1] * d[1])
+
+
+def _settled(mark: dict) -> bool:
+    """A follower on a tile large enough to hold its mark: put inside its tile, off the shields."""
+    return not mark.get("placed") and mark["tile"][2] >= 150
+
+
+def _unjam(marks: list[dict], window) -> None:
+    """Marks still touching others after the pushes (a crowded landscape drawn small, each push
+    undone by another): each moves to the nearest place touching none, within the bounds the
+    pushes keep to."""
+    size = window["size"]
+    for mark in marks:
+        others = [box(other) for other in marks if other is not mark]
+        if all(_apart(box(mark), other) for other in others):
+            continue
+        w, h = _extent(mark["kind"], mark["m"])
+        east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+        for dx, dy in _AROUND:
+            x, y = mark["x"] + dx, mark["y"] + dy
+            if not (window["left"] + w + 2 <= x <= east - w - 2
+                    and window["top"] + h + 2 <= y <= window["top"] + window["rows"] * size - h - 2):
+                continue
+            moved = box(dict(mark, x=x, y=y))
+            if all(_apart(moved, other) for other in others):
+                mark["x"], mark["y"] = x, y
+                break
 
 
 def _apart(a, b, gap: float = 2) -> bool:

@@ -141,6 +141,10 @@ class _Landscape:
             found = self._boxes[box] = across & down
         return found
 
+    def bounds(self, inside: int) -> Box:
+        """The least box round the squares of `inside`."""
+        return _bounds([self.squares[bit] for bit in _bits(inside)])
+
     def first(self, left: int) -> int:
         """The bit of the westmost (then northmost) square of those left."""
         return (left & -left).bit_length() - 1
@@ -350,11 +354,13 @@ def _groups(landscape: _Landscape, rows: int) -> tuple[tuple[Box, ...], tuple[tu
 def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box, list[Square]]]:
     """Greedy: the first square left (northmost, or westmost) opens a panel holding it and the
     tiles beside it, placed to show as many of the squares left as it can, each with the tiles
-    beside it; the panel is then moved to have its squares in its middle."""
+    beside it, where it can so that the group's frame (the least box round its squares) holds
+    no other square and crosses no other group's frame; the panel is then moved to have its
+    squares in its middle."""
     cols = COLUMNS
     squares = landscape.squares
     order = sorted(range(len(squares)), key=lambda bit: squares[bit][::-1] if by_rows else bit)
-    left, found = landscape.all, []
+    left, found, frames = landscape.all, [], []
     for bit in order:
         if not left >> bit & 1:
             continue
@@ -366,11 +372,15 @@ def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box
                 if not all(_within(tile, box) for tile in landscape.beside[bit]):
                     continue
                 takes = landscape.whole(landscape.box(box) & left, box)
-                score = (takes.bit_count(), -abs(x0 + cols / 2 - x - 0.5), -abs(y0 + rows / 2 - y - 0.5), x0, y0)
+                frame = landscape.bounds(takes)
+                alone = not landscape.box(frame) & ~takes and all(_apart(frame, other, 0) for other in frames)
+                score = (alone, takes.bit_count(), -abs(x0 + cols / 2 - x - 0.5), -abs(y0 + rows / 2 - y - 0.5),
+                         x0, y0)
                 if best is None or score > best[0]:
-                    best = (score, box, takes)
-        _, box, takes = best
+                    best = (score, box, takes, frame)
+        _, box, takes, frame = best
         left &= ~takes
+        frames.append(frame)
         group = [sq for k, sq in enumerate(squares) if takes >> k & 1]
         found.append((_centred(landscape, box, group), group))
     return found
