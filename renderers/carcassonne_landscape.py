@@ -140,6 +140,7 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
     number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
+    numbers = []  # the squares' numbers: marks pushed apart keep off them
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):
@@ -148,6 +149,10 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
                 draw.rectangle((px + inset, py + inset, px + size - inset, py + size - inset), fill=EMPTY, outline=INK,
                                width=2)
                 draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK, anchor="mm")
+                x0, y0, x1, y1 = font(number_size).getbbox(str(sq["n"]), anchor="mm")
+                numbers.append({"x": px + size / 2 + (x0 + x1) / 2, "y": py + size / 2 + (y0 + y1) / 2,
+                                "half": ((x1 - x0) / 2 + 2, (y1 - y0) / 2 + 2), "fixed": True, "kind": "number",
+                                "m": 0, "count": 1, "tile": (px, py, size)})
     if view["phase"] == "place" and view.get("area") is None and view.get("areas"):
         _group_frames(draw, view, window)
     if candidate:
@@ -163,7 +168,7 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
                   anchor="mm")
     marks = _follower_marks(view, window, codes)
     marks += _spot_marks(view, window, codes)
-    _separate(marks, window)
+    _separate(marks, window, numbers)
     for mark in marks:
         draw_mark(draw, mark)
 
@@ -302,14 +307,15 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
 
 
 def box(mark) -> tuple[float, float, float, float]:
-    w, h = _extent(mark["kind"], mark["m"])
+    w, h = mark["half"] if "half" in mark else _extent(mark["kind"], mark["m"])
     extra = 6 if mark["count"] > 1 else 0  # the figure behind
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
 
 
-def _separate(marks: list[dict], window) -> None:
+def _separate(marks: list[dict], window, fixed: list[dict] = ()) -> None:
     """Every mark inside its tile where the tile has room for it, and no two marks touching:
-    on small tiles, marks of neighbouring tiles are pushed apart."""
+    on small tiles, marks of neighbouring tiles are pushed apart, and off the `fixed` boxes
+    (the squares' numbers)."""
     for mark in marks:
         if mark.get("placed"):
             continue
@@ -322,10 +328,15 @@ def _separate(marks: list[dict], window) -> None:
     if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
         return  # every mark lies inside its own tile: none can touch another tile's
     reach = 2 * max(max(_extent(mark["kind"], mark["m"])) for mark in marks) + 20 if marks else 0
-    for step in range(240):
-        # only marks near each other can touch (as they are pushed, others come near)
-        pairs = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
-                 if abs(a["x"] - b["x"]) <= reach and abs(a["y"] - b["y"]) <= reach]
+    everything = marks + list(fixed)
+    fresh = -6
+    for step in range(80):
+        # only marks near each other can touch (as they are pushed, others come near: the pairs
+        # are looked at again every few steps, and before the pushes end)
+        if step - fresh >= 6:
+            pairs = [(a, b) for i, a in enumerate(marks) for b in everything[i + 1:]
+                     if abs(a["x"] - b["x"]) <= reach and abs(a["y"] - b["y"]) <= reach]
+            fresh = step
         moved = False
         for a, b in pairs:
             ax0, ay0, ax1, ay1 = box(a)
@@ -334,11 +345,16 @@ def _separate(marks: list[dict], window) -> None:
             if over_x <= 0 or over_y <= 0:
                 continue
             # the shorter way apart; where marks jam (each push undone by another), the other way too
-            key, over = ("x", over_x) if (over_x < over_y) != (step >= 120 and step % 2 == 1) else ("y", over_y)
+            key, over = ("x", over_x) if (over_x < over_y) != (step >= 40 and step % 2 == 1) else ("y", over_y)
             sign = 1 if b[key] >= a[key] else -1
             # a follower on a close-up tile stays where it was put (in its tile, off the shields)
             # and a free spot spilling round the tile just laid goes the whole way
-            share_a, share_b = (0.5, 0.5) if _settled(a) == _settled(b) else (0.0, 1.0) if _settled(a) else (1.0, 0.0)
+            if b.get("fixed"):  # a square's number never moves
+                share_a, share_b = 1.0, 0.0
+            elif _settled(a) == _settled(b):
+                share_a, share_b = 0.5, 0.5
+            else:
+                share_a, share_b = (0.0, 1.0) if _settled(a) else (1.0, 0.0)
             a[key] -= sign * (over * share_a + 0.5 * (share_a > 0))
             b[key] += sign * (over * share_b + 0.5 * (share_b > 0))
             moved = True
@@ -351,41 +367,55 @@ def _separate(marks: list[dict], window) -> None:
             y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
             moved = moved or (x, y) != (mark["x"], mark["y"])
             mark["x"], mark["y"] = x, y
-        if not moved:
+        if not moved and fresh == step:
             break
-    _unjam(marks, window)
+        if not moved:
+            fresh = -6  # the pairs once more before ending
+    _unjam(marks, window, fixed)
     _off_shields(marks)  # a mark pushed onto a shield moves off it again
 
 
-# where a jammed mark may go: places round it, the nearest first (3 px apart, at most 120 px away)
-_AROUND = sorted(((dx, dy) for dx in range(-120, 121, 3) for dy in range(-120, 121, 3)
-                  if dx * dx + dy * dy <= 120 * 120), key=lambda d: d[0] * d[0] + d[1] * d[1])
+# where a jammed mark may go: places round it, the nearest first (4 px apart, at most 180 px away)
+_AROUND = sorted(((dx, dy) for dx in range(-180, 181, 4) for dy in range(-180, 181, 4)
+                  if dx * dx + dy * dy <= 180 * 180), key=lambda d: d[0] * d[0] + d[1] * d[1])
 
 
 def _settled(mark: dict) -> bool:
-    """A follower on a tile large enough to hold its mark: put inside its tile, off the shields."""
-    return not mark.get("placed") and mark["tile"][2] >= 150
+    """A square's number, or a follower on a tile large enough to hold its mark (put inside its
+    tile, off the shields)."""
+    return mark.get("fixed") or not mark.get("placed") and mark["tile"][2] >= 150
 
 
-def _unjam(marks: list[dict], window) -> None:
+def _unjam(marks: list[dict], window, fixed: list[dict] = ()) -> None:
     """Marks still touching others after the pushes (a crowded landscape drawn small, each push
-    undone by another): each moves to the nearest place touching none, within the bounds the
-    pushes keep to."""
+    undone by another): each moves to the nearest place touching none (nor a `fixed` box),
+    within the bounds the pushes keep to."""
     size = window["size"]
-    for mark in marks:
-        others = [box(other) for other in marks if other is not mark]
-        if all(_apart(box(mark), other) for other in others):
+    for mark in [mark for _ in range(3) for mark in marks]:  # a second and third look: one moved may
+        # have left another its only place
+        x0, y0, x1, y1 = box(mark)
+        others = [box(other) for other in marks + list(fixed) if other is not mark]
+        if all(_apart((x0, y0, x1, y1), other) for other in others):
             continue
         w, h = _extent(mark["kind"], mark["m"])
         east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
-        for dx, dy in _AROUND:
-            x, y = mark["x"] + dx, mark["y"] + dy
-            if not (window["left"] + w + 2 <= x <= east - w - 2
-                    and window["top"] + h + 2 <= y <= window["top"] + window["rows"] * size - h - 2):
+        low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
+        low_y = window["top"] + h + 2 - mark["y"]
+        high_y = window["top"] + window["rows"] * size - h - 2 - mark["y"]
+        near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
+        # the nearest free place lies mostly against another mark: beside it (its top, middle or
+        # bottom level with the mark's) or over or under it; failing those, anywhere round
+        beside = set()
+        for o in near:
+            for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
+                beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
+            for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
+                beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+        for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
+            if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
                 continue
-            moved = box(dict(mark, x=x, y=y))
-            if all(_apart(moved, other) for other in others):
-                mark["x"], mark["y"] = x, y
+            if all(_apart((x0 + dx, y0 + dy, x1 + dx, y1 + dy), other) for other in near):
+                mark["x"], mark["y"] = mark["x"] + dx, mark["y"] + dy
                 break
 
 

@@ -527,3 +527,27 @@ def test_every_arrangement_of_panels_the_engine_may_choose_fits_close_up(lang):
                 assert window["top"] - land.LABEL_H >= top
                 assert window["top"] + window["rows"] * window["size"] <= plan["table_top"] - 8
                 assert window["left"] + window["cols"] * window["size"] <= PHONE_SIZE[0] - board.MARGIN
+
+
+def test_late_in_crowded_games_marks_keep_off_the_squares_numbers(monkeypatch):
+    """Picking a group late in a crowded game draws the whole landscape small, every square
+    numbered, followers everywhere: no mark covers a number and no two marks touch (random
+    five-player games, where a follower stands on nearly every tile)."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    checked = 0
+    for seed in (33, 41):
+        for state in states_of(5, seed, normal=False):
+            if state.phase != "place" or len(state.board.tiles) < 60 or state.area is not None:
+                continue
+            drawn_marks.clear()
+            image, drawn = drawn_on(GAME.view(state, None), "de")
+            assert not readable_problems(drawn, image.size), len(state.board.tiles)
+            boxes = [land.box(mark) for mark in drawn_marks]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
+            checked += 1
+    assert checked >= 20
