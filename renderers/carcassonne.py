@@ -35,8 +35,8 @@ from renderers.carcassonne_landscape import (CAPS, EMPTY, GRID, LABEL_H, LABEL_W
 from renderers.carcassonne_tiles import (CITY_FILL, CITY_SHADE, CLOISTER, CROP, FIELD, GATE, GRASS_DARK, HOUSE,
                                          MEADOW, PENNANT, ROAD, ROAD_EDGE, ROBBER_MARK, ROOF, WALL, WALL_EDGE, WHITE,
                                          tile_image)
-from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, fit, fixed_palette, font,
-                              ink_on, seat_names, to_palette)
+from renderers.common import (BACKGROUND, HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, fit,
+                              fixed_palette, font, ink_on, mark_text, seat_names, seat_plate, to_palette)
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
@@ -135,14 +135,11 @@ def _wrap(text: str, size: int, width: float, most: int) -> list[str]:
     return [_fit_text(line, size, width) for line in lines]
 
 
-def badge(draw, centre: tuple[float, float], seat: int, diameter: int = BADGE) -> None:
-    """A player's mark: a disc in the seat colour with the seat number in the ink that reads on
-    it (dark on the light colours: a white number ringed in black read as "⊗" on lime)."""
-    x, y = centre
-    r = diameter / 2
-    colour = seat_colour(seat)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    draw.text((x, y), str(seat + 1), font=font(MIN_TEXT), fill=ink_on(colour), anchor="mm")
+def badge(draw, centre: tuple[float, float], seat: int) -> None:
+    """A player's mark in a line of text: a plate in the seat colour with the seat number at the
+    marks' standard in the ink that reads on it (dark on the light colours: a white number ringed
+    in black read as "⊗" on lime)."""
+    seat_plate(draw, centre, seat)
 
 
 # ----------------------------------------------------------------------------------------
@@ -398,11 +395,11 @@ def _rotation_panel(draw, view, panel: dict) -> None:
     square = view["square"]
     candidate = {"code": view["drawn"], "x": square["x"], "y": square["y"], "rot": panel["rot"]}
     draw_landscape(draw, view, panel["window"], candidate)
-    r = 32  # its digit at 48 px type, some 37 px tall (10 px on a phone)
+    r = 34  # its digit at the marks' standard (MARK_TEXT: 41 px of ink, 11 px on a phone)
     cx, cy = panel["window"]["left"] + panel["window"]["size"] + 6, panel["window"]["top"] + panel["window"]["size"] + 6
     draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
-    draw.text((cx, cy), str(panel["number"]), font=font(48), fill=WHITE, anchor="mm")
+    mark_text(draw, (cx, cy), str(panel["number"]), WHITE, MARK_TEXT)
 
 
 # ----------------------------------------------------------------------------------------
@@ -526,6 +523,11 @@ def _table(draw, view, names, lang, top: int) -> None:
     """One row per player under a heading: badge and name, points, followers at home, and
     whether their robber is at home or beside whom on the track."""
     columns = _columns(lang)
+    winners = set((view.get("outcome") or {}).get("winners") or [])
+    for k, p in enumerate(view["players"]):  # the rows highlighted first: under the heading's descenders
+        row_top = top + TABLE_HEADING + k * TABLE_ROW
+        if p["seat"] in view["to_act"] or p["seat"] in winners:
+            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
     y = top + TABLE_HEADING / 2
     if not view["over"]:  # what the yellow frame means, where the names leave room
         _legend_item(draw, "last", t(lang, "carcassonne.board.legend.last_tile"), MARGIN, y)
@@ -535,14 +537,10 @@ def _table(draw, view, names, lang, top: int) -> None:
               fill=MUTED, anchor="lm")
     draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_heading"), font=font(MIN_TEXT),
               fill=MUTED, anchor="lm")
-    winners = set((view.get("outcome") or {}).get("winners") or [])
     spaces = {p["seat"]: p["space"] for p in view["players"]}
     for k, p in enumerate(view["players"]):
         seat = p["seat"]
-        row_top = top + TABLE_HEADING + k * TABLE_ROW
-        if seat in view["to_act"] or seat in winners:
-            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
-        y = row_top + TABLE_ROW / 2
+        y = top + TABLE_HEADING + k * TABLE_ROW + TABLE_ROW / 2
         badge(draw, (MARGIN + BADGE / 2, y), seat)
         draw.text((MARGIN + BADGE + 12, y), _fit_text(names[seat], MIN_TEXT, columns["name_width"]),
                   font=font(MIN_TEXT), fill=INK, anchor="lm")

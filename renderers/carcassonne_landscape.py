@@ -15,7 +15,8 @@ from games.carcassonne.closeup import COLUMNS, rows_shown
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
 from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, shield_boxes, tile_image
-from renderers.common import HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on
+from renderers.common import (HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on, mark_text,
+                              marks as marks_drawn)
 
 EMPTY = (226, 219, 200)
 GRID = (70, 90, 50)
@@ -140,7 +141,8 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
     number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
-    numbers = []  # the squares' numbers: marks pushed apart keep off them
+    numbers = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
+    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):
@@ -148,13 +150,18 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
                 inset = 3 if size >= 60 else 1  # a small square leaves its number all the room
                 draw.rectangle((px + inset, py + inset, px + size - inset, py + size - inset), fill=EMPTY, outline=INK,
                                width=2)
-                draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK, anchor="mm")
+                if picking_group:
+                    continue  # each group carries its number instead, as its button does
+                with marks_drawn():
+                    draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK,
+                              anchor="mm")
                 x0, y0, x1, y1 = font(number_size).getbbox(str(sq["n"]), anchor="mm")
                 numbers.append({"x": px + size / 2 + (x0 + x1) / 2, "y": py + size / 2 + (y0 + y1) / 2,
                                 "half": ((x1 - x0) / 2 + 2, (y1 - y0) / 2 + 2), "fixed": True, "kind": "number",
                                 "m": 0, "count": 1, "tile": (px, py, size)})
-    if view["phase"] == "place" and view.get("area") is None and view.get("areas"):
+    if picking_group:
         _group_frames(draw, view, window)
+        numbers += _group_tags(draw, view, window)
     if candidate:
         px, py = origin(window, candidate["x"], candidate["y"])
         draw.rectangle((px, py, px + size, py + size), outline=INK, width=5)
@@ -184,15 +191,51 @@ def square_group_boxes(view) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
+GROUP_TAG = 34  # the radius of a group's number disc: a MARK_TEXT digit or two
+
+
 def _group_frames(draw, view, window) -> None:
-    """Each group of squares framed (black, lined white), so the menu's "Squares 6–9" is seen
-    as one place on the landscape."""
+    """Each group of squares framed (black, lined white), so the menu's "2 · Squares 6–9" is
+    seen as one place on the landscape."""
     size = window["size"]
     for x0, y0, x1, y1 in square_group_boxes(view):
         left, top = origin(window, x0, y0)
         right, bottom = left + (x1 - x0 + 1) * size, top + (y1 - y0 + 1) * size
         draw.rounded_rectangle((left - 3, top - 3, right + 3, bottom + 3), radius=8, outline=INK, width=5)
         draw.rounded_rectangle((left + 2, top + 2, right - 2, bottom - 2), radius=6, outline=TARGET, width=2)
+
+
+def group_tag_places(view, window) -> list[tuple[float, float]]:
+    """Where each group's number stands: on one of its squares (empty ground, no follower
+    there), the first in reading order whose disc touches no other group's, nor leaves the
+    landscape shown."""
+    size = window["size"]
+    squares, places, first = view.get("squares") or [], [], 0
+    right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+    for count in view.get("areas") or []:
+        group = squares[first:first + count]
+        first += count
+        centres = [(origin(window, sq["x"], sq["y"])[0] + size / 2, origin(window, sq["x"], sq["y"])[1] + size / 2)
+                   for sq in group if inside(window, sq["x"], sq["y"])]
+        free = [(x, y) for x, y in centres
+                if window["left"] + GROUP_TAG <= x <= right - GROUP_TAG
+                and window["top"] + GROUP_TAG <= y <= bottom - GROUP_TAG
+                and all(math.hypot(x - ox, y - oy) > 2 * GROUP_TAG + 4 for ox, oy in places)]
+        places.append((free or centres)[0])
+    return places
+
+
+def _group_tags(draw, view, window) -> list[dict]:
+    """Each group's number (its button's: "2 · Squares 6–9") in a black disc on one of its
+    squares, at the marks' standard; returned as boxes the followers' marks keep off."""
+    tags = []
+    for number, (x, y) in enumerate(group_tag_places(view, window), 1):
+        draw.ellipse((x - GROUP_TAG - 3, y - GROUP_TAG - 3, x + GROUP_TAG + 3, y + GROUP_TAG + 3), fill=TARGET)
+        draw.ellipse((x - GROUP_TAG, y - GROUP_TAG, x + GROUP_TAG, y + GROUP_TAG), fill=INK)
+        mark_text(draw, (x, y), str(number), TARGET, MARK_TEXT)
+        tags.append({"x": x, "y": y, "half": (GROUP_TAG + 5, GROUP_TAG + 5), "fixed": True, "kind": "tag", "m": 0,
+                     "count": 1, "tile": (x - GROUP_TAG, y - GROUP_TAG, 2 * GROUP_TAG)})
+    return tags
 
 
 def _grid_labels(draw, window) -> None:
@@ -478,8 +521,9 @@ def draw_mark(draw, mark) -> None:
     ink = ink_on(colour)
     halo = WHITE if ink == INK else INK
     x, y, text_size = mark_text_place(mark)
-    draw.text((x, y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
-              stroke_fill=halo)
+    with marks_drawn():  # a number inside a piece (tests/renderers/standard.py: mark_problems)
+        draw.text((x, y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
+                  stroke_fill=halo)
 
 
 def mark_text_place(mark) -> tuple[float, float, int]:
@@ -489,8 +533,9 @@ def mark_text_place(mark) -> tuple[float, float, int]:
 
 
 def mark_text_size(m: float) -> int:
-    """The type of a mark's number: the larger the mark, the larger its number (40 px at least)."""
-    return 64 if m >= 72 else 48 if m >= 56 else MIN_TEXT
+    """The type of a mark's number: the larger the mark, the larger its number (40 px at least;
+    on close-ups, tiles of 155 px and more, the marks' standard: MARK_TEXT, 41 px of ink)."""
+    return 64 if m >= 72 else MARK_TEXT if m >= 62 else 48 if m >= 56 else MIN_TEXT
 
 
 def shape(draw, cx: float, cy: float, kind: str, m: float, colour) -> None:

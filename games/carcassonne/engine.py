@@ -340,9 +340,12 @@ class Carcassonne:
         action = _canonical(action)
         verb, args = action.verb, action.args
         try:
-            if verb in ("group", "area"):
-                groups = squares_offered(state).groups if verb == "group" else legacy_groups(list(state.fits))
-                first, last = _group_numbers(groups, int(args[0]) - 1)
+            if verb == "group":  # numbered like the groups on the board: "2 · Squares 6–9"
+                first, last = _group_numbers(squares_offered(state).groups, int(args[0]) - 1)
+                return msg("carcassonne.label.numbered", n=int(args[0]),
+                           label=msg("carcassonne.label.area", first=first, last=last))
+            if verb == "area":
+                first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
                 return msg("carcassonne.label.area", first=first, last=last)
             if verb == "at":
                 sq = _parse_sq(args[0])

@@ -18,7 +18,7 @@ from renderers import carcassonne_landscape as land
 from renderers.carcassonne import render
 from renderers.carcassonne_tiles import shield_boxes
 from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, recording_texts
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["carcassonne"]
 NAMES = ["Anna", "王小明", "Bartholomäus der Zögerliche von Irgendwo", "김민준", "Дмитрий"]
@@ -158,6 +158,39 @@ def test_the_busiest_boards_keep_the_phone_standard(busiest, lang):
         assert {str(f["seat"] + 1) for f in view["meeples"]} <= digits, label
 
 
+CLOSE_UPS = ("rotate at 30 tiles", "follower at 30 tiles", "rotate at 60 tiles", "follower at 60 tiles",
+             "a group chosen", "squares in 2 panels", "squares in 3 panels", "follower, many spots")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_numbers_in_pieces_keep_the_marks_standard_and_nothing_is_covered(busiest, lang, monkeypatch):
+    """No shape or piece is drawn over a text after it, on any of the busiest boards. On the
+    close-ups (the decisions: squares, rotations, follower spots) every number inside a piece
+    stands MIN_MARK tall (41 px of ink, 11 px on a phone): followers' seats, spots', squares',
+    rotations' and groups' numbers, the players' seat plates. The whole landscape (picking a
+    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px, too small
+    for a follower's mark of that size: there only the followers' and spots' numbers stand
+    under it (40 px type, 29 px of ink), nothing else."""
+    followers: list[tuple[str, float, float]] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (followers.append((mark["text"],
+                                                                                 *land.mark_text_place(mark)[:2])),
+                                                                  original(draw, mark)))
+    for label, view in busiest.items():
+        followers.clear()
+        with recording_covers() as drawn, recording_texts() as records:
+            render(view, NAMES[:view["seats"]], lang)
+        assert covered_texts(drawn) == [], label
+        assert sum(r.mark for r in records) >= view["seats"], label  # the table's seat plates at least
+        small = [r for r in records if r.mark and mark_problems([r])]
+        if label in CLOSE_UPS:
+            assert small == [], label
+        for record in small:
+            x, y = middle(record)
+            assert any(text == record.text and abs(fx - x) <= 4 and abs(fy - y) <= 6 for text, fx, fy in followers), \
+                (label, record)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_long_name_in_the_status_leaves_the_landscape_its_room(busiest, lang):
     long_names = ["Bartholomäus der Zögerliche von Irgendwo"] * 5
@@ -250,27 +283,34 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_groups_of_squares_name_the_numbers_the_image_shows(lang):
-    """With squares too far apart for one picture, the buttons offer groups ("Squares 1–14"):
-    the whole landscape is shown, every square of every group carries its number, and each
-    group is framed."""
+def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang):
+    """With squares too far apart for one picture, the buttons offer groups ("2 · Squares 6–9"):
+    the whole landscape is shown, each group framed, its number (its button's) on one of its
+    squares inside the frame, at the marks' standard; the squares' numbers are the close-up's."""
     state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
                   and GAME.legal_actions(s, s.turn)[0].verb == "group")
     groups = labels(state, "group", lang)
     assert len(groups) >= 2
     view = GAME.view(state, None)
     image, drawn = drawn_on(view, lang)
-    numbers = {r.text for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT}
-    for label in groups:
-        low, high = (int(n) for n in re.search(r"(\d+)–(\d+)", label).groups())
-        assert {str(n) for n in range(low, high + 1)} <= numbers, label
-    assert high == len(state.fits)
     window = board.layout(view, NAMES[:view["seats"]], lang)["window"]
     assert not window["part"]  # the whole landscape
-    image = image.convert("RGB")
     frames = land.square_group_boxes(view)
     assert len(frames) == len(groups)
-    for x0, y0, x1, y1 in frames:  # each group framed black along its west edge (marks aside)
+    last = 0
+    for label, (x0, y0, x1, y1) in zip(groups, frames, strict=True):
+        number, low, high = (int(n) for n in re.match(r"(\d+) · \S+ (\d+)–(\d+)$", label).groups())
+        assert low == last + 1
+        last = high
+        left, top = land.origin(window, x0, y0)
+        right, bottom = left + (x1 - x0 + 1) * window["size"], top + (y1 - y0 + 1) * window["size"]
+        tags = [r for r in drawn if r.text == str(number) and r.mark and left <= middle(r)[0] <= right
+                and top <= middle(r)[1] <= bottom]
+        assert tags, label
+        assert not mark_problems(tags), label
+    assert last == len(state.fits)
+    image = image.convert("RGB")
+    for x0, y0, x1, y1 in frames:  # each group framed black along its west edge (marks and tags aside)
         left, top = land.origin(window, x0, y0)
         edge = [image.getpixel((left - 1, y)) for y in range(top, top + (y1 - y0 + 1) * window["size"])]
         assert edge.count(INK) >= len(edge) / 2, (x0, y0, x1, y1)

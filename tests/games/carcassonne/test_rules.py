@@ -167,7 +167,9 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
                     for k, group in enumerate(plan.groups):
                         first = sum(len(g) for g in plan.groups[:k]) + 1
                         label = GAME.describe(state, seat, Action("group", (str(k + 1),)))
-                        assert (label.params["first"], label.params["last"]) == (first, first + len(group) - 1)
+                        squares = label.params["label"].params
+                        assert label.params["n"] == k + 1  # as the board numbers the groups
+                        assert (squares["first"], squares["last"]) == (first, first + len(group) - 1)
                 for n, (x, y) in enumerate(plan.order, 1):
                     assert GAME.describe(state, seat, Action("at", (f"{x},{y}",))).params["number"] == n
             state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
