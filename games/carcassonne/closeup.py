@@ -9,8 +9,8 @@ column letters and row numbers). The renderer's tests draw every arrangement lis
 check it fits at CLOSE_UP px.
 
 A panel shows each of its squares with every tile beside it (what the tile placed there
-would touch), and panels show places of the landscape at least a column or row apart (no tile
-is drawn twice, and what lies between is not mistaken for one piece of landscape).
+would touch), and panels show places of the landscape at least two columns or rows apart (no
+tile is drawn twice, and places one hidden row apart were read as one piece of landscape).
 
 When all squares where the drawn tile fits can be shown so, in one to three panels, the picture
 shows them all and the player taps the square at once. Otherwise they are offered in groups,
@@ -33,7 +33,7 @@ CLOSE_UP = 160      # px: the least tile size of a close-up
 COLUMNS = 6         # one panel's columns at that size
 SIDE_COLUMNS = 5    # the columns two or three panels beside each other share
 MOST_PANELS = 3     # more panels in one picture would leave each too few squares to be worth it
-APART = 1           # columns or rows between the places two panels show
+APART = 2           # columns or rows between the places two panels show (one hidden row read as none)
 MENU = 24           # a menu holds 25 choices: 24 squares (or groups) and `back`
 SEARCH_STEPS = 4000  # how far the search for panels goes before the squares come in groups
 

@@ -243,13 +243,13 @@ def panel_count(state) -> int:
 
 
 def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
-    """Two whole games, every placement where squares are offered (all of them, or a group's):
+    """Four whole games, every placement where squares are offered (all of them, or a group's):
     each square lies in exactly one part of the landscape drawn (one window, or one of two or
     three panels that do not overlap), close up (160 px at least), with every tile beside it
     in the same part, on the image, its number inside it; every tenth placement drawn and read
     back (numbers where their buttons' grid names say)."""
     placements, panels = 0, 0
-    for seats, seed, normal in ((5, 11, True), (3, 7, False)):
+    for seats, seed, normal in ((5, 11, True), (3, 7, False), (3, 3, True), (3, 5, True)):
         for state in states_of(seats, seed, normal=normal):
             if state.phase != "place" or GAME.legal_actions(state, state.turn)[0].verb != "at":
                 continue
