@@ -159,8 +159,9 @@ class Carcassonne:
         if verb == "group":
             new.area = int(args[0]) - 1
             first, last = _group_numbers(squares_offered(state).groups, new.area)
-            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last),
-                                kind="step"))
+            said = (msg("carcassonne.event.area_one", player=SeatRef(seat), number=first) if first == last
+                    else msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last))
+            events.append(Event(said, kind="step"))
         elif verb == "area":  # a record of before close-ups: said as it was then; the choice goes on
             new.area = None
             first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
@@ -342,8 +343,9 @@ class Carcassonne:
         try:
             if verb == "group":  # numbered like the groups on the board: "2 · Squares 6–9"
                 first, last = _group_numbers(squares_offered(state).groups, int(args[0]) - 1)
-                return msg("carcassonne.label.numbered", n=int(args[0]),
-                           label=msg("carcassonne.label.area", first=first, last=last))
+                squares = (msg("carcassonne.label.area_one", number=first) if first == last
+                           else msg("carcassonne.label.area", first=first, last=last))
+                return msg("carcassonne.label.numbered", n=int(args[0]), label=squares)
             if verb == "area":
                 first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
                 return msg("carcassonne.label.area", first=first, last=last)
