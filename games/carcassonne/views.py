@@ -59,7 +59,6 @@ def build_view(game: "Carcassonne", state: "CarcassonneState", seat: int | None)
         # what the picture shows close up: the boxes of the landscape (x0, y0, columns, rows) the
         # squares offered lie in, beside or above each other; null while a group is to be picked
         "closeup": closeup,
-        "groups": [list(box) for box in plan.boxes] if plan and groups else [],
         "square": ({"x": state.square[0], "y": state.square[1],
                     "rots": list(state.fits.get(state.square, ()))} if state.square else None),
         "spots": [],
