@@ -5,11 +5,14 @@ seat, a square's or a spot's choice number, the grid's letters) is drawn at 40 p
 nothing touches. The landscape is therefore drawn where the decision is:
 
 - While placing (the square, the rotation, the follower), the part of the landscape around the
-  squares where the tile fits and the last round's tiles (around the square chosen, or the tile
-  just laid) is drawn large, with a small overview of the whole landscape in the header framing
-  that part. Each rotation that fits is shown on the chosen square amid its neighbours, numbered
-  like the buttons; the free follower spots are numbered on the laid tile, each in the shape of
-  the follower that would stand there.
+  squares where the tile fits (the engine offers squares far apart in groups lying together;
+  picking a group shows the whole landscape with every group framed), around the square
+  chosen, or the tile just laid, is drawn close up, with a small overview of the whole
+  landscape in the header framing that part, the last round's tiles framed yellow, and grid
+  marks beside it (a square the texts name is found there when it lies off the close-up).
+  Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
+  buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
+  the shape of the follower that would stand there.
 - At the end, in the robber and crop-circle steps (the choices lie all over the landscape or on
   the score track) and on request (`view["landscape"] == "whole"`, set by `/game board`), the
   whole landscape as large as it fits.
@@ -22,10 +25,10 @@ the players (points, followers at home, where their robber stands) and a legend 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
 from renderers.carcassonne_landscape import (
     CAPS,
@@ -64,6 +67,7 @@ from renderers.common import (
     BACKGROUND,
     HIGHLIGHT,
     INK,
+    MARK_TEXT,
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
@@ -71,7 +75,9 @@ from renderers.common import (
     fixed_palette,
     font,
     ink_on,
+    mark_text,
     seat_names,
+    seat_plate,
     to_palette,
 )
 
@@ -79,9 +85,11 @@ WIDTH, HEIGHT = 1080, 1350
 MARGIN = 16
 ROW_HIGHLIGHT = (255, 236, 170)
 
-HEADER = 158        # the header's height while placing: the drawn tile and the overview
+HEADER = 158        # the header's height with the drawn tile
+HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
-OVERVIEW = (240, 134)  # the overview's largest width and height
+OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
+OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -91,7 +99,7 @@ LEGEND_ICON = 44
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
 
-def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
+def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     names = seat_names(names, view["seats"])
@@ -103,14 +111,17 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     if plan["strip_top"] is not None:
         _rotation_strip(draw, view, plan["strip_top"])
     for panel in plan["panels"]:
-        _rotation_panel(draw, view, panel)
+        if "rot" in panel:
+            _rotation_panel(draw, view, panel)
+        else:
+            _square_panel(draw, view, panel["window"])
     if not plan["panels"]:
         draw_landscape(draw, view, plan["window"])
     _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
     return to_palette(image, _palette())
 
 
-def layout(view: dict[str, Any], names: list[str], lang: str = "en") -> dict[str, Any]:
+def layout(view: dict, names: list[str], lang: str = "en") -> dict:
     """Where everything goes, without drawing: from the bottom up the legend, the players' table
     and the track (robber step); from the top down the header and the rotations (a strip, or
     panels that show the rotations in place); the landscape's `window` takes the room between."""
@@ -129,6 +140,9 @@ def layout(view: dict[str, Any], names: list[str], lang: str = "en") -> dict[str
     top = _header_height(view, names, lang, focused)
     if focused and _rotations(view):
         plan["panels"], plan["window"] = _rotation_panels(view, top=top + 8, bottom=bottom)
+        return plan
+    if focused and len(closeup_boxes(view)) > 1:
+        plan["panels"], plan["window"] = _square_panels(view, top=top + 8, bottom=bottom)
         return plan
     if _rotations(view):  # the whole landscape asked for while turning the tile
         plan["strip_top"] = top
@@ -164,14 +178,11 @@ def _wrap(text: str, size: int, width: float, most: int) -> list[str]:
     return [_fit_text(line, size, width) for line in lines]
 
 
-def badge(draw, centre: tuple[float, float], seat: int, diameter: int = BADGE) -> None:
-    """A player's mark: a disc in the seat colour with the seat number in the ink that reads on
-    it (dark on the light colours: a white number ringed in black read as "⊗" on lime)."""
-    x, y = centre
-    r = diameter / 2
-    colour = seat_colour(seat)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    draw.text((x, y), str(seat + 1), font=font(MIN_TEXT), fill=ink_on(colour), anchor="mm")
+def badge(draw, centre: tuple[float, float], seat: int) -> None:
+    """A player's mark in a line of text: a plate in the seat colour with the seat number at the
+    marks' standard in the ink that reads on it (dark on the light colours: a white number ringed
+    in black read as "⊗" on lime)."""
+    seat_plate(draw, centre, seat)
 
 
 # ----------------------------------------------------------------------------------------
@@ -179,8 +190,21 @@ def badge(draw, centre: tuple[float, float], seat: int, diameter: int = BADGE) -
 
 
 def _focused(view) -> bool:
-    """Whether the landscape is shown around the decision (placing) rather than whole."""
-    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS
+    """Whether the landscape is shown around the decision (placing) rather than whole: not
+    while a group of squares is to be picked (the whole landscape shows where each lies)."""
+    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
+    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not picking_group
+
+
+def closeup_boxes(view) -> list[tuple[int, int, int, int]]:
+    """The boxes of the landscape (x0, y0, columns, rows) the engine shows the squares offered
+    in, in reading order (games.carcassonne.closeup)."""
+    def leaves(node):
+        if "box" in node:
+            return [tuple(node["box"])]
+        return [box for part in next(iter(node.values())) for box in leaves(part)]
+
+    return leaves(view["closeup"]) if view.get("closeup") else []
 
 
 def _rotations(view) -> list[int]:
@@ -204,7 +228,9 @@ def _header_height(view, names, lang, focused: bool) -> int:
     if _tiles_left_shown(view, lines):
         lines += 1
     height = 14 + lines * LINE + 8
-    return max(height, HEADER) if focused or _drawn_shown(view) else height
+    if focused:
+        return max(height, HEADER_OVERVIEW)
+    return max(height, HEADER) if _drawn_shown(view) else height
 
 
 def _drawn_shown(view) -> bool:
@@ -222,7 +248,7 @@ def _status_width(view, overview: bool) -> float:
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
     if overview:
-        right -= OVERVIEW[0] + MARGIN
+        right -= OVERVIEW[0] + OVERVIEW_NUMBERS + MARGIN
     return right - _status_left(view)
 
 
@@ -255,7 +281,9 @@ def _header(draw, view, names, lang, overview) -> None:
 
 
 def _overview(draw, view, window, right: int) -> None:
-    """The whole landscape small, the part drawn large framed in black and white."""
+    """The whole landscape small, the part drawn large framed in black and white, the last
+    round's tiles framed yellow (the texts name their squares), and grid marks under and left
+    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     box_w, box_h = OVERVIEW
@@ -269,13 +297,94 @@ def _overview(draw, view, window, right: int) -> None:
             draw._image.paste(tile_image(tile["code"], tile["rot"], s), (px, py))
         else:
             draw.rectangle((px, py, px + s - 1, py + s - 1), fill=FIELD)
-    fx0, fy0 = max(window["x0"], x0), max(window["y0"], y0)
-    fx1 = min(window["x0"] + window["cols"] - 1, x1)
-    fy1 = min(window["y0"] + window["rows"] - 1, y1)
-    frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
-             top + (fy1 - y0 + 1) * s + 2)
-    draw.rectangle(frame, outline=INK, width=5)
-    draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
+    for tile in view["tiles"][-view["seats"]:]:
+        px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
+        draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
+    for fx, fy, fcols, frows in window.get("frames") or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
+        fx0, fy0 = max(fx, x0), max(fy, y0)
+        fx1, fy1 = min(fx + fcols - 1, x1), min(fy + frows - 1, y1)
+        frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
+                 top + (fy1 - y0 + 1) * s + 2)
+        draw.rectangle(frame, outline=INK, width=5)
+        draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
+    marks_y = top + rows * s + 8 + LINE / 2 - 4
+    for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + 10):
+        draw.text((left + k * s + s / 2, marks_y), column_name(x0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
+    for k in _marked(rows, s, 42):
+        draw.text((left - 10, top + k * s + s / 2), row_name(y0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="rm")
+
+
+def _marked(count: int, step: float, room: float) -> list[int]:
+    """Which of `count` columns (or rows) `step` px apart carry their grid mark, each mark
+    `room` px from the next: the first, the last, and as many evenly between as fit."""
+    if count == 1 or (count - 1) * step < room:
+        return [0]
+    between = int((count - 1) * step // room)
+    return sorted({round(k * (count - 1) / between) for k in range(between + 1)})
+
+
+PANEL_GAP = 24  # between the panels of squares lying apart (their grounds' edges 18 px apart)
+
+
+def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+    """The squares where the tile fits in two or three panels, one for each place they lie
+    (the engine's close-up: view["closeup"]), beside or above each other as the engine
+    arranged them, each with its column letters and row numbers, their tiles as large as the
+    room allows (CAPS["place"] at most; 160 px at least, tested). Returns the panels (each with
+    its window) and, for the overview, the whole landscape's bounds and the boxes to frame."""
+    tree = view["closeup"]
+
+    def extent(node, size: int) -> tuple[int, int]:
+        if "box" in node:
+            _, _, cols, rows = node["box"]
+            return LABEL_W + cols * size, LABEL_H + rows * size
+        (arrange, parts), = node.items()
+        sizes = [extent(part, size) for part in parts]
+        gaps = PANEL_GAP * (len(parts) - 1)
+        if arrange == "side":
+            return sum(w for w, _ in sizes) + gaps, max(h for _, h in sizes)
+        return max(w for w, _ in sizes), sum(h for _, h in sizes) + gaps
+
+    room_w, room_h = WIDTH - 2 * MARGIN, bottom - top
+    size = next(s for s in range(CAPS["place"], 20, -1)
+                if extent(tree, s)[0] <= room_w and extent(tree, s)[1] <= room_h)
+    panels: list[dict] = []
+
+    def place(node, x: float, y: float, w: float, h: float) -> None:
+        """Put the node's panels in the room (x, y, w, h), each part in the middle of its share."""
+        node_w, node_h = extent(node, size)
+        x, y = x + (w - node_w) // 2, y + (h - node_h) // 2
+        if "box" in node:
+            x0, y0, cols, rows = node["box"]
+            panels.append({"window": {"x0": x0, "y0": y0, "cols": cols, "rows": rows, "size": size,
+                                      "left": int(x) + LABEL_W, "top": int(y) + LABEL_H, "part": True}})
+            return
+        (arrange, parts), = node.items()
+        for part in parts:
+            part_w, part_h = extent(part, size)
+            if arrange == "side":
+                place(part, x, y, part_w, node_h)
+                x += part_w + PANEL_GAP
+            else:
+                place(part, x, y, node_w, part_h)
+                y += part_h + PANEL_GAP
+
+    place(tree, MARGIN, top, room_w, room_h)
+    cells = [(tile["x"], tile["y"]) for tile in view["tiles"]] + [(sq["x"], sq["y"]) for sq in view["squares"]]
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    shown = {"part": True, "bounds": (min(xs), min(ys), max(xs), max(ys)),
+             "frames": [(p["window"]["x0"], p["window"]["y0"], p["window"]["cols"], p["window"]["rows"])
+                        for p in panels]}
+    return panels, shown
+
+
+def _square_panel(draw, view, window) -> None:
+    """One place of the landscape with squares offered, on a ground of its own (it lies apart
+    from the panel beside it, which shows another place)."""
+    size = window["size"]
+    right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+    draw.rectangle((window["left"] - 3, window["top"] - 3, right + 3, bottom + 3), fill=PANEL, outline=MUTED, width=2)
+    draw_landscape(draw, view, window)
 
 
 STRIP = 122  # the rotations' strip when the whole landscape is shown while turning the tile
@@ -294,7 +403,7 @@ def _rotation_strip(draw, view, top: int) -> None:
         draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 
-def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     """Where each rotation that fits is shown on the chosen square amid its neighbours (how its
     edges meet theirs): one panel beside another, or two rows of two. Returns the panels (each
     with its rotation, number and window) and the part they show, for the overview."""
@@ -323,16 +432,17 @@ def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict[str, Any
     return panels, shown
 
 
-def _rotation_panel(draw, view, panel: dict[str, Any]) -> None:
-    """One rotation on the chosen square amid its neighbours, its number where the panel's
-    letters and numbers meet, as on its button."""
+def _rotation_panel(draw, view, panel: dict) -> None:
+    """One rotation on the chosen square amid its neighbours, its number on the tile's top left
+    corner (where no edge is matched), as on its button."""
     square = view["square"]
     candidate = {"code": view["drawn"], "x": square["x"], "y": square["y"], "rot": panel["rot"]}
     draw_landscape(draw, view, panel["window"], candidate)
-    r = 27
-    cx, cy = panel["x"] + LABEL_W / 2 - 6, panel["y"] + LABEL_H / 2 - 2
+    r = 34  # its digit at the marks' standard (MARK_TEXT: 41 px of ink, 11 px on a phone)
+    cx, cy = panel["window"]["left"] + panel["window"]["size"] + 6, panel["window"]["top"] + panel["window"]["size"] + 6
+    draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
-    draw.text((cx, cy), str(panel["number"]), font=font(MIN_TEXT), fill=WHITE, anchor="mm")
+    mark_text(draw, (cx, cy), str(panel["number"]), WHITE, MARK_TEXT)
 
 
 # ----------------------------------------------------------------------------------------
@@ -347,7 +457,7 @@ CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
-def _track_layout(view) -> dict[str, Any]:
+def _track_layout(view) -> dict:
     """Where every figure on the score track goes: the 50 spaces in two rows of 25, and over
     the first row / under the second, each space's figures as a row of numbered chips (every
     player, then every robber), in as many lanes as needed so no chip covers another."""
@@ -357,7 +467,7 @@ def _track_layout(view) -> dict[str, Any]:
     for p in view["players"]:
         if p["robber"] is not None:
             figures.setdefault(p["robber"], []).append(("robber", p["seat"]))
-    chains: list[dict[str, Any]] = []
+    chains: list[dict] = []
     lanes_of_row = []
     right = TRACK_X + TRACK_COLUMNS * CELL
     for row in (0, 1):
@@ -382,7 +492,7 @@ def _track_layout(view) -> dict[str, Any]:
     return {"chains": chains, "lanes": lanes_of_row, "height": height}
 
 
-def _track(draw, view, layout: dict[str, Any], top: int) -> None:
+def _track(draw, view, layout: dict, top: int) -> None:
     spaces = view["track_spaces"]
     cells_top = (top + layout["lanes"][0] * CHIP + POINTER, top + layout["lanes"][0] * CHIP + POINTER + CELL_H + 4)
     taken = {chain["space"] for chain in layout["chains"]}
@@ -435,7 +545,7 @@ def _table_height(view) -> int:
     return TABLE_HEADING + len(view["players"]) * TABLE_ROW
 
 
-def _columns(lang: str) -> dict[str, Any]:
+def _columns(lang: str) -> dict:
     """Where the table's columns stand: points, followers at home, robber (right to left, each
     as wide as its heading or widest value)."""
     robber_w = max(text_width_plain(t(lang, "carcassonne.board.robber_heading")),
@@ -456,6 +566,11 @@ def _table(draw, view, names, lang, top: int) -> None:
     """One row per player under a heading: badge and name, points, followers at home, and
     whether their robber is at home or beside whom on the track."""
     columns = _columns(lang)
+    winners = set((view.get("outcome") or {}).get("winners") or [])
+    for k, p in enumerate(view["players"]):  # the rows highlighted first: under the heading's descenders
+        row_top = top + TABLE_HEADING + k * TABLE_ROW
+        if p["seat"] in view["to_act"] or p["seat"] in winners:
+            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
     y = top + TABLE_HEADING / 2
     if not view["over"]:  # what the yellow frame means, where the names leave room
         _legend_item(draw, "last", t(lang, "carcassonne.board.legend.last_tile"), MARGIN, y)
@@ -465,14 +580,10 @@ def _table(draw, view, names, lang, top: int) -> None:
               fill=MUTED, anchor="lm")
     draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_heading"), font=font(MIN_TEXT),
               fill=MUTED, anchor="lm")
-    winners = set((view.get("outcome") or {}).get("winners") or [])
     spaces = {p["seat"]: p["space"] for p in view["players"]}
     for k, p in enumerate(view["players"]):
         seat = p["seat"]
-        row_top = top + TABLE_HEADING + k * TABLE_ROW
-        if seat in view["to_act"] or seat in winners:
-            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
-        y = row_top + TABLE_ROW / 2
+        y = top + TABLE_HEADING + k * TABLE_ROW + TABLE_ROW / 2
         badge(draw, (MARGIN + BADGE / 2, y), seat)
         draw.text((MARGIN + BADGE + 12, y), _fit_text(names[seat], MIN_TEXT, columns["name_width"]),
                   font=font(MIN_TEXT), fill=INK, anchor="lm")

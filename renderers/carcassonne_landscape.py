@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
 
+from games.carcassonne.closeup import COLUMNS, rows_shown
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
-from renderers.carcassonne_tiles import WHITE, tile_image
-from renderers.common import HIGHLIGHT, INK, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on
+from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, shield_boxes, tile_image
+from renderers.common import HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on, mark_text
+from renderers.common import marks as marks_drawn
 
 EMPTY = (226, 219, 200)
 GRID = (70, 90, 50)
@@ -24,7 +25,7 @@ PANEL = (250, 246, 236)
 LABEL_H = 44        # the row of column letters over the landscape
 LABEL_W = 60        # the column of row numbers left of it
 BIGGEST_TILE = 240
-CAPS = {"place": 150, "rotate": 170, "follower": 200}  # tile size while placing, at most
+CAPS = {"place": 200, "rotate": 170, "follower": 200}  # tile size while placing, at most
 
 
 @lru_cache(maxsize=512)
@@ -37,7 +38,7 @@ def seat_colour(seat: int):
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def offered_squares(view) -> list[dict[str, Any]]:
+def offered_squares(view) -> list[dict]:
     """The squares of the current choice: all of them, or the chosen group's."""
     squares = view.get("squares") or []
     if view.get("area") is not None and view.get("areas"):
@@ -47,12 +48,20 @@ def offered_squares(view) -> list[dict[str, Any]]:
 
 
 def _must_show(view) -> list[tuple[int, int]]:
-    """The squares the decision is about: where the tile fits and the last round's tiles, the
-    chosen square, or the tile just laid (with the squares round them)."""
+    """The squares the decision is about: where the tile fits (all of them, or the group chosen),
+    the chosen square, or the tile just laid (with the squares round them)."""
     phase = view["phase"]
-    if phase == "place":
-        cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)]
-        return cells + [(tile["x"], tile["y"]) for tile in view["tiles"][-view["seats"]:]]
+    if phase == "place":  # the part of the landscape the engine shows the squares in (each with a
+        # tile it joins), or the squares offered; and the last tile (the texts name it) where it lies near
+        box = (view.get("closeup") or {}).get("box")
+        if box:
+            cells = [(box[0], box[1]), (box[0] + box[2] - 1, box[1] + box[3] - 1)]
+        else:
+            cells = [(sq["x"], sq["y"]) for sq in offered_squares(view)] or [(t["x"], t["y"]) for t in view["tiles"]]
+        x0, y0, x1, y1 = bounds(cells + [(view["tiles"][-1]["x"], view["tiles"][-1]["y"])])
+        if x1 - x0 < COLUMNS and y1 - y0 < rows_shown(view["seats"]):
+            cells.append((view["tiles"][-1]["x"], view["tiles"][-1]["y"]))
+        return cells
     centre = view["square"] if phase == "rotate" and view.get("square") else view["tiles"][-1]
     return [(centre["x"] + dx, centre["y"] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
@@ -62,7 +71,7 @@ def bounds(cells) -> tuple[int, int, int, int]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict[str, Any]:
+def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict:
     """Which columns and rows are drawn, at what tile size, where. The whole landscape (with the
     squares offered) if it fits nearly as large as the decision's part would; else that part,
     grown round it to fill the room at its size (`part` is then true)."""
@@ -79,7 +88,9 @@ def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused
         mx0, my0, mx1, my1 = bounds(_must_show(view))
         mx0, my0, mx1, my1 = max(mx0, x0), max(my0, y0), min(mx1, x1), min(my1, y1)
         near = min(CAPS[view["phase"]], room_w // (mx1 - mx0 + 1), room_h // (my1 - my0 + 1))
-        if near > size * 1.25:  # much larger than the whole: show the part, as much as fits
+        # much larger than the whole: show the part, as much as fits (the squares close up
+        # whenever that makes them larger at all)
+        if near > size * (1.1 if view["phase"] == "place" else 1.25):
             size = near
             shown_cols, shown_rows = min(cols, room_w // size), min(rows, room_h // size)
             x0 = max(x0, min(mx0 - (shown_cols - (mx1 - mx0 + 1)) // 2, x1 - shown_cols + 1))
@@ -89,7 +100,7 @@ def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused
     ox = left + (room_w - cols * size) // 2
     oy = top + (room_h - rows * size) // 2
     return {"x0": x0, "y0": y0, "cols": cols, "rows": rows, "size": size, "left": ox, "top": oy, "part": part,
-            "bounds": bounds(content)}
+            "bounds": bounds(content), "room_right": right - (ox + cols * size)}
 
 
 def inside(window, x: int, y: int) -> bool:
@@ -105,7 +116,7 @@ def origin(window, x: int, y: int) -> tuple[int, int]:
 # The landscape
 
 
-def draw_landscape(draw, view, window, candidate: dict[str, Any] | None = None) -> None:
+def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
     """The part of the landscape in `window`, its grid labels, the squares offered or chosen,
     the followers and the free spots; `candidate` is a rotation of the drawn tile shown on the
     square chosen."""
@@ -129,7 +140,9 @@ def draw_landscape(draw, view, window, candidate: dict[str, Any] | None = None) 
     if not view["over"] and inside(window, last["x"], last["y"]):
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
-    number_size = 48 if size >= 80 else MIN_TEXT
+    number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
+    numbers = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
+    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):
@@ -137,7 +150,18 @@ def draw_landscape(draw, view, window, candidate: dict[str, Any] | None = None) 
                 inset = 3 if size >= 60 else 1  # a small square leaves its number all the room
                 draw.rectangle((px + inset, py + inset, px + size - inset, py + size - inset), fill=EMPTY, outline=INK,
                                width=2)
-                draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK, anchor="mm")
+                if picking_group:
+                    continue  # each group carries its number instead, as its button does
+                with marks_drawn():
+                    draw.text((px + size / 2, py + size / 2), str(sq["n"]), font=font(number_size), fill=INK,
+                              anchor="mm")
+                x0, y0, x1, y1 = font(number_size).getbbox(str(sq["n"]), anchor="mm")
+                numbers.append({"x": px + size / 2 + (x0 + x1) / 2, "y": py + size / 2 + (y0 + y1) / 2,
+                                "half": ((x1 - x0) / 2 + 2, (y1 - y0) / 2 + 2), "fixed": True, "kind": "number",
+                                "m": 0, "count": 1, "tile": (px, py, size)})
+    if picking_group:
+        _group_frames(draw, view, window)
+        numbers += _group_tags(draw, view, window)
     if candidate:
         px, py = origin(window, candidate["x"], candidate["y"])
         draw.rectangle((px, py, px + size, py + size), outline=INK, width=5)
@@ -151,9 +175,67 @@ def draw_landscape(draw, view, window, candidate: dict[str, Any] | None = None) 
                   anchor="mm")
     marks = _follower_marks(view, window, codes)
     marks += _spot_marks(view, window, codes)
-    _separate(marks, window)
+    _separate(marks, window, numbers)
     for mark in marks:
         draw_mark(draw, mark)
+
+
+def square_group_boxes(view) -> list[tuple[int, int, int, int]]:
+    """Where each group of squares lies (the menu offers them by group): its columns and rows,
+    (x0, y0, x1, y1)."""
+    squares, boxes, first = view.get("squares") or [], [], 0
+    for count in view.get("areas") or []:
+        if squares[first:first + count]:
+            boxes.append(bounds([(sq["x"], sq["y"]) for sq in squares[first:first + count]]))
+        first += count
+    return boxes
+
+
+GROUP_TAG = 34  # the radius of a group's number disc: a MARK_TEXT digit or two
+
+
+def _group_frames(draw, view, window) -> None:
+    """Each group of squares framed (black, lined white), so the menu's "2 · Squares 6–9" is
+    seen as one place on the landscape."""
+    size = window["size"]
+    for x0, y0, x1, y1 in square_group_boxes(view):
+        left, top = origin(window, x0, y0)
+        right, bottom = left + (x1 - x0 + 1) * size, top + (y1 - y0 + 1) * size
+        draw.rounded_rectangle((left - 3, top - 3, right + 3, bottom + 3), radius=8, outline=INK, width=5)
+        draw.rounded_rectangle((left + 2, top + 2, right - 2, bottom - 2), radius=6, outline=TARGET, width=2)
+
+
+def group_tag_places(view, window) -> list[tuple[float, float]]:
+    """Where each group's number stands: on one of its squares (empty ground, no follower
+    there), the first in reading order whose disc touches no other group's, nor leaves the
+    landscape shown."""
+    size = window["size"]
+    squares, places, first = view.get("squares") or [], [], 0
+    right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+    for count in view.get("areas") or []:
+        group = squares[first:first + count]
+        first += count
+        centres = [(origin(window, sq["x"], sq["y"])[0] + size / 2, origin(window, sq["x"], sq["y"])[1] + size / 2)
+                   for sq in group if inside(window, sq["x"], sq["y"])]
+        free = [(x, y) for x, y in centres
+                if window["left"] + GROUP_TAG <= x <= right - GROUP_TAG
+                and window["top"] + GROUP_TAG <= y <= bottom - GROUP_TAG
+                and all(math.hypot(x - ox, y - oy) > 2 * GROUP_TAG + 4 for ox, oy in places)]
+        places.append((free or centres)[0])
+    return places
+
+
+def _group_tags(draw, view, window) -> list[dict]:
+    """Each group's number (its button's: "2 · Squares 6–9") in a black disc on one of its
+    squares, at the marks' standard; returned as boxes the followers' marks keep off."""
+    tags = []
+    for number, (x, y) in enumerate(group_tag_places(view, window), 1):
+        draw.ellipse((x - GROUP_TAG - 3, y - GROUP_TAG - 3, x + GROUP_TAG + 3, y + GROUP_TAG + 3), fill=TARGET)
+        draw.ellipse((x - GROUP_TAG, y - GROUP_TAG, x + GROUP_TAG, y + GROUP_TAG), fill=INK)
+        mark_text(draw, (x, y), str(number), TARGET, MARK_TEXT)
+        tags.append({"x": x, "y": y, "half": (GROUP_TAG + 5, GROUP_TAG + 5), "fixed": True, "kind": "tag", "m": 0,
+                     "count": 1, "tile": (x - GROUP_TAG, y - GROUP_TAG, 2 * GROUP_TAG)})
+    return tags
 
 
 def _grid_labels(draw, window) -> None:
@@ -163,7 +245,7 @@ def _grid_labels(draw, window) -> None:
     step = max(1, math.ceil((widest + 8) / size))
     for k in range(0, window["cols"], step):
         x = window["left"] + k * size + size / 2
-        draw.text((x, window["top"] - LABEL_H / 2 - 2), column_name(window["x0"] + k), font=font(MIN_TEXT),
+        draw.text((x, window["top"] - LABEL_H / 2 - 6), column_name(window["x0"] + k), font=font(MIN_TEXT),
                   fill=MUTED, anchor="mm")
     step = max(1, math.ceil(44 / size))
     for k in range(0, window["rows"], step):
@@ -198,12 +280,12 @@ def cloister_spot(code_rot) -> tuple[float, float]:
     return 0.78, 0.78
 
 
-def _follower_marks(view, window, codes) -> list[dict[str, Any]]:
+def _follower_marks(view, window, codes) -> list[dict]:
     """The followers in the part shown, one mark per figure (a crop circle's second follower on
     the same road is drawn as a second figure behind the first)."""
     size = window["size"]
     m = _mark_size(size)
-    counted: dict[tuple[Any, ...], int] = {}
+    counted: dict[tuple, int] = {}
     for f in view["meeples"]:
         if inside(window, f["x"], f["y"]):
             key = (f["seat"], f["x"], f["y"], f["kind"], f["sx"], f["sy"])
@@ -214,11 +296,11 @@ def _follower_marks(view, window, codes) -> list[dict[str, Any]]:
             sx, sy = cloister_spot(codes.get((x, y)))
         px, py = origin(window, x, y)
         marks.append({"x": px + sx * size, "y": py + sy * size, "tile": (px, py, size), "kind": kind, "m": m,
-                      "seat": seat, "count": count, "text": str(seat + 1)})
+                      "seat": seat, "count": count, "text": str(seat + 1), "code": codes.get((x, y))})
     return marks
 
 
-def _spot_marks(view, window, codes) -> list[dict[str, Any]]:
+def _spot_marks(view, window, codes) -> list[dict]:
     """The free spots on the tile just laid, each a white figure of the follower that would stand
     there, numbered like the buttons, nudged apart where spots lie close."""
     spots = [spot for spot in view.get("spots") or [] if inside(window, spot["x"], spot["y"])]
@@ -237,7 +319,8 @@ def _spot_marks(view, window, codes) -> list[dict[str, Any]]:
     grow = max(0.0, (gap * (1 if len(spots) == 1 else 2) - size) / 2)
     places = _spread([(x + grow, y + grow) for x, y in places], gap, size + 2 * grow)
     return [{"x": px + sx - grow, "y": py + sy - grow, "tile": (px, py, size), "kind": spot["kind"], "m": m,
-             "seat": None, "count": 1, "text": str(spot["n"]), "placed": True}
+             "seat": None, "count": 1, "text": str(spot["n"]), "placed": True,
+             "code": codes.get((spot["x"], spot["y"]))}
             for spot, (sx, sy) in zip(spots, places)]
 
 
@@ -267,14 +350,15 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
 
 
 def box(mark) -> tuple[float, float, float, float]:
-    w, h = _extent(mark["kind"], mark["m"])
+    w, h = mark["half"] if "half" in mark else _extent(mark["kind"], mark["m"])
     extra = 6 if mark["count"] > 1 else 0  # the figure behind
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
 
 
-def _separate(marks: list[dict[str, Any]], window) -> None:
+def _separate(marks: list[dict], window, fixed: list[dict] = ()) -> None:
     """Every mark inside its tile where the tile has room for it, and no two marks touching:
-    on small tiles, marks of neighbouring tiles are pushed apart."""
+    on small tiles, marks of neighbouring tiles are pushed apart, and off the `fixed` boxes
+    (the squares' numbers)."""
     for mark in marks:
         if mark.get("placed"):
             continue
@@ -282,13 +366,20 @@ def _separate(marks: list[dict[str, Any]], window) -> None:
         w, h = _extent(mark["kind"], mark["m"])
         mark["x"] = min(max(mark["x"], px + w + 3), px + size - w - 3) if size > 2 * w + 6 else px + size / 2
         mark["y"] = min(max(mark["y"], py + h + 3), py + size - h - 3) if size > 2 * h + 6 else py + size / 2
+    _off_shields(marks)
     size = window["size"]
     if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
         return  # every mark lies inside its own tile: none can touch another tile's
-    # only marks on tiles near each other can touch (spots spill round a small tile)
-    pairs = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
-             if abs(a["tile"][0] - b["tile"][0]) <= 2 * size and abs(a["tile"][1] - b["tile"][1]) <= 2 * size]
-    for _ in range(40):
+    reach = 2 * max(max(_extent(mark["kind"], mark["m"])) for mark in marks) + 20 if marks else 0
+    everything = marks + list(fixed)
+    fresh = -6
+    for step in range(80):
+        # only marks near each other can touch (as they are pushed, others come near: the pairs
+        # are looked at again every few steps, and before the pushes end)
+        if step - fresh >= 6:
+            pairs = [(a, b) for i, a in enumerate(marks) for b in everything[i + 1:]
+                     if abs(a["x"] - b["x"]) <= reach and abs(a["y"] - b["y"]) <= reach]
+            fresh = step
         moved = False
         for a, b in pairs:
             ax0, ay0, ax1, ay1 = box(a)
@@ -296,20 +387,128 @@ def _separate(marks: list[dict[str, Any]], window) -> None:
             over_x, over_y = min(ax1, bx1) - max(ax0, bx0) + 2, min(ay1, by1) - max(ay0, by0) + 2
             if over_x <= 0 or over_y <= 0:
                 continue
-            key, over = ("x", over_x) if over_x < over_y else ("y", over_y)
-            push = (over / 2 + 0.5) * (1 if b[key] >= a[key] else -1)
-            a[key] -= push
-            b[key] += push
+            # the shorter way apart; where marks jam (each push undone by another), the other way too
+            key, over = ("x", over_x) if (over_x < over_y) != (step >= 40 and step % 2 == 1) else ("y", over_y)
+            sign = 1 if b[key] >= a[key] else -1
+            # a follower on a close-up tile stays where it was put (in its tile, off the shields)
+            # and a free spot spilling round the tile just laid goes the whole way
+            if b.get("fixed"):  # a square's number never moves
+                share_a, share_b = 1.0, 0.0
+            elif _settled(a) == _settled(b):
+                share_a, share_b = 0.5, 0.5
+            else:
+                share_a, share_b = (0.0, 1.0) if _settled(a) else (1.0, 0.0)
+            a[key] -= sign * (over * share_a + 0.5 * (share_a > 0))
+            b[key] += sign * (over * share_b + 0.5 * (share_b > 0))
             moved = True
-        for mark in marks:  # spots spilling round a small tile stay on the landscape shown
-            if mark.get("placed"):
-                w, h = _extent(mark["kind"], mark["m"])
-                x = min(max(mark["x"], window["left"] + w + 2), window["left"] + window["cols"] * size - w - 2)
-                y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
-                moved = moved or (x, y) != (mark["x"], mark["y"])
-                mark["x"], mark["y"] = x, y
-        if not moved:
+        for mark in marks:  # marks pushed apart (spots spilling round a small tile, followers on
+            # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and
+            # numbers (east of it where the image has room: a crowded landscape drawn small)
+            w, h = _extent(mark["kind"], mark["m"])
+            east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+            x = min(max(mark["x"], window["left"] + w + 2), east - w - 2)
+            y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
+            moved = moved or (x, y) != (mark["x"], mark["y"])
+            mark["x"], mark["y"] = x, y
+        if not moved and fresh == step:
             break
+        if not moved:
+            fresh = -6  # the pairs once more before ending
+    _unjam(marks, window, fixed)
+    _off_shields(marks)  # a mark pushed onto a shield moves off it again
+
+
+# where a jammed mark may go: places round it, the nearest first (4 px apart, at most 180 px away)
+_AROUND = sorted(((dx, dy) for dx in range(-180, 181, 4) for dy in range(-180, 181, 4)
+                  if dx * dx + dy * dy <= 180 * 180), key=lambda d: d[0] * d[0] + d[1] * d[1])
+
+
+def _settled(mark: dict) -> bool:
+    """A square's number, or a follower on a tile large enough to hold its mark (put inside its
+    tile, off the shields)."""
+    return mark.get("fixed") or not mark.get("placed") and mark["tile"][2] >= 150
+
+
+def _unjam(marks: list[dict], window, fixed: list[dict] = ()) -> None:
+    """Marks still touching others after the pushes (a crowded landscape drawn small, each push
+    undone by another): each moves to the nearest place touching none (nor a `fixed` box),
+    within the bounds the pushes keep to."""
+    size = window["size"]
+    for mark in [mark for _ in range(3) for mark in marks]:  # a second and third look: one moved may
+        # have left another its only place
+        x0, y0, x1, y1 = box(mark)
+        others = [box(other) for other in marks + list(fixed) if other is not mark]
+        if all(_apart((x0, y0, x1, y1), other) for other in others):
+            continue
+        w, h = _extent(mark["kind"], mark["m"])
+        east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+        low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
+        low_y = window["top"] + h + 2 - mark["y"]
+        high_y = window["top"] + window["rows"] * size - h - 2 - mark["y"]
+        near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
+        # the nearest free place lies mostly against another mark: beside it (its top, middle or
+        # bottom level with the mark's) or over or under it; failing those, anywhere round
+        beside = set()
+        for o in near:
+            for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
+                beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
+            for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
+                beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+        for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
+            if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
+                continue
+            if all(_apart((x0 + dx, y0 + dy, x1 + dx, y1 + dy), other) for other in near):
+                mark["x"], mark["y"] = mark["x"] + dx, mark["y"] + dy
+                break
+
+
+def _apart(a, b, gap: float = 2) -> bool:
+    return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+
+
+def _off_shields(marks: list[dict]) -> None:
+    """A mark on a tile with room for it is moved off the tile's pennant shields (a thief's
+    triangle over a shield hid the pennant): the least move that clears them, staying inside
+    its tile (a knight inside its city), near its spot and touching no other mark; where the
+    mark cannot clear them so, it is drawn smaller (never under the standard's least)."""
+    for mark in marks:
+        if not mark.get("code"):
+            continue
+        px, py, size = mark["tile"]
+        shields = [(px + a * size, py + b * size, px + c * size, py + d * size)
+                   for a, b, c, d in shield_boxes(*mark["code"])]
+        if not shields or all(_apart(box(mark), shield) for shield in shields):
+            continue
+        others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
+        for m in range(mark["m"], 45, -6):
+            place = _clear_place(dict(mark, m=m), shields + others)
+            if place:
+                mark["x"], mark["y"], mark["m"] = place[0], place[1], m
+                break
+
+
+def _clear_place(mark: dict, boxes: list) -> tuple[int, int] | None:
+    """The nearest place for `mark` in its tile (within 40 % of the tile's side, a knight in its
+    city) touching none of `boxes`."""
+    px, py, size = mark["tile"]
+    w, h = _extent(mark["kind"], mark["m"])
+    if size < 2 * w + 6 or size < 2 * h + 12:
+        return None
+    inside = city_mask(*mark["code"]) if mark["kind"] == "city" else None
+    best = None
+    for x in range(int(px + w + 3), int(px + size - w - 3) + 1, 4):
+        for y in range(int(py + h + 9), int(py + size - h - 3) + 1, 4):
+            distance = (x - mark["x"]) ** 2 + (y - mark["y"]) ** 2
+            if distance > (0.4 * size) ** 2 or (best is not None and distance >= best[0]):
+                continue
+            moved = box(dict(mark, x=x, y=y))
+            if not all(_apart(moved, other) for other in boxes):
+                continue
+            if inside is not None and inside.getpixel((min(MASTER - 1, int((x - px) / size * MASTER)),
+                                                       min(MASTER - 1, int((y - py) / size * MASTER)))) < 128:
+                continue
+            best = (distance, x, y)
+    return best[1:] if best else None
 
 
 def draw_mark(draw, mark) -> None:
@@ -322,8 +521,9 @@ def draw_mark(draw, mark) -> None:
     ink = ink_on(colour)
     halo = WHITE if ink == INK else INK
     x, y, text_size = mark_text_place(mark)
-    draw.text((x, y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
-              stroke_fill=halo)
+    with marks_drawn():  # a number inside a piece (tests/renderers/standard.py: mark_problems)
+        draw.text((x, y), mark["text"], font=font(text_size), fill=ink, anchor="mm", stroke_width=2,
+                  stroke_fill=halo)
 
 
 def mark_text_place(mark) -> tuple[float, float, int]:
@@ -333,8 +533,9 @@ def mark_text_place(mark) -> tuple[float, float, int]:
 
 
 def mark_text_size(m: float) -> int:
-    """The type of a mark's number: the larger the mark, the larger its number (40 px at least)."""
-    return 64 if m >= 72 else 48 if m >= 56 else MIN_TEXT
+    """The type of a mark's number: the larger the mark, the larger its number (40 px at least;
+    on close-ups, tiles of 155 px and more, the marks' standard: MARK_TEXT, 41 px of ink)."""
+    return 64 if m >= 72 else MARK_TEXT if m >= 62 else 48 if m >= 56 else MIN_TEXT
 
 
 def shape(draw, cx: float, cy: float, kind: str, m: float, colour) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -185,6 +186,43 @@ def _crop_circle(draw, centre, s: float) -> None:
         draw.ellipse((px - r, py - r, px + r, py + r), fill=CROP, outline=ROAD_EDGE, width=line)
 
 
+@keep_drawn(2 * 2**20)  # 100 KB each: the kinds of the last few turns' close-ups
+def _cities(code: str, rot: int):
+    """The tile's cities at master size: their mask (white inside the walls), each city's
+    segment with its outline and walls, and where the pennant shields hang (unit coordinates)."""
+    o = ORIENTED[(code, rot)]
+    s = MASTER
+    city_mask = Image.new("L", (s, s), 0)
+    city_draw = ImageDraw.Draw(city_mask)
+    cities = [(seg, _city_shape(o.ports[seg])) for seg, kind in enumerate(o.kinds) if kind == "city"]
+    for _, (outline, _walls) in cities:
+        city_draw.polygon([(u * s, v * s) for u, v in outline], fill=255)
+    taken = [o.spots[seg] for seg, _ in cities]
+    shields = []
+    for seg, _ in cities:
+        if o.pennants[seg]:
+            spot = o.spots[seg]
+            free = [p for p in _GRID if _inside(city_mask, p, 0.16)]
+            if free:
+                best = max(free, key=lambda p: (min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in taken) > 0.08,
+                                                -((p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2)))
+                shields.append(best)
+                taken.append(best)
+    return city_mask, cities, tuple(shields)
+
+
+@cache
+def shield_boxes(code: str, rot: int) -> tuple[tuple[float, float, float, float], ...]:
+    """Where the tile's pennant shields are drawn, as boxes in unit coordinates (their white and
+    dark borders included): a follower's mark is kept off them."""
+    return tuple((u - 0.13, v - 0.15, u + 0.13, v + 0.18) for u, v in _cities(code, rot)[2])
+
+
+def city_mask(code: str, rot: int) -> Image.Image:
+    """White inside the tile's city walls, at master size (MASTER px a side)."""
+    return _cities(code, rot)[0]
+
+
 @keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
@@ -212,24 +250,11 @@ def _master(code: str, rot: int) -> Image.Image:
         for sides in roads:
             draw.line(px(_road_line(sides)), fill=fill, width=int(width * s), joint="curve")
             mask_draw.line(px(_road_line(sides)), fill=255, width=int(0.15 * s), joint="curve")
-    city_mask = Image.new("L", (s, s), 0)
-    city_draw = ImageDraw.Draw(city_mask)
-    cities = [(seg, _city_shape(o.ports[seg])) for seg, kind in enumerate(o.kinds) if kind == "city"]
+    city_mask, cities, shields = _cities(code, rot)
     for _, (outline, _walls) in cities:
         draw.polygon(px(outline), fill=CITY_FILL)
-        city_draw.polygon(px(outline), fill=255)
     # inside the walls: roofs where no knight stands and no shield hangs
-    taken = [o.spots[seg] for seg, _ in cities]
-    shields = []
-    for seg, _ in cities:
-        if o.pennants[seg]:
-            spot = o.spots[seg]
-            free = [p for p in _GRID if _inside(city_mask, p, 0.16)]
-            if free:
-                best = max(free, key=lambda p: (min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for q in taken) > 0.08,
-                                                -((p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2)))
-                shields.append(best)
-                taken.append(best)
+    taken = [o.spots[seg] for seg, _ in cities] + list(shields)
     roofs = []
     for p in _GRID[::2]:
         if len(roofs) >= 4 or not _inside(city_mask, p, 0.14):
@@ -275,7 +300,8 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-@keep_drawn(3 * 2**20)  # the kinds on the board at its current size (some 13 KB each), and a few large
+# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
+@keep_drawn(8 * 2**20)
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
     """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
     if size == MASTER:

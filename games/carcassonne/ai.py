@@ -9,7 +9,6 @@ plan, so the plan is carried out over several calls. It reads only public inform
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES
 from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, SIDE_NAMES, STEP
@@ -19,7 +18,7 @@ OTHERS_WEIGHT = 0.6
 
 
 def suggest(game, state, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import follower_spots, square_groups
+    from games.carcassonne.engine import follower_spots, squares_offered
 
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
@@ -28,14 +27,14 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     if phase in ("place", "rotate"):
         # The best plan that the steps taken so far this turn still allow: its own choices always
         # allow the best, and after someone else's (a hint followed, the strong player's search)
-        # it finishes their square or area as well as it can instead of stepping back.
-        groups = square_groups(list(state.fits))
+        # it finishes their square or group as well as it can instead of stepping back.
+        groups = squares_offered(state).groups if phase == "place" else ()
         for _, (square, rot, _) in _plans(state, seat):
             if phase == "rotate":
                 if square == state.square:
                     return Action("turn", (SIDE_NAMES[rot],))
             elif groups and state.area is None:
-                return Action("area", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
+                return Action("group", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
             elif not groups or square in groups[state.area]:
                 return Action("at", (f"{square[0]},{square[1]}",))
         return legal[0]
@@ -100,7 +99,7 @@ def _plans(state, seat):
 
 
 PLANS_KEPT = 64
-_PLANS: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
+_PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
 
 
 def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
@@ -109,9 +108,9 @@ def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
     from games.carcassonne.engine import follower_spots
 
     if state.phase in ("place", "rotate") and state.fits:
-        from games.carcassonne.engine import square_groups
+        from games.carcassonne.engine import squares_offered
 
-        groups = square_groups(list(state.fits))
+        groups = squares_offered(state).groups if state.phase == "place" else ()
         order: dict[Action, int] = {}
         for rank, (_, (square, rot, _)) in enumerate(_plans(state, seat)):
             if state.phase == "rotate" and square != state.square:
@@ -120,7 +119,7 @@ def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
             order.setdefault(Action("at", (f"{square[0]},{square[1]}",)), rank)
             for k, group in enumerate(groups):
                 if square in group:
-                    order.setdefault(Action("area", (str(k + 1),)), rank)
+                    order.setdefault(Action("group", (str(k + 1),)), rank)
         return sorted(legal, key=lambda action: order.get(action, len(order)))
     if state.phase == "follower":
         spots = dict(follower_spots(state))

@@ -1,10 +1,16 @@
 """The Carcassonne (with The Robbers and the crop circle) rules engine (the `games.core.Game` contract).
 
 A turn is a few sub-steps, each offered through `legal_actions` (canonical action texts):
-  area <k>            with more than 24 possible squares: first pick a group of squares (k from 1)
-  at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards)
+  group <k>           when the board picture cannot show every square where the tile fits close
+                      up (games.carcassonne.closeup): first pick a group of squares lying together
+                      (k from 1); the picture then shows that group close up
+  at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards);
+                      any square where it fits is taken, in a group picked or not (a group only
+                      narrows what the menu offers)
   turn <N|E|S|W>      where the tile's printed top points; only rotations that fit, one per look
-  back                choose another square
+  back                choose another square (or group)
+  area <k>            not offered: the group of squares of games recorded before close-ups (runs
+                      of 20 squares when more than 24 fit), still taken so their records replay
   robber <space>      after a robber tile: put (or move) your robber beside another player's
                       counting figure on that track space; `pass` keeps it where it is
   follower <spot>     a follower on a free feature of the new tile (city1, road2, field1, cloister);
@@ -25,6 +31,7 @@ from typing import Any
 
 from games.carcassonne import state as state_io
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
+from games.carcassonne.closeup import SquarePlan, legacy_groups, square_plan
 from games.carcassonne.data import (
     CITY_PER_PENNANT,
     CITY_PER_TILE,
@@ -63,8 +70,6 @@ from games.core import (
     msg,
 )
 
-AREA_LIMIT = 24     # at most this many squares are offered at once
-AREA_SIZE = 20      # the size of a group of squares when there are more
 REACTION_ROBBER = "carcassonne.reaction.robber"
 REACTION_CROP_CIRCLE = "carcassonne.reaction.crop_circle"
 KIND_WORDS = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
@@ -152,16 +157,12 @@ class Carcassonne:
             return []
         phase = state.phase
         if phase == "place":
-            squares = list(state.fits)
-            groups = square_groups(squares)
-            if groups and state.area is None:
-                return [Action("area", (str(k + 1),)) for k in range(len(groups))]
-            if groups:
-                squares = groups[state.area]
-            actions = [Action("at", (_sq(sq),)) for sq in squares]
-            if groups:
-                actions.append(Action("back"))
-            return actions
+            plan = squares_offered(state)
+            if plan.groups and state.area is None:
+                return [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
+            if plan.groups:
+                return [Action("at", (_sq(sq),)) for sq in plan.groups[state.area]] + [Action("back")]
+            return [Action("at", (_sq(sq),)) for sq in plan.order]
         if phase == "rotate":
             rots = state.fits[state.square]
             return [Action("turn", (SIDE_NAMES[r],)) for r in rots] + [Action("back")]
@@ -183,19 +184,25 @@ class Carcassonne:
 
     def apply(self, state: CarcassonneState, seat: int, action: Action) -> tuple[CarcassonneState, list[Event]]:
         action = _canonical(action)
-        check_turn(self, state, seat, action)
+        if not _taken_unoffered(self, state, seat, action):
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args
         # The steps towards a square say in words what was chosen ("Anna picks square M12."
         # rather than a button's label); they are provisional (`kind="step"`): a turn's account
         # may leave them out, since the tile placed says where it went.
-        if verb == "area":
+        if verb == "group":
             new.area = int(args[0]) - 1
-            groups = square_groups(list(state.fits))
-            first = sum(len(group) for group in groups[:new.area]) + 1
-            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first,
-                                    last=first + len(groups[new.area]) - 1), kind="step"))
+            first, last = _group_numbers(squares_offered(state).groups, new.area)
+            said = (msg("carcassonne.event.area_one", player=SeatRef(seat), number=first) if first == last
+                    else msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last))
+            events.append(Event(said, kind="step"))
+        elif verb == "area":  # a record of before close-ups: said as it was then; the choice goes on
+            new.area = None
+            first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
+            events.append(Event(msg("carcassonne.event.area", player=SeatRef(seat), first=first, last=last),
+                                kind="step"))
         elif verb == "at":
             new.square = _parse_sq(args[0])
             new.phase = "rotate"
@@ -370,14 +377,17 @@ class Carcassonne:
         action = _canonical(action)
         verb, args = action.verb, action.args
         try:
+            if verb == "group":  # numbered like the groups on the board: "2 · Squares 6–9"
+                first, last = _group_numbers(squares_offered(state).groups, int(args[0]) - 1)
+                squares = (msg("carcassonne.label.area_one", number=first) if first == last
+                           else msg("carcassonne.label.area", first=first, last=last))
+                return msg("carcassonne.label.numbered", n=int(args[0]), label=squares)
             if verb == "area":
-                groups = square_groups(list(state.fits))
-                k = int(args[0]) - 1
-                first = sum(len(g) for g in groups[:k]) + 1
-                return msg("carcassonne.label.area", first=first, last=first + len(groups[k]) - 1)
+                first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
+                return msg("carcassonne.label.area", first=first, last=last)
             if verb == "at":
                 sq = _parse_sq(args[0])
-                number = list(state.fits).index(sq) + 1
+                number = squares_offered(state).order.index(sq) + 1
                 return msg("carcassonne.label.at", number=number, square=square_name(*sq))
             if verb == "back":
                 return msg("carcassonne.label.back")
@@ -415,7 +425,7 @@ class Carcassonne:
             pass
         return msg("carcassonne.label.unknown", text=action.encode()[:60])
 
-    def view(self, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: CarcassonneState, seat: int | None) -> dict:
         from games.carcassonne.views import build_view
 
         return build_view(self, state, seat)
@@ -430,13 +440,13 @@ class Carcassonne:
         return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
                        details={"breakdown": state.breakdown or []})
 
-    def to_dict(self, state: CarcassonneState) -> dict[str, Any]:
+    def to_dict(self, state: CarcassonneState) -> dict:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> CarcassonneState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: CarcassonneState) -> tuple[Any, ...]:
+    def exposure(self, state: CarcassonneState) -> tuple:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter and the pile's size (a tile drawn is shown to everyone)."""
         return (state.chance_counter, len(state.pile))
@@ -459,9 +469,9 @@ class Carcassonne:
         return suggest(self, state, seat, rng)
 
     def search_time(self, state: CarcassonneState) -> float:
-        """Where the tile goes sets the turn: the strong player weighs the square (and the area
+        """Where the tile goes sets the turn: the strong player weighs the square (and the group
         it lies in) and the rotation for longer (bench/ai_strength.py: 155.5 of 200 games won,
-        147 with the rotation and area on the plain budget). The follower it places as the
+        147 with the rotation and group on the plain budget). The follower it places as the
         normal player would: what a follower brings mostly shows when its feature closes or
         the game ends, beyond a short playout, and weighed by playouts the strong player's
         followers did worse (47 % won over 20 games with three budgets for the follower, 31 of
@@ -527,13 +537,36 @@ def _canonical(action: Action) -> Action:
     return Action(verb, tuple(args))
 
 
-def square_groups(squares: list[Any]) -> list[list[Any]]:
-    """Groups of squares (north to south) when there are too many for one menu; [] otherwise."""
-    if len(squares) <= AREA_LIMIT:
-        return []
-    count = -(-len(squares) // AREA_SIZE)
-    size = -(-len(squares) // count)
-    return [squares[i:i + size] for i in range(0, len(squares), size)]
+def squares_offered(state: CarcassonneState) -> SquarePlan:
+    """How the squares where the drawn tile fits are offered: all at once, shown close up in one
+    picture, or in groups lying together (games.carcassonne.closeup); and how they are numbered."""
+    return square_plan(state.fits, state.seats, state.board.pos)
+
+
+def _group_numbers(groups, k: int) -> tuple[int, int]:
+    """The numbers of group k's first and last squares (squares are numbered group by group)."""
+    if not 0 <= k < len(groups):
+        raise IndexError(k)
+    first = sum(len(group) for group in groups[:k]) + 1
+    return first, first + len(groups[k]) - 1
+
+
+def _taken_unoffered(game: Carcassonne, state: CarcassonneState, seat: int, action: Action) -> bool:
+    """Moves taken in the placing step though no menu offers them: any square where the tile
+    fits (a group only narrows the menu), `back` with no group picked (nothing happens), and a
+    group of games recorded before close-ups (`area k`)."""
+    if state.phase != "place" or seat != state.turn or game.outcome(state) is not None:
+        return False
+    try:
+        if action.verb == "at" and len(action.args) == 1:
+            return _parse_sq(action.args[0]) in state.fits
+        if action.verb == "back" and not action.args:
+            return True
+        if action.verb == "area" and len(action.args) == 1:
+            return 1 <= int(action.args[0]) <= len(legacy_groups(list(state.fits)))
+    except ValueError:
+        return False
+    return False
 
 
 def _json(text: Any) -> Any:
@@ -748,7 +781,7 @@ def _completed_scoring(state: CarcassonneState, index: int, events: list[Event])
     return awards
 
 
-def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict[str, Any]:
+def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict:
     """One scoring round (everything one tile completed), with The Robbers.
 
     Each player who scores several features decides their order (footnote: "the player
@@ -845,4 +878,4 @@ def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
 
 
 __all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names",
-           "square_groups"]
+           "squares_offered"]

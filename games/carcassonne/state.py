@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.carcassonne.board import NODE_STRIDE, Board
+from games.carcassonne.closeup import square_plan
 from games.carcassonne.data import (
     DISTINCT_ROTATIONS,
     FOLLOWERS_PER_PLAYER,
@@ -212,6 +213,8 @@ def _from_dict(data: Mapping[str, Any]) -> CarcassonneState:
             raise InvalidState("The drawn tile fits nowhere.")
         if phase == "rotate" and square not in state.fits:
             raise InvalidState("The chosen square does not fit the drawn tile.")
+        if area is not None and area >= len(square_plan(state.fits, seats, board.pos).groups):
+            state.area = None  # saved under other groups of squares: the choice starts again
     if phase in ("robber", "crop_act") and asked is None:
         raise InvalidState("Nobody is asked.")
     if state.crop_mode not in (None, "add", "remove"):

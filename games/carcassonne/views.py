@@ -4,7 +4,7 @@ Everything is public except the order of the pile: every view is the same apart 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from games.carcassonne.data import ORIENTED, TILES, TRACK_SPACES
 from games.carcassonne.grid import square_name
@@ -15,16 +15,22 @@ if TYPE_CHECKING:
     from games.carcassonne.state import CarcassonneState
 
 
-def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
-    from games.carcassonne.engine import follower_spots, spot_names, square_groups
+def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict:
+    from games.carcassonne.engine import follower_spots, spot_names, squares_offered
 
     board = state.board
     to_act = sorted(game.to_act(state))
     outcome = game.outcome(state)
     xs = [t[1] for t in board.tiles]
     ys = [t[2] for t in board.tiles]
-    squares = list(state.fits) if state.phase == "place" else []
-    groups = square_groups(squares)
+    plan = squares_offered(state) if state.phase == "place" else None
+    squares = list(plan.order) if plan else []
+    groups = list(plan.groups) if plan else []
+    closeup = None
+    if plan and not groups:
+        closeup = layout_json(plan.layout)
+    elif plan and state.area is not None:
+        closeup = layout_json(plan.boxes[state.area])
     view = {
         "game": game.name,
         "seats": state.seats,
@@ -50,6 +56,9 @@ def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> 
         "squares": [{"n": n + 1, "x": sq[0], "y": sq[1]} for n, sq in enumerate(squares)],
         "area": state.area,
         "areas": [len(g) for g in groups],
+        # what the picture shows close up: the boxes of the landscape (x0, y0, columns, rows) the
+        # squares offered lie in, beside or above each other; null while a group is to be picked
+        "closeup": closeup,
         "square": ({"x": state.square[0], "y": state.square[1],
                     "rots": list(state.fits.get(state.square, ()))} if state.square else None),
         "spots": [],
@@ -80,6 +89,14 @@ def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> 
     return view
 
 
+def layout_json(layout) -> dict:
+    """A close-up's layout (games.carcassonne.closeup) as JSON: {"box": [x0, y0, columns, rows]},
+    or {"side": [...]} / {"stack": [...]} of such parts."""
+    if isinstance(layout[0], str):
+        return {layout[0]: [layout_json(part) for part in layout[1]]}
+    return {"box": list(layout)}
+
+
 def _status(state: CarcassonneState, outcome):
     if outcome is not None:
         return outcome.reason
@@ -99,4 +116,4 @@ def _status(state: CarcassonneState, outcome):
     return msg("carcassonne.status.crop_remove", player=SeatRef(state.asked))
 
 
-__all__ = ["build_view", "ORIENTED"]
+__all__ = ["build_view", "layout_json", "ORIENTED"]

@@ -16,8 +16,9 @@ from i18n import t, translate
 from renderers import carcassonne as board
 from renderers import carcassonne_landscape as land
 from renderers.carcassonne import render
+from renderers.carcassonne_tiles import shield_boxes
 from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, recording_texts
-from tests.renderers.standard import readable_problems
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["carcassonne"]
 NAMES = ["Anna", "王小明", "Bartholomäus der Zögerliche von Irgendwo", "김민준", "Дмитрий"]
@@ -59,8 +60,11 @@ def middle(record) -> tuple[float, float]:
 
 
 def grid(drawn, lang: str) -> tuple[dict[str, float], dict[str, float]]:
-    """Where the landscape's column letters and row numbers stand: {letters: x}, {number: y}."""
-    columns = {r.text: middle(r)[0] for r in drawn if re.fullmatch(r"-?[A-Z]{1,2}", r.text)}
+    """Where the landscape's column letters and row numbers stand: {letters: x}, {number: y}
+    (not the overview's grid marks, in the header above it)."""
+    letters = [r for r in drawn if re.fullmatch(r"-?[A-Z]{1,2}", r.text)]
+    lowest = max((middle(r)[1] for r in letters), default=0)
+    columns = {r.text: middle(r)[0] for r in letters if abs(middle(r)[1] - lowest) <= 14}
     if not columns:
         return {}, {}
     left = min(columns.values())
@@ -76,21 +80,36 @@ def texts_at(drawn, text: str, point: tuple[float, float], slack: float = 3) -> 
             and abs(middle(r)[1] - point[1]) <= slack]
 
 
+def windows_of(view, lang: str) -> list[dict]:
+    """The parts of the landscape drawn: one window, or the panels of squares lying apart."""
+    plan = board.layout(view, NAMES[:view["seats"]], lang)
+    return [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+
+
 def check_squares(state, lang: str, view=None) -> None:
     """Every square offered carries its button's number, at least 40 px, on the square the
-    button names by the grid drawn along the landscape's edges; nothing breaks the standard."""
+    button names by the column letter drawn over it and the row number drawn left of it (the
+    grid along the edges of the landscape or of its panel); nothing breaks the standard."""
     view = view or GAME.view(state, None)
     image, drawn = drawn_on(view, lang)
     assert image.size == PHONE_SIZE
     assert not readable_problems(drawn, image.size)
-    columns, rows = grid(drawn, lang)
+    windows = windows_of(view, lang)
     offered = labels(state, "at", lang)
     assert offered
     for label in offered:
         number, column, row = LABEL.match(label).groups()
-        assert column in columns and row in rows, (label, sorted(columns), sorted(rows))
-        found = texts_at(drawn, number, (columns[column], rows[row]))
-        assert found and all(r.size >= MIN_TEXT for r in found), (label, columns[column], rows[row])
+        x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == column + row)
+        window = next(w for w in windows if land.inside(w, x, y))
+        px, py = land.origin(window, x, y)
+        centre = (px + window["size"] / 2, py + window["size"] / 2)
+        found = texts_at(drawn, number, centre, slack=6)  # 64 px digits: their ink a little under the middle
+        assert found and all(r.size >= MIN_TEXT for r in found), (label, centre)
+        letters = [r for r in drawn if r.text == column and abs(middle(r)[0] - centre[0]) <= 6
+                   and window["top"] - land.LABEL_H - 4 <= r.box[1] and r.box[3] <= window["top"]]
+        numbers = [r for r in drawn if r.text == row and abs(middle(r)[1] - centre[1]) <= 6
+                   and window["left"] - land.LABEL_W - 4 <= r.box[0] and r.box[2] <= window["left"]]
+        assert letters and numbers, (label, window)
 
 
 # ----------------------------------------------------------------------------------------
@@ -106,8 +125,12 @@ def busiest_views() -> dict[str, dict]:
             views[f"{phase} at {tiles} tiles"] = first(normal, lambda s, phase=phase, tiles=tiles: s.phase == phase
                                                         and len(s.board.tiles) >= tiles)
     views["groups of squares"] = first(spread, lambda s: s.phase == "place" and s.area is None
-                                       and len(s.fits) > 24)
+                                       and len(s.fits) > 24 and GAME.legal_actions(s, s.turn)[0].verb == "group")
     views["a group chosen"] = first(spread, lambda s: s.phase == "place" and s.area is not None)
+    for count in (2, 3):
+        views[f"squares in {count} panels"] = first(normal, lambda s, count=count: s.phase == "place"
+                                                    and len(s.board.tiles) > 20
+                                                    and panel_count(s) == count)
     views["robber"] = first(spread, lambda s: s.phase == "robber" and len(s.board.tiles) > 40)
     views["follower, many spots"] = first(spread, lambda s: s.phase == "follower"
                                           and len(GAME.legal_actions(s, s.turn)) >= 4)
@@ -136,6 +159,39 @@ def test_the_busiest_boards_keep_the_phone_standard(busiest, lang):
         assert {str(f["seat"] + 1) for f in view["meeples"]} <= digits, label
 
 
+CLOSE_UPS = ("rotate at 30 tiles", "follower at 30 tiles", "rotate at 60 tiles", "follower at 60 tiles",
+             "a group chosen", "squares in 2 panels", "squares in 3 panels", "follower, many spots")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_numbers_in_pieces_keep_the_marks_standard_and_nothing_is_covered(busiest, lang, monkeypatch):
+    """No shape or piece is drawn over a text after it, on any of the busiest boards. On the
+    close-ups (the decisions: squares, rotations, follower spots) every number inside a piece
+    stands MIN_MARK tall (41 px of ink, 11 px on a phone): followers' seats, spots', squares',
+    rotations' and groups' numbers, the players' seat plates. The whole landscape (picking a
+    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px, too small
+    for a follower's mark of that size: there only the followers' and spots' numbers stand
+    under it (40 px type, 29 px of ink), nothing else."""
+    followers: list[tuple[str, float, float]] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (followers.append((mark["text"],
+                                                                                 *land.mark_text_place(mark)[:2])),
+                                                                  original(draw, mark)))
+    for label, view in busiest.items():
+        followers.clear()
+        with recording_covers() as drawn, recording_texts() as records:
+            render(view, NAMES[:view["seats"]], lang)
+        assert covered_texts(drawn) == [], label
+        assert sum(r.mark for r in records) >= view["seats"], label  # the table's seat plates at least
+        small = [r for r in records if r.mark and mark_problems([r])]
+        if label in CLOSE_UPS:
+            assert small == [], label
+        for record in small:
+            x, y = middle(record)
+            assert any(text == record.text and abs(fx - x) <= 4 and abs(fy - y) <= 6 for text, fx, fy in followers), \
+                (label, record)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_long_name_in_the_status_leaves_the_landscape_its_room(busiest, lang):
     long_names = ["Bartholomäus der Zögerliche von Irgendwo"] * 5
@@ -160,6 +216,14 @@ def test_no_two_marks_touch_on_the_busiest_boards(busiest, lang, monkeypatch):
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
                 assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (label, a, b)
+        # on the close-ups no mark covers a pennant's shield (it counts points)
+        for mark in drawn_marks:
+            px, py, size = mark["tile"]
+            if size >= 150 and mark.get("code"):
+                for u0, v0, u1, v1 in shield_boxes(*mark["code"]):
+                    shield = (px + u0 * size, py + v0 * size, px + u1 * size, py + v1 * size)
+                    a = land.box(mark)
+                    assert a[2] < shield[0] or shield[2] < a[0] or a[3] < shield[1] or shield[3] < a[1], (label, mark)
 
 
 # ----------------------------------------------------------------------------------------
@@ -169,50 +233,89 @@ def test_no_two_marks_touch_on_the_busiest_boards(busiest, lang, monkeypatch):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_numbered_squares_stand_where_their_buttons_name_them(busiest, lang):
     states = list(states_of(4, 2))
-    for tiles in (10, 35, 70):
-        check_squares(first(states, lambda s, tiles=tiles: s.phase == "place" and len(s.board.tiles) >= tiles), lang)
+    for tiles in (10, 35, 70):  # the squares of a group (or all of them, lying close together)
+        check_squares(first(states, lambda s, tiles=tiles: s.phase == "place" and len(s.board.tiles) >= tiles
+                            and GAME.legal_actions(s, s.turn)[0].verb == "at"), lang)
+
+
+def panel_count(state) -> int:
+    view = GAME.view(state, None)
+    return len(board.closeup_boxes(view)) if view["closeup"] and state.area is None else 0
 
 
 def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
-    """Two whole games, every placement: each square offered lies in the part of the landscape
-    drawn, on the image, its number at the standard's size inside it; every tenth placement
-    drawn and read back (numbers where their buttons' grid names say)."""
-    placements = 0
-    for seats, seed, normal in ((5, 11, True), (3, 7, False)):
+    """Four whole games, every placement where squares are offered (all of them, or a group's):
+    each square lies in exactly one part of the landscape drawn (one window, or one of two or
+    three panels that do not overlap), close up (160 px at least), with every tile beside it
+    in the same part, on the image, its number inside it; every tenth placement drawn and read
+    back (numbers where their buttons' grid names say)."""
+    placements, panels = 0, 0
+    for seats, seed, normal in ((5, 11, True), (3, 7, False), (3, 3, True), (3, 5, True)):
         for state in states_of(seats, seed, normal=normal):
             if state.phase != "place" or GAME.legal_actions(state, state.turn)[0].verb != "at":
                 continue
             placements += 1
             view = GAME.view(state, None)
-            window = board.layout(view, NAMES[:seats], "en")["window"]
-            size = window["size"]
+            windows = windows_of(view, "en")
+            panels += len(windows) > 1
             offered = land.offered_squares(view)
             assert len(offered) == len(GAME.legal_actions(state, state.turn)) - (state.area is not None)
-            widest = max(land.text_width_plain(str(square["n"])) for square in offered)
-            assert size >= max(44, widest + 2), (len(state.board.tiles), size)  # inside its square
+            tiles = {(tile["x"], tile["y"]) for tile in view["tiles"]}
+            for k, window in enumerate(windows):
+                size = window["size"]
+                # close up: some 45-55 px a tile on a phone (160 to 200 px here)
+                assert size >= 160, (len(state.board.tiles), size)
+                right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
+                assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
+                for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
+                    o_right = other["left"] + other["cols"] * other["size"]
+                    o_bottom = other["top"] + other["rows"] * other["size"]
+                    assert (right + land.LABEL_W <= other["left"] or o_right + land.LABEL_W <= window["left"]
+                            or bottom + land.LABEL_H <= other["top"] or o_bottom + land.LABEL_H <= window["top"])
             for square in offered:
-                assert land.inside(window, square["x"], square["y"])
-                px, py = land.origin(window, square["x"], square["y"])
-                assert 0 <= px and px + size <= PHONE_SIZE[0] and 0 <= py and py + size <= PHONE_SIZE[1]
+                holding = [w for w in windows if land.inside(w, square["x"], square["y"])]
+                assert len(holding) == 1, square
+                x, y = square["x"], square["y"]
+                assert all(land.inside(holding[0], *near) for near in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+                           if near in tiles), square
             if placements % 10 == 1:
                 check_squares(state, "en")
-    assert placements >= 2 * 60
+    assert placements >= 30 and panels >= 3
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_groups_of_squares_name_the_numbers_the_image_shows(lang):
-    """With more squares than a menu holds, the buttons offer groups ("Squares 1–14"): every
-    square of every group carries its number on the image."""
+def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang):
+    """With squares too far apart for one picture, the buttons offer groups ("2 · Squares 6–9"):
+    the whole landscape is shown, each group framed, its number (its button's) on one of its
+    squares inside the frame, at the marks' standard; the squares' numbers are the close-up's."""
     state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
-                  and len(s.fits) > 24)
-    groups = labels(state, "area", lang)
+                  and GAME.legal_actions(s, s.turn)[0].verb == "group")
+    groups = labels(state, "group", lang)
     assert len(groups) >= 2
-    _, drawn = drawn_on(GAME.view(state, None), lang)
-    numbers = {r.text for r in drawn if r.text.isdigit() and r.size >= MIN_TEXT}
-    for label in groups:
-        low, high = (int(n) for n in re.search(r"(\d+)–(\d+)", label).groups())
-        assert {str(n) for n in range(low, high + 1)} <= numbers, label
-    assert high == len(state.fits)
+    view = GAME.view(state, None)
+    image, drawn = drawn_on(view, lang)
+    window = board.layout(view, NAMES[:view["seats"]], lang)["window"]
+    assert not window["part"]  # the whole landscape
+    frames = land.square_group_boxes(view)
+    assert len(frames) == len(groups)
+    last = 0
+    for label, (x0, y0, x1, y1) in zip(groups, frames, strict=True):
+        number, low, high = re.match(r"(\d+) · \S+ (\d+)(?:–(\d+))?$", label).groups()  # "3 · Square 7" too
+        number, low, high = int(number), int(low), int(high or low)
+        assert low == last + 1
+        last = high
+        left, top = land.origin(window, x0, y0)
+        right, bottom = left + (x1 - x0 + 1) * window["size"], top + (y1 - y0 + 1) * window["size"]
+        tags = [r for r in drawn if r.text == str(number) and r.mark and left <= middle(r)[0] <= right
+                and top <= middle(r)[1] <= bottom]
+        assert tags, label
+        assert not mark_problems(tags), label
+    assert last == len(state.fits)
+    image = image.convert("RGB")
+    for x0, y0, x1, y1 in frames:  # each group framed black along its west edge (marks and tags aside)
+        left, top = land.origin(window, x0, y0)
+        edge = [image.getpixel((left - 1, y)) for y in range(top, top + (y1 - y0 + 1) * window["size"])]
+        assert edge.count(INK) >= len(edge) / 2, (x0, y0, x1, y1)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -224,15 +327,18 @@ def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     assert numbers == list(range(1, len(buttons) + 1))
     image, drawn = drawn_on(GAME.view(state, None), lang)
     assert not readable_problems(drawn, image.size)
-    # each rotation's panel carries its number where its column letters stand
-    letters_y = {round(middle(r)[1]) for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text)}
-    on_panels = sorted(int(r.text) for r in drawn if r.text.isdigit()
-                       and any(abs(middle(r)[1] - y) <= 3 for y in letters_y))
-    assert on_panels == numbers
+    letters = [r for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text) and middle(r)[1] > board.HEADER_OVERVIEW]
+    # each rotation's panel carries its number on the tile's top left corner (the tile in the middle)
+    view = GAME.view(state, None)
+    panels = board.layout(view, NAMES[:view["seats"]], lang)["panels"]
+    corners = [(p["window"]["left"] + p["window"]["size"], p["window"]["top"] + p["window"]["size"]) for p in panels]
+    on_panels = [[int(r.text) for r in texts_at(drawn, str(p["number"]), corner, slack=12)]
+                 for p, corner in zip(panels, corners)]
+    assert on_panels == [[n] for n in numbers]
     # the square chosen, named on the panels' grid, is where each rotation is drawn
     name = square_name(*state.square)
     column = re.match(r"-?[A-Z]+", name).group()
-    assert sum(r.text == column for r in drawn) == len(numbers)
+    assert sum(r.text == column for r in letters) == len(numbers)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -369,3 +475,121 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
     for tile in (150, 180, 200):
         box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
         assert box[3] - box[1] >= 36, tile
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(lang):
+    """The turn's texts name the last round's squares ("Bob places a tile on Q14"): each lies in
+    the part drawn large, or the header's overview (the whole landscape, the last round's tiles
+    framed yellow) carries grid marks, the first and last columns' letters and rows' numbers."""
+    from games.carcassonne.grid import column_name, row_name
+
+    checked = 0
+    for k, state in enumerate(states_of(3, 6)):
+        if state.phase not in ("place", "rotate", "follower") or k % 3:
+            continue
+        view = GAME.view(state, None)
+        plan = board.layout(view, NAMES[:3], lang)
+        named = [(tile["x"], tile["y"]) for tile in view["tiles"][-3:]]
+        windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+        if all(any(land.inside(w, *square) for w in windows) for square in named):
+            continue
+        checked += 1
+        assert plan["window"]["part"]
+        image, drawn = drawn_on(view, lang)
+        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        x0, y0, x1, y1 = plan["window"]["bounds"]
+        assert {column_name(x0), column_name(x1)} <= {r.text for r in header}, [r.text for r in header]
+        assert {row_name(y0), row_name(y1)} <= {r.text for r in header}
+        assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named)
+        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], board.HEADER_OVERVIEW))
+        assert board.HIGHLIGHT in {colour for _, colour in top.getcolors(1 << 20)}
+    assert checked >= 10
+
+
+WIDTH_HALF = PHONE_SIZE[0] // 2
+
+
+def test_no_mark_covers_a_pennant_on_the_close_ups_of_whole_games(monkeypatch):
+    """Followers and free spots on tiles drawn close up keep off the tiles' shields."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    checked = 0
+    for seats, seed in ((3, 2), (5, 9)):
+        for state in states_of(seats, seed):
+            if state.phase not in ("place", "follower"):
+                continue
+            drawn_marks.clear()
+            render(GAME.view(state, None), NAMES[:seats])
+            for mark in drawn_marks:
+                px, py, size = mark["tile"]
+                a = land.box(mark)
+                if size < 150 or not mark.get("code") or not (px <= a[0] and a[2] <= px + size):
+                    continue  # (a follower pushed aside by the spots of the tile just laid: not yet)
+                for u0, v0, u1, v1 in shield_boxes(*mark["code"]):
+                    checked += 1
+                    shield = (px + u0 * size, py + v0 * size, px + u1 * size, py + v1 * size)
+                    a = land.box(mark)
+                    assert a[2] < shield[0] or shield[2] < a[0] or a[3] < shield[1] or shield[3] < a[1], repr(mark)
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_arrangement_of_panels_the_engine_may_choose_fits_close_up(lang):
+    """The engine offers all squares at once only when one picture shows them close up, in one
+    of the arrangements of panels it lists (games.carcassonne.closeup); each fits the room
+    between the header and the players' table at 160 px tiles at least, with every table size
+    and the longest names (a status of three lines)."""
+    from games.carcassonne.closeup import CLOSE_UP, arrangements, rows_shown
+
+    def tree(shape, at: list) -> dict:
+        """The shape's panels on the landscape, one beside the next from its north-west corner."""
+        if isinstance(shape[0], str):
+            return {shape[0]: [tree(part, at) for part in shape[1]]}
+        x0, y0 = at
+        at[0] += shape[0] + 1
+        return {"box": [x0, y0, shape[0], shape[1]]}
+
+    long_names = ["Bartholomäus der Zögerliche von Irgendwo"] * 5
+    for seats in range(2, 6):
+        states = states_of(seats, seats)
+        state = first(states, lambda s: s.phase == "place" and len(s.board.tiles) > 50)
+        for shape in arrangements(rows_shown(seats)):
+            view = GAME.view(state, None)
+            corner = [view["bounds"]["min_x"], view["bounds"]["min_y"]]
+            view = dict(view, closeup=tree(shape, corner), area=None, areas=[])
+            plan = board.layout(view, long_names[:seats], lang)
+            windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+            assert len(windows) == len(board.closeup_boxes(view))
+            top = board._header_height(view, board.seat_names(long_names[:seats], seats), lang, True)
+            for window in windows:
+                assert window["size"] >= CLOSE_UP, (seats, shape, window["size"])
+                assert window["top"] - land.LABEL_H >= top
+                assert window["top"] + window["rows"] * window["size"] <= plan["table_top"] - 8
+                assert window["left"] + window["cols"] * window["size"] <= PHONE_SIZE[0] - board.MARGIN
+
+
+def test_late_in_crowded_games_marks_keep_off_the_squares_numbers(monkeypatch):
+    """Picking a group late in a crowded game draws the whole landscape small, every square
+    numbered, followers everywhere: no mark covers a number and no two marks touch (random
+    five-player games, where a follower stands on nearly every tile)."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    checked = 0
+    for seed in (33, 41):
+        for state in states_of(5, seed, normal=False):
+            if state.phase != "place" or len(state.board.tiles) < 60 or state.area is not None:
+                continue
+            drawn_marks.clear()
+            image, drawn = drawn_on(GAME.view(state, None), "de")
+            assert not readable_problems(drawn, image.size), len(state.board.tiles)
+            boxes = [land.box(mark) for mark in drawn_marks]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
+            checked += 1
+    assert checked >= 20

@@ -128,7 +128,7 @@ def test_on_a_square_it_would_not_have_chosen_the_normal_player_turns_the_tile_t
     while state.phase == "place":
         legal = GAME.legal_actions(state, seat)
         step = next(action for action in legal
-                    if action == Action("at", (f"{other[0]},{other[1]}",)) or action.verb == "area"
+                    if action == Action("at", (f"{other[0]},{other[1]}",)) or action.verb == "group"
                     and other in _group(state, action))
         state, _ = GAME.apply(state, seat, step)
     assert state.phase == "rotate"
@@ -139,9 +139,9 @@ def test_on_a_square_it_would_not_have_chosen_the_normal_player_turns_the_tile_t
 
 
 def _group(state, action):
-    from games.carcassonne.engine import square_groups
+    from games.carcassonne.engine import squares_offered
 
-    return square_groups(list(state.fits))[int(action.args[0]) - 1]
+    return squares_offered(state).groups[int(action.args[0]) - 1]
 
 
 def test_the_strong_player_takes_longer_over_where_the_tile_goes_and_leaves_the_follower_to_the_normal_player():

@@ -9,7 +9,7 @@ import pytest
 from games.carcassonne import GAME
 from games.carcassonne.data import ORIENTED, TILES, TOTAL_TILES, all_tiles
 from games.carcassonne.engine import final_scoring
-from games.core import Action, IllegalAction, InvalidState
+from games.core import Action, IllegalAction, InvalidState, NotYourTurn
 from tests.games.carcassonne.support import ids, play, position
 
 # ------------------------------------------------------------------------------ components
@@ -72,19 +72,148 @@ def test_rotations_offered_are_only_those_that_fit_and_back_returns():
     assert state.phase == "place" and state.square is None
 
 
-def test_many_squares_are_offered_in_groups_of_at_most_twenty_four():
-    tiles = [("U", x, 0, "N") for x in range(-8, 9)]
-    state = position(tiles, drawn="B")
+ROW_OF_ROADS = [("U", x, 0, "N") for x in range(-8, 9)]  # squares north and south, 19 columns wide
+
+
+def test_squares_too_far_apart_for_one_picture_are_offered_in_groups():
+    state = position(ROW_OF_ROADS, drawn="B")
     legal = GAME.legal_actions(state, 0)
-    assert all(a.verb == "area" for a in legal) and 2 <= len(legal) <= 4
-    state, _ = play(state, "area 2")
+    assert all(a.verb == "group" for a in legal) and 2 <= len(legal) <= 24
+    state, events = play(state, "group 2")
+    assert ids(events) == ["carcassonne.event.area"] and state.area == 1
     legal = GAME.legal_actions(state, 0)
     assert 1 < len(legal) <= 25 and legal[-1] == Action("back")
-    every = set()
-    for k in range(1, len([a for a in GAME.legal_actions(position(tiles, drawn="B"), 0)]) + 1):
-        s, _ = play(position(tiles, drawn="B"), f"area {k}")
-        every |= {a.args[0] for a in GAME.legal_actions(s, 0) if a.verb == "at"}
-    assert len(every) == len(position(tiles, drawn="B").fits)  # nothing silently cut
+    state, _ = play(state, "back")
+    assert state.area is None and GAME.legal_actions(state, 0)[0].verb == "group"
+    every = []
+    for k in range(1, len(GAME.legal_actions(position(ROW_OF_ROADS, drawn="B"), 0)) + 1):
+        s, _ = play(position(ROW_OF_ROADS, drawn="B"), f"group {k}")
+        every += [a.args[0] for a in GAME.legal_actions(s, 0) if a.verb == "at"]
+    assert len(every) == len(set(every)) == len(position(ROW_OF_ROADS, drawn="B").fits)  # none cut, none twice
+
+
+def test_any_square_that_fits_is_taken_whether_a_group_was_picked_or_not():
+    """A group only narrows what the menu offers: `at x,y` for any square where the tile fits
+    is taken before a group is picked and in another group (a record, `/move`); one where it
+    does not fit is refused."""
+    state = position(ROW_OF_ROADS, drawn="B")
+    east = (8, 1)
+    assert east in state.fits
+    for steps in ([], ["group 1"], ["group 2"]):
+        s, _ = play(state, *steps)
+        s, events = play(s, "at 8,1")
+        assert s.phase == "rotate" and s.square == east and ids(events) == ["carcassonne.event.square"]
+    in_group = play(state, "group 1")[0]
+    assert Action("at", ("8,1",)) not in GAME.legal_actions(in_group, 0)  # not offered there
+    with pytest.raises(IllegalAction):
+        play(state, "at 0,0")  # the start tile's square
+    with pytest.raises(IllegalAction):
+        play(state, "at 0,5")  # touches nothing
+    with pytest.raises(IllegalAction):
+        play(state, "at 8")
+    with pytest.raises(NotYourTurn):
+        GAME.apply(state, 1, Action("at", ("8,1",)))
+
+
+def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
+    """At every placement of whole games: either one picture shows every square close up (one
+    to three panels, each within its place in an arrangement the picture holds) or the squares
+    come in groups, each within one panel, at most 24, each square in one; the set of squares
+    decides, not their order; the view, the labels and the groups number the squares alike."""
+    import random
+    from itertools import permutations
+
+    from games.carcassonne.closeup import COLUMNS, arrangements, boxes_of, rows_shown, square_plan
+
+    def sizes(shape):
+        return [size for part in shape[1] for size in sizes(part)] if isinstance(shape[0], str) else [shape]
+
+    def inside(square, box):
+        return box[0] <= square[0] < box[0] + box[2] and box[1] <= square[1] < box[1] + box[3]
+
+    shown = grouped = 0
+    for seats, seed in ((3, 5), (5, 6)):
+        rng = random.Random(seed)
+        state = GAME.new_game(seats, seed=seed)
+        shapes = [sorted(sizes(shape)) for shape in arrangements(rows_shown(seats))]
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            if state.phase == "place" and state.area is None:
+                squares = list(state.fits)
+                plan = square_plan(squares, seats, state.board.pos)
+                assert plan == square_plan(list(reversed(squares)), seats, state.board.pos)
+                assert sorted(plan.order) == sorted(squares)
+                view = GAME.view(state, None)
+                assert [(sq["x"], sq["y"]) for sq in view["squares"]] == list(plan.order)
+                legal = GAME.legal_actions(state, seat)
+                if plan.layout is not None:
+                    shown += 1
+                    boxes = boxes_of(plan.layout)
+                    assert any(len(shape) == len(boxes) and any(
+                        all(b[2] <= c and b[3] <= r for b, (c, r) in zip(boxes, order, strict=True))
+                        for order in permutations(shape)) for shape in shapes), boxes
+                    assert all(any(inside(sq, box) for box in boxes) for sq in squares)
+                    assert [a.args[0] for a in legal] == [f"{x},{y}" for x, y in plan.order]
+                else:
+                    grouped += 1
+                    assert 2 <= len(plan.groups) <= 24 and len(legal) == len(plan.groups)
+                    assert sorted(sq for group in plan.groups for sq in group) == sorted(squares)
+                    for group, box in zip(plan.groups, plan.boxes, strict=True):
+                        assert len(group) <= 24 and (box[2], box[3]) == (COLUMNS, rows_shown(seats))
+                        assert all(inside(sq, box) for sq in group)
+                    for k, group in enumerate(plan.groups):
+                        first = sum(len(g) for g in plan.groups[:k]) + 1
+                        label = GAME.describe(state, seat, Action("group", (str(k + 1),)))
+                        squares = label.params["label"].params
+                        assert label.params["n"] == k + 1  # as the board numbers the groups
+                        if len(group) == 1:
+                            assert squares == {"number": first}
+                        else:
+                            assert (squares["first"], squares["last"]) == (first, first + len(group) - 1)
+                for n, (x, y) in enumerate(plan.order, 1):
+                    assert GAME.describe(state, seat, Action("at", (f"{x},{y}",))).params["number"] == n
+            state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert shown >= 10 and grouped >= 40
+
+
+def test_a_group_of_squares_recorded_before_close_ups_is_still_taken():
+    """Games recorded before close-ups picked `area k` (runs of at most 20 squares, north to
+    south, when more than 24 fit): taken, told as then, but never offered; the choice of a
+    square goes on as now, and `back` with no group picked changes nothing."""
+    state = position(ROW_OF_ROADS, drawn="B")
+    squares = list(state.fits)
+    assert len(squares) > 24 and Action("area", ("1",)) not in GAME.legal_actions(state, 0)
+    after, events = play(state, "area 2")
+    assert ids(events) == ["carcassonne.event.area"] and after.area is None and after.phase == "place"
+    size = -(-len(squares) // 2)
+    assert (events[0].text.params["first"], events[0].text.params["last"]) == (size + 1, len(squares))
+    after, events = play(after, "back")
+    assert ids(events) == ["carcassonne.event.back"] and after.area is None and after.phase == "place"
+    with pytest.raises(IllegalAction):
+        play(state, "area 3")
+    with pytest.raises(IllegalAction):
+        play(position([("D", 0, 0, "N")], drawn="U"), "area 1")  # few squares: there were no groups
+
+
+def test_a_game_saved_with_a_group_that_no_longer_exists_starts_the_choice_again():
+    """A game saved mid-turn keeps its group; one saved under other groups of squares (before
+    close-ups: a group number beyond today's groups, or groups where none are now) starts the
+    choice of a square again."""
+    import random
+
+    rng, state = random.Random(4), GAME.new_game(3, seed=4)
+    few = grouped = None
+    while few is None or grouped is None:
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_actions(state, seat)
+        if state.phase == "place" and legal[0].verb == "at" and len(legal) > 1:
+            few = few or GAME.to_dict(state)
+        if state.phase == "place" and legal[0].verb == "group":
+            grouped, count = GAME.to_dict(GAME.apply(state, seat, legal[-1])[0]), len(legal)
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert GAME.from_dict(grouped).area == count - 1
+    assert GAME.from_dict({**grouped, "area": count}).area is None
+    assert GAME.from_dict({**few, "area": 0}).area is None
 
 
 def test_a_tile_that_fits_nowhere_is_set_aside_and_replaced():
