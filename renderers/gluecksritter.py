@@ -17,6 +17,7 @@ has neither, so the bot can leave the DM without an image).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +34,7 @@ from renderers.common import (
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
+    Ink,
     fit,
     fixed_palette,
     font,
@@ -190,18 +192,19 @@ def _wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
     return tuple(wrap(text, size, width))
 
 
-def _text(draw, xy, text, size, width, fill=INK, anchor="la") -> None:
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, width: float, fill: Ink = INK,
+          anchor: str = "la") -> None:
     """`text` on one line within `width`: shrunk down to SMALL, then shortened at a word."""
     text, size = _fitted(text, size, int(width))
     draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
 
 
-def _on(colour) -> tuple[int, int, int]:
+def _on(colour: Sequence[int]) -> tuple[int, int, int]:
     r, g, b = colour[:3]
     return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else WHITE
 
 
-def _marker(draw, centre, seat: int, radius: int) -> None:
+def _marker(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, radius: int) -> None:
     """A seat's mark: its colour and its number (1..n), so colour is never the only clue."""
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     x, y = centre
@@ -209,7 +212,8 @@ def _marker(draw, centre, seat: int, radius: int) -> None:
     mark_text(draw, centre, str(seat + 1), _on(colour))
 
 
-def _coin(draw, centre, count: int | None, gold: bool, radius: int = COIN) -> None:
+def _coin(draw: ImageDraw.ImageDraw, centre: tuple[float, float], count: int | None, gold: bool,
+          radius: int = COIN) -> None:
     """A silver or gold coin with how many there are, at the marks' standard (none: the coin
     alone, for the legend); a count of two digits widens it to an oval that holds them."""
     x, y = centre
@@ -242,7 +246,7 @@ def _status_lines(status: str) -> list[str]:
     return lines
 
 
-def _header(draw, view, status: list[str], lang) -> None:
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str], lang: str) -> None:
     """Title and round; the sack and the document pile in words; the status."""
     title = t(lang, P + "board.title")
     draw.text((MARGIN, 36), title, font=font(48), fill=INK, anchor="lm")
@@ -256,7 +260,7 @@ def _header(draw, view, status: list[str], lang) -> None:
         draw.text((MARGIN, HEADER_STATUS + k * LINE), line, font=font(SMALL), fill=INK)
 
 
-def _picture(draw, number: int, cx: int, cy: int) -> None:
+def _picture(draw: ImageDraw.ImageDraw, number: int, cx: int, cy: int) -> None:
     """A small drawing of what a field gives, some 50 px: a sealed document, a wall, a tower,
     the dungeon's grate, a money chest (taxes) and a toll barrier (customs)."""
     if number == 1:
@@ -289,7 +293,7 @@ def _picture(draw, number: int, cx: int, cy: int) -> None:
             draw.line((cx - 9 + 13 * k, cy - 5 - 2 * k, cx - 4 + 13 * k, cy - 6 - 2 * k), fill=SEAL, width=5)
 
 
-def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple[Any, ...] = SEAL) -> None:
+def _parchment(draw: ImageDraw.ImageDraw, cx: float, cy: float, half_w: int, half_h: int, seal: Ink = SEAL) -> None:
     """A document: a parchment with its seal at the lower right corner, off its middle (where a
     count stands)."""
     draw.rounded_rectangle((cx - half_w, cy - half_h, cx + half_w, cy + half_h), radius=4, fill=PARCHMENT,
@@ -298,7 +302,7 @@ def _parchment(draw, cx: int, cy: int, half_w: int, half_h: int, seal: tuple[Any
     draw.ellipse((cx + half_w - r, cy + half_h - r, cx + half_w + r, cy + half_h + r), fill=seal, outline=INK)
 
 
-def _wall(draw, left: int, top: int, width: int, height: int, fill) -> None:
+def _wall(draw: ImageDraw.ImageDraw, left: float, top: float, width: int, height: int, fill: Ink) -> None:
     """A wall piece: a block with a crenellated top (built or not is told by its fill)."""
     merlon = max(6, height // 6)
     draw.rectangle((left, top + merlon, left + width, top + height), fill=fill, outline=INK, width=2)
@@ -307,7 +311,7 @@ def _wall(draw, left: int, top: int, width: int, height: int, fill) -> None:
         draw.rectangle((left + k * step, top, left + (k + 1) * step, top + merlon), fill=fill, outline=INK)
 
 
-def _tower(draw, left: int, top: int, width: int, height: int, fill) -> None:
+def _tower(draw: ImageDraw.ImageDraw, left: float, top: float, width: int, height: int, fill: Ink) -> None:
     """A tower piece: a body under a pointed roof."""
     roof = height * 7 // 20
     inset = max(2, width // 7)  # a slender body under a roof as wide as the piece: a tower, not a house
@@ -316,7 +320,7 @@ def _tower(draw, left: int, top: int, width: int, height: int, fill) -> None:
                  outline=INK)
 
 
-def _fields(draw, view, lang, top: int) -> int:
+def _fields(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int) -> int:
     """The changing parts of the fields (the frames come from `_base`): the knights in the
     dungeon, the coins on fields 5 and 6 and what this round's Ducat card added to them."""
     players = view["players"]
@@ -352,12 +356,13 @@ CARDS_X = 882
 ROW_MIN, ROW_MAX = 76, 110
 
 
-def _row_height(view, lang, top: int) -> int:
+def _row_height(view: dict[str, Any], lang: str, top: int) -> int:
     room = HEIGHT - top - _bottom_room(view, lang) - 12
-    return max(ROW_MIN, min(ROW_MAX, room // view["seats"]))
+    seats: int = view["seats"]
+    return max(ROW_MIN, min(ROW_MAX, room // seats))
 
 
-def _players(draw, view, names, lang, top: int) -> int:
+def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str, top: int) -> int:
     players = view["players"]
     row_h = _row_height(view, lang, top)
     acting = set(view["to_act"])
@@ -378,10 +383,11 @@ def _players(draw, view, names, lang, top: int) -> int:
         _parchment(draw, DOCUMENTS_X, mid, 26, 32)
         mark_text(draw, (DOCUMENTS_X - 3, mid - 3), str(p["documents"]), INK)
         _choice(draw, view, p, seat, mid, lang, seat in winners)
-    return top + view["seats"] * row_h
+    seats: int = view["seats"]
+    return top + seats * row_h
 
 
-def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
+def _castle(draw: ImageDraw.ImageDraw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
     """Four walls, then four towers, on one line (4 + 4 complete the
     castle); built ones filled in the seat's colour (the row's disc carries the seat number),
     missing ones empty."""
@@ -393,7 +399,8 @@ def _castle(draw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
                colour if k < towers else EMPTY_SLOT)
 
 
-def _choice(draw, view, p, seat: int, mid: int, lang, winner: bool) -> None:
+def _choice(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, mid: int, lang: str,
+            winner: bool) -> None:
     """The two cards once revealed; while choosing, whether the player has chosen; at the end,
     the winners in words (the others' last cards, if revealed)."""
     if winner:
@@ -417,20 +424,25 @@ def private_shown(view: dict[str, Any]) -> bool:
     return private is not None and bool(private["hand"] or _own_choice(view))
 
 
+SizedDocument = tuple[str, list[str], int]
+"""A document card to place: its code ("more": the count of those left out), its lines, its width."""
+DocumentCard = tuple[str, tuple[int, int, int, int], list[str]]
+"""A placed document card: its code, its box relative to the row's top, its lines."""
+
 DOC_H = 108         # a document card: two lines of 40 px
 DOC_ROW = DOC_H + 8
 LEGEND_H = 60
 
 
-def _raid_lines(view) -> int:
+def _raid_lines(view: dict[str, Any]) -> int:
     """How many lines the haggle (two) or the raid (one) takes under the players."""
     if view.get("haggle"):
         return 2
     return 1 if _raid(view) else 0
 
 
-def _raid(view):
-    """The raid to show: this round's, or while choosing the last round's."""
+def _raid(view: dict[str, Any]) -> tuple[dict[str, Any], bool] | None:
+    """The raid to show: this round's, or while choosing the last round's (then True)."""
     if view.get("raid"):
         return view["raid"], False
     previous = view.get("previous")
@@ -439,7 +451,7 @@ def _raid(view):
     return None
 
 
-def _bottom_room(view, lang: str) -> int:
+def _bottom_room(view: dict[str, Any], lang: str) -> int:
     """The room under the players. The public board needs the haggle or raid lines, the legend
     and two lines of events (the newest, whole); a seat's image its documents (every image keeps
     room for one row of them, so a seat's image and the public board are the same board above
@@ -452,7 +464,7 @@ def _bottom_room(view, lang: str) -> int:
     return max(lines + LEGEND_H + 2 * LINE, rows * DOC_ROW + lines) + 8
 
 
-def _own_choice(view) -> list[Any]:
+def _own_choice(view: dict[str, Any]) -> list[Any]:
     private = view.get("private") or {}
     cards = (private.get("choice") or {}).get("cards") or []
     viewer = view.get("viewer")
@@ -461,7 +473,8 @@ def _own_choice(view) -> list[Any]:
     return []
 
 
-def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
+def _bottom(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str, top: int,
+            height: int = HEIGHT) -> None:
     """From `top` down to `height`: on a seat's own image its secret choice and documents first
     (they always fit: the rows above made room); on the public board the legend. Then the haggle
     or raid lines where they fit, and the newest events that fit whole, oldest first (the order
@@ -474,14 +487,14 @@ def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
         _legend(draw, y, lang)
         y += LEGEND_H
     lines = []
-    haggle, raid = view.get("haggle"), _raid(view)
+    haggle, shown_raid = view.get("haggle"), _raid(view)
     if haggle:
         a, b = haggle["knights"]
         lines.append(t(lang, P + "board.haggle_between", first=names[a], second=names[b]))
         offers = ", ".join(f"{names[s]} {n}" for s, n in haggle["offers"]) or t(lang, P + "board.no_offer")
         lines.append(t(lang, P + "board.offers", offers=offers))
-    elif raid:
-        raid, previous = raid
+    elif shown_raid:
+        raid, previous = shown_raid
         die = {"sack": "board.die_sack", "castle": "board.die_castle", None: "board.die_alibi"}[raid["die"]]
         said = "board.raid_previous" if previous else "board.raid"
         lines.append(f"{t(lang, P + said, thief=names[raid['thief']], victim=names[raid['victim']])} · "
@@ -503,7 +516,7 @@ def _bottom(draw, view, names, lang, top: int, height: int = HEIGHT) -> None:
             y += LINE
 
 
-def _legend(draw, y: int, lang: str) -> None:
+def _legend(draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:
     """What the row's marks mean, on one line: the coins and their worth in Ducats, a wall, a
     tower, a document."""
     items = [("coins", t(lang, P + "board.legend_ducats")), ("wall", t(lang, P + "board.legend_wall")),
@@ -511,7 +524,7 @@ def _legend(draw, y: int, lang: str) -> None:
     marks = {"coins": 92, "wall": 40, "tower": 34, "document": 36}
     gap = 36
     total = sum(marks[kind] + 10 + _length(words, SMALL) for kind, words in items) + gap * (len(items) - 1)
-    x = MARGIN + max(0, (WIDTH - 2 * MARGIN - total) // 2)
+    x: float = MARGIN + max(0, (WIDTH - 2 * MARGIN - total) // 2)
     mid = y + LEGEND_H // 2
     for kind, words in items:
         if kind == "coins":
@@ -528,11 +541,11 @@ def _legend(draw, y: int, lang: str) -> None:
         x += _length(words, SMALL) + gap
 
 
-def _private(draw, view, private, lang, y: int) -> int:
+def _private(draw: ImageDraw.ImageDraw, view: dict[str, Any], private: dict[str, Any], lang: str, y: int) -> int:
     """The viewer's own documents as sealed parchments with their names (and "armed" for a
     yellow one set to fire), after their secret choice of cards (a seat's own image only;
     nothing is drawn when both are empty)."""
-    x = MARGIN
+    x: float = MARGIN
     cards = _own_choice(view)
     if cards:
         label = t(lang, P + "board.your_cards")
@@ -559,14 +572,14 @@ def _private(draw, view, private, lang, y: int) -> int:
     return y + DOC_ROW * max(1, rows) - 8
 
 
-def _own_cards_width(view, lang: str) -> int:
+def _own_cards_width(view: dict[str, Any], lang: str) -> int:
     """The room the viewer's secret cards take before their documents."""
     if not _own_choice(view):
         return 0
     return int(_length(t(lang, P + "board.your_cards"), SMALL) + 12 + 78 * len(_own_choice(view)) + 10)
 
 
-def _document_rows(view, lang: str) -> int:
+def _document_rows(view: dict[str, Any], lang: str) -> int:
     cards = _document_cards(view, lang)
     return max([top // DOC_ROW + 1 for _, (_, top, _, _), _ in cards] or [1 if _own_choice(view) else 0])
 
@@ -578,7 +591,7 @@ def _most_document_rows(seats: int) -> int:
     return max(1, (HEIGHT - table_top - seats * ROW_MIN - 12) // DOC_ROW)
 
 
-def _document_cards(view, lang: str) -> list[Any]:
+def _document_cards(view: dict[str, Any], lang: str) -> list[DocumentCard]:
     """Where each of the viewer's documents goes: (code, box relative to the row's top, lines):
     a seal at the left, then the name on one or two lines (a word is never split) and "armed"
     for a yellow document set to fire. Each card goes into the first row with room for it (the
@@ -586,7 +599,7 @@ def _document_cards(view, lang: str) -> list[Any]:
     a last card, "+2 more" (the DM's text names them all)."""
     private = view["private"]
     armed = private.get("armed") or {}
-    sized = []
+    sized: list[SizedDocument] = []
     for code in dict.fromkeys(private["hand"]):
         name = t(lang, P + f"doc.{code}")
         copies = private["hand"].count(code)
@@ -607,11 +620,11 @@ def _document_cards(view, lang: str) -> list[Any]:
     return placed
 
 
-def _first_fit(sized: list[Any], rows: int, first_left: int) -> list[Any] | None:
+def _first_fit(sized: list[SizedDocument], rows: int, first_left: int) -> list[DocumentCard] | None:
     """The cards' boxes, each in the first of `rows` rows with room for it (None if one has no
     room)."""
     ends = [first_left] + [MARGIN] * (rows - 1)
-    placed = []
+    placed: list[DocumentCard] = []
     for code, lines, width in sized:
         row = next((r for r, end in enumerate(ends) if end + width <= WIDTH - MARGIN), None)
         if row is None:

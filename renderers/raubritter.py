@@ -31,11 +31,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from games.core import msg
 from i18n import t, translate
+from renderers import View
 from renderers.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -100,7 +102,7 @@ OUTSIDE_FILL = (196, 192, 186)
 FACE_DOWN = (150, 138, 120)
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     drawn_names = seat_names(names, view["seats"])
@@ -123,18 +125,18 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
 PRIVATE_TOP = HEIGHT - HAND_BAND  # the band at the bottom of a seat's own image: its hand
 
 
-def private_layout(view: dict, lang: str) -> str:
+def private_layout(view: View, lang: str) -> str:
     """What the image above the bottom band depends on of a view besides the table: a seat's own
     image (board and hand) is laid out apart from the table's (board, boxes, legend), so
     renderers.render_pngs draws the board once for all the seats' images and once for the table."""
     return "hand" if _is_private(view) else "table"
 
 
-def _is_private(view: dict) -> bool:
+def _is_private(view: View) -> bool:
     return bool(view.get("private")) and view.get("viewer") is not None
 
 
-def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its hand), as `render` draws them (drawn
     on an image of those rows alone: a whole one per seat was most of the memory drawing took)."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)
@@ -155,6 +157,10 @@ def _palette() -> Image.Image:
 # Layout: the board takes what the status, the boxes and the band leave
 
 
+LegendItem = tuple[str, str, int]
+"""One item of the legend: (kind, words, width); see _legend_items."""
+
+
 @dataclass
 class Layout:
     window: tuple[int, int, int, int]   # min_col, max_col, min_row, max_row shown
@@ -166,12 +172,12 @@ class Layout:
     panel_top: int
     box_h: int                          # each player box
     details: list[list[str]]            # per player (in view order): the lines under the name
-    legend: list[list[tuple]]           # the legend's lines shown (items: see _legend_items)
+    legend: list[list[LegendItem]]      # the legend's lines shown
     legend_top: int
     hand: bool                          # the viewer's hand at the bottom (a seat's own image)
 
 
-def _layout(view: dict, names: list[str], lang: str) -> Layout:
+def _layout(view: View, names: list[str], lang: str) -> Layout:
     """The fixed parts first (status, player boxes, hand), then the largest squares that let the
     window of laid tiles plus one free ring fit in what is left; on the table's image the legend
     keeps the lines that leave the squares at least LEGEND_CELL (all, while the area is young),
@@ -185,7 +191,7 @@ def _layout(view: dict, names: list[str], lang: str) -> Layout:
     return layout
 
 
-def _laid_out(view: dict, lang: str, header: list[str]) -> Layout:
+def _laid_out(view: View, lang: str, header: list[str]) -> Layout:
     hand = _is_private(view)
     boxes = not hand
     details = [_detail_lines(view, player, lang, _box_width() - 2 * BOX_PAD - 8) for player in view["players"]] \
@@ -230,13 +236,13 @@ def _box_width() -> int:
     return (WIDTH - 16 - GAP) // 2
 
 
-def _row_label_width(view: dict) -> int:
+def _row_label_width(view: View) -> int:
     """Room for the row numbers left of the board: the widest that can be shown, and a gap."""
     labels = view["grid"]["row_labels"]
     return max(_width(label, TEXT) for label in labels) + 14
 
 
-def _allowed(view: dict) -> tuple[int, int, int, int]:
+def _allowed(view: View) -> tuple[int, int, int, int]:
     """The columns and rows a tile may still go to (the grid within the area's bounds)."""
     grid, bounds = view["grid"], view.get("bounds") or {}
     return (max(0, bounds.get("min_col", 0)), min(grid["cols"] - 1, bounds.get("max_col", grid["cols"] - 1)),
@@ -259,7 +265,7 @@ def _widen(low: int, high: int, lowest: int, highest: int, count: int) -> tuple[
 # Board
 
 
-def _window(view: dict) -> tuple[int, int, int, int]:
+def _window(view: View) -> tuple[int, int, int, int]:
     """Columns and rows to show: the laid tiles (or the starting area before it is turned up,
     taken as the middle of the grid) plus one ring, clipped to the grid."""
     grid = view["grid"]
@@ -295,7 +301,7 @@ def square_box(layout: Layout, col: int, row: int) -> tuple[int, int, int, int]:
     return x, y, x + layout.cell, y + layout.cell
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, view: dict, layout: Layout,
+def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
                 letters: dict[str, str] = BUILDING_LETTER) -> None:
     min_c, max_c, min_r, max_r = layout.window
     cell, x0, y0 = layout.cell, layout.x0, layout.y0
@@ -402,7 +408,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
 BUILDING_POINTS = {"castle": 1, "village": 2, "town": 3}
 
 
-def score_breakdown(view: dict) -> list[dict[str, int]]:
+def score_breakdown(view: View) -> list[dict[str, int]]:
     """Per seat, the buildings its knights top (each scores: castle 1, village 2, town 3), read
     from the tiles in the view: how each score is made."""
     counts = [{"castle": 0, "village": 0, "town": 0} for _ in range(view["seats"])]
@@ -412,7 +418,7 @@ def score_breakdown(view: dict) -> list[dict[str, int]]:
     return counts
 
 
-def _detail_lines(view: dict, player: dict, lang: str, width: int) -> list[str]:
+def _detail_lines(view: View, player: dict[str, Any], lang: str, width: int) -> list[str]:
     """The words under a player's name (knights and tiles left; at the end how the points were
     made), in parts joined by " · " and wrapped between parts, so nothing is ever cut."""
     seat = player["seat"]
@@ -434,13 +440,13 @@ def _detail_lines(view: dict, player: dict, lang: str, width: int) -> list[str]:
     return lines
 
 
-def _knights_and_tiles(player: dict, lang: str) -> str:
+def _knights_and_tiles(player: dict[str, Any], lang: str) -> str:
     """"12 knights · 20 tiles": what a player has left to place and to lay (pile and hand)."""
     tiles = msg("raubritter.board.tiles", count=player["pile"] + len(player["hand_backs"]))
     return t(lang, "raubritter.board.knights_tiles", knights=player["knights_left"], tiles=tiles)
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: str, layout: Layout) -> None:
+def _draw_panel(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, layout: Layout) -> None:
     """One box per player, two to a row: seat disc, name, points, then knights and tiles left
     (at the end: how the points were made)."""
     outcome = view.get("outcome")
@@ -479,13 +485,13 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict, names: list[str], lang: s
 # The hand (a seat's own image) and the legend (the table's)
 
 
-def _draw_band(draw: ImageDraw.ImageDraw, view: dict, lang: str, top: int = 0) -> None:
+def _draw_band(draw: ImageDraw.ImageDraw, view: View, lang: str, top: int = 0) -> None:
     """The band at the bottom of a seat's own image: its hand (on an image whose first row is
     the board's row `top`)."""
     _draw_hand(draw, view, lang, PRIVATE_TOP - top)
 
 
-def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None:
+def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None:
     """The viewer's hand tiles, large, with the tile chosen to keep framed; before them the
     viewer's own seat disc, so a player sees whose hand this is; after them the viewer's knights
     and tiles left (the table's image has everyone's)."""
@@ -520,10 +526,10 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: dict, lang: str, y: int) -> None
             draw.text((tx + 12, mid + (i - 0.5) * LINE), part, font=font(TEXT), fill=INK, anchor="lm")
 
 
-def _legend_items(colours: list[str], lang: str) -> list[tuple[str, str, int]]:
+def _legend_items(colours: list[str], lang: str) -> list[LegendItem]:
     """The legend's parts in order: (kind, words, width); kinds: the label, a terrain with the
     knights a stack must leave there, this turn's frame, the last-turn tag, a stack."""
-    items: list[tuple[str, str, int]] = []
+    items: list[LegendItem] = []
     label = t(lang, "raubritter.board.leave")
     items.append(("label", label, _width(label, TEXT)))
     for terrain in ("plain", "forest", "mountain", "lake"):
@@ -550,15 +556,15 @@ LEGEND_PLATE = plate_size(MARK_TEXT)  # the legend's knight and height: a tile's
 LEGEND_STACK_GAP = 8
 
 
-def _legend_lines(colours: list[str], lang: str) -> list[list[tuple]]:
+def _legend_lines(colours: list[str], lang: str) -> list[list[LegendItem]]:
     """The legend's items flowed into lines as wide as the image: the terrains first (what a
     knights move needs), then what the marks on the tiles mean."""
     return _flow(tuple(colours), lang)
 
 
 @lru_cache(maxsize=16)
-def _flow(colours: tuple[str, ...], lang: str) -> list[list[tuple]]:
-    lines: list[list[tuple]] = []
+def _flow(colours: tuple[str, ...], lang: str) -> list[list[LegendItem]]:
+    lines: list[list[LegendItem]] = []
     width = 0
     for item in _legend_items(list(colours), lang):
         starts_marks = item[0] == "this_turn"

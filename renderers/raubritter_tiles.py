@@ -9,11 +9,18 @@ lays out the board; docs/raubritter.md says why the whole area is drawn.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any, TypedDict
 
 from PIL import Image, ImageDraw
 
-from renderers.common import BACKGROUND, INK, MARK_TEXT, font, keep_drawn, unrecorded
+from renderers.common import BACKGROUND, INK, MARK_TEXT, Ink, font, ink_box, keep_drawn, unrecorded
+
+Box = tuple[int, int, int, int]
+"""left, top, right, bottom, in whole pixels."""
+TileText = tuple[Box, str, int]
+"""A letter or number on a tile: its box relative to the tile's corner, its text, its size."""
 
 CELL_MIN = 84            # the smallest square whose row of two marks (`geometry`) still fits
 
@@ -71,8 +78,24 @@ def plate_size(size: int) -> tuple[int, int]:
     return width + 2 * (PLATE_LINE + 1), height + 2 * (PLATE_LINE + 1)
 
 
+class TileGeometry(TypedDict):
+    """Where the marks sit on a tile (see `geometry`); boxes relative to the tile's corner."""
+
+    pad: int                   # inside the frame
+    size: int                  # the marks' type
+    two_rows: bool             # a young area's large square (else one row of marks)
+    plate: tuple[int, int]     # a knight's or height's plate: width, height
+    row_top: int               # the stack's row
+    knight: Box
+    height: Box
+    tag: Box | None            # the last-turn tag (two rows only)
+    building: Box
+    scenery: Box               # trees or peaks
+    roof_bottom: int
+
+
 @lru_cache(maxsize=64)
-def geometry(cell: int) -> dict:
+def geometry(cell: int) -> TileGeometry:
     """Where the marks sit on a tile of `cell` pixels. Every letter and number on it is a mark at
     MARK_TEXT or larger (MIN_MARK: 11 px on a phone), so the layout depends on how many rows of
     marks the square holds:
@@ -100,6 +123,7 @@ def geometry(cell: int) -> dict:
     plate_w = max(plate_w - 2, min(plate_w + 4, (inner - STACK_GAP) // 2))
     row_top = cell - pad - plate_h
     knight = (pad, row_top, pad + plate_w, cell - pad)
+    tag: Box | None
     if two_rows:
         height = (cell - pad - plate_w, row_top, cell - pad, cell - pad)
         tag = (cell - pad - plate_h, pad, cell - pad, pad + plate_h)
@@ -119,9 +143,9 @@ def geometry(cell: int) -> dict:
             "roof_bottom": row_top - ROW_GAP}
 
 
-def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, seat_colours: list[str],
+def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: Mapping[str, Any], seat_colours: list[str],
                letters: dict[str, str] = BUILDING_LETTER, last_seat: int | None = None, *,
-               in_hand: bool = False, texts: list | None = None) -> None:
+               in_hand: bool = False, texts: list[TileText] | None = None) -> None:
     """A laid tile; `in_hand`: a tile of the viewer's hand, where no knight will stand, so its
     building fills the tile."""
     terrain = tile["terrain"]
@@ -149,7 +173,9 @@ def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: dict, 
         _draw_stack(draw, x, y, cell, knights, seat_colours, texts)
 
 
-def _draw_two_rows(draw, x, y, cell, g, terrain, mark, building, letters, last_seat, seat_colours, texts) -> None:
+def _draw_two_rows(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, g: TileGeometry, terrain: str,
+                   mark: Ink, building: str | None, letters: dict[str, str], last_seat: int | None,
+                   seat_colours: list[str], texts: list[TileText] | None) -> None:
     """A large square: building top left, tag (or trees) top right; the stack follows below."""
     pad = g["pad"]
     left, top, right, bottom = g["building"]
@@ -163,16 +189,19 @@ def _draw_two_rows(draw, x, y, cell, g, terrain, mark, building, letters, last_s
         _draw_scenery(draw, terrain, mark, (x, y, x + cell, y + cell))
     if building:
         _draw_building(draw, x + left, y + top, right - left, bottom - top, building, letters, texts, g["size"])
-    if last_seat is not None:
+    tag = g["tag"]
+    if last_seat is not None and tag is not None:  # two rows always have the tag's corner
         colour_name = seat_colours[last_seat]
-        tx0, ty0, tx1, ty1 = g["tag"]
+        tx0, ty0, tx1, ty1 = tag
         draw.rounded_rectangle((x + tx0, y + ty0, x + tx1, y + ty1), radius=5, fill=PLAYER_COLOURS[colour_name],
                                outline=OUTLINE, width=PLATE_LINE)
         _say(draw, texts, (x + (tx0 + tx1) / 2, y + (ty0 + ty1) / 2), str(last_seat + 1), g["size"],
              fill=TEXT_ON[colour_name], anchor="mm")
 
 
-def _draw_one_row(draw, x, y, cell, g, terrain, mark, building, letters, occupied, texts) -> None:
+def _draw_one_row(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, g: TileGeometry, terrain: str, mark: Ink,
+                  building: str | None, letters: dict[str, str], occupied: bool,
+                  texts: list[TileText] | None) -> None:
     """A full area's square: the building's picture above and behind the row of the stack, its
     letter in its body while no knight stands in front of it; trees or peaks beside its roof."""
     pad = g["pad"]
@@ -191,7 +220,7 @@ def _draw_one_row(draw, x, y, cell, g, terrain, mark, building, letters, occupie
                        letters if not occupied else None, texts, g["size"], roof=roof_bottom - top)
 
 
-def _draw_scenery(draw, terrain: str, mark, box) -> None:
+def _draw_scenery(draw: ImageDraw.ImageDraw, terrain: str, mark: Ink, box: Box) -> None:
     """The terrain's own picture in `box`: two trees, two peaks or waves (plains have none)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -220,10 +249,10 @@ def _draw_scenery(draw, terrain: str, mark, box) -> None:
 @keep_drawn(4 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
-                last_seat: int | None) -> tuple[Image.Image, tuple]:
+                last_seat: int | None) -> tuple[Image.Image, tuple[TileText, ...]]:
     """A laid tile's picture and the texts on it, boxes relative to its corner."""
     image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
-    texts: list = []
+    texts: list[TileText] = []
     knights = [0] * (height - 1) + list(top_knight) if height else []
     with unrecorded():
         draw_tile(ImageDraw.Draw(image), 0, 0, cell, {"terrain": terrain, "building": building, "knights": knights},
@@ -231,7 +260,8 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
-def _say(draw: ImageDraw.ImageDraw, texts: list | None, xy, text: str, size: int, **kwargs) -> None:
+def _say(draw: ImageDraw.ImageDraw, texts: list[TileText] | None, xy: tuple[float, float], text: str, size: int,
+         **kwargs: Any) -> None:
     """Write on a tile, noting the box when the tile is drawn to be pasted later. Anchor "mm"
     centres the letters' ink itself (a digit on a small disc must sit in its middle, not where
     the font's line would put it)."""
@@ -241,27 +271,23 @@ def _say(draw: ImageDraw.ImageDraw, texts: list | None, xy, text: str, size: int
     if texts is not None:
         box = draw.textbbox(xy, text, font=font(size), anchor=kwargs.get("anchor"),
                             stroke_width=kwargs.get("stroke_width", 0))
-        texts.append((tuple(int(v) for v in box), text, size))
+        left, top, right, bottom = box
+        texts.append(((int(left), int(top), int(right), int(bottom)), text, size))
 
 
-def _ink_centred(centre, text: str, size: int) -> tuple[float, float]:
+def _ink_centred(centre: tuple[float, float], text: str, size: int) -> tuple[float, float]:
     """Where to put the baseline's left end so that the text's ink is centred on `centre`."""
-    left, top, right, bottom = _ink_box(text, size)
+    left, top, right, bottom = ink_box(text, size)
     return centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2
 
 
-@lru_cache(maxsize=256)
-def _ink_box(text: str, size: int) -> tuple[int, int, int, int]:
-    return font(size).getbbox(text, anchor="ls")
-
-
-def centre_text(draw: ImageDraw.ImageDraw, centre, text: str, size: int, fill) -> None:
+def centre_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: Ink) -> None:
     """A number or letter with its ink centred on `centre` (on a disc, a plate, a swatch)."""
     draw.text(_ink_centred(centre, text, size), text, font=font(size), fill=fill, anchor="ls")
 
 
 def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float, h: float, building: str,
-                   letters: dict[str, str] | None = BUILDING_LETTER, texts: list | None = None,
+                   letters: dict[str, str] | None = BUILDING_LETTER, texts: list[TileText] | None = None,
                    size: int = MARK_TEXT, roof: float | None = None) -> None:
     """The building in the box (left, top, w, h): its picture (a castle's battlements, a village's
     roof, a town's hall and spire, each in its colour) with its letter in its body, so colour is
@@ -271,7 +297,8 @@ def _draw_building(draw: ImageDraw.ImageDraw, left: float, top: float, w: float,
     building's colour."""
     fill, ink = BUILDING_FILL[building], BUILDING_INK
     ink_w, ink_h = digit_ink(size)
-    if roof is None and (h < SIGN_BELOW or h * 0.72 < ink_h + 6):  # the letter on a plate of its colour
+    # a sign: the letter on a plate of its colour (a building drawn whole, roof None, has its letter)
+    if roof is None and letters is not None and (h < SIGN_BELOW or h * 0.72 < ink_h + 6):
         side = min(w, h)
         draw.rounded_rectangle((left, top, left + side, top + side), radius=5, fill=fill, outline=ink,
                                width=PLATE_LINE)
@@ -314,7 +341,7 @@ def _fits(size: int, width: float, height: float) -> bool:
 
 
 def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: list[int],
-                seat_colours: list[str], texts: list | None = None) -> None:
+                seat_colours: list[str], texts: list[TileText] | None = None) -> None:
     """The top knight (the one that scores): its seat number on a rounded plate of its colour,
     bottom left; the stack's height on a white square plate bottom right, apart from it, so the
     two numbers never read as one."""
@@ -327,8 +354,8 @@ def _draw_stack(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, knights: l
         draw_height(draw, (x + left, y + top, x + right, y + bottom), len(knights), g["size"], texts)
 
 
-def draw_knight(draw: ImageDraw.ImageDraw, box, seat: int, colour: str, size: int = MARK_TEXT,
-                texts: list | None = None) -> None:
+def draw_knight(draw: ImageDraw.ImageDraw, box: Box, seat: int, colour: str, size: int = MARK_TEXT,
+                texts: list[TileText] | None = None) -> None:
     """A stack's top knight: its seat number on a rounded plate of its colour."""
     left, top, right, bottom = box
     draw.rounded_rectangle(box, radius=max(6, (right - left) // 4), fill=PLAYER_COLOURS[colour], outline=OUTLINE,
@@ -337,7 +364,8 @@ def draw_knight(draw: ImageDraw.ImageDraw, box, seat: int, colour: str, size: in
          anchor="mm")
 
 
-def draw_height(draw: ImageDraw.ImageDraw, box, height: int, size: int = MARK_TEXT, texts: list | None = None) -> None:
+def draw_height(draw: ImageDraw.ImageDraw, box: Box, height: int, size: int = MARK_TEXT,
+                texts: list[TileText] | None = None) -> None:
     """A stack's height: its number on a white plate (square, where the knight is rounded)."""
     left, top, right, bottom = box
     draw.rectangle(box, fill=WHITE, outline=OUTLINE, width=PLATE_LINE)

@@ -1,17 +1,20 @@
 """What each seat (or the public) may know of a Die Glücksritter game, as JSON."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.core import SeatRef, msg
+from games.core import Msg, SeatRef, msg
 from games.gluecksritter.data import DOCUMENT_ORDER as _ORDER
 from games.gluecksritter.data import DUCAT_CARDS, TOWERS_IN_GAME, WALLS_IN_GAME
 from games.gluecksritter.state import GluecksritterState
 
+if TYPE_CHECKING:
+    from games.gluecksritter.engine import Gluecksritter
+
 P = "gluecksritter."
 
 
-def build_view(game, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
+def build_view(game: Gluecksritter, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
     to_act = sorted(game.to_act(state))
     players = []
     for s in range(state.seats):
@@ -91,11 +94,13 @@ def build_view(game, state: GluecksritterState, seat: int | None) -> dict[str, A
     return view
 
 
-def status(game, state: GluecksritterState):
+def status(game: Gluecksritter, state: GluecksritterState) -> Msg:
     waiting = [SeatRef(s) for s in sorted(game.to_act(state))]
     phase = state.phase
-    if phase == "over":
-        return game.outcome(state).reason
+    outcome = game.outcome(state)
+    if outcome is not None:  # the game is over
+        reason: Msg = outcome.reason
+        return reason
     if phase == "choose":
         return msg(P + "status.choose", round=state.round, players=waiting)
     if phase == "favour":
@@ -103,7 +108,7 @@ def status(game, state: GluecksritterState):
     if phase in ("field1", "field2", "field3"):
         return msg(P + f"status.{phase}", players=waiting)
     if phase == "haggle":
-        h = state.haggle
+        h = state.haggling
         if h["opener"] is None:
             return msg(P + "status.haggle_opener", player=SeatRef(h["chooser"]))
         if h["offer"] is None:
@@ -111,5 +116,5 @@ def status(game, state: GluecksritterState):
         return msg(P + "status.haggle_offer", player=SeatRef(h["turn"]), other=SeatRef(h["offer"][0]),
                    amount=h["offer"][1])
     if phase == "knight":
-        return msg(P + "status.knight", player=SeatRef(state.knight))
-    return msg(P + "status.steal", player=SeatRef(state.knight), victim=SeatRef(state.raid["victim"]))
+        return msg(P + "status.knight", player=SeatRef(state.black_knight))
+    return msg(P + "status.steal", player=SeatRef(state.black_knight), victim=SeatRef(state.raiding["victim"]))

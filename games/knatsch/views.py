@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.core import Action, Msg, SeatRef, msg
+from games.core import Action, InvalidState, Msg, SeatRef, msg
 from games.knatsch.cards import (
     CARDS,
     CASTLE,
@@ -20,14 +20,13 @@ from games.knatsch.cards import (
     card_label,
     card_name,
 )
-from games.knatsch.dice import SIX, beats, dice_text, result_msg
+from games.knatsch.dice import SIX, Result, beats, dice_text, result_msg
 from games.knatsch.state import (
     CAPTURE,
     CHOOSE,
     DEFENCE,
     KING_ROLL,
     KING_TARGET,
-    OVER,
     REVENGE,
     TOURNAMENT_ROLL,
     KnatschState,
@@ -45,8 +44,12 @@ KING_CARD = {"id": KING_TARGET, "kind": "king", "name": KING_NAME.to_json(), "la
              "arms": None, "ability": None, "value": None}
 
 
-def _result_json(result) -> dict[str, Any] | None:
-    return None if result is None else {"result": list(result), "text": result_msg(result).to_json()}
+def _result_fields(result: Result | list[int]) -> dict[str, Any]:
+    return {"result": list(result), "text": result_msg(result).to_json()}
+
+
+def _result_json(result: Result | list[int] | None) -> dict[str, Any] | None:
+    return None if result is None else _result_fields(result)
 
 
 def build_view(game: KnatschGame, state: KnatschState, viewer: int | None) -> dict[str, Any]:
@@ -88,8 +91,9 @@ def _player_json(game: KnatschGame, state: KnatschState, seat: int) -> dict[str,
     castle_guard = game.card_with(state, seat, CASTLE_GUARD)
     special_guard = game.card_with(state, seat, SPECIAL_GUARD)
     guarded_by = {cid: castle_guard for cid in state.castle_guard[seat]}
-    if special_guard and state.special_guard[seat]:
-        guarded_by[state.special_guard[seat]] = special_guard
+    guarded_special = state.special_guard[seat]
+    if special_guard and guarded_special:
+        guarded_by[guarded_special] = special_guard
     cards = []
     for cid in state.holdings[seat]:
         entry = card_json(CARDS[cid])
@@ -124,7 +128,7 @@ def _roll_json(game: KnatschGame, state: KnatschState, roll: Roll) -> dict[str, 
                    TOURNAMENT_ROLL: "leader"}[roll.purpose]
         holder = {"attacker": state.active,
                   "leader": state.tournament.leader if state.tournament else None}.get(against)
-        to_beat = {**_result_json(roll.to_beat), "against": against, "seat": holder}
+        to_beat = {**_result_fields(roll.to_beat), "against": against, "seat": holder}
     best = game.roll_result(state, roll) if rolled else None
     return {
         "purpose": roll.purpose,
@@ -148,7 +152,7 @@ def _tournament_json(state: KnatschState) -> dict[str, Any] | None:
     tournament = state.tournament
     if tournament is None:
         return None
-    standings = [{"seat": seat, **_result_json(result), "leader": seat == tournament.leader}
+    standings = [{"seat": seat, **_result_fields(result), "leader": seat == tournament.leader}
                  for seat, result in zip(tournament.order, tournament.results)]
     leader_result = None
     if tournament.leader is not None:
@@ -178,8 +182,9 @@ def _target_label(roll: Roll) -> Msg:
 def status_line(game: KnatschGame, state: KnatschState) -> Msg:
     """One line on what happens now; it adds to the events (what to beat, how far the rolls
     are) rather than repeating them."""
-    if state.phase == OVER:
-        return msg("knatsch.status.over", reason=game.outcome(state).reason)
+    outcome = game.outcome(state)
+    if outcome is not None:  # the phase is OVER
+        return msg("knatsch.status.over", reason=outcome.reason)
     active = SeatRef(state.active)
     if state.phase == REVENGE:
         return msg("knatsch.status.revenge", player=active)
@@ -187,7 +192,7 @@ def status_line(game: KnatschGame, state: KnatschState) -> Msg:
         if state.bonus:
             return msg("knatsch.status.further", player=active)
         return msg("knatsch.status.choose", player=active)
-    roll = state.roll
+    roll = state.rolling
     roller = SeatRef(roll.roller)
     progress = _progress(roll)
     if roll.purpose == KING_ROLL:
@@ -195,19 +200,26 @@ def status_line(game: KnatschGame, state: KnatschState) -> Msg:
     label = _target_label(roll)
     if roll.purpose == DEFENCE:
         return msg("knatsch.status.defence", player=roller, card=label, attacker=active,
-                   result=result_msg(roll.to_beat), progress=progress)
+                   result=result_msg(_to_beat(roll)), progress=progress)
     if roll.purpose == TOURNAMENT_ROLL:
         if roll.to_beat is None:
             return msg("knatsch.status.organiser", player=roller, progress=progress)
-        return msg("knatsch.status.tournament", player=roller, leader=SeatRef(state.tournament.leader),
+        return msg("knatsch.status.tournament", player=roller, leader=SeatRef(state.running_tournament.leading),
                    result=result_msg(roll.to_beat), progress=progress)
     return msg("knatsch.status.capture", player=roller, card=label, progress=progress,
-               target=result_msg(roll.to_beat))
+               target=result_msg(_to_beat(roll)))
+
+
+def _to_beat(roll: Roll) -> list[int]:
+    """What a capture or a defence must beat: only a tournament's first roll has nothing to beat."""
+    if roll.to_beat is None:
+        raise InvalidState(f"Knatsch {roll.purpose} roll at {roll.target} has nothing to beat")
+    return roll.to_beat
 
 
 def _verdict(game: KnatschGame, state: KnatschState) -> Msg:
     """Whether stopping now wins: "wins" / "defends" / "leads" / "fails"."""
-    roll = state.roll
+    roll = state.rolling
     result = game.roll_result(state, roll)
     good = beats(result, roll.to_beat)
     kind = {CAPTURE: "capture", KING_ROLL: "king", DEFENCE: "defence", TOURNAMENT_ROLL: "tournament"}[roll.purpose]
@@ -226,25 +238,28 @@ def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: A
                 if card.kind == TOURNAMENT:
                     return msg("knatsch.label.organise", stack=stack + 1, count=4)
                 return msg("knatsch.label.target_stack", card=card_label(card), stack=stack + 1)
-            owner = SeatRef(state.owner_of(card.id))
+            holder = state.owner_of(card.id)
+            if holder is None:  # neither on a stack's top nor in front of a player: no such target
+                return _unknown(action)
+            owner = SeatRef(holder)
             if card.kind == CASTLE:
                 if game.holds(state, seat, "catapult"):
                     return msg("knatsch.label.attack_catapult", owner=owner, card=card_label(card), count=4)
                 return msg("knatsch.label.attack", owner=owner, card=card_label(card))
             return msg("knatsch.label.target_owned", owner=owner, card=card_label(card))
         if verb == "under":
-            stack = state.stacks[int(args[0]) - 1]
-            return msg("knatsch.label.under", card=card_label(CARDS[stack[0]]), stack=int(args[0]))
+            pile = state.stacks[int(args[0]) - 1]
+            return msg("knatsch.label.under", card=card_label(CARDS[pile[0]]), stack=int(args[0]))
         if verb == "guard":
             covered = [card_label(CARDS[cid]) for cid in args[1].split(",")]
             return msg("knatsch.label.guard", guard=card_name(CARDS[args[0]]), cards=covered)
         if verb == "end":
             return msg("knatsch.label.end")
         if verb == "roll":
-            return msg("knatsch.label.roll", allowed=state.roll.rolls_allowed)
+            return msg("knatsch.label.roll", allowed=state.rolling.rolls_allowed)
         if verb == "reroll":
             positions = [int(p) for p in args[0].split(",")]
-            roll = state.roll
+            roll = state.rolling
             showing = dice_text(roll.dice[p - 1] for p in positions)
             kept = [d for i, d in enumerate(roll.dice) if i + 1 not in positions]
             common = dict(positions=", ".join(map(str, positions)), showing=showing,
@@ -253,10 +268,14 @@ def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: A
                 return msg("knatsch.label.reroll_keep", keep=dice_text(kept), **common)
             return msg("knatsch.label.reroll", **common)
         if verb == "stop":
-            return msg("knatsch.label.stop", result=result_msg(game.roll_result(state, state.roll)),
+            return msg("knatsch.label.stop", result=result_msg(game.roll_result(state, state.rolling)),
                        verdict=_verdict(game, state))
         if verb == "lose":
             return msg("knatsch.label.lose", card=card_label(CARDS[args[0]]), stack=int(args[1]))
-    except (KeyError, IndexError, ValueError, AttributeError):
+    except (KeyError, IndexError, ValueError, AttributeError, InvalidState):  # not an action of this state
         pass
+    return _unknown(action)
+
+
+def _unknown(action: Action) -> Msg:
     return msg("knatsch.label.unknown", text=action.encode()[:60])

@@ -1,16 +1,19 @@
 """What each seat (or the public) may know of a Mac Robber game, as JSON."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.core import SeatRef, msg
+from games.core import Msg, SeatRef, msg
 from games.macrobber.data import RED_ZONE
 from games.macrobber.state import MacRobberState
+
+if TYPE_CHECKING:
+    from games.macrobber.engine import MacRobber
 
 P = "macrobber."
 
 
-def build_view(game, state: MacRobberState, seat: int | None) -> dict[str, Any]:
+def build_view(game: MacRobber, state: MacRobberState, seat: int | None) -> dict[str, Any]:
     raid = state.raid
     players = [{
         "courtyard": list(state.courtyards[s]),
@@ -19,7 +22,7 @@ def build_view(game, state: MacRobberState, seat: int | None) -> dict[str, Any]:
         "cards": len(state.hands[s]),
         "owed": state.owed[s],
     } for s in range(state.seats)]
-    view = {
+    view: dict[str, Any] = {
         "game": game.name,
         "seats": state.seats,
         "viewer": seat,
@@ -72,10 +75,8 @@ def _drawn(state: MacRobberState) -> dict[str, Any] | None:
     """The cubes the active player drew this turn, as the public log tells them (the display
     empties once the actions are over): {"cubes": [y, b, g, r], "redrew": [y, b, g, r] or None},
     or None when the log no longer reaches back to the draw."""
-    found = None
-    for entry in state.log:
-        if not isinstance(entry, dict):
-            continue
+    found: dict[str, Any] | None = None
+    for entry in state.log:  # the log holds Msg JSON only (the state's check says so)
         ident, params = entry.get("id"), entry.get("params") or {}
         player = (params.get("player") or {}).get("seat")
         if ident == P + "event.display":
@@ -85,7 +86,8 @@ def _drawn(state: MacRobberState) -> dict[str, Any] | None:
     return found
 
 
-def _counts(cubes) -> list[int]:
+def _counts(cubes: list[Any] | None) -> list[int]:
+    """[y, b, g, r] from a message's cube counts (Msg JSON, macrobber.cubes.y with a count each)."""
     counts = [0, 0, 0, 0]
     for cube in cubes or []:
         ident = cube.get("id", "") if isinstance(cube, dict) else ""
@@ -95,9 +97,11 @@ def _counts(cubes) -> list[int]:
     return counts
 
 
-def status(game, state: MacRobberState):
-    if state.phase == "over":
-        return game.outcome(state).reason
+def status(game: MacRobber, state: MacRobberState) -> Msg:
+    outcome = game.outcome(state)
+    if outcome is not None:  # the game is over
+        reason: Msg = outcome.reason
+        return reason
     owing = [SeatRef(s) for s in range(state.seats) if state.owed[s]]
     if owing:
         return msg(P + "status.discard", players=owing)
@@ -108,12 +112,12 @@ def status(game, state: MacRobberState):
     if phase == "act":
         return msg(P + "status.act", player=who, used=state.used)
     if phase == "bard":
-        return msg(P + "status.bard", player=who, victim=SeatRef(state.bard))
+        return msg(P + "status.bard", player=who, victim=SeatRef(state.bard_victim))
     if phase == "raid":
         return msg(P + "status.raid", player=who)
     if phase == "exchange":
         return msg(P + "status.exchange", player=who)
-    raid = state.raid
+    raid = state.raiding
     if phase == "combat":
         playing = raid["attacker"] if raid["a_card"] is None else raid["defender"]
         return msg(P + "status.combat", attacker=SeatRef(raid["attacker"]), defender=SeatRef(raid["defender"]),

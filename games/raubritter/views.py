@@ -6,9 +6,10 @@ Never shown: the order of any pile below its top back.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from games.core import Msg, SeatRef, msg
+from games.core import Msg, Outcome, SeatRef, msg
 from games.raubritter.board import bounds, legal_squares
 from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_msg, terrain_of, tile_msg
 
@@ -105,7 +106,8 @@ def _summary(hand: list[str], kept: str | None = None) -> Msg:
     return msg("raubritter.summary.hand", tiles=_commas(hand))
 
 
-def _status(state: RaubRitterState, to_act: list[int], outcome, result_msg) -> Msg:
+def _status(state: RaubRitterState, to_act: list[int], outcome: Outcome | None,
+            result_msg: Callable[[Outcome], Msg]) -> Msg:
     if outcome is not None:
         return msg("raubritter.status.over", result=result_msg(outcome))
     player = SeatRef(state.turn)
@@ -114,7 +116,7 @@ def _status(state: RaubRitterState, to_act: list[int], outcome, result_msg) -> M
         return msg("raubritter.status.keep", players=[SeatRef(s) for s in to_act])
     if state.phase == "knights":
         return msg("raubritter.status.knights", player=player, colour=colour,
-                   square=state.geometry.name(state.pending_castle))
+                   square=state.geometry.name(state.castle_awaiting_knights))
     if state.lays_this_turn == 0:
         return msg("raubritter.status.lay", player=player, colour=colour)
     return msg("raubritter.status.lay_more", player=player, colour=colour, number=state.lays_this_turn + 1,
