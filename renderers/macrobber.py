@@ -20,7 +20,10 @@ its raid cards, large.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -48,6 +51,9 @@ from renderers.common import (
     unrecorded,
     wrap,
 )
+
+View = dict[str, Any]
+"""A public or a seat's view of a game, as `games.macrobber` gives it."""
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 18
@@ -77,7 +83,7 @@ COURTYARD_X = 300  # a clan's courtyard starts here on its panel's top line (the
 ESTATE_STEP = 88   # six estate places of 82 px: "free" keeps its 40 px
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = _Canvas(image)
     who = seat_names(names, view["seats"])
@@ -99,13 +105,13 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
     return image
 
 
-def private_layout(view: dict, lang: str) -> bool:
+def private_layout(view: View, lang: str) -> bool:
     """What the board above the bottom band depends on of a view: nothing (the band holds a
     seat's cards or the public legend), so renderers.render_pngs draws it once for all views."""
     return True
 
 
-def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Image:
+def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
@@ -113,7 +119,7 @@ def private_rows(view: dict, names: list[str], lang: str, top: int) -> Image.Ima
     return to_palette(image, _palette())
 
 
-def _band(draw, view: dict, lang: str, top: int = 0) -> None:
+def _band(draw: _Canvas, view: View, lang: str, top: int = 0) -> None:
     """The band at the bottom: a seat's own cards, or on the public board the legend (on an
     image whose first row is the board's row `top`)."""
     if private_shown(view):
@@ -122,7 +128,7 @@ def _band(draw, view: dict, lang: str, top: int = 0) -> None:
         _legend(draw, view, lang, PRIVATE_TOP + 8 - top)
 
 
-def private_shown(view: dict) -> bool:
+def private_shown(view: View) -> bool:
     """Whether a seat's image draws anything the public board does not (its cards): without
     it the seat's image is the public board, and a DM needs no image."""
     private = view.get("private") or {}
@@ -163,6 +169,25 @@ def _letter(lang: str, colour: str) -> str:
     return t(lang, P + "board.letter." + colour)
 
 
+Box = tuple[float, float, float, float]
+"""left, top, right, bottom."""
+
+
+class PieceText(NamedTuple):
+    """A text drawn on a piece: its box relative to the piece's corner, its words, its size."""
+
+    box: Box
+    text: str
+    size: int
+
+
+class Piece(NamedTuple):
+    """A piece drawn once (`keep_drawn`) and pasted where it stands, with the texts it holds."""
+
+    tile: Image.Image
+    texts: tuple[PieceText, ...]
+
+
 class _Canvas(ImageDraw.ImageDraw):
     """A drawing that knows its image, so that pieces drawn once (cubes, estates) are pasted."""
 
@@ -171,17 +196,18 @@ class _Canvas(ImageDraw.ImageDraw):
         self.image = image
 
 
-def _paste(draw: _Canvas, piece: tuple, x, y) -> None:
+def _paste(draw: _Canvas, piece: Piece, x: float, y: float) -> None:
     """A piece drawn once (`keep_drawn`): its image pasted at (x, y), its texts told to the
     layout records where they now stand."""
     tile, texts = piece
-    x, y = int(round(x)), int(round(y))
-    draw.image.paste(tile, (x, y), tile)
+    at_x, at_y = int(round(x)), int(round(y))
+    draw.image.paste(tile, (at_x, at_y), tile)
     for (left, top, right, bottom), text, size in texts:
-        note_text((left + x, top + y, right + x, bottom + y), text, size)
+        note_text((left + at_x, top + at_y, right + at_x, bottom + at_y), text, size)
 
 
-def _cube(draw, x, y, width, height, colour, label: str = "", faded: bool = False, struck: bool = False) -> None:
+def _cube(draw: _Canvas, x: float, y: float, width: float, height: float, colour: str, label: str = "",
+          faded: bool = False, struck: bool = False) -> None:
     """An action cube: a block in its colour with a lighter top face, and its colour's letter;
     `struck`: crossed out (to be drawn again), the letter on top of the cross."""
     with marks():  # its letter is a mark: MIN_MARK tall
@@ -195,10 +221,10 @@ TOP_LINE = CUBE_H  # a clan panel's top line: its courtyard's cubes are the tall
 
 
 @keep_drawn(2**20)
-def _cube_piece(colour, width, height, label, faded, struck=False) -> tuple:
+def _cube_piece(colour: str, width: int, height: int, label: str, faded: bool, struck: bool = False) -> Piece:
     tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
-    fill = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
+    fill: tuple[int, ...] = CUBE[colour] if not faded else tuple((c + 245) // 2 for c in CUBE[colour])
     draw.rounded_rectangle((0, 0, width, height), radius=max(3, height // 7), fill=fill, outline=INK, width=2)
     top = tuple(min(255, c + 40) for c in fill)
     draw.rounded_rectangle((4, 4, width - 4, max(8, height * 0.2)), radius=3, fill=top)
@@ -206,14 +232,14 @@ def _cube_piece(colour, width, height, label, faded, struck=False) -> tuple:
         draw.line((3, 3, width - 3, height - 3), fill=INK, width=6)
         draw.line((3, height - 3, width - 3, 3), fill=INK, width=6)
     if not label:
-        return tile, ()
+        return Piece(tile, ())
     ink = INK if colour == "y" or faded else WHITE
     left, top_ink, right, bottom = ink_box(label, MARK_TEXT)  # the letters' ink centred in the cube
     at = (width / 2 - (left + right) / 2, height / 2 - (top_ink + bottom) / 2)
-    halo = {"stroke_width": 2, "stroke_fill": fill} if struck else {}  # the letter stands off the cross
-    with unrecorded():
-        draw.text(at, label, font=font(MARK_TEXT), fill=ink, anchor="ls", **halo)
-    return tile, ((draw.textbbox(at, label, font=font(MARK_TEXT), anchor="ls"), label, MARK_TEXT),)
+    with unrecorded():  # struck: the letter's halo keeps it off the cross (no halo is width 0)
+        draw.text(at, label, font=font(MARK_TEXT), fill=ink, anchor="ls", stroke_width=2 if struck else 0,
+                  stroke_fill=fill if struck else None)
+    return Piece(tile, (PieceText(draw.textbbox(at, label, font=font(MARK_TEXT), anchor="ls"), label, MARK_TEXT),))
 
 
 @lru_cache(maxsize=4)
@@ -228,13 +254,13 @@ def _ink_width(text: str) -> int:
     return int(right - left)
 
 
-def _flag(draw, x, y, height) -> None:
+def _flag(draw: ImageDraw.ImageDraw, x: float, y: float, height: float) -> None:
     """The Biggest Following marker: a pennant on a pole, `height` tall from (x, y)."""
     draw.line((x + 4, y, x + 4, y + height), fill=INK, width=4)
     draw.polygon([(x + 6, y + 2), (x + 38, y + height * 0.28), (x + 6, y + height * 0.56)], fill=FLAG, outline=INK)
 
 
-def _estate(draw, box, kind: str | None, lang: str) -> None:
+def _estate(draw: _Canvas, box: Box, kind: str | None, lang: str) -> None:
     """An estate place: a dashed empty plot (not yet acquired), or a meadow with a hedge, empty
     (free, with the word) or holding its cattle, castle or monastery."""
     x0, y0, x1, y1 = (int(round(v)) for v in box)
@@ -242,7 +268,7 @@ def _estate(draw, box, kind: str | None, lang: str) -> None:
 
 
 @keep_drawn(2**20)
-def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple:
+def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> Piece:
     tile = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(tile)
     if kind is None:
@@ -252,17 +278,17 @@ def _estate_piece(kind: str | None, width: int, height: int, lang: str) -> tuple
         for y in range(0, height, 14):
             draw.line((0, y, 0, min(y + 7, height)), fill=STONE, width=2)
             draw.line((width, y, width, min(y + 7, height)), fill=STONE, width=2)
-        return tile, ()
+        return Piece(tile, ())
     draw.rounded_rectangle((0, 0, width, height), radius=10, fill=MEADOW, outline=MEADOW_DARK, width=3)
     cx, cy = width / 2, height / 2
     if kind == "":
         word = t(lang, P + "board.free")
         with unrecorded():
             draw.text((cx, cy), word, font=font(SMALL), fill=INK, anchor="mm")
-        return tile, ((draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),)
+        return Piece(tile, (PieceText(draw.textbbox((cx, cy), word, font=font(SMALL), anchor="mm"), word, SMALL),))
     inset = max(2, min(6, (height - ART_HEIGHT) // 2))  # the picture at least ART_HEIGHT tall
     _estate_art(draw, kind, (inset, inset, width - inset, height - inset))
-    return tile, ()
+    return Piece(tile, ())
 
 
 ART_HEIGHT = 42
@@ -274,7 +300,7 @@ ART_EXTENT = {"cattle": (-40, -34, 44, 30), "castle": (-38, -38, 30, 30), "monas
 """What each estate picture covers around its centre, in units of its scale."""
 
 
-def _estate_art(draw, kind: str, box) -> None:
+def _estate_art(draw: ImageDraw.ImageDraw, kind: str, box: Box) -> None:
     """Cattle, a castle or a monastery, as large as `box` allows, in its middle."""
     left, top, right, bottom = ART_EXTENT[kind]
     scale = min((box[2] - box[0]) / (right - left), (box[3] - box[1]) / (bottom - top))
@@ -283,7 +309,7 @@ def _estate_art(draw, kind: str, box) -> None:
     {"cattle": _cow, "castle": _castle, "monastery": _monastery}[kind](draw, cx, cy, scale)
 
 
-def _cow(draw, cx, cy, s) -> None:
+def _cow(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     red = CUBE["r"]
     body = (cx - 30 * s, cy - 14 * s, cx + 22 * s, cy + 14 * s)
     draw.rounded_rectangle(body, radius=10 * s, fill=red, outline=INK, width=2)
@@ -296,7 +322,7 @@ def _cow(draw, cx, cy, s) -> None:
     draw.line((cx - 30 * s, cy - 8 * s, cx - 40 * s, cy + 8 * s), fill=INK, width=max(2, int(3 * s)))  # tail
 
 
-def _castle(draw, cx, cy, s) -> None:
+def _castle(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     blue = CUBE["b"]
     draw.rectangle((cx - 30 * s, cy - 12 * s, cx + 30 * s, cy + 30 * s), fill=blue, outline=INK, width=2)
     for tx in (-38, 18):  # two towers with battlements
@@ -308,7 +334,7 @@ def _castle(draw, cx, cy, s) -> None:
     draw.rectangle((cx - 10 * s, cy + 25 * s, cx + 10 * s, cy + 30 * s), fill=INK)
 
 
-def _monastery(draw, cx, cy, s) -> None:
+def _monastery(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     green = CUBE["g"]
     draw.rectangle((cx - 34 * s, cy - 2 * s, cx + 14 * s, cy + 30 * s), fill=green, outline=INK, width=2)
     draw.polygon([(cx - 40 * s, cy - 2 * s), (cx - 10 * s, cy - 22 * s), (cx + 20 * s, cy - 2 * s)], fill=green,
@@ -323,7 +349,7 @@ def _monastery(draw, cx, cy, s) -> None:
 # Parts
 
 
-def _header(draw, view, who, lang) -> int:
+def _header(draw: ImageDraw.ImageDraw, view: View, who: list[str], lang: str) -> int:
     """The status (one line at 48 px, or two at 40), then the facts of the game in words."""
     status = translate(view["status"], lang, who)
     y = 12
@@ -361,7 +387,27 @@ def _lines(parts: list[str], room: float) -> list[str]:
     return lines
 
 
-def _display(draw, view, who, lang, y) -> int:
+@dataclass(frozen=True)
+class _Words:
+    """Words in the flowed lines of the cubes drawn: the label as it is, or the turn's story
+    (`fitted` to the room left on its line)."""
+
+    text: str
+    width: float
+    fitted: bool
+
+
+@dataclass(frozen=True)
+class _CubeGroup:
+    """A group of cubes drawn in the flowed lines: the draw (number 0) or the redraw after a "+",
+    with how many of each colour."""
+
+    number: int
+    counts: Sequence[int]
+    width: float
+
+
+def _display(draw: _Canvas, view: View, who: list[str], lang: str, y: int) -> int:
     """The display while it lasts (a cube chosen to be drawn again is crossed out behind its
     letter); once the actions are over, the cubes drawn (faded) and what they were used for, so
     the row tells the turn's story until the next player draws."""
@@ -401,48 +447,47 @@ def _display(draw, view, who, lang, y) -> int:
     groups = [drawn["cubes"]] + ([drawn["redrew"]] if drawn["redrew"] else [])
     # The label, each group of cubes (a redraw after a "+") and the words, flowed into lines:
     # a group of cubes never splits, and a line that holds cubes is as tall as the display.
-    items = [("label", label, _width(label) + 12)]
-    items += [("cubes", (number, counts), (36 if number else 0) + sum(counts) * (cube_w + 4) + 8)
+    items: list[_Words | _CubeGroup] = [_Words(label, _width(label) + 12, fitted=False)]
+    items += [_CubeGroup(number, counts, (36 if number else 0) + sum(counts) * (cube_w + 4) + 8)
               for number, counts in enumerate(groups)]
-    items.append(("words", words, _width(words)))
-    lines: list[list[tuple]] = [[]]
+    items.append(_Words(words, _width(words), fitted=True))
+    lines: list[list[_Words | _CubeGroup]] = [[]]
     x = left
     for item in items:
-        if lines[-1] and x + item[2] > right:
+        if lines[-1] and x + item.width > right:
             lines.append([])
             x = left
         lines[-1].append(item)
-        x += item[2]
-    heights = [height if any(kind == "cubes" for kind, _, _ in line) else LINE for line in lines]
+        x += item.width
+    heights = [height if any(isinstance(item, _CubeGroup) for item in line) else LINE for line in lines]
     _frame(draw, y, sum(heights))
     top = y
     for line, line_height in zip(lines, heights):
         x, middle = left, top + line_height / 2
-        for kind, payload, width in line:
-            if kind == "cubes":
-                number, counts = payload
-                if number:
+        for item in line:
+            if isinstance(item, _CubeGroup):
+                if item.number:
                     draw.text((x + 4, middle), "+", font=font(SMALL), fill=INK, anchor="lm")
                     x += 36
                 for c, colour in enumerate(COLOURS):
-                    for _ in range(counts[c]):
+                    for _ in range(item.counts[c]):
                         _cube(draw, x, middle - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour),
                               faded=True)
                         x += cube_w + 4
                 x += 8
                 continue
-            text, size = (payload, SMALL) if kind == "label" else _fit(payload, SMALL, right - x)
+            text, size = _fit(item.text, SMALL, right - x) if item.fitted else (item.text, SMALL)
             draw.text((x, middle), text, font=font(size), fill=INK, anchor="lm")
-            x += width
+            x += item.width
         top += line_height
     return top + 8
 
 
-def _frame(draw, y, height) -> None:
+def _frame(draw: ImageDraw.ImageDraw, y: float, height: float) -> None:
     draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=12, fill=PANEL, outline=STONE, width=2)
 
 
-def _track(draw, view, lang, y) -> int:
+def _track(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> int:
     """The score track 0 to 50 with its numbers inside the bar; the red part says in words that
     the game can end there; under it a numbered disc per clan, joined to its score."""
     left, right = MARGIN + 4, WIDTH - MARGIN - 4
@@ -488,7 +533,7 @@ def _track(draw, view, lang, y) -> int:
     return top + bar + 4 + PLATE[1] + 6
 
 
-def _scoring(draw, view, lang, y) -> int:
+def _scoring(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> int:
     """The last round's scoring in one line: "Round 2 scoring:" and each clan's disc with its
     points."""
     scoring = view["last_scoring"]
@@ -507,12 +552,12 @@ def _scoring(draw, view, lang, y) -> int:
     return y + LINE + 4
 
 
-def _players(draw, view, who, lang, top, bottom) -> int:
+def _players(draw: _Canvas, view: View, who: list[str], lang: str, top: int, bottom: int) -> int:
     """One panel per clan: on the top line its disc, the Biggest Following flag, the name, the
     courtyard's cubes with their counts, the cards held and the score; under it the six estate
     places, and in words the start player and why the panel is highlighted: the clans who must
     act now (at the end: the winners)."""
-    seats = view["seats"]
+    seats: int = view["seats"]
     step = min(190, (bottom - top) // seats)
     height = step - 6
     pad = max(2, min(12, (height - TOP_LINE - 50) // 3))
@@ -527,7 +572,7 @@ def _players(draw, view, who, lang, top, bottom) -> int:
                                outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
         line = y + inset + TOP_LINE / 2
         seat_plate(draw, (MARGIN + 30, line), seat)
-        x = MARGIN + 60
+        x: float = MARGIN + 60
         if seat == view["follower"]:
             _flag(draw, x, line - 22, 44)
             x += 46
@@ -561,7 +606,15 @@ def _players(draw, view, who, lang, top, bottom) -> int:
     return top + seats * step
 
 
-def _raid_lines(view, who, lang) -> list[tuple]:
+class RaidLine(NamedTuple):
+    """A line of the raid: its words, and on its first line the attacker's and the defender's
+    seats (their plates before the words)."""
+
+    text: str
+    clans: tuple[int, int] | None
+
+
+def _raid_lines(view: View, who: list[str], lang: str) -> list[RaidLine]:
     """The raid to show: the running raid of this turn round by round (the status line names
     it), or, until the player after its attacker has done their actions, that raid labelled as
     the last one with its outcome; an older raid is not shown."""
@@ -586,7 +639,8 @@ def _raid_lines(view, who, lang) -> list[tuple]:
         if not rounds:
             return []
         first, *rest = _lines(rounds, WIDTH - 2 * MARGIN - 96)
-        return [(first, attacker, defender)] + [(line, None, None) for line in _lines(rest, WIDTH - 2 * MARGIN)]
+        return [RaidLine(first, (attacker, defender))] + [RaidLine(line, None)
+                                                          for line in _lines(rest, WIDTH - 2 * MARGIN)]
     result = raid.get("result") or "tie"
     loot = raid.get("loot")
     if result == "won" and loot in ("cattle", "castle", "monastery"):
@@ -595,17 +649,18 @@ def _raid_lines(view, who, lang) -> list[tuple]:
         outcome = t(lang, P + "board.raid_result." + result, attacker=who[attacker], defender=who[defender])
     rounds.append(outcome)  # after the rounds, on their line where it fits
     head = t(lang, P + "board.last_raid", attacker=who[attacker], defender=who[defender])
-    return [(head, attacker, defender)] + [(line, None, None) for line in _lines(rounds, WIDTH - 2 * MARGIN)]
+    return [RaidLine(head, (attacker, defender))] + [RaidLine(line, None)
+                                                     for line in _lines(rounds, WIDTH - 2 * MARGIN)]
 
 
-def _raid_line(draw, line, y) -> None:
-    text, attacker, defender = line
+def _raid_line(draw: ImageDraw.ImageDraw, line: RaidLine, y: int) -> None:
     x = MARGIN
-    if attacker is not None:
+    if line.clans is not None:
+        attacker, defender = line.clans
         seat_plate(draw, (x + PLATE[0] / 2, y + 22), attacker, (PLATE[0], LINE - 2))
         seat_plate(draw, (x + PLATE[0] * 1.5 + 4, y + 22), defender, (PLATE[0], LINE - 2))
         x += 2 * PLATE[0] + 4 + 10
-    shown, size = _fit(text, SMALL, WIDTH - MARGIN - x)
+    shown, size = _fit(line.text, SMALL, WIDTH - MARGIN - x)
     draw.text((x, y + 22), shown, font=font(size), fill=INK, anchor="lm")
 
 
@@ -648,7 +703,7 @@ def _legend_table(lang: str) -> tuple[float, ...]:
 LEGEND_MEADOW = 60  # the legend's estate pictures: the widest (cattle) at ART_HEIGHT
 
 
-def _legend(draw, view, lang, top) -> None:
+def _legend(draw: _Canvas, view: View, lang: str, top: int) -> None:
     """What the board's marks mean: the colour table and the Biggest Following flag."""
     cube_w = _cube_width(lang)
     xs = _legend_table(lang)
@@ -674,7 +729,7 @@ def _legend(draw, view, lang, top) -> None:
     draw.text((MARGIN + 52, rows[3]), text, font=font(size), fill=INK, anchor="lm")
 
 
-def _hand(draw, private, lang, y) -> None:
+def _hand(draw: ImageDraw.ImageDraw, private: dict[str, Any], lang: str, y: int) -> None:
     """The viewer's raid cards, drawn large as cards with their values (a seat's own image only)."""
     label = t(lang, P + "board.your_cards")
     draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
