@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any, Literal, NamedTuple, TypedDict, Unpack
 
 from PIL import Image, ImageDraw
 
@@ -46,6 +47,8 @@ from renderers.common import (
     MUTED,
     PHONE_SIZE,
     SEAT_COLOURS,
+    WHITE,
+    Ink,
     fixed_palette,
     font,
     ink_box,
@@ -58,6 +61,11 @@ from renderers.common import (
     unrecorded,
 )
 from renderers.common import wrap as _wrap_text
+
+View = dict[str, Any]
+"""A public or a seat's view of a game, or a part of one (a player, a card, a roll), as
+`games.knatsch.views` gives it."""
+Rgb = tuple[int, int, int]
 
 WIDTH, HEIGHT = PHONE_SIZE
 MARGIN = 12
@@ -96,7 +104,7 @@ def _pip_radius(size: int) -> int:
     return max(3, round(size / 10))
 
 
-def _light(colour) -> bool:
+def _light(colour: Rgb) -> bool:
     red, green, blue = colour
     return red * 0.299 + green * 0.587 + blue * 0.114 > 150
 
@@ -131,14 +139,26 @@ def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
     face = font(size)
     stroke = 1 if bold else 0
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     with unrecorded():  # reported where it is pasted (`_text`)
         ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
                                   stroke_width=stroke, stroke_fill=255)
-    return mask, left, top
+    return mask, int(left), int(top)
 
 
-def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, smallest=MIN_TEXT):
+class TextOptions(TypedDict, total=False):
+    """How `_row_text` sets a text besides where: passed on to `_text`."""
+
+    fill: Ink
+    width: float | None
+    bold: bool
+    smallest: int
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Ink = INK,
+          width: float | None = None, anchor: str = "la", bold: bool = False, smallest: int = MIN_TEXT) -> int:
+    """`text` at `xy` (shrunk and cut to `width`, if given) stamped from its kept mask; returns the
+    size it was set in."""
     if width is not None:
         text, size = _fit(text, size, width, smallest)
     if not text:
@@ -146,17 +166,19 @@ def _text(draw, xy, text, size, fill=INK, width=None, anchor="la", bold=False, s
     mask, left, top = _text_mask(text, size, bold, anchor)
     x, y = round(xy[0] + left), round(xy[1] + top)
     draw.bitmap((x, y), mask, fill=fill)
-    note_text((x, y, x + mask.width, y + mask.height), text, font(size).size)
+    note_text((x, y, x + mask.width, y + mask.height), text, int(font(size).size))
     return size
 
 
-def _row_text(draw, x, top, text, size=TEXT, anchor="lm", height=LINE, **kwargs):
+def _row_text(draw: ImageDraw.ImageDraw, x: float, top: float, text: str, size: int = TEXT, anchor: str = "lm",
+              height: float = LINE, **kwargs: Unpack[TextOptions]) -> int:
     """A text in the line from `top` down `height` pixels, its letters (accents and descenders
     too) inside the line: "lm" puts the font's middle, a little above the letters' own, at y."""
     return _text(draw, (x, top + height / 2 - size // 10), text, size, anchor=anchor, **kwargs)
 
 
-def _mark(draw, centre, text: str, fill=INK, bold=False) -> None:
+def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, fill: Ink = INK,
+          bold: bool = False) -> None:
     """A number inside a piece (a die, a chip's plate), its ink centred on `centre`, at
     `MARK_TEXT` and recorded as a mark (the layout tests hold it to `MIN_MARK`)."""
     left, top, right, bottom = ink_box(text, MARK_TEXT)
@@ -165,16 +187,18 @@ def _mark(draw, centre, text: str, fill=INK, bold=False) -> None:
               fill=fill, anchor="ls", bold=bold)
 
 
-def _die(draw, x, y, size, value, fill=(255, 255, 255), pip=INK, outline=INK, width=2):
-    x, y = round(x), round(y)
-    face = _die_face(int(size), value or 0, fill, pip, outline, width)
-    draw._image.paste(face, (x, y), face)
+def _die(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, value: int | None, fill: Rgb = WHITE,
+         pip: Rgb = INK, outline: Rgb = INK, width: int = 2) -> None:
+    """A die `size` wide at (x, y) showing `value`; none (not rolled yet): a "?" on its face."""
+    at = round(x), round(y)
+    face = _die_face(size, value or 0, fill, pip, outline, width)
+    draw._image.paste(face, at, face)
     if not value:
-        _mark(draw, (x + size / 2, y + size / 2), "?", MUTED)
+        _mark(draw, (at[0] + size / 2, at[1] + size / 2), "?", MUTED)
 
 
 @keep_drawn(2**20)
-def _die_face(size: int, value: int, fill, pip, outline, width: int) -> Image.Image:
+def _die_face(size: int, value: int, fill: Rgb, pip: Rgb, outline: Rgb, width: int) -> Image.Image:
     """A die's face (no pips for 0, a die not rolled yet), drawn once: the same faces come back
     on every board, and pasting one is much faster than drawing its rounded corners again."""
     face = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
@@ -187,33 +211,34 @@ def _die_face(size: int, value: int, fill, pip, outline, width: int) -> Image.Im
     return face
 
 
-def _combination(draw, x, y, size, combination, gap=4) -> int:
+def _combination(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, combination: View | None,
+                 gap: int = 4) -> float:
     """Three red dice (or four, for the king) and one yellow die; returns the width drawn."""
     if not combination:
         return 0
     for i in range(combination["count"]):
         _die(draw, x + i * (size + gap), y, size, combination["red"], fill=RED_DIE,
              pip=(255, 255, 255), outline=(110, 10, 10))
-    x_yellow = x + combination["count"] * (size + gap) + gap
+    x_yellow: float = x + combination["count"] * (size + gap) + gap
     _die(draw, x_yellow, y, size, combination["yellow"], fill=YELLOW_DIE, outline=(140, 110, 0))
     return x_yellow + size - x
 
 
-def _card_colours(card) -> tuple[tuple, tuple]:
+def _card_colours(card: View) -> tuple[Rgb, Rgb]:
     if card["kind"] == "castle":
         fill = ARMS_COLOURS.get(card["arms"], MUTED)
     elif card["kind"] == "tournament":
         fill = TOURNAMENT_FILL
     else:
         fill = SPECIAL_FILL
-    return fill, INK if _light(fill) else (255, 255, 255)
+    return fill, INK if _light(fill) else WHITE
 
 
 SHIELD_W = 38
 """A guard's shield on a chip: 42 px tall, as tall as a mark (`MIN_MARK`)."""
 
 
-def _shield(draw, x, y, size=SHIELD_W, fill=HIGHLIGHT):
+def _shield(draw: ImageDraw.ImageDraw, x: float, y: float, size: float = SHIELD_W, fill: Ink = HIGHLIGHT) -> None:
     """A shield `size` wide and 1.1 times as tall: this card is covered by a guard."""
     w = size
     draw.polygon([(x, y), (x + w, y), (x + w, y + w * 0.55), (x + w / 2, y + w * 1.1),
@@ -230,20 +255,20 @@ class Words:
     def __init__(self, lang: str, names: list[str]) -> None:
         self.lang, self.names = lang, names
 
-    def __call__(self, message_id: str, **params) -> str:
+    def __call__(self, message_id: str, **params: object) -> str:
         return t(self.lang, f"knatsch.board.{message_id}", **params)
 
-    def say(self, text) -> str:
+    def say(self, text: object) -> str:
         """Engine text (a Msg, its JSON, or a legacy string with {s0} placeholders)."""
         return translate(text, self.lang, self.names) if text is not None else ""
 
-    def name(self, seat) -> str:
+    def name(self, seat: int | None) -> str:
         if seat is None:
             return "?"
         return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat + 1}"
 
 
-def _card_detail(card, say: Words) -> str:
+def _card_detail(card: View, say: Words) -> str:
     if card["kind"] == "castle":
         return say("arms", arms=say(f"arms_{card['arms']}") if card.get("arms") else "?")
     if card["kind"] == "tournament":
@@ -255,7 +280,8 @@ def _card_detail(card, say: Words) -> str:
     return ""
 
 
-def _wrapped(draw, x, top, width, text, size, max_lines, **kwargs) -> float:
+def _wrapped(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, text: str, size: int,
+             max_lines: int) -> float:
     """`text` wrapped to `width` on at most `max_lines` lines of `LINE`; returns the y under the
     last line."""
     lines = wrap(text, size, width)
@@ -263,7 +289,7 @@ def _wrapped(draw, x, top, width, text, size, max_lines, **kwargs) -> float:
         lines = lines[:max_lines - 1] + (_fit(" ".join(lines[max_lines - 1:]), size, width)[0],)
     step = max(LINE, size + 8)
     for i, line in enumerate(lines):
-        _row_text(draw, x, top + i * step, line, size, height=step, width=width, **kwargs)
+        _row_text(draw, x, top + i * step, line, size, height=step, width=width)
     return top + len(lines) * step
 
 
@@ -277,7 +303,8 @@ def stack_tile_height(dice: int) -> int:
     return LINE + LINE + 2 + max(dice, LINE) + 2 + LINE + 4
 
 
-def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
+def _stack_tile(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, stack: View, say: Words,
+                dice: int) -> None:
     _row_text(draw, x, y, say("stack", number=stack["number"], count=stack["size"]), bold=True, width=w)
     top = y + LINE
     card = stack["top"]
@@ -305,7 +332,7 @@ def _stack_tile(draw, x, y, w, h, stack, say: Words, dice: int):
 KING_ROW = DIE_MIN + 8
 
 
-def _king_row(draw, x, y, w, king, say: Words):
+def _king_row(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, king: View, say: Words) -> None:
     label = say("king")
     _row_text(draw, x, y, label, bold=True, height=KING_ROW)
     start = x + _width(label, TEXT) + 18
@@ -328,7 +355,8 @@ OTHER_MIN = 6 + 3 * LINE + 6
 """Between rolls: whose turn, what they may do, and (room permitting) the ways to win."""
 
 
-def _goals(draw, x, top, width, bottom, say: Words, size=TEXT) -> None:
+def _goals(draw: ImageDraw.ImageDraw, x: float, top: float, width: float, bottom: float, say: Words,
+           size: int = TEXT) -> None:
     """The three ways to win, as a list when there is room for it, else as one sentence."""
     step = max(LINE, size + 8)
     if top + 4 * step <= bottom:
@@ -342,7 +370,7 @@ def _goals(draw, x, top, width, bottom, say: Words, size=TEXT) -> None:
         _wrapped(draw, x, top, width, ways, TEXT, len(lines))
 
 
-def _roll_panel(draw, x, y, w, h, view, say: Words):
+def _roll_panel(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: View, say: Words) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=PAPER, outline=LINE_COLOUR, width=2)
     x0, x1 = x + 18, x + w - 18
     bottom = y + h - 6
@@ -355,21 +383,23 @@ def _roll_panel(draw, x, y, w, h, view, say: Words):
         _dice_panel(draw, x0, y + 6, x1 - x0, bottom, roll, say)
 
 
-def _outcome_panel(draw, x, top, width, bottom, outcome, say: Words):
+def _outcome_panel(draw: ImageDraw.ImageDraw, x: int, top: int, width: int, bottom: int, outcome: View,
+                   say: Words) -> None:
     winners = [say.name(s) for s in outcome["winners"]]
     reason = say.say(outcome["reason"])
     roomy = bottom - top >= 2 * 56 + len(wrap(reason, TEXT, width)) * LINE + 8
     size = 48 if roomy else TEXT
     step = size + 8 if roomy else LINE
     _row_text(draw, x, top, say("game_over"), size, height=step, bold=True)
-    line = top + step
+    line: float = top + step
     _row_text(draw, x, line, say("winner", names=", ".join(winners)) if winners else say("no_winner"), size,
               height=step, fill=GOOD, width=width, bold=True)
     line = _wrapped(draw, x, line + step, width, reason, TEXT, 3) + 8
     _goals(draw, x, line, width, bottom, say)
 
 
-def _turn_panel(draw, x, top, width, bottom, view, say: Words):
+def _turn_panel(draw: ImageDraw.ImageDraw, x: int, top: int, width: int, bottom: int, view: View,
+                say: Words) -> None:
     turn = view["turn"]
     seat = turn["seat"]
     if view["phase"] == "revenge":
@@ -386,13 +416,14 @@ def _turn_panel(draw, x, top, width, bottom, view, say: Words):
     size = 48 if roomy else TEXT
     step = size + 8 if roomy else LINE
     _row_text(draw, x, top, title, size, height=step, width=width, bold=True)
-    line = top + step
+    line: float = top + step
     for text in lines:
         line = _wrapped(draw, x, line, width, text, TEXT, 2)
     _goals(draw, x, line + (LINE // 2 if roomy else 4), width, bottom, say)
 
 
-def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
+def _dice_panel(draw: ImageDraw.ImageDraw, x: int, top: int, width: int, bottom: int, roll: View,
+                say: Words) -> None:
     """What is rolled for, the six dice numbered like the buttons, and beside them what the dice
     make, what they must beat and whether they do."""
     x1 = x + width
@@ -465,7 +496,7 @@ def _dice_panel(draw, x, top, width, bottom, roll, say: Words):
         line += height
 
 
-def _roll_count(draw, x1, top, roll, count, circles):
+def _roll_count(draw: ImageDraw.ImageDraw, x1: float, top: float, roll: View, count: str, circles: int) -> None:
     """Rolls used in words at the right ("Roll 2/3"), and where `circles` has room, as filled and
     empty circles after them."""
     cy = top + LINE / 2
@@ -478,7 +509,7 @@ def _roll_count(draw, x1, top, roll, count, circles):
         _row_text(draw, x1 - circles - 8, top, count, anchor="rm")
 
 
-def _roll_where(roll, say: Words) -> str:
+def _roll_where(roll: View, say: Words) -> str:
     target = roll["target"]
     if roll["purpose"] == "tournament":
         return say("for_tournament", stack=roll["from_stack"])
@@ -489,19 +520,30 @@ def _roll_where(roll, say: Words) -> str:
     return say("against_card", card=target["name"])
 
 
-def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
-    """The column beside the dice as (height, kind, text, size, colour, bold) lines: die cards,
-    the best result, what to beat, the verdict. Roomy: each label over its value in larger type;
-    else "label: value" on a line, wrapped where a long name needs it."""
-    lines: list[tuple] = []
+class ResultLine(NamedTuple):
+    """A line of the column beside the dice: words, or ("cards") a label before the die cards."""
 
-    def add(text, size=TEXT, colour=INK, bold=False):
+    height: int
+    kind: Literal["text", "cards"]
+    text: str
+    size: int
+    colour: Rgb
+    bold: bool
+
+
+def _result_lines(roll: View, say: Words, width: float, roomy: bool) -> list[ResultLine]:
+    """The column beside the dice: die cards, the best result, what to beat, the verdict.
+    Roomy: each label over its value in larger type; else "label: value" on a line, wrapped where
+    a long name needs it."""
+    lines: list[ResultLine] = []
+
+    def add(text: str, size: int = TEXT, colour: Rgb = INK, bold: bool = False) -> None:
         step = max(LINE, size + 8)
         for part in wrap(text, size, width) or ("",):
-            lines.append((step, "text", part, size, colour, bold))
+            lines.append(ResultLine(step, "text", part, size, colour, bold))
 
     if roll["die_cards"]:
-        lines.append((DIE_MIN + 6, "cards", say("die_cards"), TEXT, INK, False))
+        lines.append(ResultLine(DIE_MIN + 6, "cards", say("die_cards"), TEXT, INK, False))
     best, to_beat = roll["best"], roll["to_beat"]
     best_text = say.say(best["text"]) if best else say("not_rolled")
     whose = None
@@ -515,7 +557,7 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
             add(say("to_beat", whose=whose), colour=MUTED)
             add(say.say(to_beat["text"]), 48, bold=True)
     else:
-        def labelled(label, value):
+        def labelled(label: str, value: str) -> None:
             """"label: value" on a line; where that needs two, the value on a line of its own
             (never "… drei 5er +" over "4")."""
             whole = f"{label}: {value}"
@@ -540,45 +582,56 @@ def _result_lines(roll, say: Words, width: float, roomy: bool) -> list[tuple]:
 # Players
 
 
-def nearest_goal(player) -> tuple[int, str, dict]:
-    """The player's closest way to win: (cards still missing, message id, params)."""
+GoalParams = dict[str, int | tuple[str, int]]
+"""A goal's message params: a number, or (message id, count) for words such as "2 castles"."""
+
+
+class Goal(NamedTuple):
+    """A way to win: how many cards are still missing, and the words saying so."""
+
+    missing: int
+    message_id: str
+    params: GoalParams
+
+
+def nearest_goal(player: View) -> Goal:
+    """The player's closest way to win."""
     castles, tournaments = player["castles"], player["tournaments"]
     king = player["goals"]["king"]
     castles_missing, tournaments_missing = max(0, 2 - castles), max(0, 3 - tournaments)
     if not tournaments_missing:  # only castles: say so the way the four-castles way does
-        mixed = (castles_missing, "goal_left_castles", {"count": castles_missing})
+        mixed = Goal(castles_missing, "goal_left_castles", {"count": castles_missing})
     elif not castles_missing:
-        mixed = (tournaments_missing, "goal_left_tournaments", {"count": tournaments_missing})
+        mixed = Goal(tournaments_missing, "goal_left_tournaments", {"count": tournaments_missing})
     else:
-        mixed = (castles_missing + tournaments_missing, "goal_left_mixed",
-                 {"castles": ("castles", castles_missing), "tournaments": ("tournaments", tournaments_missing)})
+        mixed = Goal(castles_missing + tournaments_missing, "goal_left_mixed",
+                     {"castles": ("castles", castles_missing), "tournaments": ("tournaments", tournaments_missing)})
     options = [
-        (max(0, 4 - castles), "goal_left_castles", {"count": max(0, 4 - castles)}),
-        (max(0, 3 - castles) + 1, "goal_left_king", {"count": max(0, 3 - castles)}) if not king["ready"]
-        else (1, "goal_king_ready", {}),
+        Goal(max(0, 4 - castles), "goal_left_castles", {"count": max(0, 4 - castles)}),
+        Goal(max(0, 3 - castles) + 1, "goal_left_king", {"count": max(0, 3 - castles)}) if not king["ready"]
+        else Goal(1, "goal_king_ready", {}),
         mixed,
     ]
-    return min(options, key=lambda option: option[0])
+    return min(options, key=lambda option: option.missing)
 
 
-def _counted(say: Words, params: dict) -> dict:
+def _counted(say: Words, params: GoalParams) -> dict[str, object]:
     """Params whose (message id, count) pairs become words ("2 castles")."""
     return {key: say(value[0], count=value[1]) if isinstance(value, tuple) else value
             for key, value in params.items()}
 
 
-def _holdings(player, say: Words) -> dict:
+def _holdings(player: View, say: Words) -> dict[str, str]:
     return {"castles": say("castles", count=player["castles"]),
             "tournaments": say("tournaments", count=player["tournaments"])}
 
 
-def _goal_text(player, view, say: Words, winner: bool) -> str:
+def _goal_text(player: View, view: View, say: Words, winner: bool) -> str:
     """The row's badge: how the player won, what they hold at the end, where they stand in a
     tournament, or their nearest way to win."""
     seat = player["seat"]
-    outcome = view.get("outcome")
-    if winner:
-        kind = outcome.get("kind")
+    if winner:  # the view has an outcome
+        kind = view["outcome"].get("kind")
         if kind == "tournaments":  # the counts the chips show, which may be more than needed
             return say("won_tournaments", **_holdings(player, say))
         return say(f"won_{kind}") if kind else say("won")
@@ -611,7 +664,8 @@ def row_height(lines: int) -> int:
     return CHIP_TOP + lines * (CHIP_H + CHIP_GAP) - CHIP_GAP + 6
 
 
-def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = None):
+def _player_row(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, player: View, view: View, say: Words,
+                lines: int | None = None) -> None:
     seat = player["seat"]
     acting = seat in view["to_act"]
     winner = view["over"] and view["outcome"] and seat in view["outcome"]["winners"]
@@ -651,7 +705,7 @@ def _player_row(draw, x, y, w, h, player, view, say: Words, lines: int | None = 
             chip_x += width + CHIP_GAP
 
 
-def _chip_text(chip, say: Words) -> str:
+def _chip_text(chip: View, say: Words) -> str:
     kind = chip["kind"]
     if kind == "more":
         return say("more", count=chip["count"])
@@ -691,15 +745,23 @@ def _run_width(part: str, number: bool) -> int:
     return int(_width(part, TEXT)) + 2
 
 
-def _chip_width(chip, text: str) -> int:
+def _chip_width(chip: View, text: str) -> int:
     guard = SHIELD_W + 8 if chip.get("guarded_by") else 0
     runs = chip_runs(text)
     inner = sum(_run_width(part, number) for part, number in runs) + RUN_GAP * (len(runs) - 1)
     return max(90, inner + 20 + guard)
 
 
-def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[dict, str, int]]]:
-    """The player's chips flowed onto at most `lines` lines of `width`: (chip, words, width) each.
+class PlacedChip(NamedTuple):
+    """A chip on a chip line: its card (or the tournaments, or "+N more"), its words, its width."""
+
+    chip: View
+    text: str
+    width: int
+
+
+def _chip_lines(player: View, say: Words, width: int, lines: int) -> list[list[PlacedChip]]:
+    """The player's chips flowed onto at most `lines` lines of `width`.
     What does not fit ends in a "+N more" chip; a chip wider than a line is shortened."""
     cards = player["cards"]
     chips = [c for c in cards if c["kind"] == "castle"] + [c for c in cards if c["kind"] == "special"]
@@ -718,26 +780,27 @@ def _chip_lines(player, say: Words, width: int, lines: int) -> list[list[tuple[d
     return flowed[:lines]
 
 
-def _flow(items, width: int) -> list[list[tuple[dict, str, int]]]:
-    rows: list[list[tuple[dict, str, int]]] = []
+def _flow(items: list[tuple[View, str]], width: int) -> list[list[PlacedChip]]:
+    rows: list[list[PlacedChip]] = []
     used = width + 1
     for chip, text in items:
         chip_w = min(width, _chip_width(chip, text))
         if rows and used + CHIP_GAP + chip_w <= width:
-            rows[-1].append((chip, text, chip_w))
+            rows[-1].append(PlacedChip(chip, text, chip_w))
             used += CHIP_GAP + chip_w
         else:
-            rows.append([(chip, text, chip_w)])
+            rows.append([PlacedChip(chip, text, chip_w)])
             used = chip_w
     return rows
 
 
-def chip_lines_needed(player, say: Words, width: int) -> int:
+def chip_lines_needed(player: View, say: Words, width: int) -> int:
     """How many chip lines a player's cards take at their natural widths."""
     return max(1, len(_chip_lines(player, say, width, 99)))
 
 
-def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
+def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, card: View, say: Words,
+          text: str | None = None) -> None:
     kind = card["kind"]
     text = _chip_text(card, say) if text is None else text
     guarded = bool(card.get("guarded_by"))
@@ -755,7 +818,8 @@ def _chip(draw, x, y, w, h, card, say: Words, text: str | None = None):
         _shield(draw, x + w - SHIELD_W - 8, y + (h - SHIELD_W * 1.1) / 2)
 
 
-def _chip_words(draw, x, y, right, h, text, ink, bold):
+def _chip_words(draw: ImageDraw.ImageDraw, x: float, y: float, right: float, h: int, text: str, ink: Rgb,
+                bold: bool) -> None:
     """A chip's words at `TEXT` and its numbers as marks on light plates, left to right; words
     shortened only where the chip is narrower than they are."""
     runs = chip_runs(text)
@@ -777,18 +841,18 @@ def _chip_words(draw, x, y, right, h, text, ink, bold):
 # Whole image
 
 
-def _base_lines(view: dict) -> int:
+def _base_lines(view: View) -> int:
     """Chip lines every row gets: two with up to three players, else one."""
     return 2 if len(view["players"]) <= 3 else 1
 
 
-def least_height(view: dict) -> int:
+def least_height(view: View) -> int:
     """What the players' rows (at their base chip lines) and the panel above them need at least."""
     count = len(view["players"])
     return ROW_GAP * count + row_height(_base_lines(view)) * count + (ROLL_MIN if view.get("roll") else OTHER_MIN)
 
 
-def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
+def _row_heights(view: View, say: Words, room: int) -> list[tuple[int, int]]:
     """Each player's row (height, chip lines): one chip line (two with up to three players),
     and another line for each player whose castles and cards need it, as long as the roll
     panel keeps its room."""
@@ -809,7 +873,7 @@ def _row_heights(view: dict, say: Words, room: int) -> list[tuple[int, int]]:
     return [(row_height(count), count) for count in lines]
 
 
-def _header(draw, status: str) -> int:
+def _header(draw: ImageDraw.ImageDraw, status: str) -> int:
     """The status line, white on ink, on as many lines as it takes (three at most); returns the
     header's height."""
     width = WIDTH - 2 * MARGIN - 8
@@ -823,7 +887,7 @@ def _header(draw, status: str) -> int:
     return height
 
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     say = Words(lang, seat_names(names, view["seats"]))
