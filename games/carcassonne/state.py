@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.carcassonne.board import NODE_STRIDE, Board
+from games.carcassonne.board import NODE_STRIDE, Board, Square
 from games.carcassonne.closeup import square_plan
 from games.carcassonne.data import (
     DISTINCT_ROTATIONS,
@@ -41,7 +41,8 @@ class CarcassonneState:
     phase: str
     turn: int
     drawn: str | None = None
-    fits: dict[str, Any] = field(default_factory=dict)  # derived: square -> rotations for the drawn tile
+    # derived: square -> rotations for the drawn tile
+    fits: dict[Square, tuple[int, ...]] = field(default_factory=dict)
     area: int | None = None
     square: tuple[int, int] | None = None
     asked: int | None = None
