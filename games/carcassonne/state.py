@@ -73,6 +73,24 @@ class CarcassonneState:
         if len(self.log) > LOG_LENGTH:
             del self.log[:-LOG_LENGTH]
 
+    def drawn_tile(self) -> str:
+        """The tile the player is placing (phases "place" and "rotate")."""
+        if self.drawn is None:
+            raise InvalidState(f"No tile is drawn in phase {self.phase!r}.")
+        return self.drawn
+
+    def chosen_square(self) -> Square:
+        """The square the drawn tile goes on (phase "rotate")."""
+        if self.square is None:
+            raise InvalidState(f"No square is chosen in phase {self.phase!r}.")
+        return self.square
+
+    def asked_seat(self) -> int:
+        """The seat asked to answer (phases "robber" and "crop_act")."""
+        if self.asked is None:
+            raise InvalidState(f"Nobody is asked in phase {self.phase!r}.")
+        return self.asked
+
     def supply(self, seat: int) -> int:
         return FOLLOWERS_PER_PLAYER - sum(1 for m in self.meeples if m[0] == seat)
 
