@@ -93,9 +93,8 @@ def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> 
 def layout_json(layout: Layout) -> dict[str, Any]:
     """A close-up's layout (games.carcassonne.closeup) as JSON: {"box": [x0, y0, columns, rows]},
     or {"side": [...]} / {"stack": [...]} of such parts."""
-    if len(layout) == 2:
-        arrangement, parts = layout
-        return {arrangement: [layout_json(part) for part in parts]}
+    if isinstance(layout[0], str):
+        return {layout[0]: [layout_json(part) for part in layout[1]]}
     return {"box": list(layout)}
 
 
