@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 from PIL import ImageDraw
 
@@ -29,6 +29,7 @@ Rect = tuple[float, float, float, float]  # pixels (left, top, right, bottom)
 TileKind = tuple[str, int]  # a tile's (code, rotation)
 
 
+@final  # no other keys: the overview's description (renderers.carcassonne.Overview) is told apart by them
 class Window(TypedDict):
     """A part of the landscape drawn: its first column and row (`x0`, `y0`), how many
     (`cols`, `rows`), the tile size in px, where its top left corner lies in the image, and
