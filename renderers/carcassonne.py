@@ -25,11 +25,13 @@ the players (points, followers at home, where their robber stands) and a legend 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, NotRequired, TypedDict, final
 
 from PIL import Image, ImageDraw
 
 from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
+from renderers import View
 from renderers.carcassonne_landscape import (
     CAPS,
     EMPTY,
@@ -37,6 +39,8 @@ from renderers.carcassonne_landscape import (
     LABEL_H,
     LABEL_W,
     PANEL,
+    Bounds,
+    Window,
     choose_window,
     draw_landscape,
     seat_colour,
@@ -98,15 +102,79 @@ LEGEND_ICON = 44
 
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
+Box = tuple[int, int, int, int]  # a part of the landscape: (x0, y0, columns, rows)
+LegendItem = tuple[str, str, float]  # (icon, words, x)
 
-def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
+
+@final  # no other keys: told apart from a Window by them
+class Overview(TypedDict):
+    """What the header's overview frames while panels show the landscape close up: the whole
+    landscape's bounds and the parts the panels show (the squares' panels as `frames`, the
+    rotations' squares round the chosen one as one box)."""
+    part: bool
+    bounds: Bounds
+    frames: NotRequired[list[Box]]
+    x0: NotRequired[int]
+    y0: NotRequired[int]
+    cols: NotRequired[int]
+    rows: NotRequired[int]
+    size: NotRequired[int]
+
+
+class Panel(TypedDict):
+    """A panel of the landscape close up: a place where squares are offered, or a rotation of
+    the drawn tile on the chosen square (with its rotation, number and top left corner)."""
+    window: Window
+    rot: NotRequired[int]
+    number: NotRequired[int]
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class Chain(TypedDict):
+    """The chips of one track space's figures, in a row (lane) over or under the track."""
+    row: int
+    space: int
+    left: float
+    lane: int
+    figures: list[tuple[str, int]]  # ("player" or "robber", seat)
+    centre: float
+
+
+class TrackLayout(TypedDict):
+    chains: list[Chain]
+    lanes: list[int]  # the lanes of chips over the first row and under the second
+    height: int
+
+
+class Columns(TypedDict):
+    """Where the players' table's columns stand (px)."""
+    robber: int
+    home: int
+    points_right: int
+    name_width: int
+
+
+class Plan(TypedDict):
+    """Where everything on the board goes (`layout`)."""
+    legend: list[list[LegendItem]]
+    legend_top: int
+    table_top: int
+    track: TrackLayout | None
+    track_top: int | None
+    strip_top: int | None
+    panels: list[Panel]
+    window: Window | Overview  # the landscape's one window, or with panels what the overview frames
+
+
+def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
     _legend(draw, plan["legend"], plan["legend_top"])
     _table(draw, view, names, lang, plan["table_top"])
-    if plan["track"]:
+    if plan["track"] and plan["track_top"] is not None:  # set together in the robber step
         _track(draw, view, plan["track"], plan["track_top"])
     if plan["strip_top"] is not None:
         _rotation_strip(draw, view, plan["strip_top"])
@@ -115,41 +183,46 @@ def render(view: dict, names: list[str], lang: str = "en") -> Image.Image:
             _rotation_panel(draw, view, panel)
         else:
             _square_panel(draw, view, panel["window"])
-    if not plan["panels"]:
-        draw_landscape(draw, view, plan["window"])
+    window = plan["window"]
+    if not plan["panels"] and "left" in window:  # without panels the window is a Window (choose_window)
+        draw_landscape(draw, view, window)
     _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
     return to_palette(image, _palette())
 
 
-def layout(view: dict, names: list[str], lang: str = "en") -> dict:
+def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     """Where everything goes, without drawing: from the bottom up the legend, the players' table
     and the track (robber step); from the top down the header and the rotations (a strip, or
     panels that show the rotations in place); the landscape's `window` takes the room between."""
     names = seat_names(names, view["seats"])
-    plan = {"legend": _legend_rows(view, lang), "track": None, "track_top": None, "strip_top": None,
-            "panels": []}
-    bottom = HEIGHT - MARGIN - len(plan["legend"]) * LINE
-    plan["legend_top"] = bottom + 4
-    plan["table_top"] = bottom - _table_height(view)
-    bottom = plan["table_top"] - 8
+    legend = _legend_rows(view, lang)
+    bottom = HEIGHT - MARGIN - len(legend) * LINE
+    legend_top = bottom + 4
+    table_top = bottom - _table_height(view)
+    bottom = table_top - 8
+    track: TrackLayout | None = None
+    track_top: int | None = None
     if view["phase"] == "robber":
-        plan["track"] = _track_layout(view)
-        bottom -= plan["track"]["height"] + 8
-        plan["track_top"] = bottom + 8
+        track = _track_layout(view)
+        bottom -= track["height"] + 8
+        track_top = bottom + 8
     focused = _focused(view)
     top = _header_height(view, names, lang, focused)
+    strip_top: int | None = None
+    panels: list[Panel] = []
+    window: Window | Overview
     if focused and _rotations(view):
-        plan["panels"], plan["window"] = _rotation_panels(view, top=top + 8, bottom=bottom)
-        return plan
-    if focused and len(closeup_boxes(view)) > 1:
-        plan["panels"], plan["window"] = _square_panels(view, top=top + 8, bottom=bottom)
-        return plan
-    if _rotations(view):  # the whole landscape asked for while turning the tile
-        plan["strip_top"] = top
-        top += STRIP
-    plan["window"] = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
-                             bottom=bottom, focused=focused)
-    return plan
+        panels, window = _rotation_panels(view, top=top + 8, bottom=bottom)
+    elif focused and len(closeup_boxes(view)) > 1:
+        panels, window = _square_panels(view, top=top + 8, bottom=bottom)
+    else:
+        if _rotations(view):  # the whole landscape asked for while turning the tile
+            strip_top = top
+            top += STRIP
+        window = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
+                               bottom=bottom, focused=focused)
+    return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
+            "legend_top": legend_top, "table_top": table_top, "window": window}
 
 
 @lru_cache(maxsize=1)
@@ -178,7 +251,7 @@ def _wrap(text: str, size: int, width: float, most: int) -> list[str]:
     return [_fit_text(line, size, width) for line in lines]
 
 
-def badge(draw, centre: tuple[float, float], seat: int) -> None:
+def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int) -> None:
     """A player's mark in a line of text: a plate in the seat colour with the seat number at the
     marks' standard in the ink that reads on it (dark on the light colours: a white number ringed
     in black read as "⊗" on lime)."""
@@ -189,39 +262,40 @@ def badge(draw, centre: tuple[float, float], seat: int) -> None:
 # Header, overview and the rotations
 
 
-def _focused(view) -> bool:
+def _focused(view: View) -> bool:
     """Whether the landscape is shown around the decision (placing) rather than whole: not
     while a group of squares is to be picked (the whole landscape shows where each lies)."""
     picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
     return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not picking_group
 
 
-def closeup_boxes(view) -> list[tuple[int, int, int, int]]:
+def closeup_boxes(view: View) -> list[Box]:
     """The boxes of the landscape (x0, y0, columns, rows) the engine shows the squares offered
     in, in reading order (games.carcassonne.closeup)."""
-    def leaves(node):
+    def leaves(node: dict[str, Any]) -> list[Box]:
         if "box" in node:
-            return [tuple(node["box"])]
+            x0, y0, cols, rows = node["box"]
+            return [(x0, y0, cols, rows)]
         return [box for part in next(iter(node.values())) for box in leaves(part)]
 
     return leaves(view["closeup"]) if view.get("closeup") else []
 
 
-def _rotations(view) -> list[int]:
+def _rotations(view: View) -> list[int]:
     if view["phase"] == "rotate" and view.get("square") and view.get("drawn"):
         return list(view["square"]["rots"])
     return []
 
 
-def _status_lines(view, names, lang, width: float) -> list[str]:
+def _status_lines(view: View, names: list[str], lang: str, width: float) -> list[str]:
     return _wrap(translate(view["status"], lang, names), MIN_TEXT, width, 3)
 
 
-def _asked(view) -> int | None:
+def _asked(view: View) -> int | None:
     return view["to_act"][0] if view["to_act"] and not view["over"] else None
 
 
-def _header_height(view, names, lang, focused: bool) -> int:
+def _header_height(view: View, names: list[str], lang: str, focused: bool) -> int:
     """As tall as the status's lines (and the tiles left), and the drawn tile or the overview
     (which stands in the header whenever the landscape is shown around the decision)."""
     lines = len(_status_lines(view, names, lang, _status_width(view, focused)))
@@ -233,17 +307,17 @@ def _header_height(view, names, lang, focused: bool) -> int:
     return max(height, HEADER) if _drawn_shown(view) else height
 
 
-def _drawn_shown(view) -> bool:
+def _drawn_shown(view: View) -> bool:
     """The drawn tile stands in the header, but while turning it (its rotations show it)."""
     return bool(view.get("drawn")) and not _rotations(view)
 
 
-def _tiles_left_shown(view, lines: int) -> bool:
+def _tiles_left_shown(view: View, lines: int) -> bool:
     """The tiles left, under the status, unless the status says it (placing) or fills the room."""
     return not view["over"] and view["phase"] != "place" and lines < 3
 
 
-def _status_width(view, overview: bool) -> float:
+def _status_width(view: View, overview: bool) -> float:
     right = WIDTH - MARGIN
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
@@ -252,18 +326,20 @@ def _status_width(view, overview: bool) -> float:
     return right - _status_left(view)
 
 
-def _status_left(view) -> int:
+def _status_left(view: View) -> int:
     return MARGIN + BADGE + 12 if _asked(view) is not None else MARGIN + 8
 
 
-def _header(draw, view, names, lang, overview) -> None:
+def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
+            overview: Window | Overview | None) -> None:
     """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
     overview of the whole landscape framing the part shown."""
     left = _status_left(view)
     lines = _status_lines(view, names, lang, _status_width(view, overview is not None))
     y = 14
-    if _asked(view) is not None:
-        badge(draw, (MARGIN + BADGE / 2, y + LINE / 2), _asked(view))
+    asked = _asked(view)
+    if asked is not None:
+        badge(draw, (MARGIN + BADGE / 2, y + LINE / 2), asked)
     for line in lines:
         draw.text((left, y + LINE / 2), line, font=font(MIN_TEXT), fill=INK, anchor="lm")
         y += LINE
@@ -280,7 +356,7 @@ def _header(draw, view, names, lang, overview) -> None:
         _overview(draw, view, overview, right)
 
 
-def _overview(draw, view, window, right: int) -> None:
+def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
@@ -300,7 +376,8 @@ def _overview(draw, view, window, right: int) -> None:
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
-    for fx, fy, fcols, frows in window.get("frames") or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
+    frames = window["frames"] if "frames" in window else []
+    for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)
         fx1, fy1 = min(fx + fcols - 1, x1), min(fy + frows - 1, y1)
         frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
@@ -326,7 +403,7 @@ def _marked(count: int, step: float, room: float) -> list[int]:
 PANEL_GAP = 24  # between the panels of squares lying apart (their grounds' edges 18 px apart)
 
 
-def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+def _square_panels(view: View, *, top: int, bottom: int) -> tuple[list[Panel], Overview]:
     """The squares where the tile fits in two or three panels, one for each place they lie
     (the engine's close-up: view["closeup"]), beside or above each other as the engine
     arranged them, each with its column letters and row numbers, their tiles as large as the
@@ -334,7 +411,7 @@ def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     its window) and, for the overview, the whole landscape's bounds and the boxes to frame."""
     tree = view["closeup"]
 
-    def extent(node, size: int) -> tuple[int, int]:
+    def extent(node: dict[str, Any], size: int) -> tuple[int, int]:
         if "box" in node:
             _, _, cols, rows = node["box"]
             return LABEL_W + cols * size, LABEL_H + rows * size
@@ -348,9 +425,9 @@ def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     room_w, room_h = WIDTH - 2 * MARGIN, bottom - top
     size = next(s for s in range(CAPS["place"], 20, -1)
                 if extent(tree, s)[0] <= room_w and extent(tree, s)[1] <= room_h)
-    panels: list[dict] = []
+    panels: list[Panel] = []
 
-    def place(node, x: float, y: float, w: float, h: float) -> None:
+    def place(node: dict[str, Any], x: float, y: float, w: float, h: float) -> None:
         """Put the node's panels in the room (x, y, w, h), each part in the middle of its share."""
         node_w, node_h = extent(node, size)
         x, y = x + (w - node_w) // 2, y + (h - node_h) // 2
@@ -372,13 +449,13 @@ def _square_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     place(tree, MARGIN, top, room_w, room_h)
     cells = [(tile["x"], tile["y"]) for tile in view["tiles"]] + [(sq["x"], sq["y"]) for sq in view["squares"]]
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-    shown = {"part": True, "bounds": (min(xs), min(ys), max(xs), max(ys)),
+    shown: Overview = {"part": True, "bounds": (min(xs), min(ys), max(xs), max(ys)),
              "frames": [(p["window"]["x0"], p["window"]["y0"], p["window"]["cols"], p["window"]["rows"])
                         for p in panels]}
     return panels, shown
 
 
-def _square_panel(draw, view, window) -> None:
+def _square_panel(draw: ImageDraw.ImageDraw, view: View, window: Window) -> None:
     """One place of the landscape with squares offered, on a ground of its own (it lies apart
     from the panel beside it, which shows another place)."""
     size = window["size"]
@@ -390,7 +467,7 @@ def _square_panel(draw, view, window) -> None:
 STRIP = 122  # the rotations' strip when the whole landscape is shown while turning the tile
 
 
-def _rotation_strip(draw, view, top: int) -> None:
+def _rotation_strip(draw: ImageDraw.ImageDraw, view: View, top: int) -> None:
     """The rotations that fit in a row under the header, numbered like the buttons (when the
     whole landscape is shown while turning the tile)."""
     rots = _rotations(view)
@@ -403,7 +480,7 @@ def _rotation_strip(draw, view, top: int) -> None:
         draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 
-def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
+def _rotation_panels(view: View, *, top: int, bottom: int) -> tuple[list[Panel], Overview]:
     """Where each rotation that fits is shown on the chosen square amid its neighbours (how its
     edges meet theirs): one panel beside another, or two rows of two. Returns the panels (each
     with its rotation, number and window) and the part they show, for the overview."""
@@ -418,21 +495,21 @@ def _rotation_panels(view, *, top: int, bottom: int) -> tuple[list[dict], dict]:
     panel_w, panel_h = LABEL_W + 3 * size, LABEL_H + 3 * size
     left = (WIDTH - cols * panel_w - (cols - 1) * gap_x) // 2
     top += (bottom - top - rows * panel_h - (rows - 1) * gap_y) // 2
-    panels = []
+    panels: list[Panel] = []
     for k, rot in enumerate(rots):
         x = left + (k % cols) * (panel_w + gap_x)
         y = top + (k // cols) * (panel_h + gap_y)
-        window = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size,
+        window: Window = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size,
                   "left": x + LABEL_W, "top": y + LABEL_H, "part": True}
         panels.append({"rot": rot, "number": k + 1, "x": x, "y": y, "window": window})
     xs = [tile["x"] for tile in view["tiles"]] + [square["x"]]
     ys = [tile["y"] for tile in view["tiles"]] + [square["y"]]
-    shown = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size, "part": True,
+    shown: Overview = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size, "part": True,
              "bounds": (min(xs), min(ys), max(xs), max(ys))}
     return panels, shown
 
 
-def _rotation_panel(draw, view, panel: dict) -> None:
+def _rotation_panel(draw: ImageDraw.ImageDraw, view: View, panel: Panel) -> None:
     """One rotation on the chosen square amid its neighbours, its number on the tile's top left
     corner (where no edge is matched), as on its button."""
     square = view["square"]
@@ -457,7 +534,7 @@ CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
-def _track_layout(view) -> dict:
+def _track_layout(view: View) -> TrackLayout:
     """Where every figure on the score track goes: the 50 spaces in two rows of 25, and over
     the first row / under the second, each space's figures as a row of numbered chips (every
     player, then every robber), in as many lanes as needed so no chip covers another."""
@@ -467,8 +544,8 @@ def _track_layout(view) -> dict:
     for p in view["players"]:
         if p["robber"] is not None:
             figures.setdefault(p["robber"], []).append(("robber", p["seat"]))
-    chains: list[dict] = []
-    lanes_of_row = []
+    chains: list[Chain] = []
+    lanes_of_row: list[int] = []
     right = TRACK_X + TRACK_COLUMNS * CELL
     for row in (0, 1):
         lane_ends: list[float] = []
@@ -492,7 +569,7 @@ def _track_layout(view) -> dict:
     return {"chains": chains, "lanes": lanes_of_row, "height": height}
 
 
-def _track(draw, view, layout: dict, top: int) -> None:
+def _track(draw: ImageDraw.ImageDraw, view: View, layout: TrackLayout, top: int) -> None:
     spaces = view["track_spaces"]
     cells_top = (top + layout["lanes"][0] * CHIP + POINTER, top + layout["lanes"][0] * CHIP + POINTER + CELL_H + 4)
     taken = {chain["space"] for chain in layout["chains"]}
@@ -505,25 +582,25 @@ def _track(draw, view, layout: dict, top: int) -> None:
         if space % 5 == 0:
             draw.text((x + CELL / 2 - 1, y + CELL_H / 2), str(space), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
 
-    def chain_y(chain) -> float:
+    def chain_y(chain: Chain) -> float:
         """The top of a chain's chips."""
         if chain["row"] == 0:
             return cells_top[0] - POINTER - (chain["lane"] + 1) * CHIP
         return cells_top[1] + CELL_H + POINTER + chain["lane"] * CHIP
 
     for chain in layout["chains"]:  # a pointer from the space to its chips, under the chips
-        y = chain_y(chain)
+        chips_top = chain_y(chain)
         width = len(chain["figures"]) * CHIP
         cx = min(max(chain["centre"], chain["left"] + CHIP / 2), chain["left"] + width - CHIP / 2)
         start = (chain["centre"], cells_top[0] if chain["row"] == 0 else cells_top[1] + CELL_H)
-        draw.line([start, (cx, y + CHIP / 2)], fill=INK, width=3)
+        draw.line([start, (cx, chips_top + CHIP / 2)], fill=INK, width=3)
     for chain in layout["chains"]:
-        y = chain_y(chain)
+        chips_top = chain_y(chain)
         for k, (what, seat) in enumerate(chain["figures"]):
-            _track_chip(draw, chain["left"] + k * CHIP + CHIP / 2, y + CHIP / 2, seat, robber=what == "robber")
+            _track_chip(draw, chain["left"] + k * CHIP + CHIP / 2, chips_top + CHIP / 2, seat, robber=what == "robber")
 
 
-def _track_chip(draw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
+def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
     """A figure on the track: the player's counting figure, a disc in the seat colour, or the
     player's robber, a black square ringed in the seat colour; both carry the seat number."""
     r = CHIP / 2 - 1
@@ -541,11 +618,11 @@ def _track_chip(draw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
 # The players' table and the legend
 
 
-def _table_height(view) -> int:
+def _table_height(view: View) -> int:
     return TABLE_HEADING + len(view["players"]) * TABLE_ROW
 
 
-def _columns(lang: str) -> dict:
+def _columns(lang: str) -> Columns:
     """Where the table's columns stand: points, followers at home, robber (right to left, each
     as wide as its heading or widest value)."""
     robber_w = max(text_width_plain(t(lang, "carcassonne.board.robber_heading")),
@@ -562,7 +639,7 @@ def _columns(lang: str) -> dict:
             "name_width": points_right - points_w - 20 - (MARGIN + BADGE + 12)}
 
 
-def _table(draw, view, names, lang, top: int) -> None:
+def _table(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, top: int) -> None:
     """One row per player under a heading: badge and name, points, followers at home, and
     whether their robber is at home or beside whom on the track."""
     columns = _columns(lang)
@@ -605,7 +682,7 @@ def _table(draw, view, names, lang, top: int) -> None:
             x += BADGE + 4
 
 
-def _legend_items(view, lang) -> list[tuple[str, str]]:
+def _legend_items(view: View, lang: str) -> list[tuple[str, str]]:
     """(icon, words) of every kind of mark the board shows."""
     items = [(kind, t(lang, f"carcassonne.board.legend.{FOLLOWER_OF_KIND[kind]}"))
              for kind in ("city", "road", "cloister", "field")]
@@ -615,9 +692,9 @@ def _legend_items(view, lang) -> list[tuple[str, str]]:
     return items
 
 
-def _legend_rows(view, lang) -> list[list[tuple[str, str, float]]]:
+def _legend_rows(view: View, lang: str) -> list[list[LegendItem]]:
     """The legend's items in rows as wide as the image: (icon, words, x)."""
-    rows: list[list[tuple[str, str, float]]] = [[]]
+    rows: list[list[LegendItem]] = [[]]
     x = MARGIN
     for icon, words in _legend_items(view, lang):
         width = LEGEND_ICON + 8 + text_width_plain(words)
@@ -629,13 +706,13 @@ def _legend_rows(view, lang) -> list[list[tuple[str, str, float]]]:
     return rows
 
 
-def _legend(draw, rows, top: int) -> None:
+def _legend(draw: ImageDraw.ImageDraw, rows: list[list[LegendItem]], top: int) -> None:
     for k, row in enumerate(rows):
         for icon, words, x in row:
             _legend_item(draw, icon, words, x, top + k * LINE + LINE / 2)
 
 
-def _legend_item(draw, icon: str, words: str, x: float, y: float) -> None:
+def _legend_item(draw: ImageDraw.ImageDraw, icon: str, words: str, x: float, y: float) -> None:
     cx = x + LEGEND_ICON / 2
     if icon == "last":
         draw.rectangle((x + 4, y - 18, x + LEGEND_ICON - 4, y + 18), fill=FIELD, outline=HIGHLIGHT, width=6)

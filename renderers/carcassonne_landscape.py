@@ -9,14 +9,58 @@ kept inside their tile or, where they cannot be, pushed apart until none touches
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any, Literal, NotRequired, TypedDict, final
+
+from PIL import ImageDraw
 
 from games.carcassonne.closeup import COLUMNS, rows_shown
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
-from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, shield_boxes, tile_image
-from renderers.common import HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, font, ink_on, mark_text
+from renderers import View
+from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, mask_value, shield_boxes, tile_image
+from renderers.common import HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, Ink, font, ink_on, mark_text
 from renderers.common import marks as marks_drawn
+
+Cell = tuple[int, int]  # a square of the landscape (x, y)
+Bounds = tuple[int, int, int, int]  # squares (x0, y0, x1, y1), both corners included
+Rect = tuple[float, float, float, float]  # pixels (left, top, right, bottom)
+TileKind = tuple[str, int]  # a tile's (code, rotation)
+
+
+@final  # no other keys: the overview's description (renderers.carcassonne.Overview) is told apart by them
+class Window(TypedDict):
+    """A part of the landscape drawn: its first column and row (`x0`, `y0`), how many
+    (`cols`, `rows`), the tile size in px, where its top left corner lies in the image, and
+    whether it is a part of a larger landscape (the header's overview then frames it)."""
+    x0: int
+    y0: int
+    cols: int
+    rows: int
+    size: int
+    left: int
+    top: int
+    part: bool
+    bounds: NotRequired[Bounds]  # the whole landscape's, for the overview
+    room_right: NotRequired[int]  # px free east of the part drawn (marks pushed apart may use it)
+
+
+class Mark(TypedDict):
+    """Something drawn on the landscape that others keep off: a follower or a free spot (with
+    `seat`, `text` and `code`), or a square's or group's number (`fixed`, with its `half` size)."""
+    x: float  # its centre, px
+    y: float
+    tile: tuple[float, float, int]  # the tile it belongs to: left, top, size (px)
+    kind: str  # city, road, cloister, field (a follower's shape), number or tag
+    m: int  # the mark's size, px
+    count: int  # figures drawn (a crop circle's second follower stands behind the first)
+    seat: NotRequired[int | None]  # the follower's seat, None for a free spot
+    text: NotRequired[str]  # the seat's number or the spot's choice number
+    code: NotRequired[TileKind | None]  # its tile's kind (whose shields it keeps off)
+    placed: NotRequired[bool]  # a free spot: put apart from the others already
+    fixed: NotRequired[bool]  # a square's or group's number: never moves
+    half: NotRequired[tuple[float, float]]  # a number's half width and height
 
 EMPTY = (226, 219, 200)
 GRID = (70, 90, 50)
@@ -34,20 +78,20 @@ def text_width_plain(text: str, size: int = MIN_TEXT) -> int:
     return int(math.ceil(font(size).getlength(text)))
 
 
-def seat_colour(seat: int):
+def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def offered_squares(view) -> list[dict]:
+def offered_squares(view: View) -> list[dict[str, Any]]:
     """The squares of the current choice: all of them, or the chosen group's."""
-    squares = view.get("squares") or []
+    squares: list[dict[str, Any]] = view.get("squares") or []
     if view.get("area") is not None and view.get("areas"):
         first = sum(view["areas"][:view["area"]])
         return squares[first:first + view["areas"][view["area"]]]
     return squares
 
 
-def _must_show(view) -> list[tuple[int, int]]:
+def _must_show(view: View) -> list[Cell]:
     """The squares the decision is about: where the tile fits (all of them, or the group chosen),
     the chosen square, or the tile just laid (with the squares round them)."""
     phase = view["phase"]
@@ -66,12 +110,12 @@ def _must_show(view) -> list[tuple[int, int]]:
     return [(centre["x"] + dx, centre["y"] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 
 
-def bounds(cells) -> tuple[int, int, int, int]:
+def bounds(cells: Sequence[Cell]) -> Bounds:
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused: bool) -> dict:
+def choose_window(view: View, *, left: int, top: int, right: int, bottom: int, focused: bool) -> Window:
     """Which columns and rows are drawn, at what tile size, where. The whole landscape (with the
     squares offered) if it fits nearly as large as the decision's part would; else that part,
     grown round it to fill the room at its size (`part` is then true)."""
@@ -103,11 +147,11 @@ def choose_window(view, *, left: int, top: int, right: int, bottom: int, focused
             "bounds": bounds(content), "room_right": right - (ox + cols * size)}
 
 
-def inside(window, x: int, y: int) -> bool:
+def inside(window: Window, x: int, y: int) -> bool:
     return 0 <= x - window["x0"] < window["cols"] and 0 <= y - window["y0"] < window["rows"]
 
 
-def origin(window, x: int, y: int) -> tuple[int, int]:
+def origin(window: Window, x: int, y: int) -> tuple[int, int]:
     size = window["size"]
     return window["left"] + (x - window["x0"]) * size, window["top"] + (y - window["y0"]) * size
 
@@ -116,13 +160,14 @@ def origin(window, x: int, y: int) -> tuple[int, int]:
 # The landscape
 
 
-def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
+def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
+                   candidate: dict[str, Any] | None = None) -> None:
     """The part of the landscape in `window`, its grid labels, the squares offered or chosen,
     the followers and the free spots; `candidate` is a rotation of the drawn tile shown on the
     square chosen."""
     size = window["size"]
     _grid_labels(draw, window)
-    codes = {}
+    codes: dict[Cell, TileKind] = {}
     tiles = view["tiles"] + ([candidate] if candidate else [])
     if candidate:  # the empty squares round the chosen one, faintly, to show the grid
         for k in range(window["cols"] * window["rows"]):
@@ -141,7 +186,7 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
     number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
-    numbers = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
+    numbers: list[Mark] = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
     picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
     if view["phase"] == "place":
         for sq in offered_squares(view):
@@ -180,10 +225,12 @@ def draw_landscape(draw, view, window, candidate: dict | None = None) -> None:
         draw_mark(draw, mark)
 
 
-def square_group_boxes(view) -> list[tuple[int, int, int, int]]:
+def square_group_boxes(view: View) -> list[Bounds]:
     """Where each group of squares lies (the menu offers them by group): its columns and rows,
     (x0, y0, x1, y1)."""
-    squares, boxes, first = view.get("squares") or [], [], 0
+    squares: list[dict[str, Any]] = view.get("squares") or []
+    boxes: list[Bounds] = []
+    first = 0
     for count in view.get("areas") or []:
         if squares[first:first + count]:
             boxes.append(bounds([(sq["x"], sq["y"]) for sq in squares[first:first + count]]))
@@ -194,7 +241,7 @@ def square_group_boxes(view) -> list[tuple[int, int, int, int]]:
 GROUP_TAG = 34  # the radius of a group's number disc: a MARK_TEXT digit or two
 
 
-def _group_frames(draw, view, window) -> None:
+def _group_frames(draw: ImageDraw.ImageDraw, view: View, window: Window) -> None:
     """Each group of squares framed (black, lined white), so the menu's "2 · Squares 6–9" is
     seen as one place on the landscape."""
     size = window["size"]
@@ -205,12 +252,14 @@ def _group_frames(draw, view, window) -> None:
         draw.rounded_rectangle((left + 2, top + 2, right - 2, bottom - 2), radius=6, outline=TARGET, width=2)
 
 
-def group_tag_places(view, window) -> list[tuple[float, float]]:
+def group_tag_places(view: View, window: Window) -> list[tuple[float, float]]:
     """Where each group's number stands: on one of its squares (empty ground, no follower
     there), the first in reading order whose disc touches no other group's, nor leaves the
     landscape shown."""
     size = window["size"]
-    squares, places, first = view.get("squares") or [], [], 0
+    squares: list[dict[str, Any]] = view.get("squares") or []
+    places: list[tuple[float, float]] = []
+    first = 0
     right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
     for count in view.get("areas") or []:
         group = squares[first:first + count]
@@ -225,10 +274,10 @@ def group_tag_places(view, window) -> list[tuple[float, float]]:
     return places
 
 
-def _group_tags(draw, view, window) -> list[dict]:
+def _group_tags(draw: ImageDraw.ImageDraw, view: View, window: Window) -> list[Mark]:
     """Each group's number (its button's: "2 · Squares 6–9") in a black disc on one of its
     squares, at the marks' standard; returned as boxes the followers' marks keep off."""
-    tags = []
+    tags: list[Mark] = []
     for number, (x, y) in enumerate(group_tag_places(view, window), 1):
         draw.ellipse((x - GROUP_TAG - 3, y - GROUP_TAG - 3, x + GROUP_TAG + 3, y + GROUP_TAG + 3), fill=TARGET)
         draw.ellipse((x - GROUP_TAG, y - GROUP_TAG, x + GROUP_TAG, y + GROUP_TAG), fill=INK)
@@ -238,7 +287,7 @@ def _group_tags(draw, view, window) -> list[dict]:
     return tags
 
 
-def _grid_labels(draw, window) -> None:
+def _grid_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
     """Column letters over the part shown and row numbers left of it: the squares' names."""
     size = window["size"]
     widest = max(text_width_plain(column_name(window["x0"] + k)) for k in range(window["cols"]))
@@ -270,7 +319,7 @@ def _extent(kind: str, m: float) -> tuple[float, float]:
     return m / 2, m / 2
 
 
-def cloister_spot(code_rot) -> tuple[float, float]:
+def cloister_spot(code_rot: TileKind | None) -> tuple[float, float]:
     """A monk stands beside the chapel, not on it: in the corner away from the tile's road."""
     edges = ORIENTED[code_rot].edges if code_rot else "FFFF"
     for (u, v), sides in (((0.78, 0.78), (1, 2)), ((0.22, 0.78), (2, 3)), ((0.78, 0.22), (0, 1)),
@@ -280,17 +329,17 @@ def cloister_spot(code_rot) -> tuple[float, float]:
     return 0.78, 0.78
 
 
-def _follower_marks(view, window, codes) -> list[dict]:
+def _follower_marks(view: View, window: Window, codes: dict[Cell, TileKind]) -> list[Mark]:
     """The followers in the part shown, one mark per figure (a crop circle's second follower on
     the same road is drawn as a second figure behind the first)."""
     size = window["size"]
     m = _mark_size(size)
-    counted: dict[tuple, int] = {}
+    counted: dict[tuple[int, int, int, str, float, float], int] = {}
     for f in view["meeples"]:
         if inside(window, f["x"], f["y"]):
             key = (f["seat"], f["x"], f["y"], f["kind"], f["sx"], f["sy"])
             counted[key] = counted.get(key, 0) + 1
-    marks = []
+    marks: list[Mark] = []
     for (seat, x, y, kind, sx, sy), count in counted.items():
         if kind == "cloister":
             sx, sy = cloister_spot(codes.get((x, y)))
@@ -300,7 +349,7 @@ def _follower_marks(view, window, codes) -> list[dict]:
     return marks
 
 
-def _spot_marks(view, window, codes) -> list[dict]:
+def _spot_marks(view: View, window: Window, codes: dict[Cell, TileKind]) -> list[Mark]:
     """The free spots on the tile just laid, each a white figure of the follower that would stand
     there, numbered like the buttons, nudged apart where spots lie close."""
     spots = [spot for spot in view.get("spots") or [] if inside(window, spot["x"], spot["y"])]
@@ -309,7 +358,7 @@ def _spot_marks(view, window, codes) -> list[dict]:
     size = window["size"]
     m = _mark_size(size)
     px, py = origin(window, spots[0]["x"], spots[0]["y"])
-    places = []
+    places: list[tuple[float, float]] = []
     for spot in spots:
         sx, sy = (cloister_spot(codes.get((spot["x"], spot["y"]))) if spot["kind"] == "cloister"
                   else (spot["sx"], spot["sy"]))
@@ -327,12 +376,12 @@ def _spot_marks(view, window, codes) -> list[dict]:
 def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[tuple[float, float]]:
     """The points nudged apart until each is `gap` from the others (numbered marks that would
     cover each other), kept inside a square of `size`."""
-    points = [list(p) for p in points]
+    moving = [list(p) for p in points]
     low, high = min(gap / 2, size / 2), max(size - gap / 2, size / 2)
     for _ in range(40):
         moved = False
-        for i, a in enumerate(points):
-            for b in points[i + 1:]:
+        for i, a in enumerate(moving):
+            for b in moving[i + 1:]:
                 dx, dy = b[0] - a[0], b[1] - a[1]
                 dist = math.hypot(dx, dy)
                 if dist >= gap:
@@ -346,16 +395,16 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
                 moved = True
         if not moved:
             break
-    return [(x, y) for x, y in points]
+    return [(x, y) for x, y in moving]
 
 
-def box(mark) -> tuple[float, float, float, float]:
+def box(mark: Mark) -> Rect:
     w, h = mark["half"] if "half" in mark else _extent(mark["kind"], mark["m"])
     extra = 6 if mark["count"] > 1 else 0  # the figure behind
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
 
 
-def _separate(marks: list[dict], window, fixed: list[dict] = ()) -> None:
+def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> None:
     """Every mark inside its tile where the tile has room for it, and no two marks touching:
     on small tiles, marks of neighbouring tiles are pushed apart, and off the `fixed` boxes
     (the squares' numbers)."""
@@ -388,7 +437,8 @@ def _separate(marks: list[dict], window, fixed: list[dict] = ()) -> None:
             if over_x <= 0 or over_y <= 0:
                 continue
             # the shorter way apart; where marks jam (each push undone by another), the other way too
-            key, over = ("x", over_x) if (over_x < over_y) != (step >= 40 and step % 2 == 1) else ("y", over_y)
+            key: Literal["x", "y"] = "x" if (over_x < over_y) != (step >= 40 and step % 2 == 1) else "y"
+            over = over_x if key == "x" else over_y
             sign = 1 if b[key] >= a[key] else -1
             # a follower on a close-up tile stays where it was put (in its tile, off the shields)
             # and a free spot spilling round the tile just laid goes the whole way
@@ -423,13 +473,13 @@ _AROUND = sorted(((dx, dy) for dx in range(-180, 181, 4) for dy in range(-180, 1
                   if dx * dx + dy * dy <= 180 * 180), key=lambda d: d[0] * d[0] + d[1] * d[1])
 
 
-def _settled(mark: dict) -> bool:
+def _settled(mark: Mark) -> bool:
     """A square's number, or a follower on a tile large enough to hold its mark (put inside its
     tile, off the shields)."""
-    return mark.get("fixed") or not mark.get("placed") and mark["tile"][2] >= 150
+    return bool(mark.get("fixed")) or not mark.get("placed") and mark["tile"][2] >= 150
 
 
-def _unjam(marks: list[dict], window, fixed: list[dict] = ()) -> None:
+def _unjam(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> None:
     """Marks still touching others after the pushes (a crowded landscape drawn small, each push
     undone by another): each moves to the nearest place touching none (nor a `fixed` box),
     within the bounds the pushes keep to."""
@@ -448,7 +498,7 @@ def _unjam(marks: list[dict], window, fixed: list[dict] = ()) -> None:
         near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
         # the nearest free place lies mostly against another mark: beside it (its top, middle or
         # bottom level with the mark's) or over or under it; failing those, anywhere round
-        beside = set()
+        beside: set[tuple[float, float]] = set()
         for o in near:
             for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
                 beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
@@ -462,56 +512,58 @@ def _unjam(marks: list[dict], window, fixed: list[dict] = ()) -> None:
                 break
 
 
-def _apart(a, b, gap: float = 2) -> bool:
+def _apart(a: Rect, b: Rect, gap: float = 2) -> bool:
     return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
 
 
-def _off_shields(marks: list[dict]) -> None:
+def _off_shields(marks: list[Mark]) -> None:
     """A mark on a tile with room for it is moved off the tile's pennant shields (a thief's
     triangle over a shield hid the pennant): the least move that clears them, staying inside
     its tile (a knight inside its city), near its spot and touching no other mark; where the
     mark cannot clear them so, it is drawn smaller (never under the standard's least)."""
     for mark in marks:
-        if not mark.get("code"):
+        code = mark.get("code")
+        if not code:
             continue
         px, py, size = mark["tile"]
         shields = [(px + a * size, py + b * size, px + c * size, py + d * size)
-                   for a, b, c, d in shield_boxes(*mark["code"])]
+                   for a, b, c, d in shield_boxes(*code)]
         if not shields or all(_apart(box(mark), shield) for shield in shields):
             continue
         others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
         for m in range(mark["m"], 45, -6):
-            place = _clear_place(dict(mark, m=m), shields + others)
+            place = _clear_place({**mark, "m": m}, shields + others)
             if place:
                 mark["x"], mark["y"], mark["m"] = place[0], place[1], m
                 break
 
 
-def _clear_place(mark: dict, boxes: list) -> tuple[int, int] | None:
+def _clear_place(mark: Mark, boxes: list[Rect]) -> tuple[int, int] | None:
     """The nearest place for `mark` in its tile (within 40 % of the tile's side, a knight in its
     city) touching none of `boxes`."""
     px, py, size = mark["tile"]
     w, h = _extent(mark["kind"], mark["m"])
     if size < 2 * w + 6 or size < 2 * h + 12:
         return None
-    inside = city_mask(*mark["code"]) if mark["kind"] == "city" else None
-    best = None
+    code = mark.get("code")
+    inside = city_mask(*code) if mark["kind"] == "city" and code else None
+    best: tuple[float, int, int] | None = None
     for x in range(int(px + w + 3), int(px + size - w - 3) + 1, 4):
         for y in range(int(py + h + 9), int(py + size - h - 3) + 1, 4):
             distance = (x - mark["x"]) ** 2 + (y - mark["y"]) ** 2
             if distance > (0.4 * size) ** 2 or (best is not None and distance >= best[0]):
                 continue
-            moved = box(dict(mark, x=x, y=y))
+            moved = box({**mark, "x": x, "y": y})
             if not all(_apart(moved, other) for other in boxes):
                 continue
-            if inside is not None and inside.getpixel((min(MASTER - 1, int((x - px) / size * MASTER)),
-                                                       min(MASTER - 1, int((y - py) / size * MASTER)))) < 128:
+            if inside is not None and mask_value(inside, (min(MASTER - 1, int((x - px) / size * MASTER)),
+                                                          min(MASTER - 1, int((y - py) / size * MASTER)))) < 128:
                 continue
             best = (distance, x, y)
-    return best[1:] if best else None
+    return (best[1], best[2]) if best else None
 
 
-def draw_mark(draw, mark) -> None:
+def draw_mark(draw: ImageDraw.ImageDraw, mark: Mark) -> None:
     """A follower (in its seat colour, with the seat number) or a free spot (white, with its
     choice number): knight square, thief triangle, monk disc, farmer wide oval."""
     colour = WHITE if mark["seat"] is None else seat_colour(mark["seat"])
@@ -526,7 +578,7 @@ def draw_mark(draw, mark) -> None:
                   stroke_fill=halo)
 
 
-def mark_text_place(mark) -> tuple[float, float, int]:
+def mark_text_place(mark: Mark) -> tuple[float, float, int]:
     """Where a mark's number stands and its type size: inside the shape, clear of its outline."""
     y = mark["y"] + (mark["m"] * 0.22 if mark["kind"] == "road" else 0)
     return mark["x"], y, mark_text_size(mark["m"])
@@ -538,7 +590,7 @@ def mark_text_size(m: float) -> int:
     return 64 if m >= 72 else MARK_TEXT if m >= 62 else 48 if m >= 56 else MIN_TEXT
 
 
-def shape(draw, cx: float, cy: float, kind: str, m: float, colour) -> None:
+def shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str, m: float, colour: Ink) -> None:
     w, h = _extent(kind, m)
     line = 3
     if kind == "city":

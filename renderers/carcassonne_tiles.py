@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from functools import cache
 
 from PIL import Image, ImageDraw
 
 from games.carcassonne.data import ORIENTED, TILES
-from renderers.common import INK, keep_drawn
+from renderers.common import INK, Ink, keep_drawn
+
+Point = tuple[float, float]
+"""A point in unit coordinates of a tile (0..1 west to east, north to south), or in pixels."""
+Line = list[Point]
+CityShape = tuple[Line, list[Line]]
+"""A city's outline to fill and the wall lines along its inner edge."""
 
 FIELD = (118, 168, 78)
 ROAD = (246, 242, 228)
@@ -43,7 +50,7 @@ SHIELD_WHITE = (255, 255, 255)
 GATE = (62, 44, 34)
 
 
-def _turn(point, k: int):
+def _turn(point: Point, k: int) -> Point:
     """A point of the unit square turned k quarter turns clockwise."""
     u, v = point
     for _ in range(k % 4):
@@ -51,18 +58,21 @@ def _turn(point, k: int):
     return u, v
 
 
-def _bezier(p0, control, p2, steps: int = 20):
+def _bezier(p0: Point, control: Point, p2: Point, steps: int = 20) -> Line:
     return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * control[0] + t * t * p2[0],
              (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * control[1] + t * t * p2[1])
             for t in (i / steps for i in range(steps + 1))]
 
 
-def _city_shape(sides: tuple[int, ...]):
+def _city_shape(sides: tuple[int, ...]) -> CityShape:
     """(outline, walls) of a city reaching `sides`, in unit coordinates: the outline to fill and
     the wall lines along its inner edge."""
     sides = tuple(sorted(sides))
     if len(sides) == 4:
         return [(0, 0), (1, 0), (1, 1), (0, 1)], []
+    outline: Line
+    wall: Line | None
+    walls: list[Line]
     if len(sides) == 1:  # a cap along one side
         k = sides[0]
         wall = _bezier((1, 0), (0.5, 0.46), (0, 0))
@@ -87,7 +97,7 @@ def _city_shape(sides: tuple[int, ...]):
     return [_turn(p, k) for p in outline], [[_turn(p, k) for p in line] for line in walls]
 
 
-def _road_line(sides: tuple[int, ...]):
+def _road_line(sides: tuple[int, ...]) -> Line:
     """A road's centre line in unit coordinates."""
     if len(sides) == 1:
         return [SIDE_MID[sides[0]], (0.5, 0.5)]
@@ -106,22 +116,31 @@ def _road_line(sides: tuple[int, ...]):
             for i in range(17)]
 
 
-def _inside(mask, point, radius: float = 0.0) -> bool:
+def _inside(mask: Image.Image, point: Point, radius: float = 0.0) -> bool:
     """Whether a disc round `point` (unit coordinates) lies wholly in the white of `mask`."""
     m = mask.size[0] - 1
     for du, dv in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius),
                    (radius * 0.7, radius * 0.7), (-radius * 0.7, radius * 0.7),
                    (radius * 0.7, -radius * 0.7), (-radius * 0.7, -radius * 0.7)):
         u, v = point[0] + du, point[1] + dv
-        if not (0 <= u <= 1 and 0 <= v <= 1) or mask.getpixel((round(u * m), round(v * m))) < 128:
+        if not (0 <= u <= 1 and 0 <= v <= 1) or mask_value(mask, (round(u * m), round(v * m))) < 128:
             return False
     return True
+
+
+def mask_value(mask: Image.Image, xy: tuple[int, int]) -> float:
+    """A one-band mask's value at pixel `xy` (0..255 for a grey "L" mask)."""
+    value = mask.getpixel(xy)
+    if value is None or isinstance(value, tuple):
+        raise TypeError(f"A mask has one band, not mode {mask.mode}.")
+    return value
 
 
 _GRID = [(0.1 + 0.8 * i / 8, 0.1 + 0.8 * j / 8) for j in range(9) for i in range(9)]
 
 
-def _house(draw, centre, width: float, *, roof=ROOF, body=HOUSE, edge=WALL_EDGE, line: int = 3) -> None:
+def _house(draw: ImageDraw.ImageDraw, centre: Point, width: float, *, roof: Ink = ROOF, body: Ink = HOUSE,
+           edge: Ink = WALL_EDGE, line: int = 3) -> None:
     """A small house: a wall with a pitched roof (a village where roads meet, or a city roof)."""
     x, y = centre
     h = width * 0.5
@@ -130,7 +149,7 @@ def _house(draw, centre, width: float, *, roof=ROOF, body=HOUSE, edge=WALL_EDGE,
     draw.rectangle((x - h * 0.22, y + h * 0.4, x + h * 0.22, y + h), fill=edge)
 
 
-def _chapel(draw, centre, s: float) -> None:
+def _chapel(draw: ImageDraw.ImageDraw, centre: Point, s: float) -> None:
     """A cloister: a chapel on a meadow, red roof and a cross on the gable."""
     x, y = centre
     r = 0.3 * s
@@ -147,12 +166,12 @@ def _chapel(draw, centre, s: float) -> None:
     draw.rounded_rectangle((x - w * 0.32, base - h * 1.1, x + w * 0.32, base), radius=w * 0.3, fill=WALL_EDGE)
 
 
-def _shield(draw, centre, s: float) -> None:
+def _shield(draw: ImageDraw.ImageDraw, centre: Point, s: float) -> None:
     """A pennant: a blue heraldic shield with a white border and a white band."""
     x, y = centre
     w, h = 0.1 * s, 0.12 * s
 
-    def outline(grow: float):
+    def outline(grow: float) -> Line:
         ww, hh = w + grow, h + grow
         return ([(x - ww, y - hh), (x + ww, y - hh), (x + ww, y + hh * 0.15)]
                 + _bezier((x + ww, y + hh * 0.15), (x + ww, y + hh * 0.8), (x, y + hh * 1.25), 8)[1:]
@@ -164,7 +183,7 @@ def _shield(draw, centre, s: float) -> None:
     draw.rectangle((x - w, y - h * 0.22, x + w, y + h * 0.22), fill=SHIELD_WHITE)
 
 
-def _robber_mask(draw, centre, s: float) -> None:
+def _robber_mask(draw: ImageDraw.ImageDraw, centre: Point, s: float) -> None:
     """The robber symbol: a black mask with two eye holes."""
     x, y = centre
     r = 0.11 * s
@@ -174,7 +193,7 @@ def _robber_mask(draw, centre, s: float) -> None:
         draw.ellipse((x + r * dx - e, y - e, x + r * dx + e, y + e), fill=WHITE)
 
 
-def _crop_circle(draw, centre, s: float) -> None:
+def _crop_circle(draw: ImageDraw.ImageDraw, centre: Point, s: float) -> None:
     x, y = centre
     line = max(3, int(s / 60))
     for r, fill in ((0.19, CROP), (0.12, FIELD), (0.065, CROP)):
@@ -187,7 +206,7 @@ def _crop_circle(draw, centre, s: float) -> None:
 
 
 @keep_drawn(2 * 2**20)  # 100 KB each: the kinds of the last few turns' close-ups
-def _cities(code: str, rot: int):
+def _cities(code: str, rot: int) -> tuple[Image.Image, list[tuple[int, CityShape]], tuple[Point, ...]]:
     """The tile's cities at master size: their mask (white inside the walls), each city's
     segment with its outline and walls, and where the pennant shields hang (unit coordinates)."""
     o = ORIENTED[(code, rot)]
@@ -198,7 +217,7 @@ def _cities(code: str, rot: int):
     for _, (outline, _walls) in cities:
         city_draw.polygon([(u * s, v * s) for u, v in outline], fill=255)
     taken = [o.spots[seg] for seg, _ in cities]
-    shields = []
+    shields: list[Point] = []
     for seg, _ in cities:
         if o.pennants[seg]:
             spot = o.spots[seg]
@@ -233,7 +252,7 @@ def _master(code: str, rot: int) -> Image.Image:
     image = Image.new("RGB", (s, s), FIELD)
     draw = ImageDraw.Draw(image)
 
-    def px(points):
+    def px(points: Iterable[Point]) -> Line:
         return [(u * s, v * s) for u, v in points]
 
     # grass: a few darker tufts, the same on every tile of the kind
@@ -255,7 +274,7 @@ def _master(code: str, rot: int) -> Image.Image:
         draw.polygon(px(outline), fill=CITY_FILL)
     # inside the walls: roofs where no knight stands and no shield hangs
     taken = [o.spots[seg] for seg, _ in cities] + list(shields)
-    roofs = []
+    roofs: list[Point] = []
     for p in _GRID[::2]:
         if len(roofs) >= 4 or not _inside(city_mask, p, 0.14):
             continue
@@ -272,7 +291,7 @@ def _master(code: str, rot: int) -> Image.Image:
         (u0, v0), (u1, v1) = SIDE_MID[side], (0.5, 0.5)
         for step in range(1, 21):
             u, v = u0 + (u1 - u0) * step / 20, v0 + (v1 - v0) * step / 20
-            if city_mask.getpixel((min(s - 1, int(u * s)), min(s - 1, int(v * s)))) >= 128:
+            if mask_value(city_mask, (min(s - 1, int(u * s)), min(s - 1, int(v * s)))) >= 128:
                 du, dv = (u1 - u0) * 2, (v1 - v0) * 2  # unit direction into the city
                 pu, pv = -dv, du
                 half, deep = 0.085, 0.1

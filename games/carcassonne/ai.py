@@ -9,15 +9,24 @@ plan, so the plan is carried out over several calls. It reads only public inform
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES
+from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, Square
 from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, SIDE_NAMES, STEP
+from games.carcassonne.state import CarcassonneState
 from games.core import Action
+
+if TYPE_CHECKING:
+    from games.carcassonne.engine import Carcassonne
+
+Meeple = tuple[int, int, int]  # (seat, tile index, segment)
+Plan = tuple[float, tuple[Square, int, None]]  # (value, (square, rotation, no follower))
+Holders = dict[int, dict[int, int]]  # feature root -> seat -> followers there
 
 OTHERS_WEIGHT = 0.6
 
 
-def suggest(game, state, seat: int, rng: random.Random) -> Action:
+def suggest(game: Carcassonne, state: CarcassonneState, seat: int, rng: random.Random) -> Action:
     from games.carcassonne.engine import follower_spots, squares_offered
 
     legal = game.legal_actions(state, seat)
@@ -35,13 +44,14 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
                     return Action("turn", (SIDE_NAMES[rot],))
             elif groups and state.area is None:
                 return Action("group", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
-            elif not groups or square in groups[state.area]:
+            elif not groups or (state.area is not None and square in groups[state.area]):
                 return Action("at", (f"{square[0]},{square[1]}",))
         return legal[0]
     if phase == "follower":
         spots = dict(follower_spots(state))
         index = len(state.board.tiles) - 1
-        best, best_value = None, 0.3
+        best: str | None = None
+        best_value = 0.3
         for name, seg in spots.items():
             value = _follower_value(state, seat, index, seg)
             if value > best_value:
@@ -52,7 +62,7 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
         if state.robbers[seat] is not None or not robbers:
             return Action("pass")
         # beside the opponent with most points: likely to score again soon, and big
-        def weight(action):
+        def weight(action: Action) -> int:
             space = int(action.args[0])
             return max(state.scores[s] for s in range(state.seats) if s != seat and state.space(s) == space)
         return max(robbers, key=weight)
@@ -66,11 +76,11 @@ def suggest(game, state, seat: int, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def _kind(state, meeple) -> str:
+def _kind(state: CarcassonneState, meeple: Meeple) -> str:
     return state.board.oriented(meeple[1]).kinds[meeple[2]]
 
 
-def _plans(state, seat):
+def _plans(state: CarcassonneState, seat: int) -> list[Plan]:
     """Every (value, (square, rotation, None)) for the drawn tile, best first. Kept for the board,
     which the sub-steps of one turn share: the square, rotation and follower steps (and a search's
     playouts through them) then value the placements once per turn instead of once per step.
@@ -81,7 +91,7 @@ def _plans(state, seat):
     if cached is not None and cached[0] is board:
         return cached[1]
     holders = _holders(state, board)
-    plans = []
+    plans: list[Plan] = []
     for square, rots in state.fits.items():
         before = _value(state, board, _touched_before(board, square), seat, holders)
         for rot in rots:
@@ -99,10 +109,11 @@ def _plans(state, seat):
 
 
 PLANS_KEPT = 64
-_PLANS: dict[tuple, tuple] = {}  # (board id, seat, tile, pile size, followers) -> (board, plans)
+# (board id, seat, tile, pile size, followers) -> (board, plans)
+_PLANS: dict[tuple[int, int, str | None, int, tuple[Meeple, ...]], tuple[Board, list[Plan]]] = {}
 
 
-def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
+def ranked(state: CarcassonneState, seat: int, legal: list[Action]) -> list[Action]:
     """The legal moves, the ones this player values most first: the strong player weighs these
     rather than a random sample of some forty squares."""
     from games.carcassonne.engine import follower_spots
@@ -133,7 +144,7 @@ def ranked(state, seat: int, legal: list[Action]) -> list[Action]:
     return list(legal)
 
 
-def standing_scores(state) -> list[float]:
+def standing_scores(state: CarcassonneState) -> list[float]:
     """What each seat's position is worth in points, for the strong player's search: the track,
     the features its followers hold valued as this player values them (an open city worth more
     than it would score if the game ended now, the more so the more tiles are left to close it),
@@ -154,16 +165,18 @@ def standing_scores(state) -> list[float]:
 HOME_FOLLOWER = 2.0  # points a follower at home is worth while many tiles are left (at most four count)
 
 
-def _estimate(board, root) -> float:
+def _estimate(board: Board, root: int) -> float:
     info = board.info[root]
-    kind = info[KIND]
+    kind: str = info[KIND]
     tiles = len(info[TILES])
+    pennants: int = info[PENNANTS]
+    open_edges: int = info[OPEN]
     if kind == "city":
-        if info[OPEN] == 0:
-            return 2 * tiles + 2 * info[PENNANTS]
-        return 1.4 * tiles + 1.4 * info[PENNANTS] - 0.2 * info[OPEN]
+        if open_edges == 0:
+            return 2 * tiles + 2 * pennants
+        return 1.4 * tiles + 1.4 * pennants - 0.2 * open_edges
     if kind == "road":
-        return tiles if info[OPEN] == 0 else 0.8 * tiles
+        return tiles if open_edges == 0 else 0.8 * tiles
     if kind == "cloister":
         index = next(iter(info[TILES]))
         _, x, y, _ = board.tiles[index]
@@ -175,7 +188,7 @@ def _estimate(board, root) -> float:
     return 0.0
 
 
-def _holders(state, board, extra=None):
+def _holders(state: CarcassonneState, board: Board, extra: Meeple | None = None) -> Holders:
     by_root: dict[int, dict[int, int]] = {}
     meeples = state.meeples if extra is None else [*state.meeples, extra]
     for s, index, seg in meeples:
@@ -195,9 +208,9 @@ def _share(counts: dict[int, int], seat: int) -> float:
     return -OTHERS_WEIGHT
 
 
-def _touched_before(board, square):
+def _touched_before(board: Board, square: Square) -> set[int]:
     x, y = square
-    roots = set()
+    roots: set[int] = set()
     for side, (dx, dy) in enumerate(STEP):
         other = board.pos.get((x + dx, y + dy))
         if other is None:
@@ -219,7 +232,7 @@ def _touched_before(board, square):
     return roots
 
 
-def _touched_after(board, index):
+def _touched_after(board: Board, index: int) -> set[int]:
     x, y = board.tiles[index][1:3]
     roots = {board.find(n) for n in board.nodes_of(index)}
     for dx in (-1, 0, 1):
@@ -230,17 +243,18 @@ def _touched_after(board, index):
     return roots
 
 
-def _value(state, board, roots, seat, holders):
+def _value(state: CarcassonneState, board: Board, roots: set[int], seat: int, holders: Holders) -> float:
     return sum(_share(holders.get(root, {}), seat) * _estimate(board, root) for root in roots)
 
 
-def _placement_value(state, seat, square, rot, before=None):
+def _placement_value(state: CarcassonneState, seat: int, square: Square, rot: int,
+                     before: float | None = None) -> float:
     """The best this placement can do, with its best follower choice (or none). `before`: what
     the features the square touches are worth to the seat now, if already known."""
     before_board = state.board
     if before is None:
         before = _value(state, before_board, _touched_before(before_board, square), seat, _holders(state, before_board))
-    after_board = before_board.place(state.drawn, square, rot)
+    after_board = before_board.place(state.drawn_tile(), square, rot)
     index = len(after_board.tiles) - 1
     roots = _touched_after(after_board, index)
     holders = _holders(state, after_board)
@@ -258,7 +272,7 @@ def _placement_value(state, seat, square, rot, before=None):
     return best
 
 
-def _follower_cost(state, seat, board, root) -> float:
+def _follower_cost(state: CarcassonneState, seat: int, board: Board, root: int) -> float:
     info = board.info[root]
     if info[KIND] in ("city", "road") and info[OPEN] == 0:
         return 0.0  # comes straight home
@@ -273,7 +287,7 @@ def _follower_cost(state, seat, board, root) -> float:
     return cost
 
 
-def _follower_value(state, seat, index, seg) -> float:
+def _follower_value(state: CarcassonneState, seat: int, index: int, seg: int) -> float:
     board = state.board
     root = board.find(index * NODE_STRIDE + seg)
     return _estimate(board, root) - _follower_cost(state, seat, board, root)

@@ -21,13 +21,15 @@ beside each other, west to east) or `("stack", parts)` (above each other, north 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 Square = tuple[int, int]
 Box = tuple[int, int, int, int]
 Layout = Box | tuple[str, tuple["Layout", ...]]
+Size = tuple[int, int]  # a panel's (columns, rows)
+Shape = Size | tuple[str, tuple["Shape", ...]]  # an arrangement of panels: a layout of sizes
 
 CLOSE_UP = 160      # px: the least tile size of a close-up
 COLUMNS = 6         # one panel's columns at that size
@@ -54,7 +56,7 @@ class SquarePlan:
     boxes: tuple[Box, ...] = ()
 
 
-def square_plan(squares: Iterable[Square], seats: int, tiles) -> SquarePlan:
+def square_plan(squares: Iterable[Square], seats: int, tiles: Collection[Square]) -> SquarePlan:
     """The plan for the squares where the drawn tile fits (any order), on a landscape whose
     tiles lie on the squares of `tiles` (a set, or a mapping by square): the same squares on
     the same landscape always give the same plan."""
@@ -89,7 +91,7 @@ def boxes_of(layout: Layout) -> list[Box]:
     return [layout]
 
 
-def _in_box(squares, box: Box) -> list[Square]:
+def _in_box(squares: Iterable[Square], box: Box) -> list[Square]:
     """The squares in `box`, north to south and west to east (as they read in the picture)."""
     return sorted((sq for sq in squares if _within(sq, box)), key=lambda sq: (sq[1], sq[0]))
 
@@ -98,7 +100,7 @@ def _within(square: Square, box: Box) -> bool:
     return box[0] <= square[0] < box[0] + box[2] and box[1] <= square[1] < box[1] + box[3]
 
 
-def _bounds(cells) -> Box:
+def _bounds(cells: Collection[Square]) -> Box:
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
 
@@ -114,7 +116,7 @@ class _Landscape:
     the bits of a box's squares come from its columns' and its rows' bits. `tiles`: the
     squares of the landscape's tiles."""
 
-    def __init__(self, needs, tiles) -> None:
+    def __init__(self, needs: tuple[tuple[Square, tuple[Square, ...]], ...], tiles: tuple[Square, ...]) -> None:
         self.squares = [square for square, _ in needs]
         self.beside = [near for _, near in needs]
         self.all = (1 << len(self.squares)) - 1
@@ -125,7 +127,7 @@ class _Landscape:
             self.row[y] = self.row.get(y, 0) | 1 << bit
         self.tiles = frozenset(tiles)
         self.spread = _bounds(list(tiles) + self.squares)
-        self.failed: set[tuple] = set()
+        self.failed: set[tuple[int, tuple[Size, ...], tuple[Box, ...]]] = set()
         self.steps = 0
         self._boxes: dict[Box, int] = {}
 
@@ -170,7 +172,7 @@ class _Landscape:
                    if all(x0 <= tx < x0 + cols and y0 <= ty < y0 + rows for tx, ty in self.beside[bit]))
 
 
-def _bits(mask: int):
+def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -181,13 +183,13 @@ def _bits(mask: int):
 # One picture: one to three panels
 
 
-def arrangements(rows: int) -> list:
+def arrangements(rows: int) -> list[Shape]:
     """Every arrangement of panels one picture holds at CLOSE_UP px, as a tree of panel sizes
     (columns, rows), fewest panels first: one panel; two beside each other or one above the
     other; three beside, three above, one tall beside two above each other, one wide above
     two beside each other."""
     cols, side, stack = COLUMNS, SIDE_COLUMNS, rows - 1
-    result: list = [(cols, rows)]
+    result: list[Shape] = [(cols, rows)]
     result += [("side", ((c, rows), (side - c, rows))) for c in range(1, side // 2 + 1)]
     result += [("stack", ((cols, r), (cols, stack - r))) for r in range(1, stack // 2 + 1)]
     for a in range(1, side):
@@ -207,7 +209,7 @@ def arrangements(rows: int) -> list:
     return result
 
 
-def _sizes(shape) -> list[tuple[int, int]]:
+def _sizes(shape: Shape) -> list[Size]:
     if isinstance(shape[0], str):
         return [size for part in shape[1] for size in _sizes(part)]
     return [shape]
@@ -300,23 +302,23 @@ def _grown(landscape: _Landscape, boxes: list[Box], sizes: list[tuple[int, int]]
     return boxes
 
 
-def _placed(shape, boxes: list[Box], sizes: list[tuple[int, int]]) -> Layout:
+def _placed(shape: Shape, boxes: list[Box], sizes: list[tuple[int, int]]) -> Layout:
     """The shape's tree with the boxes put in it (each where the size it was found for is),
     the parts of a side (stack) ordered west to east (north to south) by where they lie."""
     pool = list(zip(boxes, sizes, strict=True))
 
-    def fill(node):
+    def fill(node: Shape) -> Layout:
         if isinstance(node[0], str):
             return node[0], tuple(fill(part) for part in node[1])
         found = next(entry for entry in pool if entry[1] == node)
         pool.remove(found)
         return found[0]
 
-    def centre(node) -> tuple[float, float]:
+    def centre(node: Layout) -> tuple[float, float]:
         found = boxes_of(node)
         return (sum(b[0] + b[2] / 2 for b in found) / len(found), sum(b[1] + b[3] / 2 for b in found) / len(found))
 
-    def order(node):
+    def order(node: Layout) -> Layout:
         if not isinstance(node[0], str):
             return node
         parts = [order(part) for part in node[1]]
@@ -360,12 +362,14 @@ def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box
     cols = COLUMNS
     squares = landscape.squares
     order = sorted(range(len(squares)), key=lambda bit: squares[bit][::-1] if by_rows else bit)
-    left, found, frames = landscape.all, [], []
+    left = landscape.all
+    found: list[tuple[Box, list[Square]]] = []
+    frames: list[Box] = []
     for bit in order:
         if not left >> bit & 1:
             continue
         x, y = squares[bit]
-        best = None
+        best: tuple[tuple[bool, int, float, float, int, int], Box, int, Box] | None = None
         for x0 in range(x - cols + 1, x + 1):
             for y0 in range(y - rows + 1, y + 1):
                 box = (x0, y0, cols, rows)
@@ -378,6 +382,8 @@ def _sweep(landscape: _Landscape, rows: int, *, by_rows: bool) -> list[tuple[Box
                          x0, y0)
                 if best is None or score > best[0]:
                     best = (score, box, takes, frame)
+        if best is None:  # never: a panel (at least 3 x 3) holds any square with the tiles beside it
+            raise AssertionError(f"No panel holds square {x},{y} with the tiles beside it.")
         _, box, takes, frame = best
         left &= ~takes
         frames.append(frame)

@@ -15,8 +15,11 @@ F R R R, a road W-S, and a road E that ends at the crop circle.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 N, E, S, W = 0, 1, 2, 3
 SIDE_NAMES = "NESW"
@@ -61,15 +64,15 @@ class TileType:
     road_ends: tuple[int, ...] = ()  # sides whose road ends on this tile (junction, cloister, city, crop circle)
 
 
-def _c(*sides, pennant=False):
+def _c(*sides: int, pennant: bool = False) -> Segment:
     return Segment("city", tuple(sides), pennant)
 
 
-def _r(*sides):
+def _r(*sides: int) -> Segment:
     return Segment("road", tuple(sides))
 
 
-def _f(halves: str, cities: tuple[int, ...] = ()):
+def _f(halves: str, cities: tuple[int, ...] = ()) -> Segment:
     return Segment("field", tuple(HALF_NAMES.index(h) for h in halves.split()), cities=cities)
 
 
@@ -123,7 +126,7 @@ def _build() -> dict[str, TileType]:
     return tiles
 
 
-def _road_ends(segments) -> tuple[int, ...]:
+def _road_ends(segments: Iterable[Segment]) -> tuple[int, ...]:
     return tuple(seg.ports[0] for seg in segments if seg.kind == "road" and len(seg.ports) == 1)
 
 
@@ -189,8 +192,17 @@ def _spot(kind: str, ports: tuple[int, ...], tile: TileType, rot: int) -> tuple[
     return (0.5 + (x - 0.5) * 0.8, 0.5 + (y - 0.5) * 0.8)
 
 
+def _four(values: Sequence[T]) -> tuple[T, T, T, T]:
+    """One value per side (N E S W)."""
+    first, second, third, fourth = values
+    return first, second, third, fourth
+
+
 def _orient(tile: TileType, rot: int) -> Oriented:
-    kinds, ports, pennants, cities = [], [], [], []
+    kinds: list[str] = []
+    ports: list[tuple[int, ...]] = []
+    pennants: list[int] = []
+    cities: list[tuple[int, ...]] = []
     side_seg, half_seg = [-1] * 4, [-1] * 8
     for index, seg in enumerate(tile.segments):
         if seg.kind == "field":
@@ -205,10 +217,10 @@ def _orient(tile: TileType, rot: int) -> Oriented:
         ports.append(turned)
         pennants.append(1 if seg.pennant else 0)
         cities.append(seg.cities)
-    edges = tuple(tile.edges[(s - rot) % 4] for s in range(4))
+    edges = _four([tile.edges[(s - rot) % 4] for s in range(4)])
     spots = tuple(_spot(k, p, tile, rot) for k, p in zip(kinds, ports))
     signature = (edges, tuple(sorted(zip(kinds, ports, pennants))))
-    return Oriented(tile.code, rot, edges, tuple(kinds), tuple(ports), tuple(side_seg), tuple(half_seg),
+    return Oriented(tile.code, rot, edges, tuple(kinds), tuple(ports), _four(side_seg), tuple(half_seg),
                     tuple(pennants), tuple(tuple(c) for c in cities), spots, signature)
 
 
@@ -219,7 +231,8 @@ ORIENTED: dict[tuple[str, int], Oriented] = {
 
 def distinct_rotations(code: str) -> tuple[int, ...]:
     """Rotations of a tile that look different (a cloister tile without a road has one)."""
-    seen, result = set(), []
+    seen: set[tuple[Any, ...]] = set()
+    result: list[int] = []
     for rot in range(4):
         sig = ORIENTED[(code, rot)].signature
         if sig not in seen:

@@ -25,12 +25,12 @@ the comments below where they act.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
 from games.carcassonne import state as state_io
-from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, build
+from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, Square, build
 from games.carcassonne.closeup import SquarePlan, legacy_groups, square_plan
 from games.carcassonne.data import (
     CITY_PER_PENNANT,
@@ -48,6 +48,7 @@ from games.carcassonne.data import (
     SIDE_NAMES,
     START_CODE,
     TRACK_SPACES,
+    Oriented,
     all_tiles,
 )
 from games.carcassonne.data import (
@@ -122,7 +123,7 @@ class Carcassonne:
         if state.phase == "over":
             return frozenset()
         if state.phase in ("robber", "crop_act"):
-            return frozenset((state.asked,))
+            return frozenset((state.asked_seat(),))
         return frozenset((state.turn,))
 
     def moves_are_public(self, state: CarcassonneState, seat: int) -> bool:
@@ -158,13 +159,13 @@ class Carcassonne:
         phase = state.phase
         if phase == "place":
             plan = squares_offered(state)
-            if plan.groups and state.area is None:
-                return [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
             if plan.groups:
+                if state.area is None:
+                    return [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
                 return [Action("at", (_sq(sq),)) for sq in plan.groups[state.area]] + [Action("back")]
             return [Action("at", (_sq(sq),)) for sq in plan.order]
         if phase == "rotate":
-            rots = state.fits[state.square]
+            rots = state.fits[state.chosen_square()]
             return [Action("turn", (SIDE_NAMES[r],)) for r in rots] + [Action("back")]
         if phase == "robber":
             return [Action("robber", (str(space),)) for space in _robber_spaces(state, seat)] + [Action("pass")]
@@ -234,7 +235,7 @@ class Carcassonne:
     # -- placing the tile
 
     def _place_tile(self, state: CarcassonneState, rot: int, events: list[Event]) -> None:
-        code, square = state.drawn, state.square
+        code, square = state.drawn_tile(), state.chosen_square()
         state.board = state.board.place(code, square, rot)
         state.drawn, state.fits, state.area, state.square = None, {}, None, None
         events.append(Event(msg("carcassonne.event.placed", player=SeatRef(state.turn),
@@ -320,6 +321,8 @@ class Carcassonne:
         if verb == "pass":
             events.append(Event(msg("carcassonne.event.crop_pass", player=SeatRef(seat))))
         else:
+            if arg is None:  # never: every add and remove offered names a follower (check_turn)
+                raise GameError(f"The crop circle's {verb} names no follower.")
             meeple = _meeple_at(state, seat, arg)
             if verb == "add":
                 state.meeples.append(meeple)
@@ -367,8 +370,8 @@ class Carcassonne:
             events.append(Event(msg("carcassonne.event.final", player=SeatRef(seat), count=total,
                                     roads=parts["road"], cities=parts["city"], cloisters=parts["cloister"],
                                     fields=parts["field"]), kind="score"))
-        outcome = self.outcome(state)  # the followers stay on the board for the last picture
-        events.append(Event(outcome.reason, kind="end"))
+        # the followers stay on the board for the last picture
+        events.append(Event(_final_outcome(state).reason, kind="end"))
 
     # ------------------------------------------------------------------------------------
     # Labels, views, results
@@ -394,8 +397,9 @@ class Carcassonne:
             if verb == "turn":
                 # Numbered like the pictures of the rotations on the board (in the view's order).
                 rot = SIDE_NAMES.index(args[0])
-                number = list(state.fits.get(state.square, ())).index(rot) + 1
-                return msg("carcassonne.label.numbered", n=number, label=_turn_label(state.drawn, rot))
+                rots = state.fits.get(state.square, ()) if state.square is not None else ()
+                number = list(rots).index(rot) + 1  # the tile is drawn while its square has rotations
+                return msg("carcassonne.label.numbered", n=number, label=_turn_label(state.drawn_tile(), rot))
             if verb == "robber":
                 space = int(args[0])
                 beside = [SeatRef(s) for s in range(state.seats) if s != seat and state.space(s) == space]
@@ -425,7 +429,7 @@ class Carcassonne:
             pass
         return msg("carcassonne.label.unknown", text=action.encode()[:60])
 
-    def view(self, state: CarcassonneState, seat: int | None) -> dict:
+    def view(self, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
         from games.carcassonne.views import build_view
 
         return build_view(self, state, seat)
@@ -433,20 +437,15 @@ class Carcassonne:
     def outcome(self, state: CarcassonneState) -> Outcome | None:
         if state.phase != "over":
             return None
-        best = max(state.scores)
-        winners = tuple(s for s in range(state.seats) if state.scores[s] == best)
-        key = "carcassonne.outcome.shared" if len(winners) > 1 else "carcassonne.outcome.win"
-        reason = msg(key, players=[SeatRef(s) for s in winners], count=best)
-        return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
-                       details={"breakdown": state.breakdown or []})
+        return _final_outcome(state)
 
-    def to_dict(self, state: CarcassonneState) -> dict:
+    def to_dict(self, state: CarcassonneState) -> dict[str, Any]:
         return state_io.to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> CarcassonneState:
         return state_io.from_dict(data)
 
-    def exposure(self, state: CarcassonneState) -> tuple:
+    def exposure(self, state: CarcassonneState) -> tuple[int, int]:
         """What changes only when chance is drawn or something hidden comes to light: the chance
         counter and the pile's size (a tile drawn is shown to everyone)."""
         return (state.chance_counter, len(state.pile))
@@ -459,7 +458,7 @@ class Carcassonne:
         return new
 
     def suggest(self, state: CarcassonneState, seat: int, rng: random.Random, *, strength: str = "normal",
-                clock=None) -> Action:
+                clock: Callable[[], float] | None = None) -> Action:
         from games.carcassonne.ai import suggest
 
         if strength == "strong":  # a search over the normal player (games.search)
@@ -507,7 +506,8 @@ class Carcassonne:
         worth comes at the end, and the track alone would make placing one look worthless."""
         return [track + sum(kinds.values()) for track, kinds in zip(state.scores, final_scoring(state))]
 
-    def hint(self, state, seat: int, rng: random.Random, *, clock=None):
+    def hint(self, state: CarcassonneState, seat: int, rng: random.Random, *,
+             clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
         from games.search import hint
 
@@ -518,11 +518,11 @@ class Carcassonne:
 # Helpers: squares, actions
 
 
-def _sq(square) -> str:
+def _sq(square: Square) -> str:
     return f"{square[0]},{square[1]}"
 
 
-def _parse_sq(text: str) -> tuple[int, int]:
+def _parse_sq(text: str) -> Square:
     x, y = text.split(",")
     return int(x), int(y)
 
@@ -543,7 +543,7 @@ def squares_offered(state: CarcassonneState) -> SquarePlan:
     return square_plan(state.fits, state.seats, state.board.pos)
 
 
-def _group_numbers(groups, k: int) -> tuple[int, int]:
+def _group_numbers(groups: Sequence[Sequence[Square]], k: int) -> tuple[int, int]:
     """The numbers of group k's first and last squares (squares are numbered group by group)."""
     if not 0 <= k < len(groups):
         raise IndexError(k)
@@ -582,7 +582,7 @@ def _tile_term(code: str) -> Msg:
     return msg("carcassonne.tile.plain")
 
 
-def _dirs(sides) -> list[Msg]:
+def _dirs(sides: Sequence[int]) -> list[Msg]:
     return [msg(f"carcassonne.dir.{SIDE_NAMES[s].lower()}") for s in sides]
 
 
@@ -613,7 +613,7 @@ def _compass(x: float, y: float) -> str:
     return _COMPASS[int(((angle + 22.5) % 360) // 45)]
 
 
-def _spot_label(o, seg: int) -> Msg:
+def _spot_label(o: Oriented, seg: int) -> Msg:
     kind = o.kinds[seg]
     if kind == "cloister":
         return msg("carcassonne.label.monk")
@@ -625,7 +625,7 @@ def _spot_label(o, seg: int) -> Msg:
     return msg("carcassonne.label.farmer", where=msg(f"carcassonne.compass.{_compass(x, y)}"))
 
 
-def spot_names(o) -> list[str]:
+def spot_names(o: Oriented) -> list[str]:
     """Names of a tile's spots in segment order: city1, road1, road2, field1, cloister."""
     counts: dict[str, int] = {}
     names = []
@@ -711,9 +711,10 @@ def feature_points(board: Board, root: int, *, final: bool) -> int:
     if kind == "road":
         return len(info[TILES]) * ROAD_PER_TILE
     if kind == "city":
+        pennants: int = info[PENNANTS]
         if final:
-            return len(info[TILES]) * END_CITY_PER_TILE + info[PENNANTS] * END_CITY_PER_PENNANT
-        return len(info[TILES]) * CITY_PER_TILE + info[PENNANTS] * CITY_PER_PENNANT
+            return len(info[TILES]) * END_CITY_PER_TILE + pennants * END_CITY_PER_PENNANT
+        return len(info[TILES]) * CITY_PER_TILE + pennants * CITY_PER_PENNANT
     if kind == "cloister":
         index = next(iter(info[TILES]))
         _, x, y = board.tiles[index][:3]
@@ -781,7 +782,8 @@ def _completed_scoring(state: CarcassonneState, index: int, events: list[Event])
     return awards
 
 
-def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], events: list[Event]) -> dict:
+def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]],
+                 events: list[Event]) -> dict[int, tuple[int, int]]:
     """One scoring round (everything one tile completed), with The Robbers.
 
     Each player who scores several features decides their order (footnote: "the player
@@ -807,7 +809,7 @@ def _score_round(state: CarcassonneState, awards: list[tuple[int, int, str]], ev
         if seat not in per_seat:
             continue
         score = state.scores[seat]
-        lurking = {state.robbers[other] for other in range(seats) if other != seat and state.robbers[other] is not None}
+        lurking = {space for other, space in enumerate(state.robbers) if other != seat and space is not None}
         for points in least_robbed_order(score, per_seat[seat], lurking):
             first_from.setdefault(score % TRACK_SPACES, {}).setdefault(seat, points)
             score += points
@@ -860,6 +862,16 @@ def least_robbed_order(score: int, points: list[int], robber_spaces: set[int]) -
         if best is None or loss < best[0]:
             best = (loss, candidate)
     return best[1] if best else ()
+
+
+def _final_outcome(state: CarcassonneState) -> Outcome:
+    """How the finished game ended: the most points win (shared when tied)."""
+    best = max(state.scores)
+    winners = tuple(s for s in range(state.seats) if state.scores[s] == best)
+    key = "carcassonne.outcome.shared" if len(winners) > 1 else "carcassonne.outcome.win"
+    reason = msg(key, players=[SeatRef(s) for s in winners], count=best)
+    return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
+                   details={"breakdown": state.breakdown or []})
 
 
 def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:

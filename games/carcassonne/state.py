@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.carcassonne.board import NODE_STRIDE, Board
+from games.carcassonne.board import NODE_STRIDE, Board, Square
 from games.carcassonne.closeup import square_plan
 from games.carcassonne.data import (
     DISTINCT_ROTATIONS,
@@ -41,7 +41,8 @@ class CarcassonneState:
     phase: str
     turn: int
     drawn: str | None = None
-    fits: dict[str, Any] = field(default_factory=dict)  # derived: square -> rotations for the drawn tile
+    # derived: square -> rotations for the drawn tile
+    fits: dict[Square, tuple[int, ...]] = field(default_factory=dict)
     area: int | None = None
     square: tuple[int, int] | None = None
     asked: int | None = None
@@ -71,6 +72,24 @@ class CarcassonneState:
         self.log.append(text)
         if len(self.log) > LOG_LENGTH:
             del self.log[:-LOG_LENGTH]
+
+    def drawn_tile(self) -> str:
+        """The tile the player is placing (phases "place" and "rotate")."""
+        if self.drawn is None:
+            raise InvalidState(f"No tile is drawn in phase {self.phase!r}.")
+        return self.drawn
+
+    def chosen_square(self) -> Square:
+        """The square the drawn tile goes on (phase "rotate")."""
+        if self.square is None:
+            raise InvalidState(f"No square is chosen in phase {self.phase!r}.")
+        return self.square
+
+    def asked_seat(self) -> int:
+        """The seat asked to answer (phases "robber" and "crop_act")."""
+        if self.asked is None:
+            raise InvalidState(f"Nobody is asked in phase {self.phase!r}.")
+        return self.asked
 
     def supply(self, seat: int) -> int:
         return FOLLOWERS_PER_PLAYER - sum(1 for m in self.meeples if m[0] == seat)

@@ -4,18 +4,19 @@ Everything is public except the order of the pile: every view is the same apart 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from games.carcassonne.closeup import Layout
 from games.carcassonne.data import ORIENTED, TILES, TRACK_SPACES
 from games.carcassonne.grid import square_name
-from games.core import SeatRef, msg
+from games.core import Msg, Outcome, SeatRef, msg
 
 if TYPE_CHECKING:
     from games.carcassonne.engine import Carcassonne
     from games.carcassonne.state import CarcassonneState
 
 
-def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict:
+def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
     from games.carcassonne.engine import follower_spots, spot_names, squares_offered
 
     board = state.board
@@ -27,11 +28,11 @@ def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> 
     squares = list(plan.order) if plan else []
     groups = list(plan.groups) if plan else []
     closeup = None
-    if plan and not groups:
+    if plan is not None and plan.layout is not None:  # one picture shows every square (no groups)
         closeup = layout_json(plan.layout)
-    elif plan and state.area is not None:
+    elif plan is not None and state.area is not None:
         closeup = layout_json(plan.boxes[state.area])
-    view = {
+    view: dict[str, Any] = {
         "game": game.name,
         "seats": state.seats,
         "viewer": seat,
@@ -89,7 +90,7 @@ def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> 
     return view
 
 
-def layout_json(layout) -> dict:
+def layout_json(layout: Layout) -> dict[str, Any]:
     """A close-up's layout (games.carcassonne.closeup) as JSON: {"box": [x0, y0, columns, rows]},
     or {"side": [...]} / {"stack": [...]} of such parts."""
     if isinstance(layout[0], str):
@@ -97,23 +98,24 @@ def layout_json(layout) -> dict:
     return {"box": list(layout)}
 
 
-def _status(state: CarcassonneState, outcome):
+def _status(state: CarcassonneState, outcome: Outcome | None) -> Msg:
     if outcome is not None:
-        return outcome.reason
+        reason: Msg = outcome.reason  # Carcassonne's outcomes always give a Msg (Carcassonne.outcome)
+        return reason
     player = SeatRef(state.turn)
     if state.phase == "place":
         return msg("carcassonne.status.place", player=player, count=len(state.pile) + 1)
     if state.phase == "rotate":
-        return msg("carcassonne.status.rotate", player=player, square=square_name(*state.square))
+        return msg("carcassonne.status.rotate", player=player, square=square_name(*state.chosen_square()))
     if state.phase == "robber":
-        return msg("carcassonne.status.robber", player=SeatRef(state.asked))
+        return msg("carcassonne.status.robber", player=SeatRef(state.asked_seat()))
     if state.phase == "follower":
         return msg("carcassonne.status.follower", player=player)
     if state.phase == "crop":
         return msg("carcassonne.status.crop", player=player)
     if state.crop_mode == "add":
-        return msg("carcassonne.status.crop_add", player=SeatRef(state.asked))
-    return msg("carcassonne.status.crop_remove", player=SeatRef(state.asked))
+        return msg("carcassonne.status.crop_add", player=SeatRef(state.asked_seat()))
+    return msg("carcassonne.status.crop_remove", player=SeatRef(state.asked_seat()))
 
 
 __all__ = ["build_view", "layout_json", "ORIENTED"]

@@ -113,7 +113,8 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
             assert len(new) == 1 and world.pinged(world.latest_board()) == []
         elif new:
             # The wait passed on through a forced move to a player who was already waiting in
-            # private (Mac Robber's raid, Die Glücksritter's payment): one post naming them, which
+            # private (Mac Robber's raid, Die Glücksritter's payment, a Carcassonne robber answered by
+            # the next player to place): one post naming them, which
             # pings nobody who was not called before.
             message = world.latest_board()
             pinged = world.pinged(message)
@@ -203,6 +204,7 @@ async def test_carcassonne_turn_messages_fit_a_phone(world, lang):
     """Carcassonne: one post per handover, every turn's text within eight phone lines."""
     moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
         world, "carcassonne", ("anna", "olga", "Дмитрий"), 7, lang=lang)
-    assert moves > 60 and posts == handovers and pings == handovers
+    # A robber reaction answered by the next player to place is a new turn's post, no new ping.
+    assert moves > 60 and handovers <= posts and pings == handovers
     assert posts < moves, "a turn's sub-steps edit the turn message"
     assert reader.texts_checked > moves

@@ -121,3 +121,10 @@ def test_the_track_is_drawn_in_the_robber_step_only():
     with recording_texts() as drawn:
         render(view, NAMES[:3])
     assert "45" not in {r.text for r in drawn}
+
+
+def test_a_mask_is_read_as_one_band_and_a_colour_image_is_refused():
+    mask = art.city_mask("C", 0)  # the city covers the whole tile
+    assert art.mask_value(mask, (art.MASTER // 2, art.MASTER // 2)) == 255
+    with pytest.raises(TypeError, match="one band"):
+        art.mask_value(mask.convert("RGB"), (0, 0))

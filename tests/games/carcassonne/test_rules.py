@@ -72,6 +72,20 @@ def test_rotations_offered_are_only_those_that_fit_and_back_returns():
     assert state.phase == "place" and state.square is None
 
 
+def test_the_state_names_the_drawn_tile_chosen_square_and_asked_seat_or_says_none_is_there():
+    state = position([("D", 0, 0, "N")], drawn="U")
+    assert state.drawn_tile() == "U"
+    with pytest.raises(InvalidState, match="No square is chosen"):
+        state.chosen_square()
+    with pytest.raises(InvalidState, match="Nobody is asked"):
+        state.asked_seat()
+    state, _ = play(state, "at 1,0")
+    assert state.chosen_square() == (1, 0)
+    state, _ = play(state, "turn N")  # the tile lies on the board: none is drawn until the next turn
+    with pytest.raises(InvalidState, match="No tile is drawn"):
+        state.drawn_tile()
+
+
 ROW_OF_ROADS = [("U", x, 0, "N") for x in range(-8, 9)]  # squares north and south, 19 columns wide
 
 
