@@ -253,14 +253,24 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
         if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
             dms[seat] = OwedDm()
     if change.kind == "move" and before is not None:
-        # What an open DM shows of the table (who still must act, the board in its picture) stays
-        # current while its decision is open (it offers moves: a choice to make, or one that may
-        # still be changed): "Alice and Bob must discard" is edited once Alice has discarded. A DM
-        # whose decision is over keeps what it showed (it is history: it lost its buttons above).
+        # What an open DM says of the table (who still must act) stays current while its
+        # decision is open (it offers moves: a choice to make, or one that may still be
+        # changed): "Alice and Bob must discard" is edited once Alice has discarded. Its picture
+        # stays as it is when the seat's own part of it did not change (bot.delivery.dms: the
+        # table is the channel's). A DM whose decision is over keeps what it showed (it is
+        # history: it lost its buttons above).
         for seat, row in dm_rows.items():
-            if row.buttons and seat not in dms and game.view(before, seat) != game.view(after, seat):
+            if row.buttons and seat not in dms and _dm_words_change(game, before, after, seat):
                 dms[seat] = OwedDm()
     return dms
+
+
+def _dm_words_change(game: Game, before: Any, after: Any, seat: int) -> bool:
+    """Whether what an open DM says of the table changes: the status it shows, whether it calls
+    its seat to move, the moves it offers."""
+    return (game.view(before, seat)["status"] != game.view(after, seat)["status"]
+            or (seat in game.to_act(before)) != (seat in game.to_act(after))
+            or game.legal_actions(before, seat) != game.legal_actions(after, seat))
 
 
 def _text_json(text: Any) -> Any:

@@ -274,7 +274,9 @@ class Deliveries:
         drawn: Images = {}
         if state is not None and due:
             readers = [seat for seat in due if not table.player_at(seat).computer]
-            drawn = await self.content.images_of(table, game, state, readers,
+            shown = {seat: kept.picture for seat in readers
+                     if (kept := self.dms.shown(table.id, rows[seat])) is not None}
+            drawn = await self.content.images_of(table, game, state, readers, shown=shown,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
         if public:
