@@ -40,7 +40,7 @@ from bot.locale import table_language
 from bot.storage import GameRow, Storage
 from bot.storage.rows import is_computer_user
 from bot.timing import Durations
-from bot.turns import history_text, turn_text
+from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
 
 log = logging.getLogger(__name__)
@@ -266,6 +266,7 @@ class Deliveries:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
         state = game.from_dict(table.state) if table.state is not None else None
+        game = Remembering(game)  # the pass asks for the same views and moves of this state again and again
         rows = await self.storage.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
