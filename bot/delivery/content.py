@@ -135,14 +135,15 @@ class Content:
         return discord.File(io.BytesIO(png), filename=filename, description=description)
 
     async def images_of(self, table: GameRow, game: Game, state: Any, seats: Sequence[int], *,
-                        board: bool = False, shown: dict[int, int | None] | None = None) -> Images:
+                        board: bool = False, shown: dict[int, int | None] | None = None,
+                        langs: dict[int, str] | None = None) -> Images:
         """The DM images of `state` for `seats`, drawn together where the renderer can (`many`:
         the board they share is drawn and compressed once), by (seat, language). Each is drawn
         from that seat's own view and goes only into that seat's DM of this very state.
         `board`: the public board in the table's language is drawn with them, under (None, lang),
         when a DM image is drawn in that language (a renderer may share the board's drawing).
         `shown`: the `picture_key` each seat's open DM shows; a seat whose picture stays is not
-        drawn."""
+        drawn. `langs`: filled with the languages read, by seat (for `private_payload`)."""
         many = getattr(self.render, "many", None)
         if many is None or len(seats) < (1 if board else 2):
             return {}
@@ -152,6 +153,8 @@ class Content:
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
                 lang = await self.private_language(table, seat)
+                if langs is not None:
+                    langs[seat] = lang
                 if shown and seat in shown and shown[seat] == picture_key(view, public, lang, table.names):
                     continue
                 by_language.setdefault(lang, []).append((seat, view))
@@ -214,13 +217,13 @@ class Content:
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,
-                              shown: int | None = None) -> PrivatePayload:
+                              shown: int | None = None, lang: str | None = None) -> PrivatePayload:
         """A seat's private view for a DM or 'My hand', in its player's language (that of their
         last interaction with the bot; the table's until then). `lines`: engine texts to add;
         `drawn`: DM images of this state already drawn (`images_of`); `shown`: the `picture_key`
         of the picture the DM shows now, if known: when it is still the one to show, none is drawn
-        (`picture_kept`)."""
-        lang = await self.private_language(table, seat)
+        (`picture_kept`); `lang`: the player's language, if read already."""
+        lang = lang or await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.client.get_guild(table.guild_id)
         channel = self.client.get_channel(table.channel_id)

@@ -97,8 +97,10 @@ class PrivateDeliveries:
         del self.refused_users[user_id]
         return True
 
-    async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision."""
+    async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
+                      lang: str | None = None) -> Failure | None:
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
+        player's language, if read already."""
         seat, version = row.seat, row.owed
         player = table.player_at(seat)
         if player.computer or state is None or await self.content.seat_left(table, seat):
@@ -116,7 +118,7 @@ class PrivateDeliveries:
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
-                                                     shown=shown.picture if shown is not None else None)
+                                                     shown=shown.picture if shown is not None else None, lang=lang)
         kwargs: dict[str, Any] = {"view": payload.view}
         if row.message_id is not None and not row.fresh:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
@@ -159,7 +161,7 @@ class PrivateDeliveries:
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
         if payload.picture_kept:  # a new DM draws its picture anew
-            payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn)
+            payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
             kwargs = {key: value for key, value in kwargs.items() if key != "file"}
             if payload.file is not None:
                 kwargs["file"] = payload.file
