@@ -132,7 +132,7 @@ class PhaseSampler:
 
     def start(self) -> PhaseSampler:
         self._switch = sys.getswitchinterval()
-        sys.setswitchinterval(0.0001)
+        sys.setswitchinterval(float(os.environ.get("PHASES_SWITCH", "0.0001")))
         self._share(skip=None)  # each thread's CPU so far is not counted
         self._thread = threading.Thread(target=self._run, name="phase-sampler", daemon=True)
         self._thread.start()
