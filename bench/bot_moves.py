@@ -112,6 +112,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
             sampler = PhaseSampler().start()
+            process_before = time.process_time()
             for _ in range(moves):
                 if "Game over" in world.latest_board().content:
                     break
@@ -120,11 +121,13 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 await take_turn(world, player, rng)
                 timings.append(time.perf_counter() - started)
             sampler.stop()
+            process_cpu = time.process_time() - process_before
             discord_side.close()
             made = world.env.backend.http_requests[requests_before:]
             renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
     renderer.phases = sampler.totals()
+    renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
     return handling, timings, renderer
 
@@ -187,7 +190,8 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")
     phases = getattr(renderer, "phases", None)
     if phases and timings:
-        print(f"  the bot's CPU per move {bot_seconds(phases) * 1000 / len(timings):.1f} ms, by phase:")
+        print(f"  the bot's CPU per move {bot_seconds(phases) * 1000 / len(timings):.1f} ms (the whole process's, "
+              f"the simulated Discord and players too: {renderer.process_cpu * 1000 / len(timings):.1f} ms), by phase:")
         print(table([("", phases, len(timings))]))
         if DETAIL:
             for phase, where, seconds in renderer.heaviest:

@@ -118,6 +118,7 @@ class PhaseSampler:
         self.block = block
         self.seconds: dict[str, float] = {phase: 0.0 for phase in (*PHASES, NOT_THE_BOT)}
         self.samples = 0
+        self.missed = 0  # looks at a thread given up (its stack changed while it was read)
         self.where: dict[tuple[str, CodeType | None], float] = {}  # (phase, the frame that decided it) -> s
         self._kinds: dict[CodeType, str | None] = {}
         self._idle: dict[CodeType, bool] = {}
@@ -160,7 +161,10 @@ class PhaseSampler:
                 shared = time.monotonic()
                 self._own = time.clock_gettime(clock)
                 if self.on_block is not None:
-                    self.on_block()
+                    try:
+                        self.on_block()
+                    except OSError:  # the totals are written again a block later
+                        pass
             if stopping:
                 return
 
@@ -190,7 +194,14 @@ class PhaseSampler:
         frames = sys._current_frames()
         with self._lock:
             for ident, frame in frames.items():
-                if ident != skip and (found := self._phase(frame)) is not None:
+                if ident == skip:
+                    continue
+                try:
+                    found = self._phase(frame)
+                except Exception:  # noqa: BLE001 - another thread's stack changed under the walk
+                    self.missed += 1  # (Python 3.11 can hand back a stale caller then): no look
+                    continue
+                if found is not None:
                     seen = self._seen.setdefault(ident, {})
                     seen[found] = seen.get(found, 0) + 1
             self.samples += 1
