@@ -15,8 +15,10 @@ and table sizes named. Two figures per move:
   tapping dice toggles, the click itself, and simcord's own bookkeeping.
 
 Prints median, 95th and 99th percentile and the slowest, and the time spent rendering; for a
-game longer than 200 moves also the last 100 (the fullest boards); and the Discord requests per
-move (all of them, and how many read something back: GETs).
+game longer than 200 moves also the last 100 (the fullest boards); the Discord requests per
+move (all of them, and how many read something back: GETs); and the bot's CPU per move by
+phase (bench.phases: the store, the engine, drawing, encoding, building and sending messages,
+discord.py's handling, ...), which a busy machine disturbs far less than the wall times.
 
     python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
 """
@@ -34,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.phases import PhaseSampler, bot_seconds, table
 from games import REGISTRY
 from renderers import render_png, render_pngs
 from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act
@@ -61,6 +64,9 @@ class TimedRenderer:
         with self._lock:
             self.seconds.extend([(time.perf_counter() - started) / len(views)] * len(views))
         return pngs
+
+
+DETAIL = False  # --detail: the frames that decided the most CPU
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -105,6 +111,8 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             requests_before = len(world.env.backend.http_requests)
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
+            sampler = PhaseSampler().start()
+            process_before = time.process_time()
             for _ in range(moves):
                 if "Game over" in world.latest_board().content:
                     break
@@ -112,10 +120,15 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 started = time.perf_counter()
                 await take_turn(world, player, rng)
                 timings.append(time.perf_counter() - started)
+            sampler.stop()
+            process_cpu = time.process_time() - process_before
             discord_side.close()
             made = world.env.backend.http_requests[requests_before:]
             renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
+    renderer.phases = sampler.totals()
+    renderer.process_cpu = process_cpu - sampler.own_seconds()
+    renderer.heaviest = sampler.heaviest()
     return handling, timings, renderer
 
 
@@ -175,6 +188,14 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")
+    phases = getattr(renderer, "phases", None)
+    if phases and timings:
+        print(f"  the bot's CPU per move {bot_seconds(phases) * 1000 / len(timings):.1f} ms (the whole process's, "
+              f"the simulated Discord and players too: {renderer.process_cpu * 1000 / len(timings):.1f} ms), by phase:")
+        print(table([("", phases, len(timings))]))
+        if DETAIL:
+            for phase, where, seconds in renderer.heaviest:
+                print(f"    {seconds * 1000 / len(timings):6.2f} ms  {phase:<12} {where}")
 
 
 # (game, table size, moves): the default runs; Carcassonne is played whole (its board grows).
@@ -188,15 +209,23 @@ def main() -> None:
     parser.add_argument("game", nargs="?", choices=sorted(REGISTRY))
     parser.add_argument("players", nargs="*", type=int)
     parser.add_argument("--moves", type=int, default=150)
+    parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
     args = parser.parse_args()
+    global DETAIL
+    DETAIL = args.detail
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:
         game = REGISTRY[args.game]
         runs = [(args.game, players, args.moves) for players in args.players or (game.min_players, game.max_players)]
+    columns = []
     for game, players, moves in runs:
         handling, timings, renderer = asyncio.run(play(game, players, moves, seed=3))
         report(f"{REGISTRY[game].title}, {players} players", handling, timings, renderer)
+        columns.append((f"{game[:10]} {players}", renderer.phases, len(timings)))
+    if len(columns) > 1:
+        print("\nThe bot's CPU per move by phase (all its threads; the simulated Discord and the players left out):")
+        print(table(columns))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,12 @@ this one (the stand-in and its players, on the same machine), and whether every
 channel's boards came in order. Then an estimate of the moves per hour one process serves
 before Discord's limits bind, against what its CPU allows. Nothing is asserted.
 
+With `--phases` the bot runs under bench.phases, and the bot's CPU per move is also shown by
+phase (the store, the engine, drawing, encoding, building and sending messages, discord.py's
+handling of the clicks and the gateway, ...) per rate and over all.
+
     python bench/discord_load.py [--tables 200] [--rates 1,2,4,8,16] [--seconds 60] [--game all]
-        [--guilds 20] [--latency 0.05] [--route-limit "POST /users/@me/channels=5/1" ...]
+        [--guilds 20] [--latency 0.05] [--route-limit "POST /users/@me/channels=5/1" ...] [--phases]
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.phases import PHASES, difference, read_totals, table
 from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig
 from bench.standin.process import cpu_seconds
 from bench.standin.ratelimits import RateLimiter, describe_limits, exempt_from_global, parse_route_limit
@@ -179,9 +184,12 @@ async def main_async(args) -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="discord-load-", dir=args.tmp) as folder:
         database = Path(folder) / "bot.sqlite3"
+        phases_out = str(Path(folder) / "phases.json")
         async with StandIn(config, limiter=limiter) as standin:
             bot = BotProcess(api_url=standin.api_url, token=standin.world.token, database_path=database,
-                             log_path=Path(args.logs) / "bot-discord-load.log" if args.logs else None)
+                             log_path=Path(args.logs) / "bot-discord-load.log" if args.logs else None,
+                             module=("bench.phases", "bot") if args.phases else ("bot",),
+                             extra_env={"PHASES_OUT": phases_out} if args.phases else None)
             await bot.start()
             tables = Tables(standin, database, seed=args.seed)
             try:
@@ -194,9 +202,14 @@ async def main_async(args) -> None:
                 results = []
                 for rate in rates:
                     cpu_before, own_before = cpu_seconds(bot.pid), time.process_time()
+                    phases_before = read_totals(phases_out)
                     window = await drive(tables, runs, rate, args.seconds, rng)
-                    figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before,
-                                             time.process_time() - own_before)
+                    await asyncio.sleep(0.5 if args.phases else 0)  # the sampler's next totals
+                    phases = difference(read_totals(phases_out), phases_before) if args.phases else {}
+                    # The sampler's own CPU is not the bot's.
+                    figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before
+                                             - phases.get("sampler", 0.0), time.process_time() - own_before)
+                    figures["phases"] = phases
                     results.append((rate, figures))
                     print_row(rate, figures)
                     standin.recorder.forget(window["started"] - 1)
@@ -222,7 +235,11 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
     good = [rate for rate, f in measured if f["in_time"] >= 0.99 and f["board_p99"] <= ACK_DEADLINE]
     all_per_move = sum(f["requests"] for _, f in measured) / moves
     print(f"\nper move: {bound_per_move:.2f} requests the global limit counts, {all_per_move:.2f} in all; "
-          f"{cpu_per_move * 1000:.0f} ms of the bot's CPU")
+          f"{cpu_per_move * 1000:.1f} ms of the bot's CPU")
+    if any(f["phases"] for _, f in measured):
+        overall = {phase: sum(f["phases"].get(phase, 0.0) for _, f in measured) for phase in PHASES}
+        print("the bot's CPU per move by phase (bench.phases; the sampler's own CPU left out):")
+        print(table([*((f"{rate:g}/s", f["phases"], f["moves"]) for rate, f in measured), ("all", overall, moves)]))
     top_routes = sum((f["routes"] for _, f in measured), start=type(measured[0][1]["routes"])())
     print("requests by route over all rates: " + ", ".join(f"{route} {count / moves:.2f}/move"
                                                            for route, count in top_routes.most_common(8)))
@@ -265,6 +282,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tmp", default=None)
     parser.add_argument("--logs", default=None, help="a folder for the bot's log")
+    parser.add_argument("--phases", action="store_true",
+                        help="run the bot under bench.phases and print where its CPU goes, by phase")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -18,7 +18,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import discord
@@ -176,7 +176,8 @@ class Moves:
                     return None
                 await self._store(change)
                 waiting = change.game.to_act(change.before) if change.kind == "move" and change.by_person else None
-                await self._moves_made_at_once(game_id, change.game, waiting)
+                await self._moves_made_at_once(game_id, change.game, waiting,
+                                               made_by=change if change.kind == "move" else None)
             if interaction is not None:
                 self.deliveries.watch(game_id, change.version, interaction)
             self.deliveries.kick(game_id)
@@ -191,16 +192,33 @@ class Moves:
                 await self._moves_made_at_once(game_id, self.engine(table.game))
             self.deliveries.kick(game_id)
 
-    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset[Any] | None = None) -> None:
+    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset[Any] | None = None, *,
+                                  made_by: Change | None = None) -> None:
         """The decisions nobody must be asked for (`self.automatic`), each a move of its own through
         the same steps as any move, until the game waits for a person. `waiting`: whom the game
-        waited for before the person's move that led to them (they are not called anew)."""
+        waited for before the person's move that led to them (they are not called anew).
+        `made_by`: the move just stored: whether it leads to one made at once is asked of the state
+        it left, without reading the game back (nearly always none is)."""
+        known = None
+        if made_by is not None and self.automatic is not None:
+            if game.outcome(made_by.after) is not None:
+                return  # the game is over
+            # The row as the move left it, as far as the question needs (its id, seed, language
+            # and new version; the state is the one given).
+            moved = replace(made_by.table, version=made_by.version)
+            known = await self.automatic(moved, game, made_by.after)
+            if known is None:
+                return
         for _ in range(AUTOMATIC_LIMIT if self.automatic is not None else 0):
             table = await self.table(game_id)
             if table.status != "active":
                 return
             state = game.from_dict(table.started_state)
-            made = await self.automatic(table, game, state)
+            if known is not None and made_by is not None and table.version == made_by.version:
+                made = known  # asked of this very state and version just now
+            else:
+                made = await self.automatic(table, game, state)
+            known = None
             if made is None:
                 return
             seat, action, note = made

@@ -222,9 +222,10 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
     privately when its hidden view changed or it faces a new decision the public board does not
     already offer; a DM that still asks its seat to move, though the seat has nothing to do now,
     is owed too (it loses its buttons)."""
-    table, game, before, after, mover = change.table, change.game, change.before, change.after, change.seat
+    table, before, after, mover = change.table, change.before, change.after, change.seat
     seats = range(len(table.players))
     lang = table_language(table)
+    game = Remembering(change.game)  # each view, seat to act and legal moves worked out once
     dms: dict[int, OwedDm] = {}
     if change.kind in ("start", "undo", "replace"):
         public = game.view(after, None)
@@ -253,22 +254,71 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
         if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
             dms[seat] = OwedDm()
     if change.kind == "move" and before is not None:
-        # What an open DM shows of the table (who still must act, the board in its picture) stays
-        # current while its decision is open (it offers moves: a choice to make, or one that may
-        # still be changed): "Alice and Bob must discard" is edited once Alice has discarded. A DM
-        # whose decision is over keeps what it showed (it is history: it lost its buttons above).
+        # What an open DM says of the table (who still must act) stays current while its
+        # decision is open (it offers moves: a choice to make, or one that may still be
+        # changed): "Alice and Bob must discard" is edited once Alice has discarded. Its picture
+        # stays as it is when the seat's own part of it did not change (bot.delivery.dms: the
+        # table is the channel's). A DM whose decision is over keeps what it showed (it is
+        # history: it lost its buttons above).
         for seat, row in dm_rows.items():
-            if row.buttons and seat not in dms and game.view(before, seat) != game.view(after, seat):
+            if row.buttons and seat not in dms and _dm_words_change(game, before, after, seat):
                 dms[seat] = OwedDm()
     return dms
+
+
+class Remembering:
+    """A game whose views, seats to act, legal moves and outcomes of the states asked about are
+    worked out once each: a plan, or a delivery worker's pass, asks for the same ones again and
+    again, and a state never changes. Everything else is the game's own. The views it hands out
+    are shared: read them, never change them. Lives as long as the states it is asked about."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._views: dict[tuple[int, int | None], dict] = {}
+        self._to_act: dict[int, frozenset] = {}
+        self._legal: dict[tuple[int, int], list] = {}
+        self._outcomes: dict[int, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        key = (id(state), seat)
+        if key not in self._views:
+            self._views[key] = self.game.view(state, seat)
+        return self._views[key]
+
+    def to_act(self, state: Any) -> frozenset:
+        if id(state) not in self._to_act:
+            self._to_act[id(state)] = self.game.to_act(state)
+        return self._to_act[id(state)]
+
+    def legal_actions(self, state: Any, seat: int) -> list:
+        key = (id(state), seat)
+        if key not in self._legal:
+            self._legal[key] = self.game.legal_actions(state, seat)
+        return self._legal[key]
+
+    def outcome(self, state: Any) -> Any:
+        if id(state) not in self._outcomes:
+            self._outcomes[id(state)] = self.game.outcome(state)
+        return self._outcomes[id(state)]
+
+
+def _dm_words_change(game: Game | Remembering, before: Any, after: Any, seat: int) -> bool:
+    """Whether what an open DM says of the table changes: the status it shows, whether it calls
+    its seat to move, the moves it offers."""
+    return (game.view(before, seat)["status"] != game.view(after, seat)["status"]
+            or (seat in game.to_act(before)) != (seat in game.to_act(after))
+            or game.legal_actions(before, seat) != game.legal_actions(after, seat))
 
 
 def _text_json(text: Any) -> Any:
     return text.to_json() if isinstance(text, Msg) else text
 
 
-def needs_private_update(game: Game, before: Any, after: Any, seat: int, mover: int, board_serves_actor: bool,
-                         public_views: tuple[dict[str, Any], dict[str, Any]]) -> bool:
+def needs_private_update(game: Game | Remembering, before: Any, after: Any, seat: int, mover: int,
+                         board_serves_actor: bool, public_views: tuple[dict[str, Any], dict[str, Any]]) -> bool:
     """A seat hears privately when its hidden view changed or it faces a new decision that the
     public board does not already offer. `public_views`: the public views before and after."""
     public_before, public_after = public_views

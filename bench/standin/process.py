@@ -77,13 +77,14 @@ class RssSampler:
 class BotProcess:
     def __init__(self, *, api_url: str, token: str, database_path: str | Path, log_level: str = "INFO",
                  extra_env: dict[str, str] | None = None, log_path: str | Path | None = None,
-                 keep_lines: int = 2000) -> None:
+                 keep_lines: int = 2000, module: tuple[str, ...] = ("bot",)) -> None:
         self.api_url = api_url
         self.token = token
         self.database_path = str(database_path)
         self.log_level = log_level
         self.extra_env = extra_env or {}
         self.log_path = Path(log_path) if log_path else None
+        self.module = module  # what `python -m` runs: the bot, or the bot under bench.phases
         self.lines: deque[str] = deque(maxlen=keep_lines)
         self.process: asyncio.subprocess.Process | None = None
         self.started_at: float | None = None
@@ -116,7 +117,7 @@ class BotProcess:
     async def start(self) -> None:
         # The bot reads a .env from the folder it starts in and above: start it in an empty one.
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self._folder.name, env=self.environment(),
+            sys.executable, "-m", *self.module, cwd=self._folder.name, env=self.environment(),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, limit=2**20)
         self.started_at = time.monotonic()
         if self.log_path is not None:

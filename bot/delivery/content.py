@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -48,6 +49,39 @@ class PrivatePayload:
     view: discord.ui.View | None
     done: str = ""  # the same DM once its decision is over: no status, no call to move
     moves: bool = False  # it offers moves (not only standing orders' toggles)
+    picture: int | None = None  # what its picture shows of the seat's own (`picture_key`); None: no picture
+    picture_kept: bool = False  # the picture is the one the DM shows already: `file` is None, nothing drawn
+    buttons: int = 0  # its components, the version left out (`buttons_key`)
+    toggles: bool = False  # it offers toggles (items chosen by taps that live only in the message)
+
+
+def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: Sequence[str]) -> int | None:
+    """What a seat's DM picture shows of the seat's own (its private part, in its language),
+    or None when its DM has no picture (nothing private to show). A DM whose picture showed the
+    same needs no new one: the table around it is the channel's, and the DM's words say who is
+    to act."""
+    private = private_delta(view, public)
+    if not private or not private_shown(view):
+        return None
+    return hash(repr((private, lang, tuple(names))))
+
+
+def buttons_key(view: discord.ui.View | None) -> int:
+    """A DM's components, the version in their custom_ids left out: equal keys offer the same
+    decision (what is chosen by taps aside)."""
+    if view is None:
+        return 0
+    parts = []
+    for child in view.children:
+        item = getattr(child, "item", child)  # a DynamicItem's button or select
+        parts.append((type(item).__name__, VERSION_IN_ID.sub(r"\1", getattr(item, "custom_id", None) or ""),
+                      str(getattr(item, "label", "")), str(getattr(item, "style", "")),
+                      str(getattr(item, "disabled", "")), getattr(item, "placeholder", None),
+                      tuple((o.value, o.label) for o in getattr(item, "options", ())), child.row))
+    return hash(tuple(parts))
+
+
+VERSION_IN_ID = re.compile(r"^(rk:(?:move|pick|tog):\d+:)\d+")  # the version after the game's id
 
 
 def channel_url(table: GameRow) -> str:
@@ -101,12 +135,15 @@ class Content:
         return discord.File(io.BytesIO(png), filename=filename, description=description)
 
     async def images_of(self, table: GameRow, game: Game, state: Any, seats: Sequence[int], *,
-                        board: bool = False) -> Images:
+                        board: bool = False, shown: dict[int, int | None] | None = None,
+                        langs: dict[int, str] | None = None) -> Images:
         """The DM images of `state` for `seats`, drawn together where the renderer can (`many`:
         the board they share is drawn and compressed once), by (seat, language). Each is drawn
         from that seat's own view and goes only into that seat's DM of this very state.
         `board`: the public board in the table's language is drawn with them, under (None, lang),
-        when a DM image is drawn in that language (a renderer may share the board's drawing)."""
+        when a DM image is drawn in that language (a renderer may share the board's drawing).
+        `shown`: the `picture_key` each seat's open DM shows; a seat whose picture stays is not
+        drawn. `langs`: filled with the languages read, by seat (for `private_payload`)."""
         many = getattr(self.render, "many", None)
         if many is None or len(seats) < (1 if board else 2):
             return {}
@@ -115,7 +152,12 @@ class Content:
         for seat in seats:
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
-                by_language.setdefault(await self.private_language(table, seat), []).append((seat, view))
+                lang = await self.private_language(table, seat)
+                if langs is not None:
+                    langs[seat] = lang
+                if shown and seat in shown and shown[seat] == picture_key(view, public, lang, table.names):
+                    continue
+                by_language.setdefault(lang, []).append((seat, view))
         if board and table_language(table) in by_language:
             by_language[table_language(table)].insert(0, (None, public))
         images: Images = {}
@@ -174,11 +216,14 @@ class Content:
         return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
-                              lines: Sequence[Any] = (), *, drawn: Images | None = None) -> PrivatePayload:
+                              lines: Sequence[Any] = (), *, drawn: Images | None = None,
+                              shown: int | None = None, lang: str | None = None) -> PrivatePayload:
         """A seat's private view for a DM or 'My hand', in its player's language (that of their
         last interaction with the bot; the table's until then). `lines`: engine texts to add;
-        `drawn`: DM images of this state already drawn (`images_of`)."""
-        lang = await self.private_language(table, seat)
+        `drawn`: DM images of this state already drawn (`images_of`); `shown`: the `picture_key`
+        of the picture the DM shows now, if known: when it is still the one to show, none is drawn
+        (`picture_kept`); `lang`: the player's language, if read already."""
+        lang = lang or await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.client.get_guild(table.guild_id)
         channel = self.client.get_channel(table.channel_id)
@@ -210,15 +255,21 @@ class Content:
         status = presenter.named(view["status"], table, lang) if choices else ""
         content = presenter.private_text(header, said, status, may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
-        private = bool(private_delta(view, game.view(state, None))) and private_shown(view)
-        description = presenter.clip(" ".join((
-            t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
-            presenter.named(secrets, table, lang) if secrets else "",
-            presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
-        file = await self.image(view, table.names, "hand.png", lang, description,
-                                drawn=(drawn or {}).get((seat, lang))) if private else None
+        picture = picture_key(view, game.view(state, None), lang, table.names)
+        kept = picture is not None and picture == shown
+        file = None
+        if picture is not None and not kept:
+            description = presenter.clip(" ".join((
+                t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
+                presenter.named(secrets, table, lang) if secrets else "",
+                presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
+            file = await self.image(view, table.names, "hand.png", lang, description,
+                                    drawn=(drawn or {}).get((seat, lang)))
+            if file is None:
+                picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done, moves=bool(choices))
+        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture,
+                              picture_kept=kept, buttons=buttons_key(components), toggles=bool(toggles))
 
 
 async def _no_deadlines(table: GameRow) -> str:

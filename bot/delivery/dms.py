@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot import presenter
-from bot.delivery.content import Content, Images
+from bot.delivery.content import Content, Images, PrivatePayload
 from bot.delivery.requests import Failure, nonce_for
 from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
@@ -27,6 +29,18 @@ from games.core import Game
 
 log = logging.getLogger(__name__)
 
+SHOWN_KEPT = 20_000  # open DMs whose picture and buttons are remembered (a few MiB at most)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What this process last sent to a seat's open DM: its picture (`picture_key`) and its
+    components (`buttons_key`), made for the game's `version`."""
+
+    message_id: int
+    picture: int | None
+    buttons: int
+    version: int
 
 
 class PrivateDeliveries:
@@ -44,6 +58,35 @@ class PrivateDeliveries:
         # Users whose DMs were refused, and when (monotonic): tried again when they are back.
         self.refused_users: dict[int, float] = {}
         self.durations = durations
+        # What each open DM shows, as this process sent it: an edit that changes neither its
+        # picture nor its decision sends its words alone (no picture drawn, a player's taps on
+        # its toggles kept). Only a process that serves every server knows: with shards in
+        # several processes another one may have edited the DM since.
+        self.alone = getattr(client, "shard_ids", None) is None
+        self._shown: OrderedDict[tuple[int, int], Shown] = OrderedDict()
+
+    def shown(self, game_id: int, row: DmRow) -> Shown | None:
+        """What the seat's open DM shows, if this process sent it and nothing changed it since."""
+        shown = self._shown.get((game_id, row.seat)) if self.alone else None
+        if shown is None or row.fresh or shown.message_id != row.message_id:
+            return None
+        return shown
+
+    async def _same_decision(self, table: GameRow, seat: int, shown: Shown | None,
+                             payload: PrivatePayload) -> bool:
+        """Whether the DM's components offer, with toggles, the decision the seat faces now,
+        untouched by the seat since (it made no move since they were sent)."""
+        if shown is None or not payload.toggles or shown.buttons != payload.buttons:
+            return False
+        last = await self.storage.last_action_of(table.id, seat)
+        return last is None or last.version <= shown.version
+
+    def _remember(self, game_id: int, seat: int, shown: Shown | None) -> None:
+        self._shown.pop((game_id, seat), None)
+        if shown is not None and self.alone:
+            self._shown[(game_id, seat)] = shown
+            while len(self._shown) > SHOWN_KEPT:
+                self._shown.popitem(last=False)
 
     def back(self, user_id: int) -> bool:
         """Whether a user whose DMs were refused, and who interacts with the bot now, is to be
@@ -54,8 +97,10 @@ class PrivateDeliveries:
         del self.refused_users[user_id]
         return True
 
-    async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision."""
+    async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
+                      lang: str | None = None) -> Failure | None:
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
+        player's language, if read already."""
         seat, version = row.seat, row.owed
         player = table.player_at(seat)
         if player.computer or state is None or await self.content.seat_left(table, seat):
@@ -71,16 +116,31 @@ class PrivateDeliveries:
             await self._finish(row, row.done_text)
             await self.storage.dm_finished(table.id, seat, forget=True)
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
-        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn)
+        shown = self.shown(table.id, row)
+        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
+                                                     shown=shown.picture if shown is not None else None, lang=lang)
         kwargs: dict[str, Any] = {"view": payload.view}
         if row.message_id is not None and not row.fresh:
             message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say.
                 result = await self.edit(message, content=row.done_text or payload.done, view=None)
+                after = None
             else:
-                result = await self.edit(message, content=payload.content,
-                                         attachments=[payload.file] if payload.file is not None else [], **kwargs)
+                fields: dict[str, Any] = {"content": payload.content}
+                if not payload.picture_kept and not (shown is not None and shown.picture is None
+                                                     and payload.picture is None):
+                    fields["attachments"] = [payload.file] if payload.file is not None else []
+                if await self._same_decision(table, seat, shown, payload):
+                    # Its components stay, with whatever the player has tapped on its toggles so
+                    # far; a click on them is judged like one on an older DM (the same decision).
+                    after = Shown(row.message_id, payload.picture, payload.buttons, shown.version)
+                else:
+                    fields["view"] = payload.view
+                    after = Shown(row.message_id, payload.picture, payload.buttons, table.version)
+                result = await self.edit(message, **fields)
+            # (An edit that failed may still land: what the DM shows is not known then.)
+            self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
             if not isinstance(result, Failure):
                 await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                                 channel_id=row.channel_id, message_id=row.message_id,
@@ -100,10 +160,16 @@ class PrivateDeliveries:
             dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
+        if payload.picture_kept:  # a new DM draws its picture anew
+            payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
+            kwargs = {key: value for key, value in kwargs.items() if key != "file"}
+            if payload.file is not None:
+                kwargs["file"] = payload.file
         message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, version),
                                                       **kwargs))
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
+        self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
                                         channel_id=message.channel.id, message_id=message.id,
                                         buttons=payload.moves, done_text=payload.done)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.storage.queries import Queries, Write
@@ -193,6 +193,17 @@ class DeliveryStore(Queries):
                 "board_owed = CASE WHEN version = ? AND turn_number = ? THEN 0 ELSE board_owed END WHERE id = ?",
                 (message_id, version, turn, version, turn, game_id))
             return True
+
+    async def board_now(self, table: GameRow) -> GameRow | None:
+        """`table` with its board's fields as stored now (which message, whether it is owed, the
+        version and turns): what the worker needs after a board is shown, without reading and
+        decoding the whole game again. None if the game is gone."""
+        row = await self._row("SELECT status, version, board_owed, board_message_id, board_version, board_turn, "
+                              "turn_number FROM games WHERE id = ?", (table.id,))
+        if row is None:
+            return None
+        return replace(table, status=row[0], version=row[1], board_owed=bool(row[2]), board_message_id=row[3],
+                       board_version=row[4], board_turn=row[5], turn_number=row[6])
 
     async def board_again(self, game_id: int) -> None:
         """The open turn's message is edited once more (an older edit may have landed after the

@@ -40,7 +40,7 @@ from bot.locale import table_language
 from bot.storage import GameRow, Storage
 from bot.storage.rows import is_computer_user
 from bot.timing import Durations
-from bot.turns import history_text, turn_text
+from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
 
 log = logging.getLogger(__name__)
@@ -266,23 +266,28 @@ class Deliveries:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
         state = game.from_dict(table.state) if table.state is not None else None
+        game = Remembering(game)  # the pass asks for the same views and moves of this state again and again
         rows = await self.storage.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
                and (row.closed_until is None or row.closed_until <= now)]
         public = self.owns_guild(table.guild_id)
         drawn: Images = {}
+        langs: dict[int, str] = {}
         if state is not None and due:
             readers = [seat for seat in due if not table.player_at(seat).computer]
-            drawn = await self.content.images_of(table, game, state, readers,
+            shown = {seat: kept.picture for seat in readers
+                     if (kept := self.dms.shown(table.id, rows[seat])) is not None}
+            drawn = await self.content.images_of(table, game, state, readers, shown=shown, langs=langs,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
         if public:
             failure = await self._channel(table, game, state, drawn)
-            await self._answer_movers(game_id, failure)
+            await self._answer_movers(game_id, failure, table)
             if failure is not None:
                 waits.append(failure.after)
-        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn) for seat in due)):
+        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat))
+                                              for seat in due)):
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
         if not waits and game_id in self._late:
@@ -345,7 +350,7 @@ class Deliveries:
             result = await self._board(table, game, state, drawn)
             if isinstance(result, Failure):
                 return await self._channel_failed(table, result, "board")
-            table = await self.storage.get_game(table.id) or table
+            table = await self.storage.board_now(table) or table
         for delivery_id, kind, payload in owed:
             if kind != "close" or payload["message_id"] == table.board_message_id:
                 continue
@@ -490,12 +495,13 @@ class Deliveries:
         if not isinstance(dm, Failure):
             await self._request(lambda: dm.send(text))
 
-    async def _answer_movers(self, game_id: int, failure: Failure | None) -> None:
-        """Movers waiting to hear: told once when their move cannot be shown, and again once it is."""
+    async def _answer_movers(self, game_id: int, failure: Failure | None, known: GameRow | None = None) -> None:
+        """Movers waiting to hear: told once when their move cannot be shown, and again once it is.
+        `known`: the game as read at the pass's start (its board's fields are read anew)."""
         watches = self._watches.get(game_id)
         if not watches:
             return
-        table = await self.storage.get_game(game_id)
+        table = await self.storage.get_game(game_id) if known is None else await self.storage.board_now(known)
         kept = []
         for watch in watches:
             if time.monotonic() - watch.since >= WATCH_LIFE:

@@ -10,7 +10,17 @@ import pytest
 
 from games import REGISTRY
 from i18n import translate
-from tests.bot.harness import bot_factory, offers_moves, start_table, take_turn, to_act
+from tests.bot.harness import (
+    bot_factory,
+    latest_dm_with_moves,
+    offers_moves,
+    seat_order,
+    start_table,
+    take_turn,
+    to_act,
+    toggle_buttons,
+)
+from tests.bot.test_gluecksritter_choice import choose, confirm_button, tap, toggled
 
 NAMES = ("alice", "bob", "carol", "dave", "erin")
 
@@ -51,3 +61,42 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, name, players, 
             assert status in dms[-1].content, (person.name, status, dms[-1].content)
             checked += 1
     assert checked >= 10, checked
+
+
+async def test_another_players_choice_keeps_the_cards_a_player_has_tapped(world, renderer):
+    """Die Glücksritter: Anna has tapped one card of two in her DM when Bernd confirms his
+    choice. Her DM then says that Bernd has chosen, still shows her tap, and keeps its picture
+    as it was (her own cards did not change: nothing is drawn for her); the tapped card goes
+    into her choice."""
+    people = [world.player(name) for name in ("anna", "bernd", "clara")]
+    game_id = await start_table(world, *people, game="gluecksritter")
+    anna, bernd, clara = seat_order(world, game_id, people)
+    game = REGISTRY["gluecksritter"]
+    seats = world.seats(game_id)
+    dm = latest_dm_with_moves(world, anna)
+    picture = world.png(dm)
+    assert toggle_buttons(dm)
+    assert toggled(await tap(world, anna, dm, 3)) == [3]
+    dm = world.fresh(dm)
+    assert toggled(dm) == [3]
+    said = dm.content
+    drawn_for_anna = sum(seats[anna.id] in viewers for viewers in renderer.viewers_of.values())
+
+    await choose(world, bernd, [1, 2])
+
+    now = world.fresh(dm)
+    state = game.from_dict(world.stored_state(game_id))
+    names = dict(world.query("SELECT seat, name FROM seats WHERE game_id = ?", (game_id,)))
+    status = translate(game.view(state, seats[anna.id])["status"], "en", [f"**{names[s]}**" for s in range(3)])
+    assert now.content != said and status in now.content, (status, now.content)
+    assert toggled(now) == [3], "the edit lost Anna's tap"
+    assert world.png(now) == picture
+    assert sum(seats[anna.id] in viewers for viewers in renderer.viewers_of.values()) == drawn_for_anna
+
+    # Her second card on the message as it is now, and the confirmation: both cards are hers.
+    now = await tap(world, anna, now, 5)
+    assert toggled(now) == [3, 5]
+    await world.click(anna, now, custom_id=confirm_button(now)["custom_id"])
+    state = game.from_dict(world.stored_state(game_id))
+    mine = game.view(state, seats[anna.id])["private"]["choice"]
+    assert sorted(mine["cards"]) == [3, 5], mine

@@ -1,0 +1,294 @@
+"""Where the bot's CPU goes, by phase: a sampling profiler for the benches.
+
+A thread wakes every `interval` seconds, reads how much CPU each other thread of the process
+used since its last look (each thread's own CPU clock) and charges it to the phase that thread
+is in now, judged from its stack: the innermost frame of a file that belongs to a phase decides
+(library frames that serve whoever called them, such as Pillow, json or aiohttp, are looked
+through). So the figures add up to the CPU the process used (less the sampler's own), and
+drawing in the drawing thread or SQLite in aiosqlite's thread count where they run.
+
+Phases (PHASES, in this order): the store (reading and writing it: bot.storage, aiosqlite,
+sqlite3), the engine (games/), drawing (renderers/), encoding the images (palette and PNG:
+`renderers._png`, `_palette_image`, `renderers.common.encode_pngs`, `to_palette`), building the
+messages (bot.delivery.content, presenter, i18n, bot.components, bot.turns' planning,
+discord.ui), sending them (the delivery worker, discord.py's HTTP), discord.py's own handling of
+the click and the gateway (the rest of discord/), the bot's move pipeline and commands (the rest
+of bot/), logging, and the event loop with whatever else. Frames of the simulated Discord and of
+the bench's players are "not the bot" and left out of the bot's figures.
+
+    sampler = PhaseSampler(); sampler.start(); ...; sampler.stop(); sampler.totals()
+
+`python -m bench.phases MODULE [ARGS]` runs a module (the bot: `-m bench.phases bot`) with a
+sampler, which writes its running totals as JSON to $PHASES_OUT every quarter second, for a
+driver to read before and after a measured window (`read_totals`, `difference`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+from pathlib import Path
+from types import CodeType, FrameType
+
+REPO = str(Path(__file__).resolve().parents[1])
+
+PHASES = ("store", "engine", "drawing", "encoding", "messages", "sending", "discord.py", "bot", "logging",
+          "loop/other")
+LABELS = {
+    "store": "store (read/write)",
+    "engine": "engine (games/)",
+    "drawing": "drawing (renderers/)",
+    "encoding": "encoding images",
+    "messages": "building messages",
+    "sending": "sending (worker, HTTP)",
+    "discord.py": "discord.py click+gateway",
+    "bot": "bot: move pipeline, rest",
+    "logging": "logging",
+    "loop/other": "event loop, other",
+}
+NOT_THE_BOT = "not the bot"
+
+ENCODING = {("renderers/__init__.py", "_png"), ("renderers/__init__.py", "_palette_image"),
+            ("renderers/common.py", "encode_pngs"), ("renderers/common.py", "to_palette"),
+            ("renderers/common.py", "_rows"), ("renderers/common.py", "_chunk")}
+MESSAGES = ("bot/delivery/content.py", "bot/presenter.py", "bot/components.py", "bot/choices.py", "bot/turns.py",
+            "bot/records.py", "bot/info.py", "bot/translator.py", "bot/locale.py", "i18n/")
+SENDING = ("bot/delivery/", "discord/http.py", "discord/webhook/")
+STORE = ("bot/storage/", "bot/delivery/storage.py", "bot/days/storage", "bot/league/storage", "bot/postgres.py",
+         "bot/migrations.py")
+
+
+def _relative(filename: str) -> str:
+    """A file's path in its package's folder or the repository ("discord/http.py", "bot/moves.py")."""
+    marker = "site-packages/"
+    at = filename.find(marker)
+    if at >= 0:
+        return filename[at + len(marker):]
+    if filename.startswith(REPO):
+        return filename[len(REPO) + 1:]
+    return filename
+
+
+def classify(code: CodeType) -> str | None:
+    """The phase a frame of `code` puts its thread in, or None to look at its caller."""
+    path = _relative(code.co_filename)
+    if (path, code.co_name) in ENCODING:
+        return "encoding"
+    if path.startswith(("simcord/", "tests/", "bench/")) or "/simcord/" in path:
+        return NOT_THE_BOT
+    if path.startswith("renderers/"):
+        return "drawing"
+    if path.startswith("games/"):
+        return "engine"
+    if path.startswith(STORE) or path.startswith(("aiosqlite/", "sqlite3/", "asyncpg/")) or "/sqlite3/" in path:
+        return "store"
+    if path.startswith(MESSAGES) or path.startswith(("discord/ui/", "discord/file.py", "discord/embeds.py")):
+        return "messages"
+    if path.startswith(SENDING):
+        return "sending"
+    if path.startswith("discord/"):
+        return "discord.py"
+    if path.startswith("bot/"):
+        return "bot"
+    if "/logging/" in path:
+        return "logging"
+    if "/asyncio/" in path or path.endswith("/selectors.py"):
+        return "loop/other"  # the event loop's own work, and what asyncio does for its callers
+    return None  # a library working for its caller (Pillow, json, aiohttp, the standard library)
+
+
+IDLE = {("selectors.py", "select"), ("threading.py", "wait"), ("queue.py", "get"),
+        ("concurrent/futures/thread.py", "_worker")}
+"""Top frames of a thread that waits (for the event loop's sockets, a lock, a queue)."""
+
+
+class PhaseSampler:
+    """Samples the process's other threads (see the module). Each look notes the phase every
+    thread that does not wait is in; every `block` seconds each thread's CPU of that block is
+    shared out over the phases its looks found it in. (Charging a whole block to where a thread
+    is at the moment of a look would charge the work of its short bursts to the wait after them.)
+    While sampling, threads hand over Python's lock every 100 µs at most, so a look lands in the
+    middle of a burst of Python code rather than at its end."""
+
+    def __init__(self, interval: float = 0.001, block: float = 0.25) -> None:
+        self.interval = interval
+        self.block = block
+        self.seconds: dict[str, float] = {phase: 0.0 for phase in (*PHASES, NOT_THE_BOT)}
+        self.samples = 0
+        self.missed = 0  # looks at a thread given up (its stack changed while it was read)
+        self.where: dict[tuple[str, CodeType | None], float] = {}  # (phase, the frame that decided it) -> s
+        self._kinds: dict[CodeType, str | None] = {}
+        self._idle: dict[CodeType, bool] = {}
+        self._clocks: dict[int, tuple[int, float]] = {}  # thread id -> (clock id, CPU seconds at the last block)
+        self._seen: dict[int, dict[tuple[str, CodeType | None], int]] = {}  # thread id -> looks per (phase, frame)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._switch = sys.getswitchinterval()
+        self._own = 0.0
+        self.on_block = None  # called by the sampler's thread after each block (the wrapper's dumps)
+
+    def start(self) -> PhaseSampler:
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(float(os.environ.get("PHASES_SWITCH", "0.0001")))
+        self._share(skip=None)  # each thread's CPU so far is not counted
+        self._thread = threading.Thread(target=self._run, name="phase-sampler", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        sys.setswitchinterval(self._switch)
+
+    def own_seconds(self) -> float:
+        """The sampler's own CPU so far (not in the totals)."""
+        return self._own
+
+    def _run(self) -> None:
+        me = threading.get_ident()
+        clock = time.pthread_getcpuclockid(me)
+        shared = time.monotonic()
+        while True:
+            stopping = self._stop.wait(self.interval)
+            self._look(skip=me)
+            if stopping or time.monotonic() - shared >= self.block:
+                self._share(skip=me)
+                shared = time.monotonic()
+                self._own = time.clock_gettime(clock)
+                if self.on_block is not None:
+                    try:
+                        self.on_block()
+                    except OSError:  # the totals are written again a block later
+                        pass
+            if stopping:
+                return
+
+    def _phase(self, frame: FrameType | None) -> tuple[str, CodeType | None] | None:
+        """The phase of a stack and the code of the frame that decided it; None if it waits."""
+        if frame is None:
+            return None
+        top = frame.f_code
+        idle = self._idle.get(top)
+        if idle is None:
+            path = _relative(top.co_filename)
+            idle = self._idle[top] = any(path.endswith(name) and top.co_name == function for name, function in IDLE)
+        if idle:
+            return None
+        while frame is not None:
+            code = frame.f_code
+            try:
+                kind = self._kinds[code]
+            except KeyError:
+                kind = self._kinds[code] = classify(code)
+            if kind is not None:
+                return kind, code
+            frame = frame.f_back
+        return "loop/other", top
+
+    def _look(self, skip: int) -> None:
+        frames = sys._current_frames()
+        with self._lock:
+            for ident, frame in frames.items():
+                if ident == skip:
+                    continue
+                try:
+                    found = self._phase(frame)
+                except Exception:  # noqa: BLE001 - another thread's stack changed under the walk
+                    self.missed += 1  # (Python 3.11 can hand back a stale caller then): no look
+                    continue
+                if found is not None:
+                    seen = self._seen.setdefault(ident, {})
+                    seen[found] = seen.get(found, 0) + 1
+            self.samples += 1
+
+    def _share(self, skip: int | None) -> None:
+        """Each thread's CPU since the last block, shared over the phases its looks found."""
+        with self._lock:
+            for ident in list(sys._current_frames()):
+                if ident == skip:
+                    continue
+                known = self._clocks.get(ident)
+                try:
+                    used = time.clock_gettime(known[0]) if known else None
+                except OSError:  # a thread that ended, its id now another's
+                    known, used = None, None
+                if used is None:
+                    try:
+                        clock = time.pthread_getcpuclockid(ident)
+                        used = time.clock_gettime(clock)
+                    except (OSError, OverflowError):
+                        continue
+                    # A thread first seen now: what it used before counts only if it started
+                    # after the sampler (its first block).
+                    known = (clock, used if skip is None else 0.0)
+                spent = used - known[1]
+                self._clocks[ident] = (known[0], used)
+                seen = self._seen.pop(ident, None) or {("loop/other", None): 1}
+                looks = sum(seen.values())
+                for (phase, code), count in seen.items():
+                    part = spent * count / looks
+                    self.seconds[phase] += part
+                    self.where[(phase, code)] = self.where.get((phase, code), 0.0) + part
+
+    def heaviest(self, count: int = 25) -> list[tuple[str, str, float]]:
+        """The frames that decided the most CPU: (phase, file:function, seconds)."""
+        with self._lock:
+            ranked = sorted(self.where.items(), key=lambda item: -item[1])[:count]
+        return [(phase, f"{_relative(code.co_filename)}:{code.co_name}" if code else "?", seconds)
+                for (phase, code), seconds in ranked]
+
+    def totals(self) -> dict[str, float]:
+        with self._lock:
+            return dict(self.seconds)
+
+
+def bot_seconds(totals: dict[str, float]) -> float:
+    return sum(totals.get(phase, 0.0) for phase in PHASES)
+
+
+def difference(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
+    return {phase: after.get(phase, 0.0) - before.get(phase, 0.0) for phase in after}
+
+
+def read_totals(path: str | Path) -> dict[str, float]:
+    """The running totals a sampled process wrote last (empty if none yet)."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def table(columns: list[tuple[str, dict[str, float], int]]) -> str:
+    """A table of ms of CPU per move by phase: `columns` are (heading, totals in seconds, moves)."""
+    width = max(len(label) for label in LABELS.values())
+    lines = [f"  {'ms of CPU per move':<{width}}" + "".join(f"{heading:>15}" for heading, _, _ in columns)]
+    for phase in PHASES:
+        lines.append(f"  {LABELS[phase]:<{width}}" + "".join(
+            f"{totals.get(phase, 0.0) * 1000 / max(moves, 1):15.1f}" for _, totals, moves in columns))
+    lines.append(f"  {'the bot in all':<{width}}" + "".join(
+        f"{bot_seconds(totals) * 1000 / max(moves, 1):15.1f}" for _, totals, moves in columns))
+    return "\n".join(lines)
+
+
+def _run_module() -> None:
+    """`python -m bench.phases MODULE [ARGS]`: the module run as __main__ under a sampler."""
+    out = os.environ.get("PHASES_OUT")
+    sampler = PhaseSampler(float(os.environ.get("PHASES_INTERVAL", "0.001"))).start()
+    if out:
+        def dump() -> None:
+            Path(out + ".tmp").write_text(json.dumps({**sampler.totals(), "sampler": sampler.own_seconds()}))
+            os.replace(out + ".tmp", out)
+
+        sampler.on_block = dump
+    module = sys.argv[1]
+    sys.argv = sys.argv[1:]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    _run_module()
