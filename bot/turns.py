@@ -225,7 +225,7 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
     table, before, after, mover = change.table, change.before, change.after, change.seat
     seats = range(len(table.players))
     lang = table_language(table)
-    game = Remembering(change.game)  # each view, seat to act and legal moves worked out once
+    game = Remembering(change.game, (before, after))  # each view, seat to act and legal moves once
     dms: dict[int, OwedDm] = {}
     if change.kind in ("start", "undo", "replace"):
         public = game.view(after, None)
@@ -267,39 +267,53 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
 
 
 class Remembering:
-    """A game whose views, seats to act, legal moves and outcomes of the states asked about are
-    worked out once each: a plan, or a delivery worker's pass, asks for the same ones again and
-    again, and a state never changes. Everything else is the game's own. The views it hands out
-    are shared: read them, never change them. Lives as long as the states it is asked about."""
+    """A game whose views, seats to act, legal moves and outcomes of the given states are worked
+    out once each: a plan, or a delivery worker's pass, asks for the same ones of its states
+    again and again, and a state never changes. Any other state (a replay drawing a chart, say)
+    and everything else is the game's own. The views it hands out are shared: read them, never
+    change them."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, states: Sequence[Any]) -> None:
         self.game = game
-        self._views: dict[tuple[int, int | None], dict] = {}
-        self._to_act: dict[int, frozenset] = {}
-        self._legal: dict[tuple[int, int], list] = {}
+        # Held, so that no other state can take one's id while it is remembered.
+        self._states = {id(state): state for state in states if state is not None}
+        self._views: dict[tuple[int, int | None], dict[str, Any]] = {}
+        self._to_act: dict[int, frozenset[Any]] = {}
+        self._legal: dict[tuple[int, int], list[Any]] = {}
         self._outcomes: dict[int, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def _known(self, state: Any) -> bool:
+        return self._states.get(id(state)) is state
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        if not self._known(state):
+            return self.game.view(state, seat)
         key = (id(state), seat)
         if key not in self._views:
             self._views[key] = self.game.view(state, seat)
         return self._views[key]
 
-    def to_act(self, state: Any) -> frozenset:
+    def to_act(self, state: Any) -> frozenset[Any]:
+        if not self._known(state):
+            return self.game.to_act(state)
         if id(state) not in self._to_act:
             self._to_act[id(state)] = self.game.to_act(state)
         return self._to_act[id(state)]
 
-    def legal_actions(self, state: Any, seat: int) -> list:
+    def legal_actions(self, state: Any, seat: int) -> list[Any]:
+        if not self._known(state):
+            return self.game.legal_actions(state, seat)
         key = (id(state), seat)
         if key not in self._legal:
             self._legal[key] = self.game.legal_actions(state, seat)
         return self._legal[key]
 
     def outcome(self, state: Any) -> Any:
+        if not self._known(state):
+            return self.game.outcome(state)
         if id(state) not in self._outcomes:
             self._outcomes[id(state)] = self.game.outcome(state)
         return self._outcomes[id(state)]

@@ -266,7 +266,7 @@ class Deliveries:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
         state = game.from_dict(table.state) if table.state is not None else None
-        game = Remembering(game)  # the pass asks for the same views and moves of this state again and again
+        game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
         rows = await self.storage.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
