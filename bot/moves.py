@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -118,7 +118,7 @@ class Moves:
         return self._locks[game_id]
 
     @asynccontextmanager
-    async def work(self):
+    async def work(self) -> AsyncIterator[None]:
         """A request that may store something: refused once the bot is stopping, and waited for
         by `drain` so a clean stop never cuts a change in half."""
         if self.stopping:
@@ -199,7 +199,7 @@ class Moves:
         waited for before the person's move that led to them (they are not called anew).
         `made_by`: the move just stored: whether it leads to one made at once is asked of the state
         it left, without reading the game back (nearly always none is)."""
-        known = None
+        known: tuple[int, Action, str] | None = None
         if made_by is not None and self.automatic is not None:
             if game.outcome(made_by.after) is not None:
                 return  # the game is over
@@ -209,15 +209,18 @@ class Moves:
             known = await self.automatic(moved, game, made_by.after)
             if known is None:
                 return
-        for _ in range(AUTOMATIC_LIMIT if self.automatic is not None else 0):
+        automatic = self.automatic
+        if automatic is None:
+            return
+        for _ in range(AUTOMATIC_LIMIT):
             table = await self.table(game_id)
             if table.status != "active":
                 return
             state = game.from_dict(table.started_state)
             if known is not None and made_by is not None and table.version == made_by.version:
-                made = known  # asked of this very state and version just now
+                made: tuple[int, Action, str] | None = known  # asked of this very state and version just now
             else:
-                made = await self.automatic(table, game, state)
+                made = await automatic(table, game, state)
             known = None
             if made is None:
                 return
@@ -248,6 +251,8 @@ class Moves:
             await self.storage.end_game(table.id, status=change.record["status"], result=change.record["result"],
                                         expected_status=change.record.get("expected_status"), writes=writes)
         else:
+            if change.seat is None:
+                raise ValueError(f"a {change.kind} change needs the seat it was made for")
             outcome = game.outcome(change.after) if change.kind == "move" else None
             await self.storage.record_change(
                 table.id, expected_version=table.version, seat=change.seat, action=change.record["action"],
@@ -306,7 +311,7 @@ class Moves:
             change = await self.change(game_id, make, interaction=interaction)
         except StaleVersion:
             raise Refusal.of("bot.errors.same_moment") from None
-        if change is not None:
+        if change is not None and change.action is not None:  # a move always has its action
             log.info("move game=%s channel=%s seat=%s action=%r version=%s took=%.0fms", change.table.id,
                      change.table.channel_id, change.seat, change.action.encode(), change.version,
                      (time.monotonic() - started) * 1000)

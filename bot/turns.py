@@ -84,7 +84,8 @@ def _words(line: str | dict[str, Any]) -> str:
     return line["step"] if isinstance(line, dict) else line
 
 
-def merge_account(account: Sequence[str | dict[str, Any]], lines: Sequence[str | dict[str, Any]]) -> list[str | dict]:
+def merge_account(account: Sequence[str | dict[str, Any]],
+                  lines: Sequence[str | dict[str, Any]]) -> list[str | dict[str, Any]]:
     """The turn's running account with new lines added. Provisional steps at its end give way to
     whatever follows them (the account says what was done, not the steps taken back), and a line
     that only repeats or extends the one before it ("… from stack 2." then "… from stack 2 (up to
@@ -148,9 +149,9 @@ def _headline(change: Change) -> list[str]:
         or ([change.text] if change.text else [])
 
 
-def _new_turn(table: GameRow, lines: list[str], *, pings: list[int] | None) -> Owed:
+def _new_turn(table: GameRow, lines: Sequence[str | dict[str, Any]], *, pings: list[int] | None) -> Owed:
     """A new turn message with `lines`; the open one becomes history with its account."""
-    owed = Owed(board=True, new_turn=True, turn_lines=lines, turn_pings=pings)
+    owed = Owed(board=True, new_turn=True, turn_lines=list(lines), turn_pings=pings)
     if table.turn_posted:
         owed.closes.append({"message_id": table.board_message_id, "lines": list(table.turn_lines)})
     elif table.turn_lines and table.board_message_id is not None and table.status == "active":
@@ -169,6 +170,8 @@ def public_lines(change: Change) -> list[str | dict[str, Any]]:
                                else presenter.named(event.text, table, lang)
                                for event in change.events if event.seat is None]
     if not lines:
+        if change.seat is None:
+            raise ValueError(f"a {change.kind} change without events needs the seat that made it")
         lines = [presenter.made_a_move(table, change.seat, lang, game, change.before, change.after, change.action)]
     return lines
 
@@ -240,6 +243,8 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
             elif change.kind == "replace" and seat == mover:
                 dms[seat] = OwedDm(fresh=True)
     elif change.kind == "move":
+        if mover is None:
+            raise ValueError("a move needs the seat that made it")
         board_serves = bool(public_choices(game, after, len(table.players), label_names(table), lang))
         public_views = (game.view(before, None), game.view(after, None))
         waiting_before, waiting_after = game.to_act(before), game.to_act(after)
@@ -249,6 +254,8 @@ def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
                 fresh = seat in waiting_after and seat not in waiting_before and seat != mover
                 dms[seat] = OwedDm(fresh=fresh, lines=lines)
     if change.kind == "seat":
+        if change.seat is None:
+            raise ValueError("a seat's change needs its seat")
         dms[change.seat] = OwedDm()  # what the seat's DM shows now (nothing more, if its player left)
     for seat, row in dm_rows.items():
         if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):

@@ -26,8 +26,9 @@ WAIT = 2.0  # seconds after which a click nobody answered yet is deferred (Disco
 class Pending:
     """A click waiting for its answer."""
 
-    def __init__(self, interaction: discord.Interaction, game_id: int) -> None:
+    def __init__(self, interaction: discord.Interaction, message_id: int, game_id: int) -> None:
         self.interaction = interaction
+        self.message_id = message_id  # the message the click was on
         self.game_id = game_id
         self.claimed = False
         self.timer: asyncio.TimerHandle | None = None
@@ -61,7 +62,7 @@ class Answers:
         message = interaction.message
         if message is None or interaction.type is not discord.InteractionType.component:
             return None
-        pending = Pending(interaction, game_id)
+        pending = Pending(interaction, message.id, game_id)
         self._by_message[message.id] = pending
         loop = asyncio.get_running_loop()
         pending.timer = loop.call_later(WAIT, lambda: loop.create_task(self.release(pending)))
@@ -73,8 +74,8 @@ class Answers:
             return
         if pending.timer is not None:
             pending.timer.cancel()
-        if self._by_message.get(pending.interaction.message.id) is pending:
-            del self._by_message[pending.interaction.message.id]
+        if self._by_message.get(pending.message_id) is pending:
+            del self._by_message[pending.message_id]
 
     async def release(self, pending: Pending) -> None:
         """Defer a click nobody answered (its message is edited the usual way, if at all)."""
@@ -99,11 +100,11 @@ class Answers:
             if result.late:
                 self._late.add(message.id)
             log.info("Answering a click with its message failed (%s); editing it as usual", result.reason)
-        result = await attempt(lambda: message.edit(**fields))
-        if isinstance(result, Failure):
-            if result.late:
+        edited = await attempt(lambda: message.edit(**fields))
+        if isinstance(edited, Failure):
+            if edited.late:
                 self._late.add(message.id)
-            return result
+            return edited
         return message
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:

@@ -102,6 +102,8 @@ class PrivateDeliveries:
         """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
         player's language, if read already."""
         seat, version = row.seat, row.owed
+        if version is None:
+            raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
         player = table.player_at(seat)
         if player.computer or state is None or await self.content.seat_left(table, seat):
             # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
@@ -121,7 +123,7 @@ class PrivateDeliveries:
                                                      shown=shown.picture if shown is not None else None, lang=lang)
         kwargs: dict[str, Any] = {"view": payload.view}
         if row.message_id is not None and not row.fresh:
-            message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            message = self._open_dm(row)
             if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say.
                 result = await self.edit(message, content=row.done_text or payload.done, view=None)
@@ -131,7 +133,7 @@ class PrivateDeliveries:
                 if not payload.picture_kept and not (shown is not None and shown.picture is None
                                                      and payload.picture is None):
                     fields["attachments"] = [payload.file] if payload.file is not None else []
-                if await self._same_decision(table, seat, shown, payload):
+                if shown is not None and await self._same_decision(table, seat, shown, payload):
                     # Its components stay, with whatever the player has tapped on its toggles so
                     # far; a click on them is judged like one on an older DM (the same decision).
                     after = Shown(row.message_id, payload.picture, payload.buttons, shown.version)
@@ -143,7 +145,7 @@ class PrivateDeliveries:
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
             if not isinstance(result, Failure):
                 await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                                channel_id=row.channel_id, message_id=row.message_id,
+                                                channel_id=message.channel.id, message_id=message.id,
                                                 buttons=payload.moves, done_text=payload.done)
                 return None
             if result.kind != "gone":
@@ -179,8 +181,14 @@ class PrivateDeliveries:
 
     async def _finish(self, row: DmRow, done: str | None) -> None:
         """An open DM whose decision is over keeps what it showed and loses its buttons."""
-        message = self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+        message = self._open_dm(row)
         await (self.edit(message, content=done, view=None) if done else self.edit(message, view=None))
+
+    def _open_dm(self, row: DmRow) -> discord.PartialMessage:
+        """The seat's open DM (a row that names its message names its channel too)."""
+        if row.channel_id is None or row.message_id is None:
+            raise ValueError(f"seat {row.seat}'s DM row names no open DM")
+        return self.client.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
 
     async def _dm_failed(self, table: GameRow, seat: int, failure: Failure) -> Failure:
         player = table.player_at(seat)

@@ -46,8 +46,10 @@ class Owed:
 
     board: bool = False
     new_turn: bool = False          # someone new must act: a new turn message
-    turn_lines: list[str] | None = None  # the open turn's account after the change (None: unchanged)
-    turn_pings: list[int] | None = ()   # whom a new turn message mentions (None: all it waits for)
+    # the open turn's account after the change (None: unchanged)
+    turn_lines: list[str | dict[str, Any]] | None = None
+    # whom a new turn message mentions (None: all it waits for)
+    turn_pings: list[int] | None = field(default_factory=list)
     notices: list[dict[str, Any]] = field(default_factory=list)   # channel posts, before the board
     closes: list[dict[str, Any]] = field(default_factory=list)    # {message_id, lines | None}: older messages
     dms: dict[int, OwedDm] = field(default_factory=dict)
@@ -174,7 +176,8 @@ class DeliveryStore(Queries):
         That is the oldest turn whose message was sent without the bot hearing the answer (Discord
         then hands back the message it made), else `turn` itself."""
         await self._update("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id))
-        return (await self._row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
+        post_turn: int = (await self._row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
+        return post_turn
 
     async def board_delivered(self, game_id: int, *, message_id: int, version: int | None, turn: int) -> bool:
         """The board message `message_id` shows `version` (None: not known) of turn `turn`: owed no
@@ -279,7 +282,8 @@ class DeliveryStore(Queries):
 
     async def dms_next_retry(self) -> int | None:
         """When the first refused DM that still owes something may be tried again."""
-        return (await self._row("SELECT MIN(closed_until) FROM seat_dms WHERE owed IS NOT NULL"))[0]
+        next_retry: int | None = (await self._row("SELECT MIN(closed_until) FROM seat_dms WHERE owed IS NOT NULL"))[0]
+        return next_retry
 
     async def dms_due(self, now: int) -> list[int]:
         """The games with a refused DM that may be tried again now (no longer held back)."""
