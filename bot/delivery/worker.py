@@ -22,9 +22,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import discord
 
@@ -44,6 +45,9 @@ from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)  # seconds before each further try
 WATCH_LIFE = 14 * 60     # an interaction can be answered for 15 minutes
@@ -69,8 +73,8 @@ def _shows(message: discord.Message, text: str, view: discord.ui.View | None) ->
     """Whether a message Discord answered a post with is the one just sent: the same words and
     the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
     a message made earlier under the same nonce."""
-    sent = sorted(item.custom_id for item in (view.children if view is not None else [])
-                  if getattr(item, "custom_id", None))
+    sent = sorted(custom_id for item in (view.children if view is not None else [])
+                  if (custom_id := getattr(item, "custom_id", None)))
     shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
                    if getattr(child, "custom_id", None))
     return message.content.strip() == text.strip() and shown == sent
@@ -192,7 +196,7 @@ class Deliveries:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def notify(self, game_id: int, content: str, mentions: list[int] = ()) -> None:
+    async def notify(self, game_id: int, content: str, mentions: Sequence[int] = ()) -> None:
         """A post in the game's channel that belongs to no change of the game (someone is away,
         a seat passed to the computer): stored, then delivered like every other post."""
         people = [user for user in mentions if not is_computer_user(user)]
@@ -224,7 +228,7 @@ class Deliveries:
             except asyncio.CancelledError:
                 if self.stopping:
                     raise
-                asyncio.current_task().uncancel()
+                _uncancel()
                 continue
             except Exception:
                 log.exception("Delivering game %s failed; trying again", game_id)
@@ -245,7 +249,7 @@ class Deliveries:
             except asyncio.CancelledError:
                 if self.stopping:
                     raise
-                asyncio.current_task().uncancel()  # kicked: something new is owed
+                _uncancel()  # kicked: something new is owed
                 if game_id not in self._woken:  # (woken because Discord is back: the backoff goes on)
                     tries = 0
             finally:
@@ -337,12 +341,10 @@ class Deliveries:
                 mentions = discord.AllowedMentions(everyone=False, roles=False,
                                                    users=[discord.Object(user) for user in payload["mentions"]])
                 nonce = nonce_for("notice", payload.get("key", delivery_id))
-                result = await self._request(lambda payload=payload, mentions=mentions, nonce=nonce: channel.send(
-                    payload["content"], allowed_mentions=mentions, nonce=nonce))
+                result = await self._request(partial(channel.send, payload["content"], allowed_mentions=mentions,
+                                                     nonce=nonce))
             else:  # the lobby message shows the table as it is now
-                result = await self._request(lambda payload=payload: channel.get_partial_message(
-                    payload["message_id"]).edit(**self._lobby_parts(table),
-                                                allowed_mentions=discord.AllowedMentions.none()))
+                result = await self._request(partial(self._edit_lobby, channel, payload["message_id"], table))
             if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
                 return await self._channel_failed(table, result, kind)
             await self.storage.delivered(delivery_id)
@@ -375,6 +377,12 @@ class Deliveries:
         self._host_told.discard(table.id)
         return None
 
+    def _edit_lobby(self, channel: discord.PartialMessageable, message_id: int,
+                    table: GameRow) -> Awaitable[discord.Message]:
+        """The lobby message edited to show the table as it is now."""
+        return channel.get_partial_message(message_id).edit(**self._lobby_parts(table),
+                                                            allowed_mentions=discord.AllowedMentions.none())
+
     def _lobby_parts(self, table: GameRow) -> dict[str, Any]:
         from bot.components import lobby_view  # late: bot.components builds on the cogs' service
 
@@ -399,10 +407,10 @@ class Deliveries:
         else:
             footer, people = self.content.footer(table, game, state, await self.content.deadline_line(table))
             text = turn_text(table.turn_lines, status_line(table, game, state), footer)
-            view = game.view(state, None)
+            board_view = game.view(state, None)
             if table.board_whole:  # `/game board`: the whole board where a game shows a part of it
-                view = dict(view, landscape="whole")
-            file = await self.content.image(view, table.names, "board.png", lang,
+                board_view = dict(board_view, landscape="whole")
+            file = await self.content.image(board_view, table.names, "board.png", lang,
                                             self.content.alt_text(table, game, state, text),
                                             drawn=None if table.board_whole else drawn.get((None, lang)))
             view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
@@ -412,6 +420,8 @@ class Deliveries:
             if recap := await self.content.turn_recap(table, people, room):
                 text = presenter.board_text([recap], "", text)
             if table.turn_posted:
+                if table.board_message_id is None:
+                    raise ValueError(f"game {table.id}'s turn is posted but names no message")
                 message = channel.get_partial_message(table.board_message_id)
                 result = await self._edit(message, content=text, attachments=[file] if file is not None else [],
                                           view=view, allowed_mentions=discord.AllowedMentions.none())
@@ -487,7 +497,7 @@ class Deliveries:
         lang = await self.storage.language_of_user(table.host_id, table_language(table))
         missing: list[str] = []
         me = getattr(getattr(channel, "guild", None), "me", None)
-        if channel is not None and me is not None:
+        if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)) and me is not None:
             missing = missing_permissions(channel.permissions_for(me), in_thread=isinstance(channel, discord.Thread))
         permissions = permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown")
         text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table), permissions=permissions)
@@ -529,16 +539,16 @@ class Deliveries:
 
     # ----------------------------------------------------------------------- helpers
 
-    async def _request(self, call):
+    async def _request(self, call: Callable[[], Awaitable[T]]) -> T | Failure:
         self.requests += 1
         return self._heard(await attempt(call))
 
-    async def _edit(self, message: discord.PartialMessage, **fields):
+    async def _edit(self, message: discord.PartialMessage, **fields: Any) -> Any:
         """Edit a message: as the answer to a click made on it, when one waits (bot.delivery.answers)."""
         self.requests += 1
         return self._heard(await self.answers.edit(message, **fields))
 
-    def _heard(self, result: Any) -> Any:
+    def _heard(self, result: R) -> R:
         if not isinstance(result, Failure) or not result.discord_trouble:
             self._wake_troubled()
         return result
@@ -551,3 +561,10 @@ class Deliveries:
         for game_id in await self.storage.dms_due(int(now)):
             self.kick(game_id)
 
+
+def _uncancel() -> None:
+    """The running task was cancelled by a kick, not by the stop: it goes on."""
+    task = asyncio.current_task()
+    if task is None:
+        raise RuntimeError("a delivery runs in a task of its own")
+    task.uncancel()
