@@ -28,7 +28,7 @@ import discord
 
 import i18n
 from bot import presenter
-from bot.delivery.requests import Failure, attempt, nonce_for
+from bot.delivery.requests import MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
 from bot.league.storage import OverviewRow
 from bot.storage import Storage
 from games.core import Game
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 
 EVERY = 5.0          # seconds between two edits of one server's overview, at least
 SETTLE = 2.0         # seconds an edit waits after the first change it shows (the change's board is posted meanwhile)
-BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 SHARDED_CHECK = 2.0  # seconds between looks for overviews owed by another process's changes
 
 
@@ -100,26 +99,9 @@ class Overviews:
     # -------------------------------------------------------------------- running
 
     async def _run(self, guild_id: int) -> None:
-        tries = 0
         try:
-            while not self.stopping:
-                self._again.discard(guild_id)
-                try:
-                    wait = await self._pass(guild_id)
-                except Exception:
-                    log.exception("The overview of server %s failed; trying again", guild_id)
-                    wait = BACKOFF[-1]
-                if isinstance(wait, Failure):
-                    wait = wait.after or BACKOFF[min(tries, len(BACKOFF) - 1)]
-                    tries += 1
-                elif wait is None:
-                    if guild_id in self._again:
-                        continue
-                    break
-                else:
-                    tries = 0
-                if wait > 0:
-                    await asyncio.sleep(wait)
+            await keep_current(guild_id, self._pass, again=self._again, stopping=lambda: self.stopping,
+                               what="overview of server")
         finally:
             if self._tasks.get(guild_id) is asyncio.current_task():
                 del self._tasks[guild_id]
@@ -162,7 +144,7 @@ class Overviews:
         if failure.kind in ("blocked", "refused", "gone"):
             # The bot may not post there (or the channel is gone): tried again now and then, and
             # whenever a game of the server changes; `/game overview here` elsewhere moves it.
-            return Failure("retry", failure.reason, after=BACKOFF[-1], status=failure.status)
+            return Failure("retry", failure.reason, after=MESSAGE_BACKOFF[-1], status=failure.status)
         return failure
 
     async def _request(self, call):

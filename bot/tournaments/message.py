@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
+from bot.delivery.requests import LATE_LANDING, MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
 from bot.storage import Storage
 from bot.tournaments.storage import TournamentRow
 
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 
 EVERY = 5.0     # seconds between two edits of one tournament's message, at least
 SETTLE = 1.0    # an edit waits this long after the first change it shows (a burst makes one edit)
-BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)
 LOOKS_PER_SECOND = 5.0  # a new session's looks for the messages, at most
 
 Render = Callable[[TournamentRow], Awaitable[tuple[str, discord.ui.View | None, list[discord.File]]]]
@@ -121,26 +120,9 @@ class TournamentMessages:
         return posted
 
     async def _run(self, tournament_id: int) -> None:
-        tries = 0
         try:
-            while not self.stopping:
-                self._again.discard(tournament_id)
-                try:
-                    wait = await self._pass(tournament_id)
-                except Exception:
-                    log.exception("The message of tournament %s failed; trying again", tournament_id)
-                    wait = BACKOFF[-1]
-                if isinstance(wait, Failure):
-                    wait = wait.after or BACKOFF[min(tries, len(BACKOFF) - 1)]
-                    tries += 1
-                elif wait is None:
-                    if tournament_id in self._again:
-                        continue
-                    break
-                else:
-                    tries = 0
-                if wait > 0:
-                    await asyncio.sleep(wait)
+            await keep_current(tournament_id, self._pass, again=self._again, stopping=lambda: self.stopping,
+                               what="message of tournament")
         finally:
             if self._tasks.get(tournament_id) is asyncio.current_task():
                 del self._tasks[tournament_id]
@@ -193,7 +175,7 @@ class TournamentMessages:
             log.warning("Could not show tournament %s in channel %s: %s; it stays owed", tournament_id,
                         row.channel_id, result.reason)
             if result.kind in ("blocked", "refused", "gone"):
-                return Failure("retry", result.reason, after=BACKOFF[-1], status=result.status)
+                return Failure("retry", result.reason, after=MESSAGE_BACKOFF[-1], status=result.status)
             return result
         await self.storage.tournament_shown(tournament_id, message_id=result.id, shown=row.wanted)
         log.info("tournament=%s message %s", tournament_id, "edited" if row.message_id is not None else "posted")
