@@ -39,6 +39,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.days.options import OPTION_VALUES
 from bot.days.options import split_options as days_options
 from bot.days.seats import ComputerSeats, ending
 from bot.days.storage import seat_write, table_settings_write
@@ -224,6 +225,39 @@ class Tournaments:
         log.info("tournament=%s user=%s left the sign-up", tournament.id, user.id)
         self.messages.kick(tournament.id)
         return tournament
+
+    async def change_settings(self, tournament_id: int, *, options_text: str | None, change_signup: bool,
+                              signup_for: int | None, lang: str = "en") -> TournamentRow:
+        """The organiser changes, during the sign-up, the tables' settings (`deadline=`, `timeout=`,
+        `reminder=`, `computer=`, …: only those named change) and when the sign-up closes
+        (`signup_for` seconds from now, None: by hand). The game, its own options, the format,
+        the players per table and the rounds stay as opened: people signed up for them (cancel
+        and open a new one to change those). Once it started, nothing changes: its tables play
+        with the settings they were opened with. `lang`: the asker's, for a value it refuses."""
+        async with self._locks[tournament_id]:
+            tournament = await self._tournament(tournament_id)
+            if tournament.status == "running":
+                raise Refusal.of("bot.tournaments.settings_started", id=tournament.id)
+            if tournament.status != "signup":
+                raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
+            settings = dict(tournament.settings)
+            if options_text is not None:
+                rest, chosen = days_options(options_text, lang)
+                if rest.strip():
+                    parse_options(self.engine(tournament.game), rest)  # a word it does not know: said so
+                    raise Refusal.of("bot.tournaments.settings_fixed", id=tournament.id, options=rest.strip())
+                named = {part.partition("=")[0].strip().lower() for part in options_text.replace(",", " ").split()}
+                settings.update({key: chosen[key] for name, (key, _) in OPTION_VALUES.items() if name in named})
+            signup_until = tournament.signup_until
+            if change_signup:
+                signup_until = None if signup_for is None else self.now() + signup_for
+            if not await self.storage.tournament_change_settings(tournament.id, settings=settings,
+                                                                 signup_until=signup_until):
+                raise Refusal.of("bot.tournaments.settings_started", id=tournament.id)
+        log.info("tournament=%s settings changed: %s, sign-up until %s", tournament.id, settings, signup_until)
+        self.messages.kick(tournament.id)
+        self.scheduler.poke()
+        return await self._tournament(tournament_id)
 
     async def start(self, tournament_id: int) -> TournamentRow:
         """Close the sign-up and seat the first round (refused, with nothing changed, when the

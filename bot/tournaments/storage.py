@@ -224,6 +224,16 @@ class TournamentStore:
                                  (rating, tournament_id, user_id))
             return True
 
+    async def tournament_change_settings(self, tournament_id: int, *, settings: dict[str, Any],
+                                         signup_until: int | None) -> bool:
+        """The organiser's change in the sign-up: the tables' settings and when the sign-up closes.
+        False if it is not in the sign-up any more (it started meanwhile)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET settings = ?, signup_until = ?, wanted = wanted + 1, updated_at = ? "
+                "WHERE id = ? AND status = 'signup'", (json.dumps(settings), signup_until, _now(), tournament_id))
+            return cursor.rowcount == 1
+
     async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
                              places: dict[int, int] | None = None, cancelled_by: int | None = None,
                              cancel_tables: str | None = None) -> bool:
