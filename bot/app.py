@@ -273,6 +273,7 @@ class GameBot(commands.Bot):
                                         sharded=getattr(self, "shard_ids", None) is not None)
         # The messages kept current beside the games' run in the delivery worker's loop.
         deliveries.keep(league.overviews, self._tournaments.messages)
+        deliveries.on_channel_lost(self._tournaments.thread_lost)  # a table's thread deleted: a new one
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""

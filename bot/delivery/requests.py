@@ -35,6 +35,7 @@ MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
 ALREADY_ACKNOWLEDGED = 40060
+THREAD_ARCHIVED = 50083
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Failure:
     kind "blocked": the bot may not post there (a revoked permission, access lost): try again
       when the permissions change, and now and then.
     kind "gone": the message or channel is gone (deleted by a moderator): `what` says which.
+    kind "archived": the thread is archived (Discord does it after a time without messages, or
+      a moderator): reopened, the request can go through.
     kind "closed": the user does not take DMs from the bot.
     kind "refused": any other refusal (a request Discord will never take): logged as a bug.
 
@@ -83,6 +86,8 @@ def judge(error: BaseException) -> Failure:
             return Failure("retry", reason, status=status)
         if code == CANNOT_DM:
             return Failure("closed", reason, status=status)
+        if code == THREAD_ARCHIVED:
+            return Failure("archived", reason, status=status)
         if code in (MISSING_PERMISSIONS, MISSING_ACCESS) or (status == 403 and code != CANNOT_DM):
             return Failure("blocked", reason, status=status)
         if status == 404:

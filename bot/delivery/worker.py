@@ -12,6 +12,9 @@ nonce so a retry never doubles a message.
 - A revoked permission: the host hears once what is missing; the game is tried again when the
   server's permissions change (bot.delivery.follow) and every few minutes.
 - A deleted board: posted again (bot.delivery.follow hears of the deletion).
+- An archived thread: reopened (unarchived), and the pass tried again. A deleted channel (or a
+  thread the bot may not reopen): a feature that keeps the game going elsewhere takes it
+  (`on_channel_lost`: a tournament's table gets a new thread); else the game is abandoned.
 - Closed DMs: tried again at the player's next interaction with the bot, or after a while
   (`Durations.dm_retry`, bot.timing).
 - The player whose move could not be shown hears so once, and again when it is shown.
@@ -134,6 +137,7 @@ class Deliveries:
         self._slots = asyncio.Semaphore(SLOTS)
         self.answers = Answers()
         self._kept: dict[str, KeptMessage] = {}
+        self._channel_lost: list[Callable[[GameRow], Awaitable[bool]]] = []
         self._again: set[Key] = set()
         self._sleeping: set[Key] = set()
         # Games (and kept messages) pausing because Discord had trouble (5xx, hangs), with the
@@ -171,6 +175,11 @@ class Deliveries:
         for message in kept:
             self._kept[message.kind] = message
             message.attach(partial(self.kick_kept, message.kind))
+
+    def on_channel_lost(self, handler: Callable[[GameRow], Awaitable[bool]]) -> None:
+        """At wiring: `handler(table)` is asked first when a game's channel is deleted (or is a
+        thread the bot may not reopen); True when it takes the game elsewhere (and kicks it)."""
+        self._channel_lost.append(handler)
 
     def kick_kept(self, kind: str, key: int) -> None:
         """A kept message owes something: looked at now, or once its pause under way is over."""
@@ -224,10 +233,12 @@ class Deliveries:
                 continue
             message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
             result = await self._request(message.fetch)
-            if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
+            if isinstance(result, Failure) and result.kind == "gone":
+                # Its message deleted, or its channel (a thread), while the bot heard nothing: the
+                # turn is posted again, where the game goes on (`_channel_failed`).
                 if await self.storage.board_gone(game_id, message_id):
-                    log.info("board game=%s channel=%s was deleted while the bot heard nothing: posting it again",
-                             game_id, channel_id)
+                    log.info("board game=%s channel=%s: its %s was deleted while the bot heard nothing: posting "
+                             "it again", game_id, channel_id, result.what)
                     self.kick(game_id)
             await asyncio.sleep(1.0 / LOOKS_PER_SECOND)
 
@@ -557,7 +568,23 @@ class Deliveries:
             self._blocked[table.id] = table.guild_id
             await self._tell_host(table)
             return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+        if failure.kind == "archived":
+            reopened = await self._request(lambda: self.client.http.edit_channel(
+                table.channel_id, archived=False, reason=f"game {table.id} goes on here"))
+            if not isinstance(reopened, Failure):
+                log.info("The thread of game %s was archived: reopened", table.id)
+                self._again.add(table.id)
+                return failure
+            if reopened.kind == "retry":
+                return reopened
+            log.warning("The thread of game %s is archived and the bot may not reopen it: %s", table.id,
+                        reopened.reason)
+            failure = Failure("gone", reopened.reason, what="channel", status=reopened.status)
         if failure.kind == "gone" and failure.what == "channel":
+            for handler in self._channel_lost:
+                if await handler(table):
+                    log.info("The channel of game %s is lost: the game goes on elsewhere", table.id)
+                    return Failure("retry", failure.reason, after=self.backoff[-1])
             log.warning("The channel of game %s is gone: the game is abandoned", table.id)
             await self.storage.channel_gone(table.id)
             return Failure("retry", failure.reason, after=0)

@@ -5,7 +5,8 @@ asked to confirm) and organisers (Manage Server). Thin: the work is `Tournaments
 
 And what Discord tells the bot of a tournament's message: deleted (the raw message-delete
 events), or perhaps deleted unheard (a new gateway session): an open tournament's message comes
-back by itself (bot.tournaments.message)."""
+back by itself (bot.tournaments.message). A table's thread deleted or archived: reopened, or a
+new one made (bot.tournaments.runner)."""
 from __future__ import annotations
 
 from typing import Any
@@ -187,6 +188,18 @@ class TournamentCog(FeatureCog):
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         if payload.guild_id is not None and self.bot.tournaments is not None:
             await self.bot.tournaments.messages.deleted(payload.channel_id, set(payload.message_ids))
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.bot.tournaments is not None:
+            await self.bot.tournaments.thread_closed(payload.thread_id, deleted=True)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread archived (after a week without a message, or by a moderator): a table being
+        played there is reopened."""
+        if self.bot.tournaments is not None and payload.data.get("thread_metadata", {}).get("archived"):
+            await self.bot.tournaments.thread_closed(payload.thread_id, deleted=False)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
