@@ -128,6 +128,8 @@ class TournamentMessages:
         """One look at the message: None when it shows everything, a pause before the next look,
         or the failure that stopped it."""
         row = await self.storage.tournament(tournament_id)
+        if row is not None and not self.owns_guild(row.guild_id):
+            return None  # with several processes, the one serving its server keeps it (its look for owed ones)
         loop = asyncio.get_running_loop()
         if row is not None and row.shown >= row.wanted and tournament_id in self._late_until:
             # An edit that got no answer in time could still land over a newer one: once it no

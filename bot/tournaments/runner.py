@@ -1044,8 +1044,8 @@ class Tournaments:
     async def _signup_over(self, tournament_id: int) -> None:
         async with self._locks[tournament_id]:
             tournament = await self._tournament(tournament_id)
-            if tournament.status != "signup":
-                return
+            if tournament.status != "signup" or not self.owns_guild(tournament.guild_id):
+                return  # (with several processes, the one serving its server starts it)
             entrants = await self._still_signed_up(tournament)
             try:
                 self.check_field(tournament, len(entrants))
