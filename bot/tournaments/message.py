@@ -4,14 +4,15 @@ chart of them.
 
 It is kept current the way the league keeps a server's overview (bot.league.overview): what it
 owes is counted in the store (`tournaments.wanted`, raised in the very transaction of a sign-up,
-a result or a new round) and the message records the count it shows (`shown`). The delivery worker's
-loop keeps it current (a `bot.delivery.worker.KeptMessage`, registered at wiring), one task per
-tournament at a time: it edits the message when it owes something, at most once every `every`
-seconds; every request goes through `bot.delivery.requests.attempt` (a short timeout, what a
-failure means) and is tried again after Discord's `retry_after` or the worker's growing pause;
-the first post carries a nonce, so a retry never doubles it. An edit that got no answer in time may land
-late, after a newer one: the message is edited once more when it no longer can. After a restart
-the same message is edited. It never pings anyone.
+a result or a new round) and the message records the count it shows (`shown`). The delivery
+worker's loop keeps it current (a `bot.delivery.worker.KeptMessage`, registered at wiring), one
+task per tournament at a time: it edits the message when it owes something, at most once every
+`every` seconds; every request goes through `bot.delivery.requests.attempt` (a short timeout,
+what a failure means) and is tried again after Discord's `retry_after` or the worker's growing
+pause; the first post carries a nonce, so a retry never doubles it. An edit that got no answer in
+time may land late, after a newer one: the message is edited once more when it no longer can.
+After a restart the same message is edited. It never pings anyone. With several processes, only
+the one serving the tournament's server keeps it.
 
 A message deleted while the tournament is open (in its sign-up or running) comes back by itself:
 Discord's message-delete event says so at once (`deleted`), and a new gateway session, after
