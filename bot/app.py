@@ -271,6 +271,9 @@ class GameBot(commands.Bot):
         self._tournaments = Tournaments(self, storage, self.games, moves, seats, self.scheduler,
                                         self.durations, self.seed_source, owns_guild=self.owns_guild,
                                         sharded=getattr(self, "shard_ids", None) is not None)
+        # The messages kept current beside the games' run in the delivery worker's loop.
+        deliveries.keep(league.overviews, self._tournaments.messages)
+        deliveries.on_channel_lost(self._tournaments.thread_lost)  # a table's thread deleted: a new one
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
