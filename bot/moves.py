@@ -296,9 +296,9 @@ class Moves:
     async def _store(self, snapshot: Snapshot, change: Change) -> Done:
         done = await self._done(snapshot, change)
         table = change.table
-        rows = await self.storage.dm_rows(table.id) if table.status == "active" else {}
+        game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
+        rows = await self.storage.dm_rows(table.id) if game_change and table.status == "active" else {}
         writes = owed_writes(table, plan(done, rows), rows, version=done.version)
-        game_change = not isinstance(change, (LobbyChange, Repost, Note))
         if game_change:
             for listener in self._listeners:
                 writes += list(await listener.prepare(done))
