@@ -198,8 +198,9 @@ class Moves:
                      interaction: discord.Interaction | None = None) -> Done | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or
         None, or raises `Refusal`); it is stored with what it owes and its listeners' statements,
-        then the delivery worker is kicked, outside the lock. `interaction`: the person who made
-        it hears if it cannot be shown at once, and again once it is."""
+        then the delivery worker is kicked, outside the lock. Returns what the change did (None
+        when `make` made none). `interaction`: the person who made it hears if it cannot be shown
+        at once, and again once it is."""
 
         async def made(snapshot: Snapshot, game: Game) -> Change | None:
             return await make(snapshot.table, game)
