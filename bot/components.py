@@ -118,21 +118,22 @@ class LobbyButton(Handled, DynamicItem[Button],
     async def handle(self, interaction: discord.Interaction) -> None:
         bot = table_of(interaction)
         tables = bot.tables
+        # The lobby message itself is edited by the change (bot.moves: one way for every change
+        # of a lobby): the click is only acknowledged here, once the change is stored (a refusal
+        # is its answer instead).
         if self.op == "start":
             await interaction.response.defer()  # starting stores the first board and DMs
-            table = await tables.start(self.game_id, interaction.user)
-            await interaction.edit_original_response(content=tables.lobby_text(table), view=None)
+            await tables.start(self.game_id, interaction.user)
             return
         if self.op == "join":
-            table = await tables.join(self.game_id, interaction.user)
+            await tables.join(self.game_id, interaction.user)
         elif self.op == "leave":
-            table = await tables.leave(self.game_id, interaction.user)
+            await tables.leave(self.game_id, interaction.user)
         else:  # bot.days: computer seats, the host's
             lang = user_language(interaction)
-            table = await (bot.seats.add(self.game_id, interaction.user, lang) if self.op == "computer"
-                           else bot.seats.remove(self.game_id, interaction.user, lang))
-        view = lobby_view(table, tables.engine(table.game)) if table.status == "lobby" else None
-        await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
+            await (bot.seats.add(self.game_id, interaction.user, lang) if self.op == "computer"
+                   else bot.seats.remove(self.game_id, interaction.user, lang))
+        await interaction.response.defer()
 
 
 def lobby_view(table, game) -> discord.ui.View:

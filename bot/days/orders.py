@@ -35,7 +35,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import notice
-from games.core import Action, Game, automatic_decision, msg, reaction_kind
+from games.core import Action, Automatic, Game, automatic_decision, msg, reaction_kind
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +44,18 @@ class Orders:
     def __init__(self, storage: Storage, moves: Moves) -> None:
         self.storage = storage
         self.moves = moves
-        moves.automatic = self.automatic_move
+        moves.automatic = self.automatic_decision
+        moves.automatic_move = self.automatic_move
 
-    async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, str] | None:
-        """The next move the game makes at once, with the word that says so after its account line
-        (none for a standing order: nobody else learns of it)."""
+    async def automatic_decision(self, table: GameRow, game: Game, state: Any) -> Automatic | None:
+        """The decision the game makes at once in `state` (publicly forced, or a standing
+        order's), or None when it waits for people."""
         standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
-        made = automatic_decision(game, state, standing)
-        if made is None:
-            return None
+        return automatic_decision(game, state, standing)
+
+    async def automatic_move(self, table: GameRow, game: Game, state: Any, made: Automatic) -> tuple[int, Action, str]:
+        """The move that makes the decision, with the word that says so after its account line
+        (none for a standing order: nobody else learns of it)."""
         if made.action is not None:
             return made.seat, made.action, words(table_language(table), "forced_move")
         return made.seat, await self.computer_choice(table, game, state, made.seat, "order"), ""

@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol, TypeVar
@@ -45,11 +45,10 @@ from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
-from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write, lobby_write, notice_write
+from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
-from bot.storage.rows import is_computer_user
 from bot.timing import Durations
 from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
@@ -263,19 +262,6 @@ class Deliveries:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def notify(self, game_id: int, content: str, mentions: Sequence[int] = ()) -> None:
-        """A post in the game's channel that belongs to no change of the game (someone is away,
-        a seat passed to the computer): stored, then delivered like every other post."""
-        people = [user for user in mentions if not is_computer_user(user)]
-        await self.storage.apply([notice_write(game_id, {"content": presenter.clip(content), "mentions": people})])
-        self.kick(game_id)
-
-    async def lobby_changed(self, table: GameRow) -> None:
-        """The lobby message is to show the table as it is now."""
-        if table.lobby_message_id is not None:
-            await self.storage.apply([lobby_write(table.id, table.lobby_message_id)])
-            self.kick(table.id)
 
     def watch(self, game_id: int, version: int, interaction: discord.Interaction) -> None:
         """Tell `interaction`'s user if their move (that made `version`) cannot be shown now, and

@@ -40,6 +40,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.changes import Change, SeatSetting, Start
 from bot.days.options import OPTION_VALUES
 from bot.days.options import split_options as days_options
 from bot.days.seats import ComputerSeats, ending
@@ -78,7 +79,7 @@ from bot.tournaments.texts import (
     table_lines,
     words,
 )
-from bot.turns import Change, notice
+from bot.turns import notice
 from games.core import Game
 from i18n import game_title
 
@@ -341,13 +342,11 @@ class Tournaments:
                 return None
             if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
                 return None
-            state = game.from_dict(table.state or {})
-            change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
-                            writes=seat_write(table.id, seat, computer="resigned"))
             key = "left_at_table" if left_server else "withdrew_at_table"
-            change.notices.append({"content": words(lang, key, who=presenter.bold_names(table.names)[seat]),
-                                   "mentions": []})
-            return change
+            said = {"content": words(lang, key, who=presenter.bold_names(table.names)[seat]), "mentions": []}
+            return SeatSetting(table=table, game=game, state=game.from_dict(table.state or {}), seat=seat,
+                               computer="resigned", notices=(said,),
+                               writes=tuple(seat_write(table.id, seat, computer="resigned")))
 
         await self.moves.change(game_id, make)
 
@@ -993,9 +992,9 @@ class Tournaments:
             text = "\n".join((heading, presenter.start_text(started, game, [], lang,
                                                              hints=bool(tournament.settings.get("hints")))))
             due = None if tournament.game_time is None else self.now() + self.durations.game(tournament.game_time)
-            return Change("start", started, game, None, state, text=text, record={"seat_order": order, "seed": seed},
-                          writes=[playing_write(tournament.id, paired.round, paired.number, due),
-                                  owed_write(tournament.id)])
+            return Start(table=started, game=game, state=state, seat_order=tuple(order), seed=seed, text=text,
+                         writes=(playing_write(tournament.id, paired.round, paired.number, due),
+                                 owed_write(tournament.id)))
 
         return make
 
@@ -1121,13 +1120,10 @@ class Tournaments:
                     return None
                 if (await self.storage.days_seats(current.id)).get(seat, {}).get("computer"):
                     return None
-                state = game.from_dict(current.state or {})
-                change = Change("seat", current, game, state, state, seat=seat,
-                                record={"seat": {"computer": "timeout"}},
-                                writes=seat_write(current.id, seat, computer="timeout"))
-                if notice is not None:
-                    change.notices.append({"content": notice, "mentions": []})
-                return change
+                said = () if notice is None else ({"content": notice, "mentions": []},)
+                return SeatSetting(table=current, game=game, state=game.from_dict(current.state or {}), seat=seat,
+                                   computer="timeout", notices=said,
+                                   writes=tuple(seat_write(current.id, seat, computer="timeout")))
 
             await self.moves.change(game_id, make)
 

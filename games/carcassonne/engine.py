@@ -58,6 +58,7 @@ from games.carcassonne.grid import square_name
 from games.carcassonne.state import CarcassonneState
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -66,6 +67,7 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -183,9 +185,11 @@ class Carcassonne:
     # ------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply(self, state: CarcassonneState, seat: int, action: Action) -> tuple[CarcassonneState, list[Event]]:
+    def apply(self, state: CarcassonneState, seat: int,
+              action: Action | Checked) -> tuple[CarcassonneState, list[Event]]:
+        action, known = as_checked(state, seat, action)
         action = _canonical(action)
-        if not _taken_unoffered(self, state, seat, action):
+        if not known and not _taken_unoffered(self, state, seat, action):
             check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
