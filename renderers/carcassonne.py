@@ -43,8 +43,10 @@ from renderers.carcassonne_landscape import (
     Window,
     choose_window,
     draw_landscape,
+    groups_shown,
     seat_colour,
     shape,
+    square_group_boxes,
     text_width_plain,
 )
 from renderers.carcassonne_tiles import (
@@ -265,8 +267,7 @@ def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int) -> 
 def _focused(view: View) -> bool:
     """Whether the landscape is shown around the decision (placing) rather than whole: not
     while a group of squares is to be picked (the whole landscape shows where each lies)."""
-    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
-    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not picking_group
+    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not groups_shown(view)
 
 
 def closeup_boxes(view: View) -> list[Box]:
@@ -357,7 +358,8 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
 
 
 def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int) -> None:
-    """The whole landscape small, the part drawn large framed in black and white, the last
+    """The whole landscape small, the part drawn large framed in black and white, the other
+    groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
@@ -376,6 +378,12 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
+    for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
+        if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
+            frame = (left + (gx0 - x0) * s - 1, top + (gy0 - y0) * s - 1, left + (gx1 - x0 + 1) * s + 1,
+                     top + (gy1 - y0 + 1) * s + 1)
+            draw.rectangle(frame, outline=INK, width=1)
+            draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=WHITE, width=2)
     frames = window["frames"] if "frames" in window else []
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)

@@ -82,10 +82,18 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+def groups_shown(view: View) -> bool:
+    """Whether the whole landscape shows every group of squares framed and numbered: while a
+    group is picked, and when the whole landscape is asked for while one is shown close up
+    (its tiles too small for the squares' numbers at the marks' standard)."""
+    return view["phase"] == "place" and bool(view.get("areas")) and (
+        view.get("area") is None or view.get("landscape") == "whole")
+
+
 def offered_squares(view: View) -> list[dict[str, Any]]:
     """The squares of the current choice: all of them, or the chosen group's."""
     squares: list[dict[str, Any]] = view.get("squares") or []
-    if view.get("area") is not None and view.get("areas"):
+    if view.get("area") is not None and view.get("areas") and not groups_shown(view):
         first = sum(view["areas"][:view["area"]])
         return squares[first:first + view["areas"][view["area"]]]
     return squares
@@ -187,7 +195,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
     number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
     numbers: list[Mark] = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
-    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
+    picking_group = groups_shown(view)
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):

@@ -27,7 +27,7 @@ OTHERS_WEIGHT = 0.6
 
 
 def suggest(game: Carcassonne, state: CarcassonneState, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import follower_spots, squares_offered
+    from games.carcassonne.engine import first_group, follower_spots, squares_offered
 
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
@@ -36,13 +36,15 @@ def suggest(game: Carcassonne, state: CarcassonneState, seat: int, rng: random.R
     if phase in ("place", "rotate"):
         # The best plan that the steps taken so far this turn still allow: its own choices always
         # allow the best, and after someone else's (a hint followed, the strong player's search)
-        # it finishes their square or group as well as it can instead of stepping back.
+        # it finishes their square or group as well as it can instead of stepping back. The
+        # group the turn starts with is nobody's choice: from it, another group is one step.
         groups = squares_offered(state).groups if phase == "place" else ()
+        chosen = state.area is not None and state.area != first_group(state)
         for _, (square, rot, _) in _plans(state, seat):
             if phase == "rotate":
                 if square == state.square:
                     return Action("turn", (SIDE_NAMES[rot],))
-            elif groups and state.area is None:
+            elif groups and not chosen and (state.area is None or square not in groups[state.area]):
                 return Action("group", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
             elif not groups or (state.area is not None and square in groups[state.area]):
                 return Action("at", (f"{square[0]},{square[1]}",))
