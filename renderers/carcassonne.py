@@ -188,7 +188,9 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     window = plan["window"]
     if not plan["panels"] and "left" in window:  # without panels the window is a Window (choose_window)
         draw_landscape(draw, view, window)
-    _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
+    # the overview frames the part drawn, and while a group of squares is shown the others
+    overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
+    _header(draw, view, names, lang, plan["window"] if overview else None)
     return to_palette(image, _palette())
 
 

@@ -128,7 +128,9 @@ def choose_window(view: View, *, left: int, top: int, right: int, bottom: int, f
     squares offered) if it fits nearly as large as the decision's part would; else that part,
     grown round it to fill the room at its size (`part` is then true)."""
     content = [(tile["x"], tile["y"]) for tile in view["tiles"]]
-    content += [(sq["x"], sq["y"]) for sq in (offered_squares(view) if view["phase"] == "place" else [])]
+    # every square where the tile fits, of every group: a group shown close up is a part whenever
+    # others lie off it (the overview frames them)
+    content += [(sq["x"], sq["y"]) for sq in (view.get("squares") or [] if view["phase"] == "place" else [])]
     if view.get("square"):
         content.append((view["square"]["x"], view["square"]["y"]))
     x0, y0, x1, y1 = bounds(content)

@@ -324,6 +324,48 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
         assert edge.count(INK) >= len(edge) / 2, (x0, y0, x1, y1)
 
 
+def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
+    """While one group of squares is shown close up, every other group's button names its
+    corners (`2 · Squares 6–9 · K3–M5`): the header's overview shows the whole landscape with
+    every square that fits (its grid marks name its first and last column and row) and frames
+    each other group, white."""
+    from games.carcassonne.grid import column_name, row_name
+
+    framed: list[tuple] = []
+    original = ImageDraw.ImageDraw.rectangle
+
+    def rectangle(self, xy, *args, **kwargs):
+        if kwargs.get("outline") == WHITE and kwargs.get("width") == 2:
+            framed.append(tuple(xy))
+        return original(self, xy, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
+    checked = 0
+    for k, state in enumerate(states_of(5, 11)):
+        if state.phase != "place" or state.area is None or k % 4:
+            continue
+        view = GAME.view(state, None)
+        groups = labels(state, "group", "en")
+        assert len(groups) == len(view["areas"]) - 1
+        plan = board.layout(view, NAMES[:5], "en")
+        assert plan["window"]["part"] and not plan["panels"]
+        x0, y0, x1, y1 = plan["window"]["bounds"]
+        assert all(x0 <= sq["x"] <= x1 and y0 <= sq["y"] <= y1 for sq in view["squares"])
+        for label in groups:
+            corners = [name for name in re.match(r"\d+ · \S+ [\d–]+ · ([^–]+)(?:–(\S+))?$", label).groups() if name]
+            for name in corners:
+                x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == name)
+                assert x0 <= x <= x1 and y0 <= y <= y1, label
+        framed.clear()
+        image, drawn = drawn_on(view, "en")
+        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        assert {column_name(x0), column_name(x1), row_name(y0), row_name(y1)} <= {r.text for r in header}
+        in_header = [xy for xy in framed if xy[3] <= board.HEADER_OVERVIEW]
+        assert len(in_header) == len(groups) + 1  # the others, and the part drawn (lined white)
+        checked += 1
+    assert checked >= 10
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     states = states_of(3, 4)
