@@ -540,7 +540,7 @@ TRACK_COLUMNS = 25
 CELL = (WIDTH - 30) // TRACK_COLUMNS
 TRACK_X = (WIDTH - CELL * TRACK_COLUMNS) // 2
 CELL_H = 44
-CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
+CHIP = 58  # a figure's chip on the track: its pitch (the disc is 2 px narrower), round a MARK_TEXT digit
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
@@ -610,10 +610,13 @@ def _track(draw: ImageDraw.ImageDraw, view: View, layout: TrackLayout, top: int)
             _track_chip(draw, chain["left"] + k * CHIP + CHIP / 2, chips_top + CHIP / 2, seat, robber=what == "robber")
 
 
-def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
+def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, robber: bool,
+                pitch: int = CHIP) -> None:
     """A figure on the track: the player's counting figure, a disc in the seat colour, or the
-    player's robber, a black square ringed in the seat colour; both carry the seat number."""
-    r = CHIP / 2 - 1
+    player's robber, a black square ringed in the seat colour; both carry the seat number, on
+    the track at the marks' standard (41 px of ink). The legend's smaller chip (`pitch`) only
+    shows what a chip looks like: its digit is plain 40 px type."""
+    r = pitch / 2 - 1
     colour = seat_colour(seat)
     if robber:
         draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=ROBBER_MARK, outline=colour, width=5)
@@ -621,7 +624,10 @@ def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, r
     else:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
         fill = ink_on(colour)
-    draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
+    if pitch >= CHIP:
+        mark_text(draw, (cx, cy), str(seat + 1), fill, MARK_TEXT)
+    else:
+        draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
@@ -727,7 +733,7 @@ def _legend_item(draw: ImageDraw.ImageDraw, icon: str, words: str, x: float, y: 
     if icon == "last":
         draw.rectangle((x + 4, y - 18, x + LEGEND_ICON - 4, y + 18), fill=FIELD, outline=HIGHLIGHT, width=6)
     elif icon in ("figure", "robber"):
-        _track_chip(draw, cx, y, 0, robber=icon == "robber")
+        _track_chip(draw, cx, y, 0, robber=icon == "robber", pitch=LEGEND_ICON)
     else:
         shape(draw, cx, y, icon, 34, MUTED)
     draw.text((x + LEGEND_ICON + 8, y), words, font=font(MIN_TEXT), fill=INK, anchor="lm")

@@ -313,8 +313,17 @@ def _grid_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
                   anchor="rm")
 
 
+MARK_STANDARD = 62  # the least mark whose number is MARK_TEXT (41 px of ink): mark_text_size
+ROOMY_TILE = 130    # the least tile that holds such a mark (a thief's triangle 100 px wide) inside
+
+
 def _mark_size(size: int) -> int:
-    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks."""
+    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks;
+    on a tile that holds it (the whole landscape early in a game), large enough for a number at
+    the marks' standard. On smaller tiles (the whole landscape later: 30-80 px) a mark that
+    large would cover its tile and the next: there the number is 40 px type (29 px of ink)."""
+    if size >= ROOMY_TILE:
+        return max(MARK_STANDARD, min(72, int(size * 0.4)))
     return max(46, min(72, int(size * 0.4)))
 
 
@@ -541,7 +550,9 @@ def _off_shields(marks: list[Mark]) -> None:
         if not shields or all(_apart(box(mark), shield) for shield in shields):
             continue
         others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
-        for m in range(mark["m"], 45, -6):
+        # the whole landscape's roomy tiles keep the number at the marks' standard, shield or not
+        least = MARK_STANDARD if ROOMY_TILE <= size < 150 else 46
+        for m in range(mark["m"], least - 1, -6):
             place = _clear_place({**mark, "m": m}, shields + others)
             if place:
                 mark["x"], mark["y"], mark["m"] = place[0], place[1], m

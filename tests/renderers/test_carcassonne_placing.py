@@ -520,9 +520,38 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
             pixels, ink = image.load(), text.load()
             covered = [(i, j) for i in range(300) for j in range(300) if ink[i, j] > 100 and pixels[i, j] != fill]
             assert not covered, (kind, size, digit, covered[:5])
-    for tile in (150, 180, 200):
+    for tile in (130, 150, 180, 200):
         box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
         assert box[3] - box[1] >= 36, tile
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_whole_landscape_keeps_the_marks_standard_where_its_tiles_hold_it(lang):
+    """The whole landscape (asked for, or in the robber step) early in a game, its tiles 130 px
+    and more: every follower's number stands at the marks' standard (41 px of ink), as on the
+    close-ups; the score track's chips carry theirs so in every robber step."""
+    checked = chips = 0
+    for state in states_of(3, 2):
+        if len(state.board.tiles) > 40:
+            break
+        view = dict(GAME.view(state, None), landscape="whole")
+        window = board.layout(view, NAMES[:3], lang)["window"]
+        if state.phase == "robber":
+            with recording_texts() as records:
+                render(view, NAMES[:3], lang)
+            top = board.layout(view, NAMES[:3], lang)["track_top"]
+            on_track = [r for r in records if r.mark and r.box[1] >= top and r.box[3] <= board.layout(
+                view, NAMES[:3], lang)["table_top"]]
+            assert len(on_track) >= 3 and mark_problems(on_track) == []
+            chips += 1
+        if window["size"] < land.ROOMY_TILE or not view["meeples"] or "left" not in window:
+            continue
+        with recording_texts() as records:
+            render(view, NAMES[:3], lang)
+        marks = [r for r in records if r.mark]
+        assert len(marks) >= len(view["meeples"]) and mark_problems(marks) == [], window["size"]
+        checked += 1
+    assert checked >= 3 and chips >= 1
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
