@@ -314,7 +314,7 @@ def _grid_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
 
 
 MARK_STANDARD = 62  # the least mark whose number is MARK_TEXT (41 px of ink): mark_text_size
-ROOMY_TILE = 130    # the least tile that holds such a mark (a thief's triangle 100 px wide) inside
+ROOMY_TILE = 108    # the least tile that holds such a mark inside (a thief's triangle is 100 px wide)
 
 
 def _mark_size(size: int) -> int:

@@ -520,14 +520,14 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
             pixels, ink = image.load(), text.load()
             covered = [(i, j) for i in range(300) for j in range(300) if ink[i, j] > 100 and pixels[i, j] != fill]
             assert not covered, (kind, size, digit, covered[:5])
-    for tile in (130, 150, 180, 200):
+    for tile in (land.ROOMY_TILE, 130, 150, 180, 200):
         box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
         assert box[3] - box[1] >= 36, tile
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_whole_landscape_keeps_the_marks_standard_where_its_tiles_hold_it(lang):
-    """The whole landscape (asked for, or in the robber step) early in a game, its tiles 130 px
+    """The whole landscape (asked for, or in the robber step) early in a game, its tiles 108 px
     and more: every follower's number stands at the marks' standard (41 px of ink), as on the
     close-ups; the score track's chips carry theirs so in every robber step."""
     checked = chips = 0
