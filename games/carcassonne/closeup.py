@@ -413,19 +413,21 @@ def _middle(start: int, length: int, room: int, low: int, width: int) -> int:
     return max(low, min(at, low + width - room))
 
 
-def featured_group(groups: Sequence[Sequence[Square]], followers: Collection[Square]) -> int:
-    """The group shown close up first: the one with the most squares beside (or diagonally
-    beside) a tile bearing one of the player's followers, then the one nearest such a tile,
-    then the largest, then the first. Where a player extends what they hold is where they most
-    often place (whole computer games: the square chosen lies in this group on about 45 % of
-    grouped placements, against some 38 % for the largest group); it reads only the landscape
-    and the player's own followers, never what a computer player would make of the tile (that
-    is a hint, which tables may switch off)."""
-    def rank(k: int) -> tuple[int, int, int, int]:
+def featured_group(groups: Sequence[Sequence[Square]], followers: Collection[Square],
+                   joining: Collection[Square] = ()) -> int:
+    """The group shown close up first: the one with the most squares `joining` (where a tile
+    would touch a feature holding one of the player's followers), then the most beside (or
+    diagonally beside) a tile bearing one (`followers`: those tiles' squares), then the nearest
+    to one, then the largest, then the first. Where a player extends what they hold is where
+    they most often place (bench/carcassonne_taps.py); it reads only the landscape and the
+    player's own followers, never what a computer player would make of the drawn tile (that is
+    a hint, which tables may switch off)."""
+    def rank(k: int) -> tuple[int, int, int, int, int]:
         group = groups[k]
+        joins = sum(1 for square in group if square in joining)
         beside = sum(1 for x, y in group for fx, fy in followers if max(abs(x - fx), abs(y - fy)) <= 1)
         nearest = min((abs(x - fx) + abs(y - fy) for x, y in group for fx, fy in followers), default=0)
-        return beside, -nearest, len(group), -k
+        return joins, beside, -nearest, len(group), -k
     return max(range(len(groups)), key=rank)
 
 

@@ -559,14 +559,17 @@ def squares_offered(state: CarcassonneState) -> SquarePlan:
 
 def first_group(state: CarcassonneState) -> int | None:
     """The group of squares shown close up when the turn starts (None when one picture shows
-    every square): the one around the player's followers (closeup.featured_group)."""
+    every square): the one where the tile would join what the player's followers hold, or
+    around them (closeup.featured_group)."""
     plan = squares_offered(state)
     if not plan.groups:
         return None
     board = state.board
-    followers = [(board.tiles[index][1], board.tiles[index][2]) for seat, index, _ in state.meeples
-                 if seat == state.turn]
-    return featured_group(plan.groups, followers)
+    mine = [(index, segment) for seat, index, segment in state.meeples if seat == state.turn]
+    followers = [(board.tiles[index][1], board.tiles[index][2]) for index, _ in mine]
+    held = {board.find(index * NODE_STRIDE + segment) for index, segment in mine}
+    joining = [square for square in state.fits if board.touched(square) & held]
+    return featured_group(plan.groups, followers, joining)
 
 
 def _group_numbers(groups: Sequence[Sequence[Square]], k: int) -> tuple[int, int]:

@@ -108,8 +108,9 @@ def test_squares_too_far_apart_for_one_picture_are_offered_in_groups():
 
 
 def test_the_group_shown_first_is_the_one_beside_the_players_followers():
-    """Most squares beside (or diagonally beside) a tile with one of the player's followers,
-    then the nearest to one, then the largest group, then the first."""
+    """Most squares where the tile would join a feature the player holds, then most beside (or
+    diagonally beside) a tile with one of the player's followers, then the nearest to one, then
+    the largest group, then the first."""
     from games.carcassonne.closeup import featured_group
 
     west, middle, east = [(0, 0), (1, 0)], [(5, 0), (6, 0), (7, 0)], [(10, 0), (11, 1)]
@@ -119,6 +120,7 @@ def test_the_group_shown_first_is_the_one_beside_the_players_followers():
     assert featured_group(groups, [(11, 0), (-1, 1)]) == 2  # two squares beside, against one
     assert featured_group(groups, [(2, 5)]) == 0  # beside none: the nearest
     assert featured_group([west, [(5, 0), (6, 0)]], []) == 0  # as large: the first
+    assert featured_group(groups, [(12, 1)], joining=[(0, 0), (1, 0), (6, 0)]) == 0  # joins the most they hold
 
 
 def test_a_turn_with_groups_starts_with_one_shown_and_the_others_one_tap_away():
@@ -142,7 +144,9 @@ def test_a_turn_with_groups_starts_with_one_shown_and_the_others_one_tap_away():
             starts += 1
             board = state.board
             mine = [(board.tiles[i][1], board.tiles[i][2]) for s, i, _ in state.meeples if s == seat]
-            assert state.area == featured_group(plan.groups, mine)
+            held = {board.find(i * 8 + segment) for s, i, segment in state.meeples if s == seat}
+            joining = [square for square in state.fits if board.touched(square) & held]
+            assert state.area == featured_group(plan.groups, mine, joining)
             assert GAME.view(state, None)["closeup"] == layout_json(plan.boxes[state.area])
             others = [Action("group", (str(k + 1),)) for k in range(len(plan.groups)) if k != state.area]
             assert GAME.legal_actions(state, seat) == (
