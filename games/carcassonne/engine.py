@@ -351,7 +351,7 @@ class Carcassonne:
             fits = state.board.fits(code)
             if fits:
                 state.drawn, state.fits, state.phase = code, fits, "place"
-                state.area = first_group(state)  # shown close up at once: most players need no extra tap
+                state.area = first_group(state)  # shown close up at once: no extra tap for its squares
                 return
             state.set_aside.append(code)
             events.append(Event(msg("carcassonne.event.set_aside", tile=_tile_term(code)), kind="draw"))
