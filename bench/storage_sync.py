@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 
 from bot.storage import Storage
+from bot.storage.database import Database
 
 
 async def run(mode: str, moves: int, folder: Path) -> list[float]:
-    Storage.synchronous = mode
+    Database.synchronous = mode
     storage = await Storage.open(folder / f"{mode}.sqlite3")
     try:
         table = await storage.create_lobby(guild_id=1, channel_id=2, game="knatsch", host_id=3, host_name="A",

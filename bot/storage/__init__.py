@@ -13,6 +13,7 @@ from bot.delivery.storage import DeliveryStore
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore
+from bot.storage.database import Feature
 from bot.storage.queries import Write
 from bot.storage.rows import (
     OPEN_STATUSES,
@@ -29,6 +30,17 @@ from bot.tournaments.storage import TournamentStore
 
 class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore, TournamentStore):
     """The whole store over one connection (see the module's docstring)."""
+
+    @staticmethod
+    def features() -> list[Feature]:
+        from bot.days.migrations import MIGRATIONS as DAYS
+        from bot.delivery.migrations import MIGRATIONS as DELIVERY
+        from bot.league.migrations import MIGRATIONS as LEAGUE
+        from bot.storage.migrations import MIGRATIONS as GAMES
+        from bot.tournaments.migrations import MIGRATIONS as TOURNAMENTS
+
+        return [Feature("games", GAMES), Feature("days", DAYS), Feature("delivery", DELIVERY),
+                Feature("league", LEAGUE), Feature("tournaments", TOURNAMENTS)]
 
 
 __all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "ResultRow", "StaleVersion", "ChannelBusy", "StorageError",

@@ -1,7 +1,7 @@
 """SQLite storage through aiosqlite: games, seats and the action log (the store's core).
 
 Everything the bot knows lives here, so a restart loses nothing. The database runs in WAL mode
-with foreign keys on; the schema comes from the numbered migrations in `bot.migrations`.
+with foreign keys on; the schema comes from each feature's migrations (`bot.storage.database`).
 
 One aiosqlite connection serves the whole bot. Its statements run one at a time on a worker
 thread, so an `asyncio.Lock` keeps each operation (and each transaction) whole: a statement
@@ -10,20 +10,18 @@ statements long, so different games only ever wait for each other for microsecon
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 import zlib
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Self
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
-from bot.storage.backups import backup_file
+from bot.storage.database import Database, Feature
 from bot.storage.queries import Queries, Write
 from bot.storage.rows import (
     OPEN_STATUSES,
@@ -47,96 +45,45 @@ class CoreStore(Queries):
     `bot.delivery.storage`) as mixins over the same connection; `bot.storage.Storage` is all of
     them together."""
 
-    synchronous = "FULL"  # bench/storage_sync.py measures what FULL costs per move
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._lock = asyncio.Lock()
-        self._closed = False
-        self.path: Path | None = None
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._lock = database.lock
         self.loads = 0  # games read from the store (a start-up test counts them)
 
     @classmethod
     async def open(cls, path: str | Path) -> Self:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = sqlite3.Row
-        storage = cls(connection)
-        storage.path = None if str(path) == ":memory:" else Path(path)
-        try:
-            await storage._configure()
-            await storage._migrate()
-        except BaseException:
-            await connection.close()
-            raise
-        return storage
+        return cls(await Database.open(path, cls.features()))
+
+    @staticmethod
+    def features() -> list[Feature]:
+        raise NotImplementedError
+
+    @property
+    def path(self) -> Path | None:
+        return self.database.path
+
+    @property
+    def _db(self) -> aiosqlite.Connection:
+        return self.database.connection
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            async with self._lock:
-                await self._db.close()
+        await self.database.close()
 
-    async def _configure(self) -> None:
-        # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
-        # statement open and block the first COMMIT.
-        # synchronous = FULL: a commit is on disk before the bot answers, so a power cut can never
-        # undo a move players have already seen (NORMAL in WAL mode may lose the last commits).
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", f"synchronous = {self.synchronous}",
-                       "busy_timeout = 5000"):
-            await self._db.execute_fetchall(f"PRAGMA {pragma}")
+    async def schema_version(self) -> dict[str, int]:
+        return await self.database.schema_versions()
 
-    async def _user_version(self) -> int:
-        """The schema version the database file records (SQLite answers the pragma always)."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise StorageError("The database did not tell its schema version")
-        return int(row[0])
-
-    async def _migrate(self) -> None:
-        current = await self._user_version()
-        for number, _title, sql in MIGRATIONS:
-            if number <= current:
-                continue
-            # The script and the version bump commit together, or not at all.
-            try:
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
-                )
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-
-    async def schema_version(self) -> int:
-        async with self._lock:
-            return await self._user_version()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. Caller holds self._lock."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        return self.database.held_transaction()
 
     async def _update(self, sql: str, params: tuple[Any, ...]) -> None:
-        async with self._lock, self._transaction() as db:
-            await db.execute(sql, params)
+        await self.database.update(sql, params)
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await self.database.rows(sql, params)
 
     async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return await cur.fetchone()
+        return await self.database.row(sql, params)
 
     # ------------------------------------------------------------------------------ reads
 
@@ -258,15 +205,7 @@ class CoreStore(Queries):
         return await self.games(ids)
 
     async def backup(self, target: str | Path) -> Path:
-        """An online copy of the whole database with SQLite's back-up API, through a connection of
-        its own in a worker thread: in WAL mode it reads one consistent snapshot while the bot
-        keeps writing, so play never waits for it. Written under a temporary name, then renamed,
-        so a half-written copy never looks like a back-up."""
-        if self.path is None:
-            raise StorageError("An in-memory database has no file to back up.")
-        target = Path(target)
-        await asyncio.to_thread(backup_file, self.path, target)
-        return target
+        return await self.database.backup(target)
 
     # ----------------------------------------------------------------------------- lobby
 
@@ -389,9 +328,7 @@ class CoreStore(Queries):
 
     async def apply(self, writes: Sequence[Write]) -> None:
         """Statements that belong together, in one transaction."""
-        async with self._lock, self._transaction() as db:
-            for sql, params in writes:
-                await db.execute(sql, params)
+        await self.database.apply(writes)
 
     # ------------------------------------------------------------------------- players
 

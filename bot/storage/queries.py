@@ -10,8 +10,7 @@ from typing import Any
 
 import aiosqlite
 
-Write = tuple[str, tuple[Any, ...]]
-"""One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
+from bot.storage.database import Write as Write
 
 
 class Queries:

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from bot.migrations import MIGRATIONS
 from bot.postgres import PostgresStorage, ddl_to_postgres, open_storage, to_postgres
 from bot.storage import StaleVersion
 from tests.bot import pg
+from tests.bot.fixtures.old_migrations import MIGRATIONS as OLD
 from tests.bot.harness import play_to_end, start_table, take_turn, to_act
 from tests.bot.test_storage import (  # noqa: F401 - collected here with this module's `storage`
+    newest_migrations,
     started_game,
     test_a_board_pays_only_the_board_of_the_version_it_shows,
     test_a_games_timers_are_replaced_whole,
@@ -47,16 +48,35 @@ def test_sqlite_dialect_becomes_postgresql():
 async def test_migrations_run_once_and_discord_ids_fit():
     url = pg.fresh_database_url()
     first = await open_storage(url)
-    assert await first.schema_version() == MIGRATIONS[-1][0]
+    assert await first.schema_version() == newest_migrations()
     big = 1456074443980800007  # a real-size snowflake: needs 64 bits
     table = await first.create_lobby(guild_id=big, channel_id=big + 1, game="pips", host_id=big + 2,
                                      host_name="Ænne 明美", options={}, lang="de")
     await first.close()
     again = await open_storage(url)  # a second start (or process) must not migrate again
-    assert await again.schema_version() == MIGRATIONS[-1][0]
+    assert await again.schema_version() == newest_migrations()
     row = await again.get_game(table.id)
     assert (row.guild_id, row.lang, row.names) == (big, "de", ["Ænne 明美"])
     await again.close()
+
+
+async def test_a_database_of_the_old_numbering_is_taken_over():
+    """A PostgreSQL database the old bot made (its version in `schema_version`) opens without
+    running a script again, and works."""
+    import asyncpg
+
+    url = pg.fresh_database_url()
+    raw = await asyncpg.connect(url)
+    await raw.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+    for _number, _title, sql in OLD:
+        await raw.execute(ddl_to_postgres(sql))
+    await raw.execute("INSERT INTO schema_version (version) VALUES ($1)", OLD[-1][0])
+    await raw.close()
+    store = await open_storage(url)
+    assert await store.schema_version() == newest_migrations()
+    game_id = await started_game(store)
+    assert (await store.get_game(game_id)).status == "active"
+    await store.close()
 
 
 async def test_two_processes_on_one_database_apply_a_move_once():
