@@ -79,14 +79,14 @@ async def main(games_count: int, idle: float) -> None:
             table = await storage.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
                                                host_id=10 + 2 * number, host_name=f"p{number}a", options={})
             await storage.add_player(table.id, 11 + 2 * number, f"p{number}b")
-            await storage.days_set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
+            await storage.days.set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
             await storage.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
                                      state=game.to_dict(state))
             change = Change("start", await storage.get_game(table.id), game, None, state)
             await storage.apply(await timers.prepare(change))
         setup = time.perf_counter() - started
-        first_due = await storage.days_next_due()
+        first_due = await storage.days.next_due()
         print(f"{games_count} active games with deadlines stored in {setup:.1f} s "
               f"({setup / games_count * 1000:.2f} ms per game's timers worked out incl. the game's own writes)")
 

@@ -188,7 +188,7 @@ class Tables:
             seated = tuple(sorted((dataclasses.replace(p, seat=order.index(p.user_id)) for p in table.players),
                                   key=lambda p: p.seated))
             started = dataclasses.replace(table, status="active", players=seated, version=0, seed=seed)
-            settings = await self.storage.days_table(table.id)
+            settings = await self.storage.days.table(table.id)
             text = presenter.start_text(started, game, [], table_language(table), practice=settings["practice"],
                                         hints=settings["hints"])
             log.info("lobby game=%s channel=%s user=%s started with %d players", table.id, table.channel_id,

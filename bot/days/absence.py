@@ -31,10 +31,10 @@ class Absence:
             raise Refusal(words(lang, "away_range", low=AWAY_DAYS[0], high=AWAY_DAYS[1]))
         now = self.timers.now()
         until = now + days * DAY
-        previous = (await self.storage.days_user(user.id))["away_until"]
+        previous = (await self.storage.days.user(user.id))["away_until"]
         paused_from = previous if previous is not None and previous > now else now
-        await self.storage.days_set_user(user.id, away_until=until)
-        await self.storage.days_shift_deadlines(user.id, delta=until - paused_from, not_before=now)
+        await self.storage.days.set_user(user.id, away_until=until)
+        await self.storage.days.shift_deadlines(user.id, delta=until - paused_from, not_before=now)
         self.timers.scheduler.poke()
         for table in await self.storage.open_games_of(user.id):
             if table.status == "active":
@@ -54,7 +54,7 @@ class Absence:
             seat = table.seat_of(user.id)
             if seat is None:  # every open game of theirs seats them
                 continue
-            row = (await self.storage.days_seats(table.id)).get(seat, {})
+            row = (await self.storage.days.seats(table.id)).get(seat, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
                 await self.moves.change(table.id, self._taken_back(seat))
                 changed += 1
@@ -72,7 +72,7 @@ class Absence:
         return make
 
     async def set_reminders(self, user: discord.abc.User, on: bool) -> None:
-        await self.storage.days_set_user(user.id, reminders=int(on))
+        await self.storage.days.set_user(user.id, reminders=int(on))
 
     async def mine(self, user: discord.abc.User, lang: str) -> str:
         tables = await self.storage.open_games_of(user.id)
@@ -88,7 +88,7 @@ class Absence:
                 continue
             state = game.from_dict(table.started_state)
             to_act = sorted(game.to_act(state))
-            seats = await self.storage.days_seats(table.id)
+            seats = await self.storage.days.seats(table.id)
             started = [seats[s]["since"] for s in to_act if seats.get(s, {}).get("since")]
             since = presenter.timestamp(min(started)) if started else presenter.timestamp(table.updated_at)
             who = ", ".join(presenter.bold_names([table.names[s] for s in to_act]))

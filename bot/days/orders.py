@@ -49,7 +49,7 @@ class Orders:
     async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, str] | None:
         """The next move the game makes at once, with the word that says so after its account line
         (none for a standing order: nobody else learns of it)."""
-        standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
+        standing = await self.storage.days.standing_orders(table.id) if game.features.reactions else {}
         made = automatic_decision(game, state, standing)
         if made is None:
             return None
@@ -59,7 +59,7 @@ class Orders:
 
     async def computer_choice(self, table: GameRow, game: Game, state: Any, seat: int, why: str) -> Action:
         """The computer's move for a person's seat, at the table's strength, from that seat's view."""
-        strength = (await self.storage.days_table(table.id))["strength"]
+        strength = (await self.storage.days.table(table.id))["strength"]
         rng = random.Random(f"{table.seed}:{table.version}:{seat}:{why}")
         # The strong player searches for some tenths of a second: off the event loop.
         return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
@@ -72,7 +72,7 @@ class Orders:
         game = self.moves.engine(table.game)
         if not game.features.reactions or reaction_kind(game, game.from_dict(table.started_state), seat) is None:
             return
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         said = [notice(words(table_language(table), "react_made", who=presenter.bold_names(table.names)[seat],
                              after=window_words(settings["react"], table_language(table))))]
 
@@ -93,10 +93,10 @@ class Orders:
         game, seat = self.seat_for(table, user, lang)
         if kind not in game.features.reactions:
             raise Refusal(words(lang, "orders_unknown", kinds=kinds_text(game.features.reactions, lang)))
-        await self.storage.set_standing_order(table.id, seat, kind, on)
+        await self.storage.days.set_standing_order(table.id, seat, kind, on)
         if on:
             await self.moves.follow_up(table.id)  # the decision it covers may be waiting now
-        return (await self.storage.standing_orders(table.id)).get(seat, frozenset())
+        return (await self.storage.days.standing_orders(table.id)).get(seat, frozenset())
 
     def seat_for(self, table: GameRow, user: discord.abc.User, lang: str) -> tuple[Game, int]:
         """The game and the user's seat, for orders; refused when there are none to give."""
@@ -119,7 +119,7 @@ class Orders:
         await self.set(table, user, kinds[index], on, lang)
 
     async def of(self, table: GameRow, seat: int) -> frozenset[str]:
-        return (await self.storage.standing_orders(table.id)).get(seat, frozenset())
+        return (await self.storage.days.standing_orders(table.id)).get(seat, frozenset())
 
 
 def kinds_text(kinds, lang: str) -> str:

@@ -20,6 +20,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
 from bot.storage import GameRow, StaleVersion, Storage
+from bot.storage.core import seat_holder_write
 from bot.turns import Change, notice
 from games.core import Action, Game, hooks
 
@@ -70,8 +71,7 @@ class TakingBack:
             record = {"since": None, "computer": None, "timeouts": 0}
             change = Change("replace", table, game, state, state, seat=seat,
                             record={"action": REPLACE, "seat": record},
-                            writes=[("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? "
-                                     "AND user_id = ?", (new.id, new.display_name, table.id, old.id)),
+                            writes=[seat_holder_write(table.id, old.id, new.id, new.display_name),
                                     *seat_write(table.id, seat, **record)])
             change.notices.append(notice(words(table_language(table), "replaced",
                                                old=presenter.bold_names([old.display_name])[0],

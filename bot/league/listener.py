@@ -94,7 +94,7 @@ class LeagueListener:
             return holder.user_id, holder.name, True
         if change.by_person:
             return holder.user_id, holder.name, False
-        row = (await self.storage.days_seats(change.table.id)).get(seat, {})
+        row = (await self.storage.days.seats(change.table.id)).get(seat, {})
         return holder.user_id, holder.name, row.get("computer") is not None or bool(row.get("timeouts"))
 
     async def _ended(self, change: Change, mover: tuple[int, str, bool] | None) -> list[Write]:
@@ -114,8 +114,8 @@ class LeagueListener:
             verdict = judge(FinishedGame(
                 status=status, result=result,
                 holders={p.seat: (p.user_id, p.name) for p in table.players if p.seat is not None},  # a lobby: none
-                practice=(await self.storage.days_table(table.id))["practice"],
-                computer={seat: row.get("computer") for seat, row in (await self.storage.days_seats(table.id)).items()},
+                practice=(await self.storage.days.table(table.id))["practice"],
+                computer={seat: row.get("computer") for seat, row in (await self.storage.days.seats(table.id)).items()},
                 moves=moves))
             if not verdict.rated:
                 return finished_writes(table.id, table.guild_id, table.game, verdict.reason, [], {})

@@ -8,12 +8,12 @@ ratings, overviews and recaps (`bot.league.storage`) and tournaments (`bot.tourn
 """
 from __future__ import annotations
 
-from bot.days.storage import DaysStore
+from bot.days.storage import DaysRepository
 from bot.delivery.storage import DeliveryStore
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore
-from bot.storage.database import Feature
+from bot.storage.database import Database, Feature
 from bot.storage.queries import Write
 from bot.storage.rows import (
     OPEN_STATUSES,
@@ -28,8 +28,12 @@ from bot.storage.rows import (
 from bot.tournaments.storage import TournamentStore
 
 
-class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore, TournamentStore):
+class Storage(CoreStore, DeliveryStore, LeagueStore, TournamentStore):
     """The whole store over one connection (see the module's docstring)."""
+
+    def __init__(self, database: Database) -> None:
+        super().__init__(database)
+        self.days = DaysRepository(database)
 
     @staticmethod
     def features() -> list[Feature]:

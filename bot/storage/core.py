@@ -39,6 +39,13 @@ def _now() -> int:
     return int(time.time())
 
 
+def seat_holder_write(game_id: int, old_user_id: int, new_user_id: int, name: str) -> Write:
+    """Another player takes over the seat `old_user_id` holds (bot.days.undo's substitutes), in
+    the change's own transaction; whether DMs reach them is not known yet."""
+    return ("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? AND user_id = ?",
+            (new_user_id, name, game_id, old_user_id))
+
+
 class CoreStore(Queries):
     """The connection, the migrations and the game itself: lobbies, seats, the action log and
     every change to a game. Features keep their own tables beside them (`bot.days.storage`,

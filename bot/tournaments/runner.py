@@ -302,7 +302,7 @@ class Tournaments:
             seat = table.seat_of(user_id)
             if table.status != "active" or seat is None:
                 return None
-            if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
+            if (await self.storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned":
                 return None
             state = game.from_dict(table.state or {})
             change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
@@ -1013,7 +1013,7 @@ class Tournaments:
                            notice: str | None = notice) -> Change | None:
                 if current.status != "active":
                     return None
-                if (await self.storage.days_seats(current.id)).get(seat, {}).get("computer"):
+                if (await self.storage.days.seats(current.id)).get(seat, {}).get("computer"):
                     return None
                 state = game.from_dict(current.state or {})
                 change = Change("seat", current, game, state, state, seat=seat,

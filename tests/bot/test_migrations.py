@@ -72,8 +72,8 @@ async def test_a_database_of_the_old_numbering_opens_and_works(tmp_path, up_to):
     await store.add_player(1, 200, "Bob")
     await store.start_game(1, seat_order=[200, 100], seed=4, state={"n": 0})
     assert await store.record_change(1, expected_version=0, seat=0, action="roll", state={"n": 1}) == 1
-    await store.days_set_table(1, deadline=60, react=900)  # a column the old migration 8 added
-    assert (await store.days_table(1))["react"] == 900
+    await store.days.set_table(1, deadline=60, react=900)  # a column the old migration 8 added
+    assert (await store.days.table(1))["react"] == 900
     await store.close()
 
     again = await Storage.open(path)  # and once taken over, opening runs nothing again

@@ -195,7 +195,7 @@ async def one_timer_due_in_both(url: str, store, game_id: int, other: Child, own
     import asyncpg
 
     table = await store.get_game(game_id)
-    timers = [t for t in await store.days_timers(game_id) if t[1] == "reminder"]
+    timers = [t for t in await store.days.timers(game_id) if t[1] == "reminder"]
     assert timers, "a started game has reminders"
     seat = timers[0][0]
     due = int(time.time()) - 1

@@ -88,11 +88,11 @@ async def test_a_games_timers_are_replaced_whole(storage):
     """What `bot.days` stores after every change: each seat's wait and the game's timers."""
     game_id = await started_game(storage)
     await storage.apply(timers_writes(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)]))
-    assert await storage.days_timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
-    assert await storage.days_next_due() == 1000
+    assert await storage.days.timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
+    assert await storage.days.next_due() == 1000
     await storage.apply(timers_writes(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)]))
-    assert await storage.days_timers(game_id) == [(1, "reminder", 1300)]
-    assert (await storage.days_seats(game_id))[1]["since"] == 300
+    assert await storage.days.timers(game_id) == [(1, "reminder", 1300)]
+    assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
 async def test_concurrent_moves_on_one_version_apply_once(storage):

@@ -155,17 +155,17 @@ async def test_a_due_timer_is_claimed_by_one_process_only(backend, tmp_path):
     target = str(tmp_path / "bot.sqlite3") if backend == "sqlite" else pg.fresh_database_url()
     one, two = await open_storage(target), await open_storage(target)
     game_id = await started_game(one)
-    await one.days_set_table(game_id, deadline=60, timeout="computer", reminder=3600)
+    await one.days.set_table(game_id, deadline=60, timeout="computer", reminder=3600)
     async with one._lock, one._transaction() as db:  # a due deadline, as the scheduler stores it
         await db.execute("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, 0, 'deadline', 1060)",
                          (game_id,))
-    assert await one.days_first_due(2000) == (game_id, 0, "deadline", 1060)
-    claims = await asyncio.gather(*(store.days_claim_timer(game_id, 0, "deadline", 1060, 2000)
+    assert await one.days.first_due(2000) == (game_id, 0, "deadline", 1060)
+    claims = await asyncio.gather(*(store.days.claim_timer(game_id, 0, "deadline", 1060, 2000)
                                     for store in (one, two, one, two)))
     assert sorted(claims) == [False, False, False, True]
     # While claimed, neither process sees it as due; after the lease, another may take it over.
-    assert await two.days_first_due(2000) is None
-    assert await two.days_first_due(2000 + 301) == (game_id, 0, "deadline", 1060)
-    assert await two.days_claim_timer(game_id, 0, "deadline", 1060, 2000 + 301)
+    assert await two.days.first_due(2000) is None
+    assert await two.days.first_due(2000 + 301) == (game_id, 0, "deadline", 1060)
+    assert await two.days.claim_timer(game_id, 0, "deadline", 1060, 2000 + 301)
     await one.close()
     await two.close()
