@@ -328,7 +328,7 @@ class GameBot(commands.Bot):
             return
         self._owed_check_at = now + self.owed_board_every
         try:
-            for game_id, guild_id in await self.storage.owed_games():
+            for game_id, guild_id in await self.storage.delivery.owed_games():
                 if self.owns_guild(guild_id):
                     deliveries.kick(game_id)
         except Exception:

@@ -236,7 +236,7 @@ class Moves:
     async def _store(self, change: Change) -> None:
         table = change.table
         change.version = table.version + (1 if change.kind in ("move", "undo", "replace") else 0)
-        rows = await self.storage.dm_rows(table.id)
+        rows = await self.storage.delivery.dm_rows(table.id)
         writes = owed_writes(table, plan(change, rows), rows, version=change.version)
         for listener in self._listeners:
             writes += list(await listener.prepare(change))

@@ -9,7 +9,7 @@ ratings, overviews and recaps (`bot.league.storage`) and tournaments (`bot.tourn
 from __future__ import annotations
 
 from bot.days.storage import DaysRepository
-from bot.delivery.storage import DeliveryStore
+from bot.delivery.storage import DeliveryRepository
 from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore
@@ -28,12 +28,13 @@ from bot.storage.rows import (
 from bot.tournaments.storage import TournamentStore
 
 
-class Storage(CoreStore, DeliveryStore, LeagueStore, TournamentStore):
+class Storage(CoreStore, LeagueStore, TournamentStore):
     """The whole store over one connection (see the module's docstring)."""
 
     def __init__(self, database: Database) -> None:
         super().__init__(database)
         self.days = DaysRepository(database)
+        self.delivery = DeliveryRepository(database)
 
     @staticmethod
     def features() -> list[Feature]:

@@ -74,14 +74,14 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
                                 writes=[new_turn_write(game_id, lines=["a"], pings=[])])
     await storage.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
                                 writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
-    await storage.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
+    await storage.delivery.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
     table = await storage.get_game(game_id)
     assert (table.board_message_id, table.board_owed, table.turn_posted) == (501, True, True)
-    assert [game for game, _ in await storage.owed_games()] == [game_id]
-    await storage.board_delivered(game_id, message_id=502, version=2, turn=1)
+    assert [game for game, _ in await storage.delivery.owed_games()] == [game_id]
+    await storage.delivery.board_delivered(game_id, message_id=502, version=2, turn=1)
     table = await storage.get_game(game_id)
     assert (table.board_message_id, table.board_owed) == (502, False)
-    assert await storage.owed_games() == []
+    assert await storage.delivery.owed_games() == []
 
 
 async def test_a_games_timers_are_replaced_whole(storage):
