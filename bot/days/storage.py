@@ -7,6 +7,7 @@ the caller's clock (bot.scheduler), so tests can run the timers on a fake one.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.storage.database import Database, Write
@@ -88,6 +89,33 @@ class DaysRepository:
     async def timers(self, game_id: int) -> list[tuple[int, str, int]]:
         return [(r["seat"], r["kind"], r["due_at"]) for r in await self.db.rows(
             "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,))]
+
+    # ------------------------------------------------------- what other features ask of days
+
+    async def practice_tables(self) -> set[int]:
+        """The games played at practice tables (they count for nobody's records or ratings)."""
+        return {row[0] for row in await self.db.rows("SELECT game_id FROM day_tables WHERE practice = 1")}
+
+    async def computer_seats_of_ended_games(self) -> dict[int, dict[int, str]]:
+        """game -> seat -> why the computer plays it ('timeout', 'resigned', 'seat'), for every
+        finished or abandoned game with such a seat."""
+        seats: dict[int, dict[int, str]] = {}
+        for row in await self.db.rows(
+                "SELECT d.game_id, d.seat, d.computer FROM day_seats d JOIN games g ON g.id = d.game_id "
+                "WHERE g.status IN ('finished', 'abandoned') AND d.computer IS NOT NULL"):
+            seats.setdefault(row[0], {})[row[1]] = row[2]
+        return seats
+
+    async def waiting_since(self, game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+        """game -> seat -> since when the seat waits to act, for the seats of these games that do."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+        waiting: dict[int, dict[int, int]] = {}
+        for row in await self.db.rows(f"SELECT game_id, seat, since FROM day_seats WHERE since IS NOT NULL AND "
+                                      f"game_id IN ({', '.join('?' * len(ids))})", tuple(ids)):
+            waiting.setdefault(row[0], {})[row[1]] = row[2]
+        return waiting
 
     async def next_due(self) -> int | None:
         return (await self.db.row("SELECT MIN(due_at) FROM timers"))[0]

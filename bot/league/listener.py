@@ -107,7 +107,7 @@ class LeagueListener:
                 status, result = "finished", outcome_record(outcome)
             else:
                 status, result = change.record["status"], change.record.get("result") or {}
-            moves = await self.storage.league_seat_moves(table.id)
+            moves = await self.storage.league.seat_moves(table.id)
             if mover is not None:  # this very move is stored with the change, after this reading
                 seat = seat_named(change)
                 moves[seat] = counted(moves.get(seat, []), *mover)
@@ -119,7 +119,7 @@ class LeagueListener:
                 moves=moves))
             if not verdict.rated:
                 return finished_writes(table.id, table.guild_id, table.game, verdict.reason, [], {})
-            stored = await self.storage.league_ratings(table.guild_id, table.game, [e.user_id for e in verdict.entries])
+            stored = await self.storage.league.ratings(table.guild_id, table.game, [e.user_id for e in verdict.entries])
             changes = rate(verdict.entries, {user: row.rating for user, row in stored.items()})
             log.info("ratings game=%s guild=%s %s", table.id, table.guild_id,
                      " ".join(f"{c.entry.user_id}:{c.before.points}->{c.after.points}" for c in changes))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.days.storage import DaysRepository
 from bot.delivery.storage import DeliveryRepository
-from bot.league.storage import LeagueStore
+from bot.league.storage import LeagueRepository
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.core import CoreStore
 from bot.storage.database import Database, Feature
@@ -28,13 +28,14 @@ from bot.storage.rows import (
 from bot.tournaments.storage import TournamentStore
 
 
-class Storage(CoreStore, LeagueStore, TournamentStore):
+class Storage(CoreStore, TournamentStore):
     """The whole store over one connection (see the module's docstring)."""
 
     def __init__(self, database: Database) -> None:
         super().__init__(database)
         self.days = DaysRepository(database)
         self.delivery = DeliveryRepository(database)
+        self.league = LeagueRepository(database, self.days)
 
     @staticmethod
     def features() -> list[Feature]:

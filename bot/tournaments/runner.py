@@ -469,7 +469,7 @@ class Tournaments:
     async def _rating(self, tournament: TournamentRow, user_id: int) -> float:
         from bot.league.ratings import Rating
 
-        stored = (await self.storage.league_ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
+        stored = (await self.storage.league.ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
         return float((stored.rating if stored is not None else Rating()).points)
 
     # --------------------------------------------------------------------------- status
