@@ -25,10 +25,10 @@ from bot.storage.rows import (
     StaleVersion,
     StorageError,
 )
-from bot.tournaments.storage import TournamentStore
+from bot.tournaments.storage import TournamentRepository
 
 
-class Storage(CoreStore, TournamentStore):
+class Storage(CoreStore):
     """The whole store over one connection (see the module's docstring)."""
 
     def __init__(self, database: Database) -> None:
@@ -36,6 +36,7 @@ class Storage(CoreStore, TournamentStore):
         self.days = DaysRepository(database)
         self.delivery = DeliveryRepository(database)
         self.league = LeagueRepository(database, self.days)
+        self.tournaments = TournamentRepository(database)
 
     @staticmethod
     def features() -> list[Feature]:

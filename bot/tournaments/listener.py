@@ -32,7 +32,7 @@ class TournamentListener:
         if not ended(change) or change.table.status == "lobby":
             return []  # a lobby closed (its tournament cancelled before it started) has no result
         try:
-            table = await self.storage.tournament_table_of_game(change.table.id)
+            table = await self.storage.tournaments.table_of_game(change.table.id)
             if table is None or table.over:
                 return []
             result = table_result(change, table.players)
@@ -46,14 +46,14 @@ class TournamentListener:
     async def after(self, change: Change) -> None:
         if not ended(change):
             return
-        table = await self.storage.tournament_table_of_game(change.table.id)
+        table = await self.storage.tournaments.table_of_game(change.table.id)
         if table is not None:
             self.kick(table.tournament_id)
 
     async def gate(self, table: GameRow, seat: int) -> None:
         """Refuse a player's move at a table the computer finishes (its time ran out, or its
         tournament was cancelled with that rule)."""
-        finishing = await self.storage.tournament_overtime(table.id)
+        finishing = await self.storage.tournaments.overtime(table.id)
         if finishing is None:
             return
         tournament_id, status = finishing
