@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.days.reminders import Reminders
 from bot.days.timers import Timers
 from bot.scheduler import Scheduler, SystemClock
-from bot.storage import Storage
+from bot.store import Storage
 from bot.turns import Change
 from games import REGISTRY
 
@@ -76,14 +76,14 @@ async def main(games_count: int, idle: float) -> None:
         rng = random.Random(1)
         started = time.perf_counter()
         for number in range(games_count):
-            table = await storage.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
+            table = await storage.games.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
                                                host_id=10 + 2 * number, host_name=f"p{number}a", options={})
-            await storage.add_player(table.id, 11 + 2 * number, f"p{number}b")
+            await storage.games.add_player(table.id, 11 + 2 * number, f"p{number}b")
             await storage.days.set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
-            await storage.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
+            await storage.games.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
                                      state=game.to_dict(state))
-            change = Change("start", await storage.get_game(table.id), game, None, state)
+            change = Change("start", await storage.games.get_game(table.id), game, None, state)
             await storage.apply(await timers.prepare(change))
         setup = time.perf_counter() - started
         first_due = await storage.days.next_due()

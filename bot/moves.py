@@ -34,7 +34,8 @@ from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.records import outcome_record
 from bot.replay import Replays, decision_still_open
-from bot.storage import GameRow, StaleVersion, Storage, Write
+from bot.storage import GameRow, StaleVersion, Write
+from bot.store import Storage
 from bot.turns import Change, plan
 from games.core import Action, Game, GameError, read_action
 from i18n import translate
@@ -155,7 +156,7 @@ class Moves:
             raise Refusal.of("bot.errors.unknown_game", name=echo(name, 40), known=known) from None
 
     async def table(self, game_id: int) -> GameRow:
-        table = await self.storage.get_game(check_id(game_id))
+        table = await self.storage.games.get_game(check_id(game_id))
         if table is None:
             raise Refusal.of("bot.errors.game_gone")
         return table
@@ -243,18 +244,19 @@ class Moves:
         writes = [*change.writes, *writes]
         game = change.game
         if change.kind == "start":
-            await self.storage.start_game(table.id, seat_order=change.record["seat_order"], seed=change.record["seed"],
-                                          state=game.to_dict(change.after), writes=writes)
+            await self.storage.games.start_game(table.id, seat_order=change.record["seat_order"],
+                                                seed=change.record["seed"], state=game.to_dict(change.after),
+                                                writes=writes)
         elif change.kind == "seat":  # a seat's setting: no new version, no log row
             await self.storage.apply(writes)
         elif change.kind == "end":
-            await self.storage.end_game(table.id, status=change.record["status"], result=change.record["result"],
+            await self.storage.games.end_game(table.id, status=change.record["status"], result=change.record["result"],
                                         expected_status=change.record.get("expected_status"), writes=writes)
         else:
             if change.seat is None:
                 raise ValueError(f"a {change.kind} change needs the seat it was made for")
             outcome = game.outcome(change.after) if change.kind == "move" else None
-            await self.storage.record_change(
+            await self.storage.games.record_change(
                 table.id, expected_version=table.version, seat=change.seat, action=change.record["action"],
                 state=game.to_dict(change.after), finished_result=outcome_record(outcome) if outcome else None,
                 answered=change.record.get("answered", True), writes=writes)
@@ -347,7 +349,7 @@ class Moves:
 
     async def _already_done(self, table: GameRow, game: Game, seat: int, text: str,
                             seen_version: int | None) -> Played | None:
-        last = await self.storage.last_action_of(table.id, seat)
+        last = await self.storage.games.last_action_of(table.id, seat)
         if last is None or last.answered:
             return None
         if seen_version is not None:
@@ -369,10 +371,10 @@ class Moves:
 
     async def answered(self, played: Played) -> None:
         """The player has seen the answer to a typed move: a repeat is a new move from now on."""
-        await self.storage.mark_answered(played.game_id, played.version)
+        await self.storage.games.mark_answered(played.game_id, played.version)
 
     async def _decision_unchanged(self, table: GameRow, game: Game, seat: int, since: int) -> bool:
-        actions = await self.storage.actions(table.id)
+        actions = await self.storage.games.actions(table.id)
         try:
             states, _ = self._replays.replay(game, table, actions)
         except Exception:

@@ -28,8 +28,8 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.storage import Storage
 from bot.storage.database import SCHEMA_MIGRATIONS, Database, Feature, legacy_applied, pending
+from bot.store import Storage
 
 _PARAM = re.compile(r"\?")
 _QUOTED = re.compile(r"('[^']*')")

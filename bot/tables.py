@@ -23,7 +23,8 @@ from bot.delivery.storage import lobby_write
 from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
+from bot.storage import ChannelBusy, GameRow, StaleVersion
+from bot.store import Storage
 from bot.turns import Change
 from games.core import Game
 from i18n import game_title
@@ -50,10 +51,10 @@ class Tables:
         return sorted((i18n.translate(game_title(game), lang), name) for name, game in self.games.items())
 
     async def open_table_in(self, channel_id: int) -> GameRow:
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is not None:
             return table
-        last = await self.storage.latest_game_in(channel_id)
+        last = await self.storage.games.latest_game_in(channel_id)
         if last is None:
             raise Refusal.of("bot.errors.no_game_here")
         raise Refusal.of("bot.errors.last_game_ended", id=last.id)
@@ -70,7 +71,7 @@ class Tables:
         try:
             return await self.active_table_in(channel_id)
         except Refusal:
-            last = await self.storage.latest_game_in(channel_id)
+            last = await self.storage.games.latest_game_in(channel_id)
             if last is not None and last.status == "finished" and last.state is not None:
                 return last
             raise
@@ -98,20 +99,21 @@ class Tables:
                                          allowed_mentions=discord.AllowedMentions.none())
         except BaseException:
             # No lobby message, no lobby: the channel stays free for the next try.
-            await self.storage.end_game(table.id, status="abandoned", result={"reason": "The lobby was never shown."})
+            await self.storage.games.end_game(table.id, status="abandoned",
+                                              result={"reason": "The lobby was never shown."})
             raise
-        await self.storage.set_lobby_message(table.id, message.id)
+        await self.storage.games.set_lobby_message(table.id, message.id)
         log.info("lobby game=%s channel=%s user=%s opened %s options=%s", table.id, channel_id, host.id,
                  game.name, options)
         return table
 
     async def _new_table(self, guild_id: int, channel_id: int, host: discord.abc.User, game: Game,
                          options: dict, lang: str, settings: dict) -> GameRow:
-        existing = await self.storage.open_game_in(channel_id)
+        existing = await self.storage.games.open_game_in(channel_id)
         if existing is not None:
             raise Refusal.of("bot.errors.channel_has_game", game=game_title(self.engine(existing.game)), id=existing.id)
         try:
-            return await self.storage.create_lobby(
+            return await self.storage.games.create_lobby(
                 guild_id=guild_id, channel_id=channel_id, game=game.name, host_id=host.id,
                 host_name=host.display_name, options=options, lang=lang,
                 writes_for=lambda game_id: [table_settings_write(game_id, settings)])
@@ -133,7 +135,7 @@ class Tables:
         table = await self._new_table(guild_id, channel_id, host, game, {}, lang,
                                       dict(settings, practice=True, hints=True, strength=strength))
         for number in range(1, count):
-            await self.storage.add_player(table.id, -number, f"Computer {number}")
+            await self.storage.games.add_player(table.id, -number, f"Computer {number}")
         log.info("practice game=%s channel=%s user=%s opened %s with %d seats", table.id, channel_id, host.id,
                  game.name, count)
         return await self.start(table.id, host)
@@ -146,7 +148,7 @@ class Tables:
                 raise Refusal.of("bot.errors.already_seated")
             if len(table.players) >= game.max_players:
                 raise Refusal.of("bot.errors.table_full", max=game.max_players)
-            await self.storage.add_player(game_id, user.id, user.display_name)
+            await self.storage.games.add_player(game_id, user.id, user.display_name)
             log.info("lobby game=%s channel=%s user=%s joined", game_id, table.channel_id, user.id)
             return await self.moves.table(game_id)
 
@@ -158,11 +160,12 @@ class Tables:
             # Computer seats (negative ids) never host and never keep a lobby open on their own.
             people = [p for p in table.players if p.user_id != user.id and not p.computer]
             if not people:
-                await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
+                await self.storage.games.end_game(game_id, status="abandoned",
+                                                  result={"reason": "Everyone left the lobby."})
             else:
                 # The host leaving hands the table to the longest-waiting person.
                 new_host = people[0].user_id if user.id == table.host_id else None
-                await self.storage.remove_player(game_id, user.id, new_host_id=new_host)
+                await self.storage.games.remove_player(game_id, user.id, new_host_id=new_host)
             log.info("lobby game=%s channel=%s user=%s left%s", game_id, table.channel_id, user.id,
                      "" if people else " (lobby abandoned)")
             return await self.moves.table(game_id)

@@ -14,7 +14,7 @@ from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import Storage
+from bot.store import Storage
 from bot.turns import Change
 from i18n import game_title
 
@@ -36,7 +36,7 @@ class Absence:
         await self.storage.days.set_user(user.id, away_until=until)
         await self.storage.days.shift_deadlines(user.id, delta=until - paused_from, not_before=now)
         self.timers.scheduler.poke()
-        for table in await self.storage.open_games_of(user.id):
+        for table in await self.storage.games.open_games_of(user.id):
             if table.status == "active":
                 await self.deliveries.notify(table.id, words(
                     table_language(table), "away_post", who=presenter.bold_names([user.display_name])[0],
@@ -48,7 +48,7 @@ class Absence:
         Returns how many games changed."""
         was_away = await self.timers.end_away(user.id, self.timers.now())
         changed = 0
-        for table in await self.storage.open_games_of(user.id):
+        for table in await self.storage.games.open_games_of(user.id):
             if table.status != "active":
                 continue
             seat = table.seat_of(user.id)
@@ -75,7 +75,7 @@ class Absence:
         await self.storage.days.set_user(user.id, reminders=int(on))
 
     async def mine(self, user: discord.abc.User, lang: str) -> str:
-        tables = await self.storage.open_games_of(user.id)
+        tables = await self.storage.games.open_games_of(user.id)
         if not tables:
             return words(lang, "mine_none")
         entries = []

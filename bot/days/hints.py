@@ -14,7 +14,7 @@ from bot.days.computer import computer_action
 from bot.days.options import words
 from bot.errors import Refusal
 from bot.moves import Moves
-from bot.storage import Storage
+from bot.store import Storage
 from games.core import hooks
 
 log = logging.getLogger(__name__)

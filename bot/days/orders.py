@@ -33,7 +33,8 @@ from bot.days.options import MAX_COMPUTER_STEPS, words
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.turns import notice
 from games.core import Action, Game, automatic_decision, msg, reaction_kind
 

@@ -19,7 +19,8 @@ from bot.delivery.requests import Failure, attempt
 from bot.delivery.worker import Deliveries
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game, msg, reaction_kind
 from i18n import game_title, translate
@@ -51,7 +52,7 @@ class Reminders:
         if is_computer(player.user_id, row) or not user["reminders"] or away:
             return
         since = row.get("since") or due_at
-        lang = await self.storage.language_of_user(player.user_id, table_language(table))
+        lang = await self.storage.games.language_of_user(player.user_id, table_language(table))
         text = words(lang, "reminder", game=game_title(game), id=table.id, since=presenter.timestamp(since),
                      link=board_url(table) or channel_url(table))
         deadline = (await self.storage.days.deadlines(table.id)).get(seat)
@@ -68,7 +69,7 @@ class Reminders:
                 return
             if sent.kind != "closed":
                 return  # Discord had a problem: the next reminder comes at the next reminder time
-            await self.storage.set_dm_ok(table.id, player.user_id, False)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, False)
         await self.deliveries.notify(table.id, words(table_language(table), "reminder_channel",
                                                      who=presenter.mention(player.user_id),
                                                      since=presenter.timestamp(since)), [player.user_id])

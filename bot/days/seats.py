@@ -21,7 +21,8 @@ from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.turns import Change
 from games.core import Action, Game
 from i18n import game_title
@@ -132,7 +133,7 @@ class ComputerSeats:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
             # Numbered after the highest still seated, so a removed one's number comes back.
             number = 1 + max((-p.user_id for p in table.players if p.computer), default=0)
-            await self.storage.add_player(table.id, -number, f"Computer {number}")
+            await self.storage.games.add_player(table.id, -number, f"Computer {number}")
             if strength is not None:
                 await self.storage.days.set_table(table.id, **dict(await self.storage.days.table(table.id),
                                                                    strength=strength))
@@ -146,7 +147,7 @@ class ComputerSeats:
             computers = sorted(p.user_id for p in table.players if p.computer)
             if not computers:
                 raise Refusal(words(lang, "computer_none_seated"))
-            await self.storage.remove_player(table.id, computers[0], new_host_id=None)
+            await self.storage.games.remove_player(table.id, computers[0], new_host_id=None)
             return await self._lobby_changed(table.id)
 
     async def _host_lobby(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:

@@ -1,9 +1,11 @@
 """What games over days store: each table's settings, each seat's wait, the timers and each
 user's absence and reminder choice (tables `day_tables`, `day_seats`, `timers`, `day_users`,
-`timer_claims`; migrations 4-6).
+`timer_claims`, `standing_orders`; migrations in `bot.days.migrations`).
 
-A mixin of `bot.storage.Storage`, over the same connection and lock. `now` always comes from
-the caller's clock (bot.scheduler), so tests can run the timers on a fake one.
+A repository over the database it holds; it also answers what other features need to know of
+days (`practice_tables`, `computer_seats_of_ended_games`, `waiting_since`), so that none of them
+reads these tables. `now` always comes from the caller's clock (bot.scheduler), so tests can run
+the timers on a fake one.
 """
 from __future__ import annotations
 

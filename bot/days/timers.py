@@ -30,7 +30,8 @@ from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
 from bot.locale import table_language
 from bot.scheduler import Scheduler
-from bot.storage import GameRow, Storage, Write
+from bot.storage import GameRow, Write
+from bot.store import Storage
 from bot.timing import Durations
 from bot.turns import Change
 from games.core import automatic_decision, reaction_kind
@@ -156,7 +157,7 @@ class Timers:
             if not await self.storage.days.claim_timer(game_id, seat, kind, due_at, now):
                 continue  # another process (on the same database) is handling it
             try:
-                table = await self.storage.get_game(game_id)
+                table = await self.storage.games.get_game(game_id)
                 if table is None or table.status != "active":
                     await self.storage.apply([clear_timers_write(game_id)])
                 else:

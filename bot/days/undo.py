@@ -19,8 +19,9 @@ from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
-from bot.storage import GameRow, StaleVersion, Storage
-from bot.storage.core import seat_holder_write
+from bot.storage import GameRow, StaleVersion
+from bot.storage.games import seat_holder_write
+from bot.store import Storage
 from bot.turns import Change, notice
 from games.core import Action, Game, hooks
 
@@ -37,7 +38,7 @@ class TakingBack:
             seat = table.seat_of(user.id)
             if seat is None:
                 raise Refusal(words(lang, "undo_not_playing"))
-            actions = await self.storage.actions(table.id)
+            actions = await self.storage.games.actions(table.id)
             last = actions[-1] if actions else None
             if last is None or last.action in (UNDO, REPLACE):
                 raise Refusal(words(lang, "undo_nothing"))

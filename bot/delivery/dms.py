@@ -23,7 +23,8 @@ from bot.delivery.content import Content, Images, PrivatePayload
 from bot.delivery.requests import Failure, nonce_for
 from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game
 
@@ -78,7 +79,7 @@ class PrivateDeliveries:
         untouched by the seat since (it made no move since they were sent)."""
         if shown is None or not payload.toggles or shown.buttons != payload.buttons:
             return False
-        last = await self.storage.last_action_of(table.id, seat)
+        last = await self.storage.games.last_action_of(table.id, seat)
         return last is None or last.version <= shown.version
 
     def _remember(self, game_id: int, seat: int, shown: Shown | None) -> None:
@@ -176,7 +177,7 @@ class PrivateDeliveries:
                                         channel_id=message.channel.id, message_id=message.id,
                                         buttons=payload.moves, done_text=payload.done)
         if player.dm_ok is not True:
-            await self.storage.set_dm_ok(table.id, player.user_id, True)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
         return None
 
     async def _finish(self, row: DmRow, done: str | None) -> None:
@@ -199,7 +200,7 @@ class PrivateDeliveries:
         self.refused_users[player.user_id] = time.monotonic()
         await self.storage.delivery.dm_refused(table.id, seat, until=int(self.now()) + self.durations.dm_retry_after)
         if player.dm_ok is not False:
-            await self.storage.set_dm_ok(table.id, player.user_id, False)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, False)
             if table.status == "active":
                 await self.storage.apply([notice_write(table.id, {
                     "content": presenter.dm_closed_text(player.name, table_language(table)), "mentions": []})])

@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.delivery.worker import Deliveries
-from bot.storage import Storage
+from bot.store import Storage
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class DiscordChanges(commands.Cog):
         self.deliveries = deliveries
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is None or table.board_message_id not in message_ids:
             return
         if await self.storage.delivery.board_gone(table.id, table.board_message_id):

@@ -1,4 +1,4 @@
-"""What the bot owes Discord, stored with the change that owes it (migration 7).
+"""What the bot owes Discord, stored with the change that owes it (its migrations: `bot.delivery.migrations`).
 
 A change to a game (a move, an undo, a start, an end) writes in its own transaction what the
 channel and the players must be shown; the delivery worker (`bot.delivery.worker`) sends it

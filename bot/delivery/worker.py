@@ -38,8 +38,9 @@ from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write, lobby_write, notice_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
+from bot.store import Storage
 from bot.timing import Durations
 from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
@@ -262,7 +263,7 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        table = await self.storage.get_game(game_id)
+        table = await self.storage.games.get_game(game_id)
         if table is None:
             return None
         game = self.games.get(table.game)
@@ -429,7 +430,7 @@ class Deliveries:
                 if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
                     # Deleted by a moderator: the turn is posted again.
                     await self.storage.delivery.board_gone(table.id, table.board_message_id)
-                    fresh = await self.storage.get_game(table.id)
+                    fresh = await self.storage.games.get_game(table.id)
                     return await self._board(fresh, game, state, drawn) if fresh is not None else result
             else:
                 pings = people if table.turn_pings is None else [user for user in table.turn_pings if user in people]
@@ -466,7 +467,7 @@ class Deliveries:
         log.info("board game=%s channel=%s post for turn %s had been made unseen (message %s)", table.id,
                  table.channel_id, posting, message.id)
         await self._shown(table, message.id, None, posting)
-        fresh = await self.storage.get_game(table.id)
+        fresh = await self.storage.games.get_game(table.id)
         if fresh is None or not fresh.board_owed:
             return message
         return await self._board(fresh, game, state, drawn)
@@ -494,7 +495,7 @@ class Deliveries:
             return
         self._host_told.add(table.id)
         channel = self.client.get_channel(table.channel_id)
-        lang = await self.storage.language_of_user(table.host_id, table_language(table))
+        lang = await self.storage.games.language_of_user(table.host_id, table_language(table))
         missing: list[str] = []
         me = getattr(getattr(channel, "guild", None), "me", None)
         if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)) and me is not None:
@@ -511,7 +512,8 @@ class Deliveries:
         watches = self._watches.get(game_id)
         if not watches:
             return
-        table = await self.storage.get_game(game_id) if known is None else await self.storage.delivery.board_now(known)
+        table = (await self.storage.games.get_game(game_id) if known is None
+                 else await self.storage.delivery.board_now(known))
         kept = []
         for watch in watches:
             if time.monotonic() - watch.since >= WATCH_LIFE:

@@ -29,8 +29,9 @@ from bot.league.overview import Overviews
 from bot.league.ratings import PROVISIONAL_GAMES, Rating
 from bot.league.recap import asked_recap_text, turn_recap_text
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
+from bot.store import Storage
 from games.core import Game
 
 log = logging.getLogger(__name__)

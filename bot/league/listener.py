@@ -29,7 +29,8 @@ from bot.league.storage import (
     turn_write,
 )
 from bot.records import outcome_record
-from bot.storage import Storage, Write
+from bot.storage import Write
+from bot.store import Storage
 from bot.turns import Change
 
 log = logging.getLogger(__name__)

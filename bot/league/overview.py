@@ -30,7 +30,7 @@ import i18n
 from bot import presenter
 from bot.delivery.requests import MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
 from bot.league.storage import OverviewRow
-from bot.storage import Storage
+from bot.store import Storage
 from games.core import Game
 
 log = logging.getLogger(__name__)

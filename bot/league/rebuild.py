@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from bot.league.ratings import FinishedGame, Rating, applied, judge, rate
 from bot.league.storage import history_write
-from bot.storage import Storage, Write
+from bot.storage import Write
+from bot.store import Storage
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""What the league stores (migration 9), beside the games: ratings and their history, the facts
+"""What the league stores (`bot.league.migrations`), beside the games: ratings and their history, the facts
 they are worked out from, each move's public words for the recap, and each server's overview.
 
 - `league_moves`: per game, seat and holder, the moves made there by the person and by the

@@ -14,7 +14,8 @@ from bot.league.listener import ended
 from bot.league.ratings import placings
 from bot.locale import table_language
 from bot.records import outcome_record, running_scores
-from bot.storage import GameRow, Storage, Write
+from bot.storage import GameRow, Write
+from bot.store import Storage
 from bot.tournaments.pairing import competition_ranks
 from bot.tournaments.storage import owed_write, result_write
 from bot.tournaments.texts import words

@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from bot.delivery.requests import LATE_LANDING, MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tournaments.storage import TournamentRow
 
 log = logging.getLogger(__name__)

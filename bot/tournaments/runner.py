@@ -47,7 +47,8 @@ from bot.errors import Refusal
 from bot.moves import Moves
 from bot.records import running_scores
 from bot.scheduler import Scheduler
-from bot.storage import GameRow, StaleVersion, Storage
+from bot.storage import GameRow, StaleVersion
+from bot.store import Storage
 from bot.tables import parse_options
 from bot.timing import Durations
 from bot.tournaments import pairing
@@ -788,7 +789,7 @@ class Tournaments:
         if game_id is None:
             # The table's first player hosts its game (a lobby seats its host): no one else sits there.
             first = table.players[0]
-            row = await self.storage.create_lobby(
+            row = await self.storage.games.create_lobby(
                 guild_id=tournament.guild_id, channel_id=thread_id, game=tournament.game, host_id=first,
                 host_name=names.get(first, "?"), options=tournament.options, lang=lang,
                 writes_for=lambda new_id: [table_settings_write(new_id, tournament.settings),
@@ -797,7 +798,7 @@ class Tournaments:
         lobby = await self.moves.table(game_id)
         for user_id in table.players:
             if not lobby.has_player(user_id):
-                await self.storage.add_player(game_id, user_id, names.get(user_id, "?"))
+                await self.storage.games.add_player(game_id, user_id, names.get(user_id, "?"))
         await self.moves.change(game_id, self._starter(tournament, table))
         log.info("tournament=%s round=%s table=%s opened: game %s in thread %s", tournament.id, table.round,
                  table.number, game_id, thread_id)

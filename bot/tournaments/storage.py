@@ -1,4 +1,4 @@
-"""What tournaments store (migration 11), beside the games:
+"""What tournaments store (`bot.tournaments.migrations`), beside the games:
 
 - `tournaments`: each tournament, its settings, its status and round, who cancelled it, and its
   one message (the sign-up, later the standings), which owes an edit while `wanted` > `shown`

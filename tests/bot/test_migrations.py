@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Storage
 from bot.storage.database import Feature, Migration, legacy_applied, pending
+from bot.store import Storage
 from tests.bot.fixtures.old_migrations import MIGRATIONS as OLD
 
 NEWEST = {"games": 4, "days": 4, "delivery": 2, "league": 1, "tournaments": 2}
@@ -67,18 +67,18 @@ async def test_a_database_of_the_old_numbering_opens_and_works(tmp_path, up_to):
 
     store = await Storage.open(path)  # a script run twice would fail (a table made again)
     assert await store.schema_version() == NEWEST
-    table = await store.get_game(1)
+    table = await store.games.get_game(1)
     assert (table.status, table.names) == ("lobby", ["Alice"])
-    await store.add_player(1, 200, "Bob")
-    await store.start_game(1, seat_order=[200, 100], seed=4, state={"n": 0})
-    assert await store.record_change(1, expected_version=0, seat=0, action="roll", state={"n": 1}) == 1
+    await store.games.add_player(1, 200, "Bob")
+    await store.games.start_game(1, seat_order=[200, 100], seed=4, state={"n": 0})
+    assert await store.games.record_change(1, expected_version=0, seat=0, action="roll", state={"n": 1}) == 1
     await store.days.set_table(1, deadline=60, react=900)  # a column the old migration 8 added
     assert (await store.days.table(1))["react"] == 900
     await store.close()
 
     again = await Storage.open(path)  # and once taken over, opening runs nothing again
     assert await again.schema_version() == NEWEST
-    assert (await again.get_game(1)).version == 1
+    assert (await again.games.get_game(1)).version == 1
     await again.close()
     assert schema(path) == schema_of_fresh(tmp_path)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.postgres import open_storage
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tournaments.storage import game_link_write, owed_write, playing_write, result_write
 from tests.bot import pg
 
@@ -51,8 +51,9 @@ async def test_a_tournament_from_sign_up_to_its_end_survives_a_reopen(place):
     assert await store.tournaments.next_round(tid, round_no=1, tables=[(BIG + 10, BIG + 11), (BIG + 12,)])
     assert not await store.tournaments.next_round(tid, round_no=1, tables=[(BIG + 11, BIG + 10)])
 
-    game = await store.create_lobby(guild_id=BIG, channel_id=BIG + 20, game="pips", host_id=BIG + 2, host_name="Host",
-                                    options={}, writes_for=lambda game_id: [game_link_write(tid, 1, 1, game_id)])
+    game = await store.games.create_lobby(guild_id=BIG, channel_id=BIG + 20, game="pips", host_id=BIG + 2,
+                                          host_name="Host", options={},
+                                          writes_for=lambda game_id: [game_link_write(tid, 1, 1, game_id)])
     await store.apply([playing_write(tid, 1, 1, 1_800_100_000)])
     await store.tournaments.set_thread(tid, 1, 1, BIG + 20)
     assert (await store.tournaments.table_of_game(game.id)).number == 1
