@@ -103,4 +103,12 @@ MIGRATIONS: list[Migration] = [
         """,
         legacy=8,
     ),
+    Migration(
+        5,
+        "the practice tables found without reading every table's settings",
+        """
+        -- The records and the league's rebuild leave out practice tables (storage.days.practice_tables).
+        CREATE INDEX day_tables_practice ON day_tables (game_id) WHERE practice = 1;
+        """,
+    ),
 ]
