@@ -77,12 +77,12 @@ async def main(games_count: int, idle: float) -> None:
         started = time.perf_counter()
         for number in range(games_count):
             table = await storage.games.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
-                                               host_id=10 + 2 * number, host_name=f"p{number}a", options={})
+                                                     host_id=10 + 2 * number, host_name=f"p{number}a", options={})
             await storage.games.add_player(table.id, 11 + 2 * number, f"p{number}b")
             await storage.days.set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
             await storage.games.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
-                                     state=game.to_dict(state))
+                                           state=game.to_dict(state))
             change = Change("start", await storage.games.get_game(table.id), game, None, state)
             await storage.apply(await timers.prepare(change))
         setup = time.perf_counter() - started

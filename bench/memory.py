@@ -69,7 +69,7 @@ async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: 
             chooser = random.Random(number)
             game = REGISTRY[GAMES[number % len(GAMES)]]
             table = await storage.games.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
-                                               host_id=user_ids[0], host_name="p0", options={})
+                                                     host_id=user_ids[0], host_name="p0", options={})
             for index, user_id in enumerate(user_ids[1:], start=1):
                 await storage.games.add_player(table.id, user_id, f"p{index}")
             state = game.new_game(len(user_ids), seed=number)

@@ -44,7 +44,7 @@ async def stats_timing(count: int) -> None:
         for number in range(count):
             seated = rng.sample(users, rng.randint(2, 4))
             table = await storage.games.create_lobby(guild_id=1, channel_id=10_000 + number, game="knatsch",
-                                               host_id=seated[0], host_name=f"u{seated[0]}", options={})
+                                                     host_id=seated[0], host_name=f"u{seated[0]}", options={})
             for user in seated[1:]:
                 await storage.games.add_player(table.id, user, f"u{user}")
             await storage.games.start_game(table.id, seat_order=seated, seed=number, state={})

@@ -44,7 +44,7 @@ async def create_games(target: str, games: int, state: dict) -> list[int]:
     ids = []
     for index in range(games):
         table = await store.games.create_lobby(guild_id=1, channel_id=1000 + index, game="knatsch", host_id=1,
-                                         host_name="A", options={})
+                                               host_name="A", options={})
         await store.games.add_player(table.id, 2, "B")
         await store.games.add_player(table.id, 3, "C")
         await store.games.start_game(table.id, seat_order=[1, 2, 3], seed=index, state=state)

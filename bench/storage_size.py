@@ -35,12 +35,12 @@ async def store_games(path: Path, game_name: str, players: int, count: int, stop
         for number in range(count):
             chooser = random.Random(number)
             table = await storage.games.create_lobby(guild_id=1, channel_id=10_000 + number, game=game_name,
-                                               host_id=100, host_name="player0", options={})
+                                                     host_id=100, host_name="player0", options={})
             for seat in range(1, players):
                 await storage.games.add_player(table.id, 100 + seat, f"player{seat}")
             state = game.new_game(players, seed=number)
             await storage.games.start_game(table.id, seat_order=[100 + s for s in range(players)], seed=number,
-                                     state=game.to_dict(state))
+                                           state=game.to_dict(state))
             log = []
             while game.outcome(state) is None:
                 seat = chooser.choice(sorted(game.to_act(state)))

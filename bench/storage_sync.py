@@ -21,7 +21,7 @@ async def run(mode: str, moves: int, folder: Path) -> list[float]:
     storage = await Storage.open(folder / f"{mode}.sqlite3")
     try:
         table = await storage.games.create_lobby(guild_id=1, channel_id=2, game="knatsch", host_id=3, host_name="A",
-                                           options={})
+                                                 options={})
         state = {"board": list(range(400)), "note": "x" * 2000}  # a state of a realistic size
         await storage.games.start_game(table.id, seat_order=[3], seed=1, state=state)
         times = []

@@ -251,7 +251,7 @@ class Moves:
             await self.storage.apply(writes)
         elif change.kind == "end":
             await self.storage.games.end_game(table.id, status=change.record["status"], result=change.record["result"],
-                                        expected_status=change.record.get("expected_status"), writes=writes)
+                                              expected_status=change.record.get("expected_status"), writes=writes)
         else:
             if change.seat is None:
                 raise ValueError(f"a {change.kind} change needs the seat it was made for")

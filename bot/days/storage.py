@@ -83,7 +83,7 @@ class DaysRepository:
         """seat -> {since, computer, timeouts} for the seats that have a row."""
         return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
                 for r in await self.db.rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
-                                          (game_id,))}
+                                            (game_id,))}
 
     async def set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         await self.db.apply(seat_write(game_id, seat, **fields))
@@ -149,10 +149,10 @@ class DaysRepository:
         """Reschedule (or with due_at None delete) a timer, only if it is still the one seen."""
         if due_at is None:
             await self.db.update("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
-                               (game_id, seat, kind, was))
+                                 (game_id, seat, kind, was))
         else:
             await self.db.update("UPDATE timers SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
-                               "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
+                                 "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
 
     async def user(self, user_id: int) -> dict[str, Any]:
         row = await self.db.row("SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,))
@@ -169,7 +169,7 @@ class DaysRepository:
              (*(fields[n] for n in names), user_id))])
 
     async def shift_deadlines(self, user_id: int, *, delta: int, not_before: int,
-                                   except_game: int | None = None) -> None:
+                              except_game: int | None = None) -> None:
         """Move the deadlines of every seat `user_id` holds in an active game (but `except_game`)
         by `delta` seconds (never earlier than `not_before`): /game away and its end."""
         await self.db.update(
@@ -196,7 +196,7 @@ class DaysRepository:
     async def set_standing_order(self, game_id: int, seat: int, kind: str, on: bool) -> None:
         if on:
             await self.db.update("INSERT OR IGNORE INTO standing_orders (game_id, seat, kind) VALUES (?, ?, ?)",
-                               (game_id, seat, kind))
+                                 (game_id, seat, kind))
         else:
             await self.db.update("DELETE FROM standing_orders WHERE game_id = ? AND seat = ? AND kind = ?",
-                               (game_id, seat, kind))
+                                 (game_id, seat, kind))

@@ -146,8 +146,8 @@ class PrivateDeliveries:
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
             if not isinstance(result, Failure):
                 await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                                channel_id=message.channel.id, message_id=message.id,
-                                                buttons=payload.moves, done_text=payload.done)
+                                                         channel_id=message.channel.id, message_id=message.id,
+                                                         buttons=payload.moves, done_text=payload.done)
                 return None
             if result.kind != "gone":
                 return await self._dm_failed(table, seat, result)
@@ -174,8 +174,8 @@ class PrivateDeliveries:
             return await self._dm_failed(table, seat, message)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                        channel_id=message.channel.id, message_id=message.id,
-                                        buttons=payload.moves, done_text=payload.done)
+                                                 channel_id=message.channel.id, message_id=message.id,
+                                                 buttons=payload.moves, done_text=payload.done)
         if player.dm_ok is not True:
             await self.storage.games.set_dm_ok(table.id, player.user_id, True)
         return None

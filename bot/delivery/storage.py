@@ -207,7 +207,7 @@ class DeliveryRepository:
         version and turns): what the worker needs after a board is shown, without reading and
         decoding the whole game again. None if the game is gone."""
         row = await self.db.row("SELECT status, version, board_owed, board_message_id, board_version, board_turn, "
-                              "turn_number FROM games WHERE id = ?", (table.id,))
+                                "turn_number FROM games WHERE id = ?", (table.id,))
         if row is None:
             return None
         return replace(table, status=row[0], version=row[1], board_owed=bool(row[2]), board_message_id=row[3],
@@ -217,7 +217,7 @@ class DeliveryRepository:
         """The open turn's message is edited once more (an older edit may have landed after the
         newest): owed again, as it is."""
         await self.db.update("UPDATE games SET board_owed = 1 WHERE id = ? AND status = 'active' "
-                           "AND board_message_id IS NOT NULL AND board_turn = turn_number", (game_id,))
+                             "AND board_message_id IS NOT NULL AND board_turn = turn_number", (game_id,))
 
     async def boards_shown(self) -> list[tuple[int, int, int, int]]:
         """(game id, guild id, channel id, message id) of every game being played whose board
@@ -259,19 +259,19 @@ class DeliveryRepository:
         """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""
         if forget:
             await self.db.update("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
-                               "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
+                                 "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
         else:
             await self.db.update("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def dm_settled(self, game_id: int, seat: int, version: int) -> None:
         """Nothing to send for what was owed at `version` (the seat's player reads no DMs)."""
         await self.db.update("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
-                           "AND owed = ?", (game_id, seat, version))
+                             "AND owed = ?", (game_id, seat, version))
 
     async def dm_refused(self, game_id: int, seat: int, *, until: int) -> None:
         """The player's DMs are closed: not tried again before `until` (or their next interaction)."""
         await self.db.update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?",
-                           (until, game_id, seat))
+                             (until, game_id, seat))
 
     async def dms_reopened(self, user_id: int) -> list[int]:
         """The player interacted with the bot: their refused DMs may be tried again at once.
@@ -293,7 +293,7 @@ class DeliveryRepository:
     async def dms_due(self, now: int) -> list[int]:
         """The games with a refused DM that may be tried again now (no longer held back)."""
         rows = await self.db.rows("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?",
-                                (now,))
+                                  (now,))
         await self.db.update("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))
         return [row[0] for row in rows]
 

@@ -147,10 +147,10 @@ class LeagueRepository:
     # ------------------------------------------------------------------------ ratings
 
     async def ratings(self, guild_id: int, game: str, user_ids: Iterable[int] | None = None
-                             ) -> dict[int, RatingRow]:
+                      ) -> dict[int, RatingRow]:
         """Current ratings of one game on one server (of `user_ids`, or everyone's)."""
         rows = await self.db.rows("SELECT user_id, name, mu, sigma, games FROM league_ratings WHERE guild_id = ? "
-                                "AND game = ?", (guild_id, game))
+                                  "AND game = ?", (guild_id, game))
         wanted = None if user_ids is None else set(user_ids)
         return {r["user_id"]: RatingRow(r["user_id"], r["name"], Rating(r["mu"], r["sigma"], r["games"]))
                 for r in rows if wanted is None or r["user_id"] in wanted}
@@ -189,7 +189,7 @@ class LeagueRepository:
     async def game_changes(self, game_id: int) -> list[HistoryRow]:
         """Each player's rating before and after one game (none if it was not rated)."""
         rows = await self.db.rows("SELECT * FROM league_history WHERE game_id = ? ORDER BY seat, share DESC",
-                                (game_id,))
+                                  (game_id,))
         return [HistoryRow(r["game_id"], r["user_id"], r["name"], r["seat"], r["share"], r["place"],
                            Rating(r["mu_before"], r["sigma_before"], r["games"] - 1),
                            Rating(r["mu_after"], r["sigma_after"], r["games"])) for r in rows]
@@ -198,7 +198,7 @@ class LeagueRepository:
         """seat -> who moved there and how often (person, computer)."""
         moves: dict[int, list[SeatMoves]] = {}
         for r in await self.db.rows("SELECT seat, user_id, name, person, computer FROM league_moves WHERE game_id = ? "
-                                  "ORDER BY seat, user_id", (game_id,)):
+                                    "ORDER BY seat, user_id", (game_id,)):
             moves.setdefault(r["seat"], []).append(SeatMoves(r["user_id"], r["name"], r["person"], r["computer"]))
         return moves
 
@@ -251,14 +251,14 @@ class LeagueRepository:
     # --------------------------------------------------------------------------- recap
 
     async def lines_between(self, game_id: int, after: int, before: int | None = None
-                                   ) -> list[tuple[int, int, list]]:
+                            ) -> list[tuple[int, int, list]]:
         """(version, seat, texts) of the public moves after version `after` (and before `before`)."""
         if before is None:
             rows = await self.db.rows("SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version > ? "
-                                    "ORDER BY version", (game_id, after))
+                                      "ORDER BY version", (game_id, after))
         else:
             rows = await self.db.rows("SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version > ? "
-                                    "AND version < ? ORDER BY version", (game_id, after, before))
+                                      "AND version < ? ORDER BY version", (game_id, after, before))
         return [(r["version"], r["seat"], json.loads(r["texts"])) for r in rows]
 
     async def turn_start(self, game_id: int, turn: int) -> int | None:
@@ -275,8 +275,8 @@ class LeagueRepository:
         marks = ", ".join("?" * len(seats))
         limit = "" if before is None else " AND version < ?"
         row = await self.db.row("SELECT MAX(version) AS last FROM actions "
-                              f"WHERE game_id = ? AND seat IN ({marks}){limit}",
-                              (game_id, *seats, *(() if before is None else (before,))))
+                                f"WHERE game_id = ? AND seat IN ({marks}){limit}",
+                                (game_id, *seats, *(() if before is None else (before,))))
         return (row["last"] if row is not None else None) or 0
 
     # ------------------------------------------------------------------------ overview
@@ -289,7 +289,7 @@ class LeagueRepository:
     async def overviews_owed(self) -> list[int]:
         """The servers whose overview owes an edit."""
         return [r["guild_id"] for r in await self.db.rows("SELECT guild_id FROM league_overviews WHERE wanted > shown "
-                                                        "ORDER BY guild_id")]
+                                                          "ORDER BY guild_id")]
 
     async def overview_here(self, guild_id: int, channel_id: int, lang: str) -> OverviewRow | None:
         """The server's overview is to live in `channel_id` (posted anew if it was elsewhere).
@@ -297,7 +297,7 @@ class LeagueRepository:
         old = await self.overview(guild_id)
         if old is not None and old.channel_id == channel_id:
             await self.db.update("UPDATE league_overviews SET lang = ?, wanted = wanted + 1 WHERE guild_id = ?",
-                               (lang, guild_id))
+                                 (lang, guild_id))
             return old
         await self.db.apply([
             ("DELETE FROM league_overviews WHERE guild_id = ?", (guild_id,)),
@@ -315,13 +315,13 @@ class LeagueRepository:
     async def overview_shown(self, guild_id: int, channel_id: int, *, message_id: int, shown: int) -> None:
         """The overview message `message_id` shows what was owed up to `shown`."""
         await self.db.update("UPDATE league_overviews SET message_id = ?, "
-                           "shown = CASE WHEN shown > ? THEN shown ELSE ? END WHERE guild_id = ? AND channel_id = ?",
-                           (message_id, shown, shown, guild_id, channel_id))
+                             "shown = CASE WHEN shown > ? THEN shown ELSE ? END WHERE guild_id = ? AND channel_id = ?",
+                             (message_id, shown, shown, guild_id, channel_id))
 
     async def overview_gone(self, guild_id: int, message_id: int) -> None:
         """The overview message was deleted: a new one is posted (with a nonce of its own)."""
         await self.db.update("UPDATE league_overviews SET message_id = NULL, posts = posts + 1 WHERE guild_id = ? "
-                           "AND message_id = ?", (guild_id, message_id))
+                             "AND message_id = ?", (guild_id, message_id))
 
     async def overview_games(self, guild_id: int) -> list[dict[str, Any]]:
         """The server's games being played, oldest first: each with its seats, who is to act

@@ -289,7 +289,7 @@ class Tournaments:
         player takes their seat at a table of this round still being played, and later pairings
         leave them out. False if they had withdrawn already."""
         if not await self.storage.tournaments.withdraw(tournament.id, user_id, max(tournament.round, 1),
-                                                      left_server=left_server):
+                                                       left_server=left_server):
             return False
         log.info("tournament=%s user=%s %s in round %s", tournament.id, user_id,
                  "left the server" if left_server else "withdrew", tournament.round)
@@ -410,7 +410,7 @@ class Tournaments:
                 raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
             still_played = await self.open_tables(tournament)
             if not await self.storage.tournaments.end(tournament.id, status="cancelled", cancelled_by=by,
-                                                     cancel_tables=tables if still_played else None):
+                                                      cancel_tables=tables if still_played else None):
                 raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
         log.info("tournament=%s cancelled by user %s in round %s; %d table(s) still played: %s", tournament.id, by,
                  tournament.round, len(still_played), tables)

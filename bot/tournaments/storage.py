@@ -170,9 +170,9 @@ class TournamentRepository:
     # ------------------------------------------------------------------------- tournaments
 
     async def create(self, *, guild_id: int, channel_id: int, host_id: int, game: str, format: str,
-                                size: int, rounds: int | None, options: dict[str, str], settings: dict[str, Any],
-                                game_time: int | None, overtime: str, signup_until: int | None,
-                                lang: str) -> int:
+                     size: int, rounds: int | None, options: dict[str, str], settings: dict[str, Any],
+                     game_time: int | None, overtime: str, signup_until: int | None,
+                     lang: str) -> int:
         now = _now()
         async with self.db.transaction() as db:
             cursor = await db.execute(
@@ -192,7 +192,7 @@ class TournamentRepository:
         """The server's tournaments with one of `statuses`, newest first."""
         marks = ", ".join("?" * len(statuses))
         rows = await self.db.rows(f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) "
-                                f"ORDER BY id DESC", (guild_id, *statuses))
+                                  f"ORDER BY id DESC", (guild_id, *statuses))
         return [_tournament(row) for row in rows]
 
     async def running(self) -> list[int]:
@@ -200,7 +200,7 @@ class TournamentRepository:
         return [row["id"] for row in rows]
 
     async def begin(self, tournament_id: int, *, rounds: int, schedule: list[Any] | None,
-                               ratings: dict[int, float]) -> bool:
+                    ratings: dict[int, float]) -> bool:
         """Sign-up -> running, with the rounds to play, a round robin's schedule and everyone's
         seeding rating. False if it was not in the sign-up any more."""
         async with self.db.transaction() as db:
@@ -216,8 +216,8 @@ class TournamentRepository:
             return True
 
     async def end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
-                             places: dict[int, int] | None = None, cancelled_by: int | None = None,
-                             cancel_tables: str | None = None) -> bool:
+                  places: dict[int, int] | None = None, cancelled_by: int | None = None,
+                  cancel_tables: str | None = None) -> bool:
         """Running or in the sign-up -> finished (with its winner and everyone's final place) or
         cancelled (by an organiser, and what becomes of its open tables). False if it had ended
         already."""
@@ -234,7 +234,7 @@ class TournamentRepository:
             return True
 
     async def next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
-                                    writes: Sequence[Write] = ()) -> bool:
+                         writes: Sequence[Write] = ()) -> bool:
         """The tournament moves on to `round_no` with its tables in order (each in seat order,
         pending; a table of one is a bye, over at once), if it is still at the round before (else
         False: another process moved it on first)."""
@@ -256,7 +256,7 @@ class TournamentRepository:
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         rows = await self.db.rows("SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY seq",
-                                (tournament_id,))
+                                  (tournament_id,))
         return [_entrant(row) for row in rows]
 
     async def join(self, tournament_id: int, user_id: int, name: str, rating: float) -> bool:
@@ -286,7 +286,7 @@ class TournamentRepository:
             return True
 
     async def withdraw(self, tournament_id: int, user_id: int, round_no: int, *,
-                                  left_server: bool = False) -> bool:
+                       left_server: bool = False) -> bool:
         """A player leaves a running tournament in round `round_no` (`left_server`: because they
         left the server). False if they were not in it (or had withdrawn already)."""
         async with self.db.transaction() as db:
@@ -304,10 +304,10 @@ class TournamentRepository:
         """The tournament's tables (of one round), by round and number."""
         if round_no is None:
             rows = await self.db.rows("SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
-                                    (tournament_id,))
+                                      (tournament_id,))
         else:
             rows = await self.db.rows("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ? "
-                                    "ORDER BY number", (tournament_id, round_no))
+                                      "ORDER BY number", (tournament_id, round_no))
         return [_table(row) for row in rows]
 
     async def table_of_game(self, game_id: int) -> TableRow | None:
@@ -318,11 +318,11 @@ class TournamentRepository:
         """The table's thread is about to be asked of Discord: stored first, so that a retry
         (after a crash or a lost answer) looks for a thread made meanwhile before asking again."""
         await self.db.update("UPDATE tournament_tables SET thread_asked_at = ? WHERE tournament_id = ? AND round = ? "
-                           "AND number = ? AND thread_id IS NULL", (_now(), tournament_id, round_no, number))
+                             "AND number = ? AND thread_id IS NULL", (_now(), tournament_id, round_no, number))
 
     async def set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
         await self.db.update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
-                           "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
+                             "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
 
     async def claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
         """The table's time ran out (or its tournament was cancelled): True for the one process
@@ -337,7 +337,7 @@ class TournamentRepository:
         """Whether the computer finishes the game of a tournament table, because its time ran out
         or its tournament was cancelled: (tournament id, its status), or None."""
         row = await self.db.row("SELECT t.id AS id, t.status AS status FROM tournament_tables tt JOIN tournaments t "
-                              "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
+                                "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
         return None if row is None else (row["id"], row["status"])
 
     # ------------------------------------------------------------------------------ timers
@@ -346,7 +346,7 @@ class TournamentRepository:
         """When the next sign-up closes or the next table runs out of time."""
         signup = (await self.db.row("SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'"))[0]
         table = (await self.db.row("SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' "
-                                 "AND overtime = 0"))[0]
+                                   "AND overtime = 0"))[0]
         due = [when for when in (signup, table) if when is not None]
         return min(due) if due else None
 
@@ -356,7 +356,7 @@ class TournamentRepository:
 
     async def tables_due(self, now: int) -> list[TableRow]:
         rows = await self.db.rows("SELECT * FROM tournament_tables WHERE status = 'playing' AND overtime = 0 "
-                                "AND due_at <= ? ORDER BY due_at, tournament_id, round, number", (now,))
+                                  "AND due_at <= ? ORDER BY due_at, tournament_id, round, number", (now,))
         return [_table(row) for row in rows]
 
     # ----------------------------------------------------------------------------- message
@@ -368,7 +368,7 @@ class TournamentRepository:
     async def shown(self, tournament_id: int, *, message_id: int, shown: int) -> None:
         """The message `message_id` shows what was owed up to `shown`."""
         await self.db.update("UPDATE tournaments SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
-                           "WHERE id = ?", (message_id, shown, shown, tournament_id))
+                             "WHERE id = ?", (message_id, shown, shown, tournament_id))
 
     async def message_gone(self, tournament_id: int, message_id: int) -> bool:
         """The message was deleted: a new one is owed (posted with a nonce of its own). False if
@@ -385,14 +385,14 @@ class TournamentRepository:
             return []
         marks = ", ".join("?" * len(message_ids))
         rows = await self.db.rows(f"SELECT id, message_id FROM tournaments WHERE message_id IN ({marks}) "
-                                f"AND channel_id = ? AND status IN ('signup', 'running')",
-                                (*message_ids, channel_id))
+                                  f"AND channel_id = ? AND status IN ('signup', 'running')",
+                                  (*message_ids, channel_id))
         return [(row["id"], row["message_id"]) for row in rows]
 
     async def messages_shown(self) -> list[tuple[int, int, int, int]]:
         """Every open tournament's message as stored: (id, guild id, channel id, message id)."""
         rows = await self.db.rows("SELECT id, guild_id, channel_id, message_id FROM tournaments WHERE "
-                                "message_id IS NOT NULL AND status IN ('signup', 'running') ORDER BY id")
+                                  "message_id IS NOT NULL AND status IN ('signup', 'running') ORDER BY id")
         return [(row["id"], row["guild_id"], row["channel_id"], row["message_id"]) for row in rows]
 
     async def owe(self, tournament_id: int) -> None:
@@ -422,4 +422,4 @@ class TournamentRepository:
 
     async def set_role(self, guild_id: int, role_id: int | None) -> None:
         await self.db.update("INSERT INTO tournament_guilds (guild_id, role_id) VALUES (?, ?) ON CONFLICT (guild_id) "
-                           "DO UPDATE SET role_id = excluded.role_id", (guild_id, role_id))
+                             "DO UPDATE SET role_id = excluded.role_id", (guild_id, role_id))

@@ -21,7 +21,7 @@ async def storage(tmp_path):
 
 async def started_game(storage: Storage, channel_id: int = 10) -> int:
     table = await storage.games.create_lobby(guild_id=1, channel_id=channel_id, game="pips", host_id=100,
-                                       host_name="Alice", options={"rounds": "2"})
+                                             host_name="Alice", options={"rounds": "2"})
     await storage.games.add_player(table.id, 200, "Bob")
     await storage.games.start_game(table.id, seat_order=[200, 100], seed=42, state={"n": 0})
     return table.id
@@ -73,9 +73,9 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     just stored version 2. Posting the older board must leave version 2's board owed."""
     game_id = await started_game(storage)
     await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
-                                writes=[new_turn_write(game_id, lines=["a"], pings=[])])
+                                      writes=[new_turn_write(game_id, lines=["a"], pings=[])])
     await storage.games.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
-                                writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
+                                      writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
     await storage.delivery.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
     table = await storage.games.get_game(game_id)
     assert (table.board_message_id, table.board_owed, table.turn_posted) == (501, True, True)

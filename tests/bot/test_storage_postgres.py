@@ -51,7 +51,7 @@ async def test_migrations_run_once_and_discord_ids_fit():
     assert await first.schema_version() == newest_migrations()
     big = 1456074443980800007  # a real-size snowflake: needs 64 bits
     table = await first.games.create_lobby(guild_id=big, channel_id=big + 1, game="pips", host_id=big + 2,
-                                     host_name="Ænne 明美", options={}, lang="de")
+                                           host_name="Ænne 明美", options={}, lang="de")
     await first.close()
     again = await open_storage(url)  # a second start (or process) must not migrate again
     assert await again.schema_version() == newest_migrations()

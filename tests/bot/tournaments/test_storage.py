@@ -105,7 +105,7 @@ async def test_places_cancellations_departures_and_a_thread_asked_for_are_kept_a
     assert await store.tournaments.with_message(BIG + 1, [BIG + 40, BIG + 41, BIG + 99]) == \
         [(finished, BIG + 40), (cancelled, BIG + 41)]
     assert await store.tournaments.end(finished, status="finished", winner_id=BIG + 11,
-                                      places={BIG + 11: 1, BIG + 10: 2, BIG + 12: 3})
+                                       places={BIG + 11: 1, BIG + 10: 2, BIG + 12: 3})
     assert not await store.tournaments.end(finished, status="cancelled", cancelled_by=BIG + 2)  # over already
     assert await store.tournaments.end(cancelled, status="cancelled", cancelled_by=BIG + 2, cancel_tables="abandon")
     assert await store.tournaments.end(other_game, status="finished", winner_id=BIG + 10, places={BIG + 10: 1})
