@@ -41,8 +41,8 @@ from bot.moves import Moves
 from bot.postgres import open_storage
 from bot.records import EndMessages
 from bot.scheduler import Clock, Scheduler
-from bot.storage import Storage
 from bot.storage.archive import Archive
+from bot.store import Storage
 from bot.tables import Tables
 from bot.timing import Durations
 from bot.tournaments.commands import TournamentCog
@@ -212,7 +212,7 @@ class GameBot(commands.Bot):
             await self.add_cog(cog(self))
         await self.sync_commands()
         await self.add_cog(DiscordChanges(storage, self.deliveries))
-        counts = await storage.count_open()
+        counts = await storage.games.count_open()
         log.info("Start-up: %d games being played, %d lobbies open (database %s)",
                  counts["active"], counts["lobby"], self.database_path)
         # What was owed to Discord when the bot stopped (a crash, Discord refusing) goes out now.
@@ -256,7 +256,7 @@ class GameBot(commands.Bot):
         self._taking_back = TakingBack(storage, moves)
         self.scheduler.add_source(deliveries.next_due, deliveries.run_due)
         if self.archive_days > 0:
-            archive = Archive(storage, self.archive_days, self.scheduler.clock.now)
+            archive = Archive(storage.games, self.archive_days, self.scheduler.clock.now)
             self.scheduler.add_source(archive.next_due, archive.run_due)
         # The league (bot.league): ratings rated in the change that ends a game, shown in its end
         # message; the server's overview message and its worker; the recap atop a turn message.
@@ -331,7 +331,7 @@ class GameBot(commands.Bot):
             return
         self._owed_check_at = now + self.owed_board_every
         try:
-            for game_id, guild_id in await self.storage.owed_games():
+            for game_id, guild_id in await self.storage.delivery.owed_games():
                 if self.owns_guild(guild_id):
                     deliveries.kick(game_id)
         except Exception:

@@ -1,6 +1,6 @@
 """Records: who won what on a server, the end-of-game message, and replay files.
 
-Counted from the stored results (`Storage.results_in_guild`):
+Counted from the stored results (`GamesRepository.results_in_guild`):
 - a game finished by its rules counts for every seat: played, won if among the winners, and its
   score (from the result's `scores`) goes into the average;
 - a resigned game counts as lost for the player who resigned; with two players the other one
@@ -33,7 +33,7 @@ from i18n import game_title, t, translate
 
 if TYPE_CHECKING:
     from bot.delivery.content import Content
-    from bot.storage import Storage
+    from bot.store import Storage
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ class EndMessages:
         if board is not None:
             files.append(board)
         try:
-            moves = moves_from(await self.storage.actions(table.id))
+            moves = moves_from(await self.storage.games.actions(table.id))
             history = await asyncio.to_thread(score_history, game, table, moves)
             if len(history) >= 2:
                 from renderers.score_chart import render_chart_png

@@ -95,7 +95,7 @@ class DaysCog(FeatureCog):
     async def order_kinds(self, interaction: discord.Interaction, current: str):
         if interaction.channel_id is None:  # no channel, no game in it
             return []
-        table = await self.bot.storage.open_game_in(interaction.channel_id)
+        table = await self.bot.storage.games.open_game_in(interaction.channel_id)
         if table is None:
             return []
         lang = user_language(interaction)

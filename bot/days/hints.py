@@ -14,7 +14,7 @@ from bot.days.computer import computer_action
 from bot.days.options import words
 from bot.errors import Refusal
 from bot.moves import Moves
-from bot.storage import Storage
+from bot.store import Storage
 from games.core import hooks
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ class Hints:
 
     async def offered(self, table) -> bool:
         """A practice table's turn message carries a Hint button."""
-        return table.status == "active" and (await self.storage.days_table(table.id))["practice"]
+        return table.status == "active" and (await self.storage.days.table(table.id))["practice"]
 
     async def hint(self, game_id: int, user: discord.abc.User, lang: str) -> str:
         """Built from what the seat may see: the engine's `hint` (or its computer player) reads
@@ -36,7 +36,7 @@ class Hints:
         table = await self.moves.table(game_id)
         if table.status != "active":
             raise Refusal(words(lang, "hint_no_game"))
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         if not (settings["practice"] or settings["hints"]):
             raise Refusal(words(lang, "hint_off"))
         seat = table.seat_of(user.id)
