@@ -57,14 +57,14 @@ class PrivatePayload:
 
 
 def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: Sequence[str]) -> int | None:
-    """What a seat's DM picture shows of the seat's own (its private part, in its language),
-    or None when its DM has no picture (nothing private to show). A DM whose picture showed the
-    same needs no new one: the table around it is the channel's, and the DM's words say who is
-    to act."""
+    """What a seat's DM picture shows: the seat's view (its own part and the table around it, in
+    its language), or None when its DM has no picture (nothing private to show). An edit of the
+    DM draws its picture again only when this changed, so the table it shows (who is still
+    choosing, who must discard) is never older than the DM's words."""
     private = private_delta(view, public)
     if not private or not private_shown(view):
         return None
-    return hash(repr((private, lang, tuple(names))))
+    return hash(repr((view, lang, tuple(names))))
 
 
 def buttons_key(view: discord.ui.View | None) -> int:

@@ -21,6 +21,7 @@ class RecordingRenderer:
         self.batches: list[list[int | None]] = []  # the seats of each `many` call
         # Every view an image was drawn from: two seats with the same hand get the same bytes.
         self.viewers_of: dict[bytes, set[int | None]] = {}
+        self.views_of: dict[bytes, list[dict]] = {}  # the very views (a picture current or stale)
         self._lock = threading.Lock()  # renders run in worker threads
 
     def __call__(self, view: dict, names: list[str], lang: str = "en") -> bytes:
@@ -33,6 +34,7 @@ class RecordingRenderer:
         with self._lock:
             self.viewer_of[png] = view["viewer"]
             self.viewers_of.setdefault(png, set()).add(view["viewer"])
+            self.views_of.setdefault(png, []).append(view)
         return png
 
     def many(self, views: list[dict], names: list[str], lang: str = "en") -> list[bytes]:
@@ -47,6 +49,7 @@ class RecordingRenderer:
             for view, png in zip(views, pngs):
                 self.viewer_of[png] = view["viewer"]
                 self.viewers_of.setdefault(png, set()).add(view["viewer"])
+                self.views_of.setdefault(png, []).append(view)
             self.batches.append([view["viewer"] for view in views])
         return pngs
 
