@@ -24,7 +24,7 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.days.reminders import Reminders
-from bot.days.timers import Timers
+from bot.days.timers import DueTimers, Timers
 from bot.scheduler import Scheduler, SystemClock
 from bot.storage import Storage
 from bot.turns import Change
@@ -72,7 +72,8 @@ async def main(games_count: int, idle: float) -> None:
         scheduler = Scheduler(clock)
         bot = NoDiscord({"knatsch": game})
         timers = Timers(storage, scheduler)
-        timers.handlers["reminder"] = Reminders(bot, storage, bot.moves, None, timers.now).remind
+        due = DueTimers(timers, {"reminder": Reminders(bot, storage, bot.moves, None, timers.now).remind})
+        scheduler.add_source(due.next_due, due.run_due)
         rng = random.Random(1)
         started = time.perf_counter()
         for number in range(games_count):

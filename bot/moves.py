@@ -93,7 +93,7 @@ def check_id(value: int) -> int:
 
 class Moves:
     def __init__(self, storage: Storage, games: Mapping[str, Game], deliveries: Deliveries,
-                 collector: QuietCollector | None = None) -> None:
+                 collector: QuietCollector | None = None, automatic: AutomaticMove | None = None) -> None:
         self.storage = storage
         self.games = games
         self.deliveries = deliveries
@@ -101,7 +101,7 @@ class Moves:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._gates: list[Gate] = []
-        self.automatic: AutomaticMove | None = None  # bot.days.orders
+        self.automatic = automatic  # the moves nobody must be asked for (bot.days.orders)
         self._replays = Replays()  # games replayed to judge clicks on older messages
         self._in_flight = 0
         self._idle = asyncio.Event()

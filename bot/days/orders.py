@@ -40,11 +40,13 @@ from games.core import Action, Game, automatic_decision, msg, reaction_kind
 log = logging.getLogger(__name__)
 
 
-class Orders:
-    def __init__(self, storage: Storage, moves: Moves) -> None:
+class ComputerChoices:
+    """The moves the computer makes for a person's seat: a decision nobody must be asked for
+    (`Moves`' automatic move) and a decision it takes over. It reads the storage only, so the
+    move pipeline is built with it (bot.parts) before `Orders`, which makes moves through it."""
+
+    def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self.moves = moves
-        moves.automatic = self.automatic_move
 
     async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, str] | None:
         """The next move the game makes at once, with the word that says so after its account line
@@ -64,6 +66,13 @@ class Orders:
         # The strong player searches for some tenths of a second: off the event loop.
         return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
 
+
+class Orders:
+    def __init__(self, storage: Storage, moves: Moves, choices: ComputerChoices) -> None:
+        self.storage = storage
+        self.moves = moves
+        self.choices = choices
+
     # ------------------------------------------------------------------- the window
 
     async def window_closed(self, table: GameRow, seat: int, due_at: int) -> None:
@@ -77,7 +86,7 @@ class Orders:
                              after=window_words(settings["react"], table_language(table))))]
 
         async def choose(table: GameRow, game: Game, state: Any) -> Action:
-            return await self.computer_choice(table, game, state, seat, "window")
+            return await self.choices.computer_choice(table, game, state, seat, "window")
 
         for step in range(MAX_COMPUTER_STEPS):
             again = await self.moves.computer_move(table.id, seat, choose, notices=said if step == 0 else ())
@@ -119,7 +128,12 @@ class Orders:
         await self.set(table, user, kinds[index], on, lang)
 
     async def of(self, table: GameRow, seat: int) -> frozenset[str]:
-        return (await self.storage.standing_orders(table.id)).get(seat, frozenset())
+        return await standing_orders(self.storage, table, seat)
+
+
+async def standing_orders(storage: Storage, table: GameRow, seat: int) -> frozenset[str]:
+    """The kinds of decision the computer answers for the seat (a board shows them)."""
+    return (await storage.standing_orders(table.id)).get(seat, frozenset())
 
 
 def kinds_text(kinds, lang: str) -> str:

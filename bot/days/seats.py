@@ -34,7 +34,6 @@ class ComputerSeats:
         self.storage = storage
         self.moves = moves
         self.deliveries = deliveries
-        moves.gate(self.check_person)
 
     # --------------------------------------------------------------------- moving
 
@@ -115,7 +114,7 @@ class ComputerSeats:
     async def seat_left(self, table: GameRow, seat: int) -> bool:
         """Whether the seat's player resigned and the computer plays it now: such a player gets
         nothing private of the seat any more (no DMs, no 'My hand')."""
-        return (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
+        return await seat_left(self.storage, table, seat)
 
     # ------------------------------------------------------------- lobby computer seats
 
@@ -177,3 +176,9 @@ def ending(text: str, status: str, result: dict, *, expected_status: str | None 
                       record={"status": status, "result": result, "expected_status": expected_status})
 
     return make
+
+
+async def seat_left(storage: Storage, table: GameRow, seat: int) -> bool:
+    """Whether the seat's player resigned (`ComputerSeats.seat_left`); the storage alone says it,
+    so a board's content asks it before the parts that make moves exist (bot.parts)."""
+    return (await storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"

@@ -22,7 +22,8 @@ What a due timer does is someone else's: `handlers` maps its kind to a coroutine
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from bot import presenter
 from bot.days.computer import is_computer
@@ -46,8 +47,6 @@ class Timers:
         self.storage = storage
         self.scheduler = scheduler
         self.durations = durations
-        self.handlers: dict[str, Handler] = {}
-        scheduler.add_source(self.next_due, self.run_due)
 
     def now(self) -> int:
         return int(self.scheduler.clock.now())
@@ -61,20 +60,9 @@ class Timers:
             return [clear_timers_write(table.id)]
         now = self.now()
         settings = await self.storage.days_table(table.id)
-        seats = await self.storage.days_seats(table.id)
-        writes: list[Write] = []
         mover = change.seat if change.kind in ("move", "undo") else None
         person = change.by_person and mover is not None
-        if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
-            if change.seat is None:
-                raise ValueError(f"A {change.kind} change of game {table.id} sets a seat's row but names no seat")
-            seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
-        if change.by_person and mover is not None:  # `person`
-            # A move of their own brings a player back: no more computer, no more absence.
-            row = seats.get(mover, {})
-            if row.get("computer") == "timeout" or row.get("timeouts"):
-                writes += seat_write(table.id, mover, computer=None, timeouts=0)
-                seats[mover] = dict(row, computer=None, timeouts=0)
+        seats, writes = await self._seat_rows(change, mover)
         to_act = game.to_act(change.after)
         standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
         made_at_once = automatic_decision(game, change.after, standing)
@@ -126,6 +114,23 @@ class Timers:
                 timers.append((seat, "react", started + window))
         return writes + timers_writes(table.id, since, timers)
 
+    async def _seat_rows(self, change: Change, mover: int | None) -> tuple[dict[int, dict[str, Any]], list[Write]]:
+        """The seats' rows as `change` leaves them, and what it writes to them."""
+        table = change.table
+        seats = await self.storage.days_seats(table.id)
+        writes: list[Write] = []
+        if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
+            if change.seat is None:
+                raise ValueError(f"A {change.kind} change of game {table.id} sets a seat's row but names no seat")
+            seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
+        if change.by_person and mover is not None:  # `person`
+            # A move of their own brings a player back: no more computer, no more absence.
+            row = seats.get(mover, {})
+            if row.get("computer") == "timeout" or row.get("timeouts"):
+                writes += seat_write(table.id, mover, computer=None, timeouts=0)
+                seats[mover] = dict(row, computer=None, timeouts=0)
+        return seats, writes
+
     async def after(self, change: Change) -> None:
         if change.by_person and change.seat is not None and change.kind in ("move", "undo"):
             await self.end_away(change.table.player_at(change.seat).user_id, self.now(), except_game=change.table.id)
@@ -142,34 +147,6 @@ class Timers:
                                                     except_game=except_game)
             self.scheduler.poke()
         return True
-
-    # ------------------------------------------------------------------- due timers
-
-    async def next_due(self) -> float | None:
-        return await self.storage.days_next_due()
-
-    async def run_due(self, now: float) -> None:
-        """Handle every timer due by `now`, oldest first, each once."""
-        handled = 0
-        while (timer := await self.storage.days_first_due(now)) is not None:
-            game_id, seat, kind, due_at = timer
-            if not await self.storage.days_claim_timer(game_id, seat, kind, due_at, now):
-                continue  # another process (on the same database) is handling it
-            try:
-                table = await self.storage.get_game(game_id)
-                if table is None or table.status != "active":
-                    await self.storage.apply([clear_timers_write(game_id)])
-                else:
-                    await self.handlers[kind](table, seat, due_at)
-            except Exception:
-                log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days_move_timer(game_id, seat, kind, was=due_at,
-                                                   due_at=self.now() + self.durations.timer_retry_after)
-            # Whatever the handler did, this timer never fires twice for the same moment.
-            await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
-            handled += 1
-        if handled:
-            self.scheduler.poke()
 
     # --------------------------------------------------------------------- showing
 
@@ -199,3 +176,39 @@ class Timers:
                 lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 
+
+class DueTimers:
+    """Handles the timers that fall due (a scheduler source, bot.parts): each kind by its handler
+    (`reminder`, `deadline`, `computer`, `react`), which makes moves. Apart from `Timers`, which
+    the move pipeline follows, so that the pipeline is built before the handlers that use it."""
+
+    def __init__(self, timers: Timers, handlers: Mapping[str, Handler]) -> None:
+        self.timers = timers
+        self.storage = timers.storage
+        self.handlers = handlers
+
+    async def next_due(self) -> float | None:
+        return await self.storage.days_next_due()
+
+    async def run_due(self, now: float) -> None:
+        """Handle every timer due by `now`, oldest first, each once."""
+        handled = 0
+        while (timer := await self.storage.days_first_due(now)) is not None:
+            game_id, seat, kind, due_at = timer
+            if not await self.storage.days_claim_timer(game_id, seat, kind, due_at, now):
+                continue  # another process (on the same database) is handling it
+            try:
+                table = await self.storage.get_game(game_id)
+                if table is None or table.status != "active":
+                    await self.storage.apply([clear_timers_write(game_id)])
+                else:
+                    await self.handlers[kind](table, seat, due_at)
+            except Exception:
+                log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
+                await self.storage.days_move_timer(game_id, seat, kind, was=due_at,
+                                                   due_at=self.timers.now() + self.timers.durations.timer_retry_after)
+            # Whatever the handler did, this timer never fires twice for the same moment.
+            await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
+            handled += 1
+        if handled:
+            self.timers.scheduler.poke()

@@ -32,6 +32,7 @@ from bot.locale import table_language
 from bot.storage import GameRow, Storage
 from bot.storage.rows import is_computer_user
 from games.core import Game
+from renderers.rating_chart import render_rating_chart_png
 
 log = logging.getLogger(__name__)
 
@@ -127,8 +128,6 @@ class League:
         history = await self.storage.league_history(guild_id, shown, user.id)
         if not history:
             return lines, None
-        from renderers.rating_chart import render_rating_chart_png
-
         points = [Rating().points, *(rating.points for rating in history)]
         try:
             png = await asyncio.to_thread(render_rating_chart_png, points, user.display_name, lang, titles[shown],

@@ -44,6 +44,7 @@ from bot.days.seats import ComputerSeats, ending
 from bot.days.storage import seat_write, table_settings_write
 from bot.delivery.requests import Failure, attempt
 from bot.errors import Refusal
+from bot.league.ratings import Rating
 from bot.moves import Moves
 from bot.records import running_scores
 from bot.scheduler import Scheduler
@@ -51,6 +52,7 @@ from bot.storage import GameRow, StaleVersion, Storage
 from bot.tables import parse_options
 from bot.timing import Durations
 from bot.tournaments import pairing
+from bot.tournaments.buttons import signup_view
 from bot.tournaments.listener import TournamentListener
 from bot.tournaments.message import TournamentMessages
 from bot.tournaments.pairing import Bye, Entrant, TableResult
@@ -77,6 +79,8 @@ from bot.tournaments.texts import (
 from bot.turns import Change
 from games.core import Game
 from i18n import game_title
+from renderers.standings_chart import Kind, render_standings_chart_png
+from renderers.standings_chart import Standing as ChartRow
 
 log = logging.getLogger(__name__)
 
@@ -108,10 +112,7 @@ class Tournaments:
         self.sharded = sharded
         self._check_at = 0.0  # sharded: when running tournaments are looked at again (another process's results)
         self.messages = TournamentMessages(client, storage, self.render, owns_guild=owns_guild)
-        self.listener = TournamentListener(storage, self.kick)
-        moves.listen(self.listener)
-        moves.gate(self.listener.gate)
-        scheduler.add_source(self.next_due, self.run_due)
+        self.listener = TournamentListener(storage, self.kick)  # followed by the move pipeline (bot.parts)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -467,8 +468,6 @@ class Tournaments:
         return found
 
     async def _rating(self, tournament: TournamentRow, user_id: int) -> float:
-        from bot.league.ratings import Rating
-
         stored = (await self.storage.league_ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
         return float((stored.rating if stored is not None else Rating()).points)
 
@@ -549,8 +548,6 @@ class Tournaments:
     async def render(self, tournament: TournamentRow) -> tuple[str, discord.ui.View | None, list[discord.File]]:
         """The tournament's message as it should be now, its buttons (only in the sign-up) and its
         files (at the end: the chart of the final standings)."""
-        from bot.tournaments.buttons import signup_view
-
         lang = tournament.lang
         title = self.title(tournament.game, lang)
         entrants = await self.storage.tournament_entrants(tournament.id)
@@ -578,9 +575,6 @@ class Tournaments:
                      winner: str | None) -> discord.File | None:
         """The final standings as a picture (renderers.standings_chart): points, or in a knockout
         the round each went out in."""
-        from renderers.standings_chart import Kind, render_standings_chart_png
-        from renderers.standings_chart import Standing as ChartRow
-
         lang = tournament.lang
         kind: Kind = "knockout" if tournament.format == "knockout" else "points"
         rows = []

@@ -272,7 +272,7 @@ async def test_a_renderer_failure_never_loses_a_move(world, caplog):
     def broken(view, names, lang="en"):
         raise ValueError("font missing")
 
-    world.bot.deliveries.content.render = broken
+    world.parts.deliveries.content.render = broken
     await world.click(starter, world.latest_board(), label="High cards win")
 
     board = world.bot_messages()[-1]
@@ -287,7 +287,7 @@ async def test_moves_on_one_game_are_serialised(world):
 
     starter, other = await start_pips(world)
     await world.click(starter, world.latest_board(), label="High cards win")
-    service = world.bot.moves
+    service = world.parts.moves
     hands = world.stored_state(1)["hands"]
 
     first, second, again = await asyncio.gather(

@@ -248,7 +248,7 @@ async def test_a_move_made_at_once_owed_at_a_restart_is_made_once_after_it(world
     players = seat_order(world, 1, players)
     rng = random.Random(2)
     skipped = []
-    original = world.bot.moves.automatic
+    original = world.parts.moves.automatic
 
     async def stop_before_it(table, game, state):
         made = await original(table, game, state)
@@ -257,7 +257,7 @@ async def test_a_move_made_at_once_owed_at_a_restart_is_made_once_after_it(world
             return None
         return made
 
-    monkeypatch.setattr(world.bot.moves, "automatic", stop_before_it)
+    monkeypatch.setattr(world.parts.moves, "automatic", stop_before_it)
     for _ in range(300):
         if skipped:
             break
