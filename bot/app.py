@@ -146,10 +146,14 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         storage = await open_storage(str(self.database_path))
         sharded = getattr(self, "shard_ids", None) is not None
-        self.parts = parts = Parts.build(self, storage, Settings(
-            games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
-            seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild, sharded=sharded,
-            archive_days=self.archive_days))
+        try:
+            self.parts = parts = Parts.build(self, storage, Settings(
+                games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
+                seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild,
+                sharded=sharded, archive_days=self.archive_days))
+        except BaseException:
+            await storage.close()  # the bot has no parts to close it with
+            raise
         # Persistent components: any custom_id matching a template is routed, even after a restart.
         self.add_dynamic_items(*persistent_items(parts))
         await self.tree.set_translator(CatalogueTranslator())  # command names in German and English

@@ -1,6 +1,6 @@
 """The league as the rest of the bot sees it (docs/league.md).
 
-`League` is what the rest of the bot sees of it (wired in `bot.app.GameBot.wire`):
+`League` is what the rest of the bot sees of it (built and followed in `bot.parts.Parts.build`):
 
 - `listener`: follows the move pipeline (bot.league.listener): counts who moved, keeps each
   move's public words, rates a game in the very transaction that ends it, and marks the

@@ -1,6 +1,6 @@
 """Tournaments that run themselves (docs/tournaments.md).
 
-`Tournaments` is what the rest of the bot sees of them (wired in `bot.app.GameBot.wire`):
+`Tournaments` is what the rest of the bot sees of them (built and followed in `bot.parts.Parts.build`):
 
 - the commands' work: a new tournament, signing up and leaving, starting, withdrawing,
   cancelling (by an organiser), a player's own status, the server's organiser role;
