@@ -2,6 +2,8 @@
 parts it hands the click to (bot.parts), so the components never look for the bot."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from bot.components import lobby_view
@@ -17,18 +19,17 @@ from bot.tables import Tables
 LATE_CLICK = 1.5  # seconds: a click older than this when it reaches the bot is answered before its move
 
 
+@dataclass(frozen=True)
 class ClickAnswers:
     """`bot.components.Clicks`: each kind of click handed to the part that answers it."""
 
-    def __init__(self, tables: Tables, seats: ComputerSeats, info: Info, hints: Hints, orders: Orders,
-                 moves: Moves, answers: Answers) -> None:
-        self.tables = tables
-        self.seats = seats
-        self.info = info
-        self.hints = hints
-        self.orders = orders
-        self.moves = moves
-        self.answers = answers
+    tables: Tables
+    seats: ComputerSeats
+    info: Info
+    hints: Hints
+    orders: Orders
+    moves: Moves
+    answers: Answers
 
     async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         """Join, Leave, Start, and the host's computer seats, on a lobby message."""

@@ -180,3 +180,14 @@ def test_imports_are_told_apart_by_where_they_are() -> None:
     assert found == [("module", "from typing import TYPE_CHECKING"), ("module", "import bot.moves"),
                      ("type checking", "import bot.app"), ("function", "import bot.tables"),
                      ("function", "import asyncpg")]
+
+
+def test_nothing_in_bot_reaches_for_the_bot_to_find_a_part() -> None:
+    """Commands and components are given the parts they use (bot.parts): only the start-up
+    imports the bot object, and no click asks the interaction's client for a part."""
+    graph, _ = import_graph()
+    importers = sorted(module for module, targets in graph.items() if "bot.app" in targets)
+    assert importers == ["bot", "bot.__main__"]
+    reaching = [module for module, path in KNOWN.items() if module.startswith("bot")
+                and "interaction.client" in path.read_text(encoding="utf-8")]
+    assert reaching == []
