@@ -59,7 +59,7 @@ class NoDiscord:
         bench = self
 
         class DM:
-            async def send(self, text):
+            async def send(self, text, view=None):  # a reminder carries its standing orders
                 bench.sent += 1
         return DM()
 
