@@ -27,7 +27,7 @@ from bot.components import ALL_DYNAMIC_ITEMS, Persistent, answering
 from bot.delivery.content import Renderer
 from bot.delivery.follow import DiscordChanges
 from bot.errors import quiet_autocomplete_trouble, report_error
-from bot.parts import Parts, Settings
+from bot.parts import Parts, PartSettings
 from bot.postgres import open_storage
 from bot.scheduler import Clock, Scheduler
 from bot.timing import Durations
@@ -147,7 +147,7 @@ class GameBot(commands.Bot):
         storage = await open_storage(str(self.database_path))
         sharded = getattr(self, "shard_ids", None) is not None
         try:
-            self.parts = parts = Parts.build(self, storage, Settings(
+            self.parts = parts = Parts.build(self, storage, PartSettings(
                 games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
                 seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild,
                 sharded=sharded, archive_days=self.archive_days))

@@ -43,7 +43,7 @@ from games.core import Game
 
 
 @dataclass(frozen=True)
-class Settings:
+class PartSettings:
     """What the parts are built with besides the Discord client and the storage."""
 
     games: Mapping[str, Game]
@@ -59,6 +59,8 @@ class Settings:
 
 @dataclass(frozen=True)
 class Parts:
+    """Every part of the bot, built once by `build` in the order they depend on each other."""
+
     storage: Storage
     timers: Timers
     league: League
@@ -79,7 +81,7 @@ class Parts:
     clicks: ClickAnswers
 
     @classmethod
-    def build(cls, client: discord.Client, storage: Storage, settings: Settings) -> Parts:
+    def build(cls, client: discord.Client, storage: Storage, settings: PartSettings) -> Parts:
         """Every part, each built once with the parts it uses, and who follows whom declared."""
         games, scheduler, durations = settings.games, settings.scheduler, settings.durations
         timers = Timers(storage, scheduler, durations)
