@@ -23,11 +23,11 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.changes import Done, Start
 from bot.days.reminders import Reminders
 from bot.days.timers import DueTimers, Timers
 from bot.scheduler import Scheduler, SystemClock
 from bot.storage import Storage
-from bot.turns import Change
 from games import REGISTRY
 
 
@@ -84,8 +84,11 @@ async def main(games_count: int, idle: float) -> None:
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
             await storage.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
                                      state=game.to_dict(state))
-            change = Change("start", await storage.get_game(table.id), game, None, state)
-            await storage.apply(await timers.prepare(change))
+            started_row = await storage.get_game(table.id)
+            start = Start(table=started_row, game=game, state=state, seat_order=(10 + 2 * number, 11 + 2 * number),
+                          seed=1, text="")
+            done = Done(start, 0, None, frozenset(), game.to_act(state), None, await storage.days_seats(table.id))
+            await storage.apply(await timers.prepare(done))
         setup = time.perf_counter() - started
         first_due = await storage.days_next_due()
         print(f"{games_count} active games with deadlines stored in {setup:.1f} s "

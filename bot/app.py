@@ -145,12 +145,8 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         storage = await open_storage(str(self.database_path))
-        sharded = getattr(self, "shard_ids", None) is not None
         try:
-            self.parts = parts = Parts.build(self, storage, PartSettings(
-                games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
-                seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild,
-                sharded=sharded, archive_days=self.archive_days))
+            self.parts = parts = Parts.build(self, storage, self.part_settings())
         except BaseException:
             await storage.close()  # the bot has no parts to close it with
             raise
@@ -173,11 +169,22 @@ class GameBot(commands.Bot):
             self._backup_task = asyncio.create_task(self._backup_loop(self.backup_every), name="daily-backup")
         if self.handle_signals:
             self.install_signal_handlers()
-        if sharded:  # other processes serve the other shards
+        if self.sharded:  # other processes serve the other shards
             self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
         if self.collector is not None:
             self.collector.freeze_start_up()
+
+    @property
+    def sharded(self) -> bool:
+        """Whether other processes serve other shards of the bot (`shard_ids` given)."""
+        return getattr(self, "shard_ids", None) is not None
+
+    def part_settings(self) -> PartSettings:
+        """What the bot's parts are built with (bot.parts), besides the client and the store."""
+        return PartSettings(games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
+                            seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild,
+                            sharded=self.sharded, archive_days=self.archive_days)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.components import lobby_view
 from bot.days.hints import Hints
 from bot.days.orders import Orders
 from bot.days.seats import ComputerSeats
@@ -34,21 +33,22 @@ class ClickAnswers:
     async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         """Join, Leave, Start, and the host's computer seats, on a lobby message."""
         tables = self.tables
+        # The lobby message itself is edited by the change (bot.moves: one way for every change
+        # of a lobby): the click is only acknowledged here, once the change is stored (a refusal
+        # is its answer instead).
         if op == "start":
             await interaction.response.defer()  # starting stores the first board and DMs
-            table = await tables.start(game_id, interaction.user)
-            await interaction.edit_original_response(content=tables.lobby_text(table), view=None)
+            await tables.start(game_id, interaction.user)
             return
         if op == "join":
-            table = await tables.join(game_id, interaction.user)
+            await tables.join(game_id, interaction.user)
         elif op == "leave":
-            table = await tables.leave(game_id, interaction.user)
+            await tables.leave(game_id, interaction.user)
         else:  # bot.days: computer seats, the host's
             lang = user_language(interaction)
-            table = await (self.seats.add(game_id, interaction.user, lang) if op == "computer"
-                           else self.seats.remove(game_id, interaction.user, lang))
-        view = lobby_view(table, tables.engine(table.game)) if table.status == "lobby" else None
-        await interaction.response.edit_message(content=tables.lobby_text(table), view=view)
+            await (self.seats.add(game_id, interaction.user, lang) if op == "computer"
+                   else self.seats.remove(game_id, interaction.user, lang))
+        await interaction.response.defer()
 
     async def hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

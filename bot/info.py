@@ -11,6 +11,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.changes import Change, Repost
 from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.days.seats import ComputerSeats
@@ -24,7 +25,7 @@ from bot.moves import Moves, seat_of
 from bot.replay import replay
 from bot.storage import GameRow, Storage
 from bot.tables import Tables
-from games.core import Action
+from games.core import Action, Game
 from games.replay import move_is_invisible
 from i18n import game_title, translate
 
@@ -153,9 +154,9 @@ class Info:
         table = await self.tables.active_table_in(channel_id)
         if user is not None and not table.has_player(user.id):
             return False
-        async with self.moves.work(), self.moves.lock(table.id):
-            table = await self.moves.table(table.id)
-            now = time.monotonic()
+        now = time.monotonic()
+
+        async def make(table: GameRow, game: Game) -> Change:
             last = self.board_posted_at.get(channel_id)
             if user is not None and last is not None and now - last < BOARD_INTERVAL and not table.board_owed:
                 raise Refusal.of("bot.errors.board_too_soon", when=presenter.timestamp(int(time.time() - (now - last))),
@@ -163,9 +164,10 @@ class Info:
             writes = [new_turn_write(table.id, lines=[], pings=[], whole=True)]
             if table.board_message_id is not None:
                 writes.append(strip_write(table.id, table.board_message_id))
-            await self.storage.apply(writes)
-            self.board_posted_at[channel_id] = now
-        self.deliveries.kick(table.id)
+            return Repost(table=table, game=game, writes=tuple(writes))
+
+        await self.moves.change(table.id, make)
+        self.board_posted_at[channel_id] = now
         return True
 
     async def spectator_board(self, channel_id: int) -> tuple[str, discord.File | None]:

@@ -1,7 +1,11 @@
-"""The one path for every change to a game: a player's move (a button, a menu, `/move`), the
-computer's move for a seat, an undo, a new player in a seat, the start and the end.
+"""The one path for every change to a game or a lobby: a player's move (a button, a menu,
+`/move`), the computer's move for a seat, an undo, a new player in a seat, a seat's setting, the
+start and the end; joining and leaving a lobby and its computer seats; `/game board`; a post in
+the game's channel. Each is a frozen value of its own type (bot.changes).
 
-    take the game's lock -> check the version -> apply the engine ->
+    take the game's lock -> read the game once (a `Snapshot`) -> check the version -> apply the
+    engine (an action checked once: the engine does not check it again) -> work out once what
+    the change did (a `Done`: outcome, who waits before and after, what is made at once) ->
     store the change, what it owes Discord (bot.turns) and what its listeners add (timers), in
     one transaction -> release the lock -> the delivery worker shows it (bot.delivery.worker)
 
@@ -24,19 +28,35 @@ from typing import Any, Protocol
 import discord
 
 from bot import presenter
+from bot.changes import (
+    Change,
+    Done,
+    End,
+    LobbyChange,
+    Move,
+    Note,
+    Replace,
+    Repost,
+    SeatSetting,
+    Snapshot,
+    Start,
+    Undo,
+    states,
+    version_after,
+)
 from bot.choices import label_names
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
-from bot.delivery.storage import owed_writes
+from bot.delivery.storage import lobby_write, owed_writes
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.records import outcome_record
-from bot.replay import Replays, decision_still_open
+from bot.replay import REPLACE, UNDO, Replays, decision_still_open
 from bot.storage import GameRow, StaleVersion, Storage, Write
-from bot.turns import Change, plan
-from games.core import Action, Game, GameError, read_action
+from bot.turns import notice, plan
+from games.core import Action, Automatic, Game, GameError, check_action, read_action
 from i18n import translate
 
 log = logging.getLogger(__name__)
@@ -46,22 +66,28 @@ AUTOMATIC_LIMIT = 60  # moves made at once in a row at most (the longest seen: 1
 
 
 class Listener(Protocol):
-    """Something that follows every change to a game (bot.days' timers, for one)."""
+    """Something that follows every change to a game (bot.days' timers, for one): a move, an
+    undo, a new player, a seat's setting, the start and the end (`bot.changes.GameChange`; a
+    lobby's changes, a repost and a post are not the game's and pass them by)."""
 
-    async def prepare(self, change: Change) -> Sequence[Write]:
+    async def prepare(self, done: Done) -> Sequence[Write]:
         """Statements to store with the change, in its transaction (reads only, no Discord)."""
 
-    async def after(self, change: Change) -> None:
+    async def after(self, done: Done) -> None:
         """Once the change is stored (still under the game's lock; no Discord)."""
 
 
-Gate = Callable[[GameRow, int], Awaitable[None]]
-"""A check before a seat's move is applied: raises `Refusal` to refuse it."""
+Gate = Callable[[Snapshot, int], Awaitable[None]]
+"""A check before a seat's move is applied, on the game as read for it: raises `Refusal` to
+refuse it."""
 
-AutomaticMove = Callable[[GameRow, Game, Any], Awaitable["tuple[int, Action, str] | None"]]
-"""(table, game, state) -> the move made at once for a seat, with the word that says so after its
-account line (a publicly forced decision; none for a standing order), or None when the game
-waits for people."""
+AutomaticDecision = Callable[[GameRow, Game, Any], Awaitable[Automatic | None]]
+"""(table, game, state) -> the decision the game makes at once in `state` (publicly forced, or
+a standing order's), or None when the game waits for people."""
+
+AutomaticMove = Callable[[GameRow, Game, Any, Automatic], Awaitable["tuple[int, Action, str]"]]
+"""(table, game, state, decision) -> the move that makes the decision, with the word that says
+so after its account line (a publicly forced decision; none for a standing order)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +119,8 @@ def check_id(value: int) -> int:
 
 class Moves:
     def __init__(self, storage: Storage, games: Mapping[str, Game], deliveries: Deliveries,
-                 collector: QuietCollector | None = None, automatic: AutomaticMove | None = None) -> None:
+                 collector: QuietCollector | None = None, automatic: AutomaticDecision | None = None,
+                 automatic_move: AutomaticMove | None = None) -> None:
         self.storage = storage
         self.games = games
         self.deliveries = deliveries
@@ -101,7 +128,8 @@ class Moves:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._gates: list[Gate] = []
-        self.automatic = automatic  # the moves nobody must be asked for (bot.days.orders)
+        self.automatic = automatic  # the decisions nobody must be asked for (bot.days.orders)
+        self.automatic_move = automatic_move  # and the moves that make them
         self._replays = Replays()  # games replayed to judge clicks on older messages
         self._in_flight = 0
         self._idle = asyncio.Event()
@@ -160,106 +188,170 @@ class Moves:
             raise Refusal.of("bot.errors.game_gone")
         return table
 
+    async def snapshot(self, game_id: int) -> Snapshot:
+        """The game as read once for a change (under its lock): its row and its seats' rows."""
+        table = await self.table(game_id)
+        return Snapshot(table, await self.storage.days_seats(table.id))
+
     # ------------------------------------------------------------------------ changing
 
     async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable[Change | None]], *,
-                     interaction: discord.Interaction | None = None) -> Change | None:
+                     interaction: discord.Interaction | None = None) -> Done | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or
         None, or raises `Refusal`); it is stored with what it owes and its listeners' statements,
-        then the delivery worker is kicked, outside the lock. `interaction`: the person who made
-        it hears if it cannot be shown at once, and again once it is."""
+        then the delivery worker is kicked, outside the lock. Returns what the change did (None
+        when `make` made none). `interaction`: the person who made it hears if it cannot be shown
+        at once, and again once it is."""
+
+        async def made(snapshot: Snapshot, game: Game) -> Change | None:
+            return await make(snapshot.table, game)
+
+        return await self._change(game_id, made, interaction=interaction)
+
+    async def _change(self, game_id: int, make: Callable[[Snapshot, Game], Awaitable[Change | None]], *,
+                      interaction: discord.Interaction | None = None) -> Done | None:
         async with self.work():
             async with self.lock(game_id):
-                table = await self.table(game_id)
-                change = await make(table, self.engine(table.game))
+                snapshot = await self.snapshot(game_id)
+                change = await make(snapshot, self.engine(snapshot.table.game))
                 if change is None:
                     return None
-                await self._store(change)
-                waiting = change.game.to_act(change.before) if change.kind == "move" and change.by_person else None
-                await self._moves_made_at_once(game_id, change.game, waiting,
-                                               made_by=change if change.kind == "move" else None)
+                done = await self._store(snapshot, change)
+                waiting = done.waiting_before if isinstance(change, Move) and change.by_person else None
+                await self._moves_made_at_once(game_id, done, waiting)
             if interaction is not None:
-                self.deliveries.watch(game_id, change.version, interaction)
+                self.deliveries.watch(game_id, done.version, interaction)
             self.deliveries.kick(game_id)
-            return change
+            return done
 
     async def follow_up(self, game_id: int) -> None:
         """Make the moves the game makes at once now (a standing order just given, a timer after a
         restart), under the game's lock, and deliver them."""
         async with self.work():
             async with self.lock(game_id):
-                table = await self.table(game_id)
-                await self._moves_made_at_once(game_id, self.engine(table.game))
+                snapshot = await self.snapshot(game_id)
+                table = snapshot.table
+                if table.status == "active" and self.automatic is not None:
+                    game = self.engine(table.game)
+                    decision = await self.automatic(table, game, game.from_dict(table.started_state))
+                    await self._made_at_once(snapshot, game, decision, None)
             self.deliveries.kick(game_id)
 
-    async def _moves_made_at_once(self, game_id: int, game: Game, waiting: frozenset[Any] | None = None, *,
-                                  made_by: Change | None = None) -> None:
-        """The decisions nobody must be asked for (`self.automatic`), each a move of its own through
-        the same steps as any move, until the game waits for a person. `waiting`: whom the game
-        waited for before the person's move that led to them (they are not called anew).
-        `made_by`: the move just stored: whether it leads to one made at once is asked of the state
-        it left, without reading the game back (nearly always none is)."""
-        known: tuple[int, Action, str] | None = None
-        if made_by is not None and self.automatic is not None:
-            if game.outcome(made_by.after) is not None:
-                return  # the game is over
-            # The row as the move left it, as far as the question needs (its id, seed, language
-            # and new version; the state is the one given).
-            moved = replace(made_by.table, version=made_by.version)
-            known = await self.automatic(moved, game, made_by.after)
-            if known is None:
-                return
-        automatic = self.automatic
-        if automatic is None:
-            return
+    async def notify(self, game_id: int, content: str, mentions: Sequence[int] = ()) -> None:
+        """A post in the game's channel that belongs to no change of the game (someone is away,
+        a seat's turn timed out): stored under the game's lock, then delivered like every other
+        post."""
+
+        async def make(table: GameRow, game: Game) -> Change:
+            return Note(table=table, game=game, notices=(notice(content, mentions),))
+
+        await self.change(game_id, make)
+
+    async def _moves_made_at_once(self, game_id: int, done: Done, waiting: frozenset[Any] | None) -> None:
+        """The decisions nobody must be asked for after the change just stored (`done.at_once`),
+        each a move of its own through the same steps as any move, until the game waits for a
+        person. `waiting`: whom the game waited for before the person's move that led to them
+        (they are not called anew)."""
+        if done.at_once is None:
+            return  # nearly always: the game waits for people
+        snapshot = await self.snapshot(game_id)  # as the change left it (what it owes Discord too)
+        if snapshot.table.version == done.version:
+            await self._made_at_once(snapshot, done.change.game, done.at_once, waiting)
+
+    async def _made_at_once(self, snapshot: Snapshot, game: Game, decision: Automatic | None,
+                            waiting: frozenset[Any] | None) -> None:
+        make = self.automatic_move
         for _ in range(AUTOMATIC_LIMIT):
-            table = await self.table(game_id)
-            if table.status != "active":
+            table = snapshot.table
+            if decision is None or make is None or table.status != "active":
                 return
             state = game.from_dict(table.started_state)
-            if known is not None and made_by is not None and table.version == made_by.version:
-                made: tuple[int, Action, str] | None = known  # asked of this very state and version just now
-            else:
-                made = await automatic(table, game, state)
-            known = None
-            if made is None:
-                return
-            seat, action, note = made
+            seat, action, note = await make(table, game, state, decision)
             after, events = game.apply(state, seat, action)
-            change = move_change(table, game, state, after, seat, action, events)
-            change.note = note
-            change.waiting_before = waiting
-            await self._store(change)
+            change = Move(table=table, game=game, before=state, after=after, seat=seat, action=action,
+                          events=tuple(events), note=note, waiting_before=waiting)
+            done = await self._store(snapshot, change)
             log.info("move game=%s channel=%s seat=%s action=%r version=%s made at once", table.id,
-                     table.channel_id, seat, action.encode(), change.version)
+                     table.channel_id, seat, action.encode(), done.version)
+            decision = done.at_once
+            if decision is not None:
+                snapshot = await self.snapshot(table.id)  # the next move's own reading
 
-    async def _store(self, change: Change) -> None:
-        table = change.table
-        change.version = table.version + (1 if change.kind in ("move", "undo", "replace") else 0)
-        rows = await self.storage.dm_rows(table.id)
-        writes = owed_writes(table, plan(change, rows), rows, version=change.version)
-        for listener in self._listeners:
-            writes += list(await listener.prepare(change))
-        writes = [*change.writes, *writes]
+    async def _done(self, snapshot: Snapshot, change: Change) -> Done:
+        """What the change did, worked out once for the plan, the listeners and what follows."""
+        before, after = states(change)
         game = change.game
-        if change.kind == "start":
-            await self.storage.start_game(table.id, seat_order=change.record["seat_order"], seed=change.record["seed"],
-                                          state=game.to_dict(change.after), writes=writes)
-        elif change.kind == "seat":  # a seat's setting: no new version, no log row
-            await self.storage.apply(writes)
-        elif change.kind == "end":
-            await self.storage.end_game(table.id, status=change.record["status"], result=change.record["result"],
-                                        expected_status=change.record.get("expected_status"), writes=writes)
-        else:
-            if change.seat is None:
-                raise ValueError(f"a {change.kind} change needs the seat it was made for")
-            outcome = game.outcome(change.after) if change.kind == "move" else None
-            await self.storage.record_change(
-                table.id, expected_version=table.version, seat=change.seat, action=change.record["action"],
-                state=game.to_dict(change.after), finished_result=outcome_record(outcome) if outcome else None,
-                answered=change.record.get("answered", True), writes=writes)
-        for listener in self._listeners:
-            await listener.after(change)
+        outcome = game.outcome(after) if after is not None and isinstance(
+            change, (Move, Undo, Replace, Start, SeatSetting)) else None
+        waiting_before = game.to_act(before) if before is not None else frozenset()
+        waiting_after = waiting_before if after is before else (
+            game.to_act(after) if after is not None else frozenset())
+        version = version_after(change)
+        at_once = None
+        if self.automatic is not None and outcome is None and isinstance(change, (Move, Undo, Replace, Start,
+                                                                                 SeatSetting)):
+            # The row as the change leaves it, as far as the question needs (its id, seed,
+            # language and new version; the state is the one given).
+            at_once = await self.automatic(replace(change.table, version=version), game, after)
+        return Done(change, version, outcome, waiting_before, waiting_after, at_once, snapshot.seats)
+
+    async def _store(self, snapshot: Snapshot, change: Change) -> Done:
+        done = await self._done(snapshot, change)
+        table = change.table
+        game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
+        rows = await self.storage.dm_rows(table.id) if game_change and table.status == "active" else {}
+        writes = owed_writes(table, plan(done, rows), rows, version=done.version)
+        if game_change:
+            for listener in self._listeners:
+                writes += list(await listener.prepare(done))
+        writes = [*change.writes, *writes]
+        if isinstance(change, (LobbyChange, Start, End)) and table.lobby_message_id is not None \
+                and table.board_message_id is None:
+            writes.append(lobby_write(table.id, table.lobby_message_id))  # the lobby message shows it
+        game = change.game
+        match change:
+            case Start(seat_order=order, seed=seed, state=state):
+                await self.storage.start_game(table.id, seat_order=list(order), seed=seed,
+                                              state=game.to_dict(state), writes=writes)
+            case End(status=status, result=result, expected_status=expected):
+                await self.storage.end_game(table.id, status=status, result=dict(result),
+                                            expected_status=expected, writes=writes)
+            case LobbyChange():
+                await self._store_lobby(change, writes)
+            case SeatSetting() | Repost() | Note():  # no new version, no log row
+                await self.storage.apply(writes)
+            case Move(seat=seat, action=action, after=after, answered=answered):
+                await self.storage.record_change(
+                    table.id, expected_version=table.version, seat=seat, action=action.encode(),
+                    state=game.to_dict(after), finished_result=outcome_record(done.outcome) if done.outcome else None,
+                    answered=answered, writes=writes)
+            case Undo(seat=seat, after=after):
+                await self.storage.record_change(table.id, expected_version=table.version, seat=seat, action=UNDO,
+                                                 state=game.to_dict(after), writes=writes)
+            case Replace(seat=seat, state=state):
+                await self.storage.record_change(table.id, expected_version=table.version, seat=seat,
+                                                 action=REPLACE, state=game.to_dict(state), writes=writes)
+        if game_change:
+            for listener in self._listeners:
+                await listener.after(done)
+        return done
+
+    async def _store_lobby(self, change: LobbyChange, writes: list[Write]) -> None:
+        """A lobby's change: its seats (each a transaction of its own, as storage has them), then
+        the table's settings and what it owes (the lobby message's edit)."""
+        table = change.table
+        if change.closed:
+            await self.storage.end_game(table.id, status="abandoned", result={"reason": "Everyone left the lobby."},
+                                        writes=writes)
+            return
+        if change.joined is not None:
+            await self.storage.add_player(table.id, *change.joined)
+        if change.left is not None:
+            await self.storage.remove_player(table.id, change.left, new_host_id=change.new_host)
+        if change.strength is not None:
+            await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
+                                                               strength=change.strength))
+        await self.storage.apply(writes)
 
     # ---------------------------------------------------------------------------- play
 
@@ -277,7 +369,8 @@ class Moves:
         started = time.monotonic()
         played: list[Played] = []
 
-        async def make(table: GameRow, game: Game) -> Change | None:
+        async def make(snapshot: Snapshot, game: Game) -> Change | None:
+            table = snapshot.table
             mover = table.seat_of(user.id)
             if typed and table.state is not None and mover is not None and (
                     done := await self._already_done(table, game, mover, action_text, seen_version)) is not None:
@@ -294,31 +387,33 @@ class Moves:
                     raise Refusal.of("bot.errors.stale_choice", seen=seen_version, version=table.version)
                 raise presenter.stale_refusal(board_url(table))
             for gate in self._gates:
-                await gate(table, seat)
+                await gate(snapshot, seat)
             lang = table_language(table)
             try:
-                action = read_action(game, state, seat, action_text,
-                                     lambda text: translate(text, lang, label_names(table)))
-                after, events = game.apply(state, seat, action)
+                # Checked once here: the engine applies it without checking it again.
+                checked = check_action(game, state, seat, action_text,
+                                       lambda text: translate(text, lang, label_names(table)))
+                after, events = game.apply(state, seat, checked)
             except GameError as error:
                 raise Refusal.from_engine(error, table.names) from None
+            action = checked.action
             label = translate(game.describe(state, seat, action), lang, label_names(table))
-            change = move_change(table, game, state, after, seat, action, events, by_person=True, answered=not typed)
             played.append(Played(Choice(action.encode(), label), table.id, table.version + 1))
-            return change
+            return Move(table=table, game=game, before=state, after=after, seat=seat, action=action,
+                        events=tuple(events), by_person=True, answered=not typed)
 
         try:
-            change = await self.change(game_id, make, interaction=interaction)
+            done = await self._change(game_id, make, interaction=interaction)
         except StaleVersion:
             raise Refusal.of("bot.errors.same_moment") from None
-        if change is not None and change.action is not None:  # a move always has its action
-            log.info("move game=%s channel=%s seat=%s action=%r version=%s took=%.0fms", change.table.id,
-                     change.table.channel_id, change.seat, change.action.encode(), change.version,
+        if done is not None and isinstance(move := done.change, Move):
+            log.info("move game=%s channel=%s seat=%s action=%r version=%s took=%.0fms", move.table.id,
+                     move.table.channel_id, move.seat, move.action.encode(), done.version,
                      (time.monotonic() - started) * 1000)
         return played[0]
 
     async def computer_move(self, game_id: int, seat: int, choose: Callable[[GameRow, Game, Any], Awaitable[Action]],
-                            *, notices: Sequence[dict[str, Any]] = ()) -> bool:
+                            *, notices: Sequence[Mapping[str, Any]] = ()) -> bool:
         """One move for `seat` by the computer (`choose` picks it), through the same steps as a
         player's move; `notices`: channel posts that go before it (bot.turns.notice). True if the
         same seat, alone, is to act again (its turn goes on)."""
@@ -331,19 +426,18 @@ class Moves:
                 return None
             action = await choose(table, game, state)
             after, events = game.apply(state, seat, action)
-            change = move_change(table, game, state, after, seat, action, events)
-            change.notices = list(notices)
-            return change
+            return Move(table=table, game=game, before=state, after=after, seat=seat, action=action,
+                        events=tuple(events), notices=tuple(notices))
 
         try:
-            change = await self.change(game_id, make)
+            done = await self.change(game_id, make)
         except StaleVersion:
             return False
-        if change is None:
+        if done is None:
             return False
         # Go on only while this seat alone is to act: the rest of a turn of several steps
         # (Knatsch re-rolls), never a new decision shared with others.
-        return change.game.outcome(change.after) is None and change.game.to_act(change.after) == frozenset({seat})
+        return done.outcome is None and done.waiting_after == frozenset({seat})
 
     async def _already_done(self, table: GameRow, game: Game, seat: int, text: str,
                             seen_version: int | None) -> Played | None:
@@ -384,13 +478,6 @@ class Moves:
         """Whether the seat has faced the same decision since version `since` (a click on an
         older message still answers it)."""
         return await self._decision_unchanged(table, game, seat, since)
-
-
-def move_change(table: GameRow, game: Game, before: Any, after: Any, seat: int, action: Action, events: list[Any],
-                *, by_person: bool = False, answered: bool = True) -> Change:
-    """The change a move makes, stored as one row of the action log."""
-    return Change("move", table, game, before, after, seat=seat, action=action, events=events, by_person=by_person,
-                  record={"action": action.encode(), "answered": answered})
 
 
 def seat_of(table: GameRow, user: discord.abc.User) -> int:

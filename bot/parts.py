@@ -93,7 +93,8 @@ class Parts:
                                 end_message=league.end_message(EndMessages(content, storage)),
                                 now=scheduler.clock.now, durations=durations)
         choices = ComputerChoices(storage)
-        moves = Moves(storage, games, deliveries, settings.collector, automatic=choices.automatic_move)
+        moves = Moves(storage, games, deliveries, settings.collector, automatic=choices.automatic_decision,
+                      automatic_move=choices.automatic_move)
         seats = ComputerSeats(storage, moves, deliveries)
         reminders = Reminders(client, storage, moves, deliveries, timers.now, durations)
         orders = Orders(storage, moves, choices)
@@ -120,7 +121,7 @@ class Parts:
         change also writes, and what follows once it is stored) and gates (who may move), and the
         scheduler's sources of work that falls due."""
         self.moves.listen(self.timers)  # bot.days: waits, deadlines, reminders
-        self.moves.gate(self.seats.check_person)  # a player who resigned moves no more
+        self.moves.gate(self.seats.gate)  # a player who resigned moves no more
         self.moves.listen(self.league.listener)  # bot.league: ratings in the change that ends a game
         self.moves.listen(self.tournaments.listener)  # bot.tournaments: a table's result, the next round
         self.moves.gate(self.tournaments.listener.gate)  # a table past its time is the computer's
@@ -130,6 +131,9 @@ class Parts:
             scheduler.add_source(self.archive.next_due, self.archive.run_due)
         scheduler.add_source(self.league.overviews.next_due, self.league.overviews.run_due)
         scheduler.add_source(self.tournaments.next_due, self.tournaments.run_due)
+        # The messages kept current beside the games' run in the delivery worker's loop.
+        self.deliveries.keep(self.league.overviews, self.tournaments.messages)
+        self.deliveries.on_channel_lost(self.tournaments.thread_lost)  # a table's thread deleted: a new one
 
     async def stop(self) -> None:
         """Stop the workers of the parts (the storage is closed by its owner, the bot)."""

@@ -15,16 +15,15 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.changes import Change, LobbyChange, Start
 from bot.components import lobby_view
 from bot.days.options import split_options as days_options
 from bot.days.seats import ComputerSeats, ending
 from bot.days.storage import table_settings_write
-from bot.delivery.storage import lobby_write
 from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
-from bot.turns import Change
 from games.core import Game
 from i18n import game_title
 
@@ -139,33 +138,35 @@ class Tables:
         return await self.start(table.id, host)
 
     async def join(self, game_id: int, user: discord.abc.User) -> GameRow:
-        async with self.moves.lock(game_id):
-            table = await self._lobby(game_id)
-            game = self.engine(table.game)
+        async def make(table: GameRow, game: Game) -> Change:
+            self._check_lobby(table)
             if table.has_player(user.id):
                 raise Refusal.of("bot.errors.already_seated")
             if len(table.players) >= game.max_players:
                 raise Refusal.of("bot.errors.table_full", max=game.max_players)
-            await self.storage.add_player(game_id, user.id, user.display_name)
             log.info("lobby game=%s channel=%s user=%s joined", game_id, table.channel_id, user.id)
-            return await self.moves.table(game_id)
+            return LobbyChange(table=table, game=game, joined=(user.id, user.display_name))
+
+        await self.moves.change(game_id, make)
+        return await self.moves.table(game_id)
 
     async def leave(self, game_id: int, user: discord.abc.User) -> GameRow:
-        async with self.moves.lock(game_id):
-            table = await self._lobby(game_id)
+        async def make(table: GameRow, game: Game) -> Change:
+            self._check_lobby(table)
             if not table.has_player(user.id):
                 raise Refusal.of("bot.errors.not_seated_lobby")
             # Computer seats (negative ids) never host and never keep a lobby open on their own.
             people = [p for p in table.players if p.user_id != user.id and not p.computer]
-            if not people:
-                await self.storage.end_game(game_id, status="abandoned", result={"reason": "Everyone left the lobby."})
-            else:
-                # The host leaving hands the table to the longest-waiting person.
-                new_host = people[0].user_id if user.id == table.host_id else None
-                await self.storage.remove_player(game_id, user.id, new_host_id=new_host)
             log.info("lobby game=%s channel=%s user=%s left%s", game_id, table.channel_id, user.id,
                      "" if people else " (lobby abandoned)")
-            return await self.moves.table(game_id)
+            if not people:
+                return LobbyChange(table=table, game=game, left=user.id, closed=True)
+            # The host leaving hands the table to the longest-waiting person.
+            new_host = people[0].user_id if user.id == table.host_id else None
+            return LobbyChange(table=table, game=game, left=user.id, new_host=new_host)
+
+        await self.moves.change(game_id, make)
+        return await self.moves.table(game_id)
 
     async def start(self, game_id: int, user: discord.abc.User) -> GameRow:
         async def make(table: GameRow, game: Game) -> Change:
@@ -193,17 +194,16 @@ class Tables:
                                         hints=settings["hints"])
             log.info("lobby game=%s channel=%s user=%s started with %d players", table.id, table.channel_id,
                      user.id, count)
-            return Change("start", started, game, None, state, text=text, record={"seat_order": order, "seed": seed})
+            return Start(table=started, game=game, state=state, seat_order=tuple(order), seed=seed, text=text)
 
         await self.moves.change(game_id, make)
         return await self.moves.table(game_id)
 
-    async def _lobby(self, game_id: int) -> GameRow:
-        table = await self.moves.table(game_id)
+    @staticmethod
+    def _check_lobby(table: GameRow) -> None:
         if table.status != "lobby":
             closed = "bot.errors.table_closed_started" if table.status == "active" else "bot.errors.table_closed"
             raise Refusal.of(closed)
-        return table
 
     # ------------------------------------------------------------------------ endings
 
@@ -231,19 +231,13 @@ class Tables:
         game = self.engine(table.game)
         text = i18n.t(table_language(table), "bot.table.abandoned", game=game_title(game), id=table.id,
                       user=f"**{discord.utils.escape_markdown(user.display_name)}**")
+        # A lobby's message says it closed (bot.moves: every end of a table not yet shown on a board).
         make = ending(text, "abandoned", {"reason": f"Abandoned by {user.display_name}."}, expected_status=None)
-
-        async def with_lobby(table: GameRow, game: Game) -> Change | None:
-            change = await make(table, game)
-            if change is not None and table.lobby_message_id is not None and table.board_message_id is None:
-                change.writes.append(lobby_write(table.id, table.lobby_message_id))  # the lobby says it closed
-            return change
-
         try:
-            change = await self.moves.change(table.id, with_lobby)
+            done = await self.moves.change(table.id, make)
         except StaleVersion:
-            change = None
-        if change is None:
+            done = None
+        if done is None:
             raise Refusal.of("bot.errors.already_ended")
         log.info("game game=%s channel=%s user=%s abandoned it", table.id, table.channel_id, user.id)
         return await self.moves.table(table.id)

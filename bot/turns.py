@@ -6,22 +6,22 @@ when someone new must act a new message begins the next turn and mentions only t
 old one becomes history (its account, no buttons). One DM per private decision: a seat that
 newly has to act in private gets a new DM, every other change to what it sees edits the open one.
 
-`plan` turns a `Change` into an `Owed` (bot.delivery.storage), which the move's transaction
-stores and the delivery worker sends.
+`plan` turns a stored change (a `bot.changes.Done`) into an `Owed` (bot.delivery.storage), which
+the change's transaction stores and the delivery worker sends.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot import presenter
+from bot.changes import Change, Done, End, LobbyChange, Move, Note, Replace, Repost, SeatSetting, Start, Undo, states
 from bot.choices import label_names, private_delta, public_choices
 from bot.delivery.storage import DmRow, Owed, OwedDm
 from bot.locale import table_language
 from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
-from games.core import Action, Event, Game, Msg
+from games.core import Game, Msg
 from games.replay import move_is_invisible
 
 ACCOUNT_MARK = "• "
@@ -32,38 +32,6 @@ and the recap of whom it calls (bot.league), a turn message keeps to `presenter.
 lines of a phone above its board."""
 EARLIER = "…"  # what accounts stored before stood for the lines left out: never shown
 PROVISIONAL = "step"  # an event of this kind is a step the player may still take back
-
-
-@dataclass
-class Change:
-    """One change to a game, as the move pipeline made it.
-
-    kind: "move" (a player's or the computer's), "undo", "replace" (a new player in a seat),
-      "start", "end" (resigned, abandoned, out of time: `text` says how), or "seat" (a seat's
-      setting changed, not the game: the computer took over a resigned player's seat).
-    table: the game's row before the change (its turn, board message and players).
-    before / after: the states before and after (before is None at the start).
-    """
-
-    kind: str
-    table: GameRow
-    game: Game
-    before: Any
-    after: Any
-    seat: int | None = None
-    action: Action | None = None
-    events: list[Event] = field(default_factory=list)
-    by_person: bool = False
-    text: str = ""
-    version: int = 0  # the version the change made (set once stored)
-    notices: list[dict[str, Any]] = field(default_factory=list)  # channel posts it owes besides the board
-    note: str = ""  # a word of the bot's own after the move's last line ("the only move: made at once")
-    # A move made at once after a person's move: whom the game waited for before that move. Who
-    # must act after it is measured against them, so the person who just moved is not called
-    # again for what the game went on to.
-    waiting_before: frozenset[Any] | None = None
-    writes: list[Any] = field(default_factory=list)  # statements of its own for its transaction
-    record: dict[str, Any] = field(default_factory=dict)  # how it is stored: the log row's action, the end's result…
 
 
 def notice(content: str, mentions: Sequence[int] = ()) -> dict[str, Any]:
@@ -126,27 +94,26 @@ def history_text(account: Sequence[str]) -> str:
 # ---------------------------------------------------------------------------- planning
 
 
-def plan(change: Change, dm_rows: dict[int, DmRow]) -> Owed:
-    """What `change` owes Discord. `dm_rows`: the seats' DMs as stored (which still show buttons)."""
-    if change.kind == "move":
-        owed = _plan_move(change)
-    elif change.kind == "seat":
-        owed = Owed()
-    elif change.kind == "end":
-        owed = _new_turn(change.table, [change.text], pings=[])
-    else:  # start, undo, replace: a new turn message mentioning everyone the game waits for
-        owed = _new_turn(change.table, _headline(change), pings=None)
-    owed.notices = list(change.notices)
-    owed.dms = _plan_dms(change, dm_rows)
+def plan(done: Done, dm_rows: dict[int, DmRow]) -> Owed:
+    """What a stored change owes Discord. `dm_rows`: the seats' DMs as stored (which still show
+    buttons)."""
+    change = done.change
+    match change:
+        case Move():
+            owed = _plan_move(change, done)
+        case SeatSetting() | LobbyChange() | Repost() | Note():
+            owed = Owed()  # a lobby's edit and a repost's board are the change's own writes
+        case End():
+            owed = _new_turn(change.table, [change.text], pings=[])
+        case Start():
+            owed = _new_turn(change.table, [change.text] if change.text else [], pings=None)
+        case Undo():
+            owed = _new_turn(change.table, [change.text], pings=None)
+        case Replace():
+            owed = _new_turn(change.table, [], pings=None)
+    owed.notices = [dict(notice) for notice in change.notices]
+    owed.dms = _plan_dms(change, done, dm_rows)
     return owed
-
-
-def _headline(change: Change) -> list[str]:
-    lang = table_language(change.table)
-    if change.kind == "start":
-        return [change.text] if change.text else []
-    return [presenter.named(event.text, change.table, lang) for event in change.events if event.seat is None] \
-        or ([change.text] if change.text else [])
 
 
 def _new_turn(table: GameRow, lines: Sequence[str | dict[str, Any]], *, pings: list[int] | None) -> Owed:
@@ -160,41 +127,39 @@ def _new_turn(table: GameRow, lines: Sequence[str | dict[str, Any]], *, pings: l
     return owed
 
 
-def public_lines(change: Change) -> list[str | dict[str, Any]]:
+def public_lines(move: Move) -> list[str | dict[str, Any]]:
     """The move's public lines in the table's language: what its events say (a provisional step
     as such, see `step`), else what was chosen (when the choice is public), else that a move was
     made."""
-    table, game = change.table, change.game
+    table, game = move.table, move.game
     lang = table_language(table)
     lines: list[str | dict[str, Any]] = [step(presenter.named(event.text, table, lang)) if event.kind == PROVISIONAL
                                else presenter.named(event.text, table, lang)
-                               for event in change.events if event.seat is None]
+                               for event in move.events if event.seat is None]
     if not lines:
-        if change.seat is None:
-            raise ValueError(f"a {change.kind} change without events needs the seat that made it")
-        lines = [presenter.made_a_move(table, change.seat, lang, game, change.before, change.after, change.action)]
+        lines = [presenter.made_a_move(table, move.seat, lang, game, move.before, move.after, move.action)]
     return lines
 
 
-def _plan_move(change: Change) -> Owed:
-    table, game, before, after, mover = change.table, change.game, change.before, change.after, change.seat
-    if move_is_invisible(game, before, after, change.events) and table.board_message_id is not None:
+def _plan_move(move: Move, done: Done) -> Owed:
+    table, game, before, after, mover = move.table, move.game, move.before, move.after, move.seat
+    if move_is_invisible(game, before, after, list(move.events)) and table.board_message_id is not None:
         # A secret preparation (a document armed during the secret choice): the channel must not
         # learn even that it happened, so the board stays as it is, and is not owed.
         return Owed()
-    lines = public_lines(change)
-    if change.note:
+    lines = public_lines(move)
+    if move.note:
         last = lines[-1]
-        lines[-1] = step(f"{_words(last)} {change.note}") if isinstance(last, dict) else f"{last} {change.note}"
-    waiting_before, waiting_after = game.to_act(before), game.to_act(after)
-    if change.waiting_before is not None:
-        waiting_before = change.waiting_before
+        lines[-1] = step(f"{_words(last)} {move.note}") if isinstance(last, dict) else f"{last} {move.note}"
+    waiting_before, waiting_after = done.waiting_before, done.waiting_after
+    if move.waiting_before is not None:
+        waiting_before = move.waiting_before
     account = list(table.turn_lines)
-    if game.outcome(after) is not None:
+    if done.outcome is not None:
         # The end message (bot.records) says what the last move did; the win is said once, by the
         # outcome. The turn message keeps its account with the last move.
         lang = table_language(table)
-        ending = presenter.public_event_lines([e for e in change.events if e.kind not in ("end", "win")], table, lang)
+        ending = presenter.public_event_lines([e for e in move.events if e.kind not in ("end", "win")], table, lang)
         owed = _new_turn(table, ending, pings=[])
         for close in owed.closes:
             close["lines"] = merge_account(close["lines"], lines)
@@ -220,47 +185,49 @@ def _plan_move(change: Change) -> Owed:
     return Owed(board=True, new_turn=True, turn_lines=merge_account(account, lines), turn_pings=pings_now)
 
 
-def _plan_dms(change: Change, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
+def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
     """Which seats' DMs the change owes, and whether each is a new decision. A seat hears
     privately when its hidden view changed or it faces a new decision the public board does not
     already offer; a DM that still asks its seat to move, though the seat has nothing to do now,
     is owed too (it loses its buttons)."""
-    table, before, after, mover = change.table, change.before, change.after, change.seat
+    if isinstance(change, (LobbyChange, Repost, Note)):
+        return {}
+    table = change.table
+    before, after = states(change)
     seats = range(len(table.players))
     lang = table_language(table)
     game = Remembering(change.game, (before, after))  # each view, seat to act and legal moves once
+    game.known_to_act(before, done.waiting_before)
+    game.known_to_act(after, done.waiting_after)
     dms: dict[int, OwedDm] = {}
-    if change.kind in ("start", "undo", "replace"):
-        public = game.view(after, None)
-        changed_before = game.view(before, None) if before is not None else None
-        for seat in seats:
-            mine = private_delta(game.view(after, seat), public)
-            if change.kind == "start" and mine:
-                dms[seat] = OwedDm(fresh=True)
-            elif change.kind == "undo" and (seat == mover or mine != private_delta(game.view(before, seat),
-                                                                                  changed_before)):
-                dms[seat] = OwedDm(fresh=True)
-            elif change.kind == "replace" and seat == mover:
-                dms[seat] = OwedDm(fresh=True)
-    elif change.kind == "move":
-        if mover is None:
-            raise ValueError("a move needs the seat that made it")
-        board_serves = bool(public_choices(game, after, len(table.players), label_names(table), lang))
-        public_views = (game.view(before, None), game.view(after, None))
-        waiting_before, waiting_after = game.to_act(before), game.to_act(after)
-        for seat in seats:
-            lines = [_text_json(event.text) for event in change.events if event.seat == seat]
-            if lines or needs_private_update(game, before, after, seat, mover, board_serves, public_views):
-                fresh = seat in waiting_after and seat not in waiting_before and seat != mover
-                dms[seat] = OwedDm(fresh=fresh, lines=lines)
-    if change.kind == "seat":
-        if change.seat is None:
-            raise ValueError("a seat's change needs its seat")
-        dms[change.seat] = OwedDm()  # what the seat's DM shows now (nothing more, if its player left)
+    match change:
+        case Start() | Undo() | Replace():
+            public = game.view(after, None)
+            changed_before = game.view(before, None) if before is not None else None
+            for seat in seats:
+                mine = private_delta(game.view(after, seat), public)
+                if isinstance(change, Start) and mine:
+                    dms[seat] = OwedDm(fresh=True)
+                elif isinstance(change, Undo) and (seat == change.seat or mine != private_delta(
+                        game.view(before, seat), changed_before)):
+                    dms[seat] = OwedDm(fresh=True)
+                elif isinstance(change, Replace) and seat == change.seat:
+                    dms[seat] = OwedDm(fresh=True)
+        case Move(seat=mover, events=events):
+            board_serves = bool(public_choices(game, after, len(table.players), label_names(table), lang))
+            public_views = (game.view(before, None), game.view(after, None))
+            waiting_before, waiting_after = done.waiting_before, done.waiting_after
+            for seat in seats:
+                lines = [_text_json(event.text) for event in events if event.seat == seat]
+                if lines or needs_private_update(game, before, after, seat, mover, board_serves, public_views):
+                    fresh = seat in waiting_after and seat not in waiting_before and seat != mover
+                    dms[seat] = OwedDm(fresh=fresh, lines=lines)
+        case SeatSetting(seat=seat):
+            dms[seat] = OwedDm()  # what the seat's DM shows now (nothing more, if its player left)
     for seat, row in dm_rows.items():
-        if row.buttons and seat not in dms and (change.kind == "end" or not game.legal_actions(after, seat)):
+        if row.buttons and seat not in dms and (isinstance(change, End) or not game.legal_actions(after, seat)):
             dms[seat] = OwedDm()
-    if change.kind == "move" and before is not None:
+    if isinstance(change, Move):
         # What an open DM says of the table (who still must act) stays current while its
         # decision is open (it offers moves: a choice to make, or one that may still be
         # changed): "Alice and Bob must discard" is edited once Alice has discarded. Its picture
@@ -291,6 +258,11 @@ class Remembering:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
+
+    def known_to_act(self, state: Any, seats: frozenset[Any]) -> None:
+        """Whom the game waits for in `state`, already worked out (bot.changes.Done)."""
+        if state is not None and self._known(state):
+            self._to_act[id(state)] = seats
 
     def _known(self, state: Any) -> bool:
         return self._states.get(id(state)) is state

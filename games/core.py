@@ -95,6 +95,26 @@ class Action:
         return self.encode()
 
 
+@dataclass(frozen=True, eq=False)
+class Checked:
+    """An action already found legal for `seat` in `state` (`check_action`): an engine's `apply`
+    given it for that very state and seat applies it without checking it again (as
+    python-chess's `push` after `parse_san`). Given for any other state or seat, it is an
+    action like any other, checked as usual."""
+
+    action: Action
+    state: Any
+    seat: Seat
+
+
+def as_checked(state: Any, seat: Seat, action: Action | Checked) -> tuple[Action, bool]:
+    """For an engine's `apply`: the plain action, and whether it is already known legal for
+    this state and seat (then `check_turn` is skipped)."""
+    if isinstance(action, Checked):
+        return action.action, action.state is state and action.seat == seat
+    return action, False
+
+
 Text = "str | Msg"
 """Engine text: a Msg (every game from now on), or a legacy English string with `{s0}` seat
 placeholders (kept only until an engine is moved to messages)."""
@@ -301,10 +321,11 @@ class Game(Protocol):
         game does not wait for: a seat that confirmed a simultaneous secret choice may take it
         back (`change`) while others still choose. The bot accepts them like any move."""
 
-    def apply(self, state: Any, seat: Seat, action: Action) -> tuple[Any, list[Event]]:
+    def apply(self, state: Any, seat: Seat, action: Action | Checked) -> tuple[Any, list[Event]]:
         """Apply and return (new state, events). Never mutates `state`.
 
-        Raises GameOver, NotYourTurn or IllegalAction (messages readable by players).
+        Raises GameOver, NotYourTurn or IllegalAction (messages readable by players), unless
+        `action` is `Checked` for this state and seat (`check_action`): then it is known legal.
         """
 
     def describe(self, state: Any, seat: Seat, action: Action) -> Msg | str:
@@ -468,13 +489,28 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
     raise IllegalAction(msg("core.error.not_legal", move=action.encode()))
 
 
+def check_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[Any], str] = str) -> Checked:
+    """The action a player's text means (`read_action`), checked once: legal, it comes back
+    `Checked`, for `apply` to take without checking it again; otherwise the refusal in words
+    (`check_turn`)."""
+    legal = game.legal_actions(state, seat)
+    action = _read_action(game, state, seat, text, label, legal)
+    if game.outcome(state) is not None or action not in legal:
+        check_turn(game, state, seat, action)  # raises: the words say why
+    return Checked(action, state, seat)
+
+
 def read_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[Any], str] = str) -> Action:
     """The action a player's text means: its canonical form ("lay Fv D5"), or the label of one of
     the seat's legal actions as `label` words it ("Lay plain at D5"), compared without case.
     Refuses text that names several legal actions (`AmbiguousAction`); any other text comes back
     as parsed, for `check_turn` (or `apply`) to refuse in words."""
+    return _read_action(game, state, seat, text, label, game.legal_actions(state, seat))
+
+
+def _read_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[Any], str],
+                 legal: list[Action]) -> Action:
     action = Action.parse(text)
-    legal = game.legal_actions(state, seat)
     if action in legal:
         return action
     wanted = " ".join(str(text).split()).lower()

@@ -6,6 +6,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.changes import Change, SeatSetting
 from bot.days.options import AWAY_DAYS, DAY, words
 from bot.days.storage import seat_write
 from bot.days.timers import Timers
@@ -14,8 +15,8 @@ from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import Storage
-from bot.turns import Change
+from bot.storage import GameRow, Storage
+from games.core import Game
 from i18n import game_title
 
 
@@ -38,7 +39,7 @@ class Absence:
         self.timers.scheduler.poke()
         for table in await self.storage.open_games_of(user.id):
             if table.status == "active":
-                await self.deliveries.notify(table.id, words(
+                await self.moves.notify(table.id, words(
                     table_language(table), "away_post", who=presenter.bold_names([user.display_name])[0],
                     until=presenter.timestamp(until, "f")))
         return until
@@ -64,11 +65,10 @@ class Absence:
 
     @staticmethod
     def _taken_back(seat: int):
-        async def make(table, game) -> Change:
-            state = game.from_dict(table.started_state)
-            record = {"computer": None, "timeouts": 0, "since": None}
-            return Change("seat", table, game, state, state, seat=seat, record={"seat": record},
-                          writes=seat_write(table.id, seat, **record))
+        async def make(table: GameRow, game: Game) -> Change:
+            return SeatSetting(table=table, game=game, state=game.from_dict(table.started_state), seat=seat,
+                               computer=None, writes=tuple(seat_write(table.id, seat, computer=None, timeouts=0,
+                                                                      since=None)))
         return make
 
     async def set_reminders(self, user: discord.abc.User, on: bool) -> None:

@@ -13,9 +13,10 @@
   is made by the computer for the seat, without counting as a timed-out turn; the turn message
   says so.
 
-Every such move goes through the move pipeline (bot.moves: `Moves.automatic` is `automatic_move`)
-as its own change, so it is stored, delivered and replayed like any move. A timer backs each one
-up (bot.days.timers), so one owed when the bot stopped is made after the restart.
+Every such move goes through the move pipeline (bot.moves, built with `ComputerChoices`'
+`automatic_decision` and `automatic_move`) as its own change, so it is stored, delivered and
+replayed like any move. A timer backs each one up (bot.days.timers), so one owed when the bot
+stopped is made after the restart.
 """
 from __future__ import annotations
 
@@ -35,26 +36,28 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.storage import GameRow, Storage
 from bot.turns import notice
-from games.core import Action, Game, automatic_decision, msg, reaction_kind
+from games.core import Action, Automatic, Game, automatic_decision, msg, reaction_kind
 
 log = logging.getLogger(__name__)
 
 
 class ComputerChoices:
     """The moves the computer makes for a person's seat: a decision nobody must be asked for
-    (`Moves`' automatic move) and a decision it takes over. It reads the storage only, so the
+    (`Moves`' automatic decision and move) and a decision it takes over. It reads the storage only, so the
     move pipeline is built with it (bot.parts) before `Orders`, which makes moves through it."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def automatic_move(self, table: GameRow, game: Game, state: Any) -> tuple[int, Action, str] | None:
-        """The next move the game makes at once, with the word that says so after its account line
-        (none for a standing order: nobody else learns of it)."""
+    async def automatic_decision(self, table: GameRow, game: Game, state: Any) -> Automatic | None:
+        """The decision the game makes at once in `state` (publicly forced, or a standing
+        order's), or None when it waits for people."""
         standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
-        made = automatic_decision(game, state, standing)
-        if made is None:
-            return None
+        return automatic_decision(game, state, standing)
+
+    async def automatic_move(self, table: GameRow, game: Game, state: Any, made: Automatic) -> tuple[int, Action, str]:
+        """The move that makes the decision, with the word that says so after its account line
+        (none for a standing order: nobody else learns of it)."""
         if made.action is not None:
             return made.seat, made.action, words(table_language(table), "forced_move")
         return made.seat, await self.computer_choice(table, game, state, made.seat, "order"), ""

@@ -69,9 +69,9 @@ class Reminders:
             if sent.kind != "closed":
                 return  # Discord had a problem: the next reminder comes at the next reminder time
             await self.storage.set_dm_ok(table.id, player.user_id, False)
-        await self.deliveries.notify(table.id, words(table_language(table), "reminder_channel",
-                                                     who=presenter.mention(player.user_id),
-                                                     since=presenter.timestamp(since)), [player.user_id])
+        await self.moves.notify(table.id, words(table_language(table), "reminder_channel",
+                                                who=presenter.mention(player.user_id),
+                                                since=presenter.timestamp(since)), [player.user_id])
 
     async def order_offer(self, table: GameRow, game: Game, state, seat: int, lang: str) -> discord.ui.View | None:
         """The standing order for the kind of decision the seat is reminded of, on a button, when

@@ -14,15 +14,16 @@ from typing import Any
 import discord
 
 from bot import presenter
+from bot.changes import Change, End, LobbyChange, SeatSetting, Snapshot
 from bot.days.computer import computer_action, has_computer_player, is_computer
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
 from bot.days.storage import seat_write
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
-from bot.moves import Moves
+from bot.moves import Moves, check_id
 from bot.storage import GameRow, Storage
-from bot.turns import Change
+from bot.turns import notice
 from games.core import Action, Game
 from i18n import game_title
 
@@ -84,7 +85,7 @@ class ComputerSeats:
         note = words(lang, "timeout_move", who=name)
         if computer == "timeout":
             note += " " + words(lang, "now_computer", who=name, count=TIMEOUTS_BEFORE_COMPUTER)
-        await self.deliveries.notify(table.id, note)
+        await self.moves.notify(table.id, note)
         # The whole turn is played out: a turn of several steps must not wait again per step.
         for _ in range(MAX_COMPUTER_STEPS):
             if not await self.computer_move(table.id, seat, prefer_pass=settings["timeout"] == "skip"):
@@ -97,14 +98,19 @@ class ComputerSeats:
         await self.check_person(table, seat)
 
         async def make(table: GameRow, game: Game) -> Change | None:
-            state = game.from_dict(table.started_state)
-            change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
-                            writes=seat_write(table.id, seat, computer="resigned"))
-            change.notices.append({"content": words(table_language(table), "resigned_computer",
-                                                    who=presenter.bold_names(table.names)[seat]), "mentions": []})
-            return change
+            said = notice(words(table_language(table), "resigned_computer",
+                                who=presenter.bold_names(table.names)[seat]))
+            return SeatSetting(table=table, game=game, state=game.from_dict(table.started_state), seat=seat,
+                               computer="resigned", notices=(said,),
+                               writes=tuple(seat_write(table.id, seat, computer="resigned")))
 
         await self.moves.change(table.id, make)
+
+    async def gate(self, snapshot: Snapshot, seat: int) -> None:
+        """The move pipeline's gate: a move by a player who resigned is refused, judged by the
+        seats' rows read with the move."""
+        if snapshot.seats.get(seat, {}).get("computer") == "resigned":
+            raise Refusal(words(table_language(snapshot.table), "resigned_no_moves"))
 
     async def check_person(self, table: GameRow, seat: int) -> None:
         """Refuse a move by a player who resigned: the computer plays that seat now."""
@@ -121,47 +127,39 @@ class ComputerSeats:
     async def add(self, game_id: int, user: discord.abc.User, lang: str, strength: str | None = None) -> GameRow:
         """The host adds a computer seat to the lobby (games with a computer player only), and
         may set how strong the table's computer players are."""
-        table = await self._host_lobby(game_id, user, lang)
-        game = self.moves.engine(table.game)
-        if not has_computer_player(game):
-            raise Refusal(words(lang, "computer_none", game=game_title(game)))
-        async with self.moves.lock(table.id):
-            table = await self.moves.table(table.id)
+
+        async def make(table: GameRow, game: Game) -> Change:
+            self._check_host(table, user, lang)
+            if not has_computer_player(game):
+                raise Refusal(words(lang, "computer_none", game=game_title(game)))
             if len(table.players) >= game.max_players:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
             # Numbered after the highest still seated, so a removed one's number comes back.
             number = 1 + max((-p.user_id for p in table.players if p.computer), default=0)
-            await self.storage.add_player(table.id, -number, f"Computer {number}")
-            if strength is not None:
-                await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
-                                                                   strength=strength))
-            return await self._lobby_changed(table.id)
+            return LobbyChange(table=table, game=game, joined=(-number, f"Computer {number}"), strength=strength)
+
+        await self.moves.change(check_id(game_id), make)
+        return await self.moves.table(game_id)
 
     async def remove(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
         """The host takes the last computer seat added out of the lobby."""
-        table = await self._host_lobby(game_id, user, lang)
-        async with self.moves.lock(table.id):
-            table = await self.moves.table(table.id)
+
+        async def make(table: GameRow, game: Game) -> Change:
+            self._check_host(table, user, lang)
             computers = sorted(p.user_id for p in table.players if p.computer)
             if not computers:
                 raise Refusal(words(lang, "computer_none_seated"))
-            await self.storage.remove_player(table.id, computers[0], new_host_id=None)
-            return await self._lobby_changed(table.id)
+            return LobbyChange(table=table, game=game, left=computers[0])
 
-    async def _host_lobby(self, game_id: int, user: discord.abc.User, lang: str) -> GameRow:
-        table = await self.moves.table(game_id)
+        await self.moves.change(check_id(game_id), make)
+        return await self.moves.table(game_id)
+
+    @staticmethod
+    def _check_host(table: GameRow, user: discord.abc.User, lang: str) -> None:
         if table.status != "lobby":
             raise Refusal(words(lang, "computer_started"))
         if user.id != table.host_id:
             raise Refusal(words(lang, "computer_not_host", host=presenter.mention(table.host_id)))
-        return table
-
-    async def _lobby_changed(self, game_id: int) -> GameRow:
-        """The lobby message shows the new seats (and Remove computer while one is seated)."""
-        table = await self.moves.table(game_id)
-        if table.lobby_message_id is not None:
-            await self.deliveries.lobby_changed(table)
-        return table
 
 
 def ending(text: str, status: str, result: dict, *, expected_status: str | None = "active"):
@@ -172,8 +170,8 @@ def ending(text: str, status: str, result: dict, *, expected_status: str | None 
         if table.status not in ("lobby", "active") or (expected_status and table.status != expected_status):
             return None
         state = game.from_dict(table.state) if table.state is not None else None
-        return Change("end", table, game, state, state, text=text,
-                      record={"status": status, "result": result, "expected_status": expected_status})
+        return End(table=table, game=game, state=state, text=text, status=status, result=result,
+                   expected_status=expected_status)
 
     return make
 

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from bot import presenter
+from bot.changes import Done, End, Move, Replace, SeatSetting, Undo, states
 from bot.days.computer import is_computer
 from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
@@ -33,8 +34,7 @@ from bot.locale import table_language
 from bot.scheduler import Scheduler
 from bot.storage import GameRow, Storage, Write
 from bot.timing import Durations
-from bot.turns import Change
-from games.core import automatic_decision, reaction_kind
+from games.core import reaction_kind
 
 log = logging.getLogger(__name__)
 
@@ -53,19 +53,19 @@ class Timers:
 
     # ----------------------------------------------------------- following changes
 
-    async def prepare(self, change: Change) -> Sequence[Write]:
-        """The game's waits and timers after `change`, for its transaction."""
+    async def prepare(self, done: Done) -> Sequence[Write]:
+        """The game's waits and timers after the change, for its transaction."""
+        change = done.change
         table, game = change.table, change.game
-        if change.kind == "end" or game.outcome(change.after) is not None:
+        if isinstance(change, End) or done.outcome is not None:
             return [clear_timers_write(table.id)]
-        now = self.now()
+        (_, after), now = states(change), self.now()
         settings = await self.storage.days_table(table.id)
-        mover = change.seat if change.kind in ("move", "undo") else None
-        person = change.by_person and mover is not None
-        seats, writes = await self._seat_rows(change, mover)
-        to_act = game.to_act(change.after)
-        standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
-        made_at_once = automatic_decision(game, change.after, standing)
+        mover = change.seat if isinstance(change, (Move, Undo)) else None
+        by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
+        person = by_person and mover is not None
+        seats, writes = seat_rows(done, mover if person else None)
+        to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
         # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
         existing = {(seat, kind): due for seat, kind, due in await self.storage.days_timers(table.id)}
@@ -81,7 +81,7 @@ class Timers:
             waiting_on = started is not None and seat != mover
             # Taking back a secret choice while others still choose rejoins their wait: the
             # round's clock goes on (changing must not buy a fresh deadline).
-            rejoined = started is None and seat == mover and change.by_person
+            rejoined = started is None and seat == mover and by_person
             if started is None or not waiting_on:  # (no start: not waiting on either)
                 started = now
                 if rejoined:
@@ -90,7 +90,7 @@ class Timers:
             since[seat] = started
             at_once = made_at_once is not None and made_at_once.seat == seat
             computer = is_computer(player.user_id, row) or at_once
-            reacts = settings["react"] is not None and not computer and reaction_kind(game, change.after, seat)
+            reacts = settings["react"] is not None and not computer and reaction_kind(game, after, seat)
             window = self.durations.game(settings["react"]) if reacts else None
             kinds = ("computer",) if computer else ("reminder", "deadline", "react")
             if waiting_on and all((seat, kind) in existing for kind in kinds
@@ -114,25 +114,9 @@ class Timers:
                 timers.append((seat, "react", started + window))
         return writes + timers_writes(table.id, since, timers)
 
-    async def _seat_rows(self, change: Change, mover: int | None) -> tuple[dict[int, dict[str, Any]], list[Write]]:
-        """The seats' rows as `change` leaves them, and what it writes to them."""
-        table = change.table
-        seats = await self.storage.days_seats(table.id)
-        writes: list[Write] = []
-        if "seat" in change.record:  # the change sets the seat's row itself (a new player, a resignation)
-            if change.seat is None:
-                raise ValueError(f"A {change.kind} change of game {table.id} sets a seat's row but names no seat")
-            seats[change.seat] = {**seats.get(change.seat, {}), **change.record["seat"]}
-        if change.by_person and mover is not None:  # `person`
-            # A move of their own brings a player back: no more computer, no more absence.
-            row = seats.get(mover, {})
-            if row.get("computer") == "timeout" or row.get("timeouts"):
-                writes += seat_write(table.id, mover, computer=None, timeouts=0)
-                seats[mover] = dict(row, computer=None, timeouts=0)
-        return seats, writes
-
-    async def after(self, change: Change) -> None:
-        if change.by_person and change.seat is not None and change.kind in ("move", "undo"):
+    async def after(self, done: Done) -> None:
+        change = done.change
+        if isinstance(change, Undo) or (isinstance(change, Move) and change.by_person):
             await self.end_away(change.table.player_at(change.seat).user_id, self.now(), except_game=change.table.id)
         self.scheduler.poke()
 
@@ -176,6 +160,28 @@ class Timers:
                 lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 
+
+
+def seat_rows(done: Done, person: int | None) -> tuple[dict[int, dict[str, Any]], list[Write]]:
+    """The seats' rows as the change leaves them, and what it writes to them; `person`: the seat
+    whose own player moved, if one did."""
+    table, change = done.change.table, done.change
+    seats = {seat: dict(row) for seat, row in done.seats.items()}
+    writes: list[Write] = []
+    match change:  # a change that sets the seat's row itself (a new player, the computer)
+        case Replace(seat=seat):
+            seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
+        case SeatSetting(seat=seat, computer=why) if why is not None:
+            seats[seat] = {**seats.get(seat, {}), "computer": why}
+        case SeatSetting(seat=seat):  # its person back, with a clean slate
+            seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
+    if person is not None:
+        # A move of their own brings a player back: no more computer, no more absence.
+        row = seats.get(person, {})
+        if row.get("computer") == "timeout" or row.get("timeouts"):
+            writes += seat_write(table.id, person, computer=None, timeouts=0)
+            seats[person] = dict(row, computer=None, timeouts=0)
+    return seats, writes
 
 class DueTimers:
     """Handles the timers that fall due (a scheduler source, bot.parts): each kind by its handler

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot import presenter
+from bot.changes import Change, Replace, Undo
 from bot.days.options import words
 from bot.days.storage import seat_write
 from bot.errors import Refusal
@@ -20,7 +21,7 @@ from bot.locale import table_language
 from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
 from bot.storage import GameRow, StaleVersion, Storage
-from bot.turns import Change, notice
+from bot.turns import notice
 from games.core import Action, Game, hooks
 
 
@@ -48,8 +49,8 @@ class TakingBack:
                                   len(table.players))
             if reason is not None:
                 raise Refusal(words(lang, reason))
-            return Change("undo", table, game, after, before, seat=seat, by_person=True, record={"action": UNDO},
-                          text=words(table_language(table), "undone", who=presenter.bold_names(table.names)[seat]))
+            return Undo(table=table, game=game, before=after, after=before, seat=seat,
+                        text=words(table_language(table), "undone", who=presenter.bold_names(table.names)[seat]))
 
         try:
             await self.moves.change(table.id, make)
@@ -66,17 +67,13 @@ class TakingBack:
                 raise Refusal(words(lang, "replace_not_seated", who=presenter.bold_names([old.display_name])[0]))
             if table.has_player(new.id):
                 raise Refusal(words(lang, "replace_already", who=presenter.bold_names([new.display_name])[0]))
-            state = game.from_dict(table.started_state)
-            record = {"since": None, "computer": None, "timeouts": 0}
-            change = Change("replace", table, game, state, state, seat=seat,
-                            record={"action": REPLACE, "seat": record},
-                            writes=[("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? "
-                                     "AND user_id = ?", (new.id, new.display_name, table.id, old.id)),
-                                    *seat_write(table.id, seat, **record)])
-            change.notices.append(notice(words(table_language(table), "replaced",
-                                               old=presenter.bold_names([old.display_name])[0],
-                                               new=presenter.mention(new.id)), [new.id]))
-            return change
+            said = notice(words(table_language(table), "replaced", old=presenter.bold_names([old.display_name])[0],
+                                new=presenter.mention(new.id)), [new.id])
+            return Replace(table=table, game=game, state=game.from_dict(table.started_state), seat=seat,
+                           notices=(said,),
+                           writes=(("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? "
+                                    "AND user_id = ?", (new.id, new.display_name, table.id, old.id)),
+                                   *seat_write(table.id, seat, since=None, computer=None, timeouts=0)))
 
         try:
             await self.moves.change(table.id, make)

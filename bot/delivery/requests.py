@@ -35,6 +35,7 @@ MISSING_ACCESS = 50001
 CANNOT_DM = 50007
 MISSING_PERMISSIONS = 50013
 ALREADY_ACKNOWLEDGED = 40060
+THREAD_ARCHIVED = 50083
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Failure:
     kind "blocked": the bot may not post there (a revoked permission, access lost): try again
       when the permissions change, and now and then.
     kind "gone": the message or channel is gone (deleted by a moderator): `what` says which.
+    kind "archived": the thread is archived (Discord does it after a time without messages, or
+      a moderator): reopened, the request can go through.
     kind "closed": the user does not take DMs from the bot.
     kind "refused": any other refusal (a request Discord will never take): logged as a bug.
 
@@ -83,6 +86,8 @@ def judge(error: BaseException) -> Failure:
             return Failure("retry", reason, status=status)
         if code == CANNOT_DM:
             return Failure("closed", reason, status=status)
+        if code == THREAD_ARCHIVED:
+            return Failure("archived", reason, status=status)
         if code in (MISSING_PERMISSIONS, MISSING_ACCESS) or (status == 403 and code != CANNOT_DM):
             return Failure("blocked", reason, status=status)
         if status == 404:
@@ -124,35 +129,3 @@ def is_lost_interaction(error: BaseException) -> bool:
     late to be answered (a gateway outage) or was answered already. Nothing to do but note it."""
     return isinstance(error, discord.NotFound) and getattr(error, "code", 0) == UNKNOWN_INTERACTION or \
         isinstance(error, discord.HTTPException) and getattr(error, "code", 0) == ALREADY_ACKNOWLEDGED
-
-
-MESSAGE_BACKOFF = (1.0, 3.0, 10.0, 30.0, 60.0, 120.0, 300.0)
-"""Pauses before a kept-current message (a server's overview, a tournament's) is tried again."""
-
-
-async def keep_current(key: int, look: Callable[[int], Awaitable[float | Failure | None]], *,
-                       again: set[int], stopping: Callable[[], bool], what: str) -> None:
-    """The loop of one message kept current (one task per message): `look` once, then again after
-    the pause it asks for, or after Discord's retry_after or a growing pause when it failed, until
-    it shows everything and nothing asked for another look (`again`) meanwhile. A bug in `look`
-    is logged and tried again after the longest pause, never ending the message for good."""
-    tries = 0
-    while not stopping():
-        again.discard(key)
-        wait: float | Failure | None
-        try:
-            wait = await look(key)
-        except Exception:  # a bug must not stop the message for good: logged, tried again
-            log.exception("The %s of %s failed; trying again", what, key)
-            wait = MESSAGE_BACKOFF[-1]
-        if isinstance(wait, Failure):
-            wait = wait.after or MESSAGE_BACKOFF[min(tries, len(MESSAGE_BACKOFF) - 1)]
-            tries += 1
-        elif wait is None:
-            if key in again:
-                continue
-            return
-        else:
-            tries = 0
-        if wait > 0:
-            await asyncio.sleep(wait)

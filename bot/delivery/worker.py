@@ -12,20 +12,30 @@ nonce so a retry never doubles a message.
 - A revoked permission: the host hears once what is missing; the game is tried again when the
   server's permissions change (bot.delivery.follow) and every few minutes.
 - A deleted board: posted again (bot.delivery.follow hears of the deletion).
+- An archived thread: reopened (unarchived), and the pass tried again. A deleted channel (or a
+  thread the bot may not reopen): a feature that keeps the game going elsewhere takes it
+  (`on_channel_lost`: a tournament's table gets a new thread); else the game is abandoned.
 - Closed DMs: tried again at the player's next interaction with the bot, or after a while
   (`Durations.dm_retry`, bot.timing).
 - The player whose move could not be shown hears so once, and again when it is shown.
 - Owed at a restart: `start` kicks every game that owes something.
+
+The same loop keeps the features' messages current (`KeptMessage`: a server's overview, a
+tournament's standings), registered at wiring (`keep`): one task per message at a time, the same
+backoff, Discord's `retry_after`, the same wake when Discord is back and the same stop. Such a
+message's pause between two edits is its own (`look` answers it); a kick during a pause or a
+backoff only asks for one more look after it, so a message that changes often is never edited
+faster than it allows, nor retried sooner than Discord asked.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -36,11 +46,10 @@ from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
-from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write, lobby_write, notice_write
+from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow, Storage
-from bot.storage.rows import is_computer_user
 from bot.timing import Durations
 from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
@@ -58,6 +67,36 @@ LOOKS_PER_SECOND = 10.0  # boards looked for after a time the bot heard nothing 
                          # session): far below Discord's global limit, so moves go on meanwhile
 WAKE_AFTER = 5.0         # a game backing off after Discord's trouble is woken by another request's
                          # success once its pause is longer than this (Discord is back)
+
+
+Key = int | tuple[str, int]  # a game's id, or (kind, key) of a kept message
+
+
+class KeptMessage(Protocol):
+    """A message a feature keeps current beside the games' (bot.league.overview,
+    bot.tournaments.message), run by the delivery worker's loop once registered (`keep`).
+
+    `kind` names its messages (tasks and log lines); `attach(kick)` hands it the worker's kick for
+    one of its messages (by the feature's key: a server, a tournament); `look(key)` is one pass at
+    that message: None when it shows everything, a pause before the next look (0: at once), or
+    the `Failure` that stopped it (tried again after Discord's `retry_after`, else the worker's
+    backoff; "blocked", "refused" and "gone" after the longest pause)."""
+
+    kind: str
+
+    def attach(self, kick: Callable[[int], None]) -> None: ...
+
+    async def look(self, key: int) -> float | Failure | None: ...
+
+
+@dataclass(frozen=True)
+class Pause:
+    """What one pass asks of the loop: sleep `seconds` (None: done); `tried`: a try that failed
+    (the backoff grows); `troubled`: Discord's own trouble, woken when Discord is back."""
+
+    seconds: float | None
+    tried: bool = False
+    troubled: bool = False
 
 
 @dataclass
@@ -94,15 +133,17 @@ class Deliveries:
         self.end_message = end_message  # (table, game, state) -> (content, files): bot.records
         self.now = now  # the scheduler's clock (closed DMs are tried again by it)
         self.backoff = BACKOFF
-        self._tasks: dict[int, asyncio.Task[Any]] = {}
+        self._tasks: dict[Key, asyncio.Task[Any]] = {}
         self._slots = asyncio.Semaphore(SLOTS)
         self.answers = Answers()
-        self._again: set[int] = set()
-        self._sleeping: set[int] = set()
-        # Games pausing because Discord had trouble (5xx, hangs), with the length of the pause:
-        # the next request that goes through wakes those with a long one.
-        self._troubled: dict[int, float] = {}
-        self._woken: set[int] = set()
+        self._kept: dict[str, KeptMessage] = {}
+        self._channel_lost: list[Callable[[GameRow], Awaitable[bool]]] = []
+        self._again: set[Key] = set()
+        self._sleeping: set[Key] = set()
+        # Games (and kept messages) pausing because Discord had trouble (5xx, hangs), with the
+        # length of the pause: the next request that goes through wakes those with a long one.
+        self._troubled: dict[Key, float] = {}
+        self._woken: set[Key] = set()
         # Games with a message edit that got no answer in time (stored as `late` deliveries, so a
         # restart knows them too), and when such an edit can no longer land (loop time).
         self._late: dict[int, float] = {}
@@ -129,13 +170,35 @@ class Deliveries:
             return
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"deliver-{game_id}")
 
+    def keep(self, *kept: KeptMessage) -> None:
+        """At wiring: these features' messages are kept current by this worker's loop."""
+        for message in kept:
+            self._kept[message.kind] = message
+            message.attach(partial(self.kick_kept, message.kind))
+
+    def on_channel_lost(self, handler: Callable[[GameRow], Awaitable[bool]]) -> None:
+        """At wiring: `handler(table)` is asked first when a game's channel is deleted (or is a
+        thread the bot may not reopen); True when it takes the game elsewhere (and kicks it)."""
+        self._channel_lost.append(handler)
+
+    def kick_kept(self, kind: str, key: int) -> None:
+        """A kept message owes something: looked at now, or once its pause under way is over."""
+        if self.stopping:
+            return
+        task_key = (kind, key)
+        task = self._tasks.get(task_key)
+        if task is not None and not task.done():
+            self._again.add(task_key)
+            return
+        self._tasks[task_key] = asyncio.get_running_loop().create_task(self._run(task_key), name=f"keep-{kind}-{key}")
+
     def _wake_troubled(self) -> None:
-        """A request went through: games pausing long after Discord's trouble try again now."""
-        for game_id, pause in list(self._troubled.items()):
-            if pause > WAKE_AFTER and game_id in self._sleeping:
-                del self._troubled[game_id]
-                self._woken.add(game_id)
-                self._tasks[game_id].cancel()
+        """A request went through: what pauses long after Discord's trouble tries again now."""
+        for key, pause in list(self._troubled.items()):
+            if pause > WAKE_AFTER and key in self._sleeping:
+                del self._troubled[key]
+                self._woken.add(key)
+                self._tasks[key].cancel()
 
     def kick_guild(self, guild_id: int) -> None:
         """The server's permissions changed: try its blocked games again at once."""
@@ -170,21 +233,25 @@ class Deliveries:
                 continue
             message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
             result = await self._request(message.fetch)
-            if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
+            if isinstance(result, Failure) and result.kind == "gone":
+                # Its message deleted, or its channel (a thread), while the bot heard nothing: the
+                # turn is posted again, where the game goes on (`_channel_failed`).
                 if await self.storage.board_gone(game_id, message_id):
-                    log.info("board game=%s channel=%s was deleted while the bot heard nothing: posting it again",
-                             game_id, channel_id)
+                    log.info("board game=%s channel=%s: its %s was deleted while the bot heard nothing: posting "
+                             "it again", game_id, channel_id, result.what)
                     self.kick(game_id)
             await asyncio.sleep(1.0 / LOOKS_PER_SECOND)
 
-    async def settled(self, game_id: int) -> None:
-        """Wait until the game owes nothing more that can be delivered now (benches time this)."""
-        while (task := self._tasks.get(game_id)) is not None and not task.done():
+    async def settled(self, key: Key) -> None:
+        """Wait until the game (or kept message) owes nothing more that can be delivered now
+        (benches time this)."""
+        while (task := self._tasks.get(key)) is not None and not task.done():
             await asyncio.wait([task])
 
     async def drain(self, timeout: float) -> bool:
-        """Wait (at most `timeout` s) for the deliveries under way; True if all finished."""
-        tasks = [task for task in self._tasks.values() if not task.done()]
+        """Wait (at most `timeout` s) for the games' deliveries under way; True if all finished.
+        (A kept message only shows what the store holds: the next start shows it.)"""
+        tasks = [task for key, task in self._tasks.items() if isinstance(key, int) and not task.done()]
         if not tasks:
             return True
         done, pending = await asyncio.wait(tasks, timeout=max(0.0, timeout))
@@ -197,19 +264,6 @@ class Deliveries:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def notify(self, game_id: int, content: str, mentions: Sequence[int] = ()) -> None:
-        """A post in the game's channel that belongs to no change of the game (someone is away,
-        a seat passed to the computer): stored, then delivered like every other post."""
-        people = [user for user in mentions if not is_computer_user(user)]
-        await self.storage.apply([notice_write(game_id, {"content": presenter.clip(content), "mentions": people})])
-        self.kick(game_id)
-
-    async def lobby_changed(self, table: GameRow) -> None:
-        """The lobby message is to show the table as it is now."""
-        if table.lobby_message_id is not None:
-            await self.storage.apply([lobby_write(table.id, table.lobby_message_id)])
-            self.kick(table.id)
-
     def watch(self, game_id: int, version: int, interaction: discord.Interaction) -> None:
         """Tell `interaction`'s user if their move (that made `version`) cannot be shown now, and
         again once it is."""
@@ -219,46 +273,68 @@ class Deliveries:
 
     # ---------------------------------------------------------------------- running
 
-    async def _run(self, game_id: int) -> None:
+    async def _run(self, key: Key) -> None:
         tries = 0
         while not self.stopping:
-            self._again.discard(game_id)
+            self._again.discard(key)
             try:
                 async with self._slots:
-                    wait = await self._deliver(game_id)
+                    pause = await self._pass(key, tries)
             except asyncio.CancelledError:
                 if self.stopping:
                     raise
                 _uncancel()
                 continue
             except Exception:
-                log.exception("Delivering game %s failed; trying again", game_id)
-                wait = self.backoff[-1]
-            await self.answers.release_game(game_id)  # clicks its messages did not answer
-            if game_id in self._again:
-                tries = 0
+                log.exception("Delivering %s failed; trying again", _name(key))
+                pause = Pause(self.backoff[-1], tried=True)
+            if isinstance(key, int):
+                await self.answers.release_game(key)  # clicks its messages did not answer
+                if key in self._again:
+                    tries = 0
+                    continue
+            elif key in self._again and (pause.seconds is None or pause.seconds == 0):
                 continue
-            if wait is None:
+            if pause.seconds is None:
                 break
-            pause = wait or self.backoff[min(tries, len(self.backoff) - 1)]
-            if wait == 0:  # Discord's trouble: the worker's own backoff, until Discord is back
-                self._troubled[game_id] = pause
-            tries += 1
-            self._sleeping.add(game_id)
+            tries = tries + 1 if pause.tried else 0
+            if pause.seconds == 0:
+                continue
+            if pause.troubled:  # Discord's trouble: the worker's own backoff, until Discord is back
+                self._troubled[key] = pause.seconds
+            self._sleeping.add(key)
             try:
-                await asyncio.sleep(pause)
+                await asyncio.sleep(pause.seconds)
             except asyncio.CancelledError:
                 if self.stopping:
                     raise
                 _uncancel()  # kicked: something new is owed
-                if game_id not in self._woken:  # (woken because Discord is back: the backoff goes on)
+                if key not in self._woken:  # (woken because Discord is back: the backoff goes on)
                     tries = 0
             finally:
-                self._sleeping.discard(game_id)
-                self._troubled.pop(game_id, None)
-                self._woken.discard(game_id)
-        if self._tasks.get(game_id) is asyncio.current_task():
-            del self._tasks[game_id]
+                self._sleeping.discard(key)
+                self._troubled.pop(key, None)
+                self._woken.discard(key)
+        if self._tasks.get(key) is asyncio.current_task():
+            del self._tasks[key]
+
+    async def _pass(self, key: Key, tries: int) -> Pause:
+        """One pass: a game's deliveries, or one look at a kept message; and what it asks of the loop."""
+        backoff = self.backoff[min(tries, len(self.backoff) - 1)]
+        if isinstance(key, int):
+            wait = await self._deliver(key)
+            if wait is None:
+                return Pause(None)
+            return Pause(wait or backoff, tried=True, troubled=wait == 0)
+        kind, kept_key = key
+        result = await self._kept[kind].look(kept_key)
+        if not isinstance(result, Failure):
+            return Pause(result)
+        if result.kind in ("blocked", "refused", "gone"):
+            # The bot may not post there, or the channel is gone: tried again now and then, and
+            # whenever the message owes something new.
+            return Pause(self.backoff[-1], tried=True)
+        return Pause(result.after or backoff, tried=True, troubled=result.after == 0)
 
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
@@ -477,7 +553,23 @@ class Deliveries:
             self._blocked[table.id] = table.guild_id
             await self._tell_host(table)
             return Failure("retry", failure.reason, after=self.backoff[-1], status=failure.status)
+        if failure.kind == "archived":
+            reopened = await self._request(lambda: self.client.http.edit_channel(
+                table.channel_id, archived=False, reason=f"game {table.id} goes on here"))
+            if not isinstance(reopened, Failure):
+                log.info("The thread of game %s was archived: reopened", table.id)
+                self._again.add(table.id)
+                return failure
+            if reopened.kind == "retry":
+                return reopened
+            log.warning("The thread of game %s is archived and the bot may not reopen it: %s", table.id,
+                        reopened.reason)
+            failure = Failure("gone", reopened.reason, what="channel", status=reopened.status)
         if failure.kind == "gone" and failure.what == "channel":
+            for handler in self._channel_lost:
+                if await handler(table):
+                    log.info("The channel of game %s is lost: the game goes on elsewhere", table.id)
+                    return Failure("retry", failure.reason, after=self.backoff[-1])
             log.warning("The channel of game %s is gone: the game is abandoned", table.id)
             await self.storage.channel_gone(table.id)
             return Failure("retry", failure.reason, after=0)
@@ -559,6 +651,10 @@ class Deliveries:
     async def run_due(self, now: float) -> None:
         for game_id in await self.storage.dms_due(int(now)):
             self.kick(game_id)
+
+
+def _name(key: Key) -> str:
+    return f"game {key}" if isinstance(key, int) else f"the {key[0]} message {key[1]}"
 
 
 def _uncancel() -> None:

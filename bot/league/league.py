@@ -5,7 +5,7 @@
 - `listener`: follows the move pipeline (bot.league.listener): counts who moved, keeps each
   move's public words, rates a game in the very transaction that ends it, and marks the
   server's overview owed;
-- `overviews`: the overview messages' own small worker (bot.league.overview);
+- `overviews`: the overview messages (bot.league.overview), kept current by the delivery worker;
 - `end_message(inner)`: the end message (bot.records.EndMessages) with each person's rating change;
 - `turn_recap(table, people, lines)`: the lines a turn message opens with for whom it calls;
 - `recap`, `leaderboard`, `stats`: what `/game recap`, `/game leaderboard` and `/game stats` say.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
+from bot.changes import Done, End, Move, Replace, SeatSetting, Start, Undo
 from bot.league.ratings import FinishedGame, SeatMoves, judge, rate
 from bot.league.recap import public_texts
 from bot.league.storage import (
@@ -30,16 +31,8 @@ from bot.league.storage import (
 )
 from bot.records import outcome_record
 from bot.storage import Storage, Write
-from bot.turns import Change
 
 log = logging.getLogger(__name__)
-
-
-def seat_named(change: Change) -> int:
-    """The seat a move, an undo or a new player is about: every such change names one."""
-    if change.seat is None:
-        raise ValueError(f"A {change.kind} change of game {change.table.id} names no seat")
-    return change.seat
 
 
 class LeagueListener:
@@ -47,75 +40,76 @@ class LeagueListener:
         self.storage = storage
         self.overview_owed = overview_owed  # guild id -> its overview worker is kicked
 
-    async def prepare(self, change: Change) -> Sequence[Write]:
+    async def prepare(self, done: Done) -> Sequence[Write]:
         try:
-            return await self._prepare(change)
+            return await self._prepare(done)
         except Exception:
-            log.exception("The league could not follow game %s version %s", change.table.id, change.version)
+            log.exception("The league could not follow game %s version %s", done.table.id, done.version)
             return []
 
-    async def _prepare(self, change: Change) -> list[Write]:
+    async def _prepare(self, done: Done) -> list[Write]:
+        change = done.change
         table, game = change.table, change.game
         writes: list[Write] = []
-        mover = await self._mover(change) if change.kind == "move" else None
-        if mover is not None:
+        mover = self._mover(change, done) if isinstance(change, Move) else None
+        if isinstance(change, Move) and mover is not None:
             user_id, name, computer = mover
-            writes += moves_write(table.id, seat_named(change), user_id, name, computer=computer)
-        if change.kind in ("move", "undo", "replace"):
+            writes += moves_write(table.id, change.seat, user_id, name, computer=computer)
+        if isinstance(change, (Move, Undo, Replace)):
             try:
                 texts = public_texts(game, change)
             except Exception:
-                log.exception("Could not keep the public words of game %s version %s", table.id, change.version)
+                log.exception("Could not keep the public words of game %s version %s", table.id, done.version)
                 texts = None
             if texts is not None:
-                writes.append(lines_write(table.id, change.version, seat_named(change), texts))
-        if ended(change):
-            writes += await self._ended(change, mover)
+                writes.append(lines_write(table.id, done.version, change.seat, texts))
+        if done.ended:
+            writes += await self._ended(done, mover)
             writes += forget_lines_write(table.id)
-        elif change.kind != "seat":
-            writes.append(turn_write(table.id, change.version))
-        if touches_overview(change):
+        elif not isinstance(change, SeatSetting):
+            writes.append(turn_write(table.id, done.version))
+        if touches_overview(done):
             writes.append(overview_owed_write(table.guild_id))
         return writes
 
-    async def after(self, change: Change) -> None:
-        if touches_overview(change):
-            self.overview_owed(change.table.guild_id)
+    async def after(self, done: Done) -> None:
+        if touches_overview(done):
+            self.overview_owed(done.table.guild_id)
 
-    async def _mover(self, change: Change) -> tuple[int, str, bool]:
+    @staticmethod
+    def _mover(move: Move, done: Done) -> tuple[int, str, bool]:
         """(user id, name, by the computer) of a move: a computer seat's, a seat the computer
         plays (its player resigned, or timed out three times) or a timed-out turn (bot.days sets
         the seat's timeouts before the computer moves for it) are the computer's; a person's own
         click and a decision made at once on their behalf (publicly forced, a standing order)
         are the person's."""
-        seat = seat_named(change)
-        holder = change.table.player_at(seat)
+        holder = move.table.player_at(move.seat)
         if holder.computer:
             return holder.user_id, holder.name, True
-        if change.by_person:
+        if move.by_person:
             return holder.user_id, holder.name, False
-        row = (await self.storage.days_seats(change.table.id)).get(seat, {})
+        row = done.seats.get(move.seat, {})
         return holder.user_id, holder.name, row.get("computer") is not None or bool(row.get("timeouts"))
 
-    async def _ended(self, change: Change, mover: tuple[int, str, bool] | None) -> list[Write]:
+    async def _ended(self, done: Done, mover: tuple[int, str, bool] | None) -> list[Write]:
+        change = done.change
         table = change.table
         try:
-            if change.kind == "move":
-                outcome = change.game.outcome(change.after)
-                if outcome is None:
-                    raise ValueError("A move that ends no game was taken for the end")
-                status, result = "finished", outcome_record(outcome)
-            else:
-                status, result = change.record["status"], change.record.get("result") or {}
+            match change:
+                case Move() if done.outcome is not None:
+                    status, result = "finished", outcome_record(done.outcome)
+                case End(status=status, result=ended_with):
+                    result = dict(ended_with)
+                case _:
+                    raise ValueError(f"A {type(change).__name__} that ends no game was taken for the end")
             moves = await self.storage.league_seat_moves(table.id)
-            if mover is not None:  # this very move is stored with the change, after this reading
-                seat = seat_named(change)
-                moves[seat] = counted(moves.get(seat, []), *mover)
+            if isinstance(change, Move) and mover is not None:  # stored with the change, after this reading
+                moves[change.seat] = counted(moves.get(change.seat, []), *mover)
             verdict = judge(FinishedGame(
                 status=status, result=result,
                 holders={p.seat: (p.user_id, p.name) for p in table.players if p.seat is not None},  # a lobby: none
                 practice=(await self.storage.days_table(table.id))["practice"],
-                computer={seat: row.get("computer") for seat, row in (await self.storage.days_seats(table.id)).items()},
+                computer={seat: row.get("computer") for seat, row in done.seats.items()},
                 moves=moves))
             if not verdict.rated:
                 return finished_writes(table.id, table.guild_id, table.game, verdict.reason, [], {})
@@ -139,19 +133,12 @@ def counted(moves: list[SeatMoves], user_id: int, name: str, computer: bool) -> 
     return [*moves, SeatMoves(user_id, name, person, by_computer)]
 
 
-def ended(change: Change) -> bool:
-    """Whether the change ends the game (finished by its rules, resigned, abandoned, out of time)."""
-    if change.kind == "end":
-        return True
-    return change.kind == "move" and change.game.outcome(change.after) is not None
-
-
-def touches_overview(change: Change) -> bool:
+def touches_overview(done: Done) -> bool:
     """Whether the change alters what a server's overview shows: the games being played, whose
     turn it is and since when, and who sits where."""
-    if change.kind in ("start", "end", "undo", "replace"):
-        return True
-    if change.kind != "move":
-        return False
-    game = change.game
-    return game.outcome(change.after) is not None or game.to_act(change.before) != game.to_act(change.after)
+    match done.change:
+        case Start() | End() | Undo() | Replace():
+            return True
+        case Move():
+            return done.outcome is not None or done.waiting_before != done.waiting_after
+    return False

@@ -6,12 +6,13 @@ to its board. It never pings anyone (names in bold, `<#channel>` links, no menti
 
 What it owes is stored (`league_overviews`): the move pipeline's listener counts a change that
 alters it (`wanted`) in the change's own transaction, and the message records the count it shows
-(`shown`). This small worker, one task per server at a time, edits the message when it owes
+(`shown`). The delivery worker's loop keeps it current (a `bot.delivery.worker.KeptMessage`,
+registered at wiring), one task per server at a time: it edits the message when it owes
 something, at most once every `every` seconds per server: a burst of moves makes one edit
 `settle` seconds after its first move (the move's board is posted meanwhile, so the line links to
-it) and at most one more every `every` seconds while it lasts. Like the delivery worker, every
-request runs under a short timeout (`bot.delivery.requests.attempt`) and is tried again after Discord's
-`retry_after` or a growing pause; the first post carries a nonce, so a retry never doubles it.
+it) and at most one more every `every` seconds while it lasts. Every request runs under a short
+timeout (`bot.delivery.requests.attempt`) and is tried again after Discord's `retry_after` or the
+worker's growing pause; the first post carries a nonce, so a retry never doubles it.
 The message id is stored, so after a restart the same message is edited; a deleted message is
 posted again.
 """
@@ -28,7 +29,7 @@ import discord
 
 import i18n
 from bot import presenter
-from bot.delivery.requests import MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
+from bot.delivery.requests import Failure, attempt, nonce_for
 from bot.league.storage import OverviewRow
 from bot.storage import Storage
 from games.core import Game
@@ -40,7 +41,13 @@ SETTLE = 2.0         # seconds an edit waits after the first change it shows (th
 SHARDED_CHECK = 2.0  # seconds between looks for overviews owed by another process's changes
 
 
+def _not_kept(guild_id: int) -> None:
+    """Until the worker keeps the overviews (wiring), a kick only marks the overview owed."""
+
+
 class Overviews:
+    kind = "overview"
+
     def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], *,
                  owns_guild: Callable[[int], bool] = lambda guild_id: True, sharded: bool = False) -> None:
         self.client = client
@@ -51,8 +58,7 @@ class Overviews:
         self.every = EVERY  # seconds between one server's edits (tests set their own)
         self.requests = 0
         self.stopping = False
-        self._tasks: dict[int, asyncio.Task] = {}
-        self._again: set[int] = set()
+        self._wake: Callable[[int], None] = _not_kept
         self._shown_at: dict[int, float] = {}  # guild id -> loop time of the last edit or post
         self._owed_at: dict[int, float] = {}   # guild id -> loop time of the first change not shown yet
         self._check_at = 0.0                   # the first scheduler pass looks for owed overviews
@@ -65,12 +71,11 @@ class Overviews:
         if self.stopping or not self.owns_guild(guild_id):
             return
         self._owed_at.setdefault(guild_id, asyncio.get_running_loop().time())
-        task = self._tasks.get(guild_id)
-        if task is not None and not task.done():
-            self._again.add(guild_id)
-            return
-        self._tasks[guild_id] = asyncio.get_running_loop().create_task(self._run(guild_id),
-                                                                       name=f"overview-{guild_id}")
+        self._wake(guild_id)
+
+    def attach(self, kick: Callable[[int], None]) -> None:
+        """The delivery worker keeps the overviews current: `kick` asks it to look at one."""
+        self._wake = kick
 
     # A scheduler source (bot.scheduler): its first pass (at start-up) kicks every overview that
     # still owes an edit; with several processes on one database it looks again every few seconds
@@ -86,27 +91,12 @@ class Overviews:
             self.kick(guild_id)
 
     async def stop(self) -> None:
+        """No more kicks (the delivery worker stops its looks)."""
         self.stopping = True
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-
-    async def settled(self, guild_id: int) -> None:
-        """Wait until the server's overview owes nothing it can show now (tests)."""
-        while (task := self._tasks.get(guild_id)) is not None and not task.done():
-            await asyncio.wait([task])
 
     # -------------------------------------------------------------------- running
 
-    async def _run(self, guild_id: int) -> None:
-        try:
-            await keep_current(guild_id, self._pass, again=self._again, stopping=lambda: self.stopping,
-                               what="overview of server")
-        finally:
-            if self._tasks.get(guild_id) is asyncio.current_task():
-                del self._tasks[guild_id]
-
-    async def _pass(self, guild_id: int) -> float | Failure | None:
+    async def look(self, guild_id: int) -> float | Failure | None:
         """One look at a server's overview: None when it shows everything, a pause before the
         next look, or the failure that stopped it."""
         row = await self.storage.overview(guild_id)
@@ -132,20 +122,16 @@ class Overviews:
                 text, allowed_mentions=none, nonce=nonce_for("overview", guild_id, row.channel_id, row.posts)))
         self._shown_at[guild_id] = loop.time()
         if isinstance(result, Failure):
-            return self._failed(row, result)
+            # Tried again by the worker; one the bot may not post (or whose channel is gone) after
+            # its longest pause, and whenever a game of the server changes: `/game overview here`
+            # elsewhere moves it.
+            log.warning("Could not show the overview of server %s in channel %s: %s; it stays owed",
+                        row.guild_id, row.channel_id, result.reason)
+            return result
         await self.storage.overview_shown(guild_id, row.channel_id, message_id=result.id, shown=row.wanted)
         log.info("overview guild=%s channel=%s %s", guild_id, row.channel_id,
                  "edited" if row.message_id is not None else "posted")
         return 0.0
-
-    def _failed(self, row: OverviewRow, failure: Failure) -> Failure:
-        log.warning("Could not show the overview of server %s in channel %s: %s; it stays owed",
-                    row.guild_id, row.channel_id, failure.reason)
-        if failure.kind in ("blocked", "refused", "gone"):
-            # The bot may not post there (or the channel is gone): tried again now and then, and
-            # whenever a game of the server changes; `/game overview here` elsewhere moves it.
-            return Failure("retry", failure.reason, after=MESSAGE_BACKOFF[-1], status=failure.status)
-        return failure
 
     async def _request(self, call):
         self.requests += 1

@@ -25,6 +25,7 @@ from typing import Any
 
 import i18n
 from bot import presenter
+from bot.changes import Move, Replace, Undo
 from bot.storage import GameRow
 from games.core import Game, Msg, SeatRef
 from games.replay import action_is_public, move_is_invisible
@@ -40,21 +41,22 @@ def _json(text: Any) -> Any:
     return text.to_json() if isinstance(text, Msg) else text
 
 
-def public_texts(game: Game, change) -> list | None:
+def public_texts(game: Game, change: Move | Undo | Replace) -> list | None:
     """A change's public words as JSON-able engine texts; None when the channel must not even
     learn that it happened."""
     seat = change.seat
-    if change.kind == "undo":
-        return [Msg("bot.league.recap_undone", {"player": SeatRef(seat)}).to_json()]
-    if change.kind == "replace":
-        return [Msg("bot.league.recap_replaced", {"player": SeatRef(seat)}).to_json()]
-    events = change.events
+    match change:
+        case Undo():
+            return [Msg("bot.league.recap_undone", {"player": SeatRef(seat)}).to_json()]
+        case Replace():
+            return [Msg("bot.league.recap_replaced", {"player": SeatRef(seat)}).to_json()]
+    events = list(change.events)
     if move_is_invisible(game, change.before, change.after, events):
         return None
     texts = [_json(event.text) for event in events if event.seat is None]
     if texts:
         return texts
-    if change.action is not None and action_is_public(game, change.before, change.after, seat):
+    if action_is_public(game, change.before, change.after, seat):
         label = game.describe(change.before, seat, change.action)
         return [Msg("bot.table.chose", {"player": SeatRef(seat), "move": label}).to_json()]
     return [Msg("bot.table.made_a_move", {"player": SeatRef(seat)}).to_json()]

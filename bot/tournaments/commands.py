@@ -1,11 +1,12 @@
-"""`/game tournament …`: new (Manage Server, or the server's organiser role), start, status
-(only for you), withdraw, cancel (its organiser, asked to confirm) and organisers (Manage
-Server). Thin: the work is `Tournaments`' (bot.tournaments.runner); every refusal is answered
-only to the one who asked.
+"""`/game tournament …`: new (Manage Server, or the server's organiser role), settings (its
+organiser, during the sign-up), start, status (only for you), withdraw, cancel (its organiser,
+asked to confirm) and organisers (Manage Server). Thin: the work is `Tournaments`'
+(bot.tournaments.runner); every refusal is answered only to the one who asked.
 
 And what Discord tells the bot of a tournament's message: deleted (the raw message-delete
 events), or perhaps deleted unheard (a new gateway session): an open tournament's message comes
-back by itself (bot.tournaments.message)."""
+back by itself (bot.tournaments.message). A table's thread deleted or archived: reopened, or a
+new one made (bot.tournaments.runner)."""
 from __future__ import annotations
 
 from typing import Any
@@ -22,6 +23,7 @@ from bot.locale import guild_language, user_language
 from bot.tables import Tables
 from bot.tournaments.buttons import cancel_view
 from bot.tournaments.runner import Tournaments
+from bot.tournaments.texts import settings_lines
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -90,6 +92,28 @@ class TournamentCog(FeatureCog):
     @new.autocomplete("game")
     async def new_game_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_name_choices(self.tables, current, user_language(interaction))
+
+    @tournament.command(name="settings",
+                        description="Change the tables' options or the sign-up's time before the start (the organiser)")
+    @app_commands.describe(tournament="Which tournament (its number; default: the server's open one)",
+                           options="Only those named change, e.g. deadline=48h timeout=computer reminder=6h "
+                                   "computer=strong",
+                           signup="How long the sign-up stays open from now (or until /game tournament start)")
+    @app_commands.choices(signup=SIGNUP_CHOICES)
+    async def settings(self, interaction: discord.Interaction, tournament: int | None = None,
+                       options: str | None = None, signup: app_commands.Choice[str] | None = None) -> None:
+        guild_id = require_guild(interaction)
+        found = await self.tournaments.pick(guild_id, tournament)
+        await self._check_runs_it(interaction, found.host_id, found.id, "bot.tournaments.settings_not_allowed")
+        lang = user_language(interaction)
+        if options is None and signup is None:
+            raise Refusal.of("bot.tournaments.settings_nothing", id=found.id)
+        changed = await self.tournaments.change_settings(
+            found.id, options_text=options, change_signup=signup is not None,
+            signup_for=SIGNUPS[signup.value] if signup is not None else None, lang=lang)
+        await reply_ephemeral(interaction, "\n".join((
+            i18n.t(lang, "bot.tournaments.settings_changed", id=changed.id, channel=f"<#{changed.channel_id}>"),
+            settings_lines(changed, lang))))
 
     @tournament.command(name="start", description="Close the sign-up and seat the first round (the organiser)")
     @app_commands.describe(tournament="Which tournament (its number; default: the server's open one)")
@@ -161,6 +185,17 @@ class TournamentCog(FeatureCog):
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         if payload.guild_id is not None:
             await self.tournaments.messages.deleted(payload.channel_id, set(payload.message_ids))
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.tournaments.thread_closed(payload.thread_id, deleted=True)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread archived (after a week without a message, or by a moderator): a table being
+        played there is reopened."""
+        if payload.data.get("thread_metadata", {}).get("archived"):
+            await self.tournaments.thread_closed(payload.thread_id, deleted=False)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

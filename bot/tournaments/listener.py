@@ -9,16 +9,15 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.changes import Done, End, Move, Snapshot, states
 from bot.errors import Refusal
-from bot.league.listener import ended
 from bot.league.ratings import placings
 from bot.locale import table_language
 from bot.records import outcome_record, running_scores
-from bot.storage import GameRow, Storage, Write
+from bot.storage import Storage, Write
 from bot.tournaments.pairing import competition_ranks
 from bot.tournaments.storage import owed_write, result_write
 from bot.tournaments.texts import words
-from bot.turns import Change
 
 log = logging.getLogger(__name__)
 
@@ -28,31 +27,32 @@ class TournamentListener:
         self.storage = storage
         self.kick = kick  # tournament id -> its rounds move on (bot.tournaments.runner)
 
-    async def prepare(self, change: Change) -> Sequence[Write]:
-        if not ended(change) or change.table.status == "lobby":
+    async def prepare(self, done: Done) -> Sequence[Write]:
+        if not done.ended or done.table.status == "lobby":
             return []  # a lobby closed (its tournament cancelled before it started) has no result
         try:
-            table = await self.storage.tournament_table_of_game(change.table.id)
+            table = await self.storage.tournament_table_of_game(done.table.id)
             if table is None or table.over:
                 return []
-            result = table_result(change, table.players)
+            result = table_result(done, table.players)
         except Exception:
-            log.exception("Could not count game %s for its tournament", change.table.id)
+            log.exception("Could not count game %s for its tournament", done.table.id)
             return []
         log.info("tournament=%s round=%s table=%s game=%s done: places %s", table.tournament_id, table.round,
-                 table.number, change.table.id, result["places"])
+                 table.number, done.table.id, result["places"])
         return [result_write(table.tournament_id, table.round, table.number, result), owed_write(table.tournament_id)]
 
-    async def after(self, change: Change) -> None:
-        if not ended(change):
+    async def after(self, done: Done) -> None:
+        if not done.ended:
             return
-        table = await self.storage.tournament_table_of_game(change.table.id)
+        table = await self.storage.tournament_table_of_game(done.table.id)
         if table is not None:
             self.kick(table.tournament_id)
 
-    async def gate(self, table: GameRow, seat: int) -> None:
+    async def gate(self, snapshot: Snapshot, seat: int) -> None:
         """Refuse a player's move at a table the computer finishes (its time ran out, or its
         tournament was cancelled with that rule)."""
+        table = snapshot.table
         finishing = await self.storage.tournament_overtime(table.id)
         if finishing is None:
             return
@@ -62,22 +62,26 @@ class TournamentListener:
         raise Refusal(words(table_language(table), "overtime_no_moves"))
 
 
-def table_result(change: Change, players: Sequence[int]) -> dict[str, Any]:
+def table_result(done: Done, players: Sequence[int]) -> dict[str, Any]:
     """How an ended game counts for its tournament table, in the order of `players` (the
     table's seat order): each seat's place (1 first; equal places tie), its score and how the
     game ended ("finished", "scored": by the rule when its time ran out, "abandoned")."""
+    change = done.change
     table, game = change.table, change.game
     seats = range(len(table.players))
-    outcome = game.outcome(change.after) if change.kind == "move" else None
-    if outcome is not None:
-        record = outcome_record(outcome)
-        how = "finished"
-    else:
-        record = dict(change.record.get("result") or {})
-        how = record.get("how") or ("finished" if change.record.get("status") == "finished" else "abandoned")
+    _, after = states(change)
+    match change:
+        case Move() if done.outcome is not None:
+            record = outcome_record(done.outcome)
+            how = "finished"
+        case End(status=status, result=result):
+            record = dict(result)
+            how = record.get("how") or ("finished" if status == "finished" else "abandoned")
+        case _:
+            raise ValueError(f"A {type(change).__name__} that ends no game has no result")
     scores = record.get("scores")
     if not isinstance(scores, list):
-        scores = running_scores(game, change.after) if change.after is not None else None
+        scores = running_scores(game, after) if after is not None else None
     if record.get("winners") or isinstance(record.get("scores"), list):
         keys = placings(record, seats)
     elif scores is not None:

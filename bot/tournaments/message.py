@@ -4,13 +4,15 @@ chart of them.
 
 It is kept current the way the league keeps a server's overview (bot.league.overview): what it
 owes is counted in the store (`tournaments.wanted`, raised in the very transaction of a sign-up,
-a result or a new round) and the message records the count it shows (`shown`). This worker, one
-task per tournament at a time, edits it when it owes something, at most once every `every`
-seconds; every request goes through the delivery worker's `attempt` (a short timeout, what a
-failure means) and is tried again after Discord's `retry_after` or a growing pause; the first
-post carries a nonce, so a retry never doubles it. An edit that got no answer in time may land
-late, after a newer one: the message is edited once more when it no longer can. After a restart
-the same message is edited. It never pings anyone.
+a result or a new round) and the message records the count it shows (`shown`). The delivery
+worker's loop keeps it current (a `bot.delivery.worker.KeptMessage`, registered at wiring), one
+task per tournament at a time: it edits the message when it owes something, at most once every
+`every` seconds; every request goes through `bot.delivery.requests.attempt` (a short timeout,
+what a failure means) and is tried again after Discord's `retry_after` or the worker's growing
+pause; the first post carries a nonce, so a retry never doubles it. An edit that got no answer in
+time may land late, after a newer one: the message is edited once more when it no longer can.
+After a restart the same message is edited. It never pings anyone. With several processes, only
+the one serving the tournament's server keeps it.
 
 A message deleted while the tournament is open (in its sign-up or running) comes back by itself:
 Discord's message-delete event says so at once (`deleted`), and a new gateway session, after
@@ -29,7 +31,7 @@ from typing import Any
 
 import discord
 
-from bot.delivery.requests import LATE_LANDING, MESSAGE_BACKOFF, Failure, attempt, keep_current, nonce_for
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.storage import Storage
 from bot.tournaments.storage import TournamentRow
 
@@ -42,7 +44,13 @@ LOOKS_PER_SECOND = 5.0  # a new session's looks for the messages, at most
 Render = Callable[[TournamentRow], Awaitable[tuple[str, discord.ui.View | None, list[discord.File]]]]
 
 
+def _not_kept(tournament_id: int) -> None:
+    """Until the worker keeps the messages (wiring), a kick only marks the message owed."""
+
+
 class TournamentMessages:
+    kind = "tournament"
+
     def __init__(self, client: discord.Client, storage: Storage, render: Render, *,
                  owns_guild: Callable[[int], bool] = lambda guild_id: True) -> None:
         self.client = client
@@ -52,8 +60,7 @@ class TournamentMessages:
         self.every = EVERY
         self.requests = 0
         self.stopping = False
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
+        self._wake: Callable[[int], None] = _not_kept
         self._shown_at: dict[int, float] = {}
         self._owed_at: dict[int, float] = {}
         self._late_until: dict[int, float] = {}  # an edit that got no answer may land until then
@@ -68,19 +75,18 @@ class TournamentMessages:
         if at_once:
             self._owed_at[tournament_id] = -math.inf
         self._owed_at.setdefault(tournament_id, loop.time())
-        task = self._tasks.get(tournament_id)
-        if task is not None and not task.done():
-            self._again.add(tournament_id)
-            return
-        self._tasks[tournament_id] = loop.create_task(self._run(tournament_id),
-                                                      name=f"tournament-message-{tournament_id}")
+        self._wake(tournament_id)
+
+    def attach(self, kick: Callable[[int], None]) -> None:
+        """The delivery worker keeps the messages current: `kick` asks it to look at one."""
+        self._wake = kick
 
     async def stop(self) -> None:
+        """No more kicks (the delivery worker stops its looks), and a new session's look ends."""
         self.stopping = True
-        tasks = [*self._tasks.values(), *([self._looking] if self._looking is not None else [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._looking is not None:
+            self._looking.cancel()
+            await asyncio.gather(self._looking, return_exceptions=True)
 
     # ------------------------------------------------------------- deleted messages
 
@@ -119,18 +125,12 @@ class TournamentMessages:
             await asyncio.sleep(1.0 / LOOKS_PER_SECOND)
         return posted
 
-    async def _run(self, tournament_id: int) -> None:
-        try:
-            await keep_current(tournament_id, self._pass, again=self._again, stopping=lambda: self.stopping,
-                               what="message of tournament")
-        finally:
-            if self._tasks.get(tournament_id) is asyncio.current_task():
-                del self._tasks[tournament_id]
-
-    async def _pass(self, tournament_id: int) -> float | Failure | None:
+    async def look(self, tournament_id: int) -> float | Failure | None:
         """One look at the message: None when it shows everything, a pause before the next look,
         or the failure that stopped it."""
         row = await self.storage.tournament(tournament_id)
+        if row is not None and not self.owns_guild(row.guild_id):
+            return None  # with several processes, the one serving its server keeps it (its look for owed ones)
         loop = asyncio.get_running_loop()
         if row is not None and row.shown >= row.wanted and tournament_id in self._late_until:
             # An edit that got no answer in time could still land over a newer one: once it no
@@ -174,9 +174,7 @@ class TournamentMessages:
         if isinstance(result, Failure):
             log.warning("Could not show tournament %s in channel %s: %s; it stays owed", tournament_id,
                         row.channel_id, result.reason)
-            if result.kind in ("blocked", "refused", "gone"):
-                return Failure("retry", result.reason, after=MESSAGE_BACKOFF[-1], status=result.status)
-            return result
+            return result  # tried again by the worker (the longest pause where the bot may not post)
         await self.storage.tournament_shown(tournament_id, message_id=result.id, shown=row.wanted)
         log.info("tournament=%s message %s", tournament_id, "edited" if row.message_id is not None else "posted")
         return 0.0

@@ -33,22 +33,27 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Final, Literal
 
 import discord
 
 import i18n
 from bot import presenter
+from bot.changes import Change, SeatSetting, Start
+from bot.days.options import OPTION_VALUES
 from bot.days.options import split_options as days_options
 from bot.days.seats import ComputerSeats, ending
 from bot.days.storage import seat_write, table_settings_write
 from bot.delivery.requests import Failure, attempt
+from bot.delivery.storage import notice_write
 from bot.errors import Refusal
 from bot.league.ratings import Rating
 from bot.moves import Moves
 from bot.records import running_scores
 from bot.scheduler import Scheduler
 from bot.storage import GameRow, StaleVersion, Storage
+from bot.storage.rows import is_computer_user
 from bot.tables import parse_options
 from bot.timing import Durations
 from bot.tournaments import pairing
@@ -76,7 +81,7 @@ from bot.tournaments.texts import (
     table_lines,
     words,
 )
-from bot.turns import Change
+from bot.turns import notice
 from games.core import Game
 from i18n import game_title
 from renderers.standings_chart import Kind, render_standings_chart_png
@@ -226,6 +231,39 @@ class Tournaments:
         self.messages.kick(tournament.id)
         return tournament
 
+    async def change_settings(self, tournament_id: int, *, options_text: str | None, change_signup: bool,
+                              signup_for: int | None, lang: str = "en") -> TournamentRow:
+        """The organiser changes, during the sign-up, the tables' settings (`deadline=`, `timeout=`,
+        `reminder=`, `computer=`, …: only those named change) and when the sign-up closes
+        (`signup_for` seconds from now, None: by hand). The game, its own options, the format,
+        the players per table and the rounds stay as opened: people signed up for them (cancel
+        and open a new one to change those). Once it started, nothing changes: its tables play
+        with the settings they were opened with. `lang`: the asker's, for a value it refuses."""
+        async with self._locks[tournament_id]:
+            tournament = await self._tournament(tournament_id)
+            if tournament.status == "running":
+                raise Refusal.of("bot.tournaments.settings_started", id=tournament.id)
+            if tournament.status != "signup":
+                raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
+            settings = dict(tournament.settings)
+            if options_text is not None:
+                rest, chosen = days_options(options_text, lang)
+                if rest.strip():
+                    parse_options(self.engine(tournament.game), rest)  # a word it does not know: said so
+                    raise Refusal.of("bot.tournaments.settings_fixed", id=tournament.id, options=rest.strip())
+                named = {part.partition("=")[0].strip().lower() for part in options_text.replace(",", " ").split()}
+                settings.update({key: chosen[key] for name, (key, _) in OPTION_VALUES.items() if name in named})
+            signup_until = tournament.signup_until
+            if change_signup:
+                signup_until = None if signup_for is None else self.now() + signup_for
+            if not await self.storage.tournament_change_settings(tournament.id, settings=settings,
+                                                                 signup_until=signup_until):
+                raise Refusal.of("bot.tournaments.settings_started", id=tournament.id)
+        log.info("tournament=%s settings changed: %s, sign-up until %s", tournament.id, settings, signup_until)
+        self.messages.kick(tournament.id)
+        self.scheduler.poke()
+        return await self._tournament(tournament_id)
+
     async def start(self, tournament_id: int) -> TournamentRow:
         """Close the sign-up and seat the first round (refused, with nothing changed, when the
         field is too small or too large for the format)."""
@@ -305,13 +343,11 @@ class Tournaments:
                 return None
             if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
                 return None
-            state = game.from_dict(table.state or {})
-            change = Change("seat", table, game, state, state, seat=seat, record={"seat": {"computer": "resigned"}},
-                            writes=seat_write(table.id, seat, computer="resigned"))
             key = "left_at_table" if left_server else "withdrew_at_table"
-            change.notices.append({"content": words(lang, key, who=presenter.bold_names(table.names)[seat]),
-                                   "mentions": []})
-            return change
+            said = {"content": words(lang, key, who=presenter.bold_names(table.names)[seat]), "mentions": []}
+            return SeatSetting(table=table, game=game, state=game.from_dict(table.state or {}), seat=seat,
+                               computer="resigned", notices=(said,),
+                               writes=tuple(seat_write(table.id, seat, computer="resigned")))
 
         await self.moves.change(game_id, make)
 
@@ -675,6 +711,8 @@ class Tournaments:
             for table in tables:
                 if table.status == "pending":
                     failed = not await self._open(tournament, table) or failed
+                elif table.status == "playing" and table.thread_id is None and table.game_id is not None:
+                    failed = not await self._rehome(tournament, table) or failed  # its thread was lost
             return failed
         return False
 
@@ -834,6 +872,73 @@ class Tournaments:
         await self.storage.tournament_set_thread(tournament.id, table.round, table.number, thread.id)
         return int(thread.id)
 
+    # ------------------------------------------------------------ threads lost
+
+    async def thread_closed(self, thread_id: int, *, deleted: bool) -> None:
+        """Discord says a thread was deleted, or archived (after a week without a message, or by a
+        moderator): a table being played there is reopened (unarchived), or gets a new thread when
+        its thread is gone or may not be reopened."""
+        for paired in await self.storage.tournament_tables_in_thread(thread_id):
+            assert paired.game_id is not None
+            game = await self.storage.get_game(paired.game_id)
+            if game is None or game.status not in ("lobby", "active") or game.channel_id != thread_id:
+                continue
+            if not deleted:
+                reopened = await attempt(partial(self.client.http.edit_channel, thread_id, archived=False,
+                                                 reason=f"tournament {paired.tournament_id}: its table goes on"))
+                if not isinstance(reopened, Failure):
+                    log.info("tournament=%s round=%s table=%s: thread %s was archived: reopened",
+                             paired.tournament_id, paired.round, paired.number, thread_id)
+                    continue
+                if reopened.kind == "retry":
+                    continue  # the table's next post meets the archive again, and reopens it
+            await self.thread_lost(game)
+
+    async def thread_lost(self, game: GameRow) -> bool:
+        """A game's channel is gone (or a thread the bot may not reopen; the delivery worker asks,
+        bot.delivery.worker.on_channel_lost): a tournament table being played gets a new thread,
+        made by the tournament's run (`_rehome`), where its game goes on. False if the game is no
+        tournament's table being played."""
+        paired = await self.storage.tournament_table_of_game(game.id)
+        if paired is None or paired.status != "playing" or game.status not in ("lobby", "active"):
+            return False
+        if paired.thread_id is not None and paired.thread_id != game.channel_id:
+            # The new thread was made and stored, but the game not moved yet (a stop between).
+            tournament = await self._tournament(paired.tournament_id)
+            await self._move_game(tournament, paired, paired.thread_id)
+            return True
+        if await self.storage.tournament_thread_lost(paired.tournament_id, paired.round, paired.number,
+                                                     game.channel_id):
+            log.info("tournament=%s round=%s table=%s: thread %s is lost; a new one is made", paired.tournament_id,
+                     paired.round, paired.number, game.channel_id)
+        self.kick(paired.tournament_id)
+        return True
+
+    async def _rehome(self, tournament: TournamentRow, table: TableRow) -> bool:
+        """A table being played whose thread was lost: a new thread (made as a table's first one
+        is: a retry finds one made meanwhile), where the game goes on. False if Discord would not
+        make it now (tried again later)."""
+        thread_id = await self._thread(tournament, table)
+        if thread_id is None:
+            return False
+        await self._move_game(tournament, dataclasses.replace(table, thread_id=thread_id), thread_id)
+        return True
+
+    async def _move_game(self, tournament: TournamentRow, table: TableRow, thread_id: int) -> None:
+        """The table's game goes on in `thread_id`: its turn is posted there, after a word to its
+        players of why; the standings link the new thread."""
+        assert table.game_id is not None
+        people = [user for user in table.players if not is_computer_user(user)]
+        text = words(tournament.lang, "thread_lost", players=" ".join(f"<@{user}>" for user in people),
+                     id=tournament.id, round=table.round, number=table.number)
+        if await self.storage.tournament_game_moved(table.game_id, thread_id,
+                                                    [notice_write(table.game_id, notice(text, people)),
+                                                     owed_write(tournament.id)]):
+            log.info("tournament=%s round=%s table=%s: game %s goes on in thread %s", tournament.id, table.round,
+                     table.number, table.game_id, thread_id)
+        self.moves.deliveries.kick(table.game_id)
+        self.messages.kick(tournament.id)
+
     def thread_name(self, tournament: TournamentRow, table: TableRow) -> str:
         """A table's thread's name, the same on every try (a retry finds the thread by it)."""
         lang = tournament.lang
@@ -881,9 +986,9 @@ class Tournaments:
             text = "\n".join((heading, presenter.start_text(started, game, [], lang,
                                                              hints=bool(tournament.settings.get("hints")))))
             due = None if tournament.game_time is None else self.now() + self.durations.game(tournament.game_time)
-            return Change("start", started, game, None, state, text=text, record={"seat_order": order, "seed": seed},
-                          writes=[playing_write(tournament.id, paired.round, paired.number, due),
-                                  owed_write(tournament.id)])
+            return Start(table=started, game=game, state=state, seat_order=tuple(order), seed=seed, text=text,
+                         writes=(playing_write(tournament.id, paired.round, paired.number, due),
+                                 owed_write(tournament.id)))
 
         return make
 
@@ -932,8 +1037,8 @@ class Tournaments:
     async def _signup_over(self, tournament_id: int) -> None:
         async with self._locks[tournament_id]:
             tournament = await self._tournament(tournament_id)
-            if tournament.status != "signup":
-                return
+            if tournament.status != "signup" or not self.owns_guild(tournament.guild_id):
+                return  # (with several processes, the one serving its server starts it)
             entrants = await self._still_signed_up(tournament)
             try:
                 self.check_field(tournament, len(entrants))
@@ -1009,13 +1114,10 @@ class Tournaments:
                     return None
                 if (await self.storage.days_seats(current.id)).get(seat, {}).get("computer"):
                     return None
-                state = game.from_dict(current.state or {})
-                change = Change("seat", current, game, state, state, seat=seat,
-                                record={"seat": {"computer": "timeout"}},
-                                writes=seat_write(current.id, seat, computer="timeout"))
-                if notice is not None:
-                    change.notices.append({"content": notice, "mentions": []})
-                return change
+                said = () if notice is None else ({"content": notice, "mentions": []},)
+                return SeatSetting(table=current, game=game, state=game.from_dict(current.state or {}), seat=seat,
+                                   computer="timeout", notices=said,
+                                   writes=tuple(seat_write(current.id, seat, computer="timeout")))
 
             await self.moves.change(game_id, make)
 

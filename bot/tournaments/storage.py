@@ -224,6 +224,16 @@ class TournamentStore:
                                  (rating, tournament_id, user_id))
             return True
 
+    async def tournament_change_settings(self, tournament_id: int, *, settings: dict[str, Any],
+                                         signup_until: int | None) -> bool:
+        """The organiser's change in the sign-up: the tables' settings and when the sign-up closes.
+        False if it is not in the sign-up any more (it started meanwhile)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournaments SET settings = ?, signup_until = ?, wanted = wanted + 1, updated_at = ? "
+                "WHERE id = ? AND status = 'signup'", (json.dumps(settings), signup_until, _now(), tournament_id))
+            return cursor.rowcount == 1
+
     async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
                              places: dict[int, int] | None = None, cancelled_by: int | None = None,
                              cancel_tables: str | None = None) -> bool:
@@ -332,6 +342,40 @@ class TournamentStore:
     async def tournament_set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
         await self._update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
                            "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
+
+    async def tournament_tables_in_thread(self, thread_id: int) -> list[TableRow]:
+        """The tables being played in a thread (one, unless a thread was found twice)."""
+        rows = await self._rows("SELECT * FROM tournament_tables WHERE thread_id = ? AND status = 'playing' "
+                                "AND game_id IS NOT NULL", (thread_id,))
+        return [_table(row) for row in rows]
+
+    async def tournament_thread_lost(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> bool:
+        """The table's thread is deleted (or closed for good): the table is to get a new one, found
+        by the runner as a table being played without a thread. False if it had another thread
+        already."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE tournament_tables SET thread_id = NULL WHERE tournament_id = ? AND round = ? AND number = ? "
+                "AND thread_id = ? AND status = 'playing'", (tournament_id, round_no, number, thread_id))
+            return cursor.rowcount == 1
+
+    async def tournament_game_moved(self, game_id: int, thread_id: int, writes: Sequence[Write] = ()) -> bool:
+        """A table's game goes on in a new thread: its turn is posted there afresh (mentioning all
+        it waits for, like a deleted board), with `writes` (the notice that tells the players) in
+        the same transaction; edits still owed to messages of the old thread are dropped. False
+        if the game is over (nothing moves)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET channel_id = ?, board_owed = 1, turn_number = turn_number + 1, turn_pings = 'null', "
+                "board_message_id = NULL, lobby_message_id = NULL WHERE id = ? AND channel_id <> ? "
+                "AND status IN ('lobby', 'active')", (thread_id, game_id, thread_id))
+            if cursor.rowcount != 1:
+                return False
+            await db.execute("DELETE FROM deliveries WHERE game_id = ? AND kind IN ('close', 'late', 'lobby')",
+                             (game_id,))
+            for sql, params in writes:
+                await db.execute(sql, params)
+            return True
 
     async def tournament_claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
         """The table's time ran out (or its tournament was cancelled): True for the one process

@@ -56,6 +56,32 @@ def time_line(tournament: TournamentRow, lang: str) -> str:
                  rule=words(lang, f"rule.{tournament.overtime}"))
 
 
+def tables_line(settings: dict[str, Any], lang: str) -> str:
+    """What every table of the tournament gets (bot.days): the time for a move and what happens
+    after it, the reminder, the computer players' strength."""
+    deadline = settings.get("deadline")
+    if deadline is None:
+        move = words(lang, "tables.no_deadline")
+    else:
+        move = words(lang, "tables.deadline", time=duration(int(deadline), lang),
+                     then=words(lang, f"tables.timeout.{settings.get('timeout', 'computer')}"))
+    reminder = settings.get("reminder")
+    remind = (words(lang, "tables.reminder", time=duration(int(reminder), lang)) if reminder
+              else words(lang, "tables.no_reminder"))
+    strength = words(lang, f"tables.strength.{settings.get('strength', 'normal')}")
+    return words(lang, "tables.line", move=move, reminder=remind, strength=strength)
+
+
+def settings_lines(tournament: TournamentRow, lang: str) -> str:
+    """The settings an organiser may change in the sign-up, as they are now."""
+    if tournament.signup_until is not None:
+        signup = words(lang, "signup_until", when=presenter.timestamp(tournament.signup_until, "f"),
+                       left=presenter.timestamp(tournament.signup_until))
+    else:
+        signup = words(lang, "signup_by_hand")
+    return "\n".join((tables_line(tournament.settings, lang), signup))
+
+
 def standings_lines(rows: Sequence[tuple[int, EntrantRow, float, float, float]], lang: str,
                     knockout_out: dict[int, int] | None = None) -> list[str]:
     """(place, entrant, points, opponents' points, score) -> one line each, as many as fit."""
@@ -101,6 +127,7 @@ def signup_text(tournament: TournamentRow, title: str, entrants: Sequence[Entran
     else:
         lines.append(words(lang, "signup_by_hand"))
     lines.append(time_line(tournament, lang))
+    lines.append(tables_line(tournament.settings, lang))
     if entrants:
         names = i18n.join_list([bold(entrant.name) for entrant in entrants], lang)
         lines.append(words(lang, "signed_up", count=len(entrants), players=names))

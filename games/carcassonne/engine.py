@@ -55,6 +55,7 @@ from games.carcassonne.state import CarcassonneState
 from games.carcassonne.views import build_view
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -63,6 +64,7 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -181,9 +183,11 @@ class Carcassonne:
     # ------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply(self, state: CarcassonneState, seat: int, action: Action) -> tuple[CarcassonneState, list[Event]]:
+    def apply(self, state: CarcassonneState, seat: int,
+              action: Action | Checked) -> tuple[CarcassonneState, list[Event]]:
+        action, known = as_checked(state, seat, action)
         action = _canonical(action)
-        if not _taken_unoffered(self, state, seat, action):
+        if not known and not _taken_unoffered(self, state, seat, action):
             check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []

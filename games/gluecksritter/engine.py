@@ -30,6 +30,7 @@ from typing import Any
 
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -40,6 +41,7 @@ from games.core import (
     Search,
     SeatRef,
     SubsetChoice,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -295,9 +297,12 @@ class Gluecksritter:
     # ------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply(self, state: GluecksritterState, seat: int, action: Action) -> tuple[GluecksritterState, list[Event]]:
+    def apply(self, state: GluecksritterState, seat: int,
+              action: Action | Checked) -> tuple[GluecksritterState, list[Event]]:
+        action, known = as_checked(state, seat, action)
         action = Action(action.verb.lower(), tuple(a.lower() for a in action.args))
-        check_turn(self, state, seat, action)
+        if not known:
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args

@@ -52,6 +52,7 @@ from typing import Any
 
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -63,6 +64,7 @@ from games.core import (
     Seat,
     SeatRef,
     SubsetChoice,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -294,11 +296,14 @@ class KnatschGame:
     # ------------------------------------------------------------------------------------
     # Applying actions
 
-    def apply(self, state: KnatschState, seat: Seat, action: Action | str) -> tuple[KnatschState, list[Event]]:
+    def apply(self, state: KnatschState, seat: Seat,
+              action: Action | Checked | str) -> tuple[KnatschState, list[Event]]:
         if isinstance(action, str):
             action = Action.parse(action)
+        action, known = as_checked(state, seat, action)
         action = _canonical(action)
-        check_turn(self, state, seat, action)
+        if not known:
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         handler = getattr(self, f"_do_{action.verb}")

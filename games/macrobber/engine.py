@@ -30,6 +30,7 @@ from typing import Any
 
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -39,6 +40,7 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -326,9 +328,12 @@ class MacRobber:
     # ------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply(self, state: MacRobberState, seat: int, action: Action) -> tuple[MacRobberState, list[Event]]:
+    def apply(self, state: MacRobberState, seat: int,
+              action: Action | Checked) -> tuple[MacRobberState, list[Event]]:
+        action, known = as_checked(state, seat, action)
         action = Action(action.verb.lower(), tuple(a.lower() for a in action.args))
-        check_turn(self, state, seat, action)
+        if not known:
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args

@@ -28,6 +28,7 @@ from typing import Any
 
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     GameError,
@@ -36,6 +37,7 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
+    as_checked,
     chance,
     check_turn,
     msg,
@@ -162,9 +164,12 @@ class RaubRitter:
     # ------------------------------------------------------------------------------------
     # Applying moves
 
-    def apply(self, state: RaubRitterState, seat: int, action: Action) -> tuple[RaubRitterState, list[Event]]:
+    def apply(self, state: RaubRitterState, seat: int,
+              action: Action | Checked) -> tuple[RaubRitterState, list[Event]]:
+        action, known = as_checked(state, seat, action)
         action = self._canonical(state, action)
-        check_turn(self, state, seat, action)
+        if not known:
+            check_turn(self, state, seat, action)
         new = state.clone()
         events: list[Event] = []
         if action.verb == "keep":

@@ -25,12 +25,14 @@ from PIL import Image, ImageDraw
 
 from games.core import (
     Action,
+    Checked,
     Event,
     Features,
     IllegalAction,
     InvalidState,
     Option,
     Outcome,
+    as_checked,
     chance,
     check_turn,
 )
@@ -99,8 +101,10 @@ class Pips:
     def moves_are_public(self, state: dict, seat: int) -> bool:
         return state["phase"] == "trump"  # the trump call depends on no hand
 
-    def apply(self, state: dict, seat: int, action: Action) -> tuple[dict, list[Event]]:
-        check_turn(self, state, seat, action)
+    def apply(self, state: dict, seat: int, action: Action | Checked) -> tuple[dict, list[Event]]:
+        action, known = as_checked(state, seat, action)
+        if not known:
+            check_turn(self, state, seat, action)
         new = copy.deepcopy(state)
         if action.verb == "trump":
             new["trump"] = action.args[0]

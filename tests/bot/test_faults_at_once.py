@@ -68,7 +68,7 @@ async def test_every_channel_notice_is_posted_though_their_store_ids_repeat(worl
     alice, bob = await start_pips(world)
     for text in ("Anna is away.", "Bert is away."):  # each delivered before the next is stored
         with world.env._bot_scope():
-            await world.parts.deliveries.notify(1, text)
+            await world.parts.moves.notify(1, text)
         await world.env.settle()
     texts = [m.content for m in world.bot_messages()]
     assert "Anna is away." in texts and "Bert is away." in texts

@@ -166,16 +166,16 @@ def test_a_secret_preparation_leaves_no_trace_and_a_secret_choice_no_label():
     state = game.new_game(2, seed=1)
     trump, _ = game.apply(state, 0, Action("trump", ("high",)))
     # A move that said nothing in public and changed nothing the public sees: no line at all.
-    hidden = SimpleNamespace(kind="move", seat=1, before=trump, after=trump, action=Action("play", ("5",)),
+    hidden = SimpleNamespace(seat=1, before=trump, after=trump, action=Action("play", ("5",)),
                              events=[Event("You armed a document.", seat=1)])
     assert public_texts(game, hidden) is None
     # A secret choice that said nothing in public: "made a move", never which card.
     played, _ = game.apply(trump, 1, Action("play", (str(trump["hands"][1][0]),)))
-    quiet = SimpleNamespace(kind="move", seat=1, before=trump, after=played, action=Action("play", ("5",)),
+    quiet = SimpleNamespace(seat=1, before=trump, after=played, action=Action("play", ("5",)),
                             events=[])
     assert public_texts(game, quiet) == [{"id": "bot.table.made_a_move", "params": {"player": {"seat": 1}}}]
     # A public choice: its label.
-    call = SimpleNamespace(kind="move", seat=0, before=state, after=trump, action=Action("trump", ("high",)),
+    call = SimpleNamespace(seat=0, before=state, after=trump, action=Action("trump", ("high",)),
                            events=[])
     assert public_texts(game, call) == [{"id": "bot.table.chose",
                                          "params": {"player": {"seat": 0}, "move": "High cards win"}}]

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from types import SimpleNamespace
 
+from tests.bot import fakegame
 from tests.bot.harness import (
     buttons,
     latest_dm_with_moves,
@@ -301,3 +304,40 @@ async def test_moves_on_one_game_are_serialised(world):
     assert first.action == f"play {hands[0][0]}" and second.action == f"play {hands[1][0]}"
     assert "out of date" in str(again)  # the starter's own decision had already been made
     assert world.stored(1).version == 3 and world.stored(1).actions == 3
+
+
+async def test_a_move_is_checked_once_and_what_it_did_worked_out_once(world, monkeypatch):
+    """A player's move: its legality checked once (the engine applies it as checked, without
+    `check_turn`), whether the game is over asked once of each state, and the seats' rows read
+    once (bot.changes.Done hands them to the gates and the listeners)."""
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    await start_table(world, *players)
+    starter = seat_order(world, 1, players)[0]
+    game = world.parts.moves.engine("pips")
+    asked: Counter = Counter()
+
+    def counting(name, original, is_async=False):
+        if is_async:
+            async def counted_async(*args, **kwargs):
+                asked[name] += 1
+                return await original(*args, **kwargs)
+            return counted_async
+
+        def counted(*args, **kwargs):
+            asked[name] += 1
+            return original(*args, **kwargs)
+        return counted
+
+    for name in ("outcome", "legal_actions"):
+        monkeypatch.setattr(game, name, counting(name, getattr(game, name)))
+    monkeypatch.setattr(fakegame, "check_turn", counting("check_turn", fakegame.check_turn))
+    monkeypatch.setattr(world.parts.storage, "days_seats",
+                        counting("days_seats", world.parts.storage.days_seats, is_async=True))
+
+    with world.env._bot_scope():
+        await world.parts.moves.play(SimpleNamespace(id=starter.id), game_id=1, action_text="trump high")
+
+    assert world.stored(1).version == 1
+    assert asked["check_turn"] == 0 and asked["legal_actions"] == 1
+    assert asked["outcome"] == 2  # the state it was made in (checking it), the state it left
+    assert asked["days_seats"] == 1

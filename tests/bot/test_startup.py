@@ -84,7 +84,7 @@ async def test_the_synced_commands(world):
         "game orders",  # standing orders (bot.days.orders)
         "game recap", "game overview here", "game overview off",  # issue 32, the league (bot.cogs.league)
         "game tournament cancel", "game tournament new", "game tournament start",  # bot.tournaments
-        "game tournament status", "game tournament withdraw", "game tournament organisers",
+        "game tournament status", "game tournament withdraw", "game tournament organisers", "game tournament settings",
     ])
 
 

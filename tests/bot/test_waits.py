@@ -248,16 +248,15 @@ async def test_a_move_made_at_once_owed_at_a_restart_is_made_once_after_it(world
     players = seat_order(world, 1, players)
     rng = random.Random(2)
     skipped = []
-    original = world.parts.moves.automatic
+    original = world.parts.moves._moves_made_at_once
 
-    async def stop_before_it(table, game, state):
-        made = await original(table, game, state)
-        if made is not None and not skipped:
-            skipped.append(made)  # the bot stops here: stored, the forced move not made
-            return None
-        return made
+    async def stop_before_it(game_id, done, waiting):
+        if done.at_once is not None and not skipped:
+            skipped.append(done.at_once)  # the bot stops here: stored, the forced move not made
+            return
+        await original(game_id, done, waiting)
 
-    monkeypatch.setattr(world.parts.moves, "automatic", stop_before_it)
+    monkeypatch.setattr(world.parts.moves, "_moves_made_at_once", stop_before_it)
     for _ in range(300):
         if skipped:
             break

@@ -127,6 +127,57 @@ async def test_a_standings_edit_answered_with_5xx_is_tried_again_and_nothing_is_
     assert len(tables(world)) == 4 and len(threads_named(world, "tournament 1")) == 4
 
 
+def posts_and_edits(hostile, world, message_id: int | None = None) -> tuple[int, int]:
+    """The requests the bot made to post a message in the tournament's channel and to edit one."""
+    posts = sum(1 for method, p in hostile.requests
+                if method == "POST" and p == f"/channels/{world.channel.id}/messages")
+    edits = sum(1 for method, p in hostile.requests if method == "PATCH"
+                and p == f"/channels/{world.channel.id}/messages/{message_id}")
+    return posts, edits
+
+
+async def test_standings_edits_refused_with_429_and_5xx_while_tables_end_show_the_last_standings_once(world, hostile):
+    organiser, players = await started_swiss(world)
+    message = announcement(world)
+    path = f"/channels/{world.channel.id}/messages/{message.id}"
+    hostile.fail("PATCH", path, 429, times=2)
+    await play_table(world, players, 1)  # the standings change while their edits are refused
+    await world.env.advance_time(EVERY)
+    hostile.fail("PATCH", path, 502, times=2)
+    await play_table(world, players, 2)  # and change again: round 2 is paired
+    for _ in range(6):
+        await world.env.advance_time(EVERY)
+    _, edits = posts_and_edits(hostile, world, message.id)
+    assert edits >= 5  # four refused, then shown
+    (shown,) = announcements(world)  # edited, never posted again
+    assert shown.id == message.id and "Round 2 of 2" in shown.content and owes_nothing(world)
+    assert len(tables(world)) == 4 and len(threads_named(world, "tournament 1")) == 4
+
+
+async def test_the_standings_deleted_mid_round_come_back_once_though_their_post_is_refused_at_first(world, hostile):
+    organiser, players = await started_swiss(world)
+    await play_table(world, players, 1)
+    await settle(world)
+    first = announcement(world)
+    assert "Round 1 of 2" in first.content
+    posts_before, _ = posts_and_edits(hostile, world)
+    channel_posts = f"/channels/{world.channel.id}/messages"
+    hostile.fail("POST", channel_posts, 503, times=1)
+    hostile.fail("POST", channel_posts, 429, times=1)
+    await hostile.delete_as_moderator(first)  # mid-round: one table over, one being played
+    for _ in range(4):
+        await world.env.advance_time(EVERY)
+    again = announcement(world)  # exactly one: the refused posts made none, the retry one
+    assert again.id != first.id and stored_message(world) == again.id and owes_nothing(world)
+    assert "Round 1 of 2" in again.content and "Table 2:" in again.content
+    posts, _ = posts_and_edits(hostile, world)
+    assert posts - posts_before >= 3  # two refused, then posted
+    # The round goes on, and the message posted again is the one edited.
+    await play_table(world, players, 2)
+    await settle(world)
+    assert announcement(world).id == again.id and "Round 2 of 2" in announcement(world).content
+
+
 async def test_an_edit_that_lands_late_over_a_newer_one_is_put_right(world, hostile):
     organiser, players = await started_swiss(world)
     message = announcement(world)

@@ -3,9 +3,9 @@ places in the table's seat order, ties shared, whoever resigned or ran out of ti
 abandoned game by its scores as they stand."""
 from __future__ import annotations
 
+from bot.changes import Done, End, Move
 from bot.storage import GameRow, SeatRow
 from bot.tournaments.listener import table_result
-from bot.turns import Change
 from games.core import Action
 from tests.bot import fakegame
 
@@ -20,6 +20,12 @@ def table(state: dict) -> GameRow:
                    created_at=0, updated_at=0, players=players)
 
 
+def done(change: Move | End) -> Done:
+    """The change as the pipeline hands it on: its outcome worked out once."""
+    outcome = GAME.outcome(change.after) if isinstance(change, Move) else None
+    return Done(change, change.table.version, outcome, frozenset(), frozenset(), None, {})
+
+
 def finished_state(scores: list[int]) -> dict:
     state = GAME.new_game(3, seed=1, options={"rounds": "1"})
     state["phase"], state["scores"] = "over", scores
@@ -29,7 +35,8 @@ def finished_state(scores: list[int]) -> dict:
 def test_a_game_finished_by_its_rules_counts_its_outcome_with_ties_shared():
     before = GAME.new_game(3, seed=1, options={"rounds": "1"})
     after = finished_state([1, 0, 1])
-    change = Change("move", table(before), GAME, before, after, seat=0, action=Action("play", ("1",)))
+    change = done(Move(table=table(before), game=GAME, before=before, after=after, seat=0,
+                       action=Action("play", ("1",))))
     result = table_result(change, USERS)
     assert result == {"places": [1, 3, 1], "scores": [1.0, 0.0, 1.0], "how": "finished"}
     # In another seat order (the tournament's players), the same places follow their players.
@@ -39,8 +46,8 @@ def test_a_game_finished_by_its_rules_counts_its_outcome_with_ties_shared():
 def test_whoever_resigned_or_ran_out_of_time_comes_last():
     state = GAME.new_game(3, seed=1, options={"rounds": "2"})
     state["scores"] = [2, 0, 0]
-    change = Change("end", table(state), GAME, state, state, text="…",
-                    record={"status": "abandoned", "result": {"winners": [], "timed_out": 0}})
+    change = done(End(table=table(state), game=GAME, state=state, text="…", status="abandoned",
+                      result={"winners": [], "timed_out": 0}))
     result = table_result(change, USERS)
     assert result["places"] == [3, 1, 1] and result["how"] == "abandoned"
 
@@ -48,13 +55,13 @@ def test_whoever_resigned_or_ran_out_of_time_comes_last():
 def test_an_abandoned_game_counts_by_its_scores_as_they_stand():
     state = GAME.new_game(3, seed=1, options={"rounds": "2"})
     state["scores"] = [0, 2, 1]
-    change = Change("end", table(state), GAME, state, state, text="…",
-                    record={"status": "abandoned", "result": {"reason": "Abandoned."}})
+    change = done(End(table=table(state), game=GAME, state=state, text="…", status="abandoned",
+                      result={"reason": "Abandoned."}))
     assert table_result(change, USERS)["places"] == [3, 1, 2]
 
 
 def test_a_table_scored_when_its_time_ran_out_says_so():
     state = GAME.new_game(3, seed=1, options={"rounds": "2"})
-    change = Change("end", table(state), GAME, state, state, text="…",
-                    record={"status": "finished", "result": {"winners": [0, 1], "scores": [1, 1, 0], "how": "scored"}})
+    change = done(End(table=table(state), game=GAME, state=state, text="…", status="finished",
+                      result={"winners": [0, 1], "scores": [1, 1, 0], "how": "scored"}))
     assert table_result(change, USERS) == {"places": [1, 1, 3], "scores": [1.0, 1.0, 0.0], "how": "scored"}
