@@ -27,7 +27,7 @@ from bot.changes import Done, Start
 from bot.days.reminders import Reminders
 from bot.days.timers import DueTimers, Timers
 from bot.scheduler import Scheduler, SystemClock
-from bot.storage import Storage
+from bot.store import Storage
 from games import REGISTRY
 
 
@@ -77,20 +77,20 @@ async def main(games_count: int, idle: float) -> None:
         rng = random.Random(1)
         started = time.perf_counter()
         for number in range(games_count):
-            table = await storage.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
-                                               host_id=10 + 2 * number, host_name=f"p{number}a", options={})
-            await storage.add_player(table.id, 11 + 2 * number, f"p{number}b")
-            await storage.days_set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
+            table = await storage.games.create_lobby(guild_id=1, channel_id=1000 + number, game="knatsch",
+                                                     host_id=10 + 2 * number, host_name=f"p{number}a", options={})
+            await storage.games.add_player(table.id, 11 + 2 * number, f"p{number}b")
+            await storage.days.set_table(table.id, deadline=24 * 3600, timeout="computer", reminder=12 * 3600)
             state = game.new_game(2, seed=rng.getrandbits(63), options={})
-            await storage.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
+            await storage.games.start_game(table.id, seat_order=[10 + 2 * number, 11 + 2 * number], seed=1,
                                      state=game.to_dict(state))
-            started_row = await storage.get_game(table.id)
+            started_row = await storage.games.get_game(table.id)
             start = Start(table=started_row, game=game, state=state, seat_order=(10 + 2 * number, 11 + 2 * number),
                           seed=1, text="")
-            done = Done(start, 0, None, frozenset(), game.to_act(state), None, await storage.days_seats(table.id))
+            done = Done(start, 0, None, frozenset(), game.to_act(state), None, await storage.days.seats(table.id))
             await storage.apply(await timers.prepare(done))
         setup = time.perf_counter() - started
-        first_due = await storage.days_next_due()
+        first_due = await storage.days.next_due()
         print(f"{games_count} active games with deadlines stored in {setup:.1f} s "
               f"({setup / games_count * 1000:.2f} ms per game's timers worked out incl. the game's own writes)")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import Storage
+from bot.store import Storage
 from games import REGISTRY
 from tests.bot.harness import simulated_discord
 
@@ -68,12 +68,12 @@ async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: 
         for number, channel_id in enumerate(channel_ids):
             chooser = random.Random(number)
             game = REGISTRY[GAMES[number % len(GAMES)]]
-            table = await storage.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
-                                               host_id=user_ids[0], host_name="p0", options={})
+            table = await storage.games.create_lobby(guild_id=guild_id, channel_id=channel_id, game=game.name,
+                                                     host_id=user_ids[0], host_name="p0", options={})
             for index, user_id in enumerate(user_ids[1:], start=1):
-                await storage.add_player(table.id, user_id, f"p{index}")
+                await storage.games.add_player(table.id, user_id, f"p{index}")
             state = game.new_game(len(user_ids), seed=number)
-            await storage.start_game(table.id, seat_order=user_ids, seed=number, state=game.to_dict(state))
+            await storage.games.start_game(table.id, seat_order=user_ids, seed=number, state=game.to_dict(state))
             for version in range(chooser.randrange(0, 60)):
                 seat = chooser.choice(sorted(game.to_act(state)))
                 action = chooser.choice(game.legal_actions(state, seat))
@@ -81,7 +81,7 @@ async def populate(path: Path, guild_id: int, channel_ids: list[int], user_ids: 
                 if game.outcome(after) is not None:
                     break
                 state = after
-                await storage.record_change(table.id, expected_version=version, seat=seat,
+                await storage.games.record_change(table.id, expected_version=version, seat=seat,
                                           action=action.encode(), state=game.to_dict(state))
     finally:
         await storage.close()
@@ -106,7 +106,7 @@ async def run(games: int, moves: int) -> None:
                   f"(database {path.stat().st_size / 2**20:.1f} MiB)")
             by_id = {m.id: m for m in members}
             for channel in channels[:moves]:
-                table = await world.parts.storage.open_game_in(channel.id)
+                table = await world.parts.storage.games.open_game_in(channel.id)
                 engine = REGISTRY[table.game]
                 state = engine.from_dict(table.state)
                 seat = min(engine.to_act(state))

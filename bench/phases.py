@@ -58,7 +58,7 @@ MESSAGES = ("bot/delivery/content.py", "bot/presenter.py", "bot/components.py", 
             "bot/records.py", "bot/info.py", "bot/translator.py", "bot/locale.py", "i18n/")
 SENDING = ("bot/delivery/", "discord/http.py", "discord/webhook/")
 STORE = ("bot/storage/", "bot/delivery/storage.py", "bot/days/storage", "bot/league/storage", "bot/postgres.py",
-         "bot/migrations.py")
+         "bot/tournaments/storage")
 
 
 def _relative(filename: str) -> str:

@@ -34,13 +34,22 @@ SKIP = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|PRAGMA|CREATE|ALTER|DROP)", re.I)
 async def record(database: Path) -> OrderedDict[str, tuple]:
     seen: OrderedDict[str, tuple] = OrderedDict()
     original = aiosqlite.Connection.execute
+    original_fetchall = aiosqlite.Connection.execute_fetchall  # the store's reads
 
-    def execute(self, sql, parameters=None):
+    def note(sql, parameters):
         if not SKIP.match(sql):
             seen.setdefault(" ".join(sql.split()), tuple(parameters or ()))
+
+    def execute(self, sql, parameters=None):
+        note(sql, parameters)
         return original(self, sql, parameters)
 
+    def execute_fetchall(self, sql, parameters=None):
+        note(sql, parameters)
+        return original_fetchall(self, sql, parameters)
+
     aiosqlite.Connection.execute = execute
+    aiosqlite.Connection.execute_fetchall = execute_fetchall
     try:
         games = {"pips": fakegame.GAME, "knatsch": REGISTRY["knatsch"]}
         async with simulated_discord(database, games=games, seed=3, render=SketchRenderer()) as world:
@@ -61,6 +70,7 @@ async def record(database: Path) -> OrderedDict[str, tuple]:
             await world.restart()
     finally:
         aiosqlite.Connection.execute = original
+        aiosqlite.Connection.execute_fetchall = original_fetchall
     return seen
 
 

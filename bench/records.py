@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import records
-from bot.storage import Storage
+from bot.store import Storage
 from games import REGISTRY
 from games.replay import Move, check, dumps, export_game, replay
 from renderers.score_chart import render_chart_png
@@ -43,16 +43,16 @@ async def stats_timing(count: int) -> None:
         users = list(range(100, 130))
         for number in range(count):
             seated = rng.sample(users, rng.randint(2, 4))
-            table = await storage.create_lobby(guild_id=1, channel_id=10_000 + number, game="knatsch",
-                                               host_id=seated[0], host_name=f"u{seated[0]}", options={})
+            table = await storage.games.create_lobby(guild_id=1, channel_id=10_000 + number, game="knatsch",
+                                                     host_id=seated[0], host_name=f"u{seated[0]}", options={})
             for user in seated[1:]:
-                await storage.add_player(table.id, user, f"u{user}")
-            await storage.start_game(table.id, seat_order=seated, seed=number, state={})
+                await storage.games.add_player(table.id, user, f"u{user}")
+            await storage.games.start_game(table.id, seat_order=seated, seed=number, state={})
             status = rng.choice(["finished", "finished", "finished", "abandoned"])
             result = {"winners": [0], "scores": [rng.randint(0, 4) for _ in seated], "reason": "x"}
-            await storage.end_game(table.id, status=status, result=result)
+            await storage.games.end_game(table.id, status=status, result=result)
         started = time.perf_counter()
-        results = await storage.results_in_guild(1, "knatsch")
+        results = await storage.games.results_in_guild(1, "knatsch")
         loaded = time.perf_counter()
         board = records.leaderboard_text(records.leaderboard(results, "knatsch"), "Knatsch", "de")
         mine = records.stats_text(records.player_records(results, 100), "u100", {"knatsch": "Knatsch"}, "en")

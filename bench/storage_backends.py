@@ -43,11 +43,11 @@ async def create_games(target: str, games: int, state: dict) -> list[int]:
     store = await open_storage(target)
     ids = []
     for index in range(games):
-        table = await store.create_lobby(guild_id=1, channel_id=1000 + index, game="knatsch", host_id=1,
-                                         host_name="A", options={})
-        await store.add_player(table.id, 2, "B")
-        await store.add_player(table.id, 3, "C")
-        await store.start_game(table.id, seat_order=[1, 2, 3], seed=index, state=state)
+        table = await store.games.create_lobby(guild_id=1, channel_id=1000 + index, game="knatsch", host_id=1,
+                                               host_name="A", options={})
+        await store.games.add_player(table.id, 2, "B")
+        await store.games.add_player(table.id, 3, "C")
+        await store.games.start_game(table.id, seat_order=[1, 2, 3], seed=index, state=state)
         ids.append(table.id)
     await store.close()
     return ids
@@ -55,13 +55,13 @@ async def create_games(target: str, games: int, state: dict) -> list[int]:
 
 async def move_many(target: str, game_ids: list[int], moves: int, state: dict, seed: int) -> list[float]:
     store = await open_storage(target)
-    versions = {game_id: (await store.get_game(game_id)).version for game_id in game_ids}
+    versions = {game_id: (await store.games.get_game(game_id)).version for game_id in game_ids}
     rng = random.Random(seed)
     seconds = []
     for _ in range(moves):
         game_id = rng.choice(game_ids)
         started = time.perf_counter()
-        versions[game_id] = await store.record_change(game_id, expected_version=versions[game_id], seat=0,
+        versions[game_id] = await store.games.record_change(game_id, expected_version=versions[game_id], seat=0,
                                                     action="roll", state=state)
         seconds.append(time.perf_counter() - started)
     await store.close()

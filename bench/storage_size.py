@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.records import outcome_record
-from bot.storage import Storage
+from bot.store import Storage
 from games import REGISTRY
 
 
@@ -34,13 +34,13 @@ async def store_games(path: Path, game_name: str, players: int, count: int, stop
     try:
         for number in range(count):
             chooser = random.Random(number)
-            table = await storage.create_lobby(guild_id=1, channel_id=10_000 + number, game=game_name,
-                                               host_id=100, host_name="player0", options={})
+            table = await storage.games.create_lobby(guild_id=1, channel_id=10_000 + number, game=game_name,
+                                                     host_id=100, host_name="player0", options={})
             for seat in range(1, players):
-                await storage.add_player(table.id, 100 + seat, f"player{seat}")
+                await storage.games.add_player(table.id, 100 + seat, f"player{seat}")
             state = game.new_game(players, seed=number)
-            await storage.start_game(table.id, seat_order=[100 + s for s in range(players)], seed=number,
-                                     state=game.to_dict(state))
+            await storage.games.start_game(table.id, seat_order=[100 + s for s in range(players)], seed=number,
+                                           state=game.to_dict(state))
             log = []
             while game.outcome(state) is None:
                 seat = chooser.choice(sorted(game.to_act(state)))
@@ -51,12 +51,12 @@ async def store_games(path: Path, game_name: str, players: int, count: int, stop
                 log = log[: int(len(log) * stop_share)]
             for version, (seat, action, after) in enumerate(log):
                 finished = game.outcome(after)
-                await storage.record_change(table.id, expected_version=version, seat=seat, action=action.encode(),
+                await storage.games.record_change(table.id, expected_version=version, seat=seat, action=action.encode(),
                                           state=game.to_dict(after),
                                           finished_result=None if finished is None else outcome_record(finished))
             moves_total += len(log)
         if archive:
-            while await storage.archive_finished(before=2**40, limit=1000):
+            while await storage.games.archive_finished(before=2**40, limit=1000):
                 pass
     finally:
         await storage.close()

@@ -12,21 +12,22 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage.database import Database
+from bot.store import Storage
 
 
 async def run(mode: str, moves: int, folder: Path) -> list[float]:
-    Storage.synchronous = mode
+    Database.synchronous = mode
     storage = await Storage.open(folder / f"{mode}.sqlite3")
     try:
-        table = await storage.create_lobby(guild_id=1, channel_id=2, game="knatsch", host_id=3, host_name="A",
-                                           options={})
+        table = await storage.games.create_lobby(guild_id=1, channel_id=2, game="knatsch", host_id=3, host_name="A",
+                                                 options={})
         state = {"board": list(range(400)), "note": "x" * 2000}  # a state of a realistic size
-        await storage.start_game(table.id, seat_order=[3], seed=1, state=state)
+        await storage.games.start_game(table.id, seat_order=[3], seed=1, state=state)
         times = []
         for version in range(moves):
             started = time.perf_counter()
-            await storage.record_change(table.id, expected_version=version, seat=0, action="roll", state=state)
+            await storage.games.record_change(table.id, expected_version=version, seat=0, action="roll", state=state)
             times.append((time.perf_counter() - started) * 1000)
         if mode == "FULL":
             started = time.perf_counter()

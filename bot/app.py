@@ -158,7 +158,7 @@ class GameBot(commands.Bot):
             await self.add_cog(cog)
         await self.sync_commands()
         await self.add_cog(DiscordChanges(storage, parts.deliveries))
-        counts = await storage.count_open()
+        counts = await storage.games.count_open()
         log.info("Start-up: %d games being played, %d lobbies open (database %s)",
                  counts["active"], counts["lobby"], self.database_path)
         # What was owed to Discord when the bot stopped (a crash, Discord refusing) goes out now.
@@ -245,7 +245,7 @@ class GameBot(commands.Bot):
         deliveries = parts.deliveries
         self._owed_check_at = now + self.owed_board_every
         try:
-            for game_id, guild_id in await parts.storage.owed_games():
+            for game_id, guild_id in await parts.storage.delivery.owed_games():
                 if self.owns_guild(guild_id):
                     deliveries.kick(game_id)
         except Exception:

@@ -23,9 +23,17 @@ class CopyError(Exception):
 
 def _tables(source: sqlite3.Connection) -> list[str]:
     # Parents before children (games before seats and actions), as the schema created them.
+    # schema_migrations: the target records its own (the versions are checked to be the same).
     rows = source.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                          "ORDER BY rowid").fetchall()
+                          "AND name <> 'schema_migrations' ORDER BY rowid").fetchall()
     return [name for (name,) in rows]
+
+
+def _schema_versions(source: sqlite3.Connection) -> dict[str, int]:
+    """feature -> its newest migration run on the SQLite database (empty: made by an older bot)."""
+    if not source.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone():
+        return {}
+    return dict(source.execute("SELECT feature, MAX(version) FROM schema_migrations GROUP BY feature").fetchall())
 
 
 async def copy_store(sqlite_path: str | Path, url: str) -> dict[str, int]:
@@ -35,10 +43,11 @@ async def copy_store(sqlite_path: str | Path, url: str) -> dict[str, int]:
     target = await PostgresStorage.open(url)  # creates the schema
     source = sqlite3.connect(sqlite_path)
     try:
-        (version,) = source.execute("PRAGMA user_version").fetchone()
-        if version != await target.schema_version():
+        wanted = await target.schema_version()
+        version = _schema_versions(source)
+        if version != wanted:
             raise CopyError(f"The SQLite database is at schema {version}; start the bot on it once to bring it "
-                            f"up to date ({await target.schema_version()}), then copy.")
+                            f"up to date ({wanted}), then copy.")
         raw = target.asyncpg_connection
         counts: dict[str, int] = {}
         async with raw.transaction():

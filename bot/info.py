@@ -23,7 +23,8 @@ from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves, seat_of
 from bot.replay import replay
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.tables import Tables
 from games.core import Action, Game
 from games.replay import move_is_invisible
@@ -99,7 +100,7 @@ class Info:
 
     async def move_choices(self, channel_id: int, user_id: int, typed: str) -> list[Choice]:
         """The caller's legal moves matching what they typed (for autocomplete)."""
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is None or table.status != "active":
             return []
         seat = table.seat_of(user_id)
@@ -113,7 +114,7 @@ class Info:
     async def move_suggestions(self, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
         """(label, value) pairs for /move's autocomplete; each value names the version it was
         offered at, so a retry after the game moved on is judged like an old button."""
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is None or table.status != "active":
             return []
         return [(c.label, versioned_value(table.version, c.action))
@@ -214,7 +215,7 @@ class Info:
     async def _public_moves(self, table: GameRow, game) -> tuple[int, int | None]:
         """How many moves the channel has seen, and when the last of them was made: a secret
         preparation (a document armed during the secret choice) counts for neither."""
-        actions = await self.storage.actions(table.id)
+        actions = await self.storage.games.actions(table.id)
         states, moves = replay(game, table, actions)
         seen = [move for index, move in enumerate(moves)
                 if not move_is_invisible(game, states[index], states[index + 1], move.events)]
@@ -222,11 +223,11 @@ class Info:
 
     async def log_text(self, channel_id: int, lang: str = "en") -> str:
         """`/game log`: the channel's recent public events, answered to one user in their language."""
-        table = await self.storage.open_game_in(channel_id) or await self.storage.latest_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id) or await self.storage.games.latest_game_in(channel_id)
         if table is None or table.seed is None:  # (an archived game keeps its seed and log, not its state)
             raise Refusal.of("bot.errors.no_moves_yet")
         game = self.moves.engine(table.game)
-        actions = await self.storage.actions(table.id)
+        actions = await self.storage.games.actions(table.id)
         if not actions:
             return i18n.t(lang, "bot.table.log_empty", game=game_title(game), id=table.id)
         states, moves = replay(game, table, actions)
@@ -249,7 +250,7 @@ class Info:
         """`/game rules`: a game's summary and table options, answered to one user in their language
         (by default of the game in the channel it was asked in, if any)."""
         if game_name is None:
-            table = None if channel_id is None else await self.storage.open_game_in(channel_id)
+            table = None if channel_id is None else await self.storage.games.open_game_in(channel_id)
             if table is None:
                 raise Refusal.of("bot.errors.rules_which_game")
             game_name = table.game

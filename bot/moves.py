@@ -54,7 +54,8 @@ from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.records import outcome_record
 from bot.replay import REPLACE, UNDO, Replays, decision_still_open
-from bot.storage import GameRow, StaleVersion, Storage, Write
+from bot.storage import GameRow, StaleVersion, Write
+from bot.store import Storage
 from bot.turns import notice, plan
 from games.core import Action, Automatic, Game, GameError, check_action, read_action
 from i18n import translate
@@ -183,7 +184,7 @@ class Moves:
             raise Refusal.of("bot.errors.unknown_game", name=echo(name, 40), known=known) from None
 
     async def table(self, game_id: int) -> GameRow:
-        table = await self.storage.get_game(check_id(game_id))
+        table = await self.storage.games.get_game(check_id(game_id))
         if table is None:
             raise Refusal.of("bot.errors.game_gone")
         return table
@@ -191,7 +192,7 @@ class Moves:
     async def snapshot(self, game_id: int) -> Snapshot:
         """The game as read once for a change (under its lock): its row and its seats' rows."""
         table = await self.table(game_id)
-        return Snapshot(table, await self.storage.days_seats(table.id))
+        return Snapshot(table, await self.storage.days.seats(table.id))
 
     # ------------------------------------------------------------------------ changing
 
@@ -299,7 +300,7 @@ class Moves:
         done = await self._done(snapshot, change)
         table = change.table
         game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
-        rows = await self.storage.dm_rows(table.id) if game_change and table.status == "active" else {}
+        rows = await self.storage.delivery.dm_rows(table.id) if game_change and table.status == "active" else {}
         writes = owed_writes(table, plan(done, rows), rows, version=done.version)
         if game_change:
             for listener in self._listeners:
@@ -311,25 +312,25 @@ class Moves:
         game = change.game
         match change:
             case Start(seat_order=order, seed=seed, state=state):
-                await self.storage.start_game(table.id, seat_order=list(order), seed=seed,
+                await self.storage.games.start_game(table.id, seat_order=list(order), seed=seed,
                                               state=game.to_dict(state), writes=writes)
             case End(status=status, result=result, expected_status=expected):
-                await self.storage.end_game(table.id, status=status, result=dict(result),
+                await self.storage.games.end_game(table.id, status=status, result=dict(result),
                                             expected_status=expected, writes=writes)
             case LobbyChange():
                 await self._store_lobby(change, writes)
             case SeatSetting() | Repost() | Note():  # no new version, no log row
                 await self.storage.apply(writes)
             case Move(seat=seat, action=action, after=after, answered=answered):
-                await self.storage.record_change(
+                await self.storage.games.record_change(
                     table.id, expected_version=table.version, seat=seat, action=action.encode(),
                     state=game.to_dict(after), finished_result=outcome_record(done.outcome) if done.outcome else None,
                     answered=answered, writes=writes)
             case Undo(seat=seat, after=after):
-                await self.storage.record_change(table.id, expected_version=table.version, seat=seat, action=UNDO,
+                await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat, action=UNDO,
                                                  state=game.to_dict(after), writes=writes)
             case Replace(seat=seat, state=state):
-                await self.storage.record_change(table.id, expected_version=table.version, seat=seat,
+                await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat,
                                                  action=REPLACE, state=game.to_dict(state), writes=writes)
         if game_change:
             for listener in self._listeners:
@@ -341,15 +342,15 @@ class Moves:
         the table's settings and what it owes (the lobby message's edit)."""
         table = change.table
         if change.closed:
-            await self.storage.end_game(table.id, status="abandoned", result={"reason": "Everyone left the lobby."},
-                                        writes=writes)
+            await self.storage.games.end_game(table.id, status="abandoned",
+                                              result={"reason": "Everyone left the lobby."}, writes=writes)
             return
         if change.joined is not None:
-            await self.storage.add_player(table.id, *change.joined)
+            await self.storage.games.add_player(table.id, *change.joined)
         if change.left is not None:
-            await self.storage.remove_player(table.id, change.left, new_host_id=change.new_host)
+            await self.storage.games.remove_player(table.id, change.left, new_host_id=change.new_host)
         if change.strength is not None:
-            await self.storage.days_set_table(table.id, **dict(await self.storage.days_table(table.id),
+            await self.storage.days.set_table(table.id, **dict(await self.storage.days.table(table.id),
                                                                strength=change.strength))
         await self.storage.apply(writes)
 
@@ -441,7 +442,7 @@ class Moves:
 
     async def _already_done(self, table: GameRow, game: Game, seat: int, text: str,
                             seen_version: int | None) -> Played | None:
-        last = await self.storage.last_action_of(table.id, seat)
+        last = await self.storage.games.last_action_of(table.id, seat)
         if last is None or last.answered:
             return None
         if seen_version is not None:
@@ -463,10 +464,10 @@ class Moves:
 
     async def answered(self, played: Played) -> None:
         """The player has seen the answer to a typed move: a repeat is a new move from now on."""
-        await self.storage.mark_answered(played.game_id, played.version)
+        await self.storage.games.mark_answered(played.game_id, played.version)
 
     async def _decision_unchanged(self, table: GameRow, game: Game, seat: int, since: int) -> bool:
-        actions = await self.storage.actions(table.id)
+        actions = await self.storage.games.actions(table.id)
         try:
             states, _ = self._replays.replay(game, table, actions)
         except Exception:

@@ -34,8 +34,8 @@ from bot.league.league import League
 from bot.moves import Moves
 from bot.records import EndMessages
 from bot.scheduler import Scheduler
-from bot.storage import Storage
 from bot.storage.archive import Archive
+from bot.store import Storage
 from bot.tables import Tables
 from bot.timing import Durations
 from bot.tournaments.runner import Tournaments
@@ -105,7 +105,7 @@ class Parts:
                                   owns_guild=settings.owns_guild, sharded=settings.sharded)
         due_timers = DueTimers(timers, {"reminder": reminders.remind, "deadline": seats.timed_out,
                                         "computer": seats.move, "react": orders.window_closed})
-        archive = (Archive(storage, settings.archive_days, scheduler.clock.now)
+        archive = (Archive(storage.games, settings.archive_days, scheduler.clock.now)
                    if settings.archive_days > 0 else None)
         parts = cls(storage=storage, timers=timers, league=league, content=content, deliveries=deliveries,
                     moves=moves, seats=seats, reminders=reminders, orders=orders, hints=hints, tables=tables,

@@ -10,11 +10,12 @@ the storage uses, and turns our SQLite dialect into PostgreSQL's on the way:
   `cursor.lastrowid` is the new row's `id`;
 * `BEGIN IMMEDIATE` becomes `BEGIN`; integrity errors surface as `sqlite3.IntegrityError`, so the
   storage's own handling (a channel that already has a game) works unchanged;
-* the numbered migrations run with `INTEGER` widened to `BIGINT` (Discord ids need 64 bits) and
-  `INTEGER PRIMARY KEY` made an identity column; the schema version lives in a one-row table
-  instead of `PRAGMA user_version`.
+* the features' migrations (`bot.storage.database`) run with `INTEGER` widened to `BIGINT`
+  (Discord ids need 64 bits) and `INTEGER PRIMARY KEY` made an identity column; a database of
+  the old global numbering (its number in a one-row table `schema_version`) is taken over as
+  SQLite's is from `PRAGMA user_version`.
 
-Each migration and its version bump commit together. Moves stay exactly-once across several
+The migrations run in one transaction under an advisory lock. Moves stay exactly-once across several
 processes because every move is a compare-and-swap on the game's version inside a transaction.
 """
 from __future__ import annotations
@@ -27,8 +28,8 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
-from bot.storage import Storage
+from bot.storage.database import SCHEMA_MIGRATIONS, Database, Feature, legacy_applied, pending
+from bot.store import Storage
 
 _PARAM = re.compile(r"\?")
 _QUOTED = re.compile(r"('[^']*')")
@@ -152,11 +153,12 @@ class PostgresConnection:
         await self._connection.close()
 
 
-class PostgresStorage(Storage):
-    """`Storage` on PostgreSQL: the same operations, transactions and guarantees."""
+class PostgresDatabase(Database):
+    """The database layer on PostgreSQL: the same transactions and reads, over `PostgresConnection`,
+    and the same migrations runner's plan, run under an advisory lock."""
 
     def __init__(self, connection: PostgresConnection) -> None:
-        # The storage's code runs on it as on aiosqlite's connection: it answers the same calls.
+        # The repositories run on it as on aiosqlite's connection: it answers the same calls.
         super().__init__(cast(aiosqlite.Connection, connection))
         self._postgres = connection
 
@@ -166,43 +168,49 @@ class PostgresStorage(Storage):
         return self._postgres._connection
 
     @classmethod
-    async def open(cls, url: str | Path) -> PostgresStorage:
+    async def open(cls, path: str | Path, features: Sequence[Feature]) -> PostgresDatabase:
         import asyncpg
 
-        connection = PostgresConnection(await asyncpg.connect(str(url)))
-        storage = cls(connection)
+        connection = PostgresConnection(await asyncpg.connect(str(path)))
+        database = cls(connection)
         try:
-            await storage._migrate()
+            await database.migrate(features)
         except BaseException:
             await connection.close()
             raise
-        return storage
+        return database
 
-    async def _configure(self) -> None:
-        return None  # nothing like SQLite's PRAGMAs: durability is the server's default
-
-    async def _current_version(self) -> int:
-        raw = self.asyncpg_connection
-        await raw.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-        value = await raw.fetchval("SELECT max(version) FROM schema_version")
-        return int(value or 0)
-
-    async def _migrate(self) -> None:
+    async def migrate(self, features: Sequence[Feature]) -> None:
         raw = self.asyncpg_connection
         # Several processes may start at once: one migrates, the others wait for it.
-        async with raw.transaction():
+        async with self.lock, raw.transaction():
             await raw.execute("SELECT pg_advisory_xact_lock(7170)")
-            current = await self._current_version()
-            for number, _title, sql in MIGRATIONS:
-                if number <= current:
-                    continue
-                await raw.execute(ddl_to_postgres(sql))
-                await raw.execute("DELETE FROM schema_version")
-                await raw.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            if not await raw.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+                # The old global numbering kept its number in a one-row table `schema_version`.
+                old = 0
+                if await raw.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+                    old = int(await raw.fetchval("SELECT max(version) FROM schema_version") or 0)
+                await raw.execute(ddl_to_postgres(SCHEMA_MIGRATIONS))
+                for name, version in legacy_applied(features, old):
+                    await raw.execute("INSERT INTO schema_migrations (feature, version) VALUES ($1, $2)", name, version)
+            applied = {(row[0], row[1]) for row in await raw.fetch("SELECT feature, version FROM schema_migrations")}
+            for feature, migration in pending(features, applied):
+                await raw.execute(ddl_to_postgres(migration.sql))
+                await raw.execute("INSERT INTO schema_migrations (feature, version) VALUES ($1, $2)",
+                                  feature.name, migration.version)
 
-    async def schema_version(self) -> int:
-        async with self._lock:
-            return await self._current_version()
+
+class PostgresStorage(Storage):
+    """`Storage` on PostgreSQL: the same operations, transactions and guarantees."""
+
+    @property
+    def asyncpg_connection(self) -> Any:
+        """The asyncpg connection itself, for what only PostgreSQL does (bulk copies: bot.copy_store)."""
+        return cast(PostgresDatabase, self.database).asyncpg_connection
+
+    @classmethod
+    async def open(cls, path: str | Path) -> PostgresStorage:
+        return cls(await PostgresDatabase.open(path, cls.features()))
 
 
 async def open_storage(target: str) -> Storage:

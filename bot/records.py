@@ -1,6 +1,6 @@
 """Records: who won what on a server, the end-of-game message, and replay files.
 
-Counted from the stored results (`Storage.results_in_guild`):
+Counted from the stored results (`GamesRepository.results_in_guild`):
 - a game finished by its rules counts for every seat: played, won if among the winners, and its
   score (from the result's `scores`) goes into the average;
 - a resigned game counts as lost for the player who resigned; with two players the other one
@@ -26,7 +26,8 @@ from babel.numbers import format_decimal, format_percent
 import i18n
 from bot import presenter
 from bot.locale import table_language
-from bot.storage import GameRow, ResultRow, Storage
+from bot.storage import GameRow, ResultRow
+from bot.store import Storage
 from games.core import Action, Game, Msg, Outcome, hooks
 from games.replay import Move, ReplayError, dumps, export_game, moves_from
 from i18n import game_title, t, translate
@@ -227,7 +228,7 @@ class EndMessages:
         if board is not None:
             files.append(board)
         try:
-            moves = moves_from(await self.storage.actions(table.id))
+            moves = moves_from(await self.storage.games.actions(table.id))
             history = await asyncio.to_thread(score_history, game, table, moves)
             if len(history) >= 2:
                 outcome = game.outcome(state)  # an early end (resigned, abandoned) names no winner

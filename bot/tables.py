@@ -23,7 +23,8 @@ from bot.days.storage import table_settings_write
 from bot.errors import Refusal, echo
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import ChannelBusy, GameRow, StaleVersion, Storage
+from bot.storage import ChannelBusy, GameRow, StaleVersion
+from bot.store import Storage
 from games.core import Game
 from i18n import game_title
 
@@ -49,10 +50,10 @@ class Tables:
         return sorted((i18n.translate(game_title(game), lang), name) for name, game in self.games.items())
 
     async def open_table_in(self, channel_id: int) -> GameRow:
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is not None:
             return table
-        last = await self.storage.latest_game_in(channel_id)
+        last = await self.storage.games.latest_game_in(channel_id)
         if last is None:
             raise Refusal.of("bot.errors.no_game_here")
         raise Refusal.of("bot.errors.last_game_ended", id=last.id)
@@ -69,7 +70,7 @@ class Tables:
         try:
             return await self.active_table_in(channel_id)
         except Refusal:
-            last = await self.storage.latest_game_in(channel_id)
+            last = await self.storage.games.latest_game_in(channel_id)
             if last is not None and last.status == "finished" and last.state is not None:
                 return last
             raise
@@ -97,20 +98,21 @@ class Tables:
                                          allowed_mentions=discord.AllowedMentions.none())
         except BaseException:
             # No lobby message, no lobby: the channel stays free for the next try.
-            await self.storage.end_game(table.id, status="abandoned", result={"reason": "The lobby was never shown."})
+            await self.storage.games.end_game(table.id, status="abandoned",
+                                              result={"reason": "The lobby was never shown."})
             raise
-        await self.storage.set_lobby_message(table.id, message.id)
+        await self.storage.games.set_lobby_message(table.id, message.id)
         log.info("lobby game=%s channel=%s user=%s opened %s options=%s", table.id, channel_id, host.id,
                  game.name, options)
         return table
 
     async def _new_table(self, guild_id: int, channel_id: int, host: discord.abc.User, game: Game,
                          options: dict, lang: str, settings: dict) -> GameRow:
-        existing = await self.storage.open_game_in(channel_id)
+        existing = await self.storage.games.open_game_in(channel_id)
         if existing is not None:
             raise Refusal.of("bot.errors.channel_has_game", game=game_title(self.engine(existing.game)), id=existing.id)
         try:
-            return await self.storage.create_lobby(
+            return await self.storage.games.create_lobby(
                 guild_id=guild_id, channel_id=channel_id, game=game.name, host_id=host.id,
                 host_name=host.display_name, options=options, lang=lang,
                 writes_for=lambda game_id: [table_settings_write(game_id, settings)])
@@ -132,7 +134,7 @@ class Tables:
         table = await self._new_table(guild_id, channel_id, host, game, {}, lang,
                                       dict(settings, practice=True, hints=True, strength=strength))
         for number in range(1, count):
-            await self.storage.add_player(table.id, -number, f"Computer {number}")
+            await self.storage.games.add_player(table.id, -number, f"Computer {number}")
         log.info("practice game=%s channel=%s user=%s opened %s with %d seats", table.id, channel_id, host.id,
                  game.name, count)
         return await self.start(table.id, host)
@@ -189,7 +191,7 @@ class Tables:
             seated = tuple(sorted((dataclasses.replace(p, seat=order.index(p.user_id)) for p in table.players),
                                   key=lambda p: p.seated))
             started = dataclasses.replace(table, status="active", players=seated, version=0, seed=seed)
-            settings = await self.storage.days_table(table.id)
+            settings = await self.storage.days.table(table.id)
             text = presenter.start_text(started, game, [], table_language(table), practice=settings["practice"],
                                         hints=settings["hints"])
             log.info("lobby game=%s channel=%s user=%s started with %d players", table.id, table.channel_id,

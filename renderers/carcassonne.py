@@ -43,8 +43,10 @@ from renderers.carcassonne_landscape import (
     Window,
     choose_window,
     draw_landscape,
+    groups_shown,
     seat_colour,
     shape,
+    square_group_boxes,
     text_width_plain,
 )
 from renderers.carcassonne_tiles import (
@@ -186,7 +188,9 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     window = plan["window"]
     if not plan["panels"] and "left" in window:  # without panels the window is a Window (choose_window)
         draw_landscape(draw, view, window)
-    _header(draw, view, names, lang, plan["window"] if plan["window"]["part"] else None)
+    # the overview frames the part drawn, and while a group of squares is shown the others
+    overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
+    _header(draw, view, names, lang, plan["window"] if overview else None)
     return to_palette(image, _palette())
 
 
@@ -265,8 +269,7 @@ def badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int) -> 
 def _focused(view: View) -> bool:
     """Whether the landscape is shown around the decision (placing) rather than whole: not
     while a group of squares is to be picked (the whole landscape shows where each lies)."""
-    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
-    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not picking_group
+    return not view["over"] and view.get("landscape") != "whole" and view["phase"] in CAPS and not groups_shown(view)
 
 
 def closeup_boxes(view: View) -> list[Box]:
@@ -357,7 +360,8 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
 
 
 def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int) -> None:
-    """The whole landscape small, the part drawn large framed in black and white, the last
+    """The whole landscape small, the part drawn large framed in black and white, the other
+    groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
@@ -376,6 +380,12 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
+    for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
+        if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
+            frame = (left + (gx0 - x0) * s - 1, top + (gy0 - y0) * s - 1, left + (gx1 - x0 + 1) * s + 1,
+                     top + (gy1 - y0 + 1) * s + 1)
+            draw.rectangle(frame, outline=INK, width=1)
+            draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=WHITE, width=2)
     frames = window["frames"] if "frames" in window else []
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)
@@ -530,7 +540,7 @@ TRACK_COLUMNS = 25
 CELL = (WIDTH - 30) // TRACK_COLUMNS
 TRACK_X = (WIDTH - CELL * TRACK_COLUMNS) // 2
 CELL_H = 44
-CHIP = 44  # a figure's chip on the track: its pitch (the disc is 2 px narrower)
+CHIP = 58  # a figure's chip on the track: its pitch (the disc is 2 px narrower), round a MARK_TEXT digit
 POINTER = 8  # between a row of spaces and the chips that point into it
 
 
@@ -600,10 +610,13 @@ def _track(draw: ImageDraw.ImageDraw, view: View, layout: TrackLayout, top: int)
             _track_chip(draw, chain["left"] + k * CHIP + CHIP / 2, chips_top + CHIP / 2, seat, robber=what == "robber")
 
 
-def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, robber: bool) -> None:
+def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, robber: bool,
+                pitch: int = CHIP) -> None:
     """A figure on the track: the player's counting figure, a disc in the seat colour, or the
-    player's robber, a black square ringed in the seat colour; both carry the seat number."""
-    r = CHIP / 2 - 1
+    player's robber, a black square ringed in the seat colour; both carry the seat number, on
+    the track at the marks' standard (41 px of ink). The legend's smaller chip (`pitch`) only
+    shows what a chip looks like: its digit is plain 40 px type."""
+    r = pitch / 2 - 1
     colour = seat_colour(seat)
     if robber:
         draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=ROBBER_MARK, outline=colour, width=5)
@@ -611,7 +624,10 @@ def _track_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, *, r
     else:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
         fill = ink_on(colour)
-    draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
+    if pitch >= CHIP:
+        mark_text(draw, (cx, cy), str(seat + 1), fill, MARK_TEXT)
+    else:
+        draw.text((cx, cy), str(seat + 1), font=font(MIN_TEXT), fill=fill, anchor="mm")
 
 
 # ----------------------------------------------------------------------------------------
@@ -717,7 +733,7 @@ def _legend_item(draw: ImageDraw.ImageDraw, icon: str, words: str, x: float, y: 
     if icon == "last":
         draw.rectangle((x + 4, y - 18, x + LEGEND_ICON - 4, y + 18), fill=FIELD, outline=HIGHLIGHT, width=6)
     elif icon in ("figure", "robber"):
-        _track_chip(draw, cx, y, 0, robber=icon == "robber")
+        _track_chip(draw, cx, y, 0, robber=icon == "robber", pitch=LEGEND_ICON)
     else:
         shape(draw, cx, y, icon, 34, MUTED)
     draw.text((x + LEGEND_ICON + 8, y), words, font=font(MIN_TEXT), fill=INK, anchor="lm")

@@ -82,10 +82,18 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+def groups_shown(view: View) -> bool:
+    """Whether the whole landscape shows every group of squares framed and numbered: while a
+    group is picked, and when the whole landscape is asked for while one is shown close up
+    (its tiles too small for the squares' numbers at the marks' standard)."""
+    return view["phase"] == "place" and bool(view.get("areas")) and (
+        view.get("area") is None or view.get("landscape") == "whole")
+
+
 def offered_squares(view: View) -> list[dict[str, Any]]:
     """The squares of the current choice: all of them, or the chosen group's."""
     squares: list[dict[str, Any]] = view.get("squares") or []
-    if view.get("area") is not None and view.get("areas"):
+    if view.get("area") is not None and view.get("areas") and not groups_shown(view):
         first = sum(view["areas"][:view["area"]])
         return squares[first:first + view["areas"][view["area"]]]
     return squares
@@ -120,7 +128,9 @@ def choose_window(view: View, *, left: int, top: int, right: int, bottom: int, f
     squares offered) if it fits nearly as large as the decision's part would; else that part,
     grown round it to fill the room at its size (`part` is then true)."""
     content = [(tile["x"], tile["y"]) for tile in view["tiles"]]
-    content += [(sq["x"], sq["y"]) for sq in (offered_squares(view) if view["phase"] == "place" else [])]
+    # every square where the tile fits, of every group: a group shown close up is a part whenever
+    # others lie off it (the overview frames them)
+    content += [(sq["x"], sq["y"]) for sq in (view.get("squares") or [] if view["phase"] == "place" else [])]
     if view.get("square"):
         content.append((view["square"]["x"], view["square"]["y"]))
     x0, y0, x1, y1 = bounds(content)
@@ -187,7 +197,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
     number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
     numbers: list[Mark] = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
-    picking_group = view["phase"] == "place" and view.get("area") is None and bool(view.get("areas"))
+    picking_group = groups_shown(view)
     if view["phase"] == "place":
         for sq in offered_squares(view):
             if inside(window, sq["x"], sq["y"]):
@@ -303,8 +313,17 @@ def _grid_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
                   anchor="rm")
 
 
+MARK_STANDARD = 62  # the least mark whose number is MARK_TEXT (41 px of ink): mark_text_size
+ROOMY_TILE = 108    # the least tile that holds such a mark inside (a thief's triangle is 100 px wide)
+
+
 def _mark_size(size: int) -> int:
-    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks."""
+    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks;
+    on a tile that holds it (the whole landscape early in a game), large enough for a number at
+    the marks' standard. On smaller tiles (the whole landscape later: 30-80 px) a mark that
+    large would cover its tile and the next: there the number is 40 px type (29 px of ink)."""
+    if size >= ROOMY_TILE:
+        return max(MARK_STANDARD, min(72, int(size * 0.4)))
     return max(46, min(72, int(size * 0.4)))
 
 
@@ -531,7 +550,9 @@ def _off_shields(marks: list[Mark]) -> None:
         if not shields or all(_apart(box(mark), shield) for shield in shields):
             continue
         others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
-        for m in range(mark["m"], 45, -6):
+        # the whole landscape's roomy tiles keep the number at the marks' standard, shield or not
+        least = MARK_STANDARD if ROOMY_TILE <= size < 150 else 46
+        for m in range(mark["m"], least - 1, -6):
             place = _clear_place({**mark, "m": m}, shields + others)
             if place:
                 mark["x"], mark["y"], mark["m"] = place[0], place[1], m

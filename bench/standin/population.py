@@ -1,6 +1,6 @@
 """A bot database with many stored games, written directly (fast) in the bot's schema.
 
-The schema comes from the bot itself (`Storage.open` runs bot.migrations); the rows are those a
+The schema comes from the bot itself (`Storage.open` runs every feature's migrations); the rows are those a
 played game leaves (bot/storage/, bot/days/storage.py): `games` (state = the engine's `to_dict`, a
 board message, the version, `board_owed` where a board is owed), `seats`, the `actions` log,
 `day_tables`, `day_seats` (who waits since when) and `timers` (each waiting seat's reminder,

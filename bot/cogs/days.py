@@ -19,7 +19,7 @@ from bot.days.undo import TakingBack
 from bot.errors import Refusal
 from bot.locale import user_language
 from bot.presenter import mention, timestamp
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tables import Tables
 from games.core import msg
 from i18n import translate
@@ -110,7 +110,7 @@ class DaysCog(FeatureCog):
     async def order_kinds(self, interaction: discord.Interaction, current: str):
         if interaction.channel_id is None:  # no channel, no game in it
             return []
-        table = await self.storage.open_game_in(interaction.channel_id)
+        table = await self.storage.games.open_game_in(interaction.channel_id)
         if table is None:
             return []
         lang = user_language(interaction)

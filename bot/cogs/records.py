@@ -15,7 +15,7 @@ from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_cha
 from bot.errors import Refusal, reply_ephemeral
 from bot.league.league import League
 from bot.locale import user_language
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tables import Tables
 from bot.tournaments.runner import Tournaments
 
@@ -40,7 +40,7 @@ class RecordsCog(FeatureCog):
             return
         self._known_language[user_id] = lang
         try:
-            await self.storage.remember_language(user_id, lang)
+            await self.storage.games.remember_language(user_id, lang)
         except Exception:
             self._known_language.pop(user_id, None)
             log.warning("Could not remember the language of user %s", user_id, exc_info=True)
@@ -65,7 +65,9 @@ class RecordsCog(FeatureCog):
         name = None if game is None else self._game_name(game, lang)
         who = player or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        results = await self.storage.results_in_guild(guild_id, name)
+        # Practice tables (the asker against the computer) count for nobody's records.
+        storage = self.storage
+        results = await storage.games.results_in_guild(guild_id, name, leave_out=await storage.days.practice_tables())
         mine = records.player_records(results, who.id, name)
         titles = {key: self._title(key) for key in {r.game for r in mine}}
         text = records.stats_text(mine, who.display_name, titles, lang)
@@ -85,12 +87,12 @@ class RecordsCog(FeatureCog):
         channel_id = require_channel(interaction)
         lang = user_language(interaction)
         storage = self.storage
-        table = await storage.open_game_in(channel_id) or await storage.latest_game_in(channel_id)
+        table = await storage.games.open_game_in(channel_id) or await storage.games.latest_game_in(channel_id)
         if table is None or table.seed is None:
             raise Refusal(i18n.t(lang, "bot.records.export_none"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = self.tables.engine(table.game)
-        actions = await storage.actions(table.id)
+        actions = await storage.games.actions(table.id)
         data, file = await asyncio.to_thread(records.export_file, table, game, actions)
         key = "bot.records.export_done" if data["complete"] else "bot.records.export_running"
         await interaction.followup.send(i18n.t(lang, key, id=table.id, game=i18n.game_title(game), file=file.filename),

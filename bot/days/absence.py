@@ -15,7 +15,8 @@ from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from games.core import Game
 from i18n import game_title
 
@@ -32,12 +33,12 @@ class Absence:
             raise Refusal(words(lang, "away_range", low=AWAY_DAYS[0], high=AWAY_DAYS[1]))
         now = self.timers.now()
         until = now + days * DAY
-        previous = (await self.storage.days_user(user.id))["away_until"]
+        previous = (await self.storage.days.user(user.id))["away_until"]
         paused_from = previous if previous is not None and previous > now else now
-        await self.storage.days_set_user(user.id, away_until=until)
-        await self.storage.days_shift_deadlines(user.id, delta=until - paused_from, not_before=now)
+        await self.storage.days.set_user(user.id, away_until=until)
+        await self.storage.days.shift_deadlines(user.id, delta=until - paused_from, not_before=now)
         self.timers.scheduler.poke()
-        for table in await self.storage.open_games_of(user.id):
+        for table in await self.storage.games.open_games_of(user.id):
             if table.status == "active":
                 await self.moves.notify(table.id, words(
                     table_language(table), "away_post", who=presenter.bold_names([user.display_name])[0],
@@ -49,13 +50,13 @@ class Absence:
         Returns how many games changed."""
         was_away = await self.timers.end_away(user.id, self.timers.now())
         changed = 0
-        for table in await self.storage.open_games_of(user.id):
+        for table in await self.storage.games.open_games_of(user.id):
             if table.status != "active":
                 continue
             seat = table.seat_of(user.id)
             if seat is None:  # every open game of theirs seats them
                 continue
-            row = (await self.storage.days_seats(table.id)).get(seat, {})
+            row = (await self.storage.days.seats(table.id)).get(seat, {})
             if row.get("computer") == "timeout" or row.get("timeouts"):
                 await self.moves.change(table.id, self._taken_back(seat))
                 changed += 1
@@ -72,10 +73,10 @@ class Absence:
         return make
 
     async def set_reminders(self, user: discord.abc.User, on: bool) -> None:
-        await self.storage.days_set_user(user.id, reminders=int(on))
+        await self.storage.days.set_user(user.id, reminders=int(on))
 
     async def mine(self, user: discord.abc.User, lang: str) -> str:
-        tables = await self.storage.open_games_of(user.id)
+        tables = await self.storage.games.open_games_of(user.id)
         if not tables:
             return words(lang, "mine_none")
         entries = []
@@ -88,7 +89,7 @@ class Absence:
                 continue
             state = game.from_dict(table.started_state)
             to_act = sorted(game.to_act(state))
-            seats = await self.storage.days_seats(table.id)
+            seats = await self.storage.days.seats(table.id)
             started = [seats[s]["since"] for s in to_act if seats.get(s, {}).get("since")]
             since = presenter.timestamp(min(started)) if started else presenter.timestamp(table.updated_at)
             who = ", ".join(presenter.bold_names([table.names[s] for s in to_act]))

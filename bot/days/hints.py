@@ -14,7 +14,8 @@ from bot.days.computer import computer_action
 from bot.days.options import words
 from bot.errors import Refusal
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from games.core import hooks
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ class Hints:
         table = await self.moves.table(game_id)
         if table.status != "active":
             raise Refusal(words(lang, "hint_no_game"))
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         if not (settings["practice"] or settings["hints"]):
             raise Refusal(words(lang, "hint_off"))
         seat = table.seat_of(user.id)
@@ -72,4 +73,4 @@ class Hints:
 
 async def hint_offered(storage: Storage, table: GameRow) -> bool:
     """Whether a turn message carries a Hint button (`Hints.offered`): the storage alone says it."""
-    return table.status == "active" and (await storage.days_table(table.id))["practice"]
+    return table.status == "active" and (await storage.days.table(table.id))["practice"]

@@ -34,7 +34,8 @@ from bot.days.options import MAX_COMPUTER_STEPS, words
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.turns import notice
 from games.core import Action, Automatic, Game, automatic_decision, msg, reaction_kind
 
@@ -52,7 +53,7 @@ class ComputerChoices:
     async def automatic_decision(self, table: GameRow, game: Game, state: Any) -> Automatic | None:
         """The decision the game makes at once in `state` (publicly forced, or a standing
         order's), or None when it waits for people."""
-        standing = await self.storage.standing_orders(table.id) if game.features.reactions else {}
+        standing = await self.storage.days.standing_orders(table.id) if game.features.reactions else {}
         return automatic_decision(game, state, standing)
 
     async def automatic_move(self, table: GameRow, game: Game, state: Any, made: Automatic) -> tuple[int, Action, str]:
@@ -64,7 +65,7 @@ class ComputerChoices:
 
     async def computer_choice(self, table: GameRow, game: Game, state: Any, seat: int, why: str) -> Action:
         """The computer's move for a person's seat, at the table's strength, from that seat's view."""
-        strength = (await self.storage.days_table(table.id))["strength"]
+        strength = (await self.storage.days.table(table.id))["strength"]
         rng = random.Random(f"{table.seed}:{table.version}:{seat}:{why}")
         # The strong player searches for some tenths of a second: off the event loop.
         return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
@@ -84,7 +85,7 @@ class Orders:
         game = self.moves.engine(table.game)
         if not game.features.reactions or reaction_kind(game, game.from_dict(table.started_state), seat) is None:
             return
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         said = [notice(words(table_language(table), "react_made", who=presenter.bold_names(table.names)[seat],
                              after=window_words(settings["react"], table_language(table))))]
 
@@ -105,10 +106,10 @@ class Orders:
         game, seat = self.seat_for(table, user, lang)
         if kind not in game.features.reactions:
             raise Refusal(words(lang, "orders_unknown", kinds=kinds_text(game.features.reactions, lang)))
-        await self.storage.set_standing_order(table.id, seat, kind, on)
+        await self.storage.days.set_standing_order(table.id, seat, kind, on)
         if on:
             await self.moves.follow_up(table.id)  # the decision it covers may be waiting now
-        return (await self.storage.standing_orders(table.id)).get(seat, frozenset())
+        return (await self.storage.days.standing_orders(table.id)).get(seat, frozenset())
 
     def seat_for(self, table: GameRow, user: discord.abc.User, lang: str) -> tuple[Game, int]:
         """The game and the user's seat, for orders; refused when there are none to give."""
@@ -136,7 +137,7 @@ class Orders:
 
 async def standing_orders(storage: Storage, table: GameRow, seat: int) -> frozenset[str]:
     """The kinds of decision the computer answers for the seat (a board shows them)."""
-    return (await storage.standing_orders(table.id)).get(seat, frozenset())
+    return (await storage.days.standing_orders(table.id)).get(seat, frozenset())
 
 
 def kinds_text(kinds, lang: str) -> str:

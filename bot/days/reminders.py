@@ -19,7 +19,8 @@ from bot.delivery.requests import Failure, attempt
 from bot.delivery.worker import Deliveries
 from bot.locale import table_language
 from bot.moves import Moves
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game, msg, reaction_kind
 from i18n import game_title, translate
@@ -40,21 +41,21 @@ class Reminders:
         state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         player = table.player_at(seat)
-        row = (await self.storage.days_seats(table.id)).get(seat, {})
+        row = (await self.storage.days.seats(table.id)).get(seat, {})
         # The next reminder at most every reminder time, whatever happens to this one.
-        await self.storage.days_move_timer(table.id, seat, "reminder", was=due_at,
+        await self.storage.days.move_timer(table.id, seat, "reminder", was=due_at,
                                            due_at=max(self.now(), due_at) + self.durations.game(settings["reminder"]))
-        user = await self.storage.days_user(player.user_id)
+        user = await self.storage.days.user(player.user_id)
         away = user["away_until"] is not None and user["away_until"] > self.now()
         if is_computer(player.user_id, row) or not user["reminders"] or away:
             return
         since = row.get("since") or due_at
-        lang = await self.storage.language_of_user(player.user_id, table_language(table))
+        lang = await self.storage.games.language_of_user(player.user_id, table_language(table))
         text = words(lang, "reminder", game=game_title(game), id=table.id, since=presenter.timestamp(since),
                      link=board_url(table) or channel_url(table))
-        deadline = (await self.storage.days_deadlines(table.id)).get(seat)
+        deadline = (await self.storage.days.deadlines(table.id)).get(seat)
         if deadline is not None:
             text += "\n" + words(lang, "deadline_at", when=presenter.timestamp(deadline))
         if player.dm_ok is not False:
@@ -68,7 +69,7 @@ class Reminders:
                 return
             if sent.kind != "closed":
                 return  # Discord had a problem: the next reminder comes at the next reminder time
-            await self.storage.set_dm_ok(table.id, player.user_id, False)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, False)
         await self.moves.notify(table.id, words(table_language(table), "reminder_channel",
                                                 who=presenter.mention(player.user_id),
                                                 since=presenter.timestamp(since)), [player.user_id])
@@ -77,7 +78,7 @@ class Reminders:
         """The standing order for the kind of decision the seat is reminded of, on a button, when
         it waits outside its own turn and has no such order yet; None otherwise."""
         kind = reaction_kind(game, state, seat)
-        if kind is None or kind in (await self.storage.standing_orders(table.id)).get(seat, frozenset()):
+        if kind is None or kind in (await self.storage.days.standing_orders(table.id)).get(seat, frozenset()):
             return None
         view = ShownView()
         view.add_item(OrderButton(table.id, game.features.reactions.index(kind), False,

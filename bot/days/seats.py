@@ -22,7 +22,8 @@ from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves, check_id
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.turns import notice
 from games.core import Action, Game
 from i18n import game_title
@@ -43,7 +44,7 @@ class ComputerSeats:
         the timers that each step sets again); for a person's seat, the moves the game makes at
         once (bot.days.orders) that a stop of the bot left unmade."""
         player = table.player_at(seat)
-        if is_computer(player.user_id, (await self.storage.days_seats(table.id)).get(seat)):
+        if is_computer(player.user_id, (await self.storage.days.seats(table.id)).get(seat)):
             await self.computer_move(table.id, seat)
         else:
             await self.moves.follow_up(table.id)
@@ -57,7 +58,7 @@ class ComputerSeats:
                 action = next((a for a in game.legal_actions(state, seat) if a.verb in PASS_VERBS), None)
                 if action is not None:
                     return action
-            strength = (await self.storage.days_table(table.id))["strength"]
+            strength = (await self.storage.days.table(table.id))["strength"]
             # The strong player searches for some tenths of a second: off the event loop.
             return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
 
@@ -70,11 +71,11 @@ class ComputerSeats:
         state = game.from_dict(table.started_state)
         if seat not in game.to_act(state):
             return
-        settings = await self.storage.days_table(table.id)
-        seats = await self.storage.days_seats(table.id)
+        settings = await self.storage.days.table(table.id)
+        seats = await self.storage.days.seats(table.id)
         timeouts = seats.get(seat, {}).get("timeouts", 0) + 1
         computer = "timeout" if timeouts >= TIMEOUTS_BEFORE_COMPUTER else seats.get(seat, {}).get("computer")
-        await self.storage.days_set_seat(table.id, seat, timeouts=timeouts, computer=computer)
+        await self.storage.days.set_seat(table.id, seat, timeouts=timeouts, computer=computer)
         lang = table_language(table)
         name = presenter.bold_names(table.names)[seat]
         if settings["timeout"] == "end":
@@ -179,4 +180,4 @@ def ending(text: str, status: str, result: dict, *, expected_status: str | None 
 async def seat_left(storage: Storage, table: GameRow, seat: int) -> bool:
     """Whether the seat's player resigned (`ComputerSeats.seat_left`); the storage alone says it,
     so a board's content asks it before the parts that make moves exist (bot.parts)."""
-    return (await storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned"
+    return (await storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned"

@@ -1,15 +1,18 @@
 """What games over days store: each table's settings, each seat's wait, the timers and each
 user's absence and reminder choice (tables `day_tables`, `day_seats`, `timers`, `day_users`,
-`timer_claims`; migrations 4-6).
+`timer_claims`, `standing_orders`; migrations in `bot.days.migrations`).
 
-A mixin of `bot.storage.Storage`, over the same connection and lock. `now` always comes from
-the caller's clock (bot.scheduler), so tests can run the timers on a fake one.
+A repository over the database it holds; it also answers what other features need to know of
+days (`practice_tables`, `computer_seats_of_ended_games`, `waiting_since`), so that none of them
+reads these tables. `now` always comes from the caller's clock (bot.scheduler), so tests can run
+the timers on a fake one.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bot.storage.queries import Queries, Write
+from bot.storage.database import Database, Write
 
 TIMER_LEASE = 300  # seconds a process has to handle a timer it claimed before another may
 TABLE_DEFAULTS: dict[str, Any] = {"deadline": None, "timeout": "computer", "reminder": 12 * 3600, "practice": False,
@@ -55,11 +58,16 @@ def clear_timers_write(game_id: int) -> Write:
     return ("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
 
-class DaysStore(Queries):
-    async def days_table(self, game_id: int) -> dict[str, Any]:
+class DaysRepository:
+    """What games over days store (see the module's docstring), over the database it holds."""
+
+    def __init__(self, database: Database) -> None:
+        self.db = database
+
+    async def table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
         practice table or gives hints, its computer players' strength and its reaction window."""
-        row = await self._row(
+        row = await self.db.row(
             "SELECT deadline, timeout, reminder, practice, hints, strength, react FROM day_tables WHERE game_id = ?",
             (game_id,))
         if row is None:
@@ -68,39 +76,66 @@ class DaysStore(Queries):
                 "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"],
                 "react": row["react"]}
 
-    async def days_set_table(self, game_id: int, **settings: Any) -> None:
-        await self.apply([table_settings_write(game_id, settings)])
+    async def set_table(self, game_id: int, **settings: Any) -> None:
+        await self.db.apply([table_settings_write(game_id, settings)])
 
-    async def days_seats(self, game_id: int) -> dict[int, dict[str, Any]]:
+    async def seats(self, game_id: int) -> dict[int, dict[str, Any]]:
         """seat -> {since, computer, timeouts} for the seats that have a row."""
         return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
-                for r in await self._rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
-                                          (game_id,))}
+                for r in await self.db.rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
+                                            (game_id,))}
 
-    async def days_set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        await self.apply(seat_write(game_id, seat, **fields))
+    async def set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        await self.db.apply(seat_write(game_id, seat, **fields))
 
-    async def days_timers(self, game_id: int) -> list[tuple[int, str, int]]:
-        return [(r["seat"], r["kind"], r["due_at"]) for r in await self._rows(
+    async def timers(self, game_id: int) -> list[tuple[int, str, int]]:
+        return [(r["seat"], r["kind"], r["due_at"]) for r in await self.db.rows(
             "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,))]
 
-    async def days_next_due(self) -> int | None:
-        return (await self._row("SELECT MIN(due_at) FROM timers"))[0]
+    # ------------------------------------------------------- what other features ask of days
 
-    async def days_first_due(self, now: float) -> tuple[int, int, str, int] | None:
+    async def practice_tables(self) -> set[int]:
+        """The games played at practice tables (they count for nobody's records or ratings)."""
+        return {row[0] for row in await self.db.rows("SELECT game_id FROM day_tables WHERE practice = 1")}
+
+    async def computer_seats_of_ended_games(self) -> dict[int, dict[int, str]]:
+        """game -> seat -> why the computer plays it ('timeout', 'resigned', 'seat'), for every
+        finished or abandoned game with such a seat."""
+        seats: dict[int, dict[int, str]] = {}
+        for row in await self.db.rows(
+                "SELECT d.game_id, d.seat, d.computer FROM day_seats d JOIN games g ON g.id = d.game_id "
+                "WHERE g.status IN ('finished', 'abandoned') AND d.computer IS NOT NULL"):
+            seats.setdefault(row[0], {})[row[1]] = row[2]
+        return seats
+
+    async def waiting_since(self, game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+        """game -> seat -> since when the seat waits to act, for the seats of these games that do."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+        waiting: dict[int, dict[int, int]] = {}
+        for row in await self.db.rows(f"SELECT game_id, seat, since FROM day_seats WHERE since IS NOT NULL AND "
+                                      f"game_id IN ({', '.join('?' * len(ids))})", tuple(ids)):
+            waiting.setdefault(row[0], {})[row[1]] = row[2]
+        return waiting
+
+    async def next_due(self) -> int | None:
+        return (await self.db.row("SELECT MIN(due_at) FROM timers"))[0]
+
+    async def first_due(self, now: float) -> tuple[int, int, str, int] | None:
         """The oldest timer due by `now` that no process is handling: (game_id, seat, kind, due_at)."""
-        row = await self._row(
+        row = await self.db.row(
             "SELECT game_id, seat, kind, due_at FROM timers WHERE due_at <= ? AND NOT EXISTS ("
             "SELECT 1 FROM timer_claims c WHERE c.game_id = timers.game_id AND c.seat = timers.seat "
             "AND c.kind = timers.kind AND c.due_at = timers.due_at AND c.claimed_at > ?) "
             "ORDER BY due_at, game_id, seat, kind LIMIT 1", (int(now), int(now) - TIMER_LEASE))
         return None if row is None else (row["game_id"], row["seat"], row["kind"], row["due_at"])
 
-    async def days_claim_timer(self, game_id: int, seat: int, kind: str, due_at: int, now: float) -> bool:
+    async def claim_timer(self, game_id: int, seat: int, kind: str, due_at: int, now: float) -> bool:
         """Claim a due timer for this process. True for exactly one of several processes (on one
         database) asking at once; a claim older than the lease (its process died mid-way) may
         be taken over. Old claims are swept away on the way."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             await db.execute("DELETE FROM timer_claims WHERE claimed_at < ?", (int(now) - 86_400,))
             cursor = await db.execute(
                 "INSERT INTO timer_claims (game_id, seat, kind, due_at, claimed_at) VALUES (?, ?, ?, ?, ?) "
@@ -110,43 +145,43 @@ class DaysStore(Queries):
             )
             return cursor.rowcount == 1
 
-    async def days_move_timer(self, game_id: int, seat: int, kind: str, *, was: int, due_at: int | None) -> None:
+    async def move_timer(self, game_id: int, seat: int, kind: str, *, was: int, due_at: int | None) -> None:
         """Reschedule (or with due_at None delete) a timer, only if it is still the one seen."""
         if due_at is None:
-            await self._update("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
-                               (game_id, seat, kind, was))
+            await self.db.update("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
+                                 (game_id, seat, kind, was))
         else:
-            await self._update("UPDATE timers SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
-                               "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
+            await self.db.update("UPDATE timers SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ? "
+                                 "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
 
-    async def days_user(self, user_id: int) -> dict[str, Any]:
-        row = await self._row("SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,))
+    async def user(self, user_id: int) -> dict[str, Any]:
+        row = await self.db.row("SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,))
         if row is None:
             return {"reminders": True, "away_until": None}
         return {"reminders": bool(row["reminders"]), "away_until": row["away_until"]}
 
-    async def days_set_user(self, user_id: int, **fields: Any) -> None:
+    async def set_user(self, user_id: int, **fields: Any) -> None:
         assert fields and set(fields) <= {"reminders", "away_until"}
         names = sorted(fields)
-        await self.apply([
+        await self.db.apply([
             ("INSERT OR IGNORE INTO day_users (user_id) VALUES (?)", (user_id,)),
             (f"UPDATE day_users SET {', '.join(f'{n} = ?' for n in names)} WHERE user_id = ?",
              (*(fields[n] for n in names), user_id))])
 
-    async def days_shift_deadlines(self, user_id: int, *, delta: int, not_before: int,
-                                   except_game: int | None = None) -> None:
+    async def shift_deadlines(self, user_id: int, *, delta: int, not_before: int,
+                              except_game: int | None = None) -> None:
         """Move the deadlines of every seat `user_id` holds in an active game (but `except_game`)
         by `delta` seconds (never earlier than `not_before`): /game away and its end."""
-        await self._update(
+        await self.db.update(
             "UPDATE timers SET due_at = MAX(due_at + ?, ?) WHERE kind = 'deadline' AND game_id != ? AND EXISTS ("
             " SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = timers.game_id"
             " AND s.seat = timers.seat AND s.user_id = ? AND g.status = 'active')",
             (int(delta), int(not_before), -1 if except_game is None else except_game, user_id),
         )
 
-    async def days_deadlines(self, game_id: int) -> dict[int, int]:
+    async def deadlines(self, game_id: int) -> dict[int, int]:
         """seat -> when its deadline falls, for the seats of a game that have one."""
-        return {r["seat"]: r["due_at"] for r in await self._rows(
+        return {r["seat"]: r["due_at"] for r in await self.db.rows(
             "SELECT seat, due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,))}
 
     # ------------------------------------------------------------------ standing orders
@@ -154,14 +189,14 @@ class DaysStore(Queries):
     async def standing_orders(self, game_id: int) -> dict[int, frozenset[str]]:
         """seat -> the kinds of decisions outside its turn the computer answers for it."""
         orders: dict[int, set[str]] = {}
-        for row in await self._rows("SELECT seat, kind FROM standing_orders WHERE game_id = ?", (game_id,)):
+        for row in await self.db.rows("SELECT seat, kind FROM standing_orders WHERE game_id = ?", (game_id,)):
             orders.setdefault(row["seat"], set()).add(row["kind"])
         return {seat: frozenset(kinds) for seat, kinds in orders.items()}
 
     async def set_standing_order(self, game_id: int, seat: int, kind: str, on: bool) -> None:
         if on:
-            await self._update("INSERT OR IGNORE INTO standing_orders (game_id, seat, kind) VALUES (?, ?, ?)",
-                               (game_id, seat, kind))
+            await self.db.update("INSERT OR IGNORE INTO standing_orders (game_id, seat, kind) VALUES (?, ?, ?)",
+                                 (game_id, seat, kind))
         else:
-            await self._update("DELETE FROM standing_orders WHERE game_id = ? AND seat = ? AND kind = ?",
-                               (game_id, seat, kind))
+            await self.db.update("DELETE FROM standing_orders WHERE game_id = ? AND seat = ? AND kind = ?",
+                                 (game_id, seat, kind))

@@ -32,7 +32,8 @@ from bot.days.options import words
 from bot.days.storage import clear_timers_write, seat_write, timers_writes
 from bot.locale import table_language
 from bot.scheduler import Scheduler
-from bot.storage import GameRow, Storage, Write
+from bot.storage import GameRow, Write
+from bot.store import Storage
 from bot.timing import Durations
 from games.core import reaction_kind
 
@@ -60,7 +61,7 @@ class Timers:
         if isinstance(change, End) or done.outcome is not None:
             return [clear_timers_write(table.id)]
         (_, after), now = states(change), self.now()
-        settings = await self.storage.days_table(table.id)
+        settings = await self.storage.days.table(table.id)
         mover = change.seat if isinstance(change, (Move, Undo)) else None
         by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
         person = by_person and mover is not None
@@ -68,7 +69,7 @@ class Timers:
         to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
         # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
-        existing = {(seat, kind): due for seat, kind, due in await self.storage.days_timers(table.id)}
+        existing = {(seat, kind): due for seat, kind, due in await self.storage.days.timers(table.id)}
         since: dict[int, int | None] = {}
         timers: list[tuple[int, str, int]] = []
         for player in table.players:
@@ -106,7 +107,7 @@ class Timers:
             if settings["deadline"] is not None:
                 due = started + self.durations.game(settings["deadline"])
                 away_until = None if person and seat == mover else \
-                    (await self.storage.days_user(player.user_id))["away_until"]
+                    (await self.storage.days.user(player.user_id))["away_until"]
                 if away_until is not None and away_until > now:
                     due = max(due, now) + max(away_until - max(now, started), 0)
                 timers.append((seat, "deadline", due))
@@ -122,12 +123,12 @@ class Timers:
 
     async def end_away(self, user_id: int, now: int, *, except_game: int | None = None) -> bool:
         """A player is back: their absence ends, and the deadlines it pushed back come forward."""
-        until = (await self.storage.days_user(user_id))["away_until"]
+        until = (await self.storage.days.user(user_id))["away_until"]
         if until is None:
             return False
-        await self.storage.days_set_user(user_id, away_until=None)
+        await self.storage.days.set_user(user_id, away_until=None)
         if until > now:
-            await self.storage.days_shift_deadlines(user_id, delta=-(until - now), not_before=now,
+            await self.storage.days.shift_deadlines(user_id, delta=-(until - now), not_before=now,
                                                     except_game=except_game)
             self.scheduler.poke()
         return True
@@ -136,7 +137,7 @@ class Timers:
 
     async def deadline_line(self, table: GameRow, lang: str | None = None) -> str:
         """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (empty without)."""
-        deadlines = await self.storage.days_deadlines(table.id)
+        deadlines = await self.storage.days.deadlines(table.id)
         if not deadlines:
             return ""
         names = presenter.bold_names(table.names)
@@ -149,11 +150,11 @@ class Timers:
         lang = lang or table_language(table)
         lines = [text] if (text := await self.deadline_line(table, lang)) else []
         now = self.now()
-        seats = await self.storage.days_seats(table.id)
+        seats = await self.storage.days.seats(table.id)
         names = presenter.bold_names(table.names)
         for player in table.players:
             seat = player.seated  # a game being played
-            until = (await self.storage.days_user(player.user_id))["away_until"] if not player.computer else None
+            until = (await self.storage.days.user(player.user_id))["away_until"] if not player.computer else None
             if until is not None and until > now:
                 lines.append(words(lang, "status_away", who=names[seat], until=presenter.timestamp(until, "f")))
             if is_computer(player.user_id, seats.get(seat)):
@@ -194,27 +195,27 @@ class DueTimers:
         self.handlers = handlers
 
     async def next_due(self) -> float | None:
-        return await self.storage.days_next_due()
+        return await self.storage.days.next_due()
 
     async def run_due(self, now: float) -> None:
         """Handle every timer due by `now`, oldest first, each once."""
         handled = 0
-        while (timer := await self.storage.days_first_due(now)) is not None:
+        while (timer := await self.storage.days.first_due(now)) is not None:
             game_id, seat, kind, due_at = timer
-            if not await self.storage.days_claim_timer(game_id, seat, kind, due_at, now):
+            if not await self.storage.days.claim_timer(game_id, seat, kind, due_at, now):
                 continue  # another process (on the same database) is handling it
             try:
-                table = await self.storage.get_game(game_id)
+                table = await self.storage.games.get_game(game_id)
                 if table is None or table.status != "active":
                     await self.storage.apply([clear_timers_write(game_id)])
                 else:
                     await self.handlers[kind](table, seat, due_at)
             except Exception:
                 log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days_move_timer(game_id, seat, kind, was=due_at,
+                await self.storage.days.move_timer(game_id, seat, kind, was=due_at,
                                                    due_at=self.timers.now() + self.timers.durations.timer_retry_after)
             # Whatever the handler did, this timer never fires twice for the same moment.
-            await self.storage.days_move_timer(game_id, seat, kind, was=due_at, due_at=None)
+            await self.storage.days.move_timer(game_id, seat, kind, was=due_at, due_at=None)
             handled += 1
         if handled:
             self.timers.scheduler.poke()

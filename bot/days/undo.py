@@ -20,7 +20,9 @@ from bot.errors import Refusal
 from bot.locale import table_language
 from bot.moves import Moves
 from bot.replay import REPLACE, UNDO, replay
-from bot.storage import GameRow, StaleVersion, Storage
+from bot.storage import GameRow, StaleVersion
+from bot.storage.games import seat_holder_write
+from bot.store import Storage
 from bot.turns import notice
 from games.core import Action, Game, hooks
 
@@ -37,7 +39,7 @@ class TakingBack:
             seat = table.seat_of(user.id)
             if seat is None:
                 raise Refusal(words(lang, "undo_not_playing"))
-            actions = await self.storage.actions(table.id)
+            actions = await self.storage.games.actions(table.id)
             last = actions[-1] if actions else None
             if last is None or last.action in (UNDO, REPLACE):
                 raise Refusal(words(lang, "undo_nothing"))
@@ -71,8 +73,7 @@ class TakingBack:
                                 new=presenter.mention(new.id)), [new.id])
             return Replace(table=table, game=game, state=game.from_dict(table.started_state), seat=seat,
                            notices=(said,),
-                           writes=(("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? "
-                                    "AND user_id = ?", (new.id, new.display_name, table.id, old.id)),
+                           writes=(seat_holder_write(table.id, old.id, new.id, new.display_name),
                                    *seat_write(table.id, seat, since=None, computer=None, timeouts=0)))
 
         try:

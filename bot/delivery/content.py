@@ -25,8 +25,9 @@ from bot.choices import choices_for, has_secrets, label_names, private_delta, pu
 from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
 from bot.records import running_scores
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
+from bot.store import Storage
 from games.core import Game, msg
 from i18n import game_title, join_list, t, translate
 from renderers import private_shown
@@ -217,7 +218,7 @@ class Content:
     # ------------------------------------------------------------------ private views
 
     async def private_language(self, table: GameRow, seat: int) -> str:
-        return await self.storage.language_of_user(table.player_at(seat).user_id, table_language(table))
+        return await self.storage.games.language_of_user(table.player_at(seat).user_id, table_language(table))
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,

@@ -23,7 +23,8 @@ from bot.delivery.content import Content, Images, PrivatePayload
 from bot.delivery.requests import Failure, nonce_for
 from bot.delivery.storage import DmRow, notice_write
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game
 
@@ -78,7 +79,7 @@ class PrivateDeliveries:
         untouched by the seat since (it made no move since they were sent)."""
         if shown is None or not payload.toggles or shown.buttons != payload.buttons:
             return False
-        last = await self.storage.last_action_of(table.id, seat)
+        last = await self.storage.games.last_action_of(table.id, seat)
         return last is None or last.version <= shown.version
 
     def _remember(self, game_id: int, seat: int, shown: Shown | None) -> None:
@@ -110,13 +111,13 @@ class PrivateDeliveries:
             # (their open DM loses its buttons, standing orders' toggles too).
             if row.message_id is not None and not player.computer:
                 await self._finish(row, row.done_text)
-            await self.storage.dm_finished(table.id, seat, forget=not player.computer)
-            await self.storage.dm_settled(table.id, seat, version)
+            await self.storage.delivery.dm_finished(table.id, seat, forget=not player.computer)
+            await self.storage.delivery.dm_settled(table.id, seat, version)
             return None
         if row.message_id is not None and row.user_id != player.user_id:
             # The seat changed hands: the old player's DM is never edited again.
             await self._finish(row, row.done_text)
-            await self.storage.dm_finished(table.id, seat, forget=True)
+            await self.storage.delivery.dm_finished(table.id, seat, forget=True)
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
@@ -143,9 +144,9 @@ class PrivateDeliveries:
             # (An edit that failed may still land: what the DM shows is not known then.)
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
             if not isinstance(result, Failure):
-                await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                                channel_id=message.channel.id, message_id=message.id,
-                                                buttons=payload.moves, done_text=payload.done)
+                await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
+                                                         channel_id=message.channel.id, message_id=message.id,
+                                                         buttons=payload.moves, done_text=payload.done)
                 return None
             if result.kind != "gone":
                 return await self._dm_failed(table, seat, result)
@@ -179,11 +180,11 @@ class PrivateDeliveries:
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
-        await self.storage.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                        channel_id=message.channel.id, message_id=message.id,
-                                        buttons=payload.moves, done_text=payload.done)
+        await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
+                                                 channel_id=message.channel.id, message_id=message.id,
+                                                 buttons=payload.moves, done_text=payload.done)
         if player.dm_ok is not True:
-            await self.storage.set_dm_ok(table.id, player.user_id, True)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
         return None
 
     async def _finish(self, row: DmRow, done: str | None) -> None:
@@ -204,16 +205,16 @@ class PrivateDeliveries:
             return failure
         log.info("DMs closed for user %s (game %s); trying again later", player.user_id, table.id)
         self.refused_users[player.user_id] = time.monotonic()
-        await self.storage.dm_refused(table.id, seat, until=int(self.now()) + self.durations.dm_retry_after)
+        await self.storage.delivery.dm_refused(table.id, seat, until=int(self.now()) + self.durations.dm_retry_after)
         if player.dm_ok is not False:
-            await self.storage.set_dm_ok(table.id, player.user_id, False)
+            await self.storage.games.set_dm_ok(table.id, player.user_id, False)
             if table.status == "active":
                 await self.storage.apply([notice_write(table.id, {
                     "content": presenter.dm_closed_text(player.name, table_language(table)), "mentions": []})])
                 self.again(table.id)
-        rows = await self.storage.dm_rows(table.id)
+        rows = await self.storage.delivery.dm_rows(table.id)
         row = rows.get(seat)
         if row is not None and row.message_id is not None and row.buttons:
             await self._finish(row, row.done_text)  # its buttons would be refused; take them off if we may
-            await self.storage.dm_finished(table.id, seat, forget=False)
+            await self.storage.delivery.dm_finished(table.id, seat, forget=False)
         return failure

@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.delivery.worker import Deliveries
-from bot.storage import Storage
+from bot.store import Storage
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +28,10 @@ class DiscordChanges(commands.Cog):
         self.deliveries = deliveries
 
     async def _board_deleted(self, channel_id: int, message_ids: set[int]) -> None:
-        table = await self.storage.open_game_in(channel_id)
+        table = await self.storage.games.open_game_in(channel_id)
         if table is None or table.board_message_id not in message_ids:
             return
-        if await self.storage.board_gone(table.id, table.board_message_id):
+        if await self.storage.delivery.board_gone(table.id, table.board_message_id):
             log.info("board game=%s channel=%s deleted: posting it again", table.id, channel_id)
             self.deliveries.kick(table.id)
 
@@ -63,7 +63,7 @@ class DiscordChanges(commands.Cog):
         """A player who closed their DMs and is back may take them again: try at once."""
         if not self.deliveries.dms.back(interaction.user.id):
             return
-        for game_id in await self.storage.dms_reopened(interaction.user.id):
+        for game_id in await self.storage.delivery.dms_reopened(interaction.user.id):
             self.deliveries.kick(game_id)
 
     @commands.Cog.listener()

@@ -1,4 +1,4 @@
-"""What the bot owes Discord, stored with the change that owes it (migration 7).
+"""What the bot owes Discord, stored with the change that owes it (its migrations: `bot.delivery.migrations`).
 
 A change to a game (a move, an undo, a start, an end) writes in its own transaction what the
 channel and the players must be shown; the delivery worker (`bot.delivery.worker`) sends it
@@ -24,10 +24,11 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.storage.queries import Queries, Write
+from bot.storage.database import Database, Write
 from bot.storage.rows import GameRow
 
 
@@ -152,11 +153,16 @@ def lobby_write(game_id: int, message_id: int) -> Write:
             (game_id, json.dumps({"message_id": message_id}), _now()))
 
 
-class DeliveryStore(Queries):
+class DeliveryRepository:
+    """What the bot owes Discord (see the module's docstring), over the database it holds."""
+
+    def __init__(self, database: Database) -> None:
+        self.db = database
+
     async def owed_games(self) -> list[tuple[int, int]]:
         """(game id, guild id) of every game that owes Discord something, oldest first. Reads
         ids only: a restart with many stored games loads none of them for this."""
-        rows = await self._rows(
+        rows = await self.db.rows(
             "SELECT id, guild_id FROM games WHERE board_owed = 1 "
             "UNION SELECT id, guild_id FROM games WHERE id IN (SELECT game_id FROM deliveries) "
             "UNION SELECT id, guild_id FROM games WHERE id IN (SELECT game_id FROM seat_dms WHERE owed IS NOT NULL) "
@@ -165,18 +171,18 @@ class DeliveryStore(Queries):
 
     async def deliveries(self, game_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         """The game's owed channel deliveries (id, kind, payload), oldest first."""
-        return [(r["id"], r["kind"], json.loads(r["payload"])) for r in await self._rows(
+        return [(r["id"], r["kind"], json.loads(r["payload"])) for r in await self.db.rows(
             "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))]
 
     async def delivered(self, delivery_id: int) -> None:
-        await self._update("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
+        await self.db.update("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
 
     async def board_posting(self, game_id: int, turn: int) -> int:
         """A new message for turn `turn` is about to be sent: the turn whose nonce it carries.
         That is the oldest turn whose message was sent without the bot hearing the answer (Discord
         then hands back the message it made), else `turn` itself."""
-        await self._update("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id))
-        post_turn: int = (await self._row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
+        await self.db.update("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id))
+        post_turn: int = (await self.db.row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
         return post_turn
 
     async def board_delivered(self, game_id: int, *, message_id: int, version: int | None, turn: int) -> bool:
@@ -184,7 +190,7 @@ class DeliveryStore(Queries):
         more unless the game moved on meanwhile (another process, or a move made while it was
         sent). False if turn `turn` is over already (a move began the next one while its message
         was being sent): that message loses its buttons, and the open turn gets a message of its own."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute("SELECT turn_number FROM games WHERE id = ?", (game_id,))
             row = await cursor.fetchone()
             if row is not None and row[0] != turn:
@@ -201,8 +207,8 @@ class DeliveryStore(Queries):
         """`table` with its board's fields as stored now (which message, whether it is owed, the
         version and turns): what the worker needs after a board is shown, without reading and
         decoding the whole game again. None if the game is gone."""
-        row = await self._row("SELECT status, version, board_owed, board_message_id, board_version, board_turn, "
-                              "turn_number FROM games WHERE id = ?", (table.id,))
+        row = await self.db.row("SELECT status, version, board_owed, board_message_id, board_version, board_turn, "
+                                "turn_number FROM games WHERE id = ?", (table.id,))
         if row is None:
             return None
         return replace(table, status=row[0], version=row[1], board_owed=bool(row[2]), board_message_id=row[3],
@@ -211,14 +217,14 @@ class DeliveryStore(Queries):
     async def board_again(self, game_id: int) -> None:
         """The open turn's message is edited once more (an older edit may have landed after the
         newest): owed again, as it is."""
-        await self._update("UPDATE games SET board_owed = 1 WHERE id = ? AND status = 'active' "
-                           "AND board_message_id IS NOT NULL AND board_turn = turn_number", (game_id,))
+        await self.db.update("UPDATE games SET board_owed = 1 WHERE id = ? AND status = 'active' "
+                             "AND board_message_id IS NOT NULL AND board_turn = turn_number", (game_id,))
 
     async def boards_shown(self) -> list[tuple[int, int, int, int]]:
         """(game id, guild id, channel id, message id) of every game being played whose board
         message the store takes as shown, most recently changed first: after a time in which the
         bot heard nothing (stopped, a new gateway session), each is looked for."""
-        rows = await self._rows(
+        rows = await self.db.rows(
             "SELECT id, guild_id, channel_id, board_message_id FROM games WHERE status = 'active' "
             "AND board_message_id IS NOT NULL AND board_owed = 0 ORDER BY updated_at DESC, id DESC")
         return [(row[0], row[1], row[2], row[3]) for row in rows]
@@ -226,15 +232,33 @@ class DeliveryStore(Queries):
     async def board_gone(self, game_id: int, message_id: int) -> bool:
         """The board message was deleted: the turn is posted again (mentioning all it waits for).
         False if it was not the game's board."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET board_owed = 1, turn_number = turn_number + 1, turn_pings = 'null', "
                 "board_message_id = NULL WHERE id = ? AND board_message_id = ? AND status IN ('active', 'finished', "
                 "'abandoned')", (game_id, message_id))
             return cursor.rowcount == 1
 
+    async def game_moved(self, game_id: int, channel_id: int, writes: Sequence[Write] = ()) -> bool:
+        """A game goes on in another channel (a tournament table's new thread): its turn is posted
+        there afresh (mentioning all it waits for, like a deleted board), with `writes` (the
+        notice that tells the players) in the same transaction; edits still owed to messages of
+        the old channel are dropped. False if the game is over (nothing moves)."""
+        async with self.db.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET channel_id = ?, board_owed = 1, turn_number = turn_number + 1, turn_pings = 'null', "
+                "board_message_id = NULL, lobby_message_id = NULL WHERE id = ? AND channel_id <> ? "
+                "AND status IN ('lobby', 'active')", (channel_id, game_id, channel_id))
+            if cursor.rowcount != 1:
+                return False
+            await db.execute("DELETE FROM deliveries WHERE game_id = ? AND kind IN ('close', 'late', 'lobby')",
+                             (game_id,))
+            for sql, params in writes:
+                await db.execute(sql, params)
+            return True
+
     async def dm_rows(self, game_id: int) -> dict[int, DmRow]:
-        rows = await self._rows("SELECT * FROM seat_dms WHERE game_id = ?", (game_id,))
+        rows = await self.db.rows("SELECT * FROM seat_dms WHERE game_id = ?", (game_id,))
         return {r["seat"]: DmRow(r["seat"], r["user_id"], r["channel_id"], r["message_id"], bool(r["buttons"]),
                                  r["done_text"], r["owed"], bool(r["fresh"]), tuple(json.loads(r["lines"])),
                                  r["closed_until"]) for r in rows}
@@ -243,7 +267,7 @@ class DeliveryStore(Queries):
                            message_id: int, buttons: bool, done_text: str | None) -> None:
         """The seat's DM `message_id` is open (with or without buttons); what was owed for
         `version` is shown (None: only the message changed, nothing owed was paid)."""
-        await self._update(
+        await self.db.update(
             "UPDATE seat_dms SET user_id = ?, channel_id = ?, message_id = ?, buttons = ?, done_text = ?, "
             "closed_until = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
             "lines = CASE WHEN owed = ? THEN '[]' ELSE lines END, "
@@ -253,57 +277,57 @@ class DeliveryStore(Queries):
     async def dm_finished(self, game_id: int, seat: int, *, forget: bool) -> None:
         """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""
         if forget:
-            await self._update("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
-                               "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await self.db.update("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
+                                 "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
         else:
-            await self._update("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await self.db.update("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def dm_settled(self, game_id: int, seat: int, version: int) -> None:
         """Nothing to send for what was owed at `version` (the seat's player reads no DMs)."""
-        await self._update("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
-                           "AND owed = ?", (game_id, seat, version))
+        await self.db.update("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
+                             "AND owed = ?", (game_id, seat, version))
 
     async def dm_refused(self, game_id: int, seat: int, *, until: int) -> None:
         """The player's DMs are closed: not tried again before `until` (or their next interaction)."""
-        await self._update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?",
-                           (until, game_id, seat))
+        await self.db.update("UPDATE seat_dms SET closed_until = ? WHERE game_id = ? AND seat = ?",
+                             (until, game_id, seat))
 
     async def dms_reopened(self, user_id: int) -> list[int]:
         """The player interacted with the bot: their refused DMs may be tried again at once.
         Returns the games concerned."""
-        rows = await self._rows(
+        rows = await self.db.rows(
             "SELECT DISTINCT d.game_id FROM seat_dms d JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
             "WHERE s.user_id = ? AND d.closed_until IS NOT NULL", (user_id,))
         if rows:
-            await self._update(
+            await self.db.update(
                 "UPDATE seat_dms SET closed_until = NULL WHERE closed_until IS NOT NULL AND EXISTS (SELECT 1 FROM "
                 "seats s WHERE s.game_id = seat_dms.game_id AND s.seat = seat_dms.seat AND s.user_id = ?)", (user_id,))
         return [row[0] for row in rows]
 
     async def dms_next_retry(self) -> int | None:
         """When the first refused DM that still owes something may be tried again."""
-        next_retry: int | None = (await self._row("SELECT MIN(closed_until) FROM seat_dms WHERE owed IS NOT NULL"))[0]
+        next_retry: int | None = (await self.db.row("SELECT MIN(closed_until) FROM seat_dms WHERE owed IS NOT NULL"))[0]
         return next_retry
 
     async def dms_due(self, now: int) -> list[int]:
         """The games with a refused DM that may be tried again now (no longer held back)."""
-        rows = await self._rows("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?",
-                                (now,))
-        await self._update("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))
+        rows = await self.db.rows("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?",
+                                  (now,))
+        await self.db.update("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))
         return [row[0] for row in rows]
 
     async def channel_gone(self, game_id: int) -> None:
         """The game's channel was deleted: nothing more can be shown there, and the game ends."""
-        await self.apply([
+        # Its timers (bot.days) find the game over when they fall due, and go.
+        await self.db.apply([
             ("DELETE FROM deliveries WHERE game_id = ?", (game_id,)),
             ("UPDATE games SET board_owed = 0, status = CASE WHEN status IN ('lobby', 'active') THEN 'abandoned' "
              "ELSE status END, result = CASE WHEN status IN ('lobby', 'active') THEN ? ELSE result END WHERE id = ?",
              (json.dumps({"reason": "The game's channel was deleted."}), game_id)),
-            ("DELETE FROM timers WHERE game_id = ?", (game_id,)),
         ])
 
     async def users_with_closed_dms(self) -> list[int]:
         """Players with a refused DM still held back (to try again when they are back)."""
-        return [row[0] for row in await self._rows(
+        return [row[0] for row in await self.db.rows(
             "SELECT DISTINCT s.user_id FROM seat_dms d JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
             "WHERE d.closed_until IS NOT NULL")]

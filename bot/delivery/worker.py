@@ -49,7 +49,8 @@ from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.store import Storage
 from bot.timing import Durations
 from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
@@ -208,9 +209,9 @@ class Deliveries:
 
     async def start(self) -> int:
         """At start-up: every game that owes Discord something is delivered (ids only are read)."""
-        for user_id in await self.storage.users_with_closed_dms():
+        for user_id in await self.storage.delivery.users_with_closed_dms():
             self.dms.refused_users.setdefault(user_id, 0.0)
-        owed = [game_id for game_id, guild_id in await self.storage.owed_games()]
+        owed = [game_id for game_id, guild_id in await self.storage.delivery.owed_games()]
         for game_id in owed:
             self.kick(game_id)
         return len(owed)
@@ -226,7 +227,7 @@ class Deliveries:
 
     async def _look_for_boards(self) -> None:
         """Each shown board of this process's games, looked for at `LOOKS_PER_SECOND`."""
-        for game_id, guild_id, channel_id, message_id in await self.storage.boards_shown():
+        for game_id, guild_id, channel_id, message_id in await self.storage.delivery.boards_shown():
             if self.stopping:
                 return
             if not self.owns_guild(guild_id):
@@ -236,7 +237,7 @@ class Deliveries:
             if isinstance(result, Failure) and result.kind == "gone":
                 # Its message deleted, or its channel (a thread), while the bot heard nothing: the
                 # turn is posted again, where the game goes on (`_channel_failed`).
-                if await self.storage.board_gone(game_id, message_id):
+                if await self.storage.delivery.board_gone(game_id, message_id):
                     log.info("board game=%s channel=%s: its %s was deleted while the bot heard nothing: posting "
                              "it again", game_id, channel_id, result.what)
                     self.kick(game_id)
@@ -339,7 +340,7 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        table = await self.storage.get_game(game_id)
+        table = await self.storage.games.get_game(game_id)
         if table is None:
             return None
         game = self.games.get(table.game)
@@ -348,7 +349,7 @@ class Deliveries:
             return None
         state = game.from_dict(table.state) if table.state is not None else None
         game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
-        rows = await self.storage.dm_rows(game_id)
+        rows = await self.storage.delivery.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
                and (row.closed_until is None or row.closed_until <= now)]
@@ -399,7 +400,7 @@ class Deliveries:
         writes = [close_write(table.id, {"message_id": payload["message_id"], "lines": payload["lines"]})
                   for _, payload in late if "lines" in payload and payload["message_id"] != table.board_message_id]
         await self.storage.apply([*writes, *(delivered_write(delivery_id) for delivery_id, _ in late)])
-        await self.storage.board_again(table.id)
+        await self.storage.delivery.board_again(table.id)
         self._again.add(table.id)
 
     # ----------------------------------------------------------------------- channel
@@ -410,7 +411,7 @@ class Deliveries:
     async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images) -> Failure | None:
         """The channel's side of a game: posts, the board, then older messages made history."""
         channel = self._channel_of(table)
-        owed = await self.storage.deliveries(table.id)
+        owed = await self.storage.delivery.deliveries(table.id)
         for delivery_id, kind, payload in owed:
             if kind in ("close", "late"):
                 continue
@@ -424,12 +425,12 @@ class Deliveries:
                 result = await self._request(partial(self._edit_lobby, channel, payload["message_id"], table))
             if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
                 return await self._channel_failed(table, result, kind)
-            await self.storage.delivered(delivery_id)
+            await self.storage.delivery.delivered(delivery_id)
         if table.board_owed:
             result = await self._board(table, game, state, drawn)
             if isinstance(result, Failure):
                 return await self._channel_failed(table, result, "board")
-            table = await self.storage.board_now(table) or table
+            table = await self.storage.delivery.board_now(table) or table
         for delivery_id, kind, payload in owed:
             if kind != "close" or payload["message_id"] == table.board_message_id:
                 continue
@@ -447,9 +448,9 @@ class Deliveries:
             await self.storage.apply([late_closed_write(late_id, {**late, "lines": payload["lines"]})
                                       for late_id, kind, late in owed
                                       if kind == "late" and late["message_id"] == payload["message_id"]])
-            await self.storage.delivered(delivery_id)
+            await self.storage.delivery.delivered(delivery_id)
         if table.id in self._late or any(kind == "late" for _, kind, _ in owed):
-            await self._late_edits(table, await self.storage.deliveries(table.id))
+            await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
         return None
@@ -503,8 +504,8 @@ class Deliveries:
                 await self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
                 if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
                     # Deleted by a moderator: the turn is posted again.
-                    await self.storage.board_gone(table.id, table.board_message_id)
-                    fresh = await self.storage.get_game(table.id)
+                    await self.storage.delivery.board_gone(table.id, table.board_message_id)
+                    fresh = await self.storage.games.get_game(table.id)
                     return await self._board(fresh, game, state, drawn) if fresh is not None else result
             else:
                 pings = people if table.turn_pings is None else [user for user in table.turn_pings if user in people]
@@ -513,7 +514,7 @@ class Deliveries:
                 extra: dict[str, Any] = {"file": file} if file is not None else {}
                 if view is not None:
                     extra["view"] = view
-                posting = await self.storage.board_posting(table.id, table.turn_number)
+                posting = await self.storage.delivery.board_posting(table.id, table.turn_number)
                 result = await self._request(lambda: channel.send(
                     text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, posting), **extra))
                 if not isinstance(result, Failure) and not _shows(result, text, view):
@@ -526,7 +527,7 @@ class Deliveries:
         return result
 
     async def _shown(self, table: GameRow, message_id: int, version: int | None, turn: int) -> None:
-        if not await self.storage.board_delivered(table.id, message_id=message_id, version=version, turn=turn):
+        if not await self.storage.delivery.board_delivered(table.id, message_id=message_id, version=version, turn=turn):
             # A message of a turn that is over by now: it loses its buttons in another pass.
             log.info("board game=%s channel=%s message of turn %s shown after that turn ended: its buttons go",
                      table.id, table.channel_id, turn)
@@ -541,7 +542,7 @@ class Deliveries:
         log.info("board game=%s channel=%s post for turn %s had been made unseen (message %s)", table.id,
                  table.channel_id, posting, message.id)
         await self._shown(table, message.id, None, posting)
-        fresh = await self.storage.get_game(table.id)
+        fresh = await self.storage.games.get_game(table.id)
         if fresh is None or not fresh.board_owed:
             return message
         return await self._board(fresh, game, state, drawn)
@@ -571,7 +572,7 @@ class Deliveries:
                     log.info("The channel of game %s is lost: the game goes on elsewhere", table.id)
                     return Failure("retry", failure.reason, after=self.backoff[-1])
             log.warning("The channel of game %s is gone: the game is abandoned", table.id)
-            await self.storage.channel_gone(table.id)
+            await self.storage.delivery.channel_gone(table.id)
             return Failure("retry", failure.reason, after=0)
         if failure.kind == "refused":
             log.error("Discord refused the %s of game %s for good (%s): a bug; trying again later",
@@ -585,7 +586,7 @@ class Deliveries:
             return
         self._host_told.add(table.id)
         channel = self.client.get_channel(table.channel_id)
-        lang = await self.storage.language_of_user(table.host_id, table_language(table))
+        lang = await self.storage.games.language_of_user(table.host_id, table_language(table))
         missing: list[str] = []
         me = getattr(getattr(channel, "guild", None), "me", None)
         if isinstance(channel, (discord.abc.GuildChannel, discord.Thread)) and me is not None:
@@ -602,7 +603,8 @@ class Deliveries:
         watches = self._watches.get(game_id)
         if not watches:
             return
-        table = await self.storage.get_game(game_id) if known is None else await self.storage.board_now(known)
+        table = (await self.storage.games.get_game(game_id) if known is None
+                 else await self.storage.delivery.board_now(known))
         kept = []
         for watch in watches:
             if time.monotonic() - watch.since >= WATCH_LIFE:
@@ -646,10 +648,10 @@ class Deliveries:
 
     # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.
     async def next_due(self) -> float | None:
-        return await self.storage.dms_next_retry()
+        return await self.storage.delivery.dms_next_retry()
 
     async def run_due(self, now: float) -> None:
-        for game_id in await self.storage.dms_due(int(now)):
+        for game_id in await self.storage.delivery.dms_due(int(now)):
             self.kick(game_id)
 
 

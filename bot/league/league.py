@@ -29,8 +29,9 @@ from bot.league.overview import Overviews
 from bot.league.ratings import PROVISIONAL_GAMES, Rating
 from bot.league.recap import asked_recap_text, turn_recap_text
 from bot.locale import table_language
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
+from bot.store import Storage
 from games.core import Game
 from renderers.rating_chart import render_rating_chart_png
 
@@ -57,7 +58,7 @@ class League:
         async def with_ratings(table: GameRow, game: Game, state: Any) -> tuple[str, list[discord.File]]:
             text, files = await inner(table, game, state)
             try:
-                line = texts.end_text(await self.storage.league_game_changes(table.id), table_language(table))
+                line = texts.end_text(await self.storage.league.game_changes(table.id), table_language(table))
             except Exception:
                 log.exception("Could not read the rating changes of game %s", table.id)
                 line = ""
@@ -89,43 +90,43 @@ class League:
         readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
         if not readers:
             return ""
-        start = await self.storage.league_turn_start(table.id, table.turn_number)
+        start = await self.storage.league.turn_start(table.id, table.turn_number)
         if start is None:
             return ""
-        since = min([await self.storage.league_last_move(table.id, [seat], before=start) for seat in readers])
-        moves = await self.storage.league_lines_between(table.id, since, start)
+        since = min([await self.storage.league.last_move(table.id, [seat], before=start) for seat in readers])
+        moves = await self.storage.league.lines_between(table.id, since, start)
         return turn_recap_text(moves, table, readers, lines)
 
     async def recap(self, table: GameRow, seat: int, lang: str) -> str:
         """`/game recap`: the public moves since the seat's last move, in `lang`."""
-        last = await self.storage.league_last_move(table.id, [seat])
-        moves = await self.storage.league_lines_between(table.id, last)
+        last = await self.storage.league.last_move(table.id, [seat])
+        moves = await self.storage.league.lines_between(table.id, last)
         title = i18n.translate(i18n.game_title(self.games[table.game]), lang)
         return asked_recap_text(moves, table, lang, board_url(table), title)
 
     # ------------------------------------------------------------------------ ratings
 
     async def leaderboard(self, guild_id: int, game: str, asker_id: int, title: str, lang: str) -> str:
-        rows = await self.storage.league_top(guild_id, game, texts.LEADERBOARD_SIZE)
-        asker = (await self.storage.league_ratings(guild_id, game, [asker_id])).get(asker_id)
-        rank = await self.storage.league_rank(guild_id, game, asker_id) if asker is not None else None
+        rows = await self.storage.league.top(guild_id, game, texts.LEADERBOARD_SIZE)
+        asker = (await self.storage.league.ratings(guild_id, game, [asker_id])).get(asker_id)
+        rank = await self.storage.league.rank(guild_id, game, asker_id) if asker is not None else None
         return texts.leaderboard_text(rows, title, lang, asker=asker, asker_rank=rank)
 
     async def stats(self, guild_id: int, user: discord.abc.User, game: str | None, lang: str
                     ) -> tuple[list[str], discord.File | None]:
         """`/game stats`: the player's rating lines, and a chart of their rating over the games of
         `game` (or of the game they have played most rated games of)."""
-        ratings = await self.storage.league_player(guild_id, user.id)
+        ratings = await self.storage.league.player(guild_id, user.id)
         if game is not None:
             ratings = {name: rating for name, rating in ratings.items() if name == game}
         if not ratings:
             return [], None
         ranked: dict[str, tuple[Rating, tuple[int, int] | None]] = {
-            name: (rating, await self.storage.league_rank(guild_id, name, user.id)) for name, rating in ratings.items()}
+            name: (rating, await self.storage.league.rank(guild_id, name, user.id)) for name, rating in ratings.items()}
         titles = {name: self.title(name, lang) for name in ratings}
         lines = texts.stats_lines(ranked, titles, lang)
         shown = max(ratings, key=lambda name: (ratings[name].games, titles[name]))
-        history = await self.storage.league_history(guild_id, shown, user.id)
+        history = await self.storage.league.history(guild_id, shown, user.id)
         if not history:
             return lines, None
         points = [Rating().points, *(rating.points for rating in history)]

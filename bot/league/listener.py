@@ -30,7 +30,8 @@ from bot.league.storage import (
     turn_write,
 )
 from bot.records import outcome_record
-from bot.storage import Storage, Write
+from bot.storage import Write
+from bot.store import Storage
 
 log = logging.getLogger(__name__)
 
@@ -102,18 +103,18 @@ class LeagueListener:
                     result = dict(ended_with)
                 case _:
                     raise ValueError(f"A {type(change).__name__} that ends no game was taken for the end")
-            moves = await self.storage.league_seat_moves(table.id)
+            moves = await self.storage.league.seat_moves(table.id)
             if isinstance(change, Move) and mover is not None:  # stored with the change, after this reading
                 moves[change.seat] = counted(moves.get(change.seat, []), *mover)
             verdict = judge(FinishedGame(
                 status=status, result=result,
                 holders={p.seat: (p.user_id, p.name) for p in table.players if p.seat is not None},  # a lobby: none
-                practice=(await self.storage.days_table(table.id))["practice"],
+                practice=(await self.storage.days.table(table.id))["practice"],
                 computer={seat: row.get("computer") for seat, row in done.seats.items()},
                 moves=moves))
             if not verdict.rated:
                 return finished_writes(table.id, table.guild_id, table.game, verdict.reason, [], {})
-            stored = await self.storage.league_ratings(table.guild_id, table.game, [e.user_id for e in verdict.entries])
+            stored = await self.storage.league.ratings(table.guild_id, table.game, [e.user_id for e in verdict.entries])
             changes = rate(verdict.entries, {user: row.rating for user, row in stored.items()})
             log.info("ratings game=%s guild=%s %s", table.id, table.guild_id,
                      " ".join(f"{c.entry.user_id}:{c.before.points}->{c.after.points}" for c in changes))

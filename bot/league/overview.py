@@ -31,7 +31,7 @@ import i18n
 from bot import presenter
 from bot.delivery.requests import Failure, attempt, nonce_for
 from bot.league.storage import OverviewRow
-from bot.storage import Storage
+from bot.store import Storage
 from games.core import Game
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class Overviews:
         if now < self._check_at:
             return
         self._check_at = now + SHARDED_CHECK if self.sharded else math.inf
-        for guild_id in await self.storage.overviews_owed():
+        for guild_id in await self.storage.league.overviews_owed():
             self.kick(guild_id)
 
     async def stop(self) -> None:
@@ -99,7 +99,7 @@ class Overviews:
     async def look(self, guild_id: int) -> float | Failure | None:
         """One look at a server's overview: None when it shows everything, a pause before the
         next look, or the failure that stopped it."""
-        row = await self.storage.overview(guild_id)
+        row = await self.storage.league.overview(guild_id)
         if row is None or row.shown >= row.wanted:
             return None
         loop = asyncio.get_running_loop()
@@ -115,7 +115,7 @@ class Overviews:
             result = await self._request(lambda: channel.get_partial_message(row.message_id).edit(
                 content=text, allowed_mentions=none))
             if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
-                await self.storage.overview_gone(guild_id, row.message_id)
+                await self.storage.league.overview_gone(guild_id, row.message_id)
                 return 0.0  # posted again at once
         else:
             result = await self._request(lambda: channel.send(
@@ -128,7 +128,7 @@ class Overviews:
             log.warning("Could not show the overview of server %s in channel %s: %s; it stays owed",
                         row.guild_id, row.channel_id, result.reason)
             return result
-        await self.storage.overview_shown(guild_id, row.channel_id, message_id=result.id, shown=row.wanted)
+        await self.storage.league.overview_shown(guild_id, row.channel_id, message_id=result.id, shown=row.wanted)
         log.info("overview guild=%s channel=%s %s", guild_id, row.channel_id,
                  "edited" if row.message_id is not None else "posted")
         return 0.0
@@ -142,7 +142,7 @@ class Overviews:
     async def text(self, row: OverviewRow) -> str:
         """The overview in its language: one line per game being played, as many as fit."""
         lang = row.lang if row.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
-        games = await self.storage.overview_games(row.guild_id)
+        games = await self.storage.league.overview_games(row.guild_id)
         head = i18n.t(lang, "bot.league.overview_title", count=len(games), when=presenter.timestamp(int(time.time())))
         if not games:
             return "\n".join((head, i18n.t(lang, "bot.league.overview_none")))
@@ -181,7 +181,7 @@ class Overviews:
     async def place(self, guild_id: int, channel_id: int, lang: str) -> None:
         """`/game overview here`: the server's overview lives in this channel from now on (a
         message elsewhere is removed), and is shown at once."""
-        old = await self.storage.overview_here(guild_id, channel_id, lang)
+        old = await self.storage.league.overview_here(guild_id, channel_id, lang)
         if old is not None and old.channel_id != channel_id and old.message_id is not None:
             await self._remove(old, old.message_id)
         self._shown_at.pop(guild_id, None)
@@ -190,7 +190,7 @@ class Overviews:
 
     async def remove(self, guild_id: int) -> bool:
         """`/game overview off`: no overview any more (its message is removed). False if none."""
-        old = await self.storage.overview_off(guild_id)
+        old = await self.storage.league.overview_off(guild_id)
         if old is None:
             return False
         if old.message_id is not None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from bot.league.ratings import FinishedGame, Rating, applied, judge, rate
 from bot.league.storage import history_write
-from bot.storage import Storage, Write
+from bot.storage import Write
+from bot.store import Storage
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ async def rebuild(storage: Storage) -> Rebuilt:
     last_at: dict[tuple[int, str, int], int] = {}
     verdicts: list[tuple[int, str | None]] = []
     writes: list[Write] = []
-    games = await storage.league_finished_games()
+    games = await storage.league.finished_games()
     for ended in games:
         verdict = judge(FinishedGame(status=ended["status"], result=ended["result"], holders=ended["holders"],
                                      practice=ended["practice"], computer=ended["computer"], moves=ended["moves"]))
@@ -50,5 +51,5 @@ async def rebuild(storage: Storage) -> Rebuilt:
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        (guild_id, game, user_id, names[guild_id, game, user_id], rating.mu, rating.sigma, rating.games,
                         last_at[guild_id, game, user_id])))
-    await storage.league_replace_all(verdicts, writes)
+    await storage.league.replace_all(verdicts, writes)
     return Rebuilt(len(games), sum(reason is None for _, reason in verdicts), len(ratings))

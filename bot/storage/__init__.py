@@ -1,19 +1,11 @@
-"""Everything the bot knows, stored in SQLite (or PostgreSQL, `bot.postgres`), so a restart
-loses nothing.
-
-`Storage` is the store's core (`bot.storage.core`: games, seats, the action log, every change to
-a game) together with the tables each feature keeps beside it: games over days
-(`bot.days.storage`), what the bot owes Discord (`bot.delivery.storage`) and the league's
-ratings, overviews and recaps (`bot.league.storage`) and tournaments (`bot.tournaments.storage`).
+"""The database layer (`bot.storage.database`) and the games with their moves (`bot.storage.games`),
+on which every feature builds; this package imports no feature. `bot.store.Storage` puts the
+features' repositories together.
 """
 from __future__ import annotations
 
-from bot.days.storage import DaysStore
-from bot.delivery.storage import DeliveryStore
-from bot.league.storage import LeagueStore
 from bot.storage.backups import backup_file, restore_file
-from bot.storage.core import CoreStore
-from bot.storage.queries import Write
+from bot.storage.database import Write
 from bot.storage.rows import (
     OPEN_STATUSES,
     ActionRow,
@@ -24,12 +16,6 @@ from bot.storage.rows import (
     StaleVersion,
     StorageError,
 )
-from bot.tournaments.storage import TournamentStore
 
-
-class Storage(CoreStore, DaysStore, DeliveryStore, LeagueStore, TournamentStore):
-    """The whole store over one connection (see the module's docstring)."""
-
-
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "ResultRow", "StaleVersion", "ChannelBusy", "StorageError",
+__all__ = ["GameRow", "SeatRow", "ActionRow", "ResultRow", "StaleVersion", "ChannelBusy", "StorageError",
            "Write", "backup_file", "restore_file", "OPEN_STATUSES"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.storage import Storage
+from bot.storage.games import GamesRepository
 
 log = logging.getLogger(__name__)
 
@@ -16,8 +16,8 @@ PER_PASS = 5000        # games archived in one pass at most (the rest the next d
 
 
 class Archive:
-    def __init__(self, storage: Storage, after_days: float, now) -> None:
-        self.storage = storage
+    def __init__(self, games: GamesRepository, after_days: float, now) -> None:
+        self.games = games
         self.after = after_days * 86400
         self.now = now
         self._next = now() + FIRST_AFTER
@@ -31,7 +31,7 @@ class Archive:
         self._next = now + EVERY
         archived = 0
         while archived < PER_PASS:
-            done = await self.storage.archive_finished(int(now - self.after))
+            done = await self.games.archive_finished(int(now - self.after))
             archived += done
             if not done:
                 break

@@ -16,7 +16,7 @@ import i18n
 from bot.components import Handled, ShownView
 from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tournaments.storage import TournamentRow
 
 
@@ -97,7 +97,7 @@ class CancelButton(Handled, DynamicItem[Button[Any]],
             await interaction.response.edit_message(
                 content=i18n.t(lang, "bot.tournaments.cancel_kept", id=self.tournament_id), view=None)
             return
-        tournament = await tournaments.storage.tournament(self.tournament_id)
+        tournament = await tournaments.storage.tournaments.get(self.tournament_id)
         if tournament is None or interaction.guild_id != tournament.guild_id:
             raise Refusal.of("bot.tournaments.no_such", id=self.tournament_id)
         if interaction.user.id != tournament.host_id and not await tournaments.may_run(

@@ -169,7 +169,7 @@ class TournamentCog(FeatureCog):
         lang = user_language(interaction)
         if not (interaction.permissions and interaction.permissions.manage_guild):
             raise Refusal.of("bot.tournaments.organisers_not_allowed")
-        await self.tournaments.storage.set_tournament_role(guild_id, None if role is None else role.id)
+        await self.tournaments.storage.tournaments.set_role(guild_id, None if role is None else role.id)
         text = (i18n.t(lang, "bot.tournaments.organisers_set", role=role.mention) if role is not None
                 else i18n.t(lang, "bot.tournaments.organisers_cleared"))
         await reply_ephemeral(interaction, text)
@@ -216,7 +216,7 @@ class TournamentCog(FeatureCog):
     async def _check_organiser(self, interaction: discord.Interaction, guild_id: int) -> None:
         if await self.tournaments.may_run(guild_id, interaction.user, interaction.permissions):
             return
-        role_id = await self.tournaments.storage.tournament_role(guild_id)
+        role_id = await self.tournaments.storage.tournaments.role(guild_id)
         if role_id is None:
             raise Refusal.of("bot.tournaments.not_allowed")
         raise Refusal.of("bot.tournaments.not_allowed_role", role=f"<@&{role_id}>")

@@ -14,7 +14,8 @@ from bot.errors import Refusal
 from bot.league.ratings import placings
 from bot.locale import table_language
 from bot.records import outcome_record, running_scores
-from bot.storage import Storage, Write
+from bot.storage import Write
+from bot.store import Storage
 from bot.tournaments.pairing import competition_ranks
 from bot.tournaments.storage import owed_write, result_write
 from bot.tournaments.texts import words
@@ -31,7 +32,7 @@ class TournamentListener:
         if not done.ended or done.table.status == "lobby":
             return []  # a lobby closed (its tournament cancelled before it started) has no result
         try:
-            table = await self.storage.tournament_table_of_game(done.table.id)
+            table = await self.storage.tournaments.table_of_game(done.table.id)
             if table is None or table.over:
                 return []
             result = table_result(done, table.players)
@@ -45,7 +46,7 @@ class TournamentListener:
     async def after(self, done: Done) -> None:
         if not done.ended:
             return
-        table = await self.storage.tournament_table_of_game(done.table.id)
+        table = await self.storage.tournaments.table_of_game(done.table.id)
         if table is not None:
             self.kick(table.tournament_id)
 
@@ -53,7 +54,7 @@ class TournamentListener:
         """Refuse a player's move at a table the computer finishes (its time ran out, or its
         tournament was cancelled with that rule)."""
         table = snapshot.table
-        finishing = await self.storage.tournament_overtime(table.id)
+        finishing = await self.storage.tournaments.overtime(table.id)
         if finishing is None:
             return
         tournament_id, status = finishing

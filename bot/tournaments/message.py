@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
-from bot.storage import Storage
+from bot.store import Storage
 from bot.tournaments.storage import TournamentRow
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,8 @@ class TournamentMessages:
     async def deleted(self, channel_id: int, message_ids: set[int]) -> None:
         """Discord says messages were deleted: an open tournament's message among them is posted
         again."""
-        for tournament_id, message_id in await self.storage.tournaments_with_message(channel_id, sorted(message_ids)):
-            if await self.storage.tournament_message_gone(tournament_id, message_id):
+        for tournament_id, message_id in await self.storage.tournaments.with_message(channel_id, sorted(message_ids)):
+            if await self.storage.tournaments.message_gone(tournament_id, message_id):
                 log.info("tournament=%s message %s was deleted: posting it again", tournament_id, message_id)
                 self.kick(tournament_id, at_once=True)
 
@@ -109,7 +109,7 @@ class TournamentMessages:
         """Each open tournament's message (of this process's servers) is fetched; one deleted
         while the bot heard nothing is posted again. Returns how many were."""
         posted = 0
-        for tournament_id, guild_id, channel_id, message_id in await self.storage.tournament_messages_shown():
+        for tournament_id, guild_id, channel_id, message_id in await self.storage.tournaments.messages_shown():
             if self.stopping:
                 break
             if not self.owns_guild(guild_id):
@@ -117,7 +117,7 @@ class TournamentMessages:
             message = self.client.get_partial_messageable(channel_id, guild_id=guild_id).get_partial_message(message_id)
             found = await self._request(message.fetch)
             if isinstance(found, Failure) and found.kind == "gone" and found.what == "message":
-                if await self.storage.tournament_message_gone(tournament_id, message_id):
+                if await self.storage.tournaments.message_gone(tournament_id, message_id):
                     log.info("tournament=%s message %s was deleted while the bot heard nothing: posting it again",
                              tournament_id, message_id)
                     self.kick(tournament_id, at_once=True)
@@ -128,7 +128,7 @@ class TournamentMessages:
     async def look(self, tournament_id: int) -> float | Failure | None:
         """One look at the message: None when it shows everything, a pause before the next look,
         or the failure that stopped it."""
-        row = await self.storage.tournament(tournament_id)
+        row = await self.storage.tournaments.get(tournament_id)
         if row is not None and not self.owns_guild(row.guild_id):
             return None  # with several processes, the one serving its server keeps it (its look for owed ones)
         loop = asyncio.get_running_loop()
@@ -139,7 +139,7 @@ class TournamentMessages:
             if until > loop.time():
                 return until - loop.time()
             del self._late_until[tournament_id]
-            await self.storage.tournament_owe(tournament_id)
+            await self.storage.tournaments.owe(tournament_id)
             self._owed_at[tournament_id] = -math.inf
             return 0.0
         if row is None or row.shown >= row.wanted:
@@ -161,7 +161,7 @@ class TournamentMessages:
             result = await self._request(lambda: channel.get_partial_message(message_id).edit(
                 content=text, allowed_mentions=none, **({"view": None} | extra)))
             if isinstance(result, Failure) and result.kind == "gone" and result.what == "message":
-                await self.storage.tournament_message_gone(tournament_id, message_id)
+                await self.storage.tournaments.message_gone(tournament_id, message_id)
                 return 0.0  # posted again at once
         else:
             nonce = nonce_for("tournament", tournament_id, row.channel_id, row.posts)
@@ -175,7 +175,7 @@ class TournamentMessages:
             log.warning("Could not show tournament %s in channel %s: %s; it stays owed", tournament_id,
                         row.channel_id, result.reason)
             return result  # tried again by the worker (the longest pause where the bot may not post)
-        await self.storage.tournament_shown(tournament_id, message_id=result.id, shown=row.wanted)
+        await self.storage.tournaments.shown(tournament_id, message_id=result.id, shown=row.wanted)
         log.info("tournament=%s message %s", tournament_id, "edited" if row.message_id is not None else "posted")
         return 0.0
 

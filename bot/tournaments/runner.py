@@ -52,8 +52,9 @@ from bot.league.ratings import Rating
 from bot.moves import Moves
 from bot.records import running_scores
 from bot.scheduler import Scheduler
-from bot.storage import GameRow, StaleVersion, Storage
+from bot.storage import GameRow, StaleVersion
 from bot.storage.rows import is_computer_user
+from bot.store import Storage
 from bot.tables import parse_options
 from bot.timing import Durations
 from bot.tournaments import pairing
@@ -173,7 +174,7 @@ class Tournaments:
         if format == "swiss" and rounds is None:
             rounds = DEFAULT_SWISS_ROUNDS
         signup_until = None if signup_for is None else self.now() + signup_for
-        tournament_id = await self.storage.tournament_create(
+        tournament_id = await self.storage.tournaments.create(
             guild_id=guild_id, channel_id=channel_id, host_id=host.id, game=game.name, format=format, size=size,
             rounds=rounds if format == "swiss" else None, options=options, settings=settings,
             game_time=game_time, overtime=overtime, signup_until=signup_until, lang=lang)
@@ -182,7 +183,7 @@ class Tournaments:
         self.messages.kick(tournament_id, at_once=True)
         if signup_until is not None:
             self.scheduler.poke()
-        tournament = await self.storage.tournament(tournament_id)
+        tournament = await self.storage.tournaments.get(tournament_id)
         assert tournament is not None
         return tournament
 
@@ -191,16 +192,16 @@ class Tournaments:
         """The tournament a command means: the one named, else the server's only open one (or the
         newest the user plays in)."""
         if tournament_id is not None:
-            found = await self.storage.tournament(tournament_id)
+            found = await self.storage.tournaments.get(tournament_id)
             if found is None or found.guild_id != guild_id:
                 raise Refusal.of("bot.tournaments.no_such", id=tournament_id)
             return found
-        candidates = await self.storage.tournaments_in(guild_id, statuses)
+        candidates = await self.storage.tournaments.in_guild(guild_id, statuses)
         if not candidates:
             raise Refusal.of("bot.tournaments.none_here")
         if len(candidates) > 1 and user_id is not None:
             for candidate in candidates:  # newest first
-                if any(e.user_id == user_id for e in await self.storage.tournament_entrants(candidate.id)):
+                if any(e.user_id == user_id for e in await self.storage.tournaments.entrants(candidate.id)):
                     return candidate
         if len(candidates) > 1:
             raise Refusal.of("bot.tournaments.several", ids=", ".join(f"#{t.id}" for t in candidates))
@@ -212,7 +213,7 @@ class Tournaments:
                                              and tournament.signup_until <= self.now()):
             raise Refusal.of("bot.tournaments.signup_closed", id=tournament.id)
         rating = await self._rating(tournament, user.id)
-        if not await self.storage.tournament_join(tournament.id, user.id, user.display_name, rating):
+        if not await self.storage.tournaments.join(tournament.id, user.id, user.display_name, rating):
             current = await self._tournament(tournament_id)
             if current.status != "signup":
                 raise Refusal.of("bot.tournaments.signup_closed", id=tournament.id)
@@ -225,7 +226,7 @@ class Tournaments:
         tournament = await self._tournament(tournament_id)
         if tournament.status != "signup":
             raise Refusal.of("bot.tournaments.signup_closed_leave", id=tournament.id)
-        if not await self.storage.tournament_leave(tournament.id, user.id):
+        if not await self.storage.tournaments.leave(tournament.id, user.id):
             raise Refusal.of("bot.tournaments.not_in", id=tournament.id)
         log.info("tournament=%s user=%s left the sign-up", tournament.id, user.id)
         self.messages.kick(tournament.id)
@@ -256,7 +257,7 @@ class Tournaments:
             signup_until = tournament.signup_until
             if change_signup:
                 signup_until = None if signup_for is None else self.now() + signup_for
-            if not await self.storage.tournament_change_settings(tournament.id, settings=settings,
+            if not await self.storage.tournaments.change_settings(tournament.id, settings=settings,
                                                                  signup_until=signup_until):
                 raise Refusal.of("bot.tournaments.settings_started", id=tournament.id)
         log.info("tournament=%s settings changed: %s, sign-up until %s", tournament.id, settings, signup_until)
@@ -302,7 +303,7 @@ class Tournaments:
                                                  rng=random.Random(f"tournament:{tournament.id}"))
             schedule = [{"tables": [list(table) for table in plan.tables], "byes": list(plan.byes)} for plan in plans]
             rounds = len(plans)
-        if await self.storage.tournament_begin(tournament.id, rounds=rounds, schedule=schedule, ratings=ratings):
+        if await self.storage.tournaments.begin(tournament.id, rounds=rounds, schedule=schedule, ratings=ratings):
             log.info("tournament=%s began with %d players, %d rounds", tournament.id, len(field), rounds)
 
     async def withdraw(self, tournament_id: int, user: discord.abc.User) -> TournamentRow:
@@ -313,7 +314,8 @@ class Tournaments:
             return await self.leave(tournament_id, user)
         if tournament.status != "running":
             raise Refusal.of("bot.tournaments.not_running", id=tournament.id)
-        entrant = next((e for e in await self.storage.tournament_entrants(tournament.id) if e.user_id == user.id), None)
+        entrants = await self.storage.tournaments.entrants(tournament.id)
+        entrant = next((e for e in entrants if e.user_id == user.id), None)
         if entrant is None:
             raise Refusal.of("bot.tournaments.not_in", id=tournament.id)
         if not await self._withdraw(tournament, user.id, left_server=False):
@@ -325,12 +327,12 @@ class Tournaments:
         """Withdraw a player (by their own command, or because they left the server): a computer
         player takes their seat at a table of this round still being played, and later pairings
         leave them out. False if they had withdrawn already."""
-        if not await self.storage.tournament_withdraw(tournament.id, user_id, max(tournament.round, 1),
-                                                      left_server=left_server):
+        if not await self.storage.tournaments.withdraw(tournament.id, user_id, max(tournament.round, 1),
+                                                       left_server=left_server):
             return False
         log.info("tournament=%s user=%s %s in round %s", tournament.id, user_id,
                  "left the server" if left_server else "withdrew", tournament.round)
-        for table in await self.storage.tournament_tables(tournament.id, tournament.round):
+        for table in await self.storage.tournaments.tables(tournament.id, tournament.round):
             if user_id in table.players and table.status == "playing" and table.game_id is not None:
                 await self._computer_takes(table.game_id, user_id, tournament.lang, left_server=left_server)
         self.messages.kick(tournament.id)
@@ -341,7 +343,7 @@ class Tournaments:
             seat = table.seat_of(user_id)
             if table.status != "active" or seat is None:
                 return None
-            if (await self.storage.days_seats(table.id)).get(seat, {}).get("computer") == "resigned":
+            if (await self.storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned":
                 return None
             key = "left_at_table" if left_server else "withdrew_at_table"
             said = {"content": words(lang, key, who=presenter.bold_names(table.names)[seat]), "mentions": []}
@@ -376,9 +378,9 @@ class Tournaments:
     async def _still_signed_up(self, tournament: TournamentRow) -> list[EntrantRow]:
         """The sign-ups of those still on the server; the others' are taken back."""
         kept = []
-        for entrant in await self.storage.tournament_entrants(tournament.id):
+        for entrant in await self.storage.tournaments.entrants(tournament.id):
             if await self._left_server(tournament.guild_id, entrant.user_id):
-                if await self.storage.tournament_leave(tournament.id, entrant.user_id):
+                if await self.storage.tournaments.leave(tournament.id, entrant.user_id):
                     log.info("tournament=%s user=%s left the server: their sign-up is taken back", tournament.id,
                              entrant.user_id)
                 continue
@@ -404,14 +406,14 @@ class Tournaments:
             log.exception("Could not look for tournament players who left their server")
 
     async def _look_at_seated(self) -> None:
-        for tournament_id in await self.storage.tournaments_running():
+        for tournament_id in await self.storage.tournaments.running():
             if self.stopping:
                 return
-            tournament = await self.storage.tournament(tournament_id)
+            tournament = await self.storage.tournaments.get(tournament_id)
             if tournament is None or tournament.status != "running" or not self.owns_guild(tournament.guild_id):
                 continue
-            playing = {e.user_id for e in await self.storage.tournament_entrants(tournament.id) if e.playing}
-            seated = [user for table in await self.storage.tournament_tables(tournament.id, tournament.round)
+            playing = {e.user_id for e in await self.storage.tournaments.entrants(tournament.id) if e.playing}
+            seated = [user for table in await self.storage.tournaments.tables(tournament.id, tournament.round)
                       if table.status == "playing" for user in table.players if user in playing]
             if await self._departures(tournament, seated):
                 self.kick(tournament.id)
@@ -422,7 +424,7 @@ class Tournaments:
         """`/game stats`: a player's finished tournaments on the server, a line per game."""
         return [words(lang, "stats_line", game=self.title(record.game, lang), played=record.played, won=record.won,
                       best=record.best if record.best is not None else "–")
-                for record in await self.storage.tournament_records(guild_id, user_id, game)
+                for record in await self.storage.tournaments.records(guild_id, user_id, game)
                 if record.game in self.games]
 
     # -------------------------------------------------------------------- cancelling
@@ -431,7 +433,7 @@ class Tournaments:
         """The tables of a running tournament's round that have a game and are not over yet."""
         if tournament.status != "running":
             return []
-        return [table for table in await self.storage.tournament_tables(tournament.id, tournament.round)
+        return [table for table in await self.storage.tournaments.tables(tournament.id, tournament.round)
                 if not table.over and table.game_id is not None]
 
     async def cancel(self, tournament_id: int, by: int, tables: str) -> TournamentRow:
@@ -444,8 +446,8 @@ class Tournaments:
             if not tournament.is_open:
                 raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
             still_played = await self.open_tables(tournament)
-            if not await self.storage.tournament_end(tournament.id, status="cancelled", cancelled_by=by,
-                                                     cancel_tables=tables if still_played else None):
+            if not await self.storage.tournaments.end(tournament.id, status="cancelled", cancelled_by=by,
+                                                      cancel_tables=tables if still_played else None):
                 raise Refusal.of("bot.tournaments.already_over", id=tournament.id)
         log.info("tournament=%s cancelled by user %s in round %s; %d table(s) still played: %s", tournament.id, by,
                  tournament.round, len(still_played), tables)
@@ -487,24 +489,24 @@ class Tournaments:
                 pass  # it ended at this very moment
         elif tournament.overtime == "score":
             await self._score_as_it_stands(game_id, lang, cancelled=tournament.id)
-        elif await self.storage.tournament_claim_overtime(tournament.id, paired.round, paired.number):
+        elif await self.storage.tournaments.claim_overtime(tournament.id, paired.round, paired.number):
             await self._computer_finishes(game_id, lang, words(lang, "cancelled_table.computer", id=tournament.id))
 
     async def may_run(self, guild_id: int, member: Any, permissions: discord.Permissions | None) -> bool:
         """Manage Server, or the role the server named for tournaments."""
         if permissions is not None and permissions.manage_guild:
             return True
-        role_id = await self.storage.tournament_role(guild_id)
+        role_id = await self.storage.tournaments.role(guild_id)
         return role_id is not None and any(role.id == role_id for role in getattr(member, "roles", []))
 
     async def _tournament(self, tournament_id: int) -> TournamentRow:
-        found = await self.storage.tournament(tournament_id)
+        found = await self.storage.tournaments.get(tournament_id)
         if found is None:
             raise Refusal.of("bot.tournaments.no_such", id=tournament_id)
         return found
 
     async def _rating(self, tournament: TournamentRow, user_id: int) -> float:
-        stored = (await self.storage.league_ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
+        stored = (await self.storage.league.ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
         return float((stored.rating if stored is not None else Rating()).points)
 
     # --------------------------------------------------------------------------- status
@@ -512,7 +514,7 @@ class Tournaments:
     async def status(self, tournament: TournamentRow, user_id: int, lang: str) -> str:
         """A player's own view: where the tournament stands, their place and their table."""
         title = self.title(tournament.game, lang)
-        entrants = await self.storage.tournament_entrants(tournament.id)
+        entrants = await self.storage.tournaments.entrants(tournament.id)
         lines = [words(lang, "title", id=tournament.id, game=discord.utils.escape_markdown(title))]
         me = next((e for e in entrants if e.user_id == user_id), None)
         if tournament.status == "signup":
@@ -539,7 +541,7 @@ class Tournaments:
             return "\n".join(lines)
         if tournament.status != "running":
             return "\n".join(lines)
-        tables = await self.storage.tournament_tables(tournament.id, tournament.round)
+        tables = await self.storage.tournaments.tables(tournament.id, tournament.round)
         mine = next((table for table in tables if user_id in table.players), None)
         if mine is None:
             lines.append(words(lang, "status_out"))
@@ -559,7 +561,7 @@ class Tournaments:
     # ---------------------------------------------------------------------- standings
 
     async def results(self, tournament: TournamentRow) -> tuple[list[TableResult], list[Bye], list[TableRow]]:
-        tables = await self.storage.tournament_tables(tournament.id)
+        tables = await self.storage.tournaments.tables(tournament.id)
         # A table abandoned when its tournament was cancelled counts for nothing.
         results = [result_of(t) for t in tables if t.status == "done" and t.result is not None
                    and t.result.get("how") != "cancelled"]
@@ -586,7 +588,7 @@ class Tournaments:
         files (at the end: the chart of the final standings)."""
         lang = tournament.lang
         title = self.title(tournament.game, lang)
-        entrants = await self.storage.tournament_entrants(tournament.id)
+        entrants = await self.storage.tournaments.entrants(tournament.id)
         if tournament.status == "signup":
             return signup_text(tournament, title, entrants, lang), signup_view(tournament.id, lang), []
         if tournament.status == "cancelled" and (tournament.cancelled_by is None or tournament.round == 0):
@@ -602,7 +604,7 @@ class Tournaments:
             winner = next((e.name for e in entrants if e.user_id == tournament.winner_id), None)
             chart = await self._chart(tournament, order, out or {}, winner)
             return finished_text(tournament, title, winner, standings, lang), None, [chart] if chart else []
-        tables = await self.storage.tournament_tables(tournament.id, tournament.round)
+        tables = await self.storage.tournaments.tables(tournament.id, tournament.round)
         names = {e.user_id: e.name for e in entrants}
         return running_text(tournament, title, standings,
                             table_lines(tables, names, lang, self._bye_points(tournament, lang)), lang), None, []
@@ -635,8 +637,8 @@ class Tournaments:
 
     async def _knocked_out(self, tournament: TournamentRow) -> dict[int, int]:
         """player -> the round they went out in (a knockout)."""
-        tables = await self.storage.tournament_tables(tournament.id)
-        entrants = await self.storage.tournament_entrants(tournament.id)
+        tables = await self.storage.tournaments.tables(tournament.id)
+        entrants = await self.storage.tournaments.entrants(tournament.id)
         withdrawn = {e.user_id for e in entrants if e.withdrawn is not None}
         seeds = await self._seeds(tournament)
         out: dict[int, int] = {}
@@ -651,7 +653,7 @@ class Tournaments:
         return out
 
     async def _seeds(self, tournament: TournamentRow) -> dict[int, int]:
-        entrants = await self.storage.tournament_entrants(tournament.id)
+        entrants = await self.storage.tournaments.entrants(tournament.id)
         ordered = pairing.seeding([Entrant(e.user_id, e.rating, e.seq) for e in entrants])
         return {entrant.id: index for index, entrant in enumerate(ordered, start=1)}
 
@@ -699,10 +701,10 @@ class Tournaments:
         """Open the round's tables; when they are all over, pair the next round or finish. True
         if something could not be done now (Discord refused a thread) and is tried again later."""
         for _ in range(MAX_SWISS_ROUNDS + 64):  # byes-only rounds may follow one another; never loops for ever
-            tournament = await self.storage.tournament(tournament_id)
+            tournament = await self.storage.tournaments.get(tournament_id)
             if tournament is None or tournament.status != "running" or not self.owns_guild(tournament.guild_id):
                 return False
-            tables = await self.storage.tournament_tables(tournament.id, tournament.round)
+            tables = await self.storage.tournaments.tables(tournament.id, tournament.round)
             if tournament.round == 0 or all(table.over for table in tables):
                 if not await self._next_round(tournament):
                     return False
@@ -720,9 +722,9 @@ class Tournaments:
         """Pair and store the next round, or finish. True if a round was stored. Who left the
         server meanwhile is withdrawn first, so the pairing leaves them out."""
         if tournament.round >= 1:
-            await self._departures(tournament, [e.user_id for e in await self.storage.tournament_entrants(tournament.id)
-                                                if e.playing])
-        entrants = await self.storage.tournament_entrants(tournament.id)
+            entrants = await self.storage.tournaments.entrants(tournament.id)
+            await self._departures(tournament, [e.user_id for e in entrants if e.playing])
+        entrants = await self.storage.tournaments.entrants(tournament.id)
         playing = [Entrant(e.user_id, e.rating, e.seq) for e in entrants if e.playing]
         game = self.engine(tournament.game)
         results, byes, tables = await self.results(tournament)
@@ -743,7 +745,7 @@ class Tournaments:
         if not groups:
             await self._finish(tournament, entrants)
             return False
-        stored = await self.storage.tournament_next_round(tournament.id, round_no=tournament.round + 1, tables=groups)
+        stored = await self.storage.tournaments.next_round(tournament.id, round_no=tournament.round + 1, tables=groups)
         if stored:
             log.info("tournament=%s round %s paired: %s", tournament.id, tournament.round + 1,
                      " | ".join(",".join(map(str, group)) for group in groups))
@@ -786,7 +788,7 @@ class Tournaments:
     async def _finish(self, tournament: TournamentRow, entrants: Sequence[EntrantRow]) -> None:
         winner: int | None = None
         if tournament.format == "knockout":
-            finals = await self.storage.tournament_tables(tournament.id, tournament.round)
+            finals = await self.storage.tournaments.tables(tournament.id, tournament.round)
             withdrawn = {e.user_id for e in entrants if not e.playing}
             seeds = await self._seeds(tournament)
             for table in finals:
@@ -800,7 +802,7 @@ class Tournaments:
         # Everyone's final place is kept with the result (`/game stats` counts them).
         final = await self.order(dataclasses.replace(tournament, winner_id=winner), entrants)
         places = {entrant.user_id: place for place, entrant, *_rest in final}
-        if await self.storage.tournament_end(tournament.id, status="finished", winner_id=winner, places=places):
+        if await self.storage.tournaments.end(tournament.id, status="finished", winner_id=winner, places=places):
             log.info("tournament=%s finished; winner %s", tournament.id, winner)
 
     # ------------------------------------------------------------------- opening tables
@@ -815,11 +817,11 @@ class Tournaments:
             if thread_id is None:
                 return False
         game_id = table.game_id
-        names = {e.user_id: e.name for e in await self.storage.tournament_entrants(tournament.id)}
+        names = {e.user_id: e.name for e in await self.storage.tournaments.entrants(tournament.id)}
         if game_id is None:
             # The table's first player hosts its game (a lobby seats its host): no one else sits there.
             first = table.players[0]
-            row = await self.storage.create_lobby(
+            row = await self.storage.games.create_lobby(
                 guild_id=tournament.guild_id, channel_id=thread_id, game=tournament.game, host_id=first,
                 host_name=names.get(first, "?"), options=tournament.options, lang=lang,
                 writes_for=lambda new_id: [table_settings_write(new_id, tournament.settings),
@@ -828,11 +830,11 @@ class Tournaments:
         lobby = await self.moves.table(game_id)
         for user_id in table.players:
             if not lobby.has_player(user_id):
-                await self.storage.add_player(game_id, user_id, names.get(user_id, "?"))
+                await self.storage.games.add_player(game_id, user_id, names.get(user_id, "?"))
         await self.moves.change(game_id, self._starter(tournament, table))
         log.info("tournament=%s round=%s table=%s opened: game %s in thread %s", tournament.id, table.round,
                  table.number, game_id, thread_id)
-        withdrawn = {e.user_id for e in await self.storage.tournament_entrants(tournament.id) if not e.playing}
+        withdrawn = {e.user_id for e in await self.storage.tournaments.entrants(tournament.id) if not e.playing}
         for user_id in table.players:
             if user_id in withdrawn:
                 await self._computer_takes(game_id, user_id, lang)
@@ -859,9 +861,9 @@ class Tournaments:
                     await self._remove_thread(stray, tournament.id)
                 log.info("tournament=%s round=%s table=%s: thread %s made by an earlier try is the table's",
                          tournament.id, table.round, table.number, kept)
-                await self.storage.tournament_set_thread(tournament.id, table.round, table.number, kept)
+                await self.storage.tournaments.set_thread(tournament.id, table.round, table.number, kept)
                 return kept
-        await self.storage.tournament_thread_asked(tournament.id, table.round, table.number)
+        await self.storage.tournaments.thread_asked(tournament.id, table.round, table.number)
         thread = await attempt(lambda: channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             reason=f"tournament {tournament.id}, round {table.round}"))
@@ -869,7 +871,7 @@ class Tournaments:
             log.warning("tournament=%s round=%s table=%s: could not open a thread: %s", tournament.id, table.round,
                         table.number, thread.reason)
             return None
-        await self.storage.tournament_set_thread(tournament.id, table.round, table.number, thread.id)
+        await self.storage.tournaments.set_thread(tournament.id, table.round, table.number, thread.id)
         return int(thread.id)
 
     # ------------------------------------------------------------ threads lost
@@ -878,9 +880,9 @@ class Tournaments:
         """Discord says a thread was deleted, or archived (after a week without a message, or by a
         moderator): a table being played there is reopened (unarchived), or gets a new thread when
         its thread is gone or may not be reopened."""
-        for paired in await self.storage.tournament_tables_in_thread(thread_id):
+        for paired in await self.storage.tournaments.tables_in_thread(thread_id):
             assert paired.game_id is not None
-            game = await self.storage.get_game(paired.game_id)
+            game = await self.storage.games.get_game(paired.game_id)
             if game is None or game.status not in ("lobby", "active") or game.channel_id != thread_id:
                 continue
             if not deleted:
@@ -899,7 +901,7 @@ class Tournaments:
         bot.delivery.worker.on_channel_lost): a tournament table being played gets a new thread,
         made by the tournament's run (`_rehome`), where its game goes on. False if the game is no
         tournament's table being played."""
-        paired = await self.storage.tournament_table_of_game(game.id)
+        paired = await self.storage.tournaments.table_of_game(game.id)
         if paired is None or paired.status != "playing" or game.status not in ("lobby", "active"):
             return False
         if paired.thread_id is not None and paired.thread_id != game.channel_id:
@@ -907,7 +909,7 @@ class Tournaments:
             tournament = await self._tournament(paired.tournament_id)
             await self._move_game(tournament, paired, paired.thread_id)
             return True
-        if await self.storage.tournament_thread_lost(paired.tournament_id, paired.round, paired.number,
+        if await self.storage.tournaments.thread_lost(paired.tournament_id, paired.round, paired.number,
                                                      game.channel_id):
             log.info("tournament=%s round=%s table=%s: thread %s is lost; a new one is made", paired.tournament_id,
                      paired.round, paired.number, game.channel_id)
@@ -931,7 +933,7 @@ class Tournaments:
         people = [user for user in table.players if not is_computer_user(user)]
         text = words(tournament.lang, "thread_lost", players=" ".join(f"<@{user}>" for user in people),
                      id=tournament.id, round=table.round, number=table.number)
-        if await self.storage.tournament_game_moved(table.game_id, thread_id,
+        if await self.storage.delivery.game_moved(table.game_id, thread_id,
                                                     [notice_write(table.game_id, notice(text, people)),
                                                      owed_write(tournament.id)]):
             log.info("tournament=%s round=%s table=%s: game %s goes on in thread %s", tournament.id, table.round,
@@ -997,7 +999,7 @@ class Tournaments:
     async def next_due(self) -> float | None:
         if not self._recovered:
             return 0.0
-        due = [float(when) for when in (await self.storage.tournaments_next_due(), *self._retry_at.values(),
+        due = [float(when) for when in (await self.storage.tournaments.next_due(), *self._retry_at.values(),
                                         self._check_at if self.sharded else None, self._members_at)
                if when is not None and math.isfinite(when)]
         return min(due) if due else None
@@ -1011,9 +1013,9 @@ class Tournaments:
                 self._members_at = now + MEMBER_CHECK
             self._recovered = True
             self._check_at = now + SHARDED_CHECK
-            for tournament_id in await self.storage.tournaments_running():
+            for tournament_id in await self.storage.tournaments.running():
                 self.kick(tournament_id)
-            for tournament_id in await self.storage.tournaments_owed():
+            for tournament_id in await self.storage.tournaments.owed():
                 self.messages.kick(tournament_id)
         for tournament_id, when in list(self._retry_at.items()):
             if when <= now:
@@ -1024,10 +1026,10 @@ class Tournaments:
             if self._looking is None or self._looking.done():  # a look of a request per player: not in the pass
                 self._looking = asyncio.get_running_loop().create_task(self._look_for_departures(),
                                                                        name="tournament-departures")
-        for tournament_id in await self.storage.tournaments_signup_due(int(now)):
+        for tournament_id in await self.storage.tournaments.signup_due(int(now)):
             await self._signup_over(tournament_id)
-        for table in await self.storage.tournament_tables_due(int(now)):
-            if await self.storage.tournament_claim_overtime(table.tournament_id, table.round, table.number):
+        for table in await self.storage.tournaments.tables_due(int(now)):
+            if await self.storage.tournaments.claim_overtime(table.tournament_id, table.round, table.number):
                 try:
                     await self._time_up(table)
                 except Exception:
@@ -1043,7 +1045,7 @@ class Tournaments:
             try:
                 self.check_field(tournament, len(entrants))
             except Refusal:
-                if await self.storage.tournament_end(tournament.id, status="cancelled"):
+                if await self.storage.tournaments.end(tournament.id, status="cancelled"):
                     log.info("tournament=%s cancelled: %d signed up", tournament.id, len(entrants))
                 self.messages.kick(tournament.id)
                 return
@@ -1063,7 +1065,7 @@ class Tournaments:
             await self._score_as_it_stands(paired.game_id, lang)
         else:
             await self._computer_finishes(paired.game_id, lang, words(lang, "time_up_computer"))
-        await self.storage.tournament_owe(tournament.id)
+        await self.storage.tournaments.owe(tournament.id)
         self.messages.kick(tournament.id)
 
     async def _score_as_it_stands(self, game_id: int, lang: str, *, cancelled: int | None = None) -> None:
@@ -1112,7 +1114,7 @@ class Tournaments:
                            notice: str | None = notice) -> Change | None:
                 if current.status != "active":
                     return None
-                if (await self.storage.days_seats(current.id)).get(seat, {}).get("computer"):
+                if (await self.storage.days.seats(current.id)).get(seat, {}).get("computer"):
                     return None
                 said = () if notice is None else ({"content": notice, "mentions": []},)
                 return SeatSetting(table=current, game=game, state=game.from_dict(current.state or {}), seat=seat,

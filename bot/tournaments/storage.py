@@ -1,4 +1,4 @@
-"""What tournaments store (migration 11), beside the games:
+"""What tournaments store (`bot.tournaments.migrations`), beside the games:
 
 - `tournaments`: each tournament, its settings, its status and round, who cancelled it, and its
   one message (the sign-up, later the standings), which owes an edit while `wanted` > `shown`
@@ -15,22 +15,17 @@ transaction that ends it (bot.tournaments.listener), and a round's tables in the
 the tournament on to that round (a compare-and-swap on the round): a restart at any point finds
 each table either not made yet or made whole.
 
-A mixin of `bot.storage.Storage`, over the same connection and lock.
+A repository over the database it holds.
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.storage.queries import Write
-
-if TYPE_CHECKING:
-    import aiosqlite
+from bot.storage.database import Database, Write
 
 OPEN = ("signup", "running")
 
@@ -166,24 +161,20 @@ def result_write(tournament_id: int, round_no: int, number: int, result: dict[st
             (json.dumps(result), tournament_id, round_no, number))
 
 
-class TournamentStore:
-    if TYPE_CHECKING:  # the store's core (bot.storage.core.CoreStore), which this is mixed into
-        _lock: asyncio.Lock
+class TournamentRepository:
+    """What tournaments store (see the module's docstring), over the database it holds."""
 
-        def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
-        async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]: ...
-        async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
-        async def _update(self, sql: str, params: tuple[Any, ...]) -> None: ...
-        async def apply(self, writes: Sequence[Write]) -> None: ...
+    def __init__(self, database: Database) -> None:
+        self.db = database
 
     # ------------------------------------------------------------------------- tournaments
 
-    async def tournament_create(self, *, guild_id: int, channel_id: int, host_id: int, game: str, format: str,
-                                size: int, rounds: int | None, options: dict[str, str], settings: dict[str, Any],
-                                game_time: int | None, overtime: str, signup_until: int | None,
-                                lang: str) -> int:
+    async def create(self, *, guild_id: int, channel_id: int, host_id: int, game: str, format: str,
+                     size: int, rounds: int | None, options: dict[str, str], settings: dict[str, Any],
+                     game_time: int | None, overtime: str, signup_until: int | None,
+                     lang: str) -> int:
         now = _now()
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO tournaments (guild_id, channel_id, host_id, game, format, size, rounds, options, "
                 "settings, game_time, overtime, signup_until, lang, status, created_at, updated_at) "
@@ -193,26 +184,26 @@ class TournamentStore:
             assert cursor.lastrowid is not None
             return int(cursor.lastrowid)
 
-    async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        row = await self._row("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        row = await self.db.row("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         return None if row is None else _tournament(row)
 
-    async def tournaments_in(self, guild_id: int, statuses: Sequence[str] = OPEN) -> list[TournamentRow]:
+    async def in_guild(self, guild_id: int, statuses: Sequence[str] = OPEN) -> list[TournamentRow]:
         """The server's tournaments with one of `statuses`, newest first."""
         marks = ", ".join("?" * len(statuses))
-        rows = await self._rows(f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) "
-                                f"ORDER BY id DESC", (guild_id, *statuses))
+        rows = await self.db.rows(f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) "
+                                  f"ORDER BY id DESC", (guild_id, *statuses))
         return [_tournament(row) for row in rows]
 
-    async def tournaments_running(self) -> list[int]:
-        rows = await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
+    async def running(self) -> list[int]:
+        rows = await self.db.rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
         return [row["id"] for row in rows]
 
-    async def tournament_begin(self, tournament_id: int, *, rounds: int, schedule: list[Any] | None,
-                               ratings: dict[int, float]) -> bool:
+    async def begin(self, tournament_id: int, *, rounds: int, schedule: list[Any] | None,
+                    ratings: dict[int, float]) -> bool:
         """Sign-up -> running, with the rounds to play, a round robin's schedule and everyone's
         seeding rating. False if it was not in the sign-up any more."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET status = 'running', rounds = ?, schedule = ?, wanted = wanted + 1, "
                 "updated_at = ? WHERE id = ? AND status = 'signup'",
@@ -224,23 +215,23 @@ class TournamentStore:
                                  (rating, tournament_id, user_id))
             return True
 
-    async def tournament_change_settings(self, tournament_id: int, *, settings: dict[str, Any],
-                                         signup_until: int | None) -> bool:
+    async def change_settings(self, tournament_id: int, *, settings: dict[str, Any],
+                              signup_until: int | None) -> bool:
         """The organiser's change in the sign-up: the tables' settings and when the sign-up closes.
         False if it is not in the sign-up any more (it started meanwhile)."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET settings = ?, signup_until = ?, wanted = wanted + 1, updated_at = ? "
                 "WHERE id = ? AND status = 'signup'", (json.dumps(settings), signup_until, _now(), tournament_id))
             return cursor.rowcount == 1
 
-    async def tournament_end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
-                             places: dict[int, int] | None = None, cancelled_by: int | None = None,
-                             cancel_tables: str | None = None) -> bool:
+    async def end(self, tournament_id: int, *, status: str, winner_id: int | None = None,
+                  places: dict[int, int] | None = None, cancelled_by: int | None = None,
+                  cancel_tables: str | None = None) -> bool:
         """Running or in the sign-up -> finished (with its winner and everyone's final place) or
         cancelled (by an organiser, and what becomes of its open tables). False if it had ended
         already."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET status = ?, winner_id = ?, cancelled_by = ?, cancel_tables = ?, "
                 "wanted = wanted + 1, updated_at = ? WHERE id = ? AND status IN ('signup', 'running')",
@@ -252,12 +243,12 @@ class TournamentStore:
                                  (place, tournament_id, user_id))
             return True
 
-    async def tournament_next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
-                                    writes: Sequence[Write] = ()) -> bool:
+    async def next_round(self, tournament_id: int, *, round_no: int, tables: Sequence[Sequence[int]],
+                         writes: Sequence[Write] = ()) -> bool:
         """The tournament moves on to `round_no` with its tables in order (each in seat order,
         pending; a table of one is a bye, over at once), if it is still at the round before (else
         False: another process moved it on first)."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET round = ?, wanted = wanted + 1, updated_at = ? WHERE id = ? AND round = ? "
                 "AND status = 'running'", (round_no, _now(), tournament_id, round_no - 1))
@@ -273,14 +264,14 @@ class TournamentStore:
 
     # ----------------------------------------------------------------------------- players
 
-    async def tournament_entrants(self, tournament_id: int) -> list[EntrantRow]:
-        rows = await self._rows("SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY seq",
-                                (tournament_id,))
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        rows = await self.db.rows("SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY seq",
+                                  (tournament_id,))
         return [_entrant(row) for row in rows]
 
-    async def tournament_join(self, tournament_id: int, user_id: int, name: str, rating: float) -> bool:
+    async def join(self, tournament_id: int, user_id: int, name: str, rating: float) -> bool:
         """Sign up (only while the sign-up is open). False if they had signed up already."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, rating, seq) SELECT ?, ?, ?, ?, "
                 "COALESCE((SELECT MAX(seq) FROM tournament_players WHERE tournament_id = ?), 0) + 1 "
@@ -292,9 +283,9 @@ class TournamentStore:
             await db.execute(*owed_write(tournament_id))
             return True
 
-    async def tournament_leave(self, tournament_id: int, user_id: int) -> bool:
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Take back a sign-up (only while the sign-up is open). False if they had not signed up."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND EXISTS "
                 "(SELECT 1 FROM tournaments WHERE id = ? AND status = 'signup')",
@@ -304,11 +295,11 @@ class TournamentStore:
             await db.execute(*owed_write(tournament_id))
             return True
 
-    async def tournament_withdraw(self, tournament_id: int, user_id: int, round_no: int, *,
-                                  left_server: bool = False) -> bool:
+    async def withdraw(self, tournament_id: int, user_id: int, round_no: int, *,
+                       left_server: bool = False) -> bool:
         """A player leaves a running tournament in round `round_no` (`left_server`: because they
         left the server). False if they were not in it (or had withdrawn already)."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournament_players SET withdrawn = ?, left_server = ? WHERE tournament_id = ? "
                 "AND user_id = ? AND withdrawn IS NULL", (round_no, int(left_server), tournament_id, user_id))
@@ -319,141 +310,123 @@ class TournamentStore:
 
     # ------------------------------------------------------------------------------ tables
 
-    async def tournament_tables(self, tournament_id: int, round_no: int | None = None) -> list[TableRow]:
+    async def tables(self, tournament_id: int, round_no: int | None = None) -> list[TableRow]:
         """The tournament's tables (of one round), by round and number."""
         if round_no is None:
-            rows = await self._rows("SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
-                                    (tournament_id,))
+            rows = await self.db.rows("SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, number",
+                                      (tournament_id,))
         else:
-            rows = await self._rows("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ? "
-                                    "ORDER BY number", (tournament_id, round_no))
+            rows = await self.db.rows("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                                      "ORDER BY number", (tournament_id, round_no))
         return [_table(row) for row in rows]
 
-    async def tournament_table_of_game(self, game_id: int) -> TableRow | None:
-        row = await self._row("SELECT * FROM tournament_tables WHERE game_id = ?", (game_id,))
+    async def table_of_game(self, game_id: int) -> TableRow | None:
+        row = await self.db.row("SELECT * FROM tournament_tables WHERE game_id = ?", (game_id,))
         return None if row is None else _table(row)
 
-    async def tournament_thread_asked(self, tournament_id: int, round_no: int, number: int) -> None:
+    async def thread_asked(self, tournament_id: int, round_no: int, number: int) -> None:
         """The table's thread is about to be asked of Discord: stored first, so that a retry
         (after a crash or a lost answer) looks for a thread made meanwhile before asking again."""
-        await self._update("UPDATE tournament_tables SET thread_asked_at = ? WHERE tournament_id = ? AND round = ? "
-                           "AND number = ? AND thread_id IS NULL", (_now(), tournament_id, round_no, number))
+        await self.db.update("UPDATE tournament_tables SET thread_asked_at = ? WHERE tournament_id = ? AND round = ? "
+                             "AND number = ? AND thread_id IS NULL", (_now(), tournament_id, round_no, number))
 
-    async def tournament_set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
-        await self._update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
-                           "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
+    async def set_thread(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> None:
+        await self.db.update("UPDATE tournament_tables SET thread_id = ? WHERE tournament_id = ? AND round = ? "
+                             "AND number = ? AND thread_id IS NULL", (thread_id, tournament_id, round_no, number))
 
-    async def tournament_tables_in_thread(self, thread_id: int) -> list[TableRow]:
+    async def tables_in_thread(self, thread_id: int) -> list[TableRow]:
         """The tables being played in a thread (one, unless a thread was found twice)."""
-        rows = await self._rows("SELECT * FROM tournament_tables WHERE thread_id = ? AND status = 'playing' "
-                                "AND game_id IS NOT NULL", (thread_id,))
+        rows = await self.db.rows("SELECT * FROM tournament_tables WHERE thread_id = ? AND status = 'playing' "
+                                  "AND game_id IS NOT NULL", (thread_id,))
         return [_table(row) for row in rows]
 
-    async def tournament_thread_lost(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> bool:
+    async def thread_lost(self, tournament_id: int, round_no: int, number: int, thread_id: int) -> bool:
         """The table's thread is deleted (or closed for good): the table is to get a new one, found
         by the runner as a table being played without a thread. False if it had another thread
         already."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournament_tables SET thread_id = NULL WHERE tournament_id = ? AND round = ? AND number = ? "
                 "AND thread_id = ? AND status = 'playing'", (tournament_id, round_no, number, thread_id))
             return cursor.rowcount == 1
 
-    async def tournament_game_moved(self, game_id: int, thread_id: int, writes: Sequence[Write] = ()) -> bool:
-        """A table's game goes on in a new thread: its turn is posted there afresh (mentioning all
-        it waits for, like a deleted board), with `writes` (the notice that tells the players) in
-        the same transaction; edits still owed to messages of the old thread are dropped. False
-        if the game is over (nothing moves)."""
-        async with self._lock, self._transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET channel_id = ?, board_owed = 1, turn_number = turn_number + 1, turn_pings = 'null', "
-                "board_message_id = NULL, lobby_message_id = NULL WHERE id = ? AND channel_id <> ? "
-                "AND status IN ('lobby', 'active')", (thread_id, game_id, thread_id))
-            if cursor.rowcount != 1:
-                return False
-            await db.execute("DELETE FROM deliveries WHERE game_id = ? AND kind IN ('close', 'late', 'lobby')",
-                             (game_id,))
-            for sql, params in writes:
-                await db.execute(sql, params)
-            return True
-
-    async def tournament_claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
+    async def claim_overtime(self, tournament_id: int, round_no: int, number: int) -> bool:
         """The table's time ran out (or its tournament was cancelled): True for the one process
         that applies the rule."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournament_tables SET overtime = 1 WHERE tournament_id = ? AND round = ? AND number = ? "
                 "AND overtime = 0 AND status = 'playing'", (tournament_id, round_no, number))
             return cursor.rowcount == 1
 
-    async def tournament_overtime(self, game_id: int) -> tuple[int, str] | None:
+    async def overtime(self, game_id: int) -> tuple[int, str] | None:
         """Whether the computer finishes the game of a tournament table, because its time ran out
         or its tournament was cancelled: (tournament id, its status), or None."""
-        row = await self._row("SELECT t.id AS id, t.status AS status FROM tournament_tables tt JOIN tournaments t "
-                              "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
+        row = await self.db.row("SELECT t.id AS id, t.status AS status FROM tournament_tables tt JOIN tournaments t "
+                                "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
         return None if row is None else (row["id"], row["status"])
 
     # ------------------------------------------------------------------------------ timers
 
-    async def tournaments_next_due(self) -> int | None:
+    async def next_due(self) -> int | None:
         """When the next sign-up closes or the next table runs out of time."""
-        signup = (await self._row("SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'"))[0]
-        table = (await self._row("SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' "
-                                 "AND overtime = 0"))[0]
+        signup = (await self.db.row("SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'"))[0]
+        table = (await self.db.row("SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' "
+                                   "AND overtime = 0"))[0]
         due = [when for when in (signup, table) if when is not None]
         return min(due) if due else None
 
-    async def tournaments_signup_due(self, now: int) -> list[int]:
-        return [row["id"] for row in await self._rows(
+    async def signup_due(self, now: int) -> list[int]:
+        return [row["id"] for row in await self.db.rows(
             "SELECT id FROM tournaments WHERE status = 'signup' AND signup_until <= ? ORDER BY id", (now,))]
 
-    async def tournament_tables_due(self, now: int) -> list[TableRow]:
-        rows = await self._rows("SELECT * FROM tournament_tables WHERE status = 'playing' AND overtime = 0 "
-                                "AND due_at <= ? ORDER BY due_at, tournament_id, round, number", (now,))
+    async def tables_due(self, now: int) -> list[TableRow]:
+        rows = await self.db.rows("SELECT * FROM tournament_tables WHERE status = 'playing' AND overtime = 0 "
+                                  "AND due_at <= ? ORDER BY due_at, tournament_id, round, number", (now,))
         return [_table(row) for row in rows]
 
     # ----------------------------------------------------------------------------- message
 
-    async def tournaments_owed(self) -> list[int]:
+    async def owed(self) -> list[int]:
         """Tournaments whose message owes an edit."""
-        return [row["id"] for row in await self._rows("SELECT id FROM tournaments WHERE wanted > shown ORDER BY id")]
+        return [row["id"] for row in await self.db.rows("SELECT id FROM tournaments WHERE wanted > shown ORDER BY id")]
 
-    async def tournament_shown(self, tournament_id: int, *, message_id: int, shown: int) -> None:
+    async def shown(self, tournament_id: int, *, message_id: int, shown: int) -> None:
         """The message `message_id` shows what was owed up to `shown`."""
-        await self._update("UPDATE tournaments SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
-                           "WHERE id = ?", (message_id, shown, shown, tournament_id))
+        await self.db.update("UPDATE tournaments SET message_id = ?, shown = CASE WHEN shown > ? THEN shown ELSE ? END "
+                             "WHERE id = ?", (message_id, shown, shown, tournament_id))
 
-    async def tournament_message_gone(self, tournament_id: int, message_id: int) -> bool:
+    async def message_gone(self, tournament_id: int, message_id: int) -> bool:
         """The message was deleted: a new one is owed (posted with a nonce of its own). False if
         the tournament had moved on to another message already."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE tournaments SET message_id = NULL, posts = posts + 1, wanted = wanted + 1 WHERE id = ? "
                 "AND message_id = ?", (tournament_id, message_id))
             return cursor.rowcount == 1
 
-    async def tournaments_with_message(self, channel_id: int, message_ids: Sequence[int]) -> list[tuple[int, int]]:
+    async def with_message(self, channel_id: int, message_ids: Sequence[int]) -> list[tuple[int, int]]:
         """The open tournaments whose message is one of `message_ids` in the channel: (id, message id)."""
         if not message_ids:
             return []
         marks = ", ".join("?" * len(message_ids))
-        rows = await self._rows(f"SELECT id, message_id FROM tournaments WHERE message_id IN ({marks}) "
-                                f"AND channel_id = ? AND status IN ('signup', 'running')",
-                                (*message_ids, channel_id))
+        rows = await self.db.rows(f"SELECT id, message_id FROM tournaments WHERE message_id IN ({marks}) "
+                                  f"AND channel_id = ? AND status IN ('signup', 'running')",
+                                  (*message_ids, channel_id))
         return [(row["id"], row["message_id"]) for row in rows]
 
-    async def tournament_messages_shown(self) -> list[tuple[int, int, int, int]]:
+    async def messages_shown(self) -> list[tuple[int, int, int, int]]:
         """Every open tournament's message as stored: (id, guild id, channel id, message id)."""
-        rows = await self._rows("SELECT id, guild_id, channel_id, message_id FROM tournaments WHERE "
-                                "message_id IS NOT NULL AND status IN ('signup', 'running') ORDER BY id")
+        rows = await self.db.rows("SELECT id, guild_id, channel_id, message_id FROM tournaments WHERE "
+                                  "message_id IS NOT NULL AND status IN ('signup', 'running') ORDER BY id")
         return [(row["id"], row["guild_id"], row["channel_id"], row["message_id"]) for row in rows]
 
-    async def tournament_owe(self, tournament_id: int) -> None:
-        await self.apply([owed_write(tournament_id)])
+    async def owe(self, tournament_id: int) -> None:
+        await self.db.apply([owed_write(tournament_id)])
 
     # ------------------------------------------------------------------------------ records
 
-    async def tournament_records(self, guild_id: int, user_id: int, game: str | None = None) -> list[TournamentRecord]:
+    async def records(self, guild_id: int, user_id: int, game: str | None = None) -> list[TournamentRecord]:
         """A player's finished tournaments on a server, one record per game (by game name)."""
         sql = ("SELECT t.game AS game, COUNT(*) AS played, "
                "SUM(CASE WHEN t.winner_id = p.user_id THEN 1 ELSE 0 END) AS won, MIN(p.place) AS best "
@@ -463,16 +436,16 @@ class TournamentStore:
         if game is not None:
             sql += " AND t.game = ?"
             params += (game,)
-        rows = await self._rows(sql + " GROUP BY t.game ORDER BY t.game", params)
+        rows = await self.db.rows(sql + " GROUP BY t.game ORDER BY t.game", params)
         return [TournamentRecord(row["game"], int(row["played"]), int(row["won"] or 0),
                                  None if row["best"] is None else int(row["best"])) for row in rows]
 
     # ------------------------------------------------------------------------------ servers
 
-    async def tournament_role(self, guild_id: int) -> int | None:
-        row = await self._row("SELECT role_id FROM tournament_guilds WHERE guild_id = ?", (guild_id,))
+    async def role(self, guild_id: int) -> int | None:
+        row = await self.db.row("SELECT role_id FROM tournament_guilds WHERE guild_id = ?", (guild_id,))
         return None if row is None else row["role_id"]
 
-    async def set_tournament_role(self, guild_id: int, role_id: int | None) -> None:
-        await self._update("INSERT INTO tournament_guilds (guild_id, role_id) VALUES (?, ?) ON CONFLICT (guild_id) "
-                           "DO UPDATE SET role_id = excluded.role_id", (guild_id, role_id))
+    async def set_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.db.update("INSERT INTO tournament_guilds (guild_id, role_id) VALUES (?, ?) ON CONFLICT (guild_id) "
+                             "DO UPDATE SET role_id = excluded.role_id", (guild_id, role_id))

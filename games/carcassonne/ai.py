@@ -12,8 +12,8 @@ import random
 from typing import TYPE_CHECKING
 
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, Square
-from games.carcassonne.data import OPPOSITE_HALF, OPPOSITE_SIDE, SIDE_NAMES, STEP
-from games.carcassonne.rules import feature_points, final_scoring, follower_spots, squares_offered
+from games.carcassonne.data import SIDE_NAMES
+from games.carcassonne.rules import feature_points, final_scoring, first_group, follower_spots, squares_offered
 from games.carcassonne.state import CarcassonneState
 from games.core import Action
 
@@ -35,13 +35,15 @@ def suggest(game: Carcassonne, state: CarcassonneState, seat: int, rng: random.R
     if phase in ("place", "rotate"):
         # The best plan that the steps taken so far this turn still allow: its own choices always
         # allow the best, and after someone else's (a hint followed, the strong player's search)
-        # it finishes their square or group as well as it can instead of stepping back.
+        # it finishes their square or group as well as it can instead of stepping back. The
+        # group the turn starts with is nobody's choice: from it, another group is one step.
         groups = squares_offered(state).groups if phase == "place" else ()
+        chosen = state.area is not None and state.area != first_group(state)
         for _, (square, rot, _) in _plans(state, seat):
             if phase == "rotate":
                 if square == state.square:
                     return Action("turn", (SIDE_NAMES[rot],))
-            elif groups and state.area is None:
+            elif groups and not chosen and (state.area is None or square not in groups[state.area]):
                 return Action("group", (str(next(k for k, group in enumerate(groups) if square in group) + 1),))
             elif not groups or (state.area is not None and square in groups[state.area]):
                 return Action("at", (f"{square[0]},{square[1]}",))
@@ -92,7 +94,7 @@ def _plans(state: CarcassonneState, seat: int) -> list[Plan]:
     holders = _holders(state, board)
     plans: list[Plan] = []
     for square, rots in state.fits.items():
-        before = _value(state, board, _touched_before(board, square), seat, holders)
+        before = _value(state, board, board.touched(square), seat, holders)
         for rot in rots:
             value = _placement_value(state, seat, square, rot, before)
             # a tiny tie-break that stays the same over the sub-steps of one turn
@@ -201,30 +203,6 @@ def _share(counts: dict[int, int], seat: int) -> float:
     return -OTHERS_WEIGHT
 
 
-def _touched_before(board: Board, square: Square) -> set[int]:
-    x, y = square
-    roots: set[int] = set()
-    for side, (dx, dy) in enumerate(STEP):
-        other = board.pos.get((x + dx, y + dy))
-        if other is None:
-            continue
-        o = board.oriented(other)
-        base = other * NODE_STRIDE
-        opp = OPPOSITE_SIDE[side]
-        if o.side_seg[opp] >= 0:
-            roots.add(board.find(base + o.side_seg[opp]))
-        for half in (2 * side, 2 * side + 1):
-            seg = o.half_seg[OPPOSITE_HALF[half]]
-            if seg >= 0:
-                roots.add(board.find(base + seg))
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            other = board.pos.get((x + dx, y + dy))
-            if other is not None and board.oriented(other).kinds[0] == "cloister":
-                roots.add(board.find(other * NODE_STRIDE))
-    return roots
-
-
 def _touched_after(board: Board, index: int) -> set[int]:
     x, y = board.tiles[index][1:3]
     roots = {board.find(n) for n in board.nodes_of(index)}
@@ -246,7 +224,7 @@ def _placement_value(state: CarcassonneState, seat: int, square: Square, rot: in
     the features the square touches are worth to the seat now, if already known."""
     before_board = state.board
     if before is None:
-        before = _value(state, before_board, _touched_before(before_board, square), seat, _holders(state, before_board))
+        before = _value(state, before_board, before_board.touched(square), seat, _holders(state, before_board))
     after_board = before_board.place(state.drawn_tile(), square, rot)
     index = len(after_board.tiles) - 1
     roots = _touched_after(after_board, index)

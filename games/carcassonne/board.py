@@ -157,6 +157,32 @@ class Board:
         base = index * NODE_STRIDE
         return (base + seg for seg in range(len(self.oriented(index).kinds)))
 
+    def touched(self, square: Square) -> set[int]:
+        """The roots of the features a tile on the empty `square` would touch: those of the
+        neighbours' edges facing it (city or road across an edge, fields along its halves) and
+        of the cloisters round it."""
+        x, y = square
+        roots: set[int] = set()
+        for side, (dx, dy) in enumerate(STEP):
+            other = self.pos.get((x + dx, y + dy))
+            if other is None:
+                continue
+            o = self.oriented(other)
+            base = other * NODE_STRIDE
+            opp = OPPOSITE_SIDE[side]
+            if o.side_seg[opp] >= 0:
+                roots.add(self.find(base + o.side_seg[opp]))
+            for half in (2 * side, 2 * side + 1):
+                seg = o.half_seg[OPPOSITE_HALF[half]]
+                if seg >= 0:
+                    roots.add(self.find(base + seg))
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                other = self.pos.get((x + dx, y + dy))
+                if other is not None and self.oriented(other).kinds[0] == "cloister":
+                    roots.add(self.find(other * NODE_STRIDE))
+        return roots
+
 
 def _north_to_south(square: Square) -> tuple[int, int]:
     return square[1], square[0]

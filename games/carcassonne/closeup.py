@@ -14,14 +14,16 @@ tile is drawn twice, and places one hidden row apart were read as one piece of l
 
 When all squares where the drawn tile fits can be shown so, in one to three panels, the picture
 shows them all and the player taps the square at once. Otherwise they are offered in groups,
-each as large as one panel, and the player picks the group first (`square_plan`).
+each as large as one panel (`square_plan`); the first picture shows one of them close up already
+(`featured_group`: the one around the player's followers), and the menu offers its squares and
+the other groups.
 
 A layout is a box of the landscape, `(x0, y0, columns, rows)`, or `("side", parts)` (the parts
 beside each other, west to east) or `("stack", parts)` (above each other, north to south).
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -411,6 +413,24 @@ def _middle(start: int, length: int, room: int, low: int, width: int) -> int:
     return max(low, min(at, low + width - room))
 
 
+def featured_group(groups: Sequence[Sequence[Square]], followers: Collection[Square],
+                   joining: Collection[Square] = ()) -> int:
+    """The group shown close up first: the one with the most squares `joining` (where a tile
+    would touch a feature holding one of the player's followers), then the most beside (or
+    diagonally beside) a tile bearing one (`followers`: those tiles' squares), then the nearest
+    to one, then the largest, then the first. Where a player extends what they hold is where
+    they most often place (bench/carcassonne_taps.py); it reads only the landscape and the
+    player's own followers, never what a computer player would make of the drawn tile (that is
+    a hint, which tables may switch off)."""
+    def rank(k: int) -> tuple[int, int, int, int, int]:
+        group = groups[k]
+        joins = sum(1 for square in group if square in joining)
+        beside = sum(1 for x, y in group for fx, fy in followers if max(abs(x - fx), abs(y - fy)) <= 1)
+        nearest = min((abs(x - fx) + abs(y - fy) for x, y in group for fx, fy in followers), default=0)
+        return joins, beside, -nearest, len(group), -k
+    return max(range(len(groups)), key=rank)
+
+
 # ----------------------------------------------------------------------------------------
 # The squares of main's engine (before close-ups), for replaying its records
 
@@ -427,4 +447,4 @@ def legacy_groups(squares: list[Square]) -> list[list[Square]]:
 
 
 __all__ = ["APART", "CLOSE_UP", "COLUMNS", "SIDE_COLUMNS", "SquarePlan", "arrangements", "boxes_of",
-           "legacy_groups", "rows_shown", "square_plan"]
+           "featured_group", "legacy_groups", "rows_shown", "square_plan"]

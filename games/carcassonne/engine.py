@@ -2,13 +2,16 @@
 
 A turn is a few sub-steps, each offered through `legal_actions` (canonical action texts):
   group <k>           when the board picture cannot show every square where the tile fits close
-                      up (games.carcassonne.closeup): first pick a group of squares lying together
-                      (k from 1); the picture then shows that group close up
+                      up (games.carcassonne.closeup), it shows one group of squares lying together
+                      close up (first the one around the player's followers: `featured_group`)
+                      and offers its squares and the other groups (k from 1): picking one shows
+                      that group close up
   at <x>,<y>          the square for the drawn tile (the start tile is at 0,0; y grows southwards);
                       any square where it fits is taken, in a group picked or not (a group only
                       narrows what the menu offers)
   turn <N|E|S|W>      where the tile's printed top points; only rotations that fit, one per look
-  back                choose another square (or group)
+  back                choose another square (from the rotations), or see every group framed and
+                      numbered on the whole landscape (from a group's squares)
   area <k>            not offered: the group of squares of games recorded before close-ups (runs
                       of 20 squares when more than 24 fit), still taken so their records replay
   robber <space>      after a robber tile: put (or move) your robber beside another player's
@@ -50,7 +53,15 @@ from games.carcassonne.data import (
     TILES as TILE_TYPES,
 )
 from games.carcassonne.grid import square_name
-from games.carcassonne.rules import feature_points, final_scoring, follower_spots, majority, spot_names, squares_offered
+from games.carcassonne.rules import (
+    feature_points,
+    final_scoring,
+    first_group,
+    follower_spots,
+    majority,
+    spot_names,
+    squares_offered,
+)
 from games.carcassonne.state import CarcassonneState
 from games.carcassonne.views import build_view
 from games.core import (
@@ -160,9 +171,11 @@ class Carcassonne:
         if phase == "place":
             plan = squares_offered(state)
             if plan.groups:
-                if state.area is None:
+                if state.area is None:  # the whole landscape, every group framed and numbered
                     return [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
-                return [Action("at", (_sq(sq),)) for sq in plan.groups[state.area]] + [Action("back")]
+                # a group close up: its squares, any other group at once, and the whole landscape
+                others = [Action("group", (str(k + 1),)) for k in range(len(plan.groups)) if k != state.area]
+                return [Action("at", (_sq(sq),)) for sq in plan.groups[state.area]] + others + [Action("back")]
             return [Action("at", (_sq(sq),)) for sq in plan.order]
         if phase == "rotate":
             rots = state.fits[state.chosen_square()]
@@ -348,6 +361,7 @@ class Carcassonne:
             fits = state.board.fits(code)
             if fits:
                 state.drawn, state.fits, state.phase = code, fits, "place"
+                state.area = first_group(state)  # shown close up at once: no extra tap for its squares
                 return
             state.set_aside.append(code)
             events.append(Event(msg("carcassonne.event.set_aside", tile=_tile_term(code)), kind="draw"))
@@ -382,11 +396,19 @@ class Carcassonne:
         action = _canonical(action)
         verb, args = action.verb, action.args
         try:
-            if verb == "group":  # numbered like the groups on the board: "2 · Squares 6–9"
-                first, last = _group_numbers(squares_offered(state).groups, int(args[0]) - 1)
-                squares = (msg("carcassonne.label.area_one", number=first) if first == last
-                           else msg("carcassonne.label.area", first=first, last=last))
-                return msg("carcassonne.label.numbered", n=int(args[0]), label=squares)
+            if verb == "group":
+                # numbered like the groups on the board, and where it lies (the overview's grid
+                # marks find it while another group is shown close up): "2 · Squares 6–9 · K3–M5"
+                groups = squares_offered(state).groups
+                first, last = _group_numbers(groups, int(args[0]) - 1)
+                group = groups[int(args[0]) - 1]
+                xs, ys = [sq[0] for sq in group], [sq[1] for sq in group]
+                if first == last:
+                    where = msg("carcassonne.label.group_one", number=first, square=square_name(*group[0]))
+                else:
+                    where = msg("carcassonne.label.group", first=first, last=last,
+                                corner=square_name(min(xs), min(ys)), other=square_name(max(xs), max(ys)))
+                return msg("carcassonne.label.numbered", n=int(args[0]), label=where)
             if verb == "area":
                 first, last = _group_numbers(legacy_groups(list(state.fits)), int(args[0]) - 1)
                 return msg("carcassonne.label.area", first=first, last=last)
@@ -395,7 +417,7 @@ class Carcassonne:
                 number = squares_offered(state).order.index(sq) + 1
                 return msg("carcassonne.label.at", number=number, square=square_name(*sq))
             if verb == "back":
-                return msg("carcassonne.label.back")
+                return msg("carcassonne.label.map" if state.phase == "place" else "carcassonne.label.back")
             if verb == "turn":
                 # Numbered like the pictures of the rotations on the board (in the view's order).
                 rot = SIDE_NAMES.index(args[0])
@@ -535,8 +557,9 @@ def _group_numbers(groups: Sequence[Sequence[Square]], k: int) -> tuple[int, int
 
 def _taken_unoffered(game: Carcassonne, state: CarcassonneState, seat: int, action: Action) -> bool:
     """Moves taken in the placing step though no menu offers them: any square where the tile
-    fits (a group only narrows the menu), `back` with no group picked (nothing happens), and a
-    group of games recorded before close-ups (`area k`)."""
+    fits (a group only narrows the menu), `back` with no group picked (nothing happens), the
+    group shown already (recorded when it was picked from the whole landscape), and a group of
+    games recorded before close-ups (`area k`)."""
     if state.phase != "place" or seat != state.turn or game.outcome(state) is not None:
         return False
     try:
@@ -546,6 +569,8 @@ def _taken_unoffered(game: Carcassonne, state: CarcassonneState, seat: int, acti
             return True
         if action.verb == "area" and len(action.args) == 1:
             return 1 <= int(action.args[0]) <= len(legacy_groups(list(state.fits)))
+        if action.verb == "group" and len(action.args) == 1:
+            return 1 <= int(action.args[0]) <= len(squares_offered(state).groups)
     except ValueError:
         return False
     return False
@@ -799,5 +824,5 @@ def _final_outcome(state: CarcassonneState) -> Outcome:
                    details={"breakdown": state.breakdown or []})
 
 
-__all__ = ["Carcassonne", "final_scoring", "feature_points", "follower_spots", "majority", "spot_names",
+__all__ = ["Carcassonne", "final_scoring", "feature_points", "first_group", "follower_spots", "majority", "spot_names",
            "squares_offered"]

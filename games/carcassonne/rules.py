@@ -4,7 +4,7 @@ feature scores. Beneath all three, so that none imports another to use them."""
 from __future__ import annotations
 
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board
-from games.carcassonne.closeup import SquarePlan, square_plan
+from games.carcassonne.closeup import SquarePlan, featured_group, square_plan
 from games.carcassonne.data import (
     CITY_PER_PENNANT,
     CITY_PER_TILE,
@@ -22,6 +22,21 @@ def squares_offered(state: CarcassonneState) -> SquarePlan:
     """How the squares where the drawn tile fits are offered: all at once, shown close up in one
     picture, or in groups lying together (games.carcassonne.closeup); and how they are numbered."""
     return square_plan(state.fits, state.seats, state.board.pos)
+
+
+def first_group(state: CarcassonneState) -> int | None:
+    """The group of squares shown close up when the turn starts (None when one picture shows
+    every square): the one where the tile would join what the player's followers hold, or
+    around them (closeup.featured_group)."""
+    plan = squares_offered(state)
+    if not plan.groups:
+        return None
+    board = state.board
+    mine = [(index, segment) for seat, index, segment in state.meeples if seat == state.turn]
+    followers = [(board.tiles[index][1], board.tiles[index][2]) for index, _ in mine]
+    held = {board.find(index * NODE_STRIDE + segment) for index, segment in mine}
+    joining = [square for square in state.fits if board.touched(square) & held]
+    return featured_group(plan.groups, followers, joining)
 
 
 def spot_names(o: Oriented) -> list[str]:

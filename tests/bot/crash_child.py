@@ -32,7 +32,7 @@ import discord
 from bot.app import GameBot
 from bot.delivery.worker import Deliveries
 from bot.moves import Moves
-from bot.storage import Storage
+from bot.storage.games import GamesRepository
 from tests.bot import fakegame
 from tests.bot.harness import World, bot_factory, reply, start_table
 
@@ -49,7 +49,7 @@ def die_at(point: str) -> None:
 
 
 def install_kill_points(channel_log: Path, database: Path) -> None:
-    record_change = Storage.record_change
+    record_change = GamesRepository.record_change
 
     async def record_change_with_kill_points(self, *args, **kwargs):
         die_at("before_store")
@@ -57,7 +57,7 @@ def install_kill_points(channel_log: Path, database: Path) -> None:
         die_at("after_store")
         return version
 
-    Storage.record_change = record_change_with_kill_points
+    GamesRepository.record_change = record_change_with_kill_points
 
     answered = Moves.answered
 

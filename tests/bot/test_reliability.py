@@ -14,7 +14,8 @@ import i18n
 from bot.__main__ import main
 from bot.errors import Refusal, missing_permissions
 from bot.info import split_versioned, versioned_value
-from bot.storage import Storage, restore_file
+from bot.storage import restore_file
+from bot.store import Storage
 from tests.bot.harness import buttons, reply, seat_order, start_table
 
 LONG = "x" * 6000
@@ -236,8 +237,7 @@ async def test_a_refused_board_is_logged_as_a_warning_with_game_channel_and_vers
 async def test_the_database_is_durable_on_power_loss(tmp_path):
     storage = await Storage.open(tmp_path / "x.sqlite3")
     try:
-        async with storage._db.execute("PRAGMA synchronous") as cursor:
-            assert (await cursor.fetchone())[0] == 2  # FULL
+        assert (await storage.database.row("PRAGMA synchronous"))[0] == 2  # FULL
     finally:
         await storage.close()
 

@@ -117,7 +117,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
 
         # A move that reaches only the process that does not serve the server (a DM click
         # goes to shard 0's): stored there, its board posted once, by the owner.
-        table = await store.get_game(game_id)
+        table = await store.games.get_game(game_id)
         game = fakegame.GAME
         seat = min(game.to_act(game.from_dict(table.state)))
         action = game.legal_actions(game.from_dict(table.state), seat)[0].encode()
@@ -137,7 +137,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
         refusals: Counter = Counter()
         clicked_where: Counter = Counter()
         moves = 1
-        while (table := await store.get_game(game_id)).status == "active":
+        while (table := await store.games.get_game(game_id)).status == "active":
             both((other, {"op": "tick"}), (owner, {"op": "tick"}))  # a few seconds pass
             assert any(b["version"] == table.version for b in boards(owner)), f"no board of {table.version}"
             state = game.from_dict(table.state)
@@ -156,12 +156,12 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
                 (typist, {"op": "move", "user": user, "action": f"@{seen} {action}"}),
             )
             moves += 1
-            actions = await store.actions(game_id)
+            actions = await store.games.actions(game_id)
             assert len(actions) == moves, f"move {moves} was stored {len(actions) - moves + 1} times"
             assert (actions[-1].seat, actions[-1].action) == (seat, action)
             assert sorted((clicked["applied"], typed["applied"])) == [False, True], (clicked, typed)
             winner, loser = (clicked, typed) if clicked["applied"] else (typed, clicked)
-            over = (await store.get_game(game_id)).status == "finished"
+            over = (await store.games.get_game(game_id)).status == "finished"
             assert winner["refusal"] is None and is_stale(loser["refusal"], game_over=over), (clicked, typed)
             assert loser["refusal"] in loser["reply"]  # the player saw it
             if winner is typed:
@@ -172,7 +172,7 @@ async def test_two_processes_take_each_click_at_once_and_apply_it_once(processes
         assert table.status == "finished" and table.result["winners"]
         assert clicked_where["board"] and clicked_where["dm"]  # public choices and secret ones in DMs
         both((other, {"op": "tick"}), (owner, {"op": "tick"}))  # the last board, if the other process made it
-        actions = await store.actions(game_id)
+        actions = await store.games.actions(game_id)
         assert [a.version for a in actions] == list(range(1, table.version + 1)) and len(actions) == moves
         # The same result as the moves give when replayed from the seed.
         replayed = game.new_game(len(table.players), seed=table.seed, options=table.options)
@@ -194,8 +194,8 @@ async def one_timer_due_in_both(url: str, store, game_id: int, other: Child, own
     """Both processes' schedulers find the same reminder due at once: one player gets one DM."""
     import asyncpg
 
-    table = await store.get_game(game_id)
-    timers = [t for t in await store.days_timers(game_id) if t[1] == "reminder"]
+    table = await store.games.get_game(game_id)
+    timers = [t for t in await store.days.timers(game_id) if t[1] == "reminder"]
     assert timers, "a started game has reminders"
     seat = timers[0][0]
     due = int(time.time()) - 1

@@ -59,10 +59,13 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
     server posts them at its next look (the scheduler's source `_check_owed_boards`)."""
     looked = []
 
-    class Store:
+    class Deliveries:
         async def owed_games(self):
             looked.append(True)
             return []
+
+    class Store:
+        delivery = Deliveries()
 
     class Worker:
         stopping = False

@@ -8,8 +8,8 @@ import pytest
 
 from bot.days.storage import timers_writes
 from bot.delivery.storage import new_turn_write
-from bot.migrations import MIGRATIONS
-from bot.storage import ChannelBusy, StaleVersion, Storage, StorageError
+from bot.storage import ChannelBusy, StaleVersion, StorageError
+from bot.store import Storage
 
 
 @pytest.fixture
@@ -20,28 +20,28 @@ async def storage(tmp_path):
 
 
 async def started_game(storage: Storage, channel_id: int = 10) -> int:
-    table = await storage.create_lobby(guild_id=1, channel_id=channel_id, game="pips", host_id=100,
-                                       host_name="Alice", options={"rounds": "2"})
-    await storage.add_player(table.id, 200, "Bob")
-    await storage.start_game(table.id, seat_order=[200, 100], seed=42, state={"n": 0})
+    table = await storage.games.create_lobby(guild_id=1, channel_id=channel_id, game="pips", host_id=100,
+                                             host_name="Alice", options={"rounds": "2"})
+    await storage.games.add_player(table.id, 200, "Bob")
+    await storage.games.start_game(table.id, seat_order=[200, 100], seed=42, state={"n": 0})
     return table.id
 
 
-async def test_migrations_are_applied_once_and_tracked_in_user_version(tmp_path):
+def newest_migrations() -> dict[str, int]:
+    return {feature.name: feature.migrations[-1].version for feature in Storage.features()}
+
+
+async def test_migrations_are_applied_once_and_tracked_per_feature(tmp_path):
     path = tmp_path / "bot.sqlite3"
     storage = await Storage.open(path)
-    assert await storage.schema_version() == MIGRATIONS[-1][0]
+    assert await storage.schema_version() == newest_migrations()
     await started_game(storage)
     await storage.close()
 
     again = await Storage.open(path)  # re-opening must not re-run (or fail on) migrations
-    assert await again.schema_version() == MIGRATIONS[-1][0]
-    assert (await again.get_game(1)).status == "active"
+    assert await again.schema_version() == newest_migrations()
+    assert (await again.games.get_game(1)).status == "active"
     await again.close()
-
-
-def test_migrations_are_numbered_in_order():
-    assert [number for number, _, _ in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
 
 
 async def test_wal_mode_and_foreign_keys(storage, tmp_path):
@@ -50,93 +50,96 @@ async def test_wal_mode_and_foreign_keys(storage, tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     with pytest.raises(sqlite3.IntegrityError):
         # seats must belong to a game: foreign keys are enforced on the bot's connection
-        await storage._update("INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (999, 1, 'x', 0)", ())
-    assert (await storage.get_game(game_id)).players[0].name == "Bob"
+        await storage.database.update(
+            "INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (999, 1, 'x', 0)", ())
+    assert (await storage.games.get_game(game_id)).players[0].name == "Bob"
 
 
 async def test_a_move_is_one_transaction_with_compare_and_swap(storage):
     game_id = await started_game(storage)
 
-    version = await storage.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    version = await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
     assert version == 1
     with pytest.raises(StaleVersion):
-        await storage.record_change(game_id, expected_version=0, seat=1, action="roll", state={"n": 99})
+        await storage.games.record_change(game_id, expected_version=0, seat=1, action="roll", state={"n": 99})
 
-    table = await storage.get_game(game_id)
+    table = await storage.games.get_game(game_id)
     assert (table.version, table.state) == (1, {"n": 1})
-    assert [(a.version, a.seat, a.action) for a in await storage.actions(game_id)] == [(1, 0, "roll")]
+    assert [(a.version, a.seat, a.action) for a in await storage.games.actions(game_id)] == [(1, 0, "roll")]
 
 
 async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     """Two processes on one database: one posts the board of version 1 while the other has
     just stored version 2. Posting the older board must leave version 2's board owed."""
     game_id = await started_game(storage)
-    await storage.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
-                                writes=[new_turn_write(game_id, lines=["a"], pings=[])])
-    await storage.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
-                                writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
-    await storage.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
-    table = await storage.get_game(game_id)
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                      writes=[new_turn_write(game_id, lines=["a"], pings=[])])
+    await storage.games.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
+                                      writes=[("UPDATE games SET board_owed = 1 WHERE id = ?", (game_id,))])
+    await storage.delivery.board_delivered(game_id, message_id=501, version=1, turn=1)  # the board drawn at version 1
+    table = await storage.games.get_game(game_id)
     assert (table.board_message_id, table.board_owed, table.turn_posted) == (501, True, True)
-    assert [game for game, _ in await storage.owed_games()] == [game_id]
-    await storage.board_delivered(game_id, message_id=502, version=2, turn=1)
-    table = await storage.get_game(game_id)
+    assert [game for game, _ in await storage.delivery.owed_games()] == [game_id]
+    await storage.delivery.board_delivered(game_id, message_id=502, version=2, turn=1)
+    table = await storage.games.get_game(game_id)
     assert (table.board_message_id, table.board_owed) == (502, False)
-    assert await storage.owed_games() == []
+    assert await storage.delivery.owed_games() == []
 
 
 async def test_a_games_timers_are_replaced_whole(storage):
     """What `bot.days` stores after every change: each seat's wait and the game's timers."""
     game_id = await started_game(storage)
     await storage.apply(timers_writes(game_id, {0: 100, 1: None}, [(0, "reminder", 1000), (0, "deadline", 2000)]))
-    assert await storage.days_timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
-    assert await storage.days_next_due() == 1000
+    assert await storage.days.timers(game_id) == [(0, "deadline", 2000), (0, "reminder", 1000)]
+    assert await storage.days.next_due() == 1000
     await storage.apply(timers_writes(game_id, {0: None, 1: 300}, [(1, "reminder", 1300)]))
-    assert await storage.days_timers(game_id) == [(1, "reminder", 1300)]
-    assert (await storage.days_seats(game_id))[1]["since"] == 300
+    assert await storage.days.timers(game_id) == [(1, "reminder", 1300)]
+    assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
 async def test_concurrent_moves_on_one_version_apply_once(storage):
     game_id = await started_game(storage)
 
     results = await asyncio.gather(
-        *(storage.record_change(game_id, expected_version=0, seat=s, action=f"move {s}", state={"n": s})
+        *(storage.games.record_change(game_id, expected_version=0, seat=s, action=f"move {s}", state={"n": s})
           for s in (0, 1)),
         return_exceptions=True,
     )
 
     assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "int"]
-    assert len(await storage.actions(game_id)) == 1
+    assert len(await storage.games.actions(game_id)) == 1
 
 
 async def test_finishing_move_stores_the_result(storage):
     game_id = await started_game(storage)
 
-    await storage.record_change(game_id, expected_version=0, seat=0, action="win", state={"n": 1},
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="win", state={"n": 1},
                               finished_result={"winners": [0], "scores": [1, 0], "reason": "won"})
 
-    table = await storage.get_game(game_id)
+    table = await storage.games.get_game(game_id)
     assert table.status == "finished" and table.result["winners"] == [0]
     with pytest.raises(StaleVersion):
-        await storage.record_change(game_id, expected_version=1, seat=1, action="late", state={})
+        await storage.games.record_change(game_id, expected_version=1, seat=1, action="late", state={})
 
 
 async def test_one_open_game_per_channel(storage):
-    first = await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=1, host_name="A", options={})
+    first = await storage.games.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=1, host_name="A",
+                                             options={})
     with pytest.raises(ChannelBusy):
-        await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=2, host_name="B", options={})
-    await storage.create_lobby(guild_id=1, channel_id=11, game="pips", host_id=2, host_name="B", options={})
+        await storage.games.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=2, host_name="B", options={})
+    await storage.games.create_lobby(guild_id=1, channel_id=11, game="pips", host_id=2, host_name="B", options={})
 
-    await storage.end_game(first.id, status="abandoned", result={})
-    third = await storage.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=3, host_name="C", options={})
-    assert (await storage.open_game_in(10)).host_id == 3
-    assert (await storage.latest_game_in(10)).id == third.id  # ids may skip (PostgreSQL sequences do)
+    await storage.games.end_game(first.id, status="abandoned", result={})
+    third = await storage.games.create_lobby(guild_id=1, channel_id=10, game="pips", host_id=3, host_name="C",
+                                             options={})
+    assert (await storage.games.open_game_in(10)).host_id == 3
+    assert (await storage.games.latest_game_in(10)).id == third.id  # ids may skip (PostgreSQL sequences do)
 
 
 async def test_lobby_writes_are_refused_once_started(storage):
     game_id = await started_game(storage)
     with pytest.raises(StorageError):
-        await storage.add_player(game_id, 300, "Carol")
-    table = await storage.get_game(game_id)
+        await storage.games.add_player(game_id, 300, "Carol")
+    table = await storage.games.get_game(game_id)
     assert [(p.name, p.seat) for p in table.players] == [("Bob", 0), ("Alice", 1)]
     assert table.seat_of(100) == 1 and table.seat_of(300) is None

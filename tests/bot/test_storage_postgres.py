@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from bot.migrations import MIGRATIONS
 from bot.postgres import PostgresStorage, ddl_to_postgres, open_storage, to_postgres
 from bot.storage import StaleVersion
 from tests.bot import pg
+from tests.bot.fixtures.old_migrations import MIGRATIONS as OLD
 from tests.bot.harness import play_to_end, start_table, take_turn, to_act
 from tests.bot.test_storage import (  # noqa: F401 - collected here with this module's `storage`
+    newest_migrations,
     started_game,
     test_a_board_pays_only_the_board_of_the_version_it_shows,
     test_a_games_timers_are_replaced_whole,
@@ -47,16 +48,35 @@ def test_sqlite_dialect_becomes_postgresql():
 async def test_migrations_run_once_and_discord_ids_fit():
     url = pg.fresh_database_url()
     first = await open_storage(url)
-    assert await first.schema_version() == MIGRATIONS[-1][0]
+    assert await first.schema_version() == newest_migrations()
     big = 1456074443980800007  # a real-size snowflake: needs 64 bits
-    table = await first.create_lobby(guild_id=big, channel_id=big + 1, game="pips", host_id=big + 2,
-                                     host_name="Ænne 明美", options={}, lang="de")
+    table = await first.games.create_lobby(guild_id=big, channel_id=big + 1, game="pips", host_id=big + 2,
+                                           host_name="Ænne 明美", options={}, lang="de")
     await first.close()
     again = await open_storage(url)  # a second start (or process) must not migrate again
-    assert await again.schema_version() == MIGRATIONS[-1][0]
-    row = await again.get_game(table.id)
+    assert await again.schema_version() == newest_migrations()
+    row = await again.games.get_game(table.id)
     assert (row.guild_id, row.lang, row.names) == (big, "de", ["Ænne 明美"])
     await again.close()
+
+
+async def test_a_database_of_the_old_numbering_is_taken_over():
+    """A PostgreSQL database the old bot made (its version in `schema_version`) opens without
+    running a script again, and works."""
+    import asyncpg
+
+    url = pg.fresh_database_url()
+    raw = await asyncpg.connect(url)
+    await raw.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+    for _number, _title, sql in OLD:
+        await raw.execute(ddl_to_postgres(sql))
+    await raw.execute("INSERT INTO schema_version (version) VALUES ($1)", OLD[-1][0])
+    await raw.close()
+    store = await open_storage(url)
+    assert await store.schema_version() == newest_migrations()
+    game_id = await started_game(store)
+    assert (await store.games.get_game(game_id)).status == "active"
+    await store.close()
 
 
 async def test_two_processes_on_one_database_apply_a_move_once():
@@ -64,23 +84,23 @@ async def test_two_processes_on_one_database_apply_a_move_once():
     one, two = await open_storage(url), await open_storage(url)
     game_id = await started_game(one)
     results = await asyncio.gather(
-        *(store.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": i})
+        *(store.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": i})
           for i, store in enumerate((one, two, one, two))),
         return_exceptions=True,
     )
     assert sum(result == 1 for result in results) == 1
     assert all(isinstance(result, StaleVersion) for result in results if result != 1)
-    assert [a.version for a in await two.actions(game_id)] == [1]
+    assert [a.version for a in await two.games.actions(game_id)] == [1]
     await one.close()
     await two.close()
 
 
 async def test_user_languages_are_remembered():
     store = await open_storage(pg.fresh_database_url())
-    await store.remember_language(5, "de")
-    await store.remember_language(5, "en")
-    assert await store.language_of_user(5) == "en"
-    assert await store.language_of_user(6, "de") == "de"
+    await store.games.remember_language(5, "de")
+    await store.games.remember_language(5, "en")
+    assert await store.games.language_of_user(5) == "en"
+    assert await store.games.language_of_user(6, "de") == "de"
     await store.close()
 
 
@@ -98,20 +118,20 @@ class TestAWholeGameOnPostgreSQL:
         await take_turn(world, to_act(world, players)[0], random.Random(3))
         await world.restart()
         moves = await play_to_end(world, players, seed=4)
-        stored = await world.parts.storage.get_game(1)
+        stored = await world.parts.storage.games.get_game(1)
         assert stored.status == "finished" and stored.result["winners"]
-        assert len(await world.parts.storage.actions(1)) == stored.version == moves + 1
+        assert len(await world.parts.storage.games.actions(1)) == stored.version == moves + 1
 
 
 async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):
     from bot.copy_store import CopyError, copy_store
-    from bot.storage import Storage
+    from bot.store import Storage
 
     path = tmp_path / "bot.sqlite3"
     lite = await Storage.open(path)
     game_id = await started_game(lite)
-    await lite.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
-    await lite.remember_language(100, "de")
+    await lite.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1})
+    await lite.games.remember_language(100, "de")
     await lite.close()
 
     url = pg.fresh_database_url()
@@ -119,11 +139,11 @@ async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):
     assert counts["games"] == 1 and counts["seats"] == 2 and counts["actions"] == 1
 
     store = await open_storage(url)
-    copied = await store.get_game(game_id)
+    copied = await store.games.get_game(game_id)
     assert (copied.status, copied.version, copied.state, copied.seed) == ("active", 1, {"n": 1}, 42)
-    assert await store.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2}) == 2
-    assert await store.language_of_user(100) == "de"
-    fresh = await store.create_lobby(guild_id=1, channel_id=99, game="pips", host_id=5, host_name="E", options={})
+    assert await store.games.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2}) == 2
+    assert await store.games.language_of_user(100) == "de"
+    fresh = await store.games.create_lobby(guild_id=1, channel_id=99, game="pips", host_id=5, host_name="E", options={})
     assert fresh.id > game_id  # the numbering continues
     await store.close()
     with pytest.raises(CopyError):  # never into a database that already holds games
@@ -135,17 +155,17 @@ async def test_a_due_timer_is_claimed_by_one_process_only(backend, tmp_path):
     target = str(tmp_path / "bot.sqlite3") if backend == "sqlite" else pg.fresh_database_url()
     one, two = await open_storage(target), await open_storage(target)
     game_id = await started_game(one)
-    await one.days_set_table(game_id, deadline=60, timeout="computer", reminder=3600)
-    async with one._lock, one._transaction() as db:  # a due deadline, as the scheduler stores it
+    await one.days.set_table(game_id, deadline=60, timeout="computer", reminder=3600)
+    async with one.database.transaction() as db:  # a due deadline, as the scheduler stores it
         await db.execute("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, 0, 'deadline', 1060)",
                          (game_id,))
-    assert await one.days_first_due(2000) == (game_id, 0, "deadline", 1060)
-    claims = await asyncio.gather(*(store.days_claim_timer(game_id, 0, "deadline", 1060, 2000)
+    assert await one.days.first_due(2000) == (game_id, 0, "deadline", 1060)
+    claims = await asyncio.gather(*(store.days.claim_timer(game_id, 0, "deadline", 1060, 2000)
                                     for store in (one, two, one, two)))
     assert sorted(claims) == [False, False, False, True]
     # While claimed, neither process sees it as due; after the lease, another may take it over.
-    assert await two.days_first_due(2000) is None
-    assert await two.days_first_due(2000 + 301) == (game_id, 0, "deadline", 1060)
-    assert await two.days_claim_timer(game_id, 0, "deadline", 1060, 2000 + 301)
+    assert await two.days.first_due(2000) is None
+    assert await two.days.first_due(2000 + 301) == (game_id, 0, "deadline", 1060)
+    assert await two.days.claim_timer(game_id, 0, "deadline", 1060, 2000 + 301)
     await one.close()
     await two.close()

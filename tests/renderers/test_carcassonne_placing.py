@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from games import REGISTRY
 from games.carcassonne.grid import square_name
+from games.core import Action
 from i18n import t, translate
 from renderers import carcassonne as board
 from renderers import carcassonne_landscape as land
@@ -41,6 +42,11 @@ def states_of(seats: int, seed: int, *, normal: bool = True):
 
 def first(states, want):
     return next(state for state in states if want(state))
+
+
+def the_whole_landscape(state):
+    """A placing turn with groups of squares, one shown close up: `back` shows them all."""
+    return GAME.apply(state, state.turn, Action("back"))[0]
 
 
 def labels(state, verb: str, lang: str) -> list[str]:
@@ -124,8 +130,8 @@ def busiest_views() -> dict[str, dict]:
         for phase in ("place", "rotate", "follower"):
             views[f"{phase} at {tiles} tiles"] = first(normal, lambda s, phase=phase, tiles=tiles: s.phase == phase
                                                         and len(s.board.tiles) >= tiles)
-    views["groups of squares"] = first(spread, lambda s: s.phase == "place" and s.area is None
-                                       and len(s.fits) > 24 and GAME.legal_actions(s, s.turn)[0].verb == "group")
+    views["groups of squares"] = the_whole_landscape(first(spread, lambda s: s.phase == "place"
+                                                           and s.area is not None and len(s.fits) > 24))
     views["a group chosen"] = first(spread, lambda s: s.phase == "place" and s.area is not None)
     for count in (2, 3):
         views[f"squares in {count} panels"] = first(normal, lambda s, count=count: s.phase == "place"
@@ -259,7 +265,7 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
             windows = windows_of(view, "en")
             panels += len(windows) > 1
             offered = land.offered_squares(view)
-            assert len(offered) == len(GAME.legal_actions(state, state.turn)) - (state.area is not None)
+            assert len(offered) == len([a for a in GAME.legal_actions(state, state.turn) if a.verb == "at"])
             tiles = {(tile["x"], tile["y"]) for tile in view["tiles"]}
             for k, window in enumerate(windows):
                 size = window["size"]
@@ -288,8 +294,8 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
     """With squares too far apart for one picture, the buttons offer groups ("2 · Squares 6–9"):
     the whole landscape is shown, each group framed, its number (its button's) on one of its
     squares inside the frame, at the marks' standard; the squares' numbers are the close-up's."""
-    state = first(states_of(5, 3, normal=False), lambda s: s.phase == "place" and s.area is None
-                  and GAME.legal_actions(s, s.turn)[0].verb == "group")
+    state = the_whole_landscape(first(states_of(5, 3, normal=False), lambda s: s.phase == "place"
+                                      and s.area is not None))
     groups = labels(state, "group", lang)
     assert len(groups) >= 2
     view = GAME.view(state, None)
@@ -300,7 +306,7 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
     assert len(frames) == len(groups)
     last = 0
     for label, (x0, y0, x1, y1) in zip(groups, frames, strict=True):
-        number, low, high = re.match(r"(\d+) · \S+ (\d+)(?:–(\d+))?$", label).groups()  # "3 · Square 7" too
+        number, low, high = re.match(r"(\d+) · \S+ (\d+)(?:–(\d+))? · \S+$", label).groups()  # "3 · Square 7" too
         number, low, high = int(number), int(low), int(high or low)
         assert low == last + 1
         last = high
@@ -316,6 +322,48 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
         left, top = land.origin(window, x0, y0)
         edge = [image.getpixel((left - 1, y)) for y in range(top, top + (y1 - y0 + 1) * window["size"])]
         assert edge.count(INK) >= len(edge) / 2, (x0, y0, x1, y1)
+
+
+def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
+    """While one group of squares is shown close up, every other group's button names its
+    corners (`2 · Squares 6–9 · K3–M5`): the header's overview shows the whole landscape with
+    every square that fits (its grid marks name its first and last column and row) and frames
+    each other group, white."""
+    from games.carcassonne.grid import column_name, row_name
+
+    framed: list[tuple] = []
+    original = ImageDraw.ImageDraw.rectangle
+
+    def rectangle(self, xy, *args, **kwargs):
+        if kwargs.get("outline") == WHITE and kwargs.get("width") == 2:
+            framed.append(tuple(xy))
+        return original(self, xy, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
+    checked = 0
+    for k, state in enumerate(states_of(5, 11)):
+        if state.phase != "place" or state.area is None or k % 4:
+            continue
+        view = GAME.view(state, None)
+        groups = labels(state, "group", "en")
+        assert len(groups) == len(view["areas"]) - 1
+        plan = board.layout(view, NAMES[:5], "en")
+        assert plan["window"]["part"] and not plan["panels"]
+        x0, y0, x1, y1 = plan["window"]["bounds"]
+        assert all(x0 <= sq["x"] <= x1 and y0 <= sq["y"] <= y1 for sq in view["squares"])
+        for label in groups:
+            corners = [name for name in re.match(r"\d+ · \S+ [\d–]+ · ([^–]+)(?:–(\S+))?$", label).groups() if name]
+            for name in corners:
+                x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == name)
+                assert x0 <= x <= x1 and y0 <= y <= y1, label
+        framed.clear()
+        image, drawn = drawn_on(view, "en")
+        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        assert {column_name(x0), column_name(x1), row_name(y0), row_name(y1)} <= {r.text for r in header}
+        in_header = [xy for xy in framed if xy[3] <= board.HEADER_OVERVIEW]
+        assert len(in_header) == len(groups) + 1  # the others, and the part drawn (lined white)
+        checked += 1
+    assert checked >= 10
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -472,9 +520,38 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
             pixels, ink = image.load(), text.load()
             covered = [(i, j) for i in range(300) for j in range(300) if ink[i, j] > 100 and pixels[i, j] != fill]
             assert not covered, (kind, size, digit, covered[:5])
-    for tile in (150, 180, 200):
+    for tile in (land.ROOMY_TILE, 130, 150, 180, 200):
         box = land.font(land.mark_text_size(land._mark_size(tile))).getbbox("8", anchor="mm")
         assert box[3] - box[1] >= 36, tile
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_whole_landscape_keeps_the_marks_standard_where_its_tiles_hold_it(lang):
+    """The whole landscape (asked for, or in the robber step) early in a game, its tiles 108 px
+    and more: every follower's number stands at the marks' standard (41 px of ink), as on the
+    close-ups; the score track's chips carry theirs so in every robber step."""
+    checked = chips = 0
+    for state in states_of(3, 2):
+        if len(state.board.tiles) > 40:
+            break
+        view = dict(GAME.view(state, None), landscape="whole")
+        window = board.layout(view, NAMES[:3], lang)["window"]
+        if state.phase == "robber":
+            with recording_texts() as records:
+                render(view, NAMES[:3], lang)
+            top = board.layout(view, NAMES[:3], lang)["track_top"]
+            on_track = [r for r in records if r.mark and r.box[1] >= top and r.box[3] <= board.layout(
+                view, NAMES[:3], lang)["table_top"]]
+            assert len(on_track) >= 3 and mark_problems(on_track) == []
+            chips += 1
+        if window["size"] < land.ROOMY_TILE or not view["meeples"] or "left" not in window:
+            continue
+        with recording_texts() as records:
+            render(view, NAMES[:3], lang)
+        marks = [r for r in records if r.mark]
+        assert len(marks) >= len(view["meeples"]) and mark_problems(marks) == [], window["size"]
+        checked += 1
+    assert checked >= 3 and chips >= 1
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -582,8 +659,10 @@ def test_late_in_crowded_games_marks_keep_off_the_squares_numbers(monkeypatch):
     checked = 0
     for seed in (33, 41):
         for state in states_of(5, seed, normal=False):
-            if state.phase != "place" or len(state.board.tiles) < 60 or state.area is not None:
+            if state.phase != "place" or len(state.board.tiles) < 60:
                 continue
+            if state.area is not None:
+                state = the_whole_landscape(state)
             drawn_marks.clear()
             image, drawn = drawn_on(GAME.view(state, None), "de")
             assert not readable_problems(drawn, image.size), len(state.board.tiles)

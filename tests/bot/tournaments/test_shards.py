@@ -76,7 +76,7 @@ async def play_by_moves(bot, game_id: int, people: dict[int, object]) -> None:
     """A table played to its end by /move commands that reach `bot` (the other process)."""
     game = fakegame.GAME
     for _ in range(200):
-        table = await bot.parts.storage.get_game(game_id)
+        table = await bot.parts.storage.games.get_game(game_id)
         if table.status != "active":
             return
         state = game.from_dict(table.state)

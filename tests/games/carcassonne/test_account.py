@@ -63,8 +63,9 @@ def test_choosing_a_group_of_squares_is_a_step():
     for _ in range(600):
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
-        if legal[0].verb == "group":
-            state, events = GAME.apply(state, seat, legal[-1])
+        groups = [action for action in legal if action.verb == "group"]
+        if groups:
+            state, events = GAME.apply(state, seat, groups[-1])
             assert [(e.text.id, e.kind) for e in events] in ([("carcassonne.event.area", "step")],
                                                               [("carcassonne.event.area_one", "step")])
             state, events = GAME.apply(state, seat, Action("back"))

@@ -9,6 +9,7 @@ import pytest
 from games.carcassonne import GAME
 from games.carcassonne.data import ORIENTED, TILES, TOTAL_TILES, all_tiles
 from games.carcassonne.engine import final_scoring
+from games.carcassonne.grid import square_name
 from games.core import Action, IllegalAction, InvalidState, NotYourTurn
 from tests.games.carcassonne.support import ids, play, position
 
@@ -106,6 +107,65 @@ def test_squares_too_far_apart_for_one_picture_are_offered_in_groups():
     assert len(every) == len(set(every)) == len(position(ROW_OF_ROADS, drawn="B").fits)  # none cut, none twice
 
 
+def test_the_group_shown_first_is_the_one_beside_the_players_followers():
+    """Most squares where the tile would join a feature the player holds, then most beside (or
+    diagonally beside) a tile with one of the player's followers, then the nearest to one, then
+    the largest group, then the first."""
+    from games.carcassonne.closeup import featured_group
+
+    west, middle, east = [(0, 0), (1, 0)], [(5, 0), (6, 0), (7, 0)], [(10, 0), (11, 1)]
+    groups = [west, middle, east]
+    assert featured_group(groups, []) == 1  # no followers: the largest
+    assert featured_group(groups, [(12, 1)]) == 2  # beside one of the player's followers
+    assert featured_group(groups, [(11, 0), (-1, 1)]) == 2  # two squares beside, against one
+    assert featured_group(groups, [(2, 5)]) == 0  # beside none: the nearest
+    assert featured_group([west, [(5, 0), (6, 0)]], []) == 0  # as large: the first
+    assert featured_group(groups, [(12, 1)], joining=[(0, 0), (1, 0), (6, 0)]) == 0  # joins the most they hold
+
+
+def test_a_turn_with_groups_starts_with_one_shown_and_the_others_one_tap_away():
+    """Where the squares come in groups, the turn starts with the group around the player's
+    followers shown close up: the menu offers its squares, every other group and the whole
+    landscape (`back`: every group framed and numbered); a group picked offers the same way."""
+    import random
+
+    from games.carcassonne.closeup import featured_group
+    from games.carcassonne.engine import squares_offered
+    from games.carcassonne.views import layout_json
+
+    rng, state = random.Random(3), GAME.new_game(3, seed=3)
+    starts = 0
+    while GAME.outcome(state) is None and starts < 5:
+        seat = min(GAME.to_act(state))
+        plan = squares_offered(state) if state.phase == "place" else None
+        if plan is not None and plan.groups and state.log[-1]["id"] not in (
+                "carcassonne.event.area", "carcassonne.event.area_one", "carcassonne.event.back",
+                "carcassonne.event.square"):
+            starts += 1
+            board = state.board
+            mine = [(board.tiles[i][1], board.tiles[i][2]) for s, i, _ in state.meeples if s == seat]
+            held = {board.find(i * 8 + segment) for s, i, segment in state.meeples if s == seat}
+            joining = [square for square in state.fits if board.touched(square) & held]
+            assert state.area == featured_group(plan.groups, mine, joining)
+            assert GAME.view(state, None)["closeup"] == layout_json(plan.boxes[state.area])
+            others = [Action("group", (str(k + 1),)) for k in range(len(plan.groups)) if k != state.area]
+            assert GAME.legal_actions(state, seat) == (
+                [Action("at", (f"{x},{y}",)) for x, y in plan.groups[state.area]] + others + [Action("back")])
+            assert GAME.describe(state, seat, Action("back")).id == "carcassonne.label.map"
+            whole, _ = GAME.apply(state, seat, Action("back"))
+            assert whole.area is None and GAME.view(whole, None)["closeup"] is None
+            assert GAME.legal_actions(whole, seat) == [Action("group", (str(k + 1),)) for k in range(len(plan.groups))]
+            other, _ = GAME.apply(state, seat, others[-1])
+            k = int(others[-1].args[0]) - 1
+            assert other.area == k and GAME.legal_actions(other, seat)[:len(plan.groups[k])] == [
+                Action("at", (f"{x},{y}",)) for x, y in plan.groups[k]]
+            assert Action("group", (str(state.area + 1),)) in GAME.legal_actions(other, seat)
+            again, _ = GAME.apply(state, seat, Action("group", (str(state.area + 1),)))  # not offered, taken
+            assert again.area == state.area
+        state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
+    assert starts == 5
+
+
 def test_any_square_that_fits_is_taken_whether_a_group_was_picked_or_not():
     """A group only narrows what the menu offers: `at x,y` for any square where the tile fits
     is taken before a group is picked and in another group (a record, `/move`); one where it
@@ -138,6 +198,7 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
     from itertools import permutations
 
     from games.carcassonne.closeup import COLUMNS, arrangements, boxes_of, rows_shown, square_plan
+    from games.carcassonne.engine import first_group
 
     def sizes(shape):
         return [size for part in shape[1] for size in sizes(part)] if isinstance(shape[0], str) else [shape]
@@ -152,7 +213,7 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
         shapes = [sorted(sizes(shape)) for shape in arrangements(rows_shown(seats))]
         while GAME.outcome(state) is None:
             seat = min(GAME.to_act(state))
-            if state.phase == "place" and state.area is None:
+            if state.phase == "place" and state.area == first_group(state):  # as the turn starts
                 squares = list(state.fits)
                 plan = square_plan(squares, seats, state.board.pos)
                 assert plan == square_plan(list(reversed(squares)), seats, state.board.pos)
@@ -170,7 +231,11 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
                     assert [a.args[0] for a in legal] == [f"{x},{y}" for x, y in plan.order]
                 else:
                     grouped += 1
-                    assert 2 <= len(plan.groups) <= 24 and len(legal) == len(plan.groups)
+                    shown_first = plan.groups[state.area]
+                    assert 2 <= len(plan.groups) <= 24
+                    assert legal == ([Action("at", (f"{x},{y}",)) for x, y in shown_first]
+                                     + [Action("group", (str(k + 1),)) for k in range(len(plan.groups))
+                                        if k != state.area] + [Action("back")])
                     assert sorted(sq for group in plan.groups for sq in group) == sorted(squares)
                     for group, box in zip(plan.groups, plan.boxes, strict=True):
                         assert len(group) <= 24 and (box[2], box[3]) == (COLUMNS, rows_shown(seats))
@@ -180,10 +245,13 @@ def test_the_squares_are_numbered_as_the_picture_shows_them_over_whole_games():
                         label = GAME.describe(state, seat, Action("group", (str(k + 1),)))
                         squares = label.params["label"].params
                         assert label.params["n"] == k + 1  # as the board numbers the groups
+                        xs, ys = [x for x, _ in group], [y for _, y in group]
                         if len(group) == 1:
-                            assert squares == {"number": first}
+                            assert squares == {"number": first, "square": square_name(*group[0])}
                         else:
-                            assert (squares["first"], squares["last"]) == (first, first + len(group) - 1)
+                            assert squares == {"first": first, "last": first + len(group) - 1,
+                                               "corner": square_name(min(xs), min(ys)),
+                                               "other": square_name(max(xs), max(ys))}
                 for n, (x, y) in enumerate(plan.order, 1):
                     assert GAME.describe(state, seat, Action("at", (f"{x},{y}",))).params["number"] == n
             state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
@@ -215,15 +283,19 @@ def test_a_game_saved_with_a_group_that_no_longer_exists_starts_the_choice_again
     choice of a square again."""
     import random
 
+    from games.carcassonne.engine import squares_offered
+
     rng, state = random.Random(4), GAME.new_game(3, seed=4)
     few = grouped = None
     while few is None or grouped is None:
         seat = min(GAME.to_act(state))
         legal = GAME.legal_actions(state, seat)
-        if state.phase == "place" and legal[0].verb == "at" and len(legal) > 1:
+        groups = squares_offered(state).groups if state.phase == "place" else ()
+        if state.phase == "place" and not groups and len(legal) > 1:
             few = few or GAME.to_dict(state)
-        if state.phase == "place" and legal[0].verb == "group":
-            grouped, count = GAME.to_dict(GAME.apply(state, seat, legal[-1])[0]), len(legal)
+        if groups and grouped is None:
+            count = len(groups)
+            grouped = GAME.to_dict(GAME.apply(state, seat, Action("group", (str(count),)))[0])
         state, _ = GAME.apply(state, seat, GAME.suggest(state, seat, rng))
     assert GAME.from_dict(grouped).area == count - 1
     assert GAME.from_dict({**grouped, "area": count}).area is None

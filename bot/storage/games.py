@@ -1,30 +1,22 @@
-"""SQLite storage through aiosqlite: games, seats and the action log (the store's core).
+"""The games and their moves (feature `games`, its migrations in `bot.storage.migrations`):
+games, seats, the action log, the users' languages and the archive of finished games' moves.
 
-Everything the bot knows lives here, so a restart loses nothing. The database runs in WAL mode
-with foreign keys on; the schema comes from the numbered migrations in `bot.migrations`.
-
-One aiosqlite connection serves the whole bot. Its statements run one at a time on a worker
-thread, so an `asyncio.Lock` keeps each operation (and each transaction) whole: a statement
-from one task can never land inside another task's open transaction. Operations are a few
-statements long, so different games only ever wait for each other for microseconds.
+Every other feature builds on these tables and may read them; this module names none of
+theirs. A change to a game (a move, a start, an end) is one transaction here, and carries the
+statements the other features owe it as `writes` (built by their own modules).
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
 import zlib
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, Self
+from collections.abc import Collection, Sequence
+from typing import Any
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
-from bot.storage.backups import backup_file
-from bot.storage.queries import Queries, Write
+from bot.storage.database import Database, Write
 from bot.storage.rows import (
     OPEN_STATUSES,
     ActionRow,
@@ -41,120 +33,38 @@ def _now() -> int:
     return int(time.time())
 
 
-class CoreStore(Queries):
-    """The connection, the migrations and the game itself: lobbies, seats, the action log and
-    every change to a game. Features keep their own tables beside them (`bot.days.storage`,
-    `bot.delivery.storage`) as mixins over the same connection; `bot.storage.Storage` is all of
-    them together."""
+def seat_holder_write(game_id: int, old_user_id: int, new_user_id: int, name: str) -> Write:
+    """Another player takes over the seat `old_user_id` holds (bot.days.undo's substitutes), in
+    the change's own transaction; whether DMs reach them is not known yet."""
+    return ("UPDATE seats SET user_id = ?, name = ?, dm_ok = NULL WHERE game_id = ? AND user_id = ?",
+            (new_user_id, name, game_id, old_user_id))
 
-    synchronous = "FULL"  # bench/storage_sync.py measures what FULL costs per move
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._lock = asyncio.Lock()
-        self._closed = False
-        self.path: Path | None = None
+class GamesRepository:
+    """The games and their moves: lobbies, seats, the action log and every change to a game,
+    over the database it holds. The other features keep their own tables beside these and may
+    read them; this knows none of theirs (a change carries their statements as `writes`)."""
+
+    def __init__(self, database: Database) -> None:
+        self.db = database
         self.loads = 0  # games read from the store (a start-up test counts them)
-
-    @classmethod
-    async def open(cls, path: str | Path) -> Self:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = sqlite3.Row
-        storage = cls(connection)
-        storage.path = None if str(path) == ":memory:" else Path(path)
-        try:
-            await storage._configure()
-            await storage._migrate()
-        except BaseException:
-            await connection.close()
-            raise
-        return storage
-
-    async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            async with self._lock:
-                await self._db.close()
-
-    async def _configure(self) -> None:
-        # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
-        # statement open and block the first COMMIT.
-        # synchronous = FULL: a commit is on disk before the bot answers, so a power cut can never
-        # undo a move players have already seen (NORMAL in WAL mode may lose the last commits).
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", f"synchronous = {self.synchronous}",
-                       "busy_timeout = 5000"):
-            await self._db.execute_fetchall(f"PRAGMA {pragma}")
-
-    async def _user_version(self) -> int:
-        """The schema version the database file records (SQLite answers the pragma always)."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise StorageError("The database did not tell its schema version")
-        return int(row[0])
-
-    async def _migrate(self) -> None:
-        current = await self._user_version()
-        for number, _title, sql in MIGRATIONS:
-            if number <= current:
-                continue
-            # The script and the version bump commit together, or not at all.
-            try:
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
-                )
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
-
-    async def schema_version(self) -> int:
-        async with self._lock:
-            return await self._user_version()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. Caller holds self._lock."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
-
-    async def _update(self, sql: str, params: tuple[Any, ...]) -> None:
-        async with self._lock, self._transaction() as db:
-            await db.execute(sql, params)
-
-    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
-
-    async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return await cur.fetchone()
 
     # ------------------------------------------------------------------------------ reads
 
     async def _load(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
-        async with self._db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        """The newest game `where` says (the caller holds the lock)."""
+        db = self.db.connection
+        found = list(await db.execute_fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params))
+        if not found:
             return None
+        row = found[0]
         self.loads += 1
-        async with self._db.execute(
-            "SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = ? "
-            "ORDER BY seat IS NULL, seat, joined_at, rowid",
-            (row["id"],),
-        ) as cur:
-            players = tuple(
-                SeatRow(r["user_id"], r["name"], r["seat"], None if r["dm_ok"] is None else bool(r["dm_ok"]))
-                for r in await cur.fetchall()
-            )
+        players = tuple(
+            SeatRow(r["user_id"], r["name"], r["seat"], None if r["dm_ok"] is None else bool(r["dm_ok"]))
+            for r in await db.execute_fetchall(
+                "SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = ? "
+                "ORDER BY seat IS NULL, seat, joined_at, rowid", (row["id"],))
+        )
         pings = json.loads(row["turn_pings"])
         return GameRow(
             id=row["id"],
@@ -184,29 +94,30 @@ class CoreStore(Queries):
         )
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self._lock:
+        async with self.db.lock:
             return await self._load("id = ?", (game_id,))
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._lock:
+        async with self.db.lock:
             return await self._load("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
 
     async def latest_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._lock:
+        async with self.db.lock:
             return await self._load("channel_id = ?", (channel_id,))
 
-    async def games(self, ids: list[int]) -> list[GameRow]:
+    async def by_ids(self, ids: list[int]) -> list[GameRow]:
         """The games with these ids, in that order (those that exist)."""
-        async with self._lock:
+        async with self.db.lock:
             return [row for game_id in ids if (row := await self._load("id = ?", (game_id,))) is not None]
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The game's action log, oldest first (from the archive for an archived game)."""
-        rows = [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"])) for r in await self._rows(
-            "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? ORDER BY version", (game_id,))]
+        logged = await self.db.rows(
+            "SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? ORDER BY version", (game_id,))
+        rows = [ActionRow(r["version"], r["seat"], r["action"], r["at"], bool(r["answered"])) for r in logged]
         if rows:
             return rows
-        archived = await self._row("SELECT actions FROM archived_actions WHERE game_id = ?", (game_id,))
+        archived = await self.db.row("SELECT actions FROM archived_actions WHERE game_id = ?", (game_id,))
         if archived is None:
             return []
         return [ActionRow(version, seat, action, at) for version, seat, action, at in
@@ -216,14 +127,14 @@ class CoreStore(Queries):
         """Archive up to `limit` games that ended before `before` (Unix seconds): their action log
         in one compressed row, their last state dropped (seed and log rebuild it). Results,
         records, exports and replays read them as before. Returns how many were archived."""
-        ids = [row[0] for row in await self._rows(
+        ids = [row[0] for row in await self.db.rows(
             "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND updated_at < ? AND state IS NOT NULL "
             "ORDER BY updated_at LIMIT ?", (int(before), int(limit)))]
         for game_id in ids:
-            log_rows = [[r["version"], r["seat"], r["action"], r["at"]] for r in await self._rows(
+            log_rows = [[r["version"], r["seat"], r["action"], r["at"]] for r in await self.db.rows(
                 "SELECT version, seat, action, at FROM actions WHERE game_id = ? ORDER BY version", (game_id,))]
             packed = zlib.compress(json.dumps(log_rows, separators=(",", ":")).encode(), 9)
-            await self.apply([
+            await self.db.apply([
                 ("INSERT INTO archived_actions (game_id, actions) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING",
                  (game_id, packed)),
                 ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
@@ -233,40 +144,29 @@ class CoreStore(Queries):
 
     async def last_action_of(self, game_id: int, seat: int) -> ActionRow | None:
         """The newest move a seat made in a game (None before its first)."""
-        row = await self._row("SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? AND seat = ? "
-                              "ORDER BY version DESC LIMIT 1", (game_id, seat))
+        row = await self.db.row("SELECT version, seat, action, at, answered FROM actions WHERE game_id = ? "
+                                "AND seat = ? ORDER BY version DESC LIMIT 1", (game_id, seat))
         return None if row is None else ActionRow(row["version"], row["seat"], row["action"], row["at"],
                                                   bool(row["answered"]))
 
     async def mark_answered(self, game_id: int, version: int) -> None:
         """The mover has seen the answer to the move that made `version`."""
-        await self._update("UPDATE actions SET answered = 1 WHERE game_id = ? AND version = ? AND answered = 0",
+        await self.db.update("UPDATE actions SET answered = 1 WHERE game_id = ? AND version = ? AND answered = 0",
                            (game_id, version))
 
     async def count_open(self) -> dict[str, int]:
         """How many games are in the lobby and how many are being played."""
-        rows = await self._rows("SELECT status, COUNT(*) AS n FROM games WHERE status IN ('lobby', 'active') "
+        rows = await self.db.rows("SELECT status, COUNT(*) AS n FROM games WHERE status IN ('lobby', 'active') "
                                 "GROUP BY status")
         counts = {row["status"]: row["n"] for row in rows}
         return {status: counts.get(status, 0) for status in OPEN_STATUSES}
 
     async def open_games_of(self, user_id: int) -> list[GameRow]:
         """Every open game (lobby or active) `user_id` sits at, on any server, oldest first."""
-        ids = [r["id"] for r in await self._rows(
+        ids = [r["id"] for r in await self.db.rows(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
             "AND g.status IN ('lobby', 'active') ORDER BY g.id", (user_id,))]
-        return await self.games(ids)
-
-    async def backup(self, target: str | Path) -> Path:
-        """An online copy of the whole database with SQLite's back-up API, through a connection of
-        its own in a worker thread: in WAL mode it reads one consistent snapshot while the bot
-        keeps writing, so play never waits for it. Written under a temporary name, then renamed,
-        so a half-written copy never looks like a back-up."""
-        if self.path is None:
-            raise StorageError("An in-memory database has no file to back up.")
-        target = Path(target)
-        await asyncio.to_thread(backup_file, self.path, target)
-        return target
+        return await self.by_ids(ids)
 
     # ----------------------------------------------------------------------------- lobby
 
@@ -277,9 +177,9 @@ class CoreStore(Queries):
         """A new lobby; `writes_for(game_id)`: more statements for the same transaction (a
         feature's settings for the new table)."""
         now = _now()
-        async with self._lock:
+        async with self.db.lock:
             try:
-                async with self._transaction() as db:
+                async with self.db.held_transaction() as db:
                     cursor = await db.execute(
                         "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, lang, "
                         "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
@@ -300,10 +200,10 @@ class CoreStore(Queries):
             return created
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        await self._update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
+        await self.db.update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def add_player(self, game_id: int, user_id: int, name: str) -> None:
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             await self._require_status(db, game_id, "lobby")
             await db.execute(
                 "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
@@ -313,7 +213,7 @@ class CoreStore(Queries):
 
     async def remove_player(self, game_id: int, user_id: int, *, new_host_id: int | None) -> None:
         """Leave a lobby; hands the lobby to `new_host_id` when given."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             await self._require_status(db, game_id, "lobby")
             await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
             if new_host_id is not None:
@@ -326,7 +226,7 @@ class CoreStore(Queries):
                          writes: Sequence[Write] = ()) -> None:
         """Lobby -> active in one transaction: seats, seed, the first state, and `writes` (what
         the start owes Discord, the first timers)."""
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             await self._require_status(db, game_id, "lobby")
             for seat, user_id in enumerate(seat_order):
                 await db.execute(
@@ -355,7 +255,7 @@ class CoreStore(Queries):
         now = _now()
         status = "active" if finished_result is None else "finished"
         result = None if finished_result is None else json.dumps(finished_result)
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'active'",
@@ -376,7 +276,7 @@ class CoreStore(Queries):
         """Finish or abandon an open game (resignation, abandonment, a timeout), with `writes`
         (the end message it owes Discord) in the same transaction."""
         assert status in ("finished", "abandoned")
-        async with self._lock, self._transaction() as db:
+        async with self.db.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ? "
                 "WHERE id = ? AND status IN ('lobby', 'active') AND (? IS NULL OR status = ?)",
@@ -387,53 +287,49 @@ class CoreStore(Queries):
             for sql, params in writes:
                 await db.execute(sql, params)
 
-    async def apply(self, writes: Sequence[Write]) -> None:
-        """Statements that belong together, in one transaction."""
-        async with self._lock, self._transaction() as db:
-            for sql, params in writes:
-                await db.execute(sql, params)
-
     # ------------------------------------------------------------------------- players
 
     async def remember_language(self, user_id: int, lang: str) -> None:
         """The language a user last spoke to the bot in, for DMs the bot sends them later."""
-        await self._update(
+        await self.db.update(
             "INSERT INTO user_languages (user_id, lang, at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang, at = excluded.at",
             (user_id, lang, _now()),
         )
 
     async def language_of_user(self, user_id: int, default: str = "en") -> str:
-        row = await self._row("SELECT lang FROM user_languages WHERE user_id = ?", (user_id,))
+        row = await self.db.row("SELECT lang FROM user_languages WHERE user_id = ?", (user_id,))
         return row["lang"] if row else default
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
-        await self._update(
+        await self.db.update(
             "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
         )
 
     async def set_table_language(self, game_id: int, lang: str) -> None:
         """The language of a table's channel posts (chosen at `/game new`)."""
-        await self._update("UPDATE games SET lang = ? WHERE id = ?", (lang, game_id))
+        await self.db.update("UPDATE games SET lang = ? WHERE id = ?", (lang, game_id))
 
     # ------------------------------------------------------------------------- records
 
-    async def results_in_guild(self, guild_id: int, game: str | None = None) -> list[ResultRow]:
+    async def results_in_guild(self, guild_id: int, game: str | None = None, *,
+                               leave_out: Collection[int] = ()) -> list[ResultRow]:
         """Every ended game (finished or abandoned) of a server, optionally of one game, oldest
-        first, with its seated players: what `/game stats` and `/game leaderboard` count."""
-        # Practice tables (the asker against the computer) count for nobody's records.
-        where = ("g.guild_id = ? AND g.status IN ('finished', 'abandoned') AND NOT EXISTS "
-                 "(SELECT 1 FROM day_tables d WHERE d.game_id = g.id AND d.practice = 1)")
+        first, with its seated players: what `/game stats` and `/game leaderboard` count.
+        `leave_out`: games that count for nobody's records (practice tables, which bot.days knows)."""
+        where = "g.guild_id = ? AND g.status IN ('finished', 'abandoned')"
         params: tuple[Any, ...] = (guild_id,)
         if game is not None:
             where += " AND g.game = ?"
             params += (game,)
-        rows = await self._rows(
+        rows = await self.db.rows(
             f"SELECT g.id, g.game, g.status, g.result, g.updated_at, s.user_id, s.name, s.seat "
             f"FROM games g JOIN seats s ON s.game_id = g.id WHERE {where} AND s.seat IS NOT NULL "
             f"ORDER BY g.id, s.seat", params)
         results: dict[int, ResultRow] = {}
         for r in rows:
+            if r["id"] in leave_out:
+                continue
             if r["id"] not in results:
                 results[r["id"]] = ResultRow(r["id"], r["game"], r["status"],
                                              None if r["result"] is None else json.loads(r["result"]),
@@ -445,9 +341,8 @@ class CoreStore(Queries):
 
     @staticmethod
     async def _require_status(db: aiosqlite.Connection, game_id: int, status: str) -> None:
-        async with db.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None or row["status"] != status:
+        rows = list(await db.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,)))
+        if not rows or rows[0]["status"] != status:
             raise StorageError(f"The game is not in the {status} any more.")
 
     @staticmethod

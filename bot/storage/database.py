@@ -1,0 +1,218 @@
+"""The database layer: one connection, its lock, transactions, a change's writes and the
+migrations runner. It knows no feature: the games and moves (`bot.storage.games`), games over
+days (`bot.days.storage`), deliveries (`bot.delivery.storage`), the league (`bot.league.storage`)
+and tournaments (`bot.tournaments.storage`) each have a repository that holds a `Database`, and
+their own migrations beside their code, which `migrate` takes as `Feature`s.
+
+One aiosqlite connection serves the whole bot. Its statements run one at a time on a worker
+thread, so an `asyncio.Lock` keeps each operation (and each transaction) whole: a statement
+from one task can never land inside another task's open transaction. Operations are a few
+statements long, so different games only ever wait for each other for microseconds. A read is
+one `execute_fetchall`: one hand-over to that thread, not one for the statement, one per fetch
+and one for closing the cursor.
+
+Migrations. Each feature numbers its own migrations 1, 2, 3, ...; the table
+`schema_migrations(feature, version)` records which have run, each in the transaction of its
+script. Until this layer, one global list was counted in `PRAGMA user_version` (1-12; PostgreSQL
+kept the number in a one-row table `schema_version`). Those twelve scripts were split into the
+features' first migrations, each part marked with the old number it was part of (`legacy`); the
+parts keep the scripts' statements word for word and in their order, so a fresh database gets
+the very schema the global list made (tests/bot/test_migrations.py compares them). A database
+the old code made has no `schema_migrations` yet: the first start records, for every feature,
+the migrations whose old number its `user_version` had reached, and runs only the rest.
+Splitting (rather than a frozen legacy list before per-feature lists) keeps each feature's
+whole schema beside its code, with no second place to look for where a table came from; it is
+simple to keep correct because the old numbers are immutable facts and one test builds the old
+schema from a copy of the old scripts.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.storage.backups import backup_file
+from bot.storage.rows import StorageError
+
+Write = tuple[str, tuple[Any, ...]]
+"""One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
+
+_FEATURE_NAME = re.compile(r"^[a-z][a-z_]*$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of a feature's schema. Never edit one that has shipped; append a new one."""
+
+    version: int
+    title: str
+    sql: str
+    legacy: int | None = None  # the old global migration (PRAGMA user_version) this was part of
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature's name (its rows in `schema_migrations`) and its migrations in order."""
+
+    name: str
+    migrations: Sequence[Migration]
+
+    def __post_init__(self) -> None:
+        if not _FEATURE_NAME.match(self.name):
+            raise ValueError(f"Not a feature name: {self.name!r}")
+        if [m.version for m in self.migrations] != list(range(1, len(self.migrations) + 1)):
+            raise ValueError(f"The migrations of {self.name} are not numbered 1, 2, 3, ... in order")
+
+
+def legacy_applied(features: Iterable[Feature], user_version: int) -> list[tuple[str, int]]:
+    """(feature, version) of every migration the old global numbering had applied at `user_version`."""
+    return [(feature.name, m.version) for feature in features for m in feature.migrations
+            if m.legacy is not None and m.legacy <= user_version]
+
+
+def pending(features: Iterable[Feature], applied: set[tuple[str, int]]) -> list[tuple[Feature, Migration]]:
+    """The migrations still to run, feature by feature in the order given (a feature's tables
+    may refer to those of the features before it: the games come first)."""
+    return [(feature, m) for feature in features for m in feature.migrations
+            if (feature.name, m.version) not in applied]
+
+
+SCHEMA_MIGRATIONS = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    feature TEXT    NOT NULL,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (feature, version)
+)"""
+
+
+class Database:
+    """The connection with its lock (see the module's docstring)."""
+
+    synchronous = "FULL"  # bench/storage_sync.py measures what FULL costs per move
+
+    def __init__(self, connection: aiosqlite.Connection, path: Path | None = None) -> None:
+        self.connection = connection
+        self.lock = asyncio.Lock()
+        self.path = path
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path, features: Sequence[Feature]) -> Self:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: no implicit transactions; we BEGIN IMMEDIATE ourselves.
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        database = cls(connection, None if str(path) == ":memory:" else Path(path))
+        try:
+            await database._configure()
+            await database.migrate(features)
+        except BaseException:
+            await connection.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            async with self.lock:
+                await self.connection.close()
+
+    async def _configure(self) -> None:
+        # execute_fetchall: these PRAGMAs answer with a row; an unread cursor would keep a
+        # statement open and block the first COMMIT.
+        # synchronous = FULL: a commit is on disk before the bot answers, so a power cut can never
+        # undo a move players have already seen (NORMAL in WAL mode may lose the last commits).
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", f"synchronous = {self.synchronous}",
+                       "busy_timeout = 5000"):
+            await self.connection.execute_fetchall(f"PRAGMA {pragma}")
+
+    # ------------------------------------------------------------------------ migrations
+
+    async def migrate(self, features: Sequence[Feature]) -> None:
+        """Run every feature's migrations not run yet, each script with its record in one
+        transaction; a database of the old global numbering is taken over first."""
+        db = self.connection
+        async with self.lock:
+            known = await db.execute_fetchall(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+            if not known:
+                (user_version,) = list(await db.execute_fetchall("PRAGMA user_version"))[0]
+                await self._run_script(SCHEMA_MIGRATIONS + ";\n" + "".join(
+                    f"INSERT INTO schema_migrations (feature, version) VALUES ('{name}', {int(version)});\n"
+                    for name, version in legacy_applied(features, int(user_version))))
+            applied = {(row[0], row[1]) for row in await db.execute_fetchall(
+                "SELECT feature, version FROM schema_migrations")}
+            for feature, migration in pending(features, applied):
+                await self._run_script(
+                    f"{migration.sql}\nINSERT INTO schema_migrations (feature, version) "
+                    f"VALUES ('{feature.name}', {int(migration.version)});")
+
+    async def _run_script(self, script: str) -> None:
+        try:
+            await self.connection.executescript(f"BEGIN IMMEDIATE;\n{script}\nCOMMIT;")
+        except BaseException:
+            if self.connection.in_transaction:
+                await self.connection.execute("ROLLBACK")
+            raise
+
+    async def schema_versions(self) -> dict[str, int]:
+        """feature -> the newest of its migrations that has run."""
+        return {row[0]: row[1] for row in await self.rows(
+            "SELECT feature, MAX(version) FROM schema_migrations GROUP BY feature ORDER BY feature")}
+
+    # ---------------------------------------------------------------- reads and writes
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The lock, and BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+        async with self.lock, self.held_transaction() as db:
+            yield db
+
+    @asynccontextmanager
+    async def held_transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error. The caller holds `lock`."""
+        await self.connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.connection
+        except BaseException:
+            await self.connection.execute("ROLLBACK")
+            raise
+        await self.connection.execute("COMMIT")
+
+    async def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        async with self.lock:
+            return list(await self.connection.execute_fetchall(sql, params))
+
+    async def row(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """The first row the statement answers (None: none)."""
+        rows = await self.rows(sql, params)
+        return rows[0] if rows else None
+
+    async def update(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement in a transaction of its own."""
+        async with self.transaction() as db:
+            await db.execute(sql, params)
+
+    async def apply(self, writes: Sequence[Write]) -> None:
+        """Statements that belong together, in one transaction."""
+        async with self.transaction() as db:
+            for sql, params in writes:
+                await db.execute(sql, params)
+
+    async def backup(self, target: str | Path) -> Path:
+        """An online copy of the whole database with SQLite's back-up API, through a connection of
+        its own in a worker thread: in WAL mode it reads one consistent snapshot while the bot
+        keeps writing, so play never waits for it. Written under a temporary name, then renamed,
+        so a half-written copy never looks like a back-up."""
+        if self.path is None:
+            raise StorageError("An in-memory database has no file to back up.")
+        target = Path(target)
+        await asyncio.to_thread(backup_file, self.path, target)
+        return target
