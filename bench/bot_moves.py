@@ -92,7 +92,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             timings = []
             handling: list[float] = []
             own: list[float] = []
-            moves_part, deliveries = world.bot.moves, world.bot.deliveries
+            moves_part, deliveries = world.parts.moves, world.parts.deliveries
             original_play = moves_part.play
             discord_side = DiscordSide(world.env.backend)
 

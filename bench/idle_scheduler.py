@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.changes import Done, Start
 from bot.days.reminders import Reminders
-from bot.days.timers import Timers
+from bot.days.timers import DueTimers, Timers
 from bot.scheduler import Scheduler, SystemClock
 from bot.store import Storage
 from games import REGISTRY
@@ -59,7 +59,7 @@ class NoDiscord:
         bench = self
 
         class DM:
-            async def send(self, text):
+            async def send(self, text, view=None):  # a reminder carries its standing orders
                 bench.sent += 1
         return DM()
 
@@ -72,7 +72,8 @@ async def main(games_count: int, idle: float) -> None:
         scheduler = Scheduler(clock)
         bot = NoDiscord({"knatsch": game})
         timers = Timers(storage, scheduler)
-        timers.handlers["reminder"] = Reminders(bot, storage, bot.moves, None, timers.now).remind
+        due = DueTimers(timers, {"reminder": Reminders(bot, storage, bot.moves, None, timers.now).remind})
+        scheduler.add_source(due.next_due, due.run_due)
         rng = random.Random(1)
         started = time.perf_counter()
         for number in range(games_count):

@@ -106,7 +106,7 @@ async def run(games: int, moves: int) -> None:
                   f"(database {path.stat().st_size / 2**20:.1f} MiB)")
             by_id = {m.id: m for m in members}
             for channel in channels[:moves]:
-                table = await world.bot.storage.games.open_game_in(channel.id)
+                table = await world.parts.storage.games.open_game_in(channel.id)
                 engine = REGISTRY[table.game]
                 state = engine.from_dict(table.state)
                 seat = min(engine.to_act(state))

@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,30 +23,16 @@ from bot.cogs.lobby import LobbyCog
 from bot.cogs.play import PlayCog
 from bot.cogs.records import RecordsCog
 from bot.collector import QuietCollector
-from bot.components import ALL_DYNAMIC_ITEMS
-from bot.days.absence import Absence
-from bot.days.hints import Hints
-from bot.days.orders import Orders
-from bot.days.reminders import Reminders
-from bot.days.seats import ComputerSeats
-from bot.days.timers import Timers
-from bot.days.undo import TakingBack
-from bot.delivery.content import Content, Renderer
+from bot.components import ALL_DYNAMIC_ITEMS, Persistent, answering
+from bot.delivery.content import Renderer
 from bot.delivery.follow import DiscordChanges
-from bot.delivery.worker import Deliveries
 from bot.errors import quiet_autocomplete_trouble, report_error
-from bot.info import Info
-from bot.league.league import League
-from bot.moves import Moves
+from bot.parts import Parts, PartSettings
 from bot.postgres import open_storage
-from bot.records import EndMessages
 from bot.scheduler import Clock, Scheduler
-from bot.storage.archive import Archive
-from bot.store import Storage
-from bot.tables import Tables
 from bot.timing import Durations
+from bot.tournaments.buttons import CancelButton, SignupButton
 from bot.tournaments.commands import TournamentCog
-from bot.tournaments.runner import Tournaments
 from bot.translator import CatalogueTranslator
 from games import REGISTRY
 from games.core import Game
@@ -59,17 +45,49 @@ DRAIN_SHARE = 0.6     # of which waiting for moves under way may take this share
 BACKUP_KEEP = 7
 BACKUP_PATTERN = "bot-*.sqlite3"
 
-FEATURE_COGS = (LobbyCog, PlayCog, InfoCog, EndingsCog, RecordsCog, DaysCog, LeagueCog, TournamentCog)
 
-Part = TypeVar("Part")
+def feature_cogs(parts: Parts, group: app_commands.Group) -> list[commands.Cog]:
+    """One cog per feature, each given the `/game` group and the parts its commands use."""
+    tables = parts.tables
+    return [
+        LobbyCog(group, tables),
+        PlayCog(group, tables, parts.moves, parts.info),
+        InfoCog(group, tables, parts.info),
+        EndingsCog(group, tables),
+        RecordsCog(group, tables, parts.storage, parts.league, parts.tournaments),
+        DaysCog(group, tables, parts.absence, parts.taking_back, parts.orders, parts.storage, parts.seats,
+                parts.hints),
+        LeagueCog(group, tables, parts.league),
+        TournamentCog(group, tables, parts.tournaments),
+    ]
 
 
-def wired(part: Part | None, name: str) -> Part:
-    """A part of the bot that `GameBot.setup_hook` wires once the storage is open: asked for
-    earlier, a clear error instead of a None that fails further on."""
-    if part is None:
-        raise RuntimeError(f"The bot's {name} is wired in setup_hook, which has not run yet")
-    return part
+def persistent_items(parts: Parts) -> tuple[Persistent, ...]:
+    """Every persistent component, answering its clicks with the parts it uses: a click works
+    after a restart, in a DM, or on an ephemeral reply (bot.components)."""
+    return (*answering(ALL_DYNAMIC_ITEMS, clicks=parts.clicks),
+            *answering((SignupButton, CancelButton), tournaments=parts.tournaments))
+
+
+def discord_settings() -> dict[str, Any]:
+    """What the bot asks of discord.py."""
+    return dict(
+        command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
+        intents=bot_intents(),
+        # No member lists: interactions carry the member who acts; the bot's own member is
+        # cached whatever this says (for its permissions in a channel).
+        member_cache_flags=discord.MemberCacheFlags.none(),
+        chunk_guilds_at_startup=False,
+        help_command=None,
+        tree_cls=GameTree,
+        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+        # Everything the bot needs is in the database and in each interaction's payload;
+        # a cache of recent messages would only cost memory on a small VPS.
+        max_messages=None,
+        # A rate limit longer than this is not slept out inside a request: the delivery
+        # worker tries again after Discord's retry_after, and the game's other work goes on.
+        max_ratelimit_timeout=30.0,
+    )
 
 
 class GameTree(app_commands.CommandTree):
@@ -100,24 +118,7 @@ class GameBot(commands.Bot):
         archive_days: float = 0.0,
         **shards: Any,
     ) -> None:
-        super().__init__(
-            **shards,
-            command_prefix=commands.when_mentioned,  # slash commands only; no message content needed
-            intents=bot_intents(),
-            # No member lists: interactions carry the member who acts; the bot's own member is
-            # cached whatever this says (for its permissions in a channel).
-            member_cache_flags=discord.MemberCacheFlags.none(),
-            chunk_guilds_at_startup=False,
-            help_command=None,
-            tree_cls=GameTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
-            # Everything the bot needs is in the database and in each interaction's payload;
-            # a cache of recent messages would only cost memory on a small VPS.
-            max_messages=None,
-            # A rate limit longer than this is not slept out inside a request: the delivery
-            # worker tries again after Discord's retry_after, and the game's other work goes on.
-            max_ratelimit_timeout=30.0,
-        )
+        super().__init__(**shards, **discord_settings())
         quiet_autocomplete_trouble()
         self.database_path = database_path
         self.games = dict(games)
@@ -126,23 +127,12 @@ class GameBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
         self.game_group = app_commands.Group(name="game", description="Board games in this channel")
-        self._storage: Storage | None = None
         self.scheduler = Scheduler(clock)  # the one scheduler for every timer, on the one clock
         self.durations = durations or Durations()  # every wait of game time (bot.timing)
         self.collector = QuietCollector() if collect_when_quiet else None
-        # The bot's parts, wired in setup_hook: commands and components reach them through the
-        # properties below (`wired`), which refuse to answer before then.
-        self._moves: Moves | None = None
-        self._deliveries: Deliveries | None = None
-        self._tables: Tables | None = None
-        self._info: Info | None = None
-        self._seats: ComputerSeats | None = None
-        self._hints: Hints | None = None
-        self._absence: Absence | None = None
-        self._taking_back: TakingBack | None = None
-        self._orders: Orders | None = None
-        self._league: League | None = None
-        self._tournaments: Tournaments | None = None
+        # The bot's parts (bot.parts), built once the storage is open (setup_hook): a Discord
+        # client exists before its event loop runs, its database connection only within it.
+        self.parts: Parts | None = None
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
         self.backup_every = backup_every  # seconds; None: no automatic back-ups
         self.backup_keep = backup_keep
@@ -153,127 +143,48 @@ class GameBot(commands.Bot):
         self._stopping = False
         self._owed_check_at = 0.0
 
-    @property
-    def storage(self) -> Storage:
-        return wired(self._storage, "storage")
-
-    @property
-    def moves(self) -> Moves:
-        return wired(self._moves, "move pipeline")
-
-    @property
-    def deliveries(self) -> Deliveries:
-        return wired(self._deliveries, "delivery worker")
-
-    @property
-    def tables(self) -> Tables:
-        return wired(self._tables, "tables")
-
-    @property
-    def info(self) -> Info:
-        return wired(self._info, "info")
-
-    @property
-    def seats(self) -> ComputerSeats:
-        return wired(self._seats, "computer seats")
-
-    @property
-    def hints(self) -> Hints:
-        return wired(self._hints, "hints")
-
-    @property
-    def absence(self) -> Absence:
-        return wired(self._absence, "absence")
-
-    @property
-    def taking_back(self) -> TakingBack:
-        return wired(self._taking_back, "taking back")
-
-    @property
-    def orders(self) -> Orders:
-        return wired(self._orders, "standing orders")
-
-    @property
-    def league(self) -> League:
-        return wired(self._league, "league")
-
-    @property
-    def tournaments(self) -> Tournaments:
-        return wired(self._tournaments, "tournaments")
-
     async def setup_hook(self) -> None:
-        self._storage = storage = await open_storage(str(self.database_path))
-        self.wire(storage)
+        storage = await open_storage(str(self.database_path))
+        try:
+            self.parts = parts = Parts.build(self, storage, self.part_settings())
+        except BaseException:
+            await storage.close()  # the bot has no parts to close it with
+            raise
         # Persistent components: any custom_id matching a template is routed, even after a restart.
-        self.add_dynamic_items(*ALL_DYNAMIC_ITEMS)
+        self.add_dynamic_items(*persistent_items(parts))
         await self.tree.set_translator(CatalogueTranslator())  # command names in German and English
         self.tree.add_command(self.game_group)
-        for cog in FEATURE_COGS:
-            await self.add_cog(cog(self))
+        for cog in feature_cogs(parts, self.game_group):
+            await self.add_cog(cog)
         await self.sync_commands()
-        await self.add_cog(DiscordChanges(storage, self.deliveries))
+        await self.add_cog(DiscordChanges(storage, parts.deliveries))
         counts = await storage.games.count_open()
         log.info("Start-up: %d games being played, %d lobbies open (database %s)",
                  counts["active"], counts["lobby"], self.database_path)
         # What was owed to Discord when the bot stopped (a crash, Discord refusing) goes out now.
-        owed = await self.deliveries.start()
+        owed = await parts.deliveries.start()
         if owed:
             log.info("Start-up: delivering what %d game(s) owe since the last stop", owed)
         if self.backup_every is not None and self.backup_dir is not None:
             self._backup_task = asyncio.create_task(self._backup_loop(self.backup_every), name="daily-backup")
         if self.handle_signals:
             self.install_signal_handlers()
-        if getattr(self, "shard_ids", None) is not None:  # other processes serve the other shards
+        if self.sharded:  # other processes serve the other shards
             self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
         if self.collector is not None:
             self.collector.freeze_start_up()
 
-    def wire(self, storage: Storage) -> None:
-        """The bot's parts and who follows whom: the move pipeline (bot.moves) with its
-        listeners, the delivery worker (bot.delivery), and the features around them."""
-        content = Content(self, storage, self.render)
-        end_messages = EndMessages(content, storage)
-        self._deliveries = deliveries = Deliveries(self, storage, self.games, content, owns_guild=self.owns_guild,
-                                                   end_message=end_messages, now=self.scheduler.clock.now,
-                                                   durations=self.durations)
-        self._moves = moves = Moves(storage, self.games, deliveries, self.collector)
-        timers = Timers(storage, self.scheduler, self.durations)
-        moves.listen(timers)
-        self._seats = seats = ComputerSeats(storage, moves, deliveries)
-        reminders = Reminders(self, storage, moves, deliveries, timers.now, self.durations)
-        self._orders = orders = Orders(storage, moves)
-        content.standing_orders = orders.of
-        timers.handlers = {"reminder": reminders.remind, "deadline": seats.timed_out,
-                           "computer": seats.move, "react": orders.window_closed}
-        self._hints = hints = Hints(storage, moves, seats.check_person)
-        content.deadline_line = timers.deadline_line
-        content.hint_offered = hints.offered
-        content.seat_left = seats.seat_left
-        self._tables = tables = Tables(storage, self.games, moves, seats, self.seed_source)
-        self._info = Info(storage, moves, tables, content, deliveries, seats, timers)
-        self._absence = Absence(storage, moves, deliveries, timers)
-        self._taking_back = TakingBack(storage, moves)
-        self.scheduler.add_source(deliveries.next_due, deliveries.run_due)
-        if self.archive_days > 0:
-            archive = Archive(storage.games, self.archive_days, self.scheduler.clock.now)
-            self.scheduler.add_source(archive.next_due, archive.run_due)
-        # The league (bot.league): ratings rated in the change that ends a game, shown in its end
-        # message; the server's overview message and its worker; the recap atop a turn message.
-        self._league = league = League(self, storage, self.games, owns_guild=self.owns_guild,
-                                       sharded=getattr(self, "shard_ids", None) is not None)
-        moves.listen(league.listener)
-        deliveries.end_message = league.end_message(end_messages)
-        content.turn_recap = league.turn_recap
-        self.scheduler.add_source(league.overviews.next_due, league.overviews.run_due)
-        # Tournaments (bot.tournaments): rounds that run themselves, a table's result stored with the
-        # change that ends its game, tables past their time ended by the rule, one message each.
-        self._tournaments = Tournaments(self, storage, self.games, moves, seats, self.scheduler,
-                                        self.durations, self.seed_source, owns_guild=self.owns_guild,
-                                        sharded=getattr(self, "shard_ids", None) is not None)
-        # The messages kept current beside the games' run in the delivery worker's loop.
-        deliveries.keep(league.overviews, self._tournaments.messages)
-        deliveries.on_channel_lost(self._tournaments.thread_lost)  # a table's thread deleted: a new one
+    @property
+    def sharded(self) -> bool:
+        """Whether other processes serve other shards of the bot (`shard_ids` given)."""
+        return getattr(self, "shard_ids", None) is not None
+
+    def part_settings(self) -> PartSettings:
+        """What the bot's parts are built with (bot.parts), besides the client and the store."""
+        return PartSettings(games=self.games, render=self.render, scheduler=self.scheduler, durations=self.durations,
+                            seed_source=self.seed_source, collector=self.collector, owns_guild=self.owns_guild,
+                            sharded=self.sharded, archive_days=self.archive_days)
 
     def install_signal_handlers(self) -> None:
         """SIGTERM (systemd stop, a deploy) and SIGINT stop cleanly: see `close`."""
@@ -300,9 +211,11 @@ class GameBot(commands.Bot):
         """One online back-up (the bot keeps playing), then only the newest `backup_keep` kept."""
         if self.backup_dir is None:
             raise RuntimeError("No back-up directory was given (create_bot(backup_dir=...))")
+        if self.parts is None:
+            raise RuntimeError("The database is opened when the bot starts (setup_hook)")
         target = self.backup_dir / backup_name()
         started = time.monotonic()
-        await self.storage.backup(target)
+        await self.parts.storage.backup(target)
         for old in self.backups()[:-self.backup_keep]:
             old.unlink(missing_ok=True)
         log.info("Back-up written to %s in %.0f ms (keeping the newest %d)", target,
@@ -326,12 +239,13 @@ class GameBot(commands.Bot):
 
     async def _check_owed_boards(self, now: float) -> None:
         """Deliver what games in this process's servers owe (moves applied by another process)."""
-        deliveries = self._deliveries
-        if now < self._owed_check_at or deliveries is None or deliveries.stopping:
+        parts = self.parts
+        if now < self._owed_check_at or parts is None or parts.deliveries.stopping:
             return
+        deliveries = parts.deliveries
         self._owed_check_at = now + self.owed_board_every
         try:
-            for game_id, guild_id in await self.storage.delivery.owed_games():
+            for game_id, guild_id in await parts.storage.delivery.owed_games():
                 if self.owns_guild(guild_id):
                     deliveries.kick(game_id)
         except Exception:
@@ -372,8 +286,8 @@ class GameBot(commands.Bot):
         try:
             if self._backup_task is not None:
                 self._backup_task.cancel()
-            moves, deliveries = self._moves, self._deliveries
-            if moves is not None and deliveries is not None and self._storage is not None:
+            if self.parts is not None:
+                moves, deliveries = self.parts.moves, self.parts.deliveries
                 if not await moves.drain(STOP_TIMEOUT * DRAIN_SHARE):
                     log.warning("Stopping with moves still under way (they are stored whole or not at all)")
                 left = STOP_TIMEOUT * 0.9 - (time.monotonic() - started)
@@ -387,14 +301,9 @@ class GameBot(commands.Bot):
 
     async def close_storage(self) -> None:
         await self.scheduler.stop()
-        if self._deliveries is not None:
-            await self._deliveries.stop()
-        if self._league is not None:
-            await self._league.stop()
-        if self._tournaments is not None:
-            await self._tournaments.stop()
-        if self._storage is not None:
-            await self._storage.close()
+        if self.parts is not None:
+            await self.parts.stop()
+            await self.parts.storage.close()
 
 
 def bot_intents() -> discord.Intents:

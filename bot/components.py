@@ -3,9 +3,9 @@
 Every interactive component is a `discord.ui.DynamicItem` whose custom_id carries what it needs
 (game id, state version, action text), and all classes are registered at start-up with
 `bot.add_dynamic_items`. So a click works after a restart, in a DM, or on an ephemeral reply,
-and the bot decides from the database alone what it means. Callbacks are thin: they translate
-the click and hand it to the bot's parts (bot.moves, bot.tables, bot.info); errors go to the
-central `report_error`.
+and the bot decides from the database alone what it means. Callbacks are thin: they read the
+click and hand it to `clicks` (bot.clicks), given to the classes registered at start-up
+(`answering`); errors go to the central `report_error`.
 
 custom_id formats (Discord allows 100 characters):
   rk:lobby:<game>:<join|leave|start>   rk:hand:<game>
@@ -18,19 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
 import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.errors import report_error
-from bot.locale import user_language
 from bot.presenter import clip
 from games.core import SubsetChoice
 from i18n import t
-
-if TYPE_CHECKING:
-    from bot.app import GameBot
 
 CUSTOM_ID_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
@@ -40,7 +36,6 @@ ROW_WIDTH = 5
 ROWS = 5
 SELECT_LIMIT = 25
 MAX_BUTTONS = 10  # more choices than this read better as a select menu
-LATE_CLICK = 1.5  # seconds: a click older than this when it reaches the bot is answered before its move
 TOGGLE_ROW_WIDTH = 3  # dice toggles three to a row, as the board image shows them
 DICE_VERBS = {"reroll"}  # toggles that are dice: "Die 3: 5", and ↻ on those to roll again
 
@@ -80,15 +75,50 @@ class Handled:
         raise NotImplementedError
 
 
-def table_of(interaction: discord.Interaction) -> GameBot:
-    """The bot whose parts answer a click (its tables, moves, views): the edge where a click
-    enters; nothing deeper reaches for the bot."""
-    from bot.app import GameBot  # late: the bot is built from this module's parts
+class Clicks(Protocol):
+    """What a click on a persistent component does (bot.clicks.ClickAnswers, built with the
+    parts it uses): one method per kind of component."""
 
-    client = interaction.client
-    if not isinstance(client, GameBot):
-        raise TypeError(f"A click reached {type(client).__name__}, not the game bot")
-    return client
+    async def lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+
+    async def hand(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def hint(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def move(self, interaction: discord.Interaction, game_id: int, action: str, version: int) -> None: ...
+
+    async def toggle(self, interaction: discord.Interaction, game_id: int, version: int, mask: int) -> None: ...
+
+    async def order(self, interaction: discord.Interaction, game_id: int, index: int, on: bool) -> None: ...
+
+
+class Answered(Handled):
+    """A component whose clicks `clicks` answers: set on the classes `answering` registers."""
+
+    clicks: ClassVar[Clicks]
+
+
+Persistent = type[DynamicItem[Any]]
+
+
+class ShownView(discord.ui.View):
+    """A message's persistent components. Their clicks are answered by the classes registered at
+    start-up (`answering`), which carry the parts that answer them; so discord.py is told the view
+    is finished when a message is sent with it: a view it keeps would register its items' own
+    classes, which carry no parts, in place of those (discord.ui.view.ViewStore.add_view)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def answering(items: Sequence[Persistent], **given: Any) -> tuple[Persistent, ...]:
+    """`items` as registered with discord.py at start-up: subclasses with the same custom_id
+    template that carry what their clicks need (`clicks=...`), so no click looks for the bot."""
+    return tuple(type(item.__name__, (item,), dict(given), template=item.__discord_ui_compiled_template__)
+                 for item in items)
 
 
 # ------------------------------------------------------------------------------ lobby
@@ -103,7 +133,7 @@ LOBBY_BUTTONS = {
 }
 
 
-class LobbyButton(Handled, DynamicItem[Button],
+class LobbyButton(Answered, DynamicItem[Button],
                   template=r"rk:lobby:(?P<game_id>\d+):(?P<op>join|leave|start|computer|uncomputer)"):
     def __init__(self, game_id: int, op: str, lang: str = "en") -> None:
         super().__init__(Button(label=t(lang, f"bot.lobby.button.{op}"), style=LOBBY_BUTTONS[op],
@@ -116,24 +146,7 @@ class LobbyButton(Handled, DynamicItem[Button],
         return cls(int(match["game_id"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        bot = table_of(interaction)
-        tables = bot.tables
-        # The lobby message itself is edited by the change (bot.moves: one way for every change
-        # of a lobby): the click is only acknowledged here, once the change is stored (a refusal
-        # is its answer instead).
-        if self.op == "start":
-            await interaction.response.defer()  # starting stores the first board and DMs
-            await tables.start(self.game_id, interaction.user)
-            return
-        if self.op == "join":
-            await tables.join(self.game_id, interaction.user)
-        elif self.op == "leave":
-            await tables.leave(self.game_id, interaction.user)
-        else:  # bot.days: computer seats, the host's
-            lang = user_language(interaction)
-            await (bot.seats.add(self.game_id, interaction.user, lang) if self.op == "computer"
-                   else bot.seats.remove(self.game_id, interaction.user, lang))
-        await interaction.response.defer()
+        await self.clicks.lobby(interaction, self.game_id, self.op)
 
 
 def lobby_view(table, game) -> discord.ui.View:
@@ -141,7 +154,7 @@ def lobby_view(table, game) -> discord.ui.View:
     computer while one is seated."""
     can_add = game.features.computer
     seated = any(player.computer for player in table.players)
-    view = discord.ui.View(timeout=None)
+    view = ShownView()
     for op in LOBBY_BUTTONS:
         if (op == "computer" and not can_add) or (op == "uncomputer" and not seated):
             continue
@@ -152,7 +165,7 @@ def lobby_view(table, game) -> discord.ui.View:
 # ------------------------------------------------------------------------- private view
 
 
-class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d+)"):
+class HandButton(Answered, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d+)"):
     """'My hand' on the board: your private view and moves, as an ephemeral reply.
 
     The fallback for players whose DMs are closed, and a way back to your hand for everyone."""
@@ -167,11 +180,10 @@ class HandButton(Handled, DynamicItem[Button], template=r"rk:hand:(?P<game_id>\d
         return cls(int(match["game_id"]), item.label or "My hand")
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await table_of(interaction).info.show_hand(interaction, game_id=self.game_id)
+        await self.clicks.hand(interaction, self.game_id)
 
 
-class HintButton(Handled, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d+)"):
+class HintButton(Answered, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d+)"):
     """'Hint' on a practice table's board: the computer's move for your seat and why, only for you."""
 
     def __init__(self, game_id: int, label: str = "Hint") -> None:
@@ -184,15 +196,13 @@ class HintButton(Handled, DynamicItem[Button], template=r"rk:hint:(?P<game_id>\d
         return cls(int(match["game_id"]), item.label or "Hint")
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await table_of(interaction).hints.hint(self.game_id, interaction.user, user_language(interaction))
-        await interaction.followup.send(text, ephemeral=True)
+        await self.clicks.hint(interaction, self.game_id)
 
 
 # ------------------------------------------------------------------------------ moves
 
 
-class MoveButton(Handled, DynamicItem[Button],
+class MoveButton(Answered, DynamicItem[Button],
                  template=r"rk:move:(?P<game_id>\d+):(?P<version>\d+):(?P<action>.+)"):
     def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
         super().__init__(Button(label=_clip(label, BUTTON_LABEL_LIMIT), style=discord.ButtonStyle.primary,
@@ -206,10 +216,10 @@ class MoveButton(Handled, DynamicItem[Button],
         return cls(int(match["game_id"]), int(match["version"]), match["action"], item.label or match["action"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await play_click(interaction, self.game_id, self.action, self.version)
+        await self.clicks.move(interaction, self.game_id, self.action, self.version)
 
 
-class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
+class MoveSelect(Answered, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d+):(?P<version>\d+):(?P<part>\d+)"):
     def __init__(self, game_id: int, version: int, part: int, options: Sequence[discord.SelectOption],
                  placeholder: str | None = None) -> None:
         super().__init__(Select(custom_id=f"rk:pick:{game_id}:{version}:{part}", options=list(options),
@@ -222,10 +232,10 @@ class MoveSelect(Handled, DynamicItem[Select], template=r"rk:pick:(?P<game_id>\d
         return cls(int(match["game_id"]), int(match["version"]), int(match["part"]), item.options, item.placeholder)
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        await play_click(interaction, self.game_id, self.item.values[0], self.version)
+        await self.clicks.move(interaction, self.game_id, self.item.values[0], self.version)
 
 
-class ToggleButton(Handled, DynamicItem[Button],
+class ToggleButton(Answered, DynamicItem[Button],
                    template=r"rk:tog:(?P<game_id>\d+):(?P<version>\d+):(?P<mask>\d+):(?P<index>\d+)"):
     """One item of a SubsetChoice (say, a die): a click flips it and redraws the buttons.
 
@@ -248,16 +258,10 @@ class ToggleButton(Handled, DynamicItem[Button],
                    item.label or "", chosen=False)
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        message = interaction.message
-        on_board = (message is not None and message.guild is not None
-                    and not message.flags.ephemeral)
-        view = await table_of(interaction).info.toggled_view(
-            interaction.user, game_id=self.game_id, seen_version=self.version,
-            mask=self.mask ^ (1 << self.index), on_board=on_board)
-        await interaction.response.edit_message(view=view)
+        await self.clicks.toggle(interaction, self.game_id, self.version, self.mask ^ (1 << self.index))
 
 
-class OrderButton(Handled, DynamicItem[Button], template=r"rk:order:(?P<game_id>\d+):(?P<index>\d+):(?P<on>[01])"):
+class OrderButton(Answered, DynamicItem[Button], template=r"rk:order:(?P<game_id>\d+):(?P<index>\d+):(?P<on>[01])"):
     """On a player's DM: a standing order for one kind of decision outside their turn, flipped
     by a click (bot.days.orders). Only its player ever sees it."""
 
@@ -274,31 +278,7 @@ class OrderButton(Handled, DynamicItem[Button], template=r"rk:order:(?P<game_id>
         return cls(int(match["game_id"]), int(match["index"]), match["on"] == "1", item.label or "")
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        bot = table_of(interaction)
-        await interaction.response.defer()  # the message is edited to show the order
-        await bot.orders.set_kind(self.game_id, interaction.user, self.index, not self.on, user_language(interaction))
-        payload = await bot.info.hand(interaction.user, game_id=self.game_id)
-        await interaction.edit_original_response(content=payload.content, view=payload.view)
-
-
-async def play_click(interaction: discord.Interaction, game_id: int, action: str, version: int) -> None:
-    """A move clicked on a board or a DM. Its answer is that message, edited with the move by the
-    delivery worker (bot.delivery.answers); a refusal is answered by the error handler."""
-    bot = table_of(interaction)
-    answers = bot.deliveries.answers
-    if (discord.utils.utcnow() - interaction.created_at).total_seconds() > LATE_CLICK:
-        # It reached us late (a gateway outage): answered first, so that a click Discord has
-        # given up (it told the player it failed) makes no move.
-        await interaction.response.defer()
-        pending = None
-    else:
-        pending = answers.expect(interaction, game_id)
-    try:
-        await bot.moves.play(interaction.user, game_id=game_id, action_text=action, seen_version=version,
-                             interaction=interaction)
-    except BaseException:
-        answers.forget(pending)
-        raise
+        await self.clicks.order(interaction, self.game_id, self.index, self.on)
 
 
 def move_custom_id(game_id: int, version: int, action: str) -> str:
@@ -325,24 +305,7 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         if needed > rows - 1:
             break
         toggled_verbs.add(family.verb)
-        if mask is None:
-            mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
-        mark = "↻" if family.verb in DICE_VERBS else "✓"
-        for index, (_value, label) in enumerate(family.items):
-            toggle = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
-            toggle.row = row + index // TOGGLE_ROW_WIDTH
-            view.add_item(toggle)
-        row += needed - 1
-        chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
-        if family.size is None:
-            label = f"{family.confirm} ({len(chosen)})" if chosen else family.prompt
-        else:
-            label = family.confirm if family.complete(len(chosen)) else f"{family.prompt} ({len(chosen)}/{family.size})"
-        confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb, label)
-        confirm.item.style = discord.ButtonStyle.success
-        confirm.item.disabled = not family.complete(len(chosen))
-        confirm.row = row
-        view.add_item(confirm)
+        row = add_toggles(view, game_id, version, family, mask)
     choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
     first_row = row + 1 if toggled_verbs else 0
     rows -= first_row
@@ -370,6 +333,31 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
         button.row = first_row + len(menus)
         view.add_item(button)
     return sum(map(len, menus)) + len(lone)
+
+
+def add_toggles(view: discord.ui.View, game_id: int, version: int, family: Toggles, mask: int | None) -> int:
+    """One toggle button per item of `family` (three to a row) from the first row, and its confirm
+    button on the row under them, which it returns; `mask`: the items chosen (None: those the
+    family pre-selects)."""
+    if mask is None:
+        mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
+    mark = "↻" if family.verb in DICE_VERBS else "✓"
+    for index, (_value, label) in enumerate(family.items):
+        toggle = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
+        toggle.row = index // TOGGLE_ROW_WIDTH
+        view.add_item(toggle)
+    row = -(-len(family.items) // TOGGLE_ROW_WIDTH)
+    chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
+    if family.size is None:
+        label = f"{family.confirm} ({len(chosen)})" if chosen else family.prompt
+    else:
+        label = family.confirm if family.complete(len(chosen)) else f"{family.prompt} ({len(chosen)}/{family.size})"
+    confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb, label)
+    confirm.item.style = discord.ButtonStyle.success
+    confirm.item.disabled = not family.complete(len(chosen))
+    confirm.row = row
+    view.add_item(confirm)
+    return row
 
 
 def menu_layout(choices: Sequence[Choice], rows: int, *, lone_allowed: bool = True
@@ -446,7 +434,7 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
                hint: bool = False, lang: str = "en") -> discord.ui.View | None:
     """The channel board: public move buttons (when safe to show) and, on the last row, 'My hand'
     in a game with secrets and 'Hint' at a practice table. None when there is nothing to press."""
-    view = discord.ui.View(timeout=None)
+    view = ShownView()
     last_row = hand or hint
     add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if last_row else ROWS,
                         toggles=toggles, mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
@@ -468,7 +456,7 @@ def private_view(game_id: int, version: int, choices: Sequence[Choice],
     the computer may answer (its standing orders), on the last row."""
     if not choices and not orders:
         return None
-    view = discord.ui.View(timeout=None)
+    view = ShownView()
     add_move_components(view, game_id, version, choices, rows=ROWS - 1 if orders else ROWS, toggles=toggles,
                         mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
     for index, (label, on) in enumerate(orders):

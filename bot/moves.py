@@ -120,7 +120,8 @@ def check_id(value: int) -> int:
 
 class Moves:
     def __init__(self, storage: Storage, games: Mapping[str, Game], deliveries: Deliveries,
-                 collector: QuietCollector | None = None) -> None:
+                 collector: QuietCollector | None = None, automatic: AutomaticDecision | None = None,
+                 automatic_move: AutomaticMove | None = None) -> None:
         self.storage = storage
         self.games = games
         self.deliveries = deliveries
@@ -128,8 +129,8 @@ class Moves:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._gates: list[Gate] = []
-        self.automatic: AutomaticDecision | None = None  # bot.days.orders
-        self.automatic_move: AutomaticMove | None = None  # bot.days.orders
+        self.automatic = automatic  # the decisions nobody must be asked for (bot.days.orders)
+        self.automatic_move = automatic_move  # and the moves that make them
         self._replays = Replays()  # games replayed to judge clicks on older messages
         self._in_flight = 0
         self._idle = asyncio.Event()

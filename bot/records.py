@@ -18,7 +18,7 @@ import io
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from babel.numbers import format_decimal, format_percent
@@ -27,13 +27,11 @@ import i18n
 from bot import presenter
 from bot.locale import table_language
 from bot.storage import GameRow, ResultRow
-from games.core import Game, Msg, Outcome, hooks
+from bot.store import Storage
+from games.core import Action, Game, Msg, Outcome, hooks
 from games.replay import Move, ReplayError, dumps, export_game, moves_from
 from i18n import game_title, t, translate
-
-if TYPE_CHECKING:
-    from bot.delivery.content import Content
-    from bot.store import Storage
+from renderers.score_chart import render_chart_png
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +165,6 @@ def running_scores(game: Game, state: Any) -> list[float] | None:
 
 def score_history(game: Game, table: GameRow, moves: Sequence[Move]) -> list[list[float]]:
     """The scores after every move (index 0: the start), rebuilt from seed and moves."""
-    from games.core import Action
-
     state = game.new_game(len(table.players), seed=table.started_seed, options=table.options)
     history = []
     scores = running_scores(game, state)
@@ -191,6 +187,15 @@ def outcome_record(outcome: Outcome) -> dict:
     return {"winners": list(outcome.winners), "scores": list(outcome.scores), "reason": reason}
 
 
+class BoardPictures(Protocol):
+    """What an end message needs of a board's content (bot.delivery.content.Content)."""
+
+    def footer(self, table: GameRow, game: Game, state: Any) -> tuple[str, list[int]]: ...
+
+    async def image(self, view: dict[str, Any], names: list[str], filename: str, lang: str = "en",
+                    description: str | None = None) -> discord.File | None: ...
+
+
 class EndMessages:
     """The one message at the end of a game, in the table's channel and language: what the last
     move did (or how the game ended early), the final board, the scores and how the game was won,
@@ -198,7 +203,7 @@ class EndMessages:
     posts it (bot.delivery.worker); if a picture cannot be drawn the message goes out without it.
     """
 
-    def __init__(self, content: Content, storage: Storage) -> None:
+    def __init__(self, content: BoardPictures, storage: Storage) -> None:
         self.content = content
         self.storage = storage
 
@@ -226,8 +231,6 @@ class EndMessages:
             moves = moves_from(await self.storage.games.actions(table.id))
             history = await asyncio.to_thread(score_history, game, table, moves)
             if len(history) >= 2:
-                from renderers.score_chart import render_chart_png
-
                 outcome = game.outcome(state)  # an early end (resigned, abandoned) names no winner
                 png = await asyncio.to_thread(render_chart_png, history, table.names, lang,
                                               translate(game_title(game), lang),

@@ -5,6 +5,9 @@ the command-line runner and the conformance suite all see the same list.
 """
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 from games.core import Game
 
 REGISTRY: dict[str, Game] = {}
@@ -29,9 +32,6 @@ BUILTIN_GAMES = ("knatsch", "raubritter", "carcassonne", "macrobber", "gluecksri
 def _register_builtin_games() -> None:
     """Every built-in game whose package exists (a game under construction has no package
     `__init__.py` yet). An engine that exists but fails to import is an error, never skipped."""
-    import importlib
-    from pathlib import Path
-
     here = Path(__file__).parent
     for name in BUILTIN_GAMES:
         if (here / name / "__init__.py").exists():

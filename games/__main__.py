@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from games import REGISTRY, get_game
 from games.core import Game, GameError, Msg, hooks, msg
+from games.replay import add_command
 from i18n import LANGUAGES, game_title, has_message, t, translate
 
 MAX_ACTIONS = 50_000
@@ -92,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     play_parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the printed lines")
     play_parser.add_argument("--option", type=_option, action="append", default=[], metavar="NAME=VALUE",
                              help="a table option, e.g. area=8x8 for Raub Ritter (repeatable)")
-    from games.replay import add_command  # `python -m games replay FILE`: see games/replay.py
-    add_command(sub)
+    add_command(sub)  # `python -m games replay FILE`: see games/replay.py
     args = parser.parse_args(argv)
     if args.command == "replay":
         replayed: int = args.run_command(args)

@@ -13,6 +13,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
+from i18n import translate
+from i18n.messages import Msg as Msg  # the engines' words, defined with the catalogues
+from i18n.messages import SeatRef as SeatRef
+from i18n.messages import fill_seats
+from i18n.messages import msg as msg
+
 Seat = int
 """A seat is an index 0..n-1 in turn order. The bot maps seats to Discord users."""
 
@@ -33,8 +39,6 @@ class GameError(Exception):
     def __init__(self, message: Msg | str = "") -> None:
         self.msg = message if isinstance(message, Msg) else None
         if self.msg is not None:
-            from i18n import translate  # late: i18n itself builds on this module
-
             message = translate(self.msg, "en")
         super().__init__(message)
 
@@ -109,65 +113,6 @@ def as_checked(state: Any, seat: Seat, action: Action | Checked) -> tuple[Action
     if isinstance(action, Checked):
         return action.action, action.state is state and action.seat == seat
     return action, False
-
-
-@dataclass(frozen=True)
-class SeatRef:
-    """A player named in a message; the bot or renderer puts in the seat's display name."""
-
-    seat: Seat
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat}
-
-
-@dataclass(frozen=True)
-class Msg:
-    """Words an engine wants said, as a message id with parameters, never as finished text.
-
-    The bot and the renderers put it into German or English from the catalogues (`i18n`).
-    Parameter values are str, int, float, `SeatRef` (a player's name), another `Msg` (a term
-    that is itself translated, e.g. a terrain) or a list of those (joined as a list).
-    The id's first part names the catalogue: ``"carcassonne.event.scored"`` lives in
-    ``i18n/locales/<lang>/carcassonne.po``.
-    """
-
-    id: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Msg:
-        params = dict(data.get("params") or {})
-        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in params.items()})
-
-    def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
-        return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))
-
-
-def msg(message_id: str, **params: Any) -> Msg:
-    """Shorthand: ``msg("raubritter.terrain.forest")``, ``msg("x.scored", player=SeatRef(1), points=4)``."""
-    return Msg(message_id, params)
-
-
-def _param_json(value: Any) -> Any:
-    if isinstance(value, (Msg, SeatRef)):
-        return value.to_json()
-    if isinstance(value, (list, tuple)):
-        return [_param_json(item) for item in value]
-    return value
-
-
-def _param_from_json(value: Any) -> Any:
-    if isinstance(value, dict) and set(value) == {"seat"}:
-        return SeatRef(int(value["seat"]))
-    if isinstance(value, dict) and "id" in value:
-        return Msg.from_json(value)
-    if isinstance(value, list):
-        return [_param_from_json(item) for item in value]
-    return value
 
 
 Text = "str | Msg"
@@ -583,9 +528,5 @@ def name_seats(text: str | Msg | Mapping[str, Any], names: list[str] | tuple[str
     runner passes "P1", "P2", ...
     """
     if not isinstance(text, str):  # a Msg (or its JSON): words from the catalogues, in English
-        from i18n import translate  # late: i18n itself builds on this module
-
         return translate(text, "en", list(names))
-    for index, name in enumerate(names):
-        text = text.replace(f"{{s{index}}}", name)
-    return text
+    return fill_seats(text, names)

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from games import get_game
 from games.core import Action, Event, Game, GameError, Msg, hooks
+from i18n import translate
 
 FORMAT = "robber-knights-replay"
 VERSION = 1
@@ -203,8 +204,6 @@ def run(path: Path, out: TextIO = sys.stdout, lang: str | None = None,
     """The `replay` command: 0 when the file reproduces its result, 1 when not, 2 when it
     cannot be replayed at all. `each_state(game, step, state, names, lang)`: called with every state
     (the renderers' command line draws them)."""
-    from i18n import translate
-
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

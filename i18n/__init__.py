@@ -1,10 +1,11 @@
 """German and English words for everything a player reads.
 
-Engines describe moves and events as `games.core.Msg` (a message id with parameters); the bot
-and the renderers turn them into words here. The catalogues are gettext PO files read with
-Babel, one per domain and language: ``i18n/locales/<lang>/<domain>.po``, where the domain is
-the message id's first part (``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses
-Python format fields named like the parameters: ``{player} scores {points}.``
+Engines describe moves and events as `Msg` (a message id with parameters: i18n.messages, which
+`games.core` re-exports); the bot and the renderers turn them into words here. The catalogues
+are gettext PO files read with Babel, one per domain and language:
+``i18n/locales/<lang>/<domain>.po``, where the domain is the message id's first part
+(``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses Python format fields named
+like the parameters: ``{player} scores {points}.``
 
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
@@ -26,7 +27,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from games.core import Msg, SeatRef, name_seats
+from i18n.messages import Msg, SeatRef, fill_seats
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def translate(text: Any, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()
                 raise
             log.warning("Could not translate %s into %s", text.id, lang, exc_info=True)
             return text.id.rsplit(".", 1)[-1].replace("_", " ")
-    return name_seats(str(text), list(names))
+    return fill_seats(str(text), list(names))
 
 
 def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:

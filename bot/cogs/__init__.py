@@ -6,15 +6,11 @@ moves them (already bound to the cog) under the bot's `/game` group.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot.app import GameBot
-    from bot.tables import Tables
+from bot.tables import Tables
 
 _GROUP_KEY = "group"
 _GAME_GROUP = "game"
@@ -25,15 +21,15 @@ def game_subcommand(name: str, description: str):
 
 
 class FeatureCog(commands.Cog):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    """A feature's commands, given the `/game` group and the parts they use (bot.parts): every
+    cog reads tables; a cog taking more says so in its constructor."""
 
-    @property
-    def tables(self) -> Tables:
-        return self.bot.tables
+    def __init__(self, group: app_commands.Group, tables: Tables) -> None:
+        self.group = group
+        self.tables = tables
 
     async def cog_load(self) -> None:
-        group = self.bot.game_group
+        group = self.group
         top_level = []
         for command in self.__cog_app_commands__:
             if command.extras.get(_GROUP_KEY) == _GAME_GROUP:
@@ -44,9 +40,9 @@ class FeatureCog(commands.Cog):
         self.__cog_app_commands__ = top_level  # what discord.py then adds to the tree itself
 
     async def cog_unload(self) -> None:
-        for command in list(self.bot.game_group.commands):
+        for command in list(self.group.commands):
             if getattr(command, "binding", None) is self:
-                self.bot.game_group.remove_command(command.name)
+                self.group.remove_command(command.name)
 
 
 async def game_name_choices(tables: Tables, typed: str, lang: str = "en") -> list[app_commands.Choice[str]]:

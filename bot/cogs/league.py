@@ -8,7 +8,9 @@ from discord import app_commands
 import i18n
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_channel, require_guild
 from bot.errors import Refusal, reply_ephemeral
+from bot.league.league import League
 from bot.locale import user_language
+from bot.tables import Tables
 
 
 def game_named(games, typed: str, lang: str) -> str:
@@ -22,6 +24,10 @@ def game_named(games, typed: str, lang: str) -> str:
 
 
 class LeagueCog(FeatureCog):
+    def __init__(self, group: app_commands.Group, tables: Tables, league: League) -> None:
+        super().__init__(group, tables)
+        self.league = league
+
     overview = app_commands.Group(name="overview", description="One message in a channel listing the server's games",
                                   extras={"group": "game"})
 
@@ -31,7 +37,7 @@ class LeagueCog(FeatureCog):
         guild_id = require_guild(interaction)
         lang = user_language(interaction)
         name = game_named(self.tables.games, game, lang)
-        text = await self.bot.league.leaderboard(guild_id, name, interaction.user.id, self.bot.league.title(name, lang),
+        text = await self.league.leaderboard(guild_id, name, interaction.user.id, self.league.title(name, lang),
                                                  lang)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
@@ -47,7 +53,7 @@ class LeagueCog(FeatureCog):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal.of("bot.errors.not_playing")
-        await reply_ephemeral(interaction, await self.bot.league.recap(table, seat, lang))
+        await reply_ephemeral(interaction, await self.league.recap(table, seat, lang))
 
     @overview.command(name="here", description="Keep the list of this server's games in this channel (Manage Server)")
     async def overview_here(self, interaction: discord.Interaction) -> None:
@@ -55,7 +61,7 @@ class LeagueCog(FeatureCog):
         lang = user_language(interaction)
         self._check_manager(interaction, lang)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.league.overviews.place(guild_id, channel_id, lang)
+        await self.league.overviews.place(guild_id, channel_id, lang)
         await reply_ephemeral(interaction, i18n.t(lang, "bot.league.overview_placed"))
 
     @overview.command(name="off", description="No more list of this server's games (Manage Server)")
@@ -64,7 +70,7 @@ class LeagueCog(FeatureCog):
         lang = user_language(interaction)
         self._check_manager(interaction, lang)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        removed = await self.bot.league.overviews.remove(guild_id)
+        removed = await self.league.overviews.remove(guild_id)
         await reply_ephemeral(interaction, i18n.t(lang, "bot.league.overview_removed" if removed
                                                   else "bot.league.overview_none_kept"))
 

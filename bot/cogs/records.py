@@ -13,14 +13,22 @@ import i18n
 from bot import records
 from bot.cogs import FeatureCog, game_name_choices, game_subcommand, require_channel, require_guild
 from bot.errors import Refusal, reply_ephemeral
+from bot.league.league import League
 from bot.locale import user_language
+from bot.store import Storage
+from bot.tables import Tables
+from bot.tournaments.runner import Tournaments
 
 log = logging.getLogger(__name__)
 
 
 class RecordsCog(FeatureCog):
-    def __init__(self, bot) -> None:
-        super().__init__(bot)
+    def __init__(self, group: app_commands.Group, tables: Tables, storage: Storage, league: League,
+                 tournaments: Tournaments) -> None:
+        super().__init__(group, tables)
+        self.storage = storage
+        self.league = league
+        self.tournaments = tournaments
         self._known_language: dict[int, str] = {}  # what is stored already: a write only on a change
 
     @commands.Cog.listener()
@@ -32,7 +40,7 @@ class RecordsCog(FeatureCog):
             return
         self._known_language[user_id] = lang
         try:
-            await self.bot.storage.games.remember_language(user_id, lang)
+            await self.storage.games.remember_language(user_id, lang)
         except Exception:
             self._known_language.pop(user_id, None)
             log.warning("Could not remember the language of user %s", user_id, exc_info=True)
@@ -58,15 +66,15 @@ class RecordsCog(FeatureCog):
         who = player or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         # Practice tables (the asker against the computer) count for nobody's records.
-        storage = self.bot.storage
+        storage = self.storage
         results = await storage.games.results_in_guild(guild_id, name, leave_out=await storage.days.practice_tables())
         mine = records.player_records(results, who.id, name)
         titles = {key: self._title(key) for key in {r.game for r in mine}}
         text = records.stats_text(mine, who.display_name, titles, lang)
         # bot.league: the player's ratings, and a chart of their rating over the games.
-        ratings, chart = await self.bot.league.stats(guild_id, who, name, lang)
+        ratings, chart = await self.league.stats(guild_id, who, name, lang)
         # bot.tournaments: the tournaments they played and won.
-        tournaments = self.bot.tournaments
+        tournaments = self.tournaments
         played = [] if tournaments is None else await tournaments.stats_lines(guild_id, who.id, name, lang)
         await reply_ephemeral(interaction, "\n".join([text, *ratings, *played]), **({"file": chart} if chart else {}))
 
@@ -78,7 +86,7 @@ class RecordsCog(FeatureCog):
     async def export(self, interaction: discord.Interaction) -> None:
         channel_id = require_channel(interaction)
         lang = user_language(interaction)
-        storage = self.bot.storage
+        storage = self.storage
         table = await storage.games.open_game_in(channel_id) or await storage.games.latest_game_in(channel_id)
         if table is None or table.seed is None:
             raise Refusal(i18n.t(lang, "bot.records.export_none"))

@@ -14,6 +14,7 @@ from bot.days.computer import computer_action
 from bot.days.options import words
 from bot.errors import Refusal
 from bot.moves import Moves
+from bot.storage import GameRow
 from bot.store import Storage
 from games.core import hooks
 
@@ -28,7 +29,7 @@ class Hints:
 
     async def offered(self, table) -> bool:
         """A practice table's turn message carries a Hint button."""
-        return table.status == "active" and (await self.storage.days.table(table.id))["practice"]
+        return await hint_offered(self.storage, table)
 
     async def hint(self, game_id: int, user: discord.abc.User, lang: str) -> str:
         """Built from what the seat may see: the engine's `hint` (or its computer player) reads
@@ -68,3 +69,8 @@ class Hints:
             lines.append(i18n.translate(reason, lang, names))
         lines.append(words(lang, "hint_typed", action=action.encode()))
         return "\n".join(lines)
+
+
+async def hint_offered(storage: Storage, table: GameRow) -> bool:
+    """Whether a turn message carries a Hint button (`Hints.offered`): the storage alone says it."""
+    return table.status == "active" and (await storage.days.table(table.id))["practice"]

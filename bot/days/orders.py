@@ -13,9 +13,10 @@
   is made by the computer for the seat, without counting as a timed-out turn; the turn message
   says so.
 
-Every such move goes through the move pipeline (bot.moves: `Moves.automatic` is `automatic_move`)
-as its own change, so it is stored, delivered and replayed like any move. A timer backs each one
-up (bot.days.timers), so one owed when the bot stopped is made after the restart.
+Every such move goes through the move pipeline (bot.moves, built with `ComputerChoices`'
+`automatic_decision` and `automatic_move`) as its own change, so it is stored, delivered and
+replayed like any move. A timer backs each one up (bot.days.timers), so one owed when the bot
+stopped is made after the restart.
 """
 from __future__ import annotations
 
@@ -41,12 +42,13 @@ from games.core import Action, Automatic, Game, automatic_decision, msg, reactio
 log = logging.getLogger(__name__)
 
 
-class Orders:
-    def __init__(self, storage: Storage, moves: Moves) -> None:
+class ComputerChoices:
+    """The moves the computer makes for a person's seat: a decision nobody must be asked for
+    (`Moves`' automatic decision and move) and a decision it takes over. It reads the storage only, so the
+    move pipeline is built with it (bot.parts) before `Orders`, which makes moves through it."""
+
+    def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self.moves = moves
-        moves.automatic = self.automatic_decision
-        moves.automatic_move = self.automatic_move
 
     async def automatic_decision(self, table: GameRow, game: Game, state: Any) -> Automatic | None:
         """The decision the game makes at once in `state` (publicly forced, or a standing
@@ -68,6 +70,13 @@ class Orders:
         # The strong player searches for some tenths of a second: off the event loop.
         return await asyncio.to_thread(computer_action, game, state, seat, rng, strength)
 
+
+class Orders:
+    def __init__(self, storage: Storage, moves: Moves, choices: ComputerChoices) -> None:
+        self.storage = storage
+        self.moves = moves
+        self.choices = choices
+
     # ------------------------------------------------------------------- the window
 
     async def window_closed(self, table: GameRow, seat: int, due_at: int) -> None:
@@ -81,7 +90,7 @@ class Orders:
                              after=window_words(settings["react"], table_language(table))))]
 
         async def choose(table: GameRow, game: Game, state: Any) -> Action:
-            return await self.computer_choice(table, game, state, seat, "window")
+            return await self.choices.computer_choice(table, game, state, seat, "window")
 
         for step in range(MAX_COMPUTER_STEPS):
             again = await self.moves.computer_move(table.id, seat, choose, notices=said if step == 0 else ())
@@ -123,7 +132,12 @@ class Orders:
         await self.set(table, user, kinds[index], on, lang)
 
     async def of(self, table: GameRow, seat: int) -> frozenset[str]:
-        return (await self.storage.days.standing_orders(table.id)).get(seat, frozenset())
+        return await standing_orders(self.storage, table, seat)
+
+
+async def standing_orders(storage: Storage, table: GameRow, seat: int) -> frozenset[str]:
+    """The kinds of decision the computer answers for the seat (a board shows them)."""
+    return (await storage.days.standing_orders(table.id)).get(seat, frozenset())
 
 
 def kinds_text(kinds, lang: str) -> str:

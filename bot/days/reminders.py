@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 
 from bot import presenter
-from bot.components import OrderButton
+from bot.components import OrderButton, ShownView
 from bot.days.computer import is_computer
 from bot.days.options import words
 from bot.delivery.content import board_url, channel_url
@@ -80,7 +80,7 @@ class Reminders:
         kind = reaction_kind(game, state, seat)
         if kind is None or kind in (await self.storage.days.standing_orders(table.id)).get(seat, frozenset()):
             return None
-        view = discord.ui.View(timeout=None)
+        view = ShownView()
         view.add_item(OrderButton(table.id, game.features.reactions.index(kind), False,
                                   words(lang, "order_button_offer", kind=translate(msg(kind), lang))))
         return view

@@ -36,7 +36,6 @@ class ComputerSeats:
         self.storage = storage
         self.moves = moves
         self.deliveries = deliveries
-        moves.gate(self.gate)
 
     # --------------------------------------------------------------------- moving
 
@@ -122,7 +121,7 @@ class ComputerSeats:
     async def seat_left(self, table: GameRow, seat: int) -> bool:
         """Whether the seat's player resigned and the computer plays it now: such a player gets
         nothing private of the seat any more (no DMs, no 'My hand')."""
-        return (await self.storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned"
+        return await seat_left(self.storage, table, seat)
 
     # ------------------------------------------------------------- lobby computer seats
 
@@ -176,3 +175,9 @@ def ending(text: str, status: str, result: dict, *, expected_status: str | None 
                    expected_status=expected_status)
 
     return make
+
+
+async def seat_left(storage: Storage, table: GameRow, seat: int) -> bool:
+    """Whether the seat's player resigned (`ComputerSeats.seat_left`); the storage alone says it,
+    so a board's content asks it before the parts that make moves exist (bot.parts)."""
+    return (await storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned"

@@ -22,7 +22,8 @@ What a due timer does is someone else's: `handlers` maps its kind to a coroutine
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from bot import presenter
 from bot.changes import Done, End, Move, Replace, SeatSetting, Undo, states
@@ -47,8 +48,6 @@ class Timers:
         self.storage = storage
         self.scheduler = scheduler
         self.durations = durations
-        self.handlers: dict[str, Handler] = {}
-        scheduler.add_source(self.next_due, self.run_due)
 
     def now(self) -> int:
         return int(self.scheduler.clock.now())
@@ -61,29 +60,13 @@ class Timers:
         table, game = change.table, change.game
         if isinstance(change, End) or done.outcome is not None:
             return [clear_timers_write(table.id)]
-        _, after = states(change)
-        now = self.now()
+        (_, after), now = states(change), self.now()
         settings = await self.storage.days.table(table.id)
-        seats = {seat: dict(row) for seat, row in done.seats.items()}
-        writes: list[Write] = []
         mover = change.seat if isinstance(change, (Move, Undo)) else None
         by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
         person = by_person and mover is not None
-        match change:  # a change that sets the seat's row itself (a new player, the computer)
-            case Replace(seat=seat):
-                seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
-            case SeatSetting(seat=seat, computer=why) if why is not None:
-                seats[seat] = {**seats.get(seat, {}), "computer": why}
-            case SeatSetting(seat=seat):  # its person back, with a clean slate
-                seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
-        if person and mover is not None:
-            # A move of their own brings a player back: no more computer, no more absence.
-            row = seats.get(mover, {})
-            if row.get("computer") == "timeout" or row.get("timeouts"):
-                writes += seat_write(table.id, mover, computer=None, timeouts=0)
-                seats[mover] = dict(row, computer=None, timeouts=0)
-        to_act = done.waiting_after
-        made_at_once = done.at_once
+        seats, writes = seat_rows(done, mover if person else None)
+        to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
         # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
         existing = {(seat, kind): due for seat, kind, due in await self.storage.days.timers(table.id)}
@@ -150,34 +133,6 @@ class Timers:
             self.scheduler.poke()
         return True
 
-    # ------------------------------------------------------------------- due timers
-
-    async def next_due(self) -> float | None:
-        return await self.storage.days.next_due()
-
-    async def run_due(self, now: float) -> None:
-        """Handle every timer due by `now`, oldest first, each once."""
-        handled = 0
-        while (timer := await self.storage.days.first_due(now)) is not None:
-            game_id, seat, kind, due_at = timer
-            if not await self.storage.days.claim_timer(game_id, seat, kind, due_at, now):
-                continue  # another process (on the same database) is handling it
-            try:
-                table = await self.storage.games.get_game(game_id)
-                if table is None or table.status != "active":
-                    await self.storage.apply([clear_timers_write(game_id)])
-                else:
-                    await self.handlers[kind](table, seat, due_at)
-            except Exception:
-                log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
-                await self.storage.days.move_timer(game_id, seat, kind, was=due_at,
-                                                   due_at=self.now() + self.durations.timer_retry_after)
-            # Whatever the handler did, this timer never fires twice for the same moment.
-            await self.storage.days.move_timer(game_id, seat, kind, was=due_at, due_at=None)
-            handled += 1
-        if handled:
-            self.scheduler.poke()
-
     # --------------------------------------------------------------------- showing
 
     async def deadline_line(self, table: GameRow, lang: str | None = None) -> str:
@@ -206,3 +161,61 @@ class Timers:
                 lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 
+
+
+def seat_rows(done: Done, person: int | None) -> tuple[dict[int, dict[str, Any]], list[Write]]:
+    """The seats' rows as the change leaves them, and what it writes to them; `person`: the seat
+    whose own player moved, if one did."""
+    table, change = done.change.table, done.change
+    seats = {seat: dict(row) for seat, row in done.seats.items()}
+    writes: list[Write] = []
+    match change:  # a change that sets the seat's row itself (a new player, the computer)
+        case Replace(seat=seat):
+            seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
+        case SeatSetting(seat=seat, computer=why) if why is not None:
+            seats[seat] = {**seats.get(seat, {}), "computer": why}
+        case SeatSetting(seat=seat):  # its person back, with a clean slate
+            seats[seat] = {**seats.get(seat, {}), "since": None, "computer": None, "timeouts": 0}
+    if person is not None:
+        # A move of their own brings a player back: no more computer, no more absence.
+        row = seats.get(person, {})
+        if row.get("computer") == "timeout" or row.get("timeouts"):
+            writes += seat_write(table.id, person, computer=None, timeouts=0)
+            seats[person] = dict(row, computer=None, timeouts=0)
+    return seats, writes
+
+class DueTimers:
+    """Handles the timers that fall due (a scheduler source, bot.parts): each kind by its handler
+    (`reminder`, `deadline`, `computer`, `react`), which makes moves. Apart from `Timers`, which
+    the move pipeline follows, so that the pipeline is built before the handlers that use it."""
+
+    def __init__(self, timers: Timers, handlers: Mapping[str, Handler]) -> None:
+        self.timers = timers
+        self.storage = timers.storage
+        self.handlers = handlers
+
+    async def next_due(self) -> float | None:
+        return await self.storage.days.next_due()
+
+    async def run_due(self, now: float) -> None:
+        """Handle every timer due by `now`, oldest first, each once."""
+        handled = 0
+        while (timer := await self.storage.days.first_due(now)) is not None:
+            game_id, seat, kind, due_at = timer
+            if not await self.storage.days.claim_timer(game_id, seat, kind, due_at, now):
+                continue  # another process (on the same database) is handling it
+            try:
+                table = await self.storage.games.get_game(game_id)
+                if table is None or table.status != "active":
+                    await self.storage.apply([clear_timers_write(game_id)])
+                else:
+                    await self.handlers[kind](table, seat, due_at)
+            except Exception:
+                log.exception("Timer %s for game %s seat %s failed", kind, game_id, seat)
+                await self.storage.days.move_timer(game_id, seat, kind, was=due_at,
+                                                   due_at=self.timers.now() + self.timers.durations.timer_retry_after)
+            # Whatever the handler did, this timer never fires twice for the same moment.
+            await self.storage.days.move_timer(game_id, seat, kind, was=due_at, due_at=None)
+            handled += 1
+        if handled:
+            self.timers.scheduler.poke()

@@ -13,7 +13,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +24,7 @@ from bot import presenter
 from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
+from bot.records import running_scores
 from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
 from bot.store import Storage
@@ -110,15 +111,20 @@ class Content:
     most `lines` lines of a phone, its heading included (bot.league).
     """
 
-    def __init__(self, client: discord.Client, storage: Storage, render: Renderer) -> None:
+    def __init__(self, client: discord.Client, storage: Storage, render: Renderer, *,
+                 deadline_line: Callable[[GameRow], Awaitable[str]],
+                 hint_offered: Callable[[GameRow], Awaitable[bool]],
+                 seat_left: Callable[[GameRow, int], Awaitable[bool]],
+                 standing_orders: Callable[[GameRow, int], Awaitable[frozenset[str]]],
+                 turn_recap: Callable[[GameRow, Sequence[int], int], Awaitable[str]]) -> None:
         self.client = client
         self.storage = storage
         self.render = render
-        self.deadline_line = _no_deadlines
-        self.hint_offered = _no_hints
-        self.seat_left = _nobody_left
-        self.standing_orders = _no_orders
-        self.turn_recap = _no_recap
+        self.deadline_line = deadline_line
+        self.hint_offered = hint_offered
+        self.seat_left = seat_left
+        self.standing_orders = standing_orders
+        self.turn_recap = turn_recap
 
     # ------------------------------------------------------------------------- images
 
@@ -203,8 +209,6 @@ class Content:
     @staticmethod
     def alt_text(table: GameRow, game: Game, state: Any, said: str) -> str:
         """The board's alt text, from public things only: the scores and what the message says."""
-        from bot.records import running_scores  # late: bot.records builds on this module
-
         try:
             scores = running_scores(game, state)
         except Exception:  # noqa: BLE001 - a description must never cost a board
@@ -272,22 +276,3 @@ class Content:
         return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture,
                               picture_kept=kept, buttons=buttons_key(components), toggles=bool(toggles))
 
-
-async def _no_deadlines(table: GameRow) -> str:
-    return ""
-
-
-async def _no_hints(table: GameRow) -> bool:
-    return False
-
-
-async def _nobody_left(table: GameRow, seat: int) -> bool:
-    return False
-
-
-async def _no_orders(table: GameRow, seat: int) -> frozenset[str]:
-    return frozenset()
-
-
-async def _no_recap(table: GameRow, people: Sequence[int], lines: int) -> str:
-    return ""

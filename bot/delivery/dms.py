@@ -122,7 +122,6 @@ class PrivateDeliveries:
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
                                                      shown=shown.picture if shown is not None else None, lang=lang)
-        kwargs: dict[str, Any] = {"view": payload.view}
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
             if not payload.moves and not row.lines and row.buttons:
@@ -153,6 +152,14 @@ class PrivateDeliveries:
                 return await self._dm_failed(table, seat, result)
         elif row.message_id is not None and row.buttons:
             await self._finish(row, row.done_text)  # a new decision: the old DM asks no more
+        return await self._send_new(table, game, state, row, version, payload, drawn, lang)
+
+    async def _send_new(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
+                        payload: PrivatePayload, drawn: Images, lang: str | None) -> Failure | None:
+        """A new DM for the seat's owed `version` (there is no open one, or it could not be edited)."""
+        seat = row.seat
+        player = table.player_at(seat)
+        kwargs: dict[str, Any] = {"view": payload.view}
         if payload.view is None:
             kwargs.pop("view")
         if payload.file is not None:

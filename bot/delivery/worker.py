@@ -41,6 +41,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries
@@ -461,8 +462,6 @@ class Deliveries:
                                                             allowed_mentions=discord.AllowedMentions.none())
 
     def _lobby_parts(self, table: GameRow) -> dict[str, Any]:
-        from bot.components import lobby_view  # late: bot.components builds on the cogs' service
-
         game = self.games[table.game]
         return {"content": presenter.lobby_text(table, game),
                 "view": lobby_view(table, game) if table.status == "lobby" else None}

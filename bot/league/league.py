@@ -1,6 +1,6 @@
 """The league as the rest of the bot sees it (docs/league.md).
 
-`League` is what the rest of the bot sees of it (wired in `bot.app.GameBot.wire`):
+`League` is what the rest of the bot sees of it (built and followed in `bot.parts.Parts.build`):
 
 - `listener`: follows the move pipeline (bot.league.listener): counts who moved, keeps each
   move's public words, rates a game in the very transaction that ends it, and marks the
@@ -33,6 +33,7 @@ from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
 from bot.store import Storage
 from games.core import Game
+from renderers.rating_chart import render_rating_chart_png
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +129,6 @@ class League:
         history = await self.storage.league.history(guild_id, shown, user.id)
         if not history:
             return lines, None
-        from renderers.rating_chart import render_rating_chart_png
-
         points = [Rating().points, *(rating.points for rating in history)]
         try:
             png = await asyncio.to_thread(render_rating_chart_png, points, user.display_name, lang, titles[shown],

@@ -7,20 +7,39 @@ answered only to the one who clicked; the tournament's message is edited by its 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 import discord
 from discord.ui import Button, DynamicItem
 
 import i18n
-from bot.components import Handled, table_of
+from bot.components import Handled, ShownView
 from bot.errors import Refusal, reply_ephemeral
 from bot.locale import user_language
+from bot.store import Storage
+from bot.tournaments.storage import TournamentRow
+
+
+class Signups(Protocol):
+    """What the buttons ask of the tournaments (bot.tournaments.runner.Tournaments), given to the
+    classes registered at start-up (`bot.components.answering(..., tournaments=...)`)."""
+
+    storage: Storage
+
+    async def join(self, tournament_id: int, user: discord.abc.User) -> TournamentRow: ...
+
+    async def leave(self, tournament_id: int, user: discord.abc.User) -> TournamentRow: ...
+
+    async def may_run(self, guild_id: int, member: Any, permissions: discord.Permissions | None) -> bool: ...
+
+    async def cancel(self, tournament_id: int, by: int, tables: str) -> TournamentRow: ...
 
 BUTTONS = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary}
 
 
 class SignupButton(Handled, DynamicItem[Button[Any]], template=r"rk:tour:(?P<tournament>\d+):(?P<op>join|leave)"):
+    tournaments: ClassVar[Signups]
+
     def __init__(self, tournament_id: int, op: str, lang: str = "en") -> None:
         super().__init__(Button(label=i18n.t(lang, f"bot.tournaments.button.{op}"), style=BUTTONS[op],
                                 custom_id=f"rk:tour:{tournament_id}:{op}"))
@@ -33,8 +52,7 @@ class SignupButton(Handled, DynamicItem[Button[Any]], template=r"rk:tour:(?P<tou
         return cls(int(match["tournament"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        tournaments = table_of(interaction).tournaments
-        assert tournaments is not None
+        tournaments = self.tournaments
         lang = user_language(interaction)
         if self.op == "join":
             tournament = await tournaments.join(self.tournament_id, interaction.user)
@@ -46,7 +64,7 @@ class SignupButton(Handled, DynamicItem[Button[Any]], template=r"rk:tour:(?P<tou
 
 
 def signup_view(tournament_id: int, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = ShownView()
     for op in BUTTONS:
         view.add_item(SignupButton(tournament_id, op, lang))
     return view
@@ -56,6 +74,8 @@ class CancelButton(Handled, DynamicItem[Button[Any]],
                    template=r"rk:tour:(?P<tournament>\d+):(?P<op>cancel|keep):(?P<tables>rule|abandon)"):
     """The confirmation `/game tournament cancel` asks for (only to the organiser): cancel it, with
     what becomes of its tables still being played, or keep it."""
+
+    tournaments: ClassVar[Signups]
 
     def __init__(self, tournament_id: int, op: str, tables: str, lang: str = "en") -> None:
         style = discord.ButtonStyle.danger if op == "cancel" else discord.ButtonStyle.secondary
@@ -71,8 +91,7 @@ class CancelButton(Handled, DynamicItem[Button[Any]],
         return cls(int(match["tournament"]), match["op"], match["tables"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        tournaments = table_of(interaction).tournaments
-        assert tournaments is not None
+        tournaments = self.tournaments
         lang = user_language(interaction)
         if self.op == "keep":
             await interaction.response.edit_message(
@@ -91,7 +110,7 @@ class CancelButton(Handled, DynamicItem[Button[Any]],
 
 
 def cancel_view(tournament_id: int, tables: str, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = ShownView()
     for op in ("cancel", "keep"):
         view.add_item(CancelButton(tournament_id, op, tables, lang))
     return view

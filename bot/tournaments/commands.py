@@ -20,7 +20,8 @@ from bot.cogs import FeatureCog, game_name_choices, require_guild
 from bot.cogs.lobby import LANGUAGE_CHOICES
 from bot.errors import TABLE_PERMISSIONS, Refusal, permission_names, reply_ephemeral
 from bot.locale import guild_language, user_language
-from bot.tournaments.buttons import CancelButton, SignupButton, cancel_view
+from bot.tables import Tables
+from bot.tournaments.buttons import cancel_view
 from bot.tournaments.runner import Tournaments
 from bot.tournaments.texts import settings_lines
 
@@ -48,13 +49,9 @@ class TournamentCog(FeatureCog):
     tournament = app_commands.Group(name="tournament", description="Tournaments over weeks, run by the bot",
                                     extras={"group": "game"})
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(SignupButton, CancelButton)  # they work after a restart too
-
-    @property
-    def tournaments(self) -> Tournaments:
-        return self.bot.tournaments
+    def __init__(self, group: app_commands.Group, tables: Tables, tournaments: Tournaments) -> None:
+        super().__init__(group, tables)
+        self.tournaments = tournaments
 
     @tournament.command(name="new", description="Open a tournament for sign-up (Manage Server or the organiser role)")
     @app_commands.describe(game="Which game", format="Swiss, knockout or round robin",
@@ -181,32 +178,30 @@ class TournamentCog(FeatureCog):
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        if payload.guild_id is not None and self.bot.tournaments is not None:
-            await self.bot.tournaments.messages.deleted(payload.channel_id, {payload.message_id})
+        if payload.guild_id is not None:
+            await self.tournaments.messages.deleted(payload.channel_id, {payload.message_id})
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
-        if payload.guild_id is not None and self.bot.tournaments is not None:
-            await self.bot.tournaments.messages.deleted(payload.channel_id, set(payload.message_ids))
+        if payload.guild_id is not None:
+            await self.tournaments.messages.deleted(payload.channel_id, set(payload.message_ids))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        if self.bot.tournaments is not None:
-            await self.bot.tournaments.thread_closed(payload.thread_id, deleted=True)
+        await self.tournaments.thread_closed(payload.thread_id, deleted=True)
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread archived (after a week without a message, or by a moderator): a table being
         played there is reopened."""
-        if self.bot.tournaments is not None and payload.data.get("thread_metadata", {}).get("archived"):
-            await self.bot.tournaments.thread_closed(payload.thread_id, deleted=False)
+        if payload.data.get("thread_metadata", {}).get("archived"):
+            await self.tournaments.thread_closed(payload.thread_id, deleted=False)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """A new gateway session: Discord replays nothing it said meanwhile, so every open
         tournament's message is looked for."""
-        if self.bot.tournaments is not None:
-            self.bot.tournaments.messages.new_session()
+        self.tournaments.messages.new_session()
 
     # ------------------------------------------------------------------------ checks
 

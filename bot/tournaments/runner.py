@@ -1,6 +1,6 @@
 """Tournaments that run themselves (docs/tournaments.md).
 
-`Tournaments` is what the rest of the bot sees of them (wired in `bot.app.GameBot.wire`):
+`Tournaments` is what the rest of the bot sees of them (built and followed in `bot.parts.Parts.build`):
 
 - the commands' work: a new tournament, signing up and leaving, starting, withdrawing,
   cancelling (by an organiser), a player's own status, the server's organiser role;
@@ -48,6 +48,7 @@ from bot.days.storage import seat_write, table_settings_write
 from bot.delivery.requests import Failure, attempt
 from bot.delivery.storage import notice_write
 from bot.errors import Refusal
+from bot.league.ratings import Rating
 from bot.moves import Moves
 from bot.records import running_scores
 from bot.scheduler import Scheduler
@@ -57,6 +58,7 @@ from bot.store import Storage
 from bot.tables import parse_options
 from bot.timing import Durations
 from bot.tournaments import pairing
+from bot.tournaments.buttons import signup_view
 from bot.tournaments.listener import TournamentListener
 from bot.tournaments.message import TournamentMessages
 from bot.tournaments.pairing import Bye, Entrant, TableResult
@@ -83,6 +85,8 @@ from bot.tournaments.texts import (
 from bot.turns import notice
 from games.core import Game
 from i18n import game_title
+from renderers.standings_chart import Kind, render_standings_chart_png
+from renderers.standings_chart import Standing as ChartRow
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +118,7 @@ class Tournaments:
         self.sharded = sharded
         self._check_at = 0.0  # sharded: when running tournaments are looked at again (another process's results)
         self.messages = TournamentMessages(client, storage, self.render, owns_guild=owns_guild)
-        self.listener = TournamentListener(storage, self.kick)
-        moves.listen(self.listener)
-        moves.gate(self.listener.gate)
-        scheduler.add_source(self.next_due, self.run_due)
+        self.listener = TournamentListener(storage, self.kick)  # followed by the move pipeline (bot.parts)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -505,8 +506,6 @@ class Tournaments:
         return found
 
     async def _rating(self, tournament: TournamentRow, user_id: int) -> float:
-        from bot.league.ratings import Rating
-
         stored = (await self.storage.league.ratings(tournament.guild_id, tournament.game, [user_id])).get(user_id)
         return float((stored.rating if stored is not None else Rating()).points)
 
@@ -587,8 +586,6 @@ class Tournaments:
     async def render(self, tournament: TournamentRow) -> tuple[str, discord.ui.View | None, list[discord.File]]:
         """The tournament's message as it should be now, its buttons (only in the sign-up) and its
         files (at the end: the chart of the final standings)."""
-        from bot.tournaments.buttons import signup_view
-
         lang = tournament.lang
         title = self.title(tournament.game, lang)
         entrants = await self.storage.tournaments.entrants(tournament.id)
@@ -616,9 +613,6 @@ class Tournaments:
                      winner: str | None) -> discord.File | None:
         """The final standings as a picture (renderers.standings_chart): points, or in a knockout
         the round each went out in."""
-        from renderers.standings_chart import Kind, render_standings_chart_png
-        from renderers.standings_chart import Standing as ChartRow
-
         lang = tournament.lang
         kind: Kind = "knockout" if tournament.format == "knockout" else "points"
         rows = []

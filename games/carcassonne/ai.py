@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, Square
 from games.carcassonne.data import SIDE_NAMES
+from games.carcassonne.rules import feature_points, final_scoring, first_group, follower_spots, squares_offered
 from games.carcassonne.state import CarcassonneState
 from games.core import Action
 
@@ -27,8 +28,6 @@ OTHERS_WEIGHT = 0.6
 
 
 def suggest(game: Carcassonne, state: CarcassonneState, seat: int, rng: random.Random) -> Action:
-    from games.carcassonne.engine import first_group, follower_spots, squares_offered
-
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -118,11 +117,7 @@ _PLANS: dict[tuple[int, int, str | None, int, tuple[Meeple, ...]], tuple[Board, 
 def ranked(state: CarcassonneState, seat: int, legal: list[Action]) -> list[Action]:
     """The legal moves, the ones this player values most first: the strong player weighs these
     rather than a random sample of some forty squares."""
-    from games.carcassonne.engine import follower_spots
-
     if state.phase in ("place", "rotate") and state.fits:
-        from games.carcassonne.engine import squares_offered
-
         groups = squares_offered(state).groups if state.phase == "place" else ()
         order: dict[Action, int] = {}
         for rank, (_, (square, rot, _)) in enumerate(_plans(state, seat)):
@@ -151,8 +146,6 @@ def standing_scores(state: CarcassonneState) -> list[float]:
     the features its followers hold valued as this player values them (an open city worth more
     than it would score if the game ended now, the more so the more tiles are left to close it),
     and the followers still at home, which can score again while tiles remain."""
-    from games.carcassonne.engine import feature_points, final_scoring
-
     board = state.board
     values = [float(track) + sum(kinds.values()) for track, kinds in zip(state.scores, final_scoring(state))]
     left = min(1.0, len(state.pile) / 24)

@@ -27,26 +27,21 @@ the comments below where they act.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
 from games.carcassonne import state as state_io
-from games.carcassonne.board import CITIES, KIND, NODE_STRIDE, OPEN, PENNANTS, TILES, Board, Square, build
-from games.carcassonne.closeup import SquarePlan, featured_group, legacy_groups, square_plan
+from games.carcassonne.ai import ranked, standing_scores, suggest
+from games.carcassonne.board import KIND, NODE_STRIDE, OPEN, Square, build
+from games.carcassonne.closeup import legacy_groups
 from games.carcassonne.data import (
-    CITY_PER_PENNANT,
-    CITY_PER_TILE,
-    CLOISTER_COMPLETE,
     CROP_CIRCLE_CODE,
-    END_CITY_PER_PENNANT,
-    END_CITY_PER_TILE,
-    FIELD_PER_CITY,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ORIENTED,
-    ROAD_PER_TILE,
     ROBBER_END_POINTS,
     SIDE_NAMES,
     START_CODE,
@@ -58,7 +53,17 @@ from games.carcassonne.data import (
     TILES as TILE_TYPES,
 )
 from games.carcassonne.grid import square_name
+from games.carcassonne.rules import (
+    feature_points,
+    final_scoring,
+    first_group,
+    follower_spots,
+    majority,
+    spot_names,
+    squares_offered,
+)
 from games.carcassonne.state import CarcassonneState
+from games.carcassonne.views import build_view
 from games.core import (
     Action,
     Checked,
@@ -75,6 +80,7 @@ from games.core import (
     check_turn,
     msg,
 )
+from games.search import TURN_DECISION, hint, suggest_strong
 
 REACTION_ROBBER = "carcassonne.reaction.robber"
 REACTION_CROP_CIRCLE = "carcassonne.reaction.crop_circle"
@@ -448,8 +454,6 @@ class Carcassonne:
         return msg("carcassonne.label.unknown", text=action.encode()[:60])
 
     def view(self, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
-        from games.carcassonne.views import build_view
-
         return build_view(self, state, seat)
 
     def outcome(self, state: CarcassonneState) -> Outcome | None:
@@ -477,11 +481,7 @@ class Carcassonne:
 
     def suggest(self, state: CarcassonneState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
-        from games.carcassonne.ai import suggest
-
         if strength == "strong":  # a search over the normal player (games.search)
-            from games.search import suggest_strong
-
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
@@ -493,8 +493,6 @@ class Carcassonne:
         the game ends, beyond a short playout, and weighed by playouts the strong player's
         followers did worse (47 % won over 20 games with three budgets for the follower, 31 of
         40 with none; see docs/days.md)."""
-        from games.search import TURN_DECISION
-
         if state.phase in ("place", "rotate"):
             return TURN_DECISION
         if state.phase == "follower":
@@ -503,15 +501,11 @@ class Carcassonne:
 
     def search_order(self, state: CarcassonneState, seat: int, actions: list[Action]) -> list[Action]:
         """The moves the normal player values most first (games.search weighs the first few)."""
-        from games.carcassonne.ai import ranked
-
         return ranked(state, seat, actions)
 
     def search_scores(self, state: CarcassonneState) -> list[float]:
         """What each seat's position is worth, for the strong player: the track, followers'
         features at what they may still become, and followers at home (all public)."""
-        from games.carcassonne.ai import standing_scores
-
         return standing_scores(state)
 
     def scores(self, state: CarcassonneState) -> list[int]:
@@ -527,8 +521,6 @@ class Carcassonne:
     def hint(self, state: CarcassonneState, seat: int, rng: random.Random, *,
              clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
-        from games.search import hint
-
         return hint(self, state, seat, rng, clock=clock)
 
 
@@ -553,27 +545,6 @@ def _canonical(action: Action) -> Action:
     elif verb in ("crop", "follower") and args:
         args = (args[0].lower(),)
     return Action(verb, tuple(args))
-
-
-def squares_offered(state: CarcassonneState) -> SquarePlan:
-    """How the squares where the drawn tile fits are offered: all at once, shown close up in one
-    picture, or in groups lying together (games.carcassonne.closeup); and how they are numbered."""
-    return square_plan(state.fits, state.seats, state.board.pos)
-
-
-def first_group(state: CarcassonneState) -> int | None:
-    """The group of squares shown close up when the turn starts (None when one picture shows
-    every square): the one where the tile would join what the player's followers hold, or
-    around them (closeup.featured_group)."""
-    plan = squares_offered(state)
-    if not plan.groups:
-        return None
-    board = state.board
-    mine = [(index, segment) for seat, index, segment in state.meeples if seat == state.turn]
-    followers = [(board.tiles[index][1], board.tiles[index][2]) for index, _ in mine]
-    held = {board.find(index * NODE_STRIDE + segment) for index, segment in mine}
-    joining = [square for square in state.fits if board.touched(square) & held]
-    return featured_group(plan.groups, followers, joining)
 
 
 def _group_numbers(groups: Sequence[Sequence[Square]], k: int) -> tuple[int, int]:
@@ -640,8 +611,6 @@ _COMPASS = ("e", "se", "s", "sw", "w", "nw", "n", "ne")
 
 
 def _compass(x: float, y: float) -> str:
-    import math
-
     dx, dy = x - 0.5, y - 0.5
     if abs(dx) < 0.06 and abs(dy) < 0.06:
         return "mid"
@@ -659,29 +628,6 @@ def _spot_label(o: Oriented, seg: int) -> Msg:
         return msg("carcassonne.label.thief", dirs=_dirs(o.ports[seg]))
     x, y = o.spots[seg]
     return msg("carcassonne.label.farmer", where=msg(f"carcassonne.compass.{_compass(x, y)}"))
-
-
-def spot_names(o: Oriented) -> list[str]:
-    """Names of a tile's spots in segment order: city1, road1, road2, field1, cloister."""
-    counts: dict[str, int] = {}
-    names = []
-    for kind in o.kinds:
-        counts[kind] = counts.get(kind, 0) + 1
-        names.append(kind if kind == "cloister" else f"{kind}{counts[kind]}")
-    return names
-
-
-def follower_spots(state: CarcassonneState) -> list[tuple[str, int]]:
-    """Free spots of the tile just placed, as (name, segment): only if the player has a
-    follower at home and no follower stands anywhere in the joined feature."""
-    if state.supply(state.turn) <= 0:
-        return []
-    board = state.board
-    index = len(board.tiles) - 1
-    o = board.oriented(index)
-    taken = {board.find(t * NODE_STRIDE + s) for _, t, s in state.meeples}
-    base = index * NODE_STRIDE
-    return [(name, seg) for seg, name in enumerate(spot_names(o)) if board.find(base + seg) not in taken]
 
 
 def _robber_spaces(state: CarcassonneState, seat: int) -> list[int]:
@@ -739,38 +685,6 @@ def _crop_possible(state: CarcassonneState, mode: str) -> bool:
 
 # ----------------------------------------------------------------------------------------
 # Scoring
-
-
-def feature_points(board: Board, root: int, *, final: bool) -> int:
-    info = board.info[root]
-    kind = info[KIND]
-    if kind == "road":
-        return len(info[TILES]) * ROAD_PER_TILE
-    if kind == "city":
-        pennants: int = info[PENNANTS]
-        if final:
-            return len(info[TILES]) * END_CITY_PER_TILE + pennants * END_CITY_PER_PENNANT
-        return len(info[TILES]) * CITY_PER_TILE + pennants * CITY_PER_PENNANT
-    if kind == "cloister":
-        index = next(iter(info[TILES]))
-        _, x, y = board.tiles[index][:3]
-        neighbours = board.neighbours((x, y))
-        return CLOISTER_COMPLETE if neighbours == 8 and not final else 1 + neighbours
-    if kind == "field":
-        cities = {board.find(c) for c in info[CITIES]}
-        return FIELD_PER_CITY * sum(1 for c in cities if board.info[c][OPEN] == 0)
-    return 0
-
-
-def majority(seats_on_feature: list[int]) -> list[int]:
-    """The seats with the most followers in a feature (all of them when tied), in seat order."""
-    counts: dict[int, int] = {}
-    for s in seats_on_feature:
-        counts[s] = counts.get(s, 0) + 1
-    if not counts:
-        return []
-    most = max(counts.values())
-    return sorted(s for s, n in counts.items() if n == most)
 
 
 def _completed_scoring(state: CarcassonneState, index: int, events: list[Event]) -> list[tuple[int, int, str]]:
@@ -908,21 +822,6 @@ def _final_outcome(state: CarcassonneState) -> Outcome:
     reason = msg(key, players=[SeatRef(s) for s in winners], count=best)
     return Outcome(winners=winners, scores=tuple(state.scores), reason=reason,
                    details={"breakdown": state.breakdown or []})
-
-
-def final_scoring(state: CarcassonneState) -> list[dict[str, int]]:
-    """End-of-game points per seat, by kind, for the followers still on the board."""
-    board = state.board
-    result = [{"road": 0, "city": 0, "cloister": 0, "field": 0} for _ in range(state.seats)]
-    by_root: dict[int, list[int]] = {}
-    for seat, index, seg in state.meeples:
-        by_root.setdefault(board.find(index * NODE_STRIDE + seg), []).append(seat)
-    for root, seats in by_root.items():
-        kind = board.info[root][KIND]
-        points = feature_points(board, root, final=True)
-        for seat in majority(seats):
-            result[seat][kind] += points
-    return result
 
 
 __all__ = ["Carcassonne", "final_scoring", "feature_points", "first_group", "follower_spots", "majority", "spot_names",

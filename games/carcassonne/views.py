@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from games.carcassonne.closeup import Layout
 from games.carcassonne.data import ORIENTED, TILES, TRACK_SPACES
 from games.carcassonne.grid import square_name
+from games.carcassonne.rules import follower_spots, spot_names, squares_offered
 from games.core import Msg, Outcome, SeatRef, msg
 
 if TYPE_CHECKING:
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
 
 
 def build_view(game: Carcassonne, state: CarcassonneState, seat: int | None) -> dict[str, Any]:
-    from games.carcassonne.engine import follower_spots, spot_names, squares_offered
-
     board = state.board
     to_act = sorted(game.to_act(state))
     outcome = game.outcome(state)

@@ -47,6 +47,7 @@ from games.core import (
     msg,
 )
 from games.gluecksritter import state as state_io
+from games.gluecksritter.ai import suggest
 from games.gluecksritter.data import (
     CARDS_PER_ROUND,
     CASTLE_TOWERS,
@@ -78,6 +79,8 @@ from games.gluecksritter.data import (
     all_documents,
 )
 from games.gluecksritter.state import GluecksritterState, empty_armed, empty_choice
+from games.gluecksritter.views import build_view
+from games.search import hint, suggest_strong
 
 P = "gluecksritter."
 MAX_RAISE = 12  # an offer raises the standing one by 1 to 12 Ducats (keeps the buttons few)
@@ -893,24 +896,16 @@ class Gluecksritter:
     def suggest(self, state: GluecksritterState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
-        from games.gluecksritter.ai import suggest
-
         if strength == "strong":  # a search over the normal player (games.search)
-            from games.search import suggest_strong
-
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
     def hint(self, state: GluecksritterState, seat: int, rng: random.Random, *,
              clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
-        from games.search import hint
-
         return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: GluecksritterState, seat: int | None) -> dict[str, Any]:
-        from games.gluecksritter.views import build_view
-
         return build_view(self, state, seat)
 
     def outcome(self, state: GluecksritterState) -> Outcome | None:

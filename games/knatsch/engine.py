@@ -70,6 +70,7 @@ from games.core import (
     msg,
 )
 from games.knatsch import state as st
+from games.knatsch.ai import suggest
 from games.knatsch.cards import (
     ARMS,
     BETRAYAL,
@@ -108,6 +109,7 @@ from games.knatsch.state import (
     Tournament,
 )
 from games.knatsch.views import build_view, describe_action
+from games.search import hint, suggest_strong
 
 NORMAL_ROLLS = 3
 EXTRA_ROLLS = 4  # tournament organiser, Champion in a tournament, Catapult on an opponent's castle
@@ -661,11 +663,7 @@ class KnatschGame:
     def suggest(self, state: KnatschState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from public information only."""
-        from games.knatsch.ai import suggest
-
         if strength == "strong":  # a search over the normal player (games.search)
-            from games.search import suggest_strong
-
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
@@ -676,8 +674,6 @@ class KnatschGame:
     def hint(self, state: KnatschState, seat: int, rng: random.Random, *,
              clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
-        from games.search import hint
-
         return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: KnatschState, seat: Seat | None) -> dict[str, Any]:

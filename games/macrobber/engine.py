@@ -46,6 +46,7 @@ from games.core import (
     msg,
 )
 from games.macrobber import state as state_io
+from games.macrobber.ai import suggest
 from games.macrobber.data import (
     ATTACKER_LOSS,
     BUILDINGS,
@@ -84,6 +85,8 @@ from games.macrobber.data import (
     all_cards,
 )
 from games.macrobber.state import MacRobberState
+from games.macrobber.views import build_view
+from games.search import hint, suggest_strong
 
 P = "macrobber."
 REACTION_DEFENCE = P + "reaction.defence"
@@ -762,11 +765,7 @@ class MacRobber:
 
     def suggest(self, state: MacRobberState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
-        from games.macrobber.ai import suggest
-
         if strength == "strong":  # a search over the normal player (games.search)
-            from games.search import suggest_strong
-
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
@@ -777,13 +776,9 @@ class MacRobber:
     def hint(self, state: MacRobberState, seat: int, rng: random.Random, *,
              clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
-        from games.search import hint
-
         return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: MacRobberState, seat: int | None) -> dict[str, Any]:
-        from games.macrobber.views import build_view
-
         return build_view(self, state, seat)
 
     def outcome(self, state: MacRobberState) -> Outcome | None:

@@ -43,7 +43,9 @@ from games.core import (
     msg,
 )
 from games.raubritter import state as state_io
-from games.raubritter.board import DIRECTION_NAMES, Laid, Square, knight_moves, legal_squares, path, top_points
+from games.raubritter.ai import ranked, standing_scores, suggest
+from games.raubritter.board import DIRECTION_NAMES, Laid, Square, knight_moves, legal_squares, path
+from games.raubritter.scoring import result_msg, score
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
     AREA_LIMIT,
@@ -59,6 +61,8 @@ from games.raubritter.tiles import (
 )
 from games.raubritter.tiles import BUILDINGS as BUILDING_CODES
 from games.raubritter.tiles import TERRAINS as TERRAIN_CODES
+from games.raubritter.views import build_view
+from games.search import TURN_DECISION, hint, suggest_strong
 
 
 class RaubRitter:
@@ -324,11 +328,7 @@ class RaubRitter:
     def suggest(self, state: RaubRitterState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
         """The computer player (see `ai.py`): a legal action from this seat's view only."""
-        from games.raubritter.ai import suggest
-
         if strength == "strong":  # a search over the normal player (games.search)
-            from games.search import suggest_strong
-
             return suggest_strong(self, state, seat, rng, clock=clock)
         return suggest(self, state, seat, rng)
 
@@ -339,32 +339,22 @@ class RaubRitter:
     def search_time(self, state: RaubRitterState) -> float:
         """The first lay sets the turn (what follows it mostly finishes the plan): the strong
         player weighs it for longer."""
-        from games.search import TURN_DECISION
-
         return TURN_DECISION if state.phase == "lay" and state.lays_this_turn == 0 else 1.0
 
     def search_order(self, state: RaubRitterState, seat: int, actions: list[Action]) -> list[Action]:
         """The moves the normal player values most first (games.search weighs the first few)."""
-        from games.raubritter.ai import ranked
-
         return ranked(self, state, seat, actions)
 
     def search_scores(self, state: RaubRitterState) -> list[float]:
         """Points on top, in full where no rival can come any more, and knights at hand (public)."""
-        from games.raubritter.ai import standing_scores
-
         return standing_scores(state)
 
     def hint(self, state: RaubRitterState, seat: int, rng: random.Random, *,
              clock: Callable[[], float] | None = None) -> tuple[Action, Msg]:
         """The strong player's move for `seat` and why, from the seat's view only."""
-        from games.search import hint
-
         return hint(self, state, seat, rng, clock=clock)
 
     def view(self, state: RaubRitterState, seat: int | None) -> dict[str, Any]:
-        from games.raubritter.views import build_view
-
         return build_view(self, state, seat)
 
     def outcome(self, state: RaubRitterState) -> Outcome | None:
@@ -420,16 +410,6 @@ class RaubRitter:
 # Helpers
 
 
-def score(state: RaubRitterState) -> list[int]:
-    """Points per seat for the top knights now on the board."""
-    points = [0] * state.seats
-    for laid in state.board.values():
-        scored = top_points(laid)
-        if scored is not None:
-            points[scored[0]] += scored[1]
-    return points
-
-
 def _distinct_faces(hand: list[str]) -> list[str]:
     return list(dict.fromkeys(tile[1:] for tile in hand))
 
@@ -462,12 +442,3 @@ def _shuffle_within_letters(pile: list[str], rng: random.Random) -> list[str]:
 
 def _is_face(text: str) -> bool:
     return len(text) in (1, 2) and text[0] in TERRAIN_CODES and (len(text) == 1 or text[1] in BUILDING_CODES)
-
-
-def result_msg(outcome: Outcome) -> Msg:
-    """Who won with how many points: "Anna wins with 12 points." / a shared win."""
-    players = [SeatRef(s) for s in outcome.winners]
-    points = outcome.scores[outcome.winners[0]]
-    if len(outcome.winners) > 1:
-        return msg("raubritter.result.shared", players=players, points=points)
-    return msg("raubritter.result.won", player=players[0], points=points)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import Msg, Outcome, SeatRef, msg
 from games.raubritter.board import bounds, legal_squares
+from games.raubritter.scoring import result_msg, score
 from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_msg, terrain_of, tile_msg
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
 
 
 def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> dict[str, Any]:
-    from games.raubritter.engine import result_msg, score
-
     geometry = state.geometry
     name = geometry.name
     to_act = sorted(game.to_act(state))

@@ -37,6 +37,7 @@ from simcord.results import to_discord_message
 from bot.app import GameBot, create_bot
 from bot.delivery.requests import is_discord_trouble
 from bot.errors import message_for, unwrap
+from bot.parts import Parts
 from games.core import Game
 
 BotFactory = Callable[[], GameBot]
@@ -66,6 +67,14 @@ class World:
     @property
     def bot(self) -> GameBot:
         return self.env.bot  # type: ignore[return-value]
+
+    @property
+    def parts(self) -> Parts:
+        """The running bot's parts (bot.parts), built when it started."""
+        parts = self.bot.parts
+        if parts is None:
+            raise RuntimeError("The bot has not started (its setup_hook has not run)")
+        return parts
 
     # ----------------------------------------------------------------- arranging
 

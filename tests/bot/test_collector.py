@@ -76,7 +76,7 @@ def make_bot(database_path, renderer, monkeypatch):
 async def test_the_bot_collects_between_moves_never_during_one(world, monkeypatch):
     alice, bob = world.player("alice"), world.player("bob")
     await start_table(world, alice, bob)
-    service = world.bot.moves
+    service = world.parts.moves
     during: list[int] = []
     monkeypatch.setattr(gc, "get_count", lambda: (0, 0, 10))  # always due
     monkeypatch.setattr(gc, "collect", lambda generation=2: during.append(service._in_flight) or 0)

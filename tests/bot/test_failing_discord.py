@@ -147,7 +147,7 @@ async def test_closed_dms_are_tried_again_when_the_player_is_back_and_their_stal
     assert len(notices) == 1  # said once, not at every move
     assert owed(world)["dms"] == [world.seats(1)[bob.id]]
     hostile.reopen_dms(bob)
-    world.bot.deliveries.dms.durations = Durations(dm_retry_on_return=0)  # as if Bob came back a while later
+    world.parts.deliveries.dms.durations = Durations(dm_retry_on_return=0)  # as if Bob came back a while later
     await world.slash(bob, "game status")  # any interaction: Bob is back
     assert nothing_owed(world)
     assert latest_dm_with_moves(world, bob) is not None  # the card to play, by DM

@@ -68,7 +68,7 @@ async def test_every_channel_notice_is_posted_though_their_store_ids_repeat(worl
     alice, bob = await start_pips(world)
     for text in ("Anna is away.", "Bert is away."):  # each delivered before the next is stored
         with world.env._bot_scope():
-            await world.bot.moves.notify(1, text)
+            await world.parts.moves.notify(1, text)
         await world.env.settle()
     texts = [m.content for m in world.bot_messages()]
     assert "Anna is away." in texts and "Bert is away." in texts
@@ -137,7 +137,7 @@ async def test_a_board_deleted_during_a_gateway_outage_that_ends_in_a_new_sessio
     board = world.latest_board()
     hostile.delete_unheard(board)  # during the outage: Discord does not tell the bot
     with world.env._bot_scope():
-        await world.bot.deliveries.new_session()  # READY after the outage: nothing is replayed
+        await world.parts.deliveries.new_session()  # READY after the outage: nothing is replayed
     await world.env.advance_time(5)
     again = world.latest_board()
     assert again.id != board.id and buttons(again) and nothing_owed(world)

@@ -119,7 +119,7 @@ async def test_a_burst_of_moves_edits_it_a_bounded_number_of_times(world, places
 
     # Four more within one pause (a longer one here): no edit meanwhile, then one for all of them.
     await shown(world, overview)
-    world.bot.league.overviews.every = 60.0
+    world.parts.league.overviews.every = 60.0
     before = edits_of(world, message)
     for _ in range(4):
         await take_turn(world, to_act(world, [alice, bob])[0], rng)
@@ -146,7 +146,7 @@ async def test_after_a_restart_the_same_message_is_edited(world, places):
 
     # A move stored, then the bot stops before the overview shows it (a long pause between
     # edits keeps the edit owed).
-    world.bot.league.overviews.every = 600.0
+    world.parts.league.overviews.every = 600.0
     await take_turn(world, seat_order(world, game_id, [alice, bob])[0], random.Random(1))
     assert world.query("SELECT wanted > shown FROM league_overviews") == [(1,)]
     await world.restart()

@@ -319,13 +319,13 @@ async def test_rebuilding_from_the_stored_results_gives_the_same_table(world, cl
     live = tables()
     assert len(live[0]) == 4 and len(live[1]) == 2 + 3 + 3 + 2 + 2
     # Scramble the stored ratings: the rebuild works them out from the results alone.
-    await world.bot.storage.apply([("UPDATE league_ratings SET mu = 0, sigma = 1, games = 99", ()),
+    await world.parts.storage.apply([("UPDATE league_ratings SET mu = 0, sigma = 1, games = 99", ()),
                                    ("DELETE FROM league_history WHERE game_id = 1", ())])
-    done = await rebuild(world.bot.storage)
+    done = await rebuild(world.parts.storage)
     assert (done.ended, done.rated, done.players) == (5, 5, 4)
     assert tables() == live
     # The same from the command line (`python -m bot ratings rebuild`), the bot still running.
-    await world.bot.storage.apply([("UPDATE league_ratings SET mu = 0", ())])
+    await world.parts.storage.apply([("UPDATE league_ratings SET mu = 0", ())])
     where = {"DATABASE_URL": world.database} if world.on_postgresql else {"DATABASE_PATH": world.database}
     code = await asyncio.to_thread(main, where, ["ratings", "rebuild"])
     assert code == 0 and tables() == live

@@ -275,7 +275,7 @@ async def test_a_renderer_failure_never_loses_a_move(world, caplog):
     def broken(view, names, lang="en"):
         raise ValueError("font missing")
 
-    world.bot.deliveries.content.render = broken
+    world.parts.deliveries.content.render = broken
     await world.click(starter, world.latest_board(), label="High cards win")
 
     board = world.bot_messages()[-1]
@@ -290,7 +290,7 @@ async def test_moves_on_one_game_are_serialised(world):
 
     starter, other = await start_pips(world)
     await world.click(starter, world.latest_board(), label="High cards win")
-    service = world.bot.moves
+    service = world.parts.moves
     hands = world.stored_state(1)["hands"]
 
     first, second, again = await asyncio.gather(
@@ -313,7 +313,7 @@ async def test_a_move_is_checked_once_and_what_it_did_worked_out_once(world, mon
     players = [world.player(name) for name in ("alice", "bob", "carol")]
     await start_table(world, *players)
     starter = seat_order(world, 1, players)[0]
-    game = world.bot.moves.engine("pips")
+    game = world.parts.moves.engine("pips")
     asked: Counter = Counter()
 
     def counting(name, original, is_async=False):
@@ -331,11 +331,11 @@ async def test_a_move_is_checked_once_and_what_it_did_worked_out_once(world, mon
     for name in ("outcome", "legal_actions"):
         monkeypatch.setattr(game, name, counting(name, getattr(game, name)))
     monkeypatch.setattr(fakegame, "check_turn", counting("check_turn", fakegame.check_turn))
-    monkeypatch.setattr(world.bot.storage.days, "seats",
-                        counting("days_seats", world.bot.storage.days.seats, is_async=True))
+    monkeypatch.setattr(world.parts.storage.days, "seats",
+                        counting("days_seats", world.parts.storage.days.seats, is_async=True))
 
     with world.env._bot_scope():
-        await world.bot.moves.play(SimpleNamespace(id=starter.id), game_id=1, action_text="trump high")
+        await world.parts.moves.play(SimpleNamespace(id=starter.id), game_id=1, action_text="trump high")
 
     assert world.stored(1).version == 1
     assert asked["check_turn"] == 0 and asked["legal_actions"] == 1

@@ -127,7 +127,7 @@ async def test_unexpected_errors_are_logged_and_answered_with_an_apology(world, 
     def explode(*args, **kwargs):
         raise RuntimeError("engine bug")
 
-    engine = world.bot.moves.games["pips"]
+    engine = world.parts.moves.games["pips"]
     original = engine.apply
     engine.apply = explode
     try:

@@ -54,7 +54,7 @@ async def test_a_retried_move_whose_answer_was_lost_is_already_done_not_applied_
     value = (await world.autocomplete(starter, "move", "action", "high"))[0]["value"]
     assert value == "@0 trump high"
     # The bot stores the /move and dies before answering: stored, never answered.
-    await world.bot.moves.play(starter, game_id=1, action_text="trump high", seen_version=0, typed=True)
+    await world.parts.moves.play(starter, game_id=1, action_text="trump high", seen_version=0, typed=True)
     assert world.stored(1).version == 1
     await world.restart()
 
@@ -179,7 +179,7 @@ async def test_long_autocomplete_input_is_answered(world):
 
 async def test_ids_out_of_range_are_refused_not_crashed(world):
     starter, _ = await start_pips(world)
-    service = world.bot.info
+    service = world.parts.info
     for game_id in (2**63, 2**64 + 5, 0, -1):
         with pytest.raises(Refusal):
             await service.hand(starter, game_id=game_id)
@@ -205,7 +205,7 @@ async def test_game_board_posts_once_a_minute_for_players_and_privately_for_othe
         assert private.ephemeral and world.png(private) is not None and "only you" in private.content
     assert world.latest_board().id == posted
 
-    world.bot.info.board_posted_at.clear()  # a minute later
+    world.parts.info.board_posted_at.clear()  # a minute later
     await world.slash(starter, "game board")
     assert world.latest_board().id != posted
 

@@ -1,6 +1,8 @@
 """Running as shards: settings, which servers a process serves, and one command sync for all."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bot.app import GameBot, ShardedGameBot, create_bot
@@ -69,7 +71,7 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
         stopping = False
 
     bot = create_bot("unused.sqlite3", shard_count=2, shard_ids=[1])
-    bot._storage, bot._deliveries = Store(), Worker()  # the two parts the look reads, as if wired
+    bot.parts = SimpleNamespace(storage=Store(), deliveries=Worker())  # the two parts the look reads, as if built
     assert await bot._next_owed_check() == 0.0  # at once after the start
     await bot._check_owed_boards(1000.0)
     assert looked == [True] and await bot._next_owed_check() == 1000.0 + bot.owed_board_every
@@ -77,6 +79,6 @@ async def test_a_process_of_some_shards_looks_for_owed_boards_every_few_seconds(
     assert looked == [True]
     await bot._check_owed_boards(1000.0 + bot.owed_board_every)
     assert looked == [True, True]
-    bot.deliveries.stopping = True
+    bot.parts.deliveries.stopping = True
     await bot._check_owed_boards(5000.0)
     assert looked == [True, True]

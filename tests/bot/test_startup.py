@@ -107,8 +107,8 @@ async def test_a_restart_with_many_stored_games_loads_none_of_them(world):
         people = [world.player(f"p{number}a"), world.player(f"p{number}b")]
         await start_table(world, *people, channel=channel)
     await world.restart()
-    assert world.bot.storage.games.loads == 0  # not one game read
-    assert world.bot.deliveries._tasks == {}  # and nothing owed, so nothing to deliver
+    assert world.parts.storage.games.loads == 0  # not one game read
+    assert world.parts.deliveries._tasks == {}  # and nothing owed, so nothing to deliver
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["-h"], ["run", "--help"], ["backup", "--help"], ["restore", "--help"],

@@ -118,9 +118,9 @@ class TestAWholeGameOnPostgreSQL:
         await take_turn(world, to_act(world, players)[0], random.Random(3))
         await world.restart()
         moves = await play_to_end(world, players, seed=4)
-        stored = await world.bot.storage.games.get_game(1)
+        stored = await world.parts.storage.games.get_game(1)
         assert stored.status == "finished" and stored.result["winners"]
-        assert len(await world.bot.storage.games.actions(1)) == stored.version == moves + 1
+        assert len(await world.parts.storage.games.actions(1)) == stored.version == moves + 1
 
 
 async def test_a_sqlite_store_copied_to_postgresql_goes_on(tmp_path):

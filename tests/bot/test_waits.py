@@ -248,7 +248,7 @@ async def test_a_move_made_at_once_owed_at_a_restart_is_made_once_after_it(world
     players = seat_order(world, 1, players)
     rng = random.Random(2)
     skipped = []
-    original = world.bot.moves._moves_made_at_once
+    original = world.parts.moves._moves_made_at_once
 
     async def stop_before_it(game_id, done, waiting):
         if done.at_once is not None and not skipped:
@@ -256,7 +256,7 @@ async def test_a_move_made_at_once_owed_at_a_restart_is_made_once_after_it(world
             return
         await original(game_id, done, waiting)
 
-    monkeypatch.setattr(world.bot.moves, "_moves_made_at_once", stop_before_it)
+    monkeypatch.setattr(world.parts.moves, "_moves_made_at_once", stop_before_it)
     for _ in range(300):
         if skipped:
             break

@@ -98,14 +98,14 @@ async def test_a_message_deleted_during_a_gateway_outage_is_posted_again_at_the_
     first = announcement(world)
     hostile.delete_unheard(first)  # Discord does not tell the bot
     with world.env._bot_scope():
-        world.bot.tournaments.messages.new_session()  # READY after the outage: nothing is replayed
+        world.parts.tournaments.messages.new_session()  # READY after the outage: nothing is replayed
     await settle(world)
     again = announcement(world)
     assert again.id != first.id and "Nobody has signed up yet." in again.content
     assert [b["label"] for b in buttons(again)] == ["Join", "Leave"]  # the sign-up's buttons too
     requests = len(hostile.requests)
     with world.env._bot_scope():
-        world.bot.tournaments.messages.new_session()  # found this time: nothing posted
+        world.parts.tournaments.messages.new_session()  # found this time: nothing posted
     await settle(world)
     assert announcement(world).id == again.id and len(hostile.requests) == requests + 1  # one look
 

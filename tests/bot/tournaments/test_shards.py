@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.app import create_bot
+from bot.parts import Parts
 from bot.postgres import open_storage
 from bot.tournaments.runner import SHARDED_CHECK
 from tests.bot import fakegame
@@ -60,30 +61,29 @@ async def other(database_path, renderer, clock):
     the shard tests' business): only the requests it would make are counted."""
     bot = create_bot(database_path, games={"pips": fakegame.GAME}, render=renderer, seed_source=random.Random(8),
                      clock=clock, shard_count=2, shard_ids=[0])
-    bot._storage = await open_storage(str(database_path))
-    bot.wire(bot._storage)
+    bot.parts = Parts.build(bot, await open_storage(str(database_path)), bot.part_settings())
     kicked: list[int] = []
-    bot.deliveries.kick = kicked.append
+    bot.parts.deliveries.kick = kicked.append
     yield bot
     await bot.close_storage()
 
 
 def requests_of(bot) -> int:
-    return bot.tournaments.messages.requests + bot.league.overviews.requests
+    return bot.parts.tournaments.messages.requests + bot.parts.league.overviews.requests
 
 
 async def play_by_moves(bot, game_id: int, people: dict[int, object]) -> None:
     """A table played to its end by /move commands that reach `bot` (the other process)."""
     game = fakegame.GAME
     for _ in range(200):
-        table = await bot.storage.games.get_game(game_id)
+        table = await bot.parts.storage.games.get_game(game_id)
         if table.status != "active":
             return
         state = game.from_dict(table.state)
         seat = min(game.to_act(state))
         user_id = next(p.user_id for p in table.players if p.seat == seat)
         action = game.legal_actions(state, seat)[0]
-        await bot.moves.play(people[user_id], game_id=game_id, action_text=action.encode(), typed=True)
+        await bot.parts.moves.play(people[user_id], game_id=game_id, action_text=action.encode(), typed=True)
     raise AssertionError("the game did not end")
 
 
@@ -103,8 +103,8 @@ async def test_two_processes_run_one_tournament_seating_each_round_once_and_keep
 
     # The other process's first scheduler pass looks at every running tournament and owed
     # message: neither is its own, so it seats nothing and shows nothing.
-    await other.tournaments.run_due(clock.now())
-    await other.tournaments.settled()
+    await other.parts.tournaments.run_due(clock.now())
+    await other.parts.tournaments.settled()
     assert len(tables(world)) == 2 and requests_of(other) == 0
 
     # Table 1 is played in the first process; table 2's moves reach the other one, which ends
@@ -112,19 +112,19 @@ async def test_two_processes_run_one_tournament_seating_each_round_once_and_keep
     first, second = tables(world, round_no=1)
     await play_to_end(world, [by_id[u] for u in json.loads(first[2])], channel=thread_handle(world, first[4]))
     await play_by_moves(other, second[5], people)
-    await other.tournaments.settled()
+    await other.parts.tournaments.settled()
     assert tables(world, round_no=2) == []  # not seated by the process that does not serve the server
     # The standings owe an edit now; asked to show them at once, the other process leaves them.
-    other.tournaments.messages.kick(1, at_once=True)
-    await other.deliveries.settled(("tournament", 1))
+    other.parts.tournaments.messages.kick(1, at_once=True)
+    await other.parts.deliveries.settled(("tournament", 1))
     assert requests_of(other) == 0
     # Both processes look (the server's at its next look for others' changes) at the same time.
     clock.advance(SHARDED_CHECK)
     with world.env._bot_scope():
-        await asyncio.gather(world.bot.scheduler.run_due(), other.tournaments.run_due(clock.now()))
+        await asyncio.gather(world.bot.scheduler.run_due(), other.parts.tournaments.run_due(clock.now()))
     await world.run_timers()
     await settle(world)
-    await other.tournaments.settled()
+    await other.parts.tournaments.settled()
     second_round = tables(world, round_no=2)
     assert len(second_round) == 2 and all(row[3] == "playing" for row in second_round)
     threads = [c for c in world.env.backend.channels.values()
@@ -138,10 +138,10 @@ async def test_two_processes_run_one_tournament_seating_each_round_once_and_keep
         await play_by_moves(other, row[5], people)
     clock.advance(SHARDED_CHECK)
     with world.env._bot_scope():
-        await asyncio.gather(world.bot.scheduler.run_due(), other.tournaments.run_due(clock.now()))
+        await asyncio.gather(world.bot.scheduler.run_due(), other.parts.tournaments.run_due(clock.now()))
     await world.run_timers()
     await settle(world)
-    await other.tournaments.settled()
+    await other.parts.tournaments.settled()
     assert world.query("SELECT status, round FROM tournaments WHERE id = 1") == [("finished", 2)]
     assert len(tables(world)) == 4
     (final,) = announcements(world)

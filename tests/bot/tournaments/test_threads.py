@@ -111,7 +111,7 @@ async def test_a_thread_deleted_while_the_bot_heard_nothing_is_replaced_at_the_n
     # Discord answers a look at a message of a deleted channel with "Unknown Channel".
     hostile.fail("GET", f"/channels/{thread_id}/messages/*", 404, code=10003, message="Unknown Channel", times=None)
     with world.env._bot_scope():
-        await world.bot.deliveries.new_session()  # READY after the outage: the boards are looked for
+        await world.parts.deliveries.new_session()  # READY after the outage: the boards are looked for
     await settle(world)
     new_thread = first_table(world)[0]
     assert new_thread not in (None, thread_id)

@@ -1,0 +1,77 @@
+"""The words an engine wants said, as data: a message id with parameters (`Msg`), naming players
+by seat (`SeatRef`). Engines build them (re-exported by `games.core`); `i18n` turns them into
+German or English. Defined here, beneath both, so that neither imports the other's dependants.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Seat = int
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    """A player named in a message; the bot or renderer puts in the seat's display name."""
+
+    seat: Seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """Words an engine wants said, as a message id with parameters, never as finished text.
+
+    The bot and the renderers put it into German or English from the catalogues (`i18n`).
+    Parameter values are str, int, float, `SeatRef` (a player's name), another `Msg` (a term
+    that is itself translated, e.g. a terrain) or a list of those (joined as a list).
+    The id's first part names the catalogue: ``"carcassonne.event.scored"`` lives in
+    ``i18n/locales/<lang>/carcassonne.po``.
+    """
+
+    id: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        params = dict(data.get("params") or {})
+        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in params.items()})
+
+    def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
+        return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))
+
+
+def msg(message_id: str, **params: Any) -> Msg:
+    """Shorthand: ``msg("raubritter.terrain.forest")``, ``msg("x.scored", player=SeatRef(1), points=4)``."""
+    return Msg(message_id, params)
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, (Msg, SeatRef)):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_param_json(item) for item in value]
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"seat"}:
+        return SeatRef(int(value["seat"]))
+    if isinstance(value, dict) and "id" in value:
+        return Msg.from_json(value)
+    if isinstance(value, list):
+        return [_param_from_json(item) for item in value]
+    return value
+
+
+def fill_seats(text: str, names: Sequence[str]) -> str:
+    """A legacy engine string with seat placeholders `{s0}`, `{s1}`, ... filled with `names`."""
+    for index, name in enumerate(names):
+        text = text.replace(f"{{s{index}}}", name)
+    return text
