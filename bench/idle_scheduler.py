@@ -23,19 +23,13 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.resident import rss_mib
 from bot.changes import Done, Start
 from bot.days.reminders import Reminders
 from bot.days.timers import DueTimers, Timers
 from bot.scheduler import Scheduler, SystemClock
 from bot.store import Storage
 from games import REGISTRY
-
-
-def rss_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class OffsetClock(SystemClock):

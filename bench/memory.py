@@ -23,16 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.resident import rss_mib
 from bot.store import Storage
 from games import REGISTRY
 from tests.bot.harness import simulated_discord
-
-
-def rss_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def release_free_memory() -> None:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 from discord import app_commands
@@ -95,50 +95,71 @@ class GameTree(app_commands.CommandTree):
         await report_error(interaction, error)
 
 
+class BotOptions(TypedDict, total=False):
+    """What `create_bot` builds the bot with besides its database; each may be left out.
+
+    games: engines by name (default: `games.REGISTRY`).
+    seed_source: where seat orders and game seeds come from (default: the OS's SystemRandom;
+      tests pass `random.Random(n)` for a reproducible game).
+    render: `(view, names, lang) -> PNG bytes`, and optionally `.many(views, names, lang)` for
+        several seats' views of one state (default: `renderers.BoardRenderer`).
+    dev_guild_id: the server the commands are synced to at once while developing.
+    clock: the scheduler's clock (tests pass a fake one).
+    durations: every wait of game time (`bot.timing.Durations`; tests and the soak shorten them).
+    backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
+      seconds into `backup_dir`, keeping the newest `backup_keep`, default 7); none unless both
+      `backup_dir` and `backup_every` are given.
+    handle_signals: stop cleanly on SIGTERM/SIGINT (`python -m bot` sets it).
+    collect_when_quiet: freeze what start-up loaded and make Python's full garbage collections
+      between moves (`bot.collector`; `python -m bot` sets it, tests leave the process's collector
+      alone).
+    archive_days: archive finished games older than this many days (`bot.storage.archive`; 0: never).
+    """
+    games: Mapping[str, Game] | None
+    seed_source: random.Random | None
+    render: Renderer | None
+    dev_guild_id: int | None
+    clock: Clock | None
+    durations: Durations | None
+    backup_dir: str | Path | None
+    backup_every: float | None
+    backup_keep: int
+    handle_signals: bool
+    collect_when_quiet: bool
+    archive_days: float
+
+
 class GameBot(commands.Bot):
     # With several processes (shards) on one database, how often (seconds) a process looks for
     # boards owed in its servers for moves another process applied (a DM click reaches any).
     owed_board_every = 2.0
 
-    def __init__(
-        self,
-        *,
-        database_path: str | Path,
-        games: Mapping[str, Game],
-        seed_source: random.Random,
-        render: Renderer,
-        dev_guild_id: int | None = None,
-        clock: Clock | None = None,
-        durations: Durations | None = None,
-        backup_dir: str | Path | None = None,
-        backup_every: float | None = None,
-        backup_keep: int = BACKUP_KEEP,
-        handle_signals: bool = False,
-        collect_when_quiet: bool = False,
-        archive_days: float = 0.0,
-        **shards: Any,
-    ) -> None:
+    def __init__(self, database_path: str | Path, options: BotOptions, **shards: Any) -> None:
         super().__init__(**shards, **discord_settings())
         quiet_autocomplete_trouble()
         self.database_path = database_path
-        self.games = dict(games)
-        self.seed_source = seed_source
-        self.render = render
-        self.dev_guild_id = dev_guild_id
+        games = options.get("games")
+        self.games = dict(REGISTRY if games is None else games)
+        self.seed_source = options.get("seed_source") or random.SystemRandom()
+        self.render = options.get("render") or BoardRenderer()
+        self.dev_guild_id = options.get("dev_guild_id")
         # Not guild_only: `/game mine` answers in DMs too; the others refuse there (require_guild).
         self.game_group = app_commands.Group(name="game", description="Board games in this channel")
-        self.scheduler = Scheduler(clock)  # the one scheduler for every timer, on the one clock
-        self.durations = durations or Durations()  # every wait of game time (bot.timing)
-        self.collector = QuietCollector() if collect_when_quiet else None
+        # the one scheduler for every timer, on the one clock
+        self.scheduler = Scheduler(options.get("clock"))
+        self.durations = options.get("durations") or Durations()  # every wait of game time (bot.timing)
+        self.collect_when_quiet = options.get("collect_when_quiet", False)
+        self.collector = QuietCollector() if self.collect_when_quiet else None
         # The bot's parts (bot.parts), built once the storage is open (setup_hook): a Discord
         # client exists before its event loop runs, its database connection only within it.
         self.parts: Parts | None = None
+        backup_dir = options.get("backup_dir")
         self.backup_dir = None if backup_dir is None else Path(backup_dir)
-        self.backup_every = backup_every  # seconds; None: no automatic back-ups
-        self.backup_keep = backup_keep
-        self.handle_signals = handle_signals
-        self.collect_when_quiet = collect_when_quiet
-        self.archive_days = archive_days  # finished games older than this are archived (0: never)
+        self.backup_every = options.get("backup_every")  # seconds; None: no automatic back-ups
+        self.backup_keep = options.get("backup_keep", BACKUP_KEEP)
+        self.handle_signals = options.get("handle_signals", False)
+        # finished games older than this are archived (0: never)
+        self.archive_days = options.get("archive_days", 0.0)
         self._backup_task: asyncio.Task | None = None
         self._stopping = False
         self._owed_check_at = 0.0
@@ -327,57 +348,12 @@ class ShardedGameBot(GameBot, commands.AutoShardedBot):
     (`SHARD_COUNT` and `SHARD_IDS`), each process serving its own servers."""
 
 
-def create_bot(
-    database_path: str | Path,
-    *,
-    games: Mapping[str, Game] | None = None,
-    seed_source: random.Random | None = None,
-    render: Renderer | None = None,
-    dev_guild_id: int | None = None,
-    shard_count: int | None = None,
-    shard_ids: list[int] | None = None,
-    clock: Clock | None = None,
-    durations: Durations | None = None,
-    backup_dir: str | Path | None = None,
-    backup_every: float | None = None,
-    backup_keep: int = BACKUP_KEEP,
-    handle_signals: bool = False,
-    collect_when_quiet: bool = False,
-    archive_days: float = 0.0,
-) -> GameBot:
-    """Build the bot.
+def create_bot(database_path: str | Path, *, shard_count: int | None = None, shard_ids: list[int] | None = None,
+               **options: Unpack[BotOptions]) -> GameBot:
+    """Build the bot on the database at `database_path` (see `BotOptions` for the options).
 
-    games: engines by name (default: `games.REGISTRY`).
-    seed_source: where seat orders and game seeds come from (default: the OS's SystemRandom;
-      tests pass `random.Random(n)` for a reproducible game).
-    render: `(view, names, lang) -> PNG bytes`, and optionally `.many(views, names, lang)` for
-        several seats' views of one state (default: `renderers.BoardRenderer`).
     shard_count, shard_ids: run as these shards of `shard_count` (see docs/scaling.md).
-    clock: the scheduler's clock (tests pass a fake one).
-    durations: every wait of game time (`bot.timing.Durations`; tests and the soak shorten them).
-    backup_dir / backup_every / backup_keep: automatic online back-ups (every `backup_every`
-      seconds into `backup_dir`, keeping the newest `backup_keep`); none unless both are given.
-    handle_signals: stop cleanly on SIGTERM/SIGINT (`python -m bot` sets it).
-    collect_when_quiet: freeze what start-up loaded and make Python's full garbage collections
-      between moves (`bot.collector`; `python -m bot` sets it, tests leave the process's collector
-      alone).
-    archive_days: archive finished games older than this many days (`bot.storage.archive`; 0: never).
     """
-    settings: dict[str, Any] = dict(
-        database_path=database_path,
-        games=REGISTRY if games is None else games,
-        seed_source=seed_source or random.SystemRandom(),
-        render=render or BoardRenderer(),
-        dev_guild_id=dev_guild_id,
-        clock=clock,
-        durations=durations,
-        backup_dir=backup_dir,
-        backup_every=backup_every,
-        backup_keep=backup_keep,
-        handle_signals=handle_signals,
-        collect_when_quiet=collect_when_quiet,
-        archive_days=archive_days,
-    )
     if shard_count:
-        return ShardedGameBot(**settings, shard_count=shard_count, shard_ids=shard_ids)
-    return GameBot(**settings)
+        return ShardedGameBot(database_path, options, shard_count=shard_count, shard_ids=shard_ids)
+    return GameBot(database_path, options)

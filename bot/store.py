@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Self
 
-from bot.days.migrations import MIGRATIONS as DAYS
+from bot.days.migrations import FEATURE as DAYS
 from bot.days.storage import DaysRepository
-from bot.delivery.migrations import MIGRATIONS as DELIVERY
+from bot.delivery.migrations import FEATURE as DELIVERY
 from bot.delivery.storage import DeliveryRepository
-from bot.league.migrations import MIGRATIONS as LEAGUE
+from bot.league.migrations import FEATURE as LEAGUE
 from bot.league.storage import LeagueRepository
 from bot.storage.database import Database, Feature, Write
 from bot.storage.games import GamesRepository
-from bot.storage.migrations import MIGRATIONS as GAMES
-from bot.tournaments.migrations import MIGRATIONS as TOURNAMENTS
+from bot.storage.migrations import FEATURE as GAMES
+from bot.tournaments.migrations import FEATURE as TOURNAMENTS
 from bot.tournaments.storage import TournamentRepository
 
 
@@ -43,8 +43,7 @@ class Storage:
     def features() -> list[Feature]:
         """Every feature's migrations, in the order they run (the games' tables first: the
         others refer to them)."""
-        return [Feature("games", GAMES), Feature("days", DAYS), Feature("delivery", DELIVERY),
-                Feature("league", LEAGUE), Feature("tournaments", TOURNAMENTS)]
+        return [GAMES, DAYS, DELIVERY, LEAGUE, TOURNAMENTS]
 
     @classmethod
     async def open(cls, path: str | Path) -> Self:

@@ -11,6 +11,7 @@ Phone first: boards are upright (`PHONE_SIZE`, 4:5) and no text is smaller than
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
 import threading
 import unicodedata
@@ -476,6 +477,25 @@ def crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     points = [(x, y), (x, y - h), (x + w * 0.27, y - h * 0.45), (x + w * 0.5, y - h),
               (x + w * 0.73, y - h * 0.45), (x + w, y - h), (x + w, y)]
     draw.polygon(points, fill=HIGHLIGHT, outline=INK, width=3)
+
+
+CHART_GRID = (215, 207, 192)
+"""A chart's grid and rules."""
+WINNER_FILL = (255, 238, 178)
+"""Behind a chart's winners (ringed in `HIGHLIGHT`, beside a `crown`)."""
+
+
+def chart_png(image: Image.Image, *colours: tuple[int, int, int]) -> bytes:
+    """A finished chart (scores, standings) as a PNG in its palette: the charts' shared colours
+    first, then `colours`, the chart's own."""
+    buffer = io.BytesIO()
+    to_palette(image, _chart_palette(colours)).save(buffer, format="PNG", compress_level=PNG_LEVEL)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=4)
+def _chart_palette(colours: tuple[tuple[int, int, int], ...]) -> Image.Image:
+    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, CHART_GRID, WINNER_FILL, *colours)
 
 
 def fixed_palette(*exact: Sequence[int]) -> Image.Image:

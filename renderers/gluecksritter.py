@@ -34,6 +34,7 @@ from renderers.common import (
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
+    WHITE,
     Ink,
     fit,
     fixed_palette,
@@ -51,7 +52,6 @@ MARGIN = 16
 SMALL = MIN_TEXT      # every text: 40 px
 LINE = 48             # the pitch of lines of 40 px text (its boxes never touch)
 DEPTH = 60            # from where a line of 40 px text is drawn to the lowest its glyphs reach, and a little more
-WHITE = (255, 255, 255)
 PANEL = (236, 229, 214)
 ACTIVE = (255, 247, 222)
 FIELD_FILL = (226, 214, 190)

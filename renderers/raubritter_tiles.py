@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from PIL import Image, ImageDraw
 
-from renderers.common import BACKGROUND, INK, MARK_TEXT, Ink, font, ink_box, keep_drawn, unrecorded
+from renderers.common import BACKGROUND, INK, MARK_TEXT, WHITE, Ink, font, ink_box, keep_drawn, unrecorded
 
 Box = tuple[int, int, int, int]
 """left, top, right, bottom, in whole pixels."""
@@ -27,7 +27,6 @@ CELL_MIN = 84            # the smallest square whose row of two marks (`geometry
 BUILDING_INK = (40, 34, 30)
 OUTLINE = (20, 20, 20)
 SNOW = (245, 245, 245)
-WHITE = (255, 255, 255)
 GRID_LINE = (170, 160, 145)
 
 # Raub Ritter's own player colours (tile backs and knights), the colours the players are named by

@@ -21,9 +21,8 @@ a mark is at least `MIN_TEXT`, and no two overlap:
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -31,18 +30,19 @@ from PIL import Image, ImageDraw
 import i18n
 from renderers.common import (
     BACKGROUND,
+    CHART_GRID,
     HIGHLIGHT,
     INK,
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
+    WINNER_FILL,
+    chart_png,
     crown,
     fit,
-    fixed_palette,
     font,
     ink_on,
     seat_names,
-    to_palette,
 )
 
 WIDTH, HEIGHT = 1080, 1350
@@ -52,8 +52,6 @@ BADGE = 26              # the radius of a seat's numbered disc (its number at MI
 SPREAD = 12             # pixels between the lines of neighbouring seats
 LINE_WIDTH = 6
 WINNER_WIDTH = 8
-GRID = (215, 207, 192)
-WINNER_FILL = (255, 238, 178)
 TEXT = MIN_TEXT         # axis numbers, the axis name, the place, "Winner"
 NAME = 48               # names and final scores in the legend
 
@@ -186,7 +184,7 @@ def render_chart(history: Sequence[Sequence[float]], names: Sequence[str], lang:
 
     for tick in ticks:
         y = y_of(tick)
-        draw.line((left, y, right, y), fill=GRID, width=2)
+        draw.line((left, y, right, y), fill=CHART_GRID, width=2)
         draw.text((left - 14, y), _number(tick), font=font(TEXT), fill=MUTED, anchor="rm")
     draw.line((left, plot_bottom, right, plot_bottom), fill=INK, width=3)
     draw.line((left, plot_top, left, plot_bottom), fill=INK, width=3)
@@ -280,12 +278,4 @@ def _legend(draw: ImageDraw.ImageDraw, top: float, names: Sequence[str], final: 
 def render_chart_png(history: Sequence[Sequence[float]], names: Sequence[str], lang: str = "en",
                      title: str | None = None, winners: Sequence[int] | None = None) -> bytes:
     """The chart as a PNG; `winners` are the outcome's winners (`Outcome.winners`)."""
-    image = to_palette(render_chart(history, names, lang, title, winners), _palette())
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, GRID, WINNER_FILL, (255, 255, 255), *SEAT_COLOURS)
+    return chart_png(render_chart(history, names, lang, title, winners), (255, 255, 255), *SEAT_COLOURS)

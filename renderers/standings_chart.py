@@ -14,10 +14,8 @@ such as emoji, is left out; a name of nothing drawable becomes "P" and its place
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from babel.numbers import format_decimal
@@ -26,17 +24,18 @@ from PIL import Image, ImageDraw
 import i18n
 from renderers.common import (
     BACKGROUND,
+    CHART_GRID,
     HIGHLIGHT,
     INK,
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
+    WINNER_FILL,
+    chart_png,
     crown,
     drawable,
     fit,
-    fixed_palette,
     font,
-    to_palette,
 )
 
 WIDTH, HEIGHT = 1080, 1350
@@ -48,8 +47,6 @@ NAME_WIDTH = 430        # the name column
 BAR = SEAT_COLOURS[0]
 WINNER_BAR = HIGHLIGHT
 HOLLOW = (190, 182, 168)
-WINNER_FILL = (255, 238, 178)
-GRID = (215, 207, 192)
 CROWN = 44
 
 Kind = Literal["points", "knockout"]
@@ -98,7 +95,7 @@ def render_standings_chart(rows: Sequence[Standing], lang: str = "en", title: st
     top += 14
     draw.text((WIDTH - MARGIN, top), head, font=font(MIN_TEXT), fill=MUTED, anchor="rt")
     top += MIN_TEXT + 22
-    draw.line((MARGIN, top - 10, WIDTH - MARGIN, top - 10), fill=GRID, width=3)
+    draw.line((MARGIN, top - 10, WIDTH - MARGIN, top - 10), fill=CHART_GRID, width=3)
 
     # As many rows as fit; the rest is one line saying how many more there are.
     room = HEIGHT - MARGIN - top
@@ -153,12 +150,4 @@ def render_standings_chart(rows: Sequence[Standing], lang: str = "en", title: st
 
 def render_standings_chart_png(rows: Sequence[Standing], lang: str = "en", title: str = "", subtitle: str = "",
                                kind: Kind = "points") -> bytes:
-    image = to_palette(render_standings_chart(rows, lang, title, subtitle, kind), _palette())
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    return fixed_palette(BACKGROUND, INK, MUTED, HIGHLIGHT, GRID, WINNER_FILL, HOLLOW, BAR, (255, 255, 255))
+    return chart_png(render_standings_chart(rows, lang, title, subtitle, kind), HOLLOW, BAR, (255, 255, 255))

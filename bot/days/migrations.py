@@ -1,14 +1,13 @@
 """The migrations of games over days (feature `days`): each table's settings, each seat's wait,
 the timers and their claims, each user's absence and reminder choice, standing orders.
 
-Numbered for this feature alone (`bot.storage.database`); `legacy`: the old global migration
-(PRAGMA user_version) the script was part of. Append new migrations; never edit one that has shipped.
+Numbered and kept as `bot.storage.database.Feature` says.
 """
 from __future__ import annotations
 
-from bot.storage.database import Migration
+from bot.storage.database import Feature, Migration
 
-MIGRATIONS: list[Migration] = [
+FEATURE = Feature("days", [
     Migration(
         1,
         'games over days: deadlines, reminders, absences and computer seats, with stored timers',
@@ -111,4 +110,4 @@ MIGRATIONS: list[Migration] = [
         CREATE INDEX day_tables_practice ON day_tables (game_id) WHERE practice = 1;
         """,
     ),
-]
+])

@@ -1,14 +1,13 @@
 """The migrations of what the bot owes Discord (feature `delivery`): the board's columns on the
 game's row, the owed channel deliveries and each seat's DM.
 
-Numbered for this feature alone (`bot.storage.database`); `legacy`: the old global migration
-(PRAGMA user_version) the script was part of. Append new migrations; never edit one that has shipped.
+Numbered and kept as `bot.storage.database.Feature` says.
 """
 from __future__ import annotations
 
-from bot.storage.database import Migration
+from bot.storage.database import Feature, Migration
 
-MIGRATIONS: list[Migration] = [
+FEATURE = Feature("delivery", [
     Migration(
         1,
         "deliveries: the board, channel posts and each seat's DM owed by a stored change",
@@ -81,4 +80,4 @@ MIGRATIONS: list[Migration] = [
         """,
         legacy=10,
     ),
-]
+])

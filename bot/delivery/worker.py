@@ -51,6 +51,7 @@ from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
 from bot.store import Storage
+from bot.tasks import cancel_all, start_or_again
 from bot.timing import Durations
 from bot.turns import Remembering, history_text, turn_text
 from games.core import Game
@@ -163,13 +164,9 @@ class Deliveries:
         """Something is owed for the game: send it now (or as soon as the pass under way ends)."""
         if self.stopping:
             return
-        task = self._tasks.get(game_id)
-        if task is not None and not task.done():
-            self._again.add(game_id)
-            if game_id in self._sleeping:
-                task.cancel()  # wakes its pause; the task takes the cancel back
-            return
-        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"deliver-{game_id}")
+        running = start_or_again(self._tasks, self._again, game_id, self._run, f"deliver-{game_id}")
+        if running is not None and game_id in self._sleeping:
+            running.cancel()  # wakes its pause; the task takes the cancel back
 
     def keep(self, *kept: KeptMessage) -> None:
         """At wiring: these features' messages are kept current by this worker's loop."""
@@ -186,12 +183,7 @@ class Deliveries:
         """A kept message owes something: looked at now, or once its pause under way is over."""
         if self.stopping:
             return
-        task_key = (kind, key)
-        task = self._tasks.get(task_key)
-        if task is not None and not task.done():
-            self._again.add(task_key)
-            return
-        self._tasks[task_key] = asyncio.get_running_loop().create_task(self._run(task_key), name=f"keep-{kind}-{key}")
+        start_or_again(self._tasks, self._again, (kind, key), self._run, f"keep-{kind}-{key}")
 
     def _wake_troubled(self) -> None:
         """A request went through: what pauses long after Discord's trouble tries again now."""
@@ -260,10 +252,7 @@ class Deliveries:
 
     async def stop(self) -> None:
         self.stopping = True
-        tasks = [*self._tasks.values(), *([self._looking] if self._looking is not None else [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_all([*self._tasks.values(), self._looking])
 
     def watch(self, game_id: int, version: int, interaction: discord.Interaction) -> None:
         """Tell `interaction`'s user if their move (that made `version`) cannot be shown now, and

@@ -1,14 +1,13 @@
 """The league's migrations (feature `league`): ratings, their history and facts, the recap's
 words and each server's overview.
 
-Numbered for this feature alone (`bot.storage.database`); `legacy`: the old global migration
-(PRAGMA user_version) the script was part of. Append new migrations; never edit one that has shipped.
+Numbered and kept as `bot.storage.database.Feature` says.
 """
 from __future__ import annotations
 
-from bot.storage.database import Migration
+from bot.storage.database import Feature, Migration
 
-MIGRATIONS: list[Migration] = [
+FEATURE = Feature("league", [
     Migration(
         1,
         "ratings per game and server, the facts they come from, each server's overview, the recap's words",
@@ -94,4 +93,4 @@ MIGRATIONS: list[Migration] = [
         """,
         legacy=9,
     ),
-]
+])

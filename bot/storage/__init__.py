@@ -4,18 +4,9 @@ features' repositories together.
 """
 from __future__ import annotations
 
+from bot.storage import rows
 from bot.storage.backups import backup_file, restore_file
 from bot.storage.database import Write
-from bot.storage.rows import (
-    OPEN_STATUSES,
-    ActionRow,
-    ChannelBusy,
-    GameRow,
-    ResultRow,
-    SeatRow,
-    StaleVersion,
-    StorageError,
-)
+from bot.storage.rows import *  # noqa: F403 (the rows and errors, named in rows.__all__)
 
-__all__ = ["GameRow", "SeatRow", "ActionRow", "ResultRow", "StaleVersion", "ChannelBusy", "StorageError",
-           "Write", "backup_file", "restore_file", "OPEN_STATUSES"]
+__all__ = [*rows.__all__, "Write", "backup_file", "restore_file"]

@@ -59,7 +59,13 @@ class Migration:
 
 @dataclass(frozen=True)
 class Feature:
-    """A feature's name (its rows in `schema_migrations`) and its migrations in order."""
+    """A feature's name (its rows in `schema_migrations`) and its migrations in order, declared
+    beside the feature's code (its `migrations` module's `FEATURE`).
+
+    They are numbered for this feature alone, 1, 2, 3, ...; `legacy`: the old global migration
+    (PRAGMA user_version) the script was part of. Append new migrations; never edit one that has
+    shipped.
+    """
 
     name: str
     migrations: Sequence[Migration]

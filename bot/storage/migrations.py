@@ -1,14 +1,13 @@
 """The games' and moves' own migrations (feature `games`): games, seats, the action log, the
 users' languages and the archive of finished games' moves.
 
-Numbered for this feature alone (`bot.storage.database`); `legacy`: the old global migration
-(PRAGMA user_version) the script was part of. Append new migrations; never edit one that has shipped.
+Numbered and kept as `bot.storage.database.Feature` says.
 """
 from __future__ import annotations
 
-from bot.storage.database import Migration
+from bot.storage.database import Feature, Migration
 
-MIGRATIONS: list[Migration] = [
+FEATURE = Feature("games", [
     Migration(
         1,
         'initial schema: games, seats, actions',
@@ -106,4 +105,4 @@ MIGRATIONS: list[Migration] = [
         """,
         legacy=8,
     ),
-]
+])

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+# What `bot.storage` hands on to the features (the rest is the repositories' own).
+__all__ = ["OPEN_STATUSES", "ActionRow", "ChannelBusy", "GameRow", "ResultRow", "SeatRow", "StaleVersion",
+           "StorageError"]
+
 OPEN_STATUSES = ("lobby", "active")
 
 

@@ -1,14 +1,13 @@
 """The tournaments' migrations (feature `tournaments`): tournaments, their players, their tables
 and each server's organisers.
 
-Numbered for this feature alone (`bot.storage.database`); `legacy`: the old global migration
-(PRAGMA user_version) the script was part of. Append new migrations; never edit one that has shipped.
+Numbered and kept as `bot.storage.database.Feature` says.
 """
 from __future__ import annotations
 
-from bot.storage.database import Migration
+from bot.storage.database import Feature, Migration
 
-MIGRATIONS: list[Migration] = [
+FEATURE = Feature("tournaments", [
     Migration(
         1,
         "tournaments: their players, the tables of each round (a thread and a game each) and each server's organisers",
@@ -97,4 +96,4 @@ MIGRATIONS: list[Migration] = [
         """,
         legacy=12,
     ),
-]
+])

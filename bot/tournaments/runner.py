@@ -56,6 +56,7 @@ from bot.storage import GameRow, StaleVersion
 from bot.storage.rows import is_computer_user
 from bot.store import Storage
 from bot.tables import parse_options
+from bot.tasks import cancel_all, start_or_again
 from bot.timing import Durations
 from bot.tournaments import pairing
 from bot.tournaments.buttons import signup_view
@@ -133,10 +134,7 @@ class Tournaments:
 
     async def stop(self) -> None:
         self.stopping = True
-        tasks = [*self._tasks.values(), *([self._looking] if self._looking is not None else [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_all([*self._tasks.values(), self._looking])
         await self.messages.stop()
 
     def engine(self, name: str) -> Game:
@@ -663,12 +661,7 @@ class Tournaments:
         """Something may move the tournament on (a table ended, it started, a restart): look now."""
         if self.stopping:
             return
-        task = self._tasks.get(tournament_id)
-        if task is not None and not task.done():
-            self._again.add(tournament_id)
-            return
-        self._tasks[tournament_id] = asyncio.get_running_loop().create_task(
-            self._run(tournament_id), name=f"tournament-{tournament_id}")
+        start_or_again(self._tasks, self._again, tournament_id, self._run, f"tournament-{tournament_id}")
 
     async def settled(self) -> None:
         """Wait until no tournament has work under way (tests)."""
