@@ -14,6 +14,7 @@ import hashlib
 import struct
 import threading
 import unicodedata
+import weakref
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -103,6 +104,20 @@ def image_bytes(value: Any) -> int:
     return pixels * bands
 
 
+class _Forgettable(Protocol):
+    def clear(self) -> None: ...
+
+
+_EVERY_CACHE: weakref.WeakSet[_Forgettable] = weakref.WeakSet()
+
+
+def forget_kept() -> None:
+    """Empty every cache of drawn pixels and compressed bands: the next picture is drawn and
+    encoded from scratch (the tests compare the two)."""
+    for cache in list(_EVERY_CACHE):
+        cache.clear()
+
+
 class KeptImages:
     """Drawn images kept for reuse up to a number of bytes, the least recently used dropped
     first. A bot hosts many games at once: caches bounded by entries grew with every board size
@@ -114,6 +129,7 @@ class KeptImages:
         self.used = 0
         self._kept: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
+        _EVERY_CACHE.add(self)
 
     def get(self, key: Any) -> Any:
         with self._lock:
@@ -500,21 +516,121 @@ def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
 
 
 # ----------------------------------------------------------------------------------------
-# PNGs of several seats' images of one state
+# PNGs of palette images, compressed in bands of rows kept for the next move
 
 
 PNG_LEVEL = 3  # zlib level: half the time of the default 6 for some 20 % more bytes
+PNG_BAND_ROWS = 32
+"""Rows compressed together as one piece of a PNG's data (`deflated_band`): some 35 KB of pixels,
+as far back as zlib looks anyway, so cutting the data into bands costs under 1 % of the bytes."""
+_ADLER_BASE = 65521
+
+
+class KeptBands:
+    """Compressed bands of rows kept by what they hold (a SHA-256 of their bytes), up to a number
+    of bytes, the least recently used dropped first (thread-safe: boards are encoded in worker
+    threads). A move changes a few bands of a board: its next PNG compresses those alone."""
+
+    ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._kept: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        _EVERY_CACHE.add(self)
+
+    def get(self, key: bytes) -> tuple[bytes, int, int] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: bytes, band: tuple[bytes, int, int]) -> tuple[bytes, int, int]:
+        size = len(band[0]) + self.ENTRY
+        with self._lock:
+            if key not in self._kept and size <= self.budget:
+                self._kept[key] = band
+                self.used += size
+            while self.used > self.budget:
+                self.used -= len(self._kept.popitem(last=False)[1][0]) + self.ENTRY
+        return band
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.used = 0
+
+
+PNG_BANDS = KeptBands(8 * 2**20)
+"""Some 8 MiB: the changed bands of the last few hundred moves' boards (a board is 60-100 KB)."""
+
+
+def deflated_band(pixels: bytes | memoryview, width: int) -> tuple[bytes, int, int]:
+    """A band of a palette image's rows (`pixels`, `width` to a row) as PNG scanlines compressed
+    on their own: raw deflate blocks that end on a byte (no final block), with the scanlines'
+    Adler-32 and length; such pieces put one after the other are one deflate stream
+    (`palette_png`). Kept in `PNG_BANDS` by what the pixels hold: a band a move left unchanged
+    is not compressed again."""
+    key = hashlib.sha256(pixels).digest() + struct.pack(">I", width)
+    found = PNG_BANDS.get(key)
+    if found is not None:
+        return found
+    rows = bytes(pixels)
+    scanlines = b"".join(b"\0" + rows[start:start + width] for start in range(0, len(rows), width))
+    compressor = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+    data = compressor.compress(scanlines) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    return PNG_BANDS.put(key, (data, zlib.adler32(scanlines), len(scanlines)))
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two pieces of data one after the other, from theirs (zlib's adler32_combine)."""
+    rem = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low += (second & 0xFFFF) + _ADLER_BASE - 1
+    high += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    low %= _ADLER_BASE
+    high %= _ADLER_BASE
+    return (high << 16) | low
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _rows(image: Image.Image) -> bytes:
-    """A palette image's rows as PNG scanlines (filter byte 0, then the pixels)."""
-    width = image.width
-    raw = image.tobytes()
-    return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
+def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
+    """The image's rows compressed in bands of `PNG_BAND_ROWS`."""
+    pixels = memoryview(image.tobytes())
+    step = image.width * PNG_BAND_ROWS
+    return [deflated_band(pixels[start:start + step], image.width) for start in range(0, len(pixels), step)]
+
+
+def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
+    """A PNG of a palette image (256 colours, `palette` RGB) from its rows' compressed bands, top to bottom."""
+    header = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)) \
+        + _chunk(b"PLTE", palette[:3 * 256])
+    checksum = 1
+    for _, adler, length in bands:
+        checksum = adler32_combine(checksum, adler, length)
+    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32.
+    data = b"".join((b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum)))
+    return header + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The PNG of a palette image (its rows from `image.info["private_top"]` down banded apart, so
+    a seat's image and the public board share the bands above them)."""
+    top = image.info.get("private_top")
+    if top is None or not 0 < top < image.height:
+        bands = _bands(image)
+    else:
+        bands = _bands(image.crop((0, 0, image.width, top))) + _bands(image.crop((0, top, image.width, image.height)))
+    return palette_png(image.width, image.height, bytes(image.getpalette() or []), bands)
 
 
 def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image]) -> list[bytes]:
@@ -524,13 +640,5 @@ def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image])
     only each strip after them, so an extra image costs its strip alone, and no whole image but
     the first is ever held. Each result is a complete PNG on its own."""
     palette = bytes(first.getpalette() or [])
-    header = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", first.width, first.height, 8, 3, 0, 0, 0)) \
-        + _chunk(b"PLTE", palette[:3 * 256])
-    compressor = zlib.compressobj(PNG_LEVEL)
-    shared = compressor.compress(_rows(first.crop((0, 0, first.width, shared_rows))))
-    pngs = []
-    for strip in strips:
-        own = compressor.copy()
-        data = shared + own.compress(_rows(strip)) + own.flush()
-        pngs.append(header + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
-    return pngs
+    shared = _bands(first.crop((0, 0, first.width, shared_rows)))
+    return [palette_png(first.width, first.height, palette, shared + _bands(strip)) for strip in strips]
