@@ -116,7 +116,10 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
+        params = self.params
+        if not params:  # most words of a view: a name, a terrain, a label
+            return {"id": self.id, "params": {}}
+        return {"id": self.id, "params": {key: _param_json(value) for key, value in params.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Msg:
@@ -132,7 +135,13 @@ def msg(message_id: str, **params: Any) -> Msg:
     return Msg(message_id, params)
 
 
+_PLAIN_PARAMS = frozenset((str, int, float, bool, type(None)))
+"""Parameters that stand in JSON as they are (checked first: views hold thousands of them)."""
+
+
 def _param_json(value: Any) -> Any:
+    if type(value) in _PLAIN_PARAMS:
+        return value
     if isinstance(value, (Msg, SeatRef)):
         return value.to_json()
     if isinstance(value, (list, tuple)):
