@@ -17,7 +17,7 @@ import unicodedata
 import weakref
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -515,6 +515,64 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
             sink.append(DrawnText((int(left), int(top), int(right), int(bottom)), str(text), int(size), mark))
 
 
+# ----------------------------------------------------------------------------------------
+# Parts of a board kept from one move to the next
+
+
+Box = tuple[int, int, int, int]
+
+KEPT_PARTS = KeptImages(12 * 2**20)
+"""Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
+each): some 12 MiB, the parts of the last fifty or so boards."""
+
+VERIFY_KEPT_PARTS = False
+"""Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing
+outside its box and come out, in the finished board, as the part kept."""
+
+_PENDING_PARTS = "kept parts"  # an image's info: its parts to keep or paste once in its palette
+
+
+def kept_part(image: Image.Image, box: Box, key: Hashable, draw_part: Callable[[], object]) -> None:
+    """Draw a part of a board, or leave it to be pasted as it was drawn before: most of a board
+    (the players a move left alone, a legend) is the same from one move to the next. The board
+    must be finished with `to_palette`, which keeps the part, or pastes the kept one over its
+    box. So `draw_part` must draw within `box` only, onto the board's plain background (nothing
+    drawn there before), nothing may be drawn into the box after it, and the part must depend
+    on `key` alone; the tests check all of it (`VERIFY_KEPT_PARTS`). Drawn as ever while the
+    layout tests record the texts drawn."""
+    if _drawn_texts:
+        draw_part()
+        return
+    full_key = (key, box, image.mode)
+    found: Image.Image | None = KEPT_PARTS.get(full_key)
+    pending = image.info.setdefault(_PENDING_PARTS, [])
+    if found is not None and VERIFY_KEPT_PARTS:
+        before = image.copy()
+        draw_part()
+        before.paste(image.crop(box), box[:2])
+        if before.tobytes() != image.tobytes():
+            raise AssertionError(f"a kept part drew outside its box: {key!r} at {box}")
+    elif found is None:
+        draw_part()
+    pending.append((full_key, box, found))
+
+
+def _settle_parts(drawn: Image.Image, finished: Image.Image) -> None:
+    """Keep the parts `drawn` drew, and paste the kept ones it left out, on `finished` (the
+    board in its palette)."""
+    for full_key, box, found in drawn.info.pop(_PENDING_PARTS, ()):
+        if found is None:
+            KEPT_PARTS.put(full_key, finished.crop(box))
+            continue
+        if found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {full_key!r}")
+        if VERIFY_KEPT_PARTS:
+            if finished.crop(box).tobytes() != found.tobytes():
+                raise AssertionError(f"a kept part differs from its drawing: {full_key!r}")
+            continue
+        finished.paste(found, box[:2])
+
+
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
     pairs = []
@@ -551,8 +609,12 @@ def fixed_palette(*exact: Sequence[int]) -> Image.Image:
 
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
-    """The finished board in its palette (no dithering: flat colours stay flat)."""
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+    """The finished board in its palette (no dithering: flat colours stay flat), with the parts
+    it left to be pasted (`kept_part`). Quantizing is pixel by pixel, so a part kept in the
+    palette is what quantizing it drawn again gives."""
+    finished = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    _settle_parts(image, finished)
+    return finished
 
 
 # ----------------------------------------------------------------------------------------

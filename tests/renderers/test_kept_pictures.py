@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from games import REGISTRY
-from renderers import _palette_image, render_image, render_pngs
+from renderers import _palette_image, common, render_image, render_pngs
 from renderers.common import PNG_BAND_ROWS, PNG_BANDS, PNG_LEVEL, adler32_combine, encode_png, forget_kept
 
 NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
@@ -46,7 +46,9 @@ def pillow_png(image: Image.Image) -> bytes:
 
 
 @pytest.mark.parametrize("name, players", TABLES)
-def test_pictures_of_a_whole_game_drawn_move_after_move_are_the_pictures_drawn_from_scratch(name, players):
+def test_pictures_of_a_whole_game_drawn_move_after_move_are_the_pictures_drawn_from_scratch(name, players,
+                                                                                            monkeypatch):
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)  # every kept part pasted is checked against its drawing
     game = REGISTRY[name]
     forget_kept()
     compared = 0
