@@ -521,9 +521,9 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
 
 Box = tuple[int, int, int, int]
 
-KEPT_PARTS = KeptImages(12 * 2**20)
+KEPT_PARTS = KeptImages(6 * 2**20)
 """Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
-each): some 12 MiB, the parts of the last fifty or so boards."""
+each): some 6 MiB, the parts of the last ten or so tables' boards."""
 
 VERIFY_KEPT_PARTS = False
 """Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing
@@ -668,8 +668,8 @@ class KeptBands:
             self.used = 0
 
 
-PNG_BANDS = KeptBands(8 * 2**20)
-"""Some 8 MiB: the changed bands of the last few hundred moves' boards (a board is 60-100 KB)."""
+PNG_BANDS = KeptBands(4 * 2**20)
+"""Some 4 MiB: the bands of the last fifty or so boards (a board is 50-100 KB)."""
 
 
 def deflated_band(pixels: bytes | memoryview, width: int) -> tuple[bytes, int, int]:

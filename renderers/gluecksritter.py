@@ -493,8 +493,9 @@ def _bottom(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], l
     y = top
     if private_shown(view):
         y = _private(draw, view, view["private"], lang, y) + 4
-    else:
-        _legend(draw, y, lang)
+    else:  # the same on every public board in a language
+        kept_part(draw._image, (0, y, WIDTH, y + LEGEND_H), ("gluecksritter.legend", lang),
+                  partial(_legend, draw, y, lang))
         y += LEGEND_H
     lines = []
     haggle, shown_raid = view.get("haggle"), _raid(view)
