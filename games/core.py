@@ -132,7 +132,12 @@ class Msg:
 
 def msg(message_id: str, **params: Any) -> Msg:
     """Shorthand: ``msg("raubritter.terrain.forest")``, ``msg("x.scored", player=SeatRef(1), points=4)``."""
-    return Msg(message_id, params)
+    made = _new_msg(Msg)  # Msg(message_id, params) without the frozen dataclass's slower __init__
+    made.__dict__.update(id=message_id, params=params)
+    return made
+
+
+_new_msg = object.__new__
 
 
 _PLAIN_PARAMS = frozenset((str, int, float, bool, type(None)))
