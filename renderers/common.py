@@ -672,21 +672,13 @@ PNG_BANDS = KeptBands(4 * 2**20)
 """Some 4 MiB: the bands of the last fifty or so boards (a board is 50-100 KB)."""
 
 
-def deflated_band(pixels: bytes | memoryview, width: int) -> tuple[bytes, int, int]:
-    """A band of a palette image's rows (`pixels`, `width` to a row) as PNG scanlines compressed
-    on their own: raw deflate blocks that end on a byte (no final block), with the scanlines'
-    Adler-32 and length; such pieces put one after the other are one deflate stream
-    (`palette_png`). Kept in `PNG_BANDS` by what the pixels hold: a band a move left unchanged
-    is not compressed again."""
-    key = hashlib.sha256(pixels).digest() + struct.pack(">I", width)
-    found = PNG_BANDS.get(key)
-    if found is not None:
-        return found
-    rows = bytes(pixels)
-    scanlines = b"".join(b"\0" + rows[start:start + width] for start in range(0, len(rows), width))
+def deflated_band(scanlines: bytes | memoryview) -> tuple[bytes, int, int]:
+    """A band of PNG scanlines compressed on its own: raw deflate blocks that end on a byte (no
+    final block), with the scanlines' Adler-32 and length; such pieces put one after the other
+    are one deflate stream (`palette_png`)."""
     compressor = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
     data = compressor.compress(scanlines) + compressor.flush(zlib.Z_SYNC_FLUSH)
-    return PNG_BANDS.put(key, (data, zlib.adler32(scanlines), len(scanlines)))
+    return data, zlib.adler32(scanlines), len(scanlines)
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -706,10 +698,28 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
-    """The image's rows compressed in bands of `PNG_BAND_ROWS`."""
+    """The image's rows compressed in bands of `PNG_BAND_ROWS`, each kept in `PNG_BANDS` by what
+    its pixels hold: a band a move left unchanged is not compressed again."""
+    width = image.width
     pixels = memoryview(image.tobytes())
-    step = image.width * PNG_BAND_ROWS
-    return [deflated_band(pixels[start:start + step], image.width) for start in range(0, len(pixels), step)]
+    step = width * PNG_BAND_ROWS
+    keys = [hashlib.sha256(pixels[start:start + step]).digest() + struct.pack(">I", width)
+            for start in range(0, len(pixels), step)]
+    bands = [PNG_BANDS.get(key) for key in keys]
+    if all(bands):
+        return cast(list[tuple[bytes, int, int]], bands)
+    scanlines = memoryview(_scanlines(image))
+    scan_step = (width + 1) * PNG_BAND_ROWS
+    return [band or PNG_BANDS.put(key, deflated_band(scanlines[index * scan_step:(index + 1) * scan_step]))
+            for index, (key, band) in enumerate(zip(keys, bands))]
+
+
+def _scanlines(image: Image.Image) -> bytes:
+    """A palette image's rows as PNG scanlines: filter byte 0, then the pixels (Pillow pastes the
+    rows one column to the right of a column of zeros, faster than joining them in Python)."""
+    framed = Image.new("P", (image.width + 1, image.height), 0)
+    framed.paste(image, (1, 0))
+    return framed.tobytes()
 
 
 def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
