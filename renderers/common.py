@@ -214,8 +214,8 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
         return found
 
     # Fitting and wrapping measure the same words board after board (each a layout of the text
-    # by FreeType): the measures are kept too, a few thousand a face.
-    MEASURES_KEPT = 4096
+    # by FreeType): the measures are kept too, a thousand a face (a board measures a few hundred).
+    MEASURES_KEPT = 1024
 
     def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
                   features: list[str] | None = None, language: str | None = None) -> float:
@@ -521,9 +521,11 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
 
 Box = tuple[int, int, int, int]
 
-KEPT_PARTS = KeptImages(6 * 2**20)
+KEPT_PARTS = KeptImages(2 * 2**20)
 """Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
-each): some 6 MiB, the parts of the last ten or so tables' boards."""
+each): 2 MiB, the parts of the last two or three tables' boards (a table's moves follow each
+other: with hundreds of tables at once, keeping a table's parts until its next move would take
+more memory than redrawing them costs CPU)."""
 
 VERIFY_KEPT_PARTS = False
 """Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing
@@ -668,8 +670,9 @@ class KeptBands:
             self.used = 0
 
 
-PNG_BANDS = KeptBands(4 * 2**20)
-"""Some 4 MiB: the bands of the last fifty or so boards (a board is 50-100 KB)."""
+PNG_BANDS = KeptBands(2**20)
+"""1 MiB: the bands of the last dozen or so boards (a board is 50-100 KB; a move changes a few
+bands of each)."""
 
 
 def deflated_band(scanlines: bytes | memoryview) -> tuple[bytes, int, int]:
