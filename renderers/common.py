@@ -214,41 +214,38 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
         return found
 
     # Fitting and wrapping measure the same words board after board (each a layout of the text
-    # by FreeType): the measures are kept too, a thousand a face (a board measures a few hundred).
-    MEASURES_KEPT = 1024
+    # by FreeType): the measures are kept too (`MEASURES`, shared by all faces).
 
     def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
                   features: list[str] | None = None, language: str | None = None) -> float:
-        key = ("length", text, mode, direction, tuple(features or ()), language)
-        found: float | None = self._measures.get(key)
+        key = (self.size, "length", text, mode, direction, tuple(features or ()), language)
+        found: float | None = MEASURES.get(key)
         if found is None:
-            found = self._keep_measure(key, super().getlength(text, mode, direction, features, language))
+            found = _keep_measure(key, super().getlength(text, mode, direction, features, language))
         return found
 
     def getbbox(self, text: str | bytes | bytearray, mode: str = "", direction: str | None = None,
                 features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
                 anchor: str | None = None) -> tuple[float, float, float, float]:
-        key = ("box", bytes(text) if isinstance(text, bytearray) else text, mode, direction, tuple(features or ()),
-               language, stroke_width, anchor)
-        found: tuple[float, float, float, float] | None = self._measures.get(key)
+        key = (self.size, "box", bytes(text) if isinstance(text, bytearray) else text, mode, direction,
+               tuple(features or ()), language, stroke_width, anchor)
+        found: tuple[float, float, float, float] | None = MEASURES.get(key)
         if found is None:
-            found = self._keep_measure(key, super().getbbox(text, mode, direction, features, language, stroke_width,
-                                                            anchor))
+            found = _keep_measure(key, super().getbbox(text, mode, direction, features, language, stroke_width,
+                                                       anchor))
         return found
 
-    @property
-    def _measures(self) -> dict[Any, Any]:
-        measures: dict[Any, Any] | None = self.__dict__.get("_kept_measures")
-        if measures is None:
-            measures = self.__dict__["_kept_measures"] = {}
-        return measures
 
-    def _keep_measure(self, key: Any, value: Measure) -> Measure:
-        measures = self._measures
-        if len(measures) >= self.MEASURES_KEPT:
-            measures.clear()  # a rough bound: the board's words are measured again once
-        measures[key] = value
-        return value
+MEASURES: dict[Any, Any] = {}
+"""Lengths and boxes of texts the faces measured (every face is `FONT_PATH` at its size)."""
+MEASURES_KEPT = 2048  # a board measures a few hundred texts; some 0.5 MiB
+
+
+def _keep_measure(key: Any, value: Measure) -> Measure:
+    if len(MEASURES) >= MEASURES_KEPT:
+        MEASURES.clear()  # a rough bound: the boards' words are measured again once
+    MEASURES[key] = value
+    return value
 
 
 Measure = TypeVar("Measure")

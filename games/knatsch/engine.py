@@ -751,7 +751,7 @@ def _canonical(action: object) -> Action:
         return _canonical_form(action)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _kept_canonical(action: Action) -> Action:
     """`_canonical_form`, kept: the bot describes every legal move several times a move."""
     return _canonical_form(action)
