@@ -9,7 +9,7 @@ drawing in the drawing thread or SQLite in aiosqlite's thread count where they r
 
 Phases (PHASES, in this order): the store (reading and writing it: bot.storage, aiosqlite,
 sqlite3), the engine (games/), drawing (renderers/), encoding the images (palette and PNG:
-`renderers._png`, `_palette_image`, `renderers.common.encode_pngs`, `to_palette`), building the
+`renderers._png`, `_palette_image`, `renderers.common.encode_png(s)` and its bands, `to_palette`), building the
 messages (bot.delivery.content, presenter, i18n, bot.components, bot.turns' planning,
 discord.ui), sending them (the delivery worker, discord.py's HTTP), discord.py's own handling of
 the click and the gateway (the rest of discord/), the bot's move pipeline and commands (the rest
@@ -53,7 +53,9 @@ NOT_THE_BOT = "not the bot"
 
 ENCODING = {("renderers/__init__.py", "_png"), ("renderers/__init__.py", "_palette_image"),
             ("renderers/common.py", "encode_pngs"), ("renderers/common.py", "to_palette"),
-            ("renderers/common.py", "_rows"), ("renderers/common.py", "_chunk")}
+            ("renderers/common.py", "encode_png"), ("renderers/common.py", "palette_png"),
+            ("renderers/common.py", "deflated_band"), ("renderers/common.py", "_bands"),
+            ("renderers/common.py", "_scanlines"), ("renderers/common.py", "_chunk")}
 MESSAGES = ("bot/delivery/content.py", "bot/presenter.py", "bot/components.py", "bot/choices.py", "bot/turns.py",
             "bot/records.py", "bot/info.py", "bot/translator.py", "bot/locale.py", "i18n/")
 SENDING = ("bot/delivery/", "discord/http.py", "discord/webhook/")

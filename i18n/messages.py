@@ -36,7 +36,10 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "params": {key: _param_json(value) for key, value in self.params.items()}}
+        params = self.params
+        if not params:  # most words of a view: a name, a terrain, a label
+            return {"id": self.id, "params": {}}
+        return {"id": self.id, "params": {key: _param_json(value) for key, value in params.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Msg:
@@ -49,10 +52,21 @@ class Msg:
 
 def msg(message_id: str, **params: Any) -> Msg:
     """Shorthand: ``msg("raubritter.terrain.forest")``, ``msg("x.scored", player=SeatRef(1), points=4)``."""
-    return Msg(message_id, params)
+    made = _new_msg(Msg)  # Msg(message_id, params) without the frozen dataclass's slower __init__
+    made.__dict__.update(id=message_id, params=params)
+    return made
+
+
+_new_msg = object.__new__
+
+
+_PLAIN_PARAMS = frozenset((str, int, float, bool, type(None)))
+"""Parameters that stand in JSON as they are (checked first: views hold thousands of them)."""
 
 
 def _param_json(value: Any) -> Any:
+    if type(value) in _PLAIN_PARAMS:
+        return value
     if isinstance(value, (Msg, SeatRef)):
         return value.to_json()
     if isinstance(value, (list, tuple)):

@@ -15,9 +15,10 @@ import io
 import struct
 import threading
 import unicodedata
+import weakref
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -104,6 +105,20 @@ def image_bytes(value: Any) -> int:
     return pixels * bands
 
 
+class _Forgettable(Protocol):
+    def clear(self) -> None: ...
+
+
+_EVERY_CACHE: weakref.WeakSet[_Forgettable] = weakref.WeakSet()
+
+
+def forget_kept() -> None:
+    """Empty every cache of drawn pixels and compressed bands: the next picture is drawn and
+    encoded from scratch (the tests compare the two)."""
+    for cache in list(_EVERY_CACHE):
+        cache.clear()
+
+
 class KeptImages:
     """Drawn images kept for reuse up to a number of bytes, the least recently used dropped
     first. A bot hosts many games at once: caches bounded by entries grew with every board size
@@ -115,6 +130,7 @@ class KeptImages:
         self.used = 0
         self._kept: OrderedDict[Any, Any] = OrderedDict()
         self._lock = threading.Lock()
+        _EVERY_CACHE.add(self)
 
     def get(self, key: Any) -> Any:
         with self._lock:
@@ -197,6 +213,43 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
             found = TEXT_MASKS.put(key, super().getmask2(text, mode, direction, features, language, stroke_width,
                                                          anchor, ink, start, **kwargs))
         return found
+
+    # Fitting and wrapping measure the same words board after board (each a layout of the text
+    # by FreeType): the measures are kept too (`MEASURES`, shared by all faces).
+
+    def getlength(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                  features: list[str] | None = None, language: str | None = None) -> float:
+        key = (self.size, "length", text, mode, direction, tuple(features or ()), language)
+        found: float | None = MEASURES.get(key)
+        if found is None:
+            found = _keep_measure(key, super().getlength(text, mode, direction, features, language))
+        return found
+
+    def getbbox(self, text: str | bytes | bytearray, mode: str = "", direction: str | None = None,
+                features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+                anchor: str | None = None) -> tuple[float, float, float, float]:
+        key = (self.size, "box", bytes(text) if isinstance(text, bytearray) else text, mode, direction,
+               tuple(features or ()), language, stroke_width, anchor)
+        found: tuple[float, float, float, float] | None = MEASURES.get(key)
+        if found is None:
+            found = _keep_measure(key, super().getbbox(text, mode, direction, features, language, stroke_width,
+                                                       anchor))
+        return found
+
+
+MEASURES: dict[Any, Any] = {}
+"""Lengths and boxes of texts the faces measured (every face is `FONT_PATH` at its size)."""
+MEASURES_KEPT = 2048  # a board measures a few hundred texts; some 0.5 MiB
+
+
+def _keep_measure(key: Any, value: Measure) -> Measure:
+    if len(MEASURES) >= MEASURES_KEPT:
+        MEASURES.clear()  # a rough bound: the boards' words are measured again once
+    MEASURES[key] = value
+    return value
+
+
+Measure = TypeVar("Measure")
 
 
 @lru_cache(maxsize=24)
@@ -460,6 +513,66 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
             sink.append(DrawnText((int(left), int(top), int(right), int(bottom)), str(text), int(size), mark))
 
 
+# ----------------------------------------------------------------------------------------
+# Parts of a board kept from one move to the next
+
+
+Box = tuple[int, int, int, int]
+
+KEPT_PARTS = KeptImages(2 * 2**20)
+"""Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
+each): 2 MiB, the parts of the last two or three tables' boards (a table's moves follow each
+other: with hundreds of tables at once, keeping a table's parts until its next move would take
+more memory than redrawing them costs CPU)."""
+
+VERIFY_KEPT_PARTS = False
+"""Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing
+outside its box and come out, in the finished board, as the part kept."""
+
+_PENDING_PARTS = "kept parts"  # an image's info: its parts to keep or paste once in its palette
+
+
+def kept_part(image: Image.Image, box: Box, key: Hashable, draw_part: Callable[[], object]) -> None:
+    """Draw a part of a board, or leave it to be pasted as it was drawn before: most of a board
+    (the players a move left alone, a legend) is the same from one move to the next. The board
+    must be finished with `to_palette`, which keeps the part, or pastes the kept one over its
+    box. So `draw_part` must draw within `box` only, onto the board's plain background (nothing
+    drawn there before), nothing may be drawn into the box after it, and the part must depend
+    on `key` alone; the tests check all of it (`VERIFY_KEPT_PARTS`). Drawn as ever while the
+    layout tests record the texts drawn."""
+    if _drawn_texts:
+        draw_part()
+        return
+    full_key = (key, box, image.mode)
+    found: Image.Image | None = KEPT_PARTS.get(full_key)
+    pending = image.info.setdefault(_PENDING_PARTS, [])
+    if found is not None and VERIFY_KEPT_PARTS:
+        before = image.copy()
+        draw_part()
+        before.paste(image.crop(box), box[:2])
+        if before.tobytes() != image.tobytes():
+            raise AssertionError(f"a kept part drew outside its box: {key!r} at {box}")
+    elif found is None:
+        draw_part()
+    pending.append((full_key, box, found))
+
+
+def _settle_parts(drawn: Image.Image, finished: Image.Image) -> None:
+    """Keep the parts `drawn` drew, and paste the kept ones it left out, on `finished` (the
+    board in its palette)."""
+    for full_key, box, found in drawn.info.pop(_PENDING_PARTS, ()):
+        if found is None:
+            KEPT_PARTS.put(full_key, finished.crop(box))
+            continue
+        if found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {full_key!r}")
+        if VERIFY_KEPT_PARTS:
+            if finished.crop(box).tobytes() != found.tobytes():
+                raise AssertionError(f"a kept part differs from its drawing: {full_key!r}")
+            continue
+        finished.paste(found, box[:2])
+
+
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
     pairs = []
@@ -515,26 +628,141 @@ def fixed_palette(*exact: Sequence[int]) -> Image.Image:
 
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
-    """The finished board in its palette (no dithering: flat colours stay flat)."""
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+    """The finished board in its palette (no dithering: flat colours stay flat), with the parts
+    it left to be pasted (`kept_part`). Quantizing is pixel by pixel, so a part kept in the
+    palette is what quantizing it drawn again gives."""
+    finished = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    _settle_parts(image, finished)
+    return finished
 
 
 # ----------------------------------------------------------------------------------------
-# PNGs of several seats' images of one state
+# PNGs of palette images, compressed in bands of rows kept for the next move
 
 
 PNG_LEVEL = 3  # zlib level: half the time of the default 6 for some 20 % more bytes
+PNG_BAND_ROWS = 32
+"""Rows compressed together as one piece of a PNG's data (`deflated_band`): some 35 KB of pixels,
+as far back as zlib looks anyway, so cutting the data into bands costs under 1 % of the bytes."""
+_ADLER_BASE = 65521
+
+
+class KeptBands:
+    """Compressed bands of rows kept by what they hold (a SHA-256 of their bytes), up to a number
+    of bytes, the least recently used dropped first (thread-safe: boards are encoded in worker
+    threads). A move changes a few bands of a board: its next PNG compresses those alone."""
+
+    ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._kept: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        _EVERY_CACHE.add(self)
+
+    def get(self, key: bytes) -> tuple[bytes, int, int] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: bytes, band: tuple[bytes, int, int]) -> tuple[bytes, int, int]:
+        size = len(band[0]) + self.ENTRY
+        with self._lock:
+            if key not in self._kept and size <= self.budget:
+                self._kept[key] = band
+                self.used += size
+            while self.used > self.budget:
+                self.used -= len(self._kept.popitem(last=False)[1][0]) + self.ENTRY
+        return band
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.used = 0
+
+
+PNG_BANDS = KeptBands(2**20)
+"""1 MiB: the bands of the last dozen or so boards (a board is 50-100 KB; a move changes a few
+bands of each)."""
+
+
+def deflated_band(scanlines: bytes | memoryview) -> tuple[bytes, int, int]:
+    """A band of PNG scanlines compressed on its own: raw deflate blocks that end on a byte (no
+    final block), with the scanlines' Adler-32 and length; such pieces put one after the other
+    are one deflate stream (`palette_png`)."""
+    compressor = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+    data = compressor.compress(scanlines) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    return data, zlib.adler32(scanlines), len(scanlines)
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two pieces of data one after the other, from theirs (zlib's adler32_combine)."""
+    rem = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low += (second & 0xFFFF) + _ADLER_BASE - 1
+    high += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    low %= _ADLER_BASE
+    high %= _ADLER_BASE
+    return (high << 16) | low
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _rows(image: Image.Image) -> bytes:
-    """A palette image's rows as PNG scanlines (filter byte 0, then the pixels)."""
+def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
+    """The image's rows compressed in bands of `PNG_BAND_ROWS`, each kept in `PNG_BANDS` by what
+    its pixels hold: a band a move left unchanged is not compressed again."""
     width = image.width
-    raw = image.tobytes()
-    return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
+    pixels = memoryview(image.tobytes())
+    step = width * PNG_BAND_ROWS
+    keys = [hashlib.sha256(pixels[start:start + step]).digest() + struct.pack(">I", width)
+            for start in range(0, len(pixels), step)]
+    bands = [PNG_BANDS.get(key) for key in keys]
+    if all(bands):
+        return cast(list[tuple[bytes, int, int]], bands)
+    scanlines = memoryview(_scanlines(image))
+    scan_step = (width + 1) * PNG_BAND_ROWS
+    return [band or PNG_BANDS.put(key, deflated_band(scanlines[index * scan_step:(index + 1) * scan_step]))
+            for index, (key, band) in enumerate(zip(keys, bands))]
+
+
+def _scanlines(image: Image.Image) -> bytes:
+    """A palette image's rows as PNG scanlines: filter byte 0, then the pixels (Pillow pastes the
+    rows one column to the right of a column of zeros, faster than joining them in Python)."""
+    framed = Image.new("P", (image.width + 1, image.height), 0)
+    framed.paste(image, (1, 0))
+    return framed.tobytes()
+
+
+def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
+    """A PNG of a palette image (256 colours, `palette` RGB) from its rows' compressed bands, top to bottom."""
+    header = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)) \
+        + _chunk(b"PLTE", palette[:3 * 256])
+    checksum = 1
+    for _, adler, length in bands:
+        checksum = adler32_combine(checksum, adler, length)
+    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32.
+    data = b"".join((b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum)))
+    return header + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The PNG of a palette image (its rows from `image.info["private_top"]` down banded apart, so
+    a seat's image and the public board share the bands above them)."""
+    top = image.info.get("private_top")
+    if top is None or not 0 < top < image.height:
+        bands = _bands(image)
+    else:
+        bands = _bands(image.crop((0, 0, image.width, top))) + _bands(image.crop((0, top, image.width, image.height)))
+    return palette_png(image.width, image.height, bytes(image.getpalette() or []), bands)
 
 
 def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image]) -> list[bytes]:
@@ -544,13 +772,5 @@ def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image])
     only each strip after them, so an extra image costs its strip alone, and no whole image but
     the first is ever held. Each result is a complete PNG on its own."""
     palette = bytes(first.getpalette() or [])
-    header = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", first.width, first.height, 8, 3, 0, 0, 0)) \
-        + _chunk(b"PLTE", palette[:3 * 256])
-    compressor = zlib.compressobj(PNG_LEVEL)
-    shared = compressor.compress(_rows(first.crop((0, 0, first.width, shared_rows))))
-    pngs = []
-    for strip in strips:
-        own = compressor.copy()
-        data = shared + own.compress(_rows(strip)) + own.flush()
-        pngs.append(header + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
-    return pngs
+    shared = _bands(first.crop((0, 0, first.width, shared_rows)))
+    return [palette_png(first.width, first.height, palette, shared + _bands(strip)) for strip in strips]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -40,6 +40,7 @@ from renderers.common import (
     fixed_palette,
     font,
     ink_box,
+    kept_part,
     mark_text,
     note_text,
     recording_texts,
@@ -369,22 +370,31 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], 
     winners = set(view.get("winners") or [])
     for seat, p in enumerate(players):
         y = top + seat * row_h
-        fill = ACTIVE if seat in acting else PANEL
-        outline = HIGHLIGHT if seat in acting or seat in winners else STONE
-        draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=fill, outline=outline,
-                               width=4 if seat in acting or seat in winners else 2)
-        mid = y + (row_h - 6) // 2
-        _marker(draw, (SEAT_X, mid), seat, MARK_RADIUS - 1)
-        _text(draw, (NAME_X, mid), names[seat], SMALL, NAME_W, anchor="lm")
-        _coin(draw, (SILVER_X, mid), p["silver"], False)
-        _coin(draw, (GOLD_X, mid), p["gold"], True)
-        draw.text((DUCATS_X, mid), f"= {p['ducats']}", font=font(SMALL), fill=INK, anchor="lm")
-        _castle(draw, CASTLE_X, mid, p["walls"], p["towers"], seat)
-        _parchment(draw, DOCUMENTS_X, mid, 26, 32)
-        mark_text(draw, (DOCUMENTS_X - 3, mid - 3), str(p["documents"]), INK)
-        _choice(draw, view, p, seat, mid, lang, seat in winners)
+        # A player's row depends on its own part of the view alone: kept for the moves that leave it be.
+        key = ("gluecksritter.row", repr(p), names[seat], lang, row_h, seat in acting, seat in winners, view["phase"])
+        kept_part(draw._image, (0, y, WIDTH, y + row_h), key,
+                  partial(_player, draw, view, p, seat, names[seat], lang, y, row_h, seat in acting, seat in winners))
     seats: int = view["seats"]
     return top + seats * row_h
+
+
+def _player(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str,
+            y: int, row_h: int, acting: bool, winner: bool) -> None:
+    """A player's row from its top at `y` (of the view it reads the phase alone)."""
+    fill = ACTIVE if acting else PANEL
+    outline = HIGHLIGHT if acting or winner else STONE
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=fill, outline=outline,
+                           width=4 if acting or winner else 2)
+    mid = y + (row_h - 6) // 2
+    _marker(draw, (SEAT_X, mid), seat, MARK_RADIUS - 1)
+    _text(draw, (NAME_X, mid), name, SMALL, NAME_W, anchor="lm")
+    _coin(draw, (SILVER_X, mid), p["silver"], False)
+    _coin(draw, (GOLD_X, mid), p["gold"], True)
+    draw.text((DUCATS_X, mid), f"= {p['ducats']}", font=font(SMALL), fill=INK, anchor="lm")
+    _castle(draw, CASTLE_X, mid, p["walls"], p["towers"], seat)
+    _parchment(draw, DOCUMENTS_X, mid, 26, 32)
+    mark_text(draw, (DOCUMENTS_X - 3, mid - 3), str(p["documents"]), INK)
+    _choice(draw, view, p, seat, mid, lang, winner)
 
 
 def _castle(draw: ImageDraw.ImageDraw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
@@ -483,8 +493,9 @@ def _bottom(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], l
     y = top
     if private_shown(view):
         y = _private(draw, view, view["private"], lang, y) + 4
-    else:
-        _legend(draw, y, lang)
+    else:  # the same on every public board in a language
+        kept_part(draw._image, (0, y, WIDTH, y + LEGEND_H), ("gluecksritter.legend", lang),
+                  partial(_legend, draw, y, lang))
         y += LEGEND_H
     lines = []
     haggle, shown_raid = view.get("haggle"), _raid(view)

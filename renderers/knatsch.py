@@ -32,7 +32,7 @@ the roll panel what is left (`ROLL_MIN` at least), which the tests check on whol
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal, NamedTuple, TypedDict, Unpack
 
 from PIL import Image, ImageDraw
@@ -53,6 +53,7 @@ from renderers.common import (
     font,
     ink_box,
     keep_drawn,
+    kept_part,
     marks,
     note_text,
     seat_names,
@@ -899,7 +900,11 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     tile_w = (WIDTH - 3 * MARGIN) // 2
     tile_h = stack_tile_height(dice)
     for i, stack in enumerate(view["stacks"][:2]):
-        _stack_tile(draw, MARGIN + i * (tile_w + MARGIN), y, tile_w, tile_h, stack, say, dice)
+        x = MARGIN + i * (tile_w + MARGIN)
+        # A stack's tile and a player's row depend on their own parts of the view alone (and the
+        # words): kept for the moves that leave them be.
+        kept_part(image, (x, y, x + tile_w + 1, y + tile_h + 1), ("knatsch.stack", repr(stack), lang, dice),
+                  partial(_stack_tile, draw, x, y, tile_w, tile_h, stack, say, dice))
     y += tile_h + GAP
     # The king's dice never change and a roll's panel says what it must beat: where the players
     # and a roll leave no room for the king's row, the roll keeps it.
@@ -913,7 +918,13 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - 4 - players_h - GAP - y, view, say)
     py = HEIGHT - 4 - players_h
     for player, (row_h, lines) in zip(players, rows):
-        _player_row(draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines)
+        seat = player["seat"]
+        winner = bool(view["over"] and view["outcome"] and seat in view["outcome"]["winners"])
+        # what the row reads of the rest of the view
+        read = (seat in view["to_act"], winner, view["over"], _goal_text(player, view, say, winner))
+        kept_part(image, (0, py, WIDTH, min(HEIGHT, py + row_h + ROW_GAP)),
+                  ("knatsch.row", repr(player), read, lang, tuple(say.names), row_h, lines),
+                  partial(_player_row, draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines))
         py += row_h + ROW_GAP
     return to_palette(image, _palette())
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
@@ -43,6 +43,7 @@ from renderers.common import (
     font,
     ink_box,
     keep_drawn,
+    kept_part,
     marks,
     note_text,
     seat_names,
@@ -124,8 +125,9 @@ def _band(draw: _Canvas, view: View, lang: str, top: int = 0) -> None:
     image whose first row is the board's row `top`)."""
     if private_shown(view):
         _hand(draw, view["private"], lang, PRIVATE_TOP + 4 - top)
-    else:
-        _legend(draw, view, lang, PRIVATE_TOP + 8 - top)
+    else:  # the same on every public board in a language
+        kept_part(draw.image, (0, PRIVATE_TOP - top, WIDTH, HEIGHT - top), ("macrobber.legend", lang),
+                  partial(_legend, draw, view, lang, PRIVATE_TOP + 8 - top))
 
 
 def private_shown(view: View) -> bool:
@@ -568,42 +570,53 @@ def _players(draw: _Canvas, view: View, who: list[str], lang: str, top: int, bot
     for seat, player in enumerate(view["players"]):
         y = top + seat * step
         lit = seat in marked
-        draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
-                               outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
-        line = y + inset + TOP_LINE / 2
-        seat_plate(draw, (MARGIN + 30, line), seat)
-        x: float = MARGIN + 60
-        if seat == view["follower"]:
-            _flag(draw, x, line - 22, 44)
-            x += 46
-        score = str(player["score"])
-        score_left = WIDTH - MARGIN - 14 - _width(score, 56)
-        draw.text((WIDTH - MARGIN - 14, line), score, font=font(56), fill=INK, anchor="rm")
-        name, size = _fit(who[seat], SMALL, COURTYARD_X - 12 - x)
-        draw.text((x, line), name, font=font(size), fill=INK, anchor="lm")
-        x = COURTYARD_X
-        for c, colour in enumerate(("y", "b", "g")):
-            _cube(draw, x, line - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour))
-            count = str(player["courtyard"][c])
-            with marks():  # how many of the cube's character the clan has: as large as the cube's letter
-                draw.text((x + cube_w + 4, line), count, font=font(MARK_TEXT), fill=INK, anchor="lm")
-            x += cube_w + 4 + max(_width(count, MARK_TEXT), _width("88", MARK_TEXT)) + 12
-        cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
-        draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
-        row_top = y + inset + TOP_LINE + pad
-        estates = player["estates"]
-        for index in range(6):
-            ex = MARGIN + 12 + index * ESTATE_STEP
-            box = (ex, row_top, ex + ESTATE_STEP - 6, row_top + estate_height)
-            _estate(draw, box, estates[index] if index < len(estates) else None, lang)
-        notes = [t(lang, P + "board.start")] if seat == view["start"] else []
-        if lit:
-            notes.append(t(lang, P + ("board.lit_won" if view["over"] else "board.lit_to_act")))
-        if notes:
-            notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
-            text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
-            draw.text((notes_x, row_top + estate_height / 2), text, font=font(size), fill=INK, anchor="lm")
+        # A clan's panel depends on its own part of the view alone: kept for the moves that leave it be.
+        key = ("macrobber.panel", repr(player), who[seat], lang, step, height, pad, estate_height, inset, lit,
+               view["over"], seat == view["follower"], seat == view["start"])
+        kept_part(draw.image, (0, y, WIDTH, y + step), key,
+                  partial(_panel, draw, seat, player, who[seat], lang, y, height, pad, estate_height, inset, lit,
+                          view["over"], seat == view["follower"], seat == view["start"], cube_w))
     return top + seats * step
+
+
+def _panel(draw: _Canvas, seat: int, player: View, name: str, lang: str, y: int, height: int, pad: int,
+           estate_height: int, inset: int, lit: bool, over: bool, follower: bool, start: bool, cube_w: int) -> None:
+    """A clan's panel, from its top at `y`."""
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
+                           outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
+    line = y + inset + TOP_LINE / 2
+    seat_plate(draw, (MARGIN + 30, line), seat)
+    x: float = MARGIN + 60
+    if follower:
+        _flag(draw, x, line - 22, 44)
+        x += 46
+    score = str(player["score"])
+    score_left = WIDTH - MARGIN - 14 - _width(score, 56)
+    draw.text((WIDTH - MARGIN - 14, line), score, font=font(56), fill=INK, anchor="rm")
+    shown, size = _fit(name, SMALL, COURTYARD_X - 12 - x)
+    draw.text((x, line), shown, font=font(size), fill=INK, anchor="lm")
+    x = COURTYARD_X
+    for c, colour in enumerate(("y", "b", "g")):
+        _cube(draw, x, line - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour))
+        count = str(player["courtyard"][c])
+        with marks():  # how many of the cube's character the clan has: as large as the cube's letter
+            draw.text((x + cube_w + 4, line), count, font=font(MARK_TEXT), fill=INK, anchor="lm")
+        x += cube_w + 4 + max(_width(count, MARK_TEXT), _width("88", MARK_TEXT)) + 12
+    cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
+    draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
+    row_top = y + inset + TOP_LINE + pad
+    estates = player["estates"]
+    for index in range(6):
+        ex = MARGIN + 12 + index * ESTATE_STEP
+        box = (ex, row_top, ex + ESTATE_STEP - 6, row_top + estate_height)
+        _estate(draw, box, estates[index] if index < len(estates) else None, lang)
+    notes = [t(lang, P + "board.start")] if start else []
+    if lit:
+        notes.append(t(lang, P + ("board.lit_won" if over else "board.lit_to_act")))
+    if notes:
+        notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
+        text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
+        draw.text((notes_x, row_top + estate_height / 2), text, font=font(size), fill=INK, anchor="lm")
 
 
 class RaidLine(NamedTuple):

@@ -30,7 +30,7 @@ colour; the move history is in the message text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -50,6 +50,7 @@ from renderers.common import (
     fit,
     fixed_palette,
     font,
+    kept_part,
     mark_text,
     marks,
     note_text,
@@ -456,29 +457,39 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: s
         seat = player["seat"]
         x = 8 + (index % 2) * (box_w + GAP)
         y = layout.panel_top + (index // 2) * (box_h + GAP)
-        colour = PLAYER_COLOURS[player["colour"]]
-        active = seat in view["to_act"]
-        won = seat in winners
-        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
-                               fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
-                               outline=HIGHLIGHT if active else (INK if won else GRID_LINE),
-                               width=6 if active or won else 2)
-        radius = DISC
-        cx, cy = x + BOX_PAD + 4 + radius, y + BOX_TOP // 2 + 3
-        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
-        mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[player["colour"]])
-        if view["phase"] == "keep":
-            corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
-        else:
-            corner = t(lang, "raubritter.board.points", count=player["points"])
-        corner_w = _width(corner, TEXT)
-        draw.text((x + box_w - BOX_PAD - 6, cy), corner, font=font(TEXT), fill=INK, anchor="rm")
-        name_x = cx + radius + 10
-        draw.text((name_x, cy), _fitted(names[seat], TEXT, x + box_w - BOX_PAD - 6 - corner_w - 16 - name_x),
-                  font=font(TEXT), fill=INK, anchor="lm")
-        for i, line in enumerate(layout.details[index]):
-            draw.text((x + BOX_PAD + 6, y + BOX_TOP + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(TEXT),
-                      fill=INK, anchor="lm")
+        active, won = seat in view["to_act"], seat in winners
+        # A player's box depends on its own part of the view alone: kept for the moves that leave it be.
+        key = ("raubritter.box", repr(player), names[seat], lang, active, won, view["phase"],
+               tuple(layout.details[index]), box_w, box_h)
+        kept_part(draw._image, (x, y, x + box_w + 1, y + box_h + 1), key,
+                  partial(_draw_box, draw, player, names[seat], lang, x, y, box_w, box_h, active, won, view["phase"],
+                          layout.details[index]))
+
+
+def _draw_box(draw: ImageDraw.ImageDraw, player: View, name: str, lang: str, x: int, y: int, box_w: int, box_h: int,
+              active: bool, won: bool, phase: str, details: list[str]) -> None:
+    seat = player["seat"]
+    colour = PLAYER_COLOURS[player["colour"]]
+    draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
+                           fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
+                           outline=HIGHLIGHT if active else (INK if won else GRID_LINE),
+                           width=6 if active or won else 2)
+    radius = DISC
+    cx, cy = x + BOX_PAD + 4 + radius, y + BOX_TOP // 2 + 3
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
+    mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[player["colour"]])
+    if phase == "keep":
+        corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
+    else:
+        corner = t(lang, "raubritter.board.points", count=player["points"])
+    corner_w = _width(corner, TEXT)
+    draw.text((x + box_w - BOX_PAD - 6, cy), corner, font=font(TEXT), fill=INK, anchor="rm")
+    name_x = cx + radius + 10
+    draw.text((name_x, cy), _fitted(name, TEXT, x + box_w - BOX_PAD - 6 - corner_w - 16 - name_x),
+              font=font(TEXT), fill=INK, anchor="lm")
+    for i, line in enumerate(details):
+        draw.text((x + BOX_PAD + 6, y + BOX_TOP + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(TEXT),
+                  fill=INK, anchor="lm")
 
 
 # ----------------------------------------------------------------------------------------

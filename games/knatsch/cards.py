@@ -185,6 +185,19 @@ def card_label(card: Card) -> Msg:
 
 
 def card_json(card: Card) -> dict[str, Any]:
+    """The card as a view shows it, worked out once a card (a view holds every card in play, and
+    a move asks for a dozen views): a dictionary of its own, whose words and dice it shares with
+    the card's other views (views are read, never changed)."""
+    kept = _CARD_JSON.get(card.id)
+    if kept is None or (kept[0] is not card and kept[0] != card):
+        kept = _CARD_JSON[card.id] = (card, _card_json(card))
+    return dict(kept[1])
+
+
+_CARD_JSON: dict[str, tuple[Card, dict[str, Any]]] = {}
+
+
+def _card_json(card: Card) -> dict[str, Any]:
     combination = card.combination
     return {
         "id": card.id,

@@ -746,6 +746,19 @@ def _canonical(action: object) -> Action:
     """The one text form of an action the player may have typed loosely ("reroll 5,1")."""
     if not isinstance(action, Action):
         raise IllegalAction("That is not a move.")
+    try:
+        return _kept_canonical(action)
+    except TypeError:  # arguments that are no tuple of texts: not kept
+        return _canonical_form(action)
+
+
+@lru_cache(maxsize=1024)
+def _kept_canonical(action: Action) -> Action:
+    """`_canonical_form`, kept: the bot describes every legal move several times a move."""
+    return _canonical_form(action)
+
+
+def _canonical_form(action: Action) -> Action:
     args = tuple(a.upper() for a in action.args) if action.verb in ("target", "guard", "lose") else action.args
     if action.verb == "reroll" and args:
         try:

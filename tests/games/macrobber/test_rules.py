@@ -3,6 +3,8 @@ hand size following warriors, every raid outcome, the worked scoring examples of
 Biggest Following, both ways the game ends and the tie-breaker option."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.core import Action, GameError, IllegalAction, NotYourTurn
@@ -528,3 +530,28 @@ def test_refusals_are_typed():
         GAME.apply(state, 1, Action("done"))
     with pytest.raises(IllegalAction):
         GAME.apply(state, 0, Action("castle", ("9",)))
+
+
+# -- copies of a state --------------------------------------------------------------------
+
+def test_a_copy_of_a_state_shares_nothing_it_could_change():
+    """A clone (what a move changes) and a stored and reloaded state equal the state, and no
+    list or dict of theirs is the state's own: changing one leaves the other as it was."""
+
+    def containers(value, found):
+        if isinstance(value, (list, dict)):
+            found.append(value)
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    state, rng = fresh(4), random.Random(3)
+    for _ in range(120):
+        if GAME.outcome(state) is not None:
+            break
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        for copy in (state.clone(), GAME.from_dict(GAME.to_dict(state))):
+            assert copy == state
+            own = {id(c) for key in vars(state) for c in containers(getattr(state, key), [])}
+            assert not own & {id(c) for key in vars(copy) for c in containers(getattr(copy, key), [])}

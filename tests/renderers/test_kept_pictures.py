@@ -1,0 +1,99 @@
+"""What the renderers keep from one move to the next (drawn pieces, compressed bands of rows)
+changes no picture: whole seeded games of every game, drawn move after move the way the bot
+draws them, give pixel for pixel the pictures drawn from scratch, and the PNGs, compressed in
+bands, decode to the very pixels Pillow's own PNG encoder writes."""
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+import pytest
+from PIL import Image
+
+from games import REGISTRY
+from renderers import _palette_image, common, render_image, render_pngs
+from renderers.common import PNG_BAND_ROWS, PNG_BANDS, PNG_LEVEL, adler32_combine, encode_png, forget_kept
+
+NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
+TABLES = [("gluecksritter", 4), ("knatsch", 3), ("carcassonne", 3), ("macrobber", 4), ("raubritter", 4),
+          ("raubritter", 2)]
+COMPARED_EVERY = 7  # moves between pictures compared with pictures drawn from scratch
+
+
+def whole_game(game, players: int, seed: int):
+    """Every state of one whole game between computer players, with the seat to act in it."""
+    state = game.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        yield state, seat
+        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    yield state, 0
+
+
+def decoded(png: bytes) -> tuple[str, bytes, bytes]:
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    image.load()
+    return image.mode, image.tobytes(), image.convert("RGB").tobytes()
+
+
+def pillow_png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)  # as the bot wrote them before the bands
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("name, players", TABLES)
+def test_pictures_of_a_whole_game_drawn_move_after_move_are_the_pictures_drawn_from_scratch(name, players,
+                                                                                            monkeypatch):
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)  # every kept part pasted is checked against its drawing
+    game = REGISTRY[name]
+    forget_kept()
+    compared = 0
+    for step, (state, seat) in enumerate(whole_game(game, players, seed=players + 3)):
+        lang = ("en", "de")[step // COMPARED_EVERY % 2]
+        views = [game.view(state, None), game.view(state, seat)]
+        kept = render_pngs(views, NAMES[:players], lang)  # the bot's way: caches as the game left them
+        if step % COMPARED_EVERY:
+            continue
+        forget_kept()
+        fresh = [pillow_png(_palette_image(render_image(view, NAMES[:players], lang))) for view in views]
+        for with_caches, from_scratch in zip(kept, fresh):
+            assert decoded(with_caches) == decoded(from_scratch), (name, step)
+            compared += 1
+    assert compared >= 10
+
+
+def test_a_board_encoded_in_bands_decodes_to_the_pixels_pillow_writes_and_reuses_unchanged_bands():
+    game = REGISTRY["raubritter"]
+    states = [state for state, _ in whole_game(game, 3, seed=1)]
+    forget_kept()
+    before = render_image(game.view(states[20], None), NAMES[:3])
+    first = encode_png(before)
+    assert decoded(first) == decoded(pillow_png(before))
+    assert len(first) < 1.05 * len(pillow_png(before))  # bands cost a few bytes
+    compressed = len(PNG_BANDS)
+    after = before.copy()
+    after.paste(7, (100, PNG_BAND_ROWS * 3 + 2, 180, PNG_BAND_ROWS * 3 + 9))  # a change inside one band
+    second = encode_png(after)
+    assert decoded(second) == decoded(pillow_png(after)) != decoded(first)
+    assert len(PNG_BANDS) == compressed + 1  # that band alone was compressed again
+    assert encode_png(after) == second and len(PNG_BANDS) == compressed + 1
+
+
+def test_a_seat_strip_below_the_shared_rows_keeps_its_place():
+    image = Image.new("P", (50, 70), 3)
+    image.putpalette([channel for index in range(256) for channel in (index, 255 - index, index // 2)])
+    image.paste(9, (0, 40, 50, 70))
+    image.putpixel((7, 41), 200)
+    image.info["private_top"] = 40
+    assert decoded(encode_png(image)) == decoded(pillow_png(image))
+
+
+def test_checksums_of_pieces_combine_into_the_checksum_of_the_whole():
+    rng = random.Random(5)
+    for _ in range(50):
+        first, second = (bytes(rng.randrange(256) for _ in range(rng.randrange(0, 70000, 7))) for _ in range(2))
+        assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == zlib.adler32(first + second)
