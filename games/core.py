@@ -489,6 +489,22 @@ def check_turn(game: Game, state: Any, seat: Seat, action: Action) -> None:
     raise IllegalAction(msg("core.error.not_legal", move=action.encode()))
 
 
+def lowered(action: Action) -> Action:
+    """An action with its verb and arguments in lower case (how players may type them)."""
+    return Action(action.verb.lower(), tuple(argument.lower() for argument in action.args))
+
+
+def admitted(game: Game, state: Any, seat: Seat, action: Action | Checked,
+             canonical: Callable[[Action], Action] = lambda action: action) -> Action:
+    """For an engine's `apply`: the action in its canonical form, checked by the rules
+    (`check_turn`) unless it comes checked already for this very state and seat."""
+    plain, known = as_checked(state, seat, action)
+    plain = canonical(plain)
+    if not known:
+        check_turn(game, state, seat, plain)
+    return plain
+
+
 def check_action(game: Game, state: Any, seat: Seat, text: str, label: Callable[[Any], str] = str) -> Checked:
     """The action a player's text means (`read_action`), checked once: legal, it comes back
     `Checked`, for `apply` to take without checking it again; otherwise the refusal in words

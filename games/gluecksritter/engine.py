@@ -41,9 +41,9 @@ from games.core import (
     Search,
     SeatRef,
     SubsetChoice,
-    as_checked,
+    admitted,
     chance,
-    check_turn,
+    lowered,
     msg,
 )
 from games.gluecksritter import state as state_io
@@ -299,10 +299,7 @@ class Gluecksritter:
 
     def apply(self, state: GluecksritterState, seat: int,
               action: Action | Checked) -> tuple[GluecksritterState, list[Event]]:
-        action, known = as_checked(state, seat, action)
-        action = Action(action.verb.lower(), tuple(a.lower() for a in action.args))
-        if not known:
-            check_turn(self, state, seat, action)
+        action = admitted(self, state, seat, action, lowered)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args

@@ -64,9 +64,8 @@ from games.core import (
     Seat,
     SeatRef,
     SubsetChoice,
-    as_checked,
+    admitted,
     chance,
-    check_turn,
     msg,
 )
 from games.knatsch import state as st
@@ -300,10 +299,7 @@ class KnatschGame:
               action: Action | Checked | str) -> tuple[KnatschState, list[Event]]:
         if isinstance(action, str):
             action = Action.parse(action)
-        action, known = as_checked(state, seat, action)
-        action = _canonical(action)
-        if not known:
-            check_turn(self, state, seat, action)
+        action = admitted(self, state, seat, action, _canonical)
         new = state.clone()
         events: list[Event] = []
         handler = getattr(self, f"_do_{action.verb}")

@@ -40,9 +40,9 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
-    as_checked,
+    admitted,
     chance,
-    check_turn,
+    lowered,
     msg,
 )
 from games.macrobber import state as state_io
@@ -330,10 +330,7 @@ class MacRobber:
 
     def apply(self, state: MacRobberState, seat: int,
               action: Action | Checked) -> tuple[MacRobberState, list[Event]]:
-        action, known = as_checked(state, seat, action)
-        action = Action(action.verb.lower(), tuple(a.lower() for a in action.args))
-        if not known:
-            check_turn(self, state, seat, action)
+        action = admitted(self, state, seat, action, lowered)
         new = state.clone()
         events: list[Event] = []
         verb, args = action.verb, action.args

@@ -37,9 +37,8 @@ from games.core import (
     Outcome,
     Search,
     SeatRef,
-    as_checked,
+    admitted,
     chance,
-    check_turn,
     msg,
 )
 from games.raubritter import state as state_io
@@ -166,10 +165,7 @@ class RaubRitter:
 
     def apply(self, state: RaubRitterState, seat: int,
               action: Action | Checked) -> tuple[RaubRitterState, list[Event]]:
-        action, known = as_checked(state, seat, action)
-        action = self._canonical(state, action)
-        if not known:
-            check_turn(self, state, seat, action)
+        action = admitted(self, state, seat, action, lambda plain: self._canonical(state, plain))
         new = state.clone()
         events: list[Event] = []
         if action.verb == "keep":

@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 
+import games.core
 from games import REGISTRY
 from games.core import Action, Checked, GameError, check_action
 
@@ -29,7 +30,9 @@ def test_a_checked_action_is_applied_without_checking_it_again(name, monkeypatch
     expected = game.to_dict(game.apply(state, seat, action)[0])
     asked = []
     engine = importlib.import_module(type(game).__module__)
-    monkeypatch.setattr(engine, "check_turn", lambda *args: asked.append(args))
+    # The rules' check, wherever the engine reaches it: through games.core.admitted, or its own name.
+    for module in (games.core, engine):
+        monkeypatch.setattr(module, "check_turn", lambda *args: asked.append(args), raising=False)
 
     after, _ = game.apply(state, seat, checked)
 
