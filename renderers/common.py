@@ -119,16 +119,17 @@ def forget_kept() -> None:
         cache.clear()
 
 
-class KeptImages:
-    """Drawn images kept for reuse up to a number of bytes, the least recently used dropped
-    first. A bot hosts many games at once: caches bounded by entries grew with every board size
-    and text seen, so each cache of drawn pixels gets a byte budget instead (thread-safe: boards
-    are drawn in worker threads)."""
+class KeptWithin:
+    """Values kept for reuse up to a number of bytes (`size` tells a value's), the least
+    recently used dropped first. A bot hosts many games at once: caches bounded by entries grew
+    with every board size and text seen, so each cache of drawn pixels or compressed bytes gets a
+    byte budget instead (thread-safe: boards are drawn and encoded in worker threads)."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, size: Callable[[Any], int]) -> None:
         self.budget = budget
         self.used = 0
-        self._kept: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._kept: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         _EVERY_CACHE.add(self)
 
@@ -140,7 +141,7 @@ class KeptImages:
             return None if found is None else found[0]
 
     def put(self, key: Any, value: Kept) -> Kept:
-        size = image_bytes(value)
+        size = self._size(value)
         with self._lock:
             if key in self._kept:
                 self.used -= self._kept.pop(key)[1]
@@ -158,6 +159,13 @@ class KeptImages:
         with self._lock:
             self._kept.clear()
             self.used = 0
+
+
+class KeptImages(KeptWithin):
+    """Drawn images kept within a byte budget (`KeptWithin`)."""
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(budget, image_bytes)
 
 
 class KeptDrawing(Protocol[Drawn]):
@@ -647,44 +655,19 @@ as far back as zlib looks anyway, so cutting the data into bands costs under 1 %
 _ADLER_BASE = 65521
 
 
-class KeptBands:
-    """Compressed bands of rows kept by what they hold (a SHA-256 of their bytes), up to a number
-    of bytes, the least recently used dropped first (thread-safe: boards are encoded in worker
-    threads). A move changes a few bands of a board: its next PNG compresses those alone."""
+class KeptBands(KeptWithin):
+    """Compressed bands of rows kept by what they hold (a SHA-256 of their bytes) within a byte
+    budget (`KeptWithin`). A move changes a few bands of a board: its next PNG compresses those
+    alone."""
 
     ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
 
     def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.used = 0
-        self._kept: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
-        self._lock = threading.Lock()
-        _EVERY_CACHE.add(self)
+        super().__init__(budget, lambda band: len(band[0]) + self.ENTRY)
 
     def get(self, key: bytes) -> tuple[bytes, int, int] | None:
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-            return found
-
-    def put(self, key: bytes, band: tuple[bytes, int, int]) -> tuple[bytes, int, int]:
-        size = len(band[0]) + self.ENTRY
-        with self._lock:
-            if key not in self._kept and size <= self.budget:
-                self._kept[key] = band
-                self.used += size
-            while self.used > self.budget:
-                self.used -= len(self._kept.popitem(last=False)[1][0]) + self.ENTRY
-        return band
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self.used = 0
+        found: tuple[bytes, int, int] | None = super().get(key)
+        return found
 
 
 PNG_BANDS = KeptBands(2**20)

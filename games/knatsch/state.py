@@ -190,6 +190,12 @@ def _fail(message: str) -> NoReturn:
     raise InvalidState(f"Stored Knatsch state is invalid: {message}")
 
 
+def _list_of(value: Any, length: int, message: str) -> None:
+    """A stored list of exactly `length` entries, or a refusal saying `message`."""
+    if not isinstance(value, list) or len(value) != length:
+        _fail(message)
+
+
 def _int(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         _fail(f"{name} must be a whole number from {low} to {high}, not {value!r}")
@@ -256,10 +262,8 @@ def _from_dict(data: Mapping[str, Any]) -> KnatschState:
 
     castle_guard = data["castle_guard"]
     special_guard = data["special_guard"]
-    if not isinstance(castle_guard, list) or len(castle_guard) != seats:
-        _fail("castle_guard needs one entry per seat")
-    if not isinstance(special_guard, list) or len(special_guard) != seats:
-        _fail("special_guard needs one entry per seat")
+    _list_of(castle_guard, seats, "castle_guard needs one entry per seat")
+    _list_of(special_guard, seats, "special_guard needs one entry per seat")
     castle_guard = [_id_list(g, "castle_guard") for g in castle_guard]
     for seat in range(seats):
         guarded = castle_guard[seat]
@@ -293,10 +297,8 @@ def _from_dict(data: Mapping[str, Any]) -> KnatschState:
             _fail("unknown roll target")
         dice = roll["dice"]
         rerolled = roll["rerolled"]
-        if not isinstance(dice, list) or len(dice) != DICE:
-            _fail("a roll has six dice")
-        if not isinstance(rerolled, list) or len(rerolled) != DICE:
-            _fail("a roll has six reroll flags")
+        _list_of(dice, DICE, "a roll has six dice")
+        _list_of(rerolled, DICE, "a roll has six reroll flags")
         rolls_allowed = _int(roll["rolls_allowed"], "rolls_allowed", 1, 4)
         state.roll = Roll(
             purpose=roll["purpose"], roller=_int(roll["roller"], "roller", 0, seats - 1),
