@@ -6,8 +6,11 @@ when it reveals nothing hidden; otherwise it reaches its seat privately (DM or '
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +25,12 @@ log = logging.getLogger(__name__)
 PROBES_PER_OWNER = 2
 
 _ABSENT = object()
+
+KEPT_STATES = 64
+"""States whose board moves and secrets are kept (`board_moves`): a move asks for them of the
+state it left when planning, when the board is delivered and at each toggle tapped on it, each
+time from a state decoded anew; a few dozen tables' latest states, some KiB each."""
+_kept: OrderedDict[tuple[str, bytes, int], dict[Any, Any]] = OrderedDict()
 
 
 def label_names(table_or_names: Any) -> list[str]:
@@ -65,13 +74,75 @@ def private_delta(mine: Any, public: Any) -> Any:
 def has_secrets(game: Game, state: Any, seats: int) -> bool:
     """A game shows secrets now if some seat's view holds more than the public view. Without
     secrets every move is a board button: no 'My hand' button and no DMs."""
-    public = game.view(state, None)
-    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+    return _worked_out(game, state, seats, "secrets")
 
 
 def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
     """Moves that may go on the public board: only when one seat acts and its options reveal
-    nothing hidden.
+    nothing hidden (`_public_moves`)."""
+    return list(_worked_out(game, state, seats, (lang, tuple(names))))
+
+
+def board_moves(game: Game, state: Any, seats: int, names: Sequence[str] = (),
+                lang: str = "en") -> tuple[list[Choice], bool]:
+    """`public_choices` and `has_secrets` together: what a board's buttons need."""
+    kept = _kept_for(game, state, seats)
+    return list(_worked_out(game, state, seats, (lang, tuple(names)), kept)), \
+        _worked_out(game, state, seats, "secrets", kept)
+
+
+def _kept_for(game: Game, state: Any, seats: int) -> dict[Any, Any]:
+    """What is worked out of the state for the board, worked out once a state: kept by the
+    state's stored form (`game.to_dict`), which the plan's state shares with the ones decoded
+    anew from the store for its delivery and for each toggle tapped on its board. Both depend on
+    nothing else (the probes of `_public_moves` draw from a fixed generator)."""
+    fingerprint = _fingerprint(game, state)
+    if fingerprint is None:
+        return {}  # kept nowhere: worked out each time
+    key = (game.name, fingerprint, seats)
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _kept[key] = {}
+        if len(_kept) > KEPT_STATES:
+            _kept.popitem(last=False)
+    else:
+        _kept.move_to_end(key)
+    return kept
+
+
+def _worked_out(game: Game, state: Any, seats: int, what: Any, kept: dict[Any, Any] | None = None) -> Any:
+    """"secrets": `has_secrets`; "moves": the engine's public moves; (lang, names): those put
+    into words."""
+    if kept is None:
+        kept = _kept_for(game, state, seats)
+    if what not in kept:
+        if what == "secrets":
+            kept[what] = _has_secrets(game, state, seats)
+        elif what == "moves":
+            kept[what] = _public_moves(game, state, seats)
+        else:
+            lang, names = what
+            kept[what] = [Choice(action, translate(label, lang, names))
+                          for action, label in _worked_out(game, state, seats, "moves", kept)]
+    return kept[what]
+
+
+def _fingerprint(game: Game, state: Any) -> bytes | None:
+    """The state's stored form, digested (None: a state that has none)."""
+    try:
+        stored = json.dumps(game.to_dict(state), sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return hashlib.blake2b(stored.encode(), digest_size=16).digest()
+
+
+def _has_secrets(game: Game, state: Any, seats: int) -> bool:
+    public = game.view(state, None)
+    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+
+
+def _public_moves(game: Game, state: Any, seats: int) -> list[tuple[str, Any]]:
+    """The board's moves, encoded, with the engine's labels.
 
     A seat that holds secrets of its own (its view shows more than the public view: a hand of
     tiles) chooses privately, by DM or 'My hand', unless the engine declares these moves public
@@ -107,4 +178,4 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
     except Exception:
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
-    return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]
+    return [(action.encode(), label) for action, label in zip(actions, raw)]

@@ -12,7 +12,7 @@ import discord
 import i18n
 from bot import presenter
 from bot.changes import Change, Repost
-from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
+from bot.choices import board_moves, choices_for, label_names, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.days.seats import ComputerSeats
 from bot.days.timers import Timers
@@ -139,10 +139,9 @@ class Info:
         names = label_names(table)
         lang = table_language(table) if on_board else await self.content.private_language(table, seat)
         if on_board:
-            return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
-                              toggles_for(game, state, seat, names, lang), mask,
-                              hand=has_secrets(game, state, len(table.players)),
-                              hint=await self.content.hint_offered(table), lang=lang)
+            choices, hand = board_moves(game, state, len(table.players), names, lang)
+            return board_view(table.id, table.version, choices, toggles_for(game, state, seat, names, lang), mask,
+                              hand=hand, hint=await self.content.hint_offered(table), lang=lang)
         return private_view(table.id, table.version, choices_for(game, state, seat, names, lang),
                             toggles_for(game, state, seat, names, lang), mask, lang=lang)
 
