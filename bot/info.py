@@ -12,7 +12,7 @@ import discord
 import i18n
 from bot import presenter
 from bot.changes import Change, Repost
-from bot.choices import board_moves, choices_for, label_names, toggles_for
+from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.days.seats import ComputerSeats
 from bot.days.timers import Timers
@@ -26,6 +26,7 @@ from bot.replay import replay
 from bot.storage import GameRow
 from bot.store import Storage
 from bot.tables import Tables
+from bot.turns import Remembering
 from games.core import Action, Game
 from games.replay import move_is_invisible
 from i18n import game_title, translate
@@ -138,10 +139,12 @@ class Info:
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
         names = label_names(table)
         lang = table_language(table) if on_board else await self.content.private_language(table, seat)
+        game = Remembering(game, (state,))  # its choices in words are kept by the state's digest: made once
         if on_board:
-            choices, hand = board_moves(game, state, len(table.players), names, lang)
-            return board_view(table.id, table.version, choices, toggles_for(game, state, seat, names, lang), mask,
-                              hand=hand, hint=await self.content.hint_offered(table), lang=lang)
+            return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
+                              toggles_for(game, state, seat, names, lang), mask,
+                              hand=has_secrets(game, state, len(table.players)),
+                              hint=await self.content.hint_offered(table), lang=lang)
         return private_view(table.id, table.version, choices_for(game, state, seat, names, lang),
                             toggles_for(game, state, seat, names, lang), mask, lang=lang)
 

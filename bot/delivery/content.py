@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot import presenter
-from bot.choices import board_moves, choices_for, has_secrets, label_names, private_delta, toggles_for
+from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
 from bot.records import running_scores
@@ -200,9 +200,8 @@ class Content:
         lang = table_language(table)
         names = label_names(table)
         if choices is None:
-            choices, hand = board_moves(game, state, len(table.players), names, lang)
-        else:
-            hand = has_secrets(game, state, len(table.players))
+            choices = public_choices(game, state, len(table.players), names, lang)
+        hand = has_secrets(game, state, len(table.players))
         # Public choices exist only when exactly one seat acts; its toggles go with them.
         toggles = toggles_for(game, state, min(game.to_act(state)), names, lang) if choices else []
         return board_view(table.id, table.version, choices, toggles, hand=hand, hint=hint, lang=lang)
