@@ -16,7 +16,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import Database, Write
+from bot.storage.database import Database, Write, run_writes
 from bot.storage.rows import (
     OPEN_STATUSES,
     ActionRow,
@@ -190,8 +190,7 @@ class GamesRepository:
                         "INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                         (game_id, host_id, host_name, now),
                     )
-                    for sql, params in (writes_for(game_id) if writes_for is not None else ()):
-                        await db.execute(sql, params)
+                    await run_writes(db, writes_for(game_id) if writes_for is not None else ())
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("This channel already has an open game.") from exc
             created = await self._load("id = ?", (game_id,))
@@ -237,8 +236,7 @@ class GamesRepository:
                 "WHERE id = ?",
                 (seed, json.dumps(state), _now(), game_id),
             )
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     async def record_change(
         self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
@@ -267,8 +265,7 @@ class GamesRepository:
                 "INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, new_version, seat, action, now, int(answered)),
             )
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
         return new_version
 
     async def end_game(self, game_id: int, *, status: str, result: dict, expected_status: str | None = None,
@@ -284,8 +281,7 @@ class GamesRepository:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion("The game is no longer open.")
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     # ------------------------------------------------------------------------- players
 
