@@ -6,7 +6,6 @@ when it reveals nothing hidden; otherwise it reaches its seat privately (DM or '
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import random
@@ -15,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.components import DICE_VERBS, Choice, Toggles
+from bot.storage.rows import stored_digest
 from games.core import Game, hooks
 from i18n import t, translate
 
@@ -131,12 +131,13 @@ def _fingerprint(game: Game, state: Any) -> bytes | None:
 
 
 def state_fingerprint(game: Game, state: Any) -> bytes | None:
-    """A digest of the state's stored form (None: a state that has none)."""
+    """`stored_digest` of the state's stored form (None: a state that has none): the digest of
+    a state read from the store is that of the text read (`GameRow.state_digest`)."""
     try:
-        stored = json.dumps(game.to_dict(state), sort_keys=True, separators=(",", ":"))
+        stored = json.dumps(game.to_dict(state))
     except (TypeError, ValueError):
         return None
-    return hashlib.blake2b(stored.encode(), digest_size=16).digest()
+    return stored_digest(stored)
 
 
 def _has_secrets(game: Game, state: Any, seats: int) -> bool:

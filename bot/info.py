@@ -139,7 +139,8 @@ class Info:
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
         names = label_names(table)
         lang = table_language(table) if on_board else await self.content.private_language(table, seat)
-        game = Remembering(game, (state,))  # its choices in words are kept by the state's digest: made once
+        game = Remembering(game, (state,))  # its choices in words are kept by the state's stored form's digest
+        game.known_fingerprint(state, table.state_digest)
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
                               toggles_for(game, state, seat, names, lang), mask,

@@ -265,6 +265,11 @@ class Remembering:
         if state is not None and self._known(state):
             self._to_act[id(state)] = seats
 
+    def known_fingerprint(self, state: Any, digest: bytes | None) -> None:
+        """The digest of the state's stored form (`GameRow.state_digest`), if read with it."""
+        if state is not None and digest is not None and self._known(state):
+            self._fingerprints[id(state)] = digest
+
     def _known(self, state: Any) -> bool:
         return self._states.get(id(state)) is state
 

@@ -26,6 +26,7 @@ from bot.storage.rows import (
     SeatRow,
     StaleVersion,
     StorageError,
+    stored_digest,
 )
 
 
@@ -76,6 +77,7 @@ class GamesRepository:
             options=json.loads(row["options"]),
             seed=row["seed"],
             state=None if row["state"] is None else json.loads(row["state"]),
+            state_digest=stored_digest(row["state"]) if isinstance(row["state"], str) else None,
             version=row["version"],
             result=None if row["result"] is None else json.loads(row["result"]),
             lobby_message_id=row["lobby_message_id"],
