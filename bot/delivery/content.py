@@ -201,10 +201,10 @@ class Content:
         names = label_names(table)
         if choices is None:
             choices = public_choices(game, state, len(table.players), names, lang)
-        hand = has_secrets(game, state, len(table.players))
         # Public choices exist only when exactly one seat acts; its toggles go with them.
         toggles = toggles_for(game, state, min(game.to_act(state)), names, lang) if choices else []
-        return board_view(table.id, table.version, choices, toggles, hand=hand, hint=hint, lang=lang)
+        return board_view(table.id, table.version, choices, toggles,
+                          hand=has_secrets(game, state, len(table.players)), hint=hint, lang=lang)
 
     @staticmethod
     def alt_text(table: GameRow, game: Game, state: Any, said: str) -> str:
