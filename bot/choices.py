@@ -6,12 +6,15 @@ when it reveals nothing hidden; otherwise it reaches its seat privately (DM or '
 """
 from __future__ import annotations
 
+import json
 import logging
 import random
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.components import DICE_VERBS, Choice, Toggles
+from bot.storage.rows import stored_digest
 from games.core import Game, hooks
 from i18n import t, translate
 
@@ -23,6 +26,12 @@ PROBES_PER_OWNER = 2
 
 _ABSENT = object()
 
+KEPT_STATES = 64
+"""States whose choices in words, board moves and secrets are kept (`_kept_for`): a move asks
+for them of the state it left when planning, when its board and DMs are delivered and at each
+toggle tapped on them, each time from a state decoded anew; a few dozen tables' latest states."""
+_kept: OrderedDict[tuple[str, bytes], dict[Any, Any]] = OrderedDict()
+
 
 def label_names(table_or_names: Any) -> list[str]:
     """Seat names as plain text for labels (buttons, menus, autocomplete): no Markdown there."""
@@ -32,8 +41,9 @@ def label_names(table_or_names: Any) -> list[str]:
 def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
     """The seat's legal actions with their labels in words: engine text (a Msg or a legacy
     string with `{s0}` placeholders) always goes through `i18n.translate` with the names."""
-    return [Choice(action.encode(), translate(game.describe(state, seat, action), lang, names))
-            for action in game.legal_actions(state, seat)]
+    return list(_worked_out(game, state, ("choices", seat, lang, tuple(names)), lambda: [
+        Choice(action.encode(), translate(game.describe(state, seat, action), lang, names))
+        for action in game.legal_actions(state, seat)]))
 
 
 def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Toggles]:
@@ -41,6 +51,11 @@ def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), la
     words; a toggle names its item's position and value ("Die 3: 5")."""
     if not game.features.toggles:
         return []
+    return list(_worked_out(game, state, ("toggles", seat, lang, tuple(names)),
+                            lambda: _toggles(game, state, seat, names, lang)))
+
+
+def _toggles(game: Game, state: Any, seat: int, names: Sequence[str], lang: str) -> list[Toggles]:
     families = []
     for family in hooks(game).subset_choices(state, seat):
         item_id = "bot.table.die_item" if family.verb in DICE_VERBS else "bot.table.toggle_item"
@@ -65,13 +80,73 @@ def private_delta(mine: Any, public: Any) -> Any:
 def has_secrets(game: Game, state: Any, seats: int) -> bool:
     """A game shows secrets now if some seat's view holds more than the public view. Without
     secrets every move is a board button: no 'My hand' button and no DMs."""
-    public = game.view(state, None)
-    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+    return bool(_worked_out(game, state, ("secrets", seats), lambda: _has_secrets(game, state, seats)))
 
 
 def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
     """Moves that may go on the public board: only when one seat acts and its options reveal
-    nothing hidden.
+    nothing hidden (`_public_moves`)."""
+    kept = _kept_for(game, state)
+    moves = _worked_out(game, state, ("moves", seats), lambda: _public_moves(game, state, seats), kept)
+    return list(_worked_out(game, state, ("public", seats, lang, tuple(names)), lambda: [
+        Choice(action, translate(label, lang, names)) for action, label in moves], kept))
+
+
+def _worked_out(game: Game, state: Any, what: tuple[Any, ...], work: Callable[[], Any],
+                kept: dict[Any, Any] | None = None) -> Any:
+    """`work()`, done once a state: kept by the state's stored form (`game.to_dict`), which the
+    plan's state shares with the ones decoded anew from the store for its delivery and for each
+    toggle tapped on its messages. What is kept depends on the state alone (and on `what`: the
+    seat, language and names; the probes of `_public_moves` draw from a fixed generator). The
+    lists kept are shared: callers get copies of them. `kept`: the state's (`_kept_for`)."""
+    if kept is None:
+        kept = _kept_for(game, state)
+    if what not in kept:
+        kept[what] = work()
+    return kept[what]
+
+
+def _kept_for(game: Game, state: Any) -> dict[Any, Any]:
+    fingerprint = _fingerprint(game, state)
+    if fingerprint is None:
+        return {}  # kept nowhere: worked out each time
+    key = (game.name, fingerprint)
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _kept[key] = {}
+        if len(_kept) > KEPT_STATES:
+            _kept.popitem(last=False)
+    else:
+        _kept.move_to_end(key)
+    return kept
+
+
+def _fingerprint(game: Game, state: Any) -> bytes | None:
+    """The state's stored form, digested (None: a state that has none). A game that remembers
+    its states (`bot.turns.Remembering`) digests each once."""
+    remembered = getattr(game, "remembered_fingerprint", None)
+    if remembered is not None:
+        return remembered(state, state_fingerprint)
+    return state_fingerprint(game, state)
+
+
+def state_fingerprint(game: Game, state: Any) -> bytes | None:
+    """`stored_digest` of the state's stored form (None: a state that has none): the digest of
+    a state read from the store is that of the text read (`GameRow.state_digest`)."""
+    try:
+        stored = json.dumps(game.to_dict(state))
+    except (TypeError, ValueError):
+        return None
+    return stored_digest(stored)
+
+
+def _has_secrets(game: Game, state: Any, seats: int) -> bool:
+    public = game.view(state, None)
+    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+
+
+def _public_moves(game: Game, state: Any, seats: int) -> list[tuple[str, Any]]:
+    """The board's moves, encoded, with the engine's labels.
 
     A seat that holds secrets of its own (its view shows more than the public view: a hand of
     tiles) chooses privately, by DM or 'My hand', unless the engine declares these moves public
@@ -107,4 +182,4 @@ def public_choices(game: Game, state: Any, seats: int, names: Sequence[str] = ()
     except Exception:
         log.warning("hidden_variant failed for %s; keeping moves off the public board", game.name, exc_info=True)
         return []
-    return [Choice(action.encode(), translate(label, lang, names)) for action, label in zip(actions, raw)]
+    return [(action.encode(), label) for action, label in zip(actions, raw)]

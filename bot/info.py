@@ -26,6 +26,7 @@ from bot.replay import replay
 from bot.storage import GameRow
 from bot.store import Storage
 from bot.tables import Tables
+from bot.turns import Remembering
 from games.core import Action, Game
 from games.replay import move_is_invisible
 from i18n import game_title, translate
@@ -138,6 +139,8 @@ class Info:
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
         names = label_names(table)
         lang = table_language(table) if on_board else await self.content.private_language(table, seat)
+        game = Remembering(game, (state,))  # its choices in words are kept by the state's stored form's digest
+        game.known_fingerprint(state, table.state_digest)
         if on_board:
             return board_view(table.id, table.version, public_choices(game, state, len(table.players), names, lang),
                               toggles_for(game, state, seat, names, lang), mask,

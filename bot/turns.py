@@ -11,7 +11,7 @@ the change's transaction stores and the delivery worker sends.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import presenter
@@ -255,6 +255,7 @@ class Remembering:
         self._to_act: dict[int, frozenset[Any]] = {}
         self._legal: dict[tuple[int, int], list[Any]] = {}
         self._outcomes: dict[int, Any] = {}
+        self._fingerprints: dict[int, bytes | None] = {}
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
@@ -263,6 +264,11 @@ class Remembering:
         """Whom the game waits for in `state`, already worked out (bot.changes.Done)."""
         if state is not None and self._known(state):
             self._to_act[id(state)] = seats
+
+    def known_fingerprint(self, state: Any, digest: bytes | None) -> None:
+        """The digest of the state's stored form (`GameRow.state_digest`), if read with it."""
+        if state is not None and digest is not None and self._known(state):
+            self._fingerprints[id(state)] = digest
 
     def _known(self, state: Any) -> bool:
         return self._states.get(id(state)) is state
@@ -289,6 +295,14 @@ class Remembering:
         if key not in self._legal:
             self._legal[key] = self.game.legal_actions(state, seat)
         return self._legal[key]
+
+    def remembered_fingerprint(self, state: Any, digest: Callable[[Game, Any], bytes | None]) -> bytes | None:
+        """`digest(game, state)` (bot.choices: what its choices in words are kept by), once a state."""
+        if not self._known(state):
+            return digest(self.game, state)
+        if id(state) not in self._fingerprints:
+            self._fingerprints[id(state)] = digest(self.game, state)
+        return self._fingerprints[id(state)]
 
     def outcome(self, state: Any) -> Any:
         if not self._known(state):

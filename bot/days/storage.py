@@ -43,10 +43,12 @@ def seat_write(game_id: int, seat: int, **fields: Any) -> list[Write]:
 def timers_writes(game_id: int, since: dict[int, int | None], timers: list[tuple[int, str, int]]) -> list[Write]:
     """After a change to a game: each seat's wait start (None: not to act) and the game's
     complete set of timers (seat, kind, due_at)."""
-    writes: list[Write] = []
-    for seat, when in since.items():
-        writes.append(("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat)))
-        writes.append(("UPDATE day_seats SET since = ? WHERE game_id = ? AND seat = ?", (when, game_id, seat)))
+    # The seats' rows made first, then their wait starts: each statement's rows one after
+    # another, which a change's transaction runs as one (bot.storage.database.run_writes).
+    writes: list[Write] = [("INSERT OR IGNORE INTO day_seats (game_id, seat) VALUES (?, ?)", (game_id, seat))
+                           for seat in since]
+    writes += [("UPDATE day_seats SET since = ? WHERE game_id = ? AND seat = ?", (when, game_id, seat))
+               for seat, when in since.items()]
     writes.append(("DELETE FROM timers WHERE game_id = ?", (game_id,)))
     writes += [("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
                 (game_id, seat, kind, int(due))) for seat, kind, due in timers]

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.storage.database import Database, Write
+from bot.storage.database import Database, Write, run_writes
 from bot.storage.rows import GameRow
 
 
@@ -253,8 +253,7 @@ class DeliveryRepository:
                 return False
             await db.execute("DELETE FROM deliveries WHERE game_id = ? AND kind IN ('close', 'late', 'lobby')",
                              (game_id,))
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
             return True
 
     async def dm_rows(self, game_id: int) -> dict[int, DmRow]:

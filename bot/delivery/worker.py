@@ -338,6 +338,7 @@ class Deliveries:
             return None
         state = game.from_dict(table.state) if table.state is not None else None
         game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
+        game.known_fingerprint(state, table.state_digest)
         rows = await self.storage.delivery.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.days.storage import DaysRepository
 from bot.league.ratings import Change, Rating, SeatMoves
-from bot.storage.database import Database, Write
+from bot.storage.database import Database, Write, run_writes
 
 
 def _now() -> int:
@@ -245,8 +245,7 @@ class LeagueRepository:
                                  (game_id, int(reason is None), reason))
                 await db.execute("UPDATE league_games SET rated = ?, reason = ? WHERE game_id = ?",
                                  (int(reason is None), reason, game_id))
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     # --------------------------------------------------------------------------- recap
 

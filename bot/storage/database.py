@@ -33,6 +33,8 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Self
 
@@ -43,6 +45,18 @@ from bot.storage.rows import StorageError
 
 Write = tuple[str, tuple[Any, ...]]
 """One statement (SQL in the SQLite dialect, parameters) to run inside a change's transaction."""
+
+
+async def run_writes(connection: Any, writes: Iterable[Write]) -> None:
+    """`writes` in their order on `connection` (in a transaction), a run of one statement after
+    another (a row for each seat or timer) as one `executemany`: one hand-over to the database's
+    thread for the run instead of one a statement."""
+    for sql, run in groupby(writes, key=itemgetter(0)):
+        params = [write[1] for write in run]
+        if len(params) == 1:
+            await connection.execute(sql, params[0])
+        else:
+            await connection.executemany(sql, params)
 
 _FEATURE_NAME = re.compile(r"^[a-z][a-z_]*$")
 
@@ -209,8 +223,7 @@ class Database:
     async def apply(self, writes: Sequence[Write]) -> None:
         """Statements that belong together, in one transaction."""
         async with self.transaction() as db:
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     async def backup(self, target: str | Path) -> Path:
         """An online copy of the whole database with SQLite's back-up API, through a connection of

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import Database, Write
+from bot.storage.database import Database, Write, run_writes
 from bot.storage.rows import (
     OPEN_STATUSES,
     ActionRow,
@@ -26,6 +26,7 @@ from bot.storage.rows import (
     SeatRow,
     StaleVersion,
     StorageError,
+    stored_digest,
 )
 
 
@@ -76,6 +77,7 @@ class GamesRepository:
             options=json.loads(row["options"]),
             seed=row["seed"],
             state=None if row["state"] is None else json.loads(row["state"]),
+            state_digest=stored_digest(row["state"]) if isinstance(row["state"], str) else None,
             version=row["version"],
             result=None if row["result"] is None else json.loads(row["result"]),
             lobby_message_id=row["lobby_message_id"],
@@ -190,8 +192,7 @@ class GamesRepository:
                         "INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                         (game_id, host_id, host_name, now),
                     )
-                    for sql, params in (writes_for(game_id) if writes_for is not None else ()):
-                        await db.execute(sql, params)
+                    await run_writes(db, writes_for(game_id) if writes_for is not None else ())
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("This channel already has an open game.") from exc
             created = await self._load("id = ?", (game_id,))
@@ -237,8 +238,7 @@ class GamesRepository:
                 "WHERE id = ?",
                 (seed, json.dumps(state), _now(), game_id),
             )
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     async def record_change(
         self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
@@ -267,8 +267,7 @@ class GamesRepository:
                 "INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, new_version, seat, action, now, int(answered)),
             )
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
         return new_version
 
     async def end_game(self, game_id: int, *, status: str, result: dict, expected_status: str | None = None,
@@ -284,8 +283,7 @@ class GamesRepository:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion("The game is no longer open.")
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
 
     # ------------------------------------------------------------------------- players
 

@@ -2,14 +2,20 @@
 result; and the errors a refused write raises."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 
 # What `bot.storage` hands on to the features (the rest is the repositories' own).
 __all__ = ["OPEN_STATUSES", "ActionRow", "ChannelBusy", "GameRow", "ResultRow", "SeatRow", "StaleVersion",
-           "StorageError"]
+           "StorageError", "stored_digest"]
 
 OPEN_STATUSES = ("lobby", "active")
+
+
+def stored_digest(text: str) -> bytes:
+    """A digest of a state's stored form, the JSON text of the engine's `to_dict`."""
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 class StorageError(Exception):
@@ -87,6 +93,9 @@ class GameRow:
     turn_lines: tuple[str, ...] = ()  # the open turn's running account, as its message shows it
     turn_pings: tuple[int, ...] | None = ()  # whom the turn's new message mentions (None: all it waits for)
     board_whole: bool = False  # `/game board` asked for the whole board (a game that shows a part of it)
+    # `stored_digest` of the state's stored text (None: not read as text): what is worked out of
+    # the state for its messages is kept by it (bot.choices).
+    state_digest: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_open(self) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.database import Database, Write
+from bot.storage.database import Database, Write, run_writes
 
 OPEN = ("signup", "running")
 
@@ -258,8 +258,7 @@ class TournamentRepository:
                 await db.execute("INSERT INTO tournament_tables (tournament_id, round, number, players, status) "
                                  "VALUES (?, ?, ?, ?, ?)", (tournament_id, round_no, number, json.dumps(list(players)),
                                                             "bye" if len(players) == 1 else "pending"))
-            for sql, params in writes:
-                await db.execute(sql, params)
+            await run_writes(db, writes)
             return True
 
     # ----------------------------------------------------------------------------- players

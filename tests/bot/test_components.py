@@ -1,7 +1,7 @@
 """Component layout and the rules deciding what goes public: pure functions, no Discord."""
 from __future__ import annotations
 
-from bot.choices import private_delta, public_choices
+from bot.choices import choices_for, has_secrets, private_delta, public_choices
 from bot.components import Choice, board_view, private_view
 from bot.presenter import MESSAGE_LIMIT, board_text
 from tests.bot.fakegame import GAME
@@ -74,6 +74,26 @@ def test_board_text_keeps_status_and_mentions_when_events_are_long():
     text = board_text(["event " * 100] * 20, "status line", "➡️ <@1> — your move.")
 
     assert len(text) <= MESSAGE_LIMIT and text.endswith("status line\n➡️ <@1> — your move.")
+
+
+def test_a_states_choices_are_worked_out_once_for_every_copy_of_it(monkeypatch):
+    """The plan, the delivery of the board and DMs and each toggle ask of the same state, each
+    decoded anew from the store: the engine is asked once, and every copy gets the same answer."""
+    state = GAME.new_game(3, seed=41)
+    later, _ = GAME.apply(state, 0, choices_action(state, 0, "trump high"))
+    names = ["Ann", "Bo", "Cy"]
+    expected = (public_choices(GAME, state, 3, names), has_secrets(GAME, state, 3), choices_for(GAME, state, 0, names))
+    asked = []
+    to_act = GAME.to_act
+    monkeypatch.setattr(GAME, "to_act", lambda state: asked.append(state) or to_act(state))
+
+    for _ in range(3):
+        copy = GAME.from_dict(GAME.to_dict(state))
+        assert (public_choices(GAME, copy, 3, names), has_secrets(GAME, copy, 3),
+                choices_for(GAME, copy, 0, names)) == expected
+    assert asked == []
+
+    assert public_choices(GAME, later, 3) == [] and asked  # another state: worked out anew
 
 
 def choices_action(state, seat, text):

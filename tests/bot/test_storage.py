@@ -97,6 +97,40 @@ async def test_a_games_timers_are_replaced_whole(storage):
     assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
+async def test_a_run_of_one_statement_is_one_hand_over_and_writes_keep_their_order(storage, monkeypatch):
+    """A change's writes go to the database's thread a run of one statement at a time (a row
+    for each seat), and still in their order: each seat's row is made before its wait is set."""
+    game_id = await started_game(storage)
+    connection = storage.database.connection
+    handed: list[str] = []
+    for name in ("execute", "executemany"):
+        original = getattr(connection, name)
+        monkeypatch.setattr(connection, name, lambda sql, *args, original=original, name=name:
+                            handed.append(name) or original(sql, *args))
+
+    await storage.apply(timers_writes(game_id, {0: 100, 1: 200}, [(0, "reminder", 1000), (1, "deadline", 2000)]))
+
+    assert handed == ["execute", "executemany", "executemany", "execute", "executemany", "execute"]
+    assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [100, 200]
+    assert await storage.days.timers(game_id) == [(0, "reminder", 1000), (1, "deadline", 2000)]
+
+
+async def test_a_state_read_back_has_the_digest_its_moves_are_kept_by(storage):
+    """The plan works out a move's choices from the state it made, the delivery and toggles from
+    the state read back: both digests are the same, so the work is shared (bot.choices)."""
+    from bot.choices import state_fingerprint
+    from tests.bot.fakegame import GAME
+
+    game_id = await started_game(storage)
+    state = GAME.new_game(2, seed=3)
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="x", state=GAME.to_dict(state))
+
+    read = await storage.games.get_game(game_id)
+    assert read.state_digest == state_fingerprint(GAME, state) == state_fingerprint(GAME, GAME.from_dict(read.state))
+    later, _ = GAME.apply(state, 0, GAME.legal_actions(state, 0)[0])
+    assert state_fingerprint(GAME, later) != read.state_digest
+
+
 async def test_concurrent_moves_on_one_version_apply_once(storage):
     game_id = await started_game(storage)
 
