@@ -51,7 +51,7 @@ class PrivatePayload:
     view: discord.ui.View | None
     done: str = ""  # the same DM once its decision is over: no status, no call to move
     moves: bool = False  # it offers moves (not only standing orders' toggles)
-    picture: int | None = None  # what its picture shows of the seat's own (`picture_key`); None: no picture
+    picture: int | None = None  # what its picture shows (`picture_key`: the seat's view); None: no picture
     picture_kept: bool = False  # the picture is the one the DM shows already: `file` is None, nothing drawn
     buttons: int = 0  # its components, the version left out (`buttons_key`)
     toggles: bool = False  # it offers toggles (items chosen by taps that live only in the message)
