@@ -110,14 +110,13 @@ class SeatSetting(Changing):
 class LobbyChange(Changing):
     """Someone joins or leaves a lobby, or its host adds or removes a computer seat. `joined`:
     (user id, name) of a new seat; `left`: the user id of one that goes, with `new_host` when the
-    host left; `closed`: nobody is left, the lobby is abandoned; `strength`: how strong the
-    table's computer players are, if set with it."""
+    host left; `closed`: nobody is left, the lobby is abandoned. (How strong the table's
+    computer players are, set with a computer seat, is one of its `writes`.)"""
 
     joined: tuple[int, str] | None = None
     left: int | None = None
     new_host: int | None = None
     closed: bool = False
-    strength: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -338,21 +338,15 @@ class Moves:
         return done
 
     async def _store_lobby(self, change: LobbyChange, writes: list[Write]) -> None:
-        """A lobby's change: its seats (each a transaction of its own, as storage has them), then
-        the table's settings and what it owes (the lobby message's edit)."""
+        """A lobby's change: its seat and what it owes (the lobby message's edit), in one
+        transaction."""
         table = change.table
         if change.closed:
             await self.storage.games.end_game(table.id, status="abandoned",
                                               result={"reason": "Everyone left the lobby."}, writes=writes)
             return
-        if change.joined is not None:
-            await self.storage.games.add_player(table.id, *change.joined)
-        if change.left is not None:
-            await self.storage.games.remove_player(table.id, change.left, new_host_id=change.new_host)
-        if change.strength is not None:
-            await self.storage.days.set_table(table.id, **dict(await self.storage.days.table(table.id),
-                                                               strength=change.strength))
-        await self.storage.apply(writes)
+        await self.storage.games.change_lobby(table.id, joined=change.joined, left=change.left,
+                                              new_host_id=change.new_host, writes=writes)
 
     # ---------------------------------------------------------------------------- play
 
