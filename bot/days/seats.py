@@ -140,7 +140,7 @@ class ComputerSeats:
             # The table's strength, if set with it, is stored in the seat's own transaction.
             settings = () if strength is None else (
                 table_settings_write(table.id, dict(await self.storage.days.table(table.id), strength=strength)),)
-            return LobbyChange(table=table, game=game, joined=(-number, f"Computer {number}"), writes=settings)
+            return LobbyChange(table=table, game=game, joined=((-number, f"Computer {number}"),), writes=settings)
 
         await self.moves.change(check_id(game_id), make)
         return await self.moves.table(game_id)

@@ -204,19 +204,19 @@ class GamesRepository:
         await self.db.update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def add_player(self, game_id: int, user_id: int, name: str) -> None:
-        await self.change_lobby(game_id, joined=(user_id, name))
+        await self.change_lobby(game_id, joined=[(user_id, name)])
 
-    async def change_lobby(self, game_id: int, *, joined: tuple[int, str] | None = None, left: int | None = None,
+    async def change_lobby(self, game_id: int, *, joined: Sequence[tuple[int, str]] = (), left: int | None = None,
                            new_host_id: int | None = None, writes: Sequence[Write] = ()) -> None:
-        """A lobby's change in one transaction: a seat taken (`joined`: user id and name) or
+        """A lobby's change in one transaction: seats taken (`joined`: user id and name each) or
         given up (`left`, handing the lobby to `new_host_id` when given), and `writes` (the lobby
         message's edit it owes, the table's settings), so the message never misses a seat."""
         async with self.db.transaction() as db:
             await self._require_status(db, game_id, "lobby")
-            if joined is not None:
+            for user_id, name in joined:
                 await db.execute(
                     "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
-                    (game_id, *joined, _now()),
+                    (game_id, user_id, name, _now()),
                 )
             if left is not None:
                 await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, left))
