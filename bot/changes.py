@@ -108,16 +108,16 @@ class SeatSetting(Changing):
 
 @dataclass(frozen=True, kw_only=True)
 class LobbyChange(Changing):
-    """Someone joins or leaves a lobby, or its host adds or removes a computer seat. `joined`:
-    (user id, name) of a new seat; `left`: the user id of one that goes, with `new_host` when the
-    host left; `closed`: nobody is left, the lobby is abandoned; `strength`: how strong the
-    table's computer players are, if set with it."""
+    """Someone joins or leaves a lobby, or its host adds or removes a computer seat, or a table
+    is seated before it starts (a practice table's computers, a tournament table's players).
+    `joined`: (user id, name) of each new seat; `left`: the user id of one that goes, with `new_host` when the
+    host left; `closed`: nobody is left, the lobby is abandoned. (How strong the table's
+    computer players are, set with a computer seat, is one of its `writes`.)"""
 
-    joined: tuple[int, str] | None = None
+    joined: tuple[tuple[int, str], ...] = ()
     left: int | None = None
     new_host: int | None = None
     closed: bool = False
-    strength: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

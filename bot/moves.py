@@ -196,6 +196,17 @@ class Moves:
 
     # ------------------------------------------------------------------------ changing
 
+    async def open_lobby(self, *, guild_id: int, channel_id: int, game: str, host_id: int, host_name: str,
+                         options: Mapping[str, str], lang: str,
+                         writes_for: Callable[[int], Sequence[Write]]) -> GameRow:
+        """A new lobby with its host seated and what the features store for it (`writes_for(game
+        id)`: the table's settings, a tournament's link to its table), in one transaction; raises
+        ChannelBusy if the channel has an open game. Its other seats and its start are changes."""
+        async with self.work():
+            return await self.storage.games.create_lobby(
+                guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id, host_name=host_name,
+                options=dict(options), lang=lang, writes_for=writes_for)
+
     async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable[Change | None]], *,
                      interaction: discord.Interaction | None = None) -> Done | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or
@@ -338,21 +349,15 @@ class Moves:
         return done
 
     async def _store_lobby(self, change: LobbyChange, writes: list[Write]) -> None:
-        """A lobby's change: its seats (each a transaction of its own, as storage has them), then
-        the table's settings and what it owes (the lobby message's edit)."""
+        """A lobby's change: its seat and what it owes (the lobby message's edit), in one
+        transaction."""
         table = change.table
         if change.closed:
             await self.storage.games.end_game(table.id, status="abandoned",
                                               result={"reason": "Everyone left the lobby."}, writes=writes)
             return
-        if change.joined is not None:
-            await self.storage.games.add_player(table.id, *change.joined)
-        if change.left is not None:
-            await self.storage.games.remove_player(table.id, change.left, new_host_id=change.new_host)
-        if change.strength is not None:
-            await self.storage.days.set_table(table.id, **dict(await self.storage.days.table(table.id),
-                                                               strength=change.strength))
-        await self.storage.apply(writes)
+        await self.storage.games.change_lobby(table.id, joined=change.joined, left=change.left,
+                                              new_host_id=change.new_host, writes=writes)
 
     # ---------------------------------------------------------------------------- play
 
@@ -479,6 +484,20 @@ class Moves:
         """Whether the seat has faced the same decision since version `since` (a click on an
         older message still answers it)."""
         return await self._decision_unchanged(table, game, seat, since)
+
+
+def seating(players: Sequence[tuple[int, str]]) -> Callable[[GameRow, Game], Awaitable[Change | None]]:
+    """A maker for `Moves.change`: a table seated before it starts (a practice table's computers,
+    a tournament table's players) takes those of `players` (user id, name) not seated yet, in one
+    change; none once it started or when all sit there (a retry after a stop in between)."""
+
+    async def make(table: GameRow, game: Game) -> Change | None:
+        missing = tuple((user_id, name) for user_id, name in players if not table.has_player(user_id))
+        if table.status != "lobby" or not missing:
+            return None
+        return LobbyChange(table=table, game=game, joined=missing)
+
+    return make
 
 
 def seat_of(table: GameRow, user: discord.abc.User) -> int:

@@ -22,7 +22,7 @@ from bot.days.seats import ComputerSeats, ending
 from bot.days.storage import table_settings_write
 from bot.errors import Refusal, echo
 from bot.locale import table_language
-from bot.moves import Moves
+from bot.moves import Moves, seating
 from bot.storage import ChannelBusy, GameRow, StaleVersion
 from bot.store import Storage
 from games.core import Game
@@ -112,7 +112,7 @@ class Tables:
         if existing is not None:
             raise Refusal.of("bot.errors.channel_has_game", game=game_title(self.engine(existing.game)), id=existing.id)
         try:
-            return await self.storage.games.create_lobby(
+            return await self.moves.open_lobby(
                 guild_id=guild_id, channel_id=channel_id, game=game.name, host_id=host.id,
                 host_name=host.display_name, options=options, lang=lang,
                 writes_for=lambda game_id: [table_settings_write(game_id, settings)])
@@ -133,8 +133,8 @@ class Tables:
         _, settings = days_options(None)
         table = await self._new_table(guild_id, channel_id, host, game, {}, lang,
                                       dict(settings, practice=True, hints=True, strength=strength))
-        for number in range(1, count):
-            await self.storage.games.add_player(table.id, -number, f"Computer {number}")
+        computers = tuple((-number, f"Computer {number}") for number in range(1, count))
+        await self.moves.change(table.id, seating(computers))
         log.info("practice game=%s channel=%s user=%s opened %s with %d seats", table.id, channel_id, host.id,
                  game.name, count)
         return await self.start(table.id, host)
@@ -147,7 +147,7 @@ class Tables:
             if len(table.players) >= game.max_players:
                 raise Refusal.of("bot.errors.table_full", max=game.max_players)
             log.info("lobby game=%s channel=%s user=%s joined", game_id, table.channel_id, user.id)
-            return LobbyChange(table=table, game=game, joined=(user.id, user.display_name))
+            return LobbyChange(table=table, game=game, joined=((user.id, user.display_name),))
 
         await self.moves.change(game_id, make)
         return await self.moves.table(game_id)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, NoReturn, Protocol, cast, runtime_checkable
 
 from i18n import translate
 from i18n.messages import Msg as Msg  # the engines' words, defined with the catalogues
@@ -61,6 +62,32 @@ class GameOver(GameError):
 
 class InvalidState(GameError):
     """A stored state failed validation on load."""
+
+
+@dataclass(frozen=True)
+class StoredState:
+    """How a game's state module tells what is wrong with a stored state, naming the game
+    (`title`): the faults its own checks find (`require`, `invalid`), and, while it reads one
+    (`loading`), a state malformed past them (a key missing, a value of the wrong type) rather
+    than the error it happened to cause."""
+
+    title: str
+
+    def invalid(self, message: str) -> NoReturn:
+        raise InvalidState(f"Stored {self.title} state is invalid: {message}.")
+
+    def require(self, condition: bool, message: str) -> None:
+        if not condition:
+            self.invalid(message)
+
+    @contextmanager
+    def loading(self) -> Iterator[None]:
+        try:
+            yield
+        except InvalidState:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise InvalidState(f"Stored {self.title} state is malformed: {exc!r}") from None
 
 
 # ----------------------------------------------------------------------------------------

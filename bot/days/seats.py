@@ -17,7 +17,7 @@ from bot import presenter
 from bot.changes import Change, End, LobbyChange, SeatSetting, Snapshot
 from bot.days.computer import computer_action, has_computer_player, is_computer
 from bot.days.options import MAX_COMPUTER_STEPS, PASS_VERBS, TIMEOUTS_BEFORE_COMPUTER, words
-from bot.days.storage import seat_write
+from bot.days.storage import seat_write, table_settings_write
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal
 from bot.locale import table_language
@@ -137,7 +137,10 @@ class ComputerSeats:
                 raise Refusal(words(lang, "computer_full", count=game.max_players))
             # Numbered after the highest still seated, so a removed one's number comes back.
             number = 1 + max((-p.user_id for p in table.players if p.computer), default=0)
-            return LobbyChange(table=table, game=game, joined=(-number, f"Computer {number}"), strength=strength)
+            # The table's strength, if set with it, is stored in the seat's own transaction.
+            settings = () if strength is None else (
+                table_settings_write(table.id, dict(await self.storage.days.table(table.id), strength=strength)),)
+            return LobbyChange(table=table, game=game, joined=((-number, f"Computer {number}"),), writes=settings)
 
         await self.moves.change(check_id(game_id), make)
         return await self.moves.table(game_id)

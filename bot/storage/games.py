@@ -204,22 +204,26 @@ class GamesRepository:
         await self.db.update("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def add_player(self, game_id: int, user_id: int, name: str) -> None:
-        async with self.db.transaction() as db:
-            await self._require_status(db, game_id, "lobby")
-            await db.execute(
-                "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
-                (game_id, user_id, name, _now()),
-            )
-            await self._touch(db, game_id)
+        await self.change_lobby(game_id, joined=[(user_id, name)])
 
-    async def remove_player(self, game_id: int, user_id: int, *, new_host_id: int | None) -> None:
-        """Leave a lobby; hands the lobby to `new_host_id` when given."""
+    async def change_lobby(self, game_id: int, *, joined: Sequence[tuple[int, str]] = (), left: int | None = None,
+                           new_host_id: int | None = None, writes: Sequence[Write] = ()) -> None:
+        """A lobby's change in one transaction: seats taken (`joined`: user id and name each) or
+        given up (`left`, handing the lobby to `new_host_id` when given), and `writes` (the lobby
+        message's edit it owes, the table's settings), so the message never misses a seat."""
         async with self.db.transaction() as db:
             await self._require_status(db, game_id, "lobby")
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            for user_id, name in joined:
+                await db.execute(
+                    "INSERT OR IGNORE INTO seats (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                    (game_id, user_id, name, _now()),
+                )
+            if left is not None:
+                await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, left))
             if new_host_id is not None:
                 await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (new_host_id, game_id))
             await self._touch(db, game_id)
+            await run_writes(db, writes)
 
     # --------------------------------------------------------------------------- changes
 

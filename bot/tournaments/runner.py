@@ -49,7 +49,7 @@ from bot.delivery.requests import Failure, attempt
 from bot.delivery.storage import notice_write
 from bot.errors import Refusal
 from bot.league.ratings import Rating
-from bot.moves import Moves
+from bot.moves import Moves, seating
 from bot.records import running_scores
 from bot.scheduler import Scheduler
 from bot.storage import GameRow, StaleVersion
@@ -814,16 +814,13 @@ class Tournaments:
         if game_id is None:
             # The table's first player hosts its game (a lobby seats its host): no one else sits there.
             first = table.players[0]
-            row = await self.storage.games.create_lobby(
+            row = await self.moves.open_lobby(
                 guild_id=tournament.guild_id, channel_id=thread_id, game=tournament.game, host_id=first,
                 host_name=names.get(first, "?"), options=tournament.options, lang=lang,
                 writes_for=lambda new_id: [table_settings_write(new_id, tournament.settings),
                                            game_link_write(tournament.id, table.round, table.number, new_id)])
             game_id = row.id
-        lobby = await self.moves.table(game_id)
-        for user_id in table.players:
-            if not lobby.has_player(user_id):
-                await self.storage.games.add_player(game_id, user_id, names.get(user_id, "?"))
+        await self.moves.change(game_id, seating([(user_id, names.get(user_id, "?")) for user_id in table.players]))
         await self.moves.change(game_id, self._starter(tournament, table))
         log.info("tournament=%s round=%s table=%s opened: game %s in thread %s", tournament.id, table.round,
                  table.number, game_id, thread_id)

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeGuard
+from typing import Any, TypeGuard
 
-from games.core import InvalidState
+from games.core import InvalidState, StoredState
 from games.gluecksritter.data import (
     CASTLE_TOWERS,
     CASTLE_WALLS,
@@ -167,7 +167,7 @@ def to_dict(state: GluecksritterState) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> GluecksritterState:
-    try:
+    with STORED.loading():
         _require(isinstance(data, Mapping), "not a mapping")
         _require(data.get("game") == "gluecksritter", "not a Die Glücksritter state")
         _require(data.get("version") == FORMAT_VERSION, f"unknown format version {data.get('version')!r}")
@@ -176,20 +176,12 @@ def from_dict(data: Mapping[str, Any]) -> GluecksritterState:
         state = GluecksritterState(**{key: data[key] for key in KEYS},
                                    consulted=int(data.get("consulted", 0))).clone()  # older states lack it
         _validate(state)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"Stored Die Glücksritter state is malformed: {exc!r}") from None
     return state
 
 
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        _invalid(message)
-
-
-def _invalid(message: str) -> NoReturn:
-    raise InvalidState(f"Stored Die Glücksritter state is invalid: {message}.")
+STORED = StoredState("Die Glücksritter")
+_require = STORED.require
+_invalid = STORED.invalid
 
 
 def _is_int(value: Any) -> TypeGuard[int]:

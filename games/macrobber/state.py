@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.core import InvalidState
+from games.core import InvalidState, StoredState
 from games.macrobber.data import (
     BUILDINGS,
     CUBES,
@@ -115,7 +115,7 @@ def to_dict(state: MacRobberState) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> MacRobberState:
-    try:
+    with STORED.loading():
         _require(isinstance(data, Mapping), "not a mapping")
         _require(data.get("game") == "macrobber", "not a Mac Robber state")
         _require(data.get("version") == FORMAT_VERSION, f"unknown format version {data.get('version')!r}")
@@ -123,10 +123,6 @@ def from_dict(data: Mapping[str, Any]) -> MacRobberState:
         _require(not missing, f"missing {', '.join(missing)}")
         state = MacRobberState(**{key: _copied(data[key]) for key in KEYS})
         _validate(state)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"Stored Mac Robber state is malformed: {exc!r}") from None
     return state
 
 
@@ -145,9 +141,8 @@ def _copied(value: Any) -> Any:
     return value
 
 
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise InvalidState(f"Stored Mac Robber state is invalid: {message}.")
+STORED = StoredState("Mac Robber")
+_require = STORED.require
 
 
 def _is_int(value: Any) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
-from games.core import InvalidState, Msg
+from games.core import InvalidState, Msg, StoredState
 from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
 from games.raubritter.tiles import (
     AREA_CHOICES,
@@ -115,23 +115,15 @@ def to_dict(state: RaubRitterState) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> RaubRitterState:
-    try:
+    with STORED.loading():
         state = _load(data)
         _validate(state)
-    except InvalidState:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"Stored Raub Ritter state is malformed: {exc!r}") from None
     return state
 
 
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        _invalid(message)
-
-
-def _invalid(message: str) -> NoReturn:
-    raise InvalidState(f"Stored Raub Ritter state is invalid: {message}.")
+STORED = StoredState("Raub Ritter")
+_require = STORED.require
+_invalid = STORED.invalid
 
 
 def _int(value: Any, what: str) -> int:

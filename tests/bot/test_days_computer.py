@@ -117,3 +117,13 @@ def test_without_suggest_the_computer_plays_a_uniformly_random_legal_move():
     legal = game.legal_actions(state, 1)
     picks = [computer_action(game, state, 1, random.Random(n)) for n in range(300)]
     assert set(picks) == set(legal)
+
+
+async def test_the_strength_given_with_a_computer_seat_is_the_tables_and_leaves_its_other_settings(world):
+    alice = world.player("alice")
+    await world.slash(alice, "game new", game="pipsbot", options="deadline=24h")
+
+    await world.slash(alice, "game computer", strength="strong")
+
+    assert world.query("SELECT strength, deadline FROM day_tables WHERE game_id = 1") == [("strong", 24 * 3600)]
+    assert "Computer 1" in world.latest().content

@@ -1,6 +1,7 @@
 """Opening a table, joining, leaving and starting: `/game new` and the lobby buttons."""
 from __future__ import annotations
 
+from bot import moves
 from tests.bot.harness import buttons, open_table, reply, seat_order, start_table
 
 
@@ -156,3 +157,21 @@ async def test_the_lobby_buttons_work_after_a_restart(world):
     await world.click(alice, world.latest(), label="Start")
 
     assert world.stored(1).status == "active"
+
+
+async def test_a_crash_while_storing_a_join_leaves_no_seat_the_lobby_message_does_not_show(world, monkeypatch):
+    alice, bob = world.player("alice"), world.player("bob")
+    await open_table(world, alice)
+
+    # The bot dies while it stores the lobby message's edit the join owes: the seat and the
+    # edit are one transaction, so neither is kept.
+    monkeypatch.setattr(moves, "lobby_write", lambda game_id, message_id: ("INSERT INTO no_such_table VALUES (1)", ()))
+    await world.click(bob, world.latest(), label="Join")
+    monkeypatch.undo()
+    await world.restart()
+
+    assert set(world.seats(1)) == {alice.id}
+    assert "**Bob**" not in world.latest().content
+    await world.click(bob, world.latest(), label="Join")
+    assert set(world.seats(1)) == {alice.id, bob.id}
+    assert "**Alice**, **Bob**" in world.latest().content
