@@ -207,6 +207,13 @@ class Moves:
                 guild_id=guild_id, channel_id=channel_id, game=game, host_id=host_id, host_name=host_name,
                 options=dict(options), lang=lang, writes_for=writes_for)
 
+    async def withdraw_lobby(self, game_id: int, reason: str) -> None:
+        """A lobby whose message could not be sent: nobody saw it, so it ends with nothing owed
+        and its channel is free for the next try."""
+        async with self.work():
+            async with self.lock(game_id):
+                await self.storage.games.end_game(game_id, status="abandoned", result={"reason": reason})
+
     async def change(self, game_id: int, make: Callable[[GameRow, Game], Awaitable[Change | None]], *,
                      interaction: discord.Interaction | None = None) -> Done | None:
         """Under the game's lock: `make` looks at the game and returns the change to make (or

@@ -98,8 +98,7 @@ class Tables:
                                          allowed_mentions=discord.AllowedMentions.none())
         except BaseException:
             # No lobby message, no lobby: the channel stays free for the next try.
-            await self.storage.games.end_game(table.id, status="abandoned",
-                                              result={"reason": "The lobby was never shown."})
+            await self.moves.withdraw_lobby(table.id, "The lobby was never shown.")
             raise
         await self.storage.games.set_lobby_message(table.id, message.id)
         log.info("lobby game=%s channel=%s user=%s opened %s options=%s", table.id, channel_id, host.id,

@@ -26,6 +26,14 @@ def check_table_permissions(interaction: discord.Interaction) -> None:
                          permissions=permission_names(missing, user_language(interaction)))
 
 
+def refused_here(interaction: discord.Interaction) -> Refusal:
+    """Discord refused the lobby message though the interaction said the bot may post: which
+    permission went is not known, so the answer names every one a table needs."""
+    needed = missing_permissions(discord.Permissions.none(), in_thread=in_thread(interaction))
+    return Refusal.of("bot.errors.new_missing_permissions",
+                      permissions=permission_names(needed, user_language(interaction)))
+
+
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week, Discord's longest: a game over days keeps its thread in the list
 
@@ -84,9 +92,11 @@ class LobbyCog(FeatureCog):
                 channel, guild_id=guild_id, channel_id=channel.id, host=interaction.user,
                 game_name=game, options_text=options, lang=lang,
             )
-        except BaseException:
+        except BaseException as error:
             if opened is not None:  # no table, no thread
                 await opened.delete()
+            if isinstance(error, discord.Forbidden):  # a permission taken away since Discord's check above
+                raise refused_here(interaction) from None
             raise
         text = i18n.t(reply_lang, "bot.records.table_open", id=table.id,
                       language=i18n.t(reply_lang, f"bot.records.language.{lang}"))

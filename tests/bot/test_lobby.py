@@ -175,3 +175,20 @@ async def test_a_crash_while_storing_a_join_leaves_no_seat_the_lobby_message_doe
     await world.click(bob, world.latest(), label="Join")
     assert set(world.seats(1)) == {alice.id, bob.id}
     assert "**Alice**, **Bob**" in world.latest().content
+
+
+async def test_a_lobby_discord_refuses_to_show_frees_the_channel_for_the_next_try(world, monkeypatch):
+    from tests.bot.hostile import HostileDiscord
+    alice = world.player("alice")
+    hostile = HostileDiscord(world, monkeypatch)
+    hostile.fail("POST", "/channels/*/messages", 403, code=50013)
+
+    refused = await world.slash(alice, "game new", game="pips")
+
+    assert refused.ephemeral and "I can't host a game here" in reply(refused).content
+    assert "Send Messages" in reply(refused).content
+    assert world.stored(1).status == "abandoned" and world.bot_messages() == []
+    hostile.clear()
+    again = await world.slash(alice, "game new", game="pips")
+    assert again.ephemeral and "game #2" in reply(again).content
+    assert world.stored(2).status == "lobby" and "Pips" in world.latest().content
