@@ -67,6 +67,11 @@ def build_view(game: MacRobber, state: MacRobberState, seat: int | None) -> dict
             private["tossed"] = sorted(state.exchange)
         if raid is not None and raid["attacker"] == seat and raid["a_card"] is not None:
             private["face_down"] = raid["a_card"]
+        # Whether the seat decides from its hand now (a discard, a raid card, cards to exchange):
+        # that decision is its DM's, which shows the table around the hand and is kept current
+        # while it is open. Otherwise its DM shows the hand alone: the table would go stale in it.
+        private["deciding"] = seat in view["to_act"] and bool(
+            state.owed[seat] or state.phase in ("combat", "exchange"))
         view["private"] = private
     return view
 

@@ -10,6 +10,7 @@ import pytest
 
 from games import REGISTRY
 from i18n import translate
+from renderers.macrobber import hand_alone
 from tests.bot.harness import (
     bot_factory,
     latest_dm_with_moves,
@@ -42,7 +43,7 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
     names = dict(world.query("SELECT seat, name FROM seats WHERE game_id = ?", (game_id,)))
     bold = [f"**{names[seat]}**" for seat in range(players)]
     rng = random.Random(4)
-    checked = pictures = 0
+    checked = pictures = alone = 0
     for _ in range(moves):
         if world.stored(game_id).status != "active":
             break
@@ -58,6 +59,11 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
                 # Nothing to decide in it: it does not say who must act (that would go stale).
                 assert not any(word in dms[-1].content for word in (" must ", " chooses ", "choosing")), \
                     dms[-1].content
+                png = world.png(dms[-1])
+                if name == "macrobber" and png is not None:
+                    # Nor does its picture: the seat's cards alone, nothing of the table to go stale.
+                    assert all(hand_alone(drawn) for drawn in renderer.views_of[png]), person.name
+                    alone += 1
                 continue
             view = game.view(state, seats[person.id])
             status = translate(view["status"], "en", bold)
@@ -73,6 +79,7 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
                 pictures += 1
     assert checked >= 10, checked
     assert pictures >= 5, pictures
+    assert alone >= 5 or name != "macrobber", alone
 
 
 async def test_another_players_choice_keeps_the_cards_a_player_has_tapped(world, renderer):
