@@ -851,6 +851,27 @@ def test_private_summary_names_documents_and_what_is_armed():
     assert "private" not in GAME.view(state, None) and GAME.view(state, 1)["private"]["hand"] == []
 
 
+def test_the_choice_so_far_is_said_plainly_in_both_languages():
+    """A document tapped before any card: the line says that no card is picked yet, and the
+    confirmed choice names the document played ('with', not 'documents: no document')."""
+    state = fresh(3)
+    give_document(state, 0, "grant")
+    state, events = act(state, 0, "doc grant")
+    line = next(event.text for event in events if event.seat == 0)
+    assert translate(line, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Your choice so far: no action card yet, with Royal Grant.")
+    assert translate(line, "de", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Deine Wahl bisher: noch keine Aktionskarte, dazu Königliche Zuwendung.")
+    state, _ = act(state, 1, "play 1,2")
+    summary = GAME.view(state, 1)["private"]["summary"]
+    assert translate(summary, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "You hold no documents. Your choice: 1 Brother Jacob and 2 Farmer Johann, with no document. "
+        "You can change it until the last player confirms.")
+    assert translate(summary, "de", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Du hast keine Urkunden. Deine Wahl: 1 Bruder Jakob und 2 Bauer Johann, dazu keine Urkunde. "
+        "Du kannst sie ändern, bis alle bestätigt haben.")
+
+
 def test_pardon_and_ransom_together_cost_nothing():
     state = fresh(3)
     state.dungeon[0] = True
