@@ -853,7 +853,9 @@ def test_private_summary_names_documents_and_what_is_armed():
 
 def test_the_choice_so_far_is_said_plainly_in_both_languages():
     """A document tapped before any card: the line says that no card is picked yet, and the
-    confirmed choice names the document played ('with', not 'documents: no document')."""
+    confirmed choice names the document played ('with', not 'documents: no document'). The
+    summary says nothing of changing it: it stays in the DM once the decision is over (the DM's
+    button offers the change while it may be made)."""
     state = fresh(3)
     give_document(state, 0, "grant")
     state, events = act(state, 0, "doc grant")
@@ -865,11 +867,9 @@ def test_the_choice_so_far_is_said_plainly_in_both_languages():
     state, _ = act(state, 1, "play 1,2")
     summary = GAME.view(state, 1)["private"]["summary"]
     assert translate(summary, "en", ["Ann", "Bo", "Cy"], strict=True) == (
-        "You hold no documents. Your choice: 1 Brother Jacob and 2 Farmer Johann, with no document. "
-        "You can change it until the last player confirms.")
+        "You hold no documents. Your choice: 1 Brother Jacob and 2 Farmer Johann, with no document.")
     assert translate(summary, "de", ["Ann", "Bo", "Cy"], strict=True) == (
-        "Du hast keine Urkunden. Deine Wahl: 1 Bruder Jakob und 2 Bauer Johann, dazu keine Urkunde. "
-        "Du kannst sie ändern, bis alle bestätigt haben.")
+        "Du hast keine Urkunden. Deine Wahl: 1 Bruder Jakob und 2 Bauer Johann, dazu keine Urkunde.")
 
 
 def test_pardon_and_ransom_together_cost_nothing():
