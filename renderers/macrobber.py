@@ -126,8 +126,8 @@ def hand_alone(view: View) -> bool:
     """Whether a seat's image is its cards alone: it decides nothing from its hand now, so its DM
     is not kept current with the table (bot.turns), and a board in it would go stale (who must
     act, the cards and points of the others). The board is the channel's."""
-    private = view.get("private")
-    return bool(private) and private_shown(view) and not private.get("deciding", True)
+    private = view.get("private") or {}
+    return private_shown(view) and not private.get("deciding", True)
 
 
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:

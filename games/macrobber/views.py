@@ -62,7 +62,7 @@ def build_view(game: MacRobber, state: MacRobberState, seat: int | None) -> dict
     if seat is not None and 0 <= seat < state.seats:
         hand = sorted(state.hands[seat])
         summary = msg(P + "private.hand", cards=hand) if hand else msg(P + "private.no_cards")
-        private = {"summary": summary.to_json(), "hand": hand}
+        private: dict[str, Any] = {"summary": summary.to_json(), "hand": hand}
         if seat == state.active:
             private["tossed"] = sorted(state.exchange)
         if raid is not None and raid["attacker"] == seat and raid["a_card"] is not None:
