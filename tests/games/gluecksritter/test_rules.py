@@ -872,6 +872,26 @@ def test_the_choice_so_far_is_said_plainly_in_both_languages():
         "Du hast keine Urkunden. Deine Wahl: 1 Bruder Jakob und 2 Bauer Johann, dazu keine Urkunde.")
 
 
+def test_a_knight_in_the_dungeon_is_said_with_the_ransom_as_set_now():
+    """While choosing, a player whose Black Knight is in the dungeon reads whether the choice
+    ransoms him: the ransom toggle's state, not only its button."""
+    state = fresh(3)
+    state.dungeon[0] = True
+    names = ["Ann", "Bo", "Cy"]
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert translate(summary, "en", names, strict=True) == (
+        "You hold no documents. Your Black Knight stays in the dungeon unless you ransom him (4 Ducats).")
+    assert translate(summary, "de", names, strict=True) == (
+        "Du hast keine Urkunden. Dein Schwarzer Ritter bleibt im Kerker, wenn du ihn nicht freikaufst (4 Dukaten).")
+    state, _ = act(state, 0, "ransom")
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert translate(summary, "en", names, strict=True) == (
+        "You hold no documents. You ransom your Black Knight from the dungeon for 4 Ducats.")
+    assert translate(summary, "de", names, strict=True) == (
+        "Du hast keine Urkunden. Du kaufst deinen Schwarzen Ritter für 4 Dukaten aus dem Kerker frei.")
+    assert "dungeon" not in translate(GAME.view(state, 1)["private"]["summary"], "en", names)
+
+
 def test_pardon_and_ransom_together_cost_nothing():
     state = fresh(3)
     state.dungeon[0] = True
