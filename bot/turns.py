@@ -17,6 +17,7 @@ from typing import Any
 from bot import presenter
 from bot.changes import Change, Done, End, LobbyChange, Move, Note, Replace, Repost, SeatSetting, Start, Undo, states
 from bot.choices import label_names, private_delta, public_choices
+from bot.delivery.content import has_picture
 from bot.delivery.storage import DmRow, Owed, OwedDm
 from bot.locale import table_language
 from bot.storage import GameRow
@@ -230,12 +231,13 @@ def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow]) -> dict[int
     if isinstance(change, Move):
         # What an open DM says of the table (who still must act) stays current while its
         # decision is open (it offers moves: a choice to make, or one that may still be
-        # changed): "Alice and Bob must discard" is edited once Alice has discarded. Its picture
-        # stays as it is when the seat's own part of it did not change (bot.delivery.dms: the
-        # table is the channel's). A DM whose decision is over keeps what it showed (it is
-        # history: it lost its buttons above).
+        # changed): "Alice and Bob must discard" is edited once Alice has discarded. Its picture,
+        # which draws the seat's whole view, is edited too when that view changed though the
+        # words did not (a player who discarded one of two cards holds one card fewer). A DM
+        # whose decision is over keeps what it showed (it is history: it lost its buttons above).
         for seat, row in dm_rows.items():
-            if row.buttons and seat not in dms and _dm_words_change(game, before, after, seat):
+            if row.buttons and seat not in dms and (_dm_words_change(game, before, after, seat)
+                                                    or _dm_picture_changes(game, before, after, seat)):
                 dms[seat] = OwedDm()
     return dms
 
@@ -318,6 +320,13 @@ def _dm_words_change(game: Game | Remembering, before: Any, after: Any, seat: in
     return (game.view(before, seat)["status"] != game.view(after, seat)["status"]
             or (seat in game.to_act(before)) != (seat in game.to_act(after))
             or game.legal_actions(before, seat) != game.legal_actions(after, seat))
+
+
+def _dm_picture_changes(game: Game | Remembering, before: Any, after: Any, seat: int) -> bool:
+    """Whether an open DM's picture changes: it has one, and the seat's view it is drawn from
+    (`bot.delivery.content.picture_key`) changed."""
+    view = game.view(after, seat)
+    return view != game.view(before, seat) and has_picture(view, game.view(after, None))
 
 
 def _text_json(text: Any) -> Any:

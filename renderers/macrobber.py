@@ -16,7 +16,8 @@ number disc, the Biggest Following flag, name, courtyard cubes with their counts
 score; six estate places drawn as meadows with cattle, castle or monastery, and in words the start
 player and who must act now or has won); the raid of this turn round by round (or, labelled, the
 previous turn's with its outcome); at the bottom a band with the legend, or on a seat's own image
-its raid cards, large.
+its raid cards, large. A seat's image while it decides nothing from its hand is its raid cards
+alone (`hand_alone`).
 """
 from __future__ import annotations
 
@@ -84,7 +85,15 @@ COURTYARD_X = 300  # a clan's courtyard starts here on its panel's top line (the
 ESTATE_STEP = 88   # six estate places of 82 px: "free" keeps its 40 px
 
 
+HAND_ALONE_HEIGHT = BAND + 2 * MARGIN
+"""A seat's image while it decides nothing from its hand: its cards alone (`hand_alone`)."""
+
+
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
+    if hand_alone(view):
+        image = Image.new("RGB", (WIDTH, HAND_ALONE_HEIGHT), BACKGROUND)
+        _hand(_Canvas(image), view["private"], lang, MARGIN)
+        return to_palette(image, _palette())
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = _Canvas(image)
     who = seat_names(names, view["seats"])
@@ -108,8 +117,17 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
 
 def private_layout(view: View, lang: str) -> bool:
     """What the board above the bottom band depends on of a view: nothing (the band holds a
-    seat's cards or the public legend), so renderers.render_pngs draws it once for all views."""
-    return True
+    seat's cards or the public legend), so renderers.render_pngs draws it once for all views;
+    only a seat's image of its cards alone has no board."""
+    return not hand_alone(view)
+
+
+def hand_alone(view: View) -> bool:
+    """Whether a seat's image is its cards alone: it decides nothing from its hand now, so its DM
+    is not kept current with the table (bot.turns), and a board in it would go stale (who must
+    act, the cards and points of the others). The board is the channel's."""
+    private = view.get("private") or {}
+    return private_shown(view) and not private.get("deciding", True)
 
 
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:

@@ -62,10 +62,15 @@ def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: 
     its language), or None when its DM has no picture (nothing private to show). An edit of the
     DM draws its picture again only when this changed, so the table it shows (who is still
     choosing, who must discard) is never older than the DM's words."""
-    private = private_delta(view, public)
-    if not private or not private_shown(view):
+    if not has_picture(view, public):
         return None
     return hash(repr((view, lang, tuple(names))))
+
+
+def has_picture(view: dict[str, Any], public: dict[str, Any]) -> bool:
+    """Whether a seat's DM carries a picture: only when it shows something of the seat's own
+    (the public board is in the channel)."""
+    return bool(private_delta(view, public)) and private_shown(view)
 
 
 def buttons_key(view: discord.ui.View | None) -> int:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import Msg, SeatRef, msg
 from games.gluecksritter.data import DOCUMENT_ORDER as _ORDER
-from games.gluecksritter.data import DUCAT_CARDS, TOWERS_IN_GAME, WALLS_IN_GAME
+from games.gluecksritter.data import DUCAT_CARDS, RANSOM, TOWERS_IN_GAME, WALLS_IN_GAME
 from games.gluecksritter.state import GluecksritterState
 
 if TYPE_CHECKING:
@@ -83,6 +83,10 @@ def build_view(game: Gluecksritter, state: GluecksritterState, seat: int | None)
             cards = [msg(P + "card.label", number=c, name=msg(P + f"field.{c}")) for c in choice["cards"]]
             docs = [msg(P + "doc." + d) for d in choice["docs"]] or msg(P + "word.no_document")
             summary = msg(P + "private.confirmed", summary=summary, cards=cards, docs=docs)
+        if state.phase == "choose" and state.dungeon[seat]:
+            # The ransom is a toggle of the choice: say which way it is set now.
+            summary = msg(P + ("private.ransom" if choice["ransom"] else "private.in_dungeon"), summary=summary,
+                          price=RANSOM)
         view["private"] = {
             "summary": summary.to_json(),
             "hand": hand,

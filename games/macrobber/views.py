@@ -62,11 +62,16 @@ def build_view(game: MacRobber, state: MacRobberState, seat: int | None) -> dict
     if seat is not None and 0 <= seat < state.seats:
         hand = sorted(state.hands[seat])
         summary = msg(P + "private.hand", cards=hand) if hand else msg(P + "private.no_cards")
-        private = {"summary": summary.to_json(), "hand": hand}
+        private: dict[str, Any] = {"summary": summary.to_json(), "hand": hand}
         if seat == state.active:
             private["tossed"] = sorted(state.exchange)
         if raid is not None and raid["attacker"] == seat and raid["a_card"] is not None:
             private["face_down"] = raid["a_card"]
+        # Whether the seat decides from its hand now (a discard, a raid card, cards to exchange):
+        # that decision is its DM's, which shows the table around the hand and is kept current
+        # while it is open. Otherwise its DM shows the hand alone: the table would go stale in it.
+        private["deciding"] = seat in view["to_act"] and bool(
+            state.owed[seat] or state.phase in ("combat", "exchange"))
         view["private"] = private
     return view
 

@@ -10,6 +10,7 @@ import pytest
 
 from games import REGISTRY
 from i18n import translate
+from renderers.macrobber import hand_alone
 from tests.bot.harness import (
     bot_factory,
     latest_dm_with_moves,
@@ -42,7 +43,7 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
     names = dict(world.query("SELECT seat, name FROM seats WHERE game_id = ?", (game_id,)))
     bold = [f"**{names[seat]}**" for seat in range(players)]
     rng = random.Random(4)
-    checked = pictures = 0
+    checked = pictures = alone = 0
     for _ in range(moves):
         if world.stored(game_id).status != "active":
             break
@@ -58,6 +59,11 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
                 # Nothing to decide in it: it does not say who must act (that would go stale).
                 assert not any(word in dms[-1].content for word in (" must ", " chooses ", "choosing")), \
                     dms[-1].content
+                png = world.png(dms[-1])
+                if name == "macrobber" and png is not None:
+                    # Nor does its picture: the seat's cards alone, nothing of the table to go stale.
+                    assert all(hand_alone(drawn) for drawn in renderer.views_of[png]), person.name
+                    alone += 1
                 continue
             view = game.view(state, seats[person.id])
             status = translate(view["status"], "en", bold)
@@ -68,9 +74,12 @@ async def test_an_open_dm_shows_who_must_act_as_it_is_now(world, renderer, name,
                 now = (view["to_act"], view["status"])
                 assert now in [(drawn["to_act"], drawn["status"]) for drawn in renderer.views_of[png]], \
                     f"{person.name}'s DM pictures who acts as it was"
+                # The rest of the table it shows too (a player's cards after a discard, say).
+                assert view in renderer.views_of[png], f"{person.name}'s DM pictures the table as it was"
                 pictures += 1
     assert checked >= 10, checked
     assert pictures >= 5, pictures
+    assert alone >= 5 or name != "macrobber", alone
 
 
 async def test_another_players_choice_keeps_the_cards_a_player_has_tapped(world, renderer):
@@ -109,3 +118,35 @@ async def test_another_players_choice_keeps_the_cards_a_player_has_tapped(world,
     state = game.from_dict(world.stored_state(game_id))
     mine = game.view(state, seats[anna.id])["private"]["choice"]
     assert sorted(mine["cards"]) == [3, 5], mine
+
+
+async def test_a_discard_of_one_of_two_cards_is_in_every_open_dms_picture(world, renderer):
+    """Mac Robber: Alice and Bob must discard, Alice two cards. She discards one: every DM still
+    open (hers and Bob's say the same words as before) pictures her with one card fewer."""
+    game = REGISTRY["macrobber"]
+    people = [world.player(person) for person in NAMES[:4]]
+    game_id = await start_table(world, *people, game="macrobber")
+    seats = world.seats(game_id)
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(120):
+        if world.stored(game_id).status != "active" or seen >= 4:
+            break
+        before = game.view(game.from_dict(world.stored_state(game_id)), None)["players"]
+        await take_turn(world, to_act(world, people)[0], rng)
+        state = game.from_dict(world.stored_state(game_id))
+        after = game.view(state, None)["players"]
+        discarders = [seat for seat, (was, now) in enumerate(zip(before, after))
+                      if now["owed"] and now["cards"] == was["cards"] - 1]
+        if world.stored(game_id).status != "active" or not discarders:
+            continue
+        for person in people:
+            dms = world.dms(person)
+            png = world.png(dms[-1]) if dms and offers_moves(dms[-1]) else None
+            if png is None:  # no decision open, or nothing of the seat's own to picture
+                continue
+            drawn = [view["players"][discarders[0]]["cards"] for view in renderer.views_of[png]]
+            assert after[discarders[0]]["cards"] in drawn, f"{person.name}'s DM pictures the cards held before"
+            assert game.view(state, seats[person.id]) in renderer.views_of[png]
+            seen += 1
+    assert seen >= 2, seen

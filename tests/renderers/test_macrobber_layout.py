@@ -15,7 +15,7 @@ from games import REGISTRY
 from i18n import t, translate
 from renderers import render_image
 from renderers.common import MIN_MARK, MIN_TEXT, recording_texts
-from renderers.macrobber import PRIVATE_TOP
+from renderers.macrobber import HAND_ALONE_HEIGHT, PRIVATE_TOP, hand_alone
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["macrobber"]
@@ -50,6 +50,12 @@ def _texts(view, lang, names=NAMES):
     return image, records
 
 
+def _hand_top(view):
+    """Where a seat's cards begin on its image: the band under the board, or the top of its
+    image of the cards alone."""
+    return 0 if hand_alone(view) else PRIVATE_TOP
+
+
 def _shows_last_raid(view):
     return bool(view["raid"]) and not view["raid"]["open"] and any(
         r.text.startswith("Last raid") for r in _texts(view, "en")[1])
@@ -72,8 +78,9 @@ def test_busiest_boards_keep_the_phone_standard(name, lang):
     assert GAME.view(state, None)["over"] == (name == "end")
     for names in (NAMES, WIDE_NAMES):
         for seat in (None, *range(5)):
-            image, records = _texts(GAME.view(state, seat), lang, names)
-            assert image.size == (1080, 1350)
+            view = GAME.view(state, seat)
+            image, records = _texts(view, lang, names)
+            assert image.size == ((1080, HAND_ALONE_HEIGHT) if hand_alone(view) else (1080, 1350))
             assert records and readable_problems(records, image.size) == [], (seat, names)
 
 
@@ -109,7 +116,7 @@ def test_the_marks_in_pieces_keep_the_standard_and_nothing_is_covered(name, lang
             render_image(own, NAMES, lang)
         assert mark_problems(records) == [], seat
         assert covered_texts(drawn) == [], seat
-        cards = [r for r in records if r.mark and r.box[1] >= PRIVATE_TOP]
+        cards = [r for r in records if r.mark and r.box[1] >= _hand_top(own)]
         assert len(cards) == len(own["private"]["hand"]), seat
 
 
@@ -336,7 +343,7 @@ def test_the_dm_image_draws_the_hand_as_large_cards():
             if not hand:
                 continue
             image, records = _texts(view, "de")
-            cards = [r for r in records if r.box[1] > 1100 and r.text.isdigit()]
+            cards = [r for r in records if r.box[1] >= _hand_top(view) and r.text.isdigit()]
             assert sorted(int(r.text) for r in cards) == sorted(hand)
             assert min(r.size for r in cards) >= 64 > MIN_TEXT
             assert readable_problems(records, image.size) == []
@@ -414,3 +421,26 @@ def test_no_word_is_cut_on_five_clan_boards(lang):
         for seat in (None, 0):
             _, records = _texts(GAME.view(state, seat), lang)
             assert not [r.text for r in records if "…" in r.text and not any(n in r.text for n in NAMES)]
+
+
+def test_a_seat_sees_the_table_with_its_cards_only_while_it_decides_from_them():
+    """A seat's image shows the board above its cards while it decides from its hand (a discard,
+    a raid card, cards to exchange: its DM's decision, kept current while open); otherwise it is
+    its cards alone, large, with nothing of the table that would go stale in a DM."""
+    from_hand = {"discard", "play", "toss", "draw"}
+    seen = {True: 0, False: 0}
+    for state in STATES[::3]:
+        for seat in range(5):
+            view = GAME.view(state, seat)
+            if not view["private"]["hand"]:
+                continue
+            deciding = any(action.verb in from_hand for action in GAME.legal_actions(state, seat))
+            image, records = _texts(view, "en")
+            assert (image.size == (1080, 1350)) == deciding, (seat, view["status"])
+            seen[deciding] += 1
+            if not deciding:
+                cards = [r for r in records if r.text.isdigit()]
+                assert sorted(int(r.text) for r in cards) == sorted(view["private"]["hand"])
+                assert min(r.size for r in cards) >= 64 and readable_problems(records, image.size) == []
+                assert not any(name in r.text for r in records for name in NAMES)  # no clan, no status
+    assert min(seen.values()) >= 10, seen

@@ -851,6 +851,47 @@ def test_private_summary_names_documents_and_what_is_armed():
     assert "private" not in GAME.view(state, None) and GAME.view(state, 1)["private"]["hand"] == []
 
 
+def test_the_choice_so_far_is_said_plainly_in_both_languages():
+    """A document tapped before any card: the line says that no card is picked yet, and the
+    confirmed choice names the document played ('with', not 'documents: no document'). The
+    summary says nothing of changing it: it stays in the DM once the decision is over (the DM's
+    button offers the change while it may be made)."""
+    state = fresh(3)
+    give_document(state, 0, "grant")
+    state, events = act(state, 0, "doc grant")
+    line = next(event.text for event in events if event.seat == 0)
+    assert translate(line, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Your choice so far: no action card yet, with Royal Grant.")
+    assert translate(line, "de", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Deine Wahl bisher: noch keine Aktionskarte, dazu Königliche Zuwendung.")
+    state, _ = act(state, 1, "play 1,2")
+    summary = GAME.view(state, 1)["private"]["summary"]
+    assert translate(summary, "en", ["Ann", "Bo", "Cy"], strict=True) == (
+        "You hold no documents. Your choice: 1 Brother Jacob and 2 Farmer Johann, with no document.")
+    assert translate(summary, "de", ["Ann", "Bo", "Cy"], strict=True) == (
+        "Du hast keine Urkunden. Deine Wahl: 1 Bruder Jakob und 2 Bauer Johann, dazu keine Urkunde.")
+
+
+def test_a_knight_in_the_dungeon_is_said_with_the_ransom_as_set_now():
+    """While choosing, a player whose Black Knight is in the dungeon reads whether the choice
+    ransoms him: the ransom toggle's state, not only its button."""
+    state = fresh(3)
+    state.dungeon[0] = True
+    names = ["Ann", "Bo", "Cy"]
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert translate(summary, "en", names, strict=True) == (
+        "You hold no documents. Your Black Knight stays in the dungeon unless you ransom him (4 Ducats).")
+    assert translate(summary, "de", names, strict=True) == (
+        "Du hast keine Urkunden. Dein Schwarzer Ritter bleibt im Kerker, wenn du ihn nicht freikaufst (4 Dukaten).")
+    state, _ = act(state, 0, "ransom")
+    summary = GAME.view(state, 0)["private"]["summary"]
+    assert translate(summary, "en", names, strict=True) == (
+        "You hold no documents. You ransom your Black Knight from the dungeon for 4 Ducats.")
+    assert translate(summary, "de", names, strict=True) == (
+        "Du hast keine Urkunden. Du kaufst deinen Schwarzen Ritter für 4 Dukaten aus dem Kerker frei.")
+    assert "dungeon" not in translate(GAME.view(state, 1)["private"]["summary"], "en", names)
+
+
 def test_pardon_and_ransom_together_cost_nothing():
     state = fresh(3)
     state.dungeon[0] = True
