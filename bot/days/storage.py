@@ -83,9 +83,16 @@ class DaysRepository:
 
     async def seats(self, game_id: int) -> dict[int, dict[str, Any]]:
         """seat -> {since, computer, timeouts} for the seats that have a row."""
-        return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
-                for r in await self.db.rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
-                                            (game_id,))}
+        return self.seats_from(await self.db.rows(*self.seats_read(game_id)))
+
+    @staticmethod
+    def seats_read(game_id: int) -> Write:
+        """The read behind `seats`, to read with others at once (`seats_from` its rows)."""
+        return "SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?", (game_id,)
+
+    @staticmethod
+    def seats_from(rows: Iterable[Any]) -> dict[int, dict[str, Any]]:
+        return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]} for r in rows}
 
     async def set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         await self.db.apply(seat_write(game_id, seat, **fields))

@@ -97,22 +97,55 @@ async def test_a_games_timers_are_replaced_whole(storage):
     assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
-async def test_a_run_of_one_statement_is_one_hand_over_and_writes_keep_their_order(storage, monkeypatch):
-    """A change's writes go to the database's thread a run of one statement at a time (a row
-    for each seat), and still in their order: each seat's row is made before its wait is set."""
-    game_id = await started_game(storage)
+def count_hand_overs(storage: Storage, monkeypatch) -> list[str]:
+    """The names of the functions the store hands to aiosqlite's thread from now on (each
+    statement, fetch, BEGIN and COMMIT that goes through aiosqlite is one)."""
     connection = storage.database.connection
     handed: list[str] = []
-    for name in ("execute", "executemany"):
-        original = getattr(connection, name)
-        monkeypatch.setattr(connection, name, lambda sql, *args, original=original, name=name:
-                            handed.append(name) or original(sql, *args))
+    original = connection._execute
 
-    await storage.apply(timers_writes(game_id, {0: 100, 1: 200}, [(0, "reminder", 1000), (1, "deadline", 2000)]))
+    async def counted(fn, *args, **kwargs):
+        handed.append(getattr(fn, "__name__", repr(fn)))
+        return await original(fn, *args, **kwargs)
 
-    assert handed == ["execute", "executemany", "executemany", "execute", "executemany", "execute"]
-    assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [100, 200]
-    assert await storage.days.timers(game_id) == [(0, "reminder", 1000), (1, "deadline", 2000)]
+    monkeypatch.setattr(connection, "_execute", counted)
+    return handed
+
+
+async def test_a_change_is_one_hand_over_and_its_writes_keep_their_order(storage, monkeypatch):
+    """A change's transaction goes to the database's thread whole (BEGIN, the compare-and-swap,
+    the log row, every write, COMMIT), and its writes still in their order: each seat's row is
+    made before its wait is set."""
+    game_id = await started_game(storage)
+    handed = count_hand_overs(storage, monkeypatch)
+
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                      writes=timers_writes(game_id, {0: 100, 1: 200},
+                                                           [(0, "reminder", 1000), (1, "deadline", 2000)]))
+    assert handed == ["_batch_here"]
+    await storage.apply(timers_writes(game_id, {0: 300, 1: None}, [(0, "reminder", 3000)]))
+    assert handed == ["_batch_here"] * 2
+
+    assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [300, None]
+    assert await storage.days.timers(game_id) == [(0, "reminder", 3000)]
+    assert (await storage.games.get_game(game_id)).version == 1
+
+
+async def test_a_change_whose_write_fails_is_not_stored_at_all(storage):
+    """A statement that fails anywhere in a change's batch rolls back the whole change: the
+    version, the state, the log row and the writes before it; the store goes on."""
+    game_id = await started_game(storage)
+    failing = ("INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (999, 1, 'x', 0)", ())  # no game 999
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                          writes=[*timers_writes(game_id, {0: 100}, [(0, "reminder", 1000)]),
+                                                  failing])
+    table = await storage.games.get_game(game_id)
+    assert (table.version, table.state) == (0, {"n": 0})
+    assert await storage.games.actions(game_id) == []
+    assert await storage.days.timers(game_id) == []
+    assert await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll",
+                                             state={"n": 1}) == 1
 
 
 async def test_a_state_read_back_has_the_digest_its_moves_are_kept_by(storage):
