@@ -86,6 +86,30 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     assert await storage.delivery.owed_games() == []
 
 
+async def test_a_board_sent_for_a_turn_that_is_over_loses_its_buttons(storage):
+    """A board message sent while a move began the next turn: the open turn is still owed its
+    own message, and the one sent becomes history (its buttons stripped)."""
+    game_id = await started_game(storage)
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                      writes=[new_turn_write(game_id, lines=["a"], pings=[])])
+    assert await storage.delivery.board_posting(game_id, 1) == 1
+    await storage.games.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
+                                      writes=[new_turn_write(game_id, lines=["b"], pings=[])])
+    assert await storage.delivery.board_posting(game_id, 2) == 1  # the unanswered post's turn
+
+    assert await storage.delivery.board_delivered(game_id, message_id=501, version=1, turn=1) is False
+    table = await storage.games.get_game(game_id)
+    assert (table.board_message_id, table.board_owed, table.turn_number) == (None, True, 2)
+    assert [(kind, payload) for _, kind, payload in await storage.delivery.deliveries(game_id)] == [
+        ("close", {"message_id": 501, "lines": None})]
+    assert await storage.delivery.board_posting(game_id, 2) == 2  # nothing unanswered any more
+
+    assert await storage.delivery.board_delivered(game_id, message_id=502, version=2, turn=2) is True
+    table = await storage.games.get_game(game_id)
+    assert (table.board_message_id, table.board_owed, table.board_turn) == (502, False, 2)
+    assert len(await storage.delivery.deliveries(game_id)) == 1
+
+
 async def test_a_games_timers_are_replaced_whole(storage):
     """What `bot.days` stores after every change: each seat's wait and the game's timers."""
     game_id = await started_game(storage)
