@@ -287,8 +287,8 @@ class Database:
     async def held_batch(self, statements: Sequence[Write], *, transaction: bool = True,
                          guarded: bool = False) -> list[Answer] | None:
         """`batch`; the caller holds `lock`."""
-        if isinstance(self.connection, aiosqlite.Connection):
-            connection = self.connection
+        connection: Any = self.connection  # aiosqlite's, or one that speaks its part (bot.postgres)
+        if isinstance(connection, aiosqlite.Connection):
             # aiosqlite has no public call for a function of ours in its thread: `_execute` is
             # what each of its own calls goes through (tests/bot/test_storage.py counts on it).
             answers: list[Answer] | None = await connection._execute(
