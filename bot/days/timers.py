@@ -66,11 +66,7 @@ class Timers:
         mover = change.seat if isinstance(change, (Move, Undo)) else None
         by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
         person = by_person and mover is not None
-        # The settings, the timers and the mover's absence (which `after` ends), read at once.
-        mover_id = table.player_at(mover).user_id if person and mover is not None else None
-        settings, existing_timers, mover_user = await self.storage.days.change_inputs(table.id, mover_id)
-        if mover_user is not None:
-            self._mover_away = (done, mover_user["away_until"])
+        settings, existing_timers = await self._inputs(done, mover if person else None)
         seats, writes = seat_rows(done, mover if person else None)
         to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
@@ -120,6 +116,16 @@ class Timers:
             if window is not None:
                 timers.append((seat, "react", started + window))
         return writes + timers_writes(table.id, since, timers)
+
+    async def _inputs(self, done: Done, mover: int | None) -> tuple[dict[str, Any], list[tuple[int, str, int]]]:
+        """The table's settings and timers, read at once with the absence of the person who moved
+        (`mover`), which `after` ends."""
+        table = done.change.table
+        mover_id = None if mover is None else table.player_at(mover).user_id
+        settings, timers, mover_user = await self.storage.days.change_inputs(table.id, mover_id)
+        if mover_user is not None:
+            self._mover_away = (done, mover_user["away_until"])
+        return settings, timers
 
     async def after(self, done: Done) -> None:
         change = done.change
