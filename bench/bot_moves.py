@@ -16,7 +16,9 @@ and table sizes named. Two figures per move:
 
 Prints median, 95th and 99th percentile and the slowest, and the time spent rendering; for a
 game longer than 200 moves also the last 100 (the fullest boards); the Discord requests per
-move (all of them, and how many read something back: GETs); and the bot's CPU per move by
+move (all of them, and how many read something back: GETs); the store's hand-overs to
+aiosqlite's thread per move (each statement, fetch or batch the event loop hands to SQLite's
+thread and waits for: some 20-25 us of CPU each way); and the bot's CPU per move by
 phase (bench.phases: the store, the engine, drawing, encoding, building and sending messages,
 discord.py's handling, ...), which a busy machine disturbs far less than the wall times.
 
@@ -69,6 +71,31 @@ class TimedRenderer:
 DETAIL = False  # --detail: the frames that decided the most CPU
 
 
+class HandOvers:
+    """Counts the calls the store hands to aiosqlite's thread while counting (every aiosqlite
+    call goes through `Connection._execute`: a statement, a fetch, a commit, one of the store's
+    batches)."""
+
+    def __init__(self) -> None:
+        from aiosqlite.core import Connection
+
+        self.count = 0
+        self.counting = False
+        self._connection = Connection
+        self._execute = Connection._execute
+        counter = self
+
+        async def counted(connection, fn, *args, **kwargs):
+            if counter.counting:
+                counter.count += 1
+            return await counter._execute(connection, fn, *args, **kwargs)
+
+        Connection._execute = counted
+
+    def close(self) -> None:
+        self._connection._execute = self._execute
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -111,6 +138,8 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             requests_before = len(world.env.backend.http_requests)
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
+            hand_overs = HandOvers()
+            hand_overs.counting = True
             sampler = PhaseSampler().start()
             process_before = time.process_time()
             for _ in range(moves):
@@ -121,6 +150,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 await take_turn(world, player, rng)
                 timings.append(time.perf_counter() - started)
             sampler.stop()
+            hand_overs.close()
             process_cpu = time.process_time() - process_before
             discord_side.close()
             made = world.env.backend.http_requests[requests_before:]
@@ -129,6 +159,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
     renderer.phases = sampler.totals()
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
+    renderer.hand_overs = hand_overs.count
     return handling, timings, renderer
 
 
@@ -185,6 +216,8 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     requests, reads = getattr(renderer, "requests", (0, 0))
     if timings:
         print(f"  Discord requests per move {requests / len(timings):.2f} (reads back: {reads / len(timings):.2f})")
+    if getattr(renderer, "hand_overs", 0) and timings:
+        print(f"  store hand-overs to SQLite's thread per move {renderer.hand_overs / len(timings):.1f}")
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")

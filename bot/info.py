@@ -126,9 +126,10 @@ class Info:
         """The same components with other items chosen (a die toggled); nothing is stored."""
         if not 0 <= mask < 2**MAX_TOGGLES:
             raise Refusal.of("bot.errors.bad_choice")
-        table = await self.moves.table(game_id)
+        snapshot = await self.moves.snapshot(game_id)  # the game with its seats' rows: one read
+        table = snapshot.table
         seat = seat_of(table, user)
-        await self.seats.check_person(table, seat)
+        await self.seats.gate(snapshot, seat)  # a resigned player sees the seat no more
         game = self.moves.engine(table.game)
         state = game.from_dict(table.started_state)
         # Others' moves in a simultaneous choice bump the version but leave this seat's toggles

@@ -190,9 +190,13 @@ class Moves:
         return table
 
     async def snapshot(self, game_id: int) -> Snapshot:
-        """The game as read once for a change (under its lock): its row and its seats' rows."""
-        table = await self.table(game_id)
-        return Snapshot(table, await self.storage.days.seats(table.id))
+        """The game as read once for a change (under its lock): its row and its seats' rows, read
+        together (one hand-over to SQLite's thread)."""
+        days = self.storage.days
+        table, (seats,) = await self.storage.games.get_game_with(check_id(game_id), [days.seats_read(game_id)])
+        if table is None:
+            raise Refusal.of("bot.errors.game_gone")
+        return Snapshot(table, days.seats_from(seats))
 
     # ------------------------------------------------------------------------ changing
 

@@ -69,30 +69,63 @@ class DaysRepository:
     async def table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
         practice table or gives hints, its computer players' strength and its reaction window."""
-        row = await self.db.row(
-            "SELECT deadline, timeout, reminder, practice, hints, strength, react FROM day_tables WHERE game_id = ?",
-            (game_id,))
-        if row is None:
+        return self._table_from(await self.db.rows(*self._table_read(game_id)))
+
+    @staticmethod
+    def _table_read(game_id: int) -> Write:
+        return ("SELECT deadline, timeout, reminder, practice, hints, strength, react FROM day_tables "
+                "WHERE game_id = ?", (game_id,))
+
+    @staticmethod
+    def _table_from(rows: list[Any]) -> dict[str, Any]:
+        if not rows:
             return dict(TABLE_DEFAULTS)
+        row = rows[0]
         return {"deadline": row["deadline"], "timeout": row["timeout"], "reminder": row["reminder"],
                 "practice": bool(row["practice"]), "hints": bool(row["hints"]), "strength": row["strength"],
                 "react": row["react"]}
+
+    async def change_inputs(self, game_id: int, user_id: int | None
+                            ) -> tuple[dict[str, Any], list[tuple[int, str, int]], dict[str, Any] | None]:
+        """What a change's timers are worked out from, read together (one hand-over to SQLite's
+        thread): the table's settings (`table`), its timers (`timers`) and, for a person's move,
+        the mover's absence and reminder choice (`user`; None without `user_id`)."""
+        reads = [self._table_read(game_id), self._timers_read(game_id)]
+        if user_id is not None:
+            reads.append(self._user_read(user_id))
+        settings, timers, *user = await self.db.reads(reads)
+        return (self._table_from(settings), self._timers_from(timers),
+                self._user_from(user[0]) if user_id is not None else None)
 
     async def set_table(self, game_id: int, **settings: Any) -> None:
         await self.db.apply([table_settings_write(game_id, settings)])
 
     async def seats(self, game_id: int) -> dict[int, dict[str, Any]]:
         """seat -> {since, computer, timeouts} for the seats that have a row."""
-        return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]}
-                for r in await self.db.rows("SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?",
-                                            (game_id,))}
+        return self.seats_from(await self.db.rows(*self.seats_read(game_id)))
+
+    @staticmethod
+    def seats_read(game_id: int) -> Write:
+        """The read behind `seats`, to read with others at once (`seats_from` its rows)."""
+        return "SELECT seat, since, computer, timeouts FROM day_seats WHERE game_id = ?", (game_id,)
+
+    @staticmethod
+    def seats_from(rows: Iterable[Any]) -> dict[int, dict[str, Any]]:
+        return {r["seat"]: {"since": r["since"], "computer": r["computer"], "timeouts": r["timeouts"]} for r in rows}
 
     async def set_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         await self.db.apply(seat_write(game_id, seat, **fields))
 
     async def timers(self, game_id: int) -> list[tuple[int, str, int]]:
-        return [(r["seat"], r["kind"], r["due_at"]) for r in await self.db.rows(
-            "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,))]
+        return self._timers_from(await self.db.rows(*self._timers_read(game_id)))
+
+    @staticmethod
+    def _timers_read(game_id: int) -> Write:
+        return "SELECT seat, kind, due_at FROM timers WHERE game_id = ? ORDER BY seat, kind", (game_id,)
+
+    @staticmethod
+    def _timers_from(rows: list[Any]) -> list[tuple[int, str, int]]:
+        return [(r["seat"], r["kind"], r["due_at"]) for r in rows]
 
     # ------------------------------------------------------- what other features ask of days
 
@@ -157,10 +190,17 @@ class DaysRepository:
                                  "AND due_at = ?", (int(due_at), game_id, seat, kind, was))
 
     async def user(self, user_id: int) -> dict[str, Any]:
-        row = await self.db.row("SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,))
-        if row is None:
+        return self._user_from(await self.db.rows(*self._user_read(user_id)))
+
+    @staticmethod
+    def _user_read(user_id: int) -> Write:
+        return "SELECT reminders, away_until FROM day_users WHERE user_id = ?", (user_id,)
+
+    @staticmethod
+    def _user_from(rows: list[Any]) -> dict[str, Any]:
+        if not rows:
             return {"reminders": True, "away_until": None}
-        return {"reminders": bool(row["reminders"]), "away_until": row["away_until"]}
+        return {"reminders": bool(rows[0]["reminders"]), "away_until": rows[0]["away_until"]}
 
     async def set_user(self, user_id: int, **fields: Any) -> None:
         assert fields and set(fields) <= {"reminders", "away_until"}

@@ -48,6 +48,8 @@ class Timers:
         self.storage = storage
         self.scheduler = scheduler
         self.durations = durations
+        # (the change, its mover's absence's end) as `prepare` read it, for `after`.
+        self._mover_away: tuple[Done, int | None] | None = None
 
     def now(self) -> int:
         return int(self.scheduler.clock.now())
@@ -61,15 +63,15 @@ class Timers:
         if isinstance(change, End) or done.outcome is not None:
             return [clear_timers_write(table.id)]
         (_, after), now = states(change), self.now()
-        settings = await self.storage.days.table(table.id)
         mover = change.seat if isinstance(change, (Move, Undo)) else None
         by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
         person = by_person and mover is not None
+        settings, existing_timers = await self._inputs(done, mover if person else None)
         seats, writes = seat_rows(done, mover if person else None)
         to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
         # not sent again, a deadline moved by an absence stays moved); new waits get new ones.
-        existing = {(seat, kind): due for seat, kind, due in await self.storage.days.timers(table.id)}
+        existing = {(seat, kind): due for seat, kind, due in existing_timers}
         since: dict[int, int | None] = {}
         timers: list[tuple[int, str, int]] = []
         for player in table.players:
@@ -115,15 +117,33 @@ class Timers:
                 timers.append((seat, "react", started + window))
         return writes + timers_writes(table.id, since, timers)
 
+    async def _inputs(self, done: Done, mover: int | None) -> tuple[dict[str, Any], list[tuple[int, str, int]]]:
+        """The table's settings and timers, read at once with the absence of the person who moved
+        (`mover`), which `after` ends."""
+        table = done.change.table
+        mover_id = None if mover is None else table.player_at(mover).user_id
+        settings, timers, mover_user = await self.storage.days.change_inputs(table.id, mover_id)
+        if mover_user is not None:
+            self._mover_away = (done, mover_user["away_until"])
+        return settings, timers
+
     async def after(self, done: Done) -> None:
         change = done.change
         if isinstance(change, Undo) or (isinstance(change, Move) and change.by_person):
-            await self.end_away(change.table.player_at(change.seat).user_id, self.now(), except_game=change.table.id)
+            user_id, prepared = change.table.player_at(change.seat).user_id, self._mover_away
+            self._mover_away = None
+            if prepared is not None and prepared[0] is done:  # as `prepare` read it for this change
+                await self._end_away(user_id, prepared[1], self.now(), except_game=change.table.id)
+            else:
+                await self.end_away(user_id, self.now(), except_game=change.table.id)
         self.scheduler.poke()
 
     async def end_away(self, user_id: int, now: int, *, except_game: int | None = None) -> bool:
         """A player is back: their absence ends, and the deadlines it pushed back come forward."""
         until = (await self.storage.days.user(user_id))["away_until"]
+        return await self._end_away(user_id, until, now, except_game=except_game)
+
+    async def _end_away(self, user_id: int, until: int | None, now: int, *, except_game: int | None) -> bool:
         if until is None:
             return False
         await self.storage.days.set_user(user_id, away_until=None)

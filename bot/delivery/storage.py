@@ -181,8 +181,11 @@ class DeliveryRepository:
         """A new message for turn `turn` is about to be sent: the turn whose nonce it carries.
         That is the oldest turn whose message was sent without the bot hearing the answer (Discord
         then hands back the message it made), else `turn` itself."""
-        await self.db.update("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id))
-        post_turn: int = (await self.db.row("SELECT post_turn FROM games WHERE id = ?", (game_id,)))[0]
+        answers = await self.db.batch([
+            ("UPDATE games SET post_turn = COALESCE(post_turn, ?) WHERE id = ?", (turn, game_id)),
+            ("SELECT post_turn FROM games WHERE id = ?", (game_id,))])
+        assert answers is not None  # not guarded
+        post_turn: int = answers[1].rows[0][0]
         return post_turn
 
     async def board_delivered(self, game_id: int, *, message_id: int, version: int | None, turn: int) -> bool:
@@ -190,18 +193,18 @@ class DeliveryRepository:
         more unless the game moved on meanwhile (another process, or a move made while it was
         sent). False if turn `turn` is over already (a move began the next one while its message
         was being sent): that message loses its buttons, and the open turn gets a message of its own."""
-        async with self.db.transaction() as db:
-            cursor = await db.execute("SELECT turn_number FROM games WHERE id = ?", (game_id,))
-            row = await cursor.fetchone()
-            if row is not None and row[0] != turn:
-                await db.execute("UPDATE games SET post_turn = NULL WHERE id = ?", (game_id,))
-                await db.execute(*strip_write(game_id, message_id))
-                return False
-            await db.execute(
-                "UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, post_turn = NULL, "
-                "board_owed = CASE WHEN version = ? AND turn_number = ? THEN 0 ELSE board_owed END WHERE id = ?",
-                (message_id, version, turn, version, turn, game_id))
-            return True
+        # One batch (one hand-over to SQLite's thread): each statement names the turn it is for,
+        # so only the ones for the stored turn change anything.
+        _, (_, payload, now) = strip_write(game_id, message_id)
+        answers = await self.db.batch([
+            ("UPDATE games SET post_turn = NULL WHERE id = ? AND turn_number <> ?", (game_id, turn)),
+            ("INSERT INTO deliveries (game_id, kind, payload, created_at) SELECT id, 'close', ?, ? FROM games "
+             "WHERE id = ? AND turn_number <> ?", (payload, now, game_id, turn)),
+            ("UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, post_turn = NULL, "
+             "board_owed = CASE WHEN version = ? THEN 0 ELSE board_owed END WHERE id = ? AND turn_number = ?",
+             (message_id, version, turn, version, game_id, turn))])
+        assert answers is not None  # not guarded
+        return answers[0].rowcount != 1  # a row changed: the turn is over, its message loses its buttons
 
     async def board_now(self, table: GameRow) -> GameRow | None:
         """`table` with its board's fields as stored now (which message, whether it is owed, the
@@ -310,10 +313,11 @@ class DeliveryRepository:
 
     async def dms_due(self, now: int) -> list[int]:
         """The games with a refused DM that may be tried again now (no longer held back)."""
-        rows = await self.db.rows("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?",
-                                  (now,))
-        await self.db.update("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))
-        return [row[0] for row in rows]
+        answers = await self.db.batch([
+            ("SELECT DISTINCT game_id FROM seat_dms WHERE owed IS NOT NULL AND closed_until <= ?", (now,)),
+            ("UPDATE seat_dms SET closed_until = NULL WHERE closed_until <= ?", (now,))])
+        assert answers is not None  # not guarded
+        return [row[0] for row in answers[0].rows]
 
     async def channel_gone(self, game_id: int) -> None:
         """The game's channel was deleted: nothing more can be shown there, and the game ends."""

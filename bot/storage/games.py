@@ -54,17 +54,27 @@ class GamesRepository:
 
     async def _load(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
         """The newest game `where` says (the caller holds the lock)."""
-        db = self.db.connection
-        found = list(await db.execute_fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params))
+        return (await self._load_with(where, params, ()))[0]
+
+    async def _load_with(self, where: str, params: tuple[Any, ...],
+                         more: Sequence[Write]) -> tuple[GameRow | None, list[list[Any]]]:
+        """The newest game `where` says, and the rows of the reads `more` (another feature's rows
+        of the game), all read in one hand-over (the caller holds the lock)."""
+        found, seats, *others = await self.db.held_reads([
+            (f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params),
+            (f"SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = (SELECT id FROM games WHERE {where} "
+             "ORDER BY id DESC LIMIT 1) ORDER BY seat IS NULL, seat, joined_at, rowid", params),
+            *more])
+        return self._game_row(found, seats), others
+
+    def _game_row(self, found: list[Any], seats: list[Any]) -> GameRow | None:
         if not found:
             return None
         row = found[0]
         self.loads += 1
         players = tuple(
             SeatRow(r["user_id"], r["name"], r["seat"], None if r["dm_ok"] is None else bool(r["dm_ok"]))
-            for r in await db.execute_fetchall(
-                "SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = ? "
-                "ORDER BY seat IS NULL, seat, joined_at, rowid", (row["id"],))
+            for r in seats
         )
         pings = json.loads(row["turn_pings"])
         return GameRow(
@@ -98,6 +108,12 @@ class GamesRepository:
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self.db.lock:
             return await self._load("id = ?", (game_id,))
+
+    async def get_game_with(self, game_id: int, more: Sequence[Write]) -> tuple[GameRow | None, list[list[Any]]]:
+        """The game, and the rows of the reads `more` (another feature's rows of it, such as its
+        seats' waits), read together: one hand-over to SQLite's thread."""
+        async with self.db.lock:
+            return await self._load_with("id = ?", (game_id,), more)
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         async with self.db.lock:
@@ -259,19 +275,17 @@ class GamesRepository:
         now = _now()
         status = "active" if finished_result is None else "finished"
         result = None if finished_result is None else json.dumps(finished_result)
-        async with self.db.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (json.dumps(state), new_version, status, result, now, game_id, expected_version),
-            )
-            if cursor.rowcount != 1:
-                raise StaleVersion("The game changed while this move was being made.")
-            await db.execute(
-                "INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, new_version, seat, action, now, int(answered)),
-            )
-            await run_writes(db, writes)
+        # One batch (one hand-over to SQLite's thread), its first statement the compare-and-swap.
+        stored = await self.db.batch([
+            ("UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
+             "WHERE id = ? AND version = ? AND status = 'active'",
+             (json.dumps(state), new_version, status, result, now, game_id, expected_version)),
+            ("INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
+             (game_id, new_version, seat, action, now, int(answered))),
+            *writes,
+        ], guarded=True)
+        if stored is None:
+            raise StaleVersion("The game changed while this move was being made.")
         return new_version
 
     async def end_game(self, game_id: int, *, status: str, result: dict, expected_status: str | None = None,
@@ -279,15 +293,14 @@ class GamesRepository:
         """Finish or abandon an open game (resignation, abandonment, a timeout), with `writes`
         (the end message it owes Discord) in the same transaction."""
         assert status in ("finished", "abandoned")
-        async with self.db.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET status = ?, result = ?, updated_at = ? "
-                "WHERE id = ? AND status IN ('lobby', 'active') AND (? IS NULL OR status = ?)",
-                (status, json.dumps(result), _now(), game_id, expected_status, expected_status),
-            )
-            if cursor.rowcount != 1:
-                raise StaleVersion("The game is no longer open.")
-            await run_writes(db, writes)
+        stored = await self.db.batch([
+            ("UPDATE games SET status = ?, result = ?, updated_at = ? "
+             "WHERE id = ? AND status IN ('lobby', 'active') AND (? IS NULL OR status = ?)",
+             (status, json.dumps(result), _now(), game_id, expected_status, expected_status)),
+            *writes,
+        ], guarded=True)
+        if stored is None:
+            raise StaleVersion("The game is no longer open.")
 
     # ------------------------------------------------------------------------- players
 

@@ -86,6 +86,30 @@ async def test_a_board_pays_only_the_board_of_the_version_it_shows(storage):
     assert await storage.delivery.owed_games() == []
 
 
+async def test_a_board_sent_for_a_turn_that_is_over_loses_its_buttons(storage):
+    """A board message sent while a move began the next turn: the open turn is still owed its
+    own message, and the one sent becomes history (its buttons stripped)."""
+    game_id = await started_game(storage)
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                      writes=[new_turn_write(game_id, lines=["a"], pings=[])])
+    assert await storage.delivery.board_posting(game_id, 1) == 1
+    await storage.games.record_change(game_id, expected_version=1, seat=1, action="roll", state={"n": 2},
+                                      writes=[new_turn_write(game_id, lines=["b"], pings=[])])
+    assert await storage.delivery.board_posting(game_id, 2) == 1  # the unanswered post's turn
+
+    assert await storage.delivery.board_delivered(game_id, message_id=501, version=1, turn=1) is False
+    table = await storage.games.get_game(game_id)
+    assert (table.board_message_id, table.board_owed, table.turn_number) == (None, True, 2)
+    assert [(kind, payload) for _, kind, payload in await storage.delivery.deliveries(game_id)] == [
+        ("close", {"message_id": 501, "lines": None})]
+    assert await storage.delivery.board_posting(game_id, 2) == 2  # nothing unanswered any more
+
+    assert await storage.delivery.board_delivered(game_id, message_id=502, version=2, turn=2) is True
+    table = await storage.games.get_game(game_id)
+    assert (table.board_message_id, table.board_owed, table.board_turn) == (502, False, 2)
+    assert len(await storage.delivery.deliveries(game_id)) == 1
+
+
 async def test_a_games_timers_are_replaced_whole(storage):
     """What `bot.days` stores after every change: each seat's wait and the game's timers."""
     game_id = await started_game(storage)
@@ -97,22 +121,55 @@ async def test_a_games_timers_are_replaced_whole(storage):
     assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
-async def test_a_run_of_one_statement_is_one_hand_over_and_writes_keep_their_order(storage, monkeypatch):
-    """A change's writes go to the database's thread a run of one statement at a time (a row
-    for each seat), and still in their order: each seat's row is made before its wait is set."""
-    game_id = await started_game(storage)
+def count_hand_overs(storage: Storage, monkeypatch) -> list[str]:
+    """The names of the functions the store hands to aiosqlite's thread from now on (each
+    statement, fetch, BEGIN and COMMIT that goes through aiosqlite is one)."""
     connection = storage.database.connection
     handed: list[str] = []
-    for name in ("execute", "executemany"):
-        original = getattr(connection, name)
-        monkeypatch.setattr(connection, name, lambda sql, *args, original=original, name=name:
-                            handed.append(name) or original(sql, *args))
+    original = connection._execute
 
-    await storage.apply(timers_writes(game_id, {0: 100, 1: 200}, [(0, "reminder", 1000), (1, "deadline", 2000)]))
+    async def counted(fn, *args, **kwargs):
+        handed.append(getattr(fn, "__name__", repr(fn)))
+        return await original(fn, *args, **kwargs)
 
-    assert handed == ["execute", "executemany", "executemany", "execute", "executemany", "execute"]
-    assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [100, 200]
-    assert await storage.days.timers(game_id) == [(0, "reminder", 1000), (1, "deadline", 2000)]
+    monkeypatch.setattr(connection, "_execute", counted)
+    return handed
+
+
+async def test_a_change_is_one_hand_over_and_its_writes_keep_their_order(storage, monkeypatch):
+    """A change's transaction goes to the database's thread whole (BEGIN, the compare-and-swap,
+    the log row, every write, COMMIT), and its writes still in their order: each seat's row is
+    made before its wait is set."""
+    game_id = await started_game(storage)
+    handed = count_hand_overs(storage, monkeypatch)
+
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                      writes=timers_writes(game_id, {0: 100, 1: 200},
+                                                           [(0, "reminder", 1000), (1, "deadline", 2000)]))
+    assert handed == ["_batch_here"]
+    await storage.apply(timers_writes(game_id, {0: 300, 1: None}, [(0, "reminder", 3000)]))
+    assert handed == ["_batch_here"] * 2
+
+    assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [300, None]
+    assert await storage.days.timers(game_id) == [(0, "reminder", 3000)]
+    assert (await storage.games.get_game(game_id)).version == 1
+
+
+async def test_a_change_whose_write_fails_is_not_stored_at_all(storage):
+    """A statement that fails anywhere in a change's batch rolls back the whole change: the
+    version, the state, the log row and the writes before it; the store goes on."""
+    game_id = await started_game(storage)
+    failing = ("INSERT INTO seats (game_id, user_id, name, joined_at) VALUES (999, 1, 'x', 0)", ())  # no game 999
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll", state={"n": 1},
+                                          writes=[*timers_writes(game_id, {0: 100}, [(0, "reminder", 1000)]),
+                                                  failing])
+    table = await storage.games.get_game(game_id)
+    assert (table.version, table.state) == (0, {"n": 0})
+    assert await storage.games.actions(game_id) == []
+    assert await storage.days.timers(game_id) == []
+    assert await storage.games.record_change(game_id, expected_version=0, seat=0, action="roll",
+                                             state={"n": 1}) == 1
 
 
 async def test_a_state_read_back_has_the_digest_its_moves_are_kept_by(storage):

@@ -16,6 +16,8 @@ from tests.bot.test_storage import (  # noqa: F401 - collected here with this mo
     newest_migrations,
     started_game,
     test_a_board_pays_only_the_board_of_the_version_it_shows,
+    test_a_board_sent_for_a_turn_that_is_over_loses_its_buttons,
+    test_a_change_whose_write_fails_is_not_stored_at_all,
     test_a_games_timers_are_replaced_whole,
     test_a_move_is_one_transaction_with_compare_and_swap,
     test_concurrent_moves_on_one_version_apply_once,
