@@ -29,6 +29,7 @@ from typing import Any, NotRequired, TypedDict, final
 
 from PIL import Image, ImageDraw
 
+from games.carcassonne.closeup import CLOSE_UP, rows_shown
 from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
 from renderers import View
@@ -95,6 +96,8 @@ HEADER = 158        # the header's height with the drawn tile
 HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
+OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
+TALLEST_OVERVIEW = 240  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
@@ -167,6 +170,7 @@ class Plan(TypedDict):
     strip_top: int | None
     panels: list[Panel]
     window: Window | Overview  # the landscape's one window, or with panels what the overview frames
+    header: int  # the header's height (px)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
@@ -190,7 +194,7 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         draw_landscape(draw, view, window)
     # the overview frames the part drawn, and while a group of squares is shown the others
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
-    _header(draw, view, names, lang, plan["window"] if overview else None)
+    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"])
     return to_palette(image, _palette())
 
 
@@ -212,6 +216,12 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         track_top = bottom + 8
     focused = _focused(view)
     top = _header_height(view, names, lang, focused)
+    if _group_close_up(view):
+        # the overview finds the other groups (and the squares the texts name): as tall as the
+        # close-up's rows leave room for at its least tile size
+        spare = bottom - (top + 8 + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
+        top += max(0, min(spare, TALLEST_OVERVIEW - OVERVIEW[1]))
+    header = top
     strip_top: int | None = None
     panels: list[Panel] = []
     window: Window | Overview
@@ -226,7 +236,7 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         window = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
                                bottom=bottom, focused=focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
-            "legend_top": legend_top, "table_top": table_top, "window": window}
+            "legend_top": legend_top, "table_top": table_top, "window": window, "header": header}
 
 
 @lru_cache(maxsize=1)
@@ -284,6 +294,12 @@ def closeup_boxes(view: View) -> list[Box]:
     return leaves(view["closeup"]) if view.get("closeup") else []
 
 
+def _group_close_up(view: View) -> bool:
+    """Whether the picture shows one group of the squares where the tile fits close up (the
+    others lie elsewhere: the overview frames them, the menu offers them)."""
+    return _focused(view) and view.get("area") is not None and len(view.get("areas") or []) > 1
+
+
 def _rotations(view: View) -> list[int]:
     if view["phase"] == "rotate" and view.get("square") and view.get("drawn"):
         return list(view["square"]["rots"])
@@ -291,7 +307,15 @@ def _rotations(view: View) -> list[int]:
 
 
 def _status_lines(view: View, names: list[str], lang: str, width: float) -> list[str]:
-    return _wrap(translate(view["status"], lang, names), MIN_TEXT, width, 3)
+    """The status, or over one group of squares close up that it shows only some of them (the
+    message above the picture has the status)."""
+    if _group_close_up(view):
+        areas = view["areas"]
+        text = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=view["area"] + 1,
+                 groups=len(areas), shown=areas[view["area"]])
+    else:
+        text = translate(view["status"], lang, names)
+    return _wrap(text, MIN_TEXT, width, 3)
 
 
 def _asked(view: View) -> int | None:
@@ -334,7 +358,7 @@ def _status_left(view: View) -> int:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
-            overview: Window | Overview | None) -> None:
+            overview: Window | Overview | None, height: int) -> None:
     """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
     overview of the whole landscape framing the part shown."""
     left = _status_left(view)
@@ -356,17 +380,17 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
         right = x - MARGIN
     if overview is not None:
-        _overview(draw, view, overview, right)
+        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS))
 
 
-def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int) -> None:
+def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the other
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    box_w, box_h = OVERVIEW
+    box_w = OVERVIEW[0]
     s = max(3, min(box_w // cols, box_h // rows, 24))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
@@ -406,7 +430,8 @@ def _marked(count: int, step: float, room: float) -> list[int]:
     `room` px from the next: the first, the last, and as many evenly between as fit."""
     if count == 1 or (count - 1) * step < room:
         return [0]
-    between = int((count - 1) * step // room)
+    # the most marks whose nearest two (rounded to whole columns) still stand `room` apart
+    between = next(n for n in range(count - 1, 0, -1) if ((count - 1) // n) * step >= room)
     return sorted({round(k * (count - 1) / between) for k in range(between + 1)})
 
 

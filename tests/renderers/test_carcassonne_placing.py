@@ -358,12 +358,39 @@ def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
                 assert x0 <= x <= x1 and y0 <= y <= y1, label
         framed.clear()
         image, drawn = drawn_on(view, "en")
-        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        header = [r for r in drawn if r.box[3] <= plan["header"]]
         assert {column_name(x0), column_name(x1), row_name(y0), row_name(y1)} <= {r.text for r in header}
-        in_header = [xy for xy in framed if xy[3] <= board.HEADER_OVERVIEW]
+        in_header = [xy for xy in framed if xy[3] <= plan["header"]]
         assert len(in_header) == len(groups) + 1  # the others, and the part drawn (lined white)
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
+    """Over one group of squares close up the picture says which group of how many it is, how
+    many of the squares where the tile fits it shows, and that the menu has the others (the
+    status is the message's); the overview finding the others is as tall as the close-up's
+    least tile size leaves room for, taller than the plain header's where there is room."""
+    checked = taller = 0
+    for seats, seed in ((3, 1), (5, 2)):
+        for k, state in enumerate(states_of(seats, seed)):
+            if state.phase != "place" or state.area is None or k % 3:
+                continue
+            view = GAME.view(state, None)
+            areas = view["areas"]
+            words = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=state.area + 1,
+                      groups=len(areas), shown=areas[state.area])
+            image, drawn = drawn_on(view, lang)
+            plan = board.layout(view, NAMES[:seats], lang)
+            header = [r.text for r in drawn if r.box[3] <= plan["header"] and r.box[0] < 100 and not r.mark]
+            assert " ".join(header) == words, header
+            assert translate(view["status"], lang, NAMES) not in header
+            assert not readable_problems(drawn, image.size)
+            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= 160
+            taller += plan["header"] > board.HEADER_OVERVIEW + 40
+            checked += 1
+    assert checked >= 10 and taller >= 3
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -574,12 +601,12 @@ def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(l
         checked += 1
         assert plan["window"]["part"]
         image, drawn = drawn_on(view, lang)
-        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        header = [r for r in drawn if r.box[3] <= plan["header"]]
         x0, y0, x1, y1 = plan["window"]["bounds"]
         assert {column_name(x0), column_name(x1)} <= {r.text for r in header}, [r.text for r in header]
         assert {row_name(y0), row_name(y1)} <= {r.text for r in header}
         assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named)
-        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], board.HEADER_OVERVIEW))
+        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], plan["header"]))
         assert board.HIGHLIGHT in {colour for _, colour in top.getcolors(1 << 20)}
     assert checked >= 10
 
@@ -672,3 +699,15 @@ def test_late_in_crowded_games_marks_keep_off_the_squares_numbers(monkeypatch):
                     assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
             checked += 1
     assert checked >= 20
+
+
+def test_the_overviews_grid_marks_stand_their_room_apart_first_and_last_marked():
+    """The overview's column letters and row numbers: the first and the last column (row)
+    marked, and no two marks nearer than the room a mark needs (rounding once put "12" on "13")."""
+    for count in range(2, 40):
+        for step in range(3, 25):
+            for room in (42, 60):
+                marked = board._marked(count, step, room)
+                assert marked[0] == 0 and (marked[-1] == count - 1 or (count - 1) * step < room)
+                assert all((b - a) * step >= room for a, b in zip(marked, marked[1:])), (count, step, marked)
+
