@@ -175,9 +175,10 @@ def test_numbers_in_pieces_keep_the_marks_standard_and_nothing_is_covered(busies
     close-ups (the decisions: squares, rotations, follower spots) every number inside a piece
     stands MIN_MARK tall (41 px of ink, 11 px on a phone): followers' seats, spots', squares',
     rotations' and groups' numbers, the players' seat plates. The whole landscape (picking a
-    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px, too small
-    for a follower's mark of that size: there only the followers' and spots' numbers stand
-    under it (40 px type, 29 px of ink), nothing else."""
+    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px: its marks
+    spill over the tiles round them at that size, but on the smallest (under SPILLING_TILE, a
+    landscape spread wide over the robber step's track) or where they jam, only the followers'
+    and spots' numbers may stand under it (40 px type, 29 px of ink), nothing else."""
     followers: list[tuple[str, float, float]] = []
     original = land.draw_mark
     monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (followers.append((mark["text"],
@@ -534,7 +535,7 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
     is 40 px at least, and on the close-ups (tiles of 150 px and more) its digits stand about
     40 px tall (11 px on a phone)."""
     fill = (200, 0, 0)
-    for size in sorted({land._mark_size(tile) for tile in range(20, 241)}):
+    for size in sorted({land._mark_size(tile) for tile in range(20, 241)} | set(land.JAMMED_MARKS)):
         for digit in "123456789":
             image = Image.new("RGB", (300, 300), WHITE)
             land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill)
@@ -711,3 +712,32 @@ def test_the_overviews_grid_marks_stand_their_room_apart_first_and_last_marked()
                 assert marked[0] == 0 and (marked[-1] == count - 1 or (count - 1) * step < room)
                 assert all((b - a) * step >= room for a, b in zip(marked, marked[1:])), (count, step, marked)
 
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_whole_landscape_late_keeps_the_marks_standard_on_small_tiles(lang, monkeypatch):
+    """The whole landscape late in a game ("Map: all squares", `/game board`, the end) draws its
+    tiles at some 50-80 px: every follower's number still stands at the marks' standard (41 px of
+    ink), its mark spilling over the tiles round it, drawn over them; no two marks touch and
+    nothing covers a number."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    small_tiles = 0
+    for seats, seed in ((3, 1), (5, 2), (5, 9)):
+        states = list(states_of(seats, seed))
+        middle_game = first(states, lambda s: s.phase == "place" and len(s.board.tiles) >= 60)
+        for view in (GAME.view(states[-1], None), dict(GAME.view(middle_game, None), landscape="whole")):
+            drawn_marks.clear()
+            with recording_covers() as drawn, recording_texts() as records:
+                image = render(view, NAMES[:seats], lang)
+            window = board.layout(view, NAMES[:seats], lang)["window"]
+            small_tiles += window["size"] < land.ROOMY_TILE
+            assert len(drawn_marks) >= len({(f["x"], f["y"], f["kind"], f["sx"], f["sy"]) for f in view["meeples"]})
+            assert mark_problems([r for r in records if r.mark]) == [], (seats, window["size"])
+            assert covered_texts(drawn) == [] and readable_problems(records, image.size) == []
+            boxes = [land.box(mark) for mark in drawn_marks]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (seats, a, b)
+    assert small_tiles >= 4
