@@ -8,8 +8,11 @@ nothing touches. The landscape is therefore drawn where the decision is:
   squares where the tile fits (the engine offers squares far apart in groups lying together;
   picking a group shows the whole landscape with every group framed), around the square
   chosen, or the tile just laid, is drawn close up, with a small overview of the whole
-  landscape in the header framing that part, the last round's tiles framed yellow, and grid
-  marks beside it (a square the texts name is found there when it lies off the close-up).
+  landscape in the header framing that part, the last round's tiles framed yellow, the squares
+  where the tile fits drawn as on the close-up, and grid marks beside it (a square the texts
+  name is found there when it lies off the close-up). Over one group of squares close up the
+  header says which group of how many it shows and how many of the squares (the message above
+  the picture has the status), and the overview grows into the room the close-up leaves.
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -404,12 +407,16 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
+    if view["phase"] == "place" and s >= 6:  # every square where the tile fits, as on the close-up
+        for square in view.get("squares") or []:
+            px, py = left + (square["x"] - x0) * s, top + (square["y"] - y0) * s
+            draw.rectangle((px + 1, py + 1, px + s - 2, py + s - 2), fill=EMPTY, outline=INK, width=2 if s >= 12 else 1)
     for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
         if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
-            frame = (left + (gx0 - x0) * s - 1, top + (gy0 - y0) * s - 1, left + (gx1 - x0 + 1) * s + 1,
-                     top + (gy1 - y0 + 1) * s + 1)
-            draw.rectangle(frame, outline=INK, width=1)
-            draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=WHITE, width=2)
+            frame = (left + (gx0 - x0) * s - 2, top + (gy0 - y0) * s - 2, left + (gx1 - x0 + 1) * s + 2,
+                     top + (gy1 - y0 + 1) * s + 2)
+            draw.rectangle(frame, outline=INK, width=2)
+            draw.rectangle((frame[0] + 2, frame[1] + 2, frame[2] - 2, frame[3] - 2), outline=WHITE, width=2)
     frames = window["frames"] if "frames" in window else []
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)

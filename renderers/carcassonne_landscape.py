@@ -3,8 +3,10 @@ letters and numbers along its edges, the squares offered or chosen, and the mark
 
 Marks are followers (in their seat colour, with the seat number) and free spots (white, with
 their choice number), shaped by role: knight square, thief triangle, monk disc, farmer wide
-oval. A mark is never smaller than its number needs (40 px type), so on small tiles marks are
-kept inside their tile or, where they cannot be, pushed apart until none touches another.
+oval. A mark is never smaller than its number needs at the marks' standard (MARK_TEXT, 41 px of
+ink), so on small tiles (the whole landscape late in a game) marks spill over the tiles round
+theirs and are pushed apart until none touches another; only on the smallest tiles (under
+SPILLING_TILE) or where marks jam are they drawn smaller (40 px type).
 """
 from __future__ import annotations
 

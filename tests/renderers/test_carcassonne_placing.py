@@ -328,16 +328,19 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
 def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
     """While one group of squares is shown close up, every other group's button names its
     corners (`2 · Squares 6–9 · K3–M5`): the header's overview shows the whole landscape with
-    every square that fits (its grid marks name its first and last column and row) and frames
-    each other group, white."""
+    every square that fits (its grid marks name its first and last column and row), drawn as
+    on the close-up, and frames each other group, white."""
     from games.carcassonne.grid import column_name, row_name
 
     framed: list[tuple] = []
+    squares: list[tuple] = []
     original = ImageDraw.ImageDraw.rectangle
 
     def rectangle(self, xy, *args, **kwargs):
         if kwargs.get("outline") == WHITE and kwargs.get("width") == 2:
             framed.append(tuple(xy))
+        if kwargs.get("fill") == land.EMPTY:
+            squares.append(tuple(xy))
         return original(self, xy, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
@@ -358,11 +361,14 @@ def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
                 x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == name)
                 assert x0 <= x <= x1 and y0 <= y <= y1, label
         framed.clear()
+        squares.clear()
         image, drawn = drawn_on(view, "en")
         header = [r for r in drawn if r.box[3] <= plan["header"]]
         assert {column_name(x0), column_name(x1), row_name(y0), row_name(y1)} <= {r.text for r in header}
         in_header = [xy for xy in framed if xy[3] <= plan["header"]]
         assert len(in_header) == len(groups) + 1  # the others, and the part drawn (lined white)
+        # every square where the tile fits stands out on the overview as on the close-up
+        assert len([xy for xy in squares if xy[3] <= plan["header"]]) == len(view["squares"])
         checked += 1
     assert checked >= 10
 
