@@ -222,7 +222,7 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     if _group_close_up(view):
         # the overview finds the other groups (and the squares the texts name): as tall as the
         # close-up's rows leave room for at its least tile size
-        spare = bottom - (top + 8 + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
+        spare = bottom - (top + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
         top += max(0, min(spare, TALLEST_OVERVIEW - OVERVIEW[1]))
     header = top
     strip_top: int | None = None
