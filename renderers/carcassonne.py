@@ -8,8 +8,11 @@ nothing touches. The landscape is therefore drawn where the decision is:
   squares where the tile fits (the engine offers squares far apart in groups lying together;
   picking a group shows the whole landscape with every group framed), around the square
   chosen, or the tile just laid, is drawn close up, with a small overview of the whole
-  landscape in the header framing that part, the last round's tiles framed yellow, and grid
-  marks beside it (a square the texts name is found there when it lies off the close-up).
+  landscape in the header framing that part, the last round's tiles framed yellow, the squares
+  where the tile fits drawn as on the close-up, and grid marks beside it (a square the texts
+  name is found there when it lies off the close-up). Over one group of squares close up the
+  header says which group of how many it shows and how many of the squares (the message above
+  the picture has the status), and the overview grows into the room the close-up leaves.
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -29,6 +32,7 @@ from typing import Any, NotRequired, TypedDict, final
 
 from PIL import Image, ImageDraw
 
+from games.carcassonne.closeup import CLOSE_UP, rows_shown
 from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
 from renderers import View
@@ -95,6 +99,8 @@ HEADER = 158        # the header's height with the drawn tile
 HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
+OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
+TALLEST_OVERVIEW = 240  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
@@ -167,6 +173,7 @@ class Plan(TypedDict):
     strip_top: int | None
     panels: list[Panel]
     window: Window | Overview  # the landscape's one window, or with panels what the overview frames
+    header: int  # the header's height (px)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
@@ -190,7 +197,7 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         draw_landscape(draw, view, window)
     # the overview frames the part drawn, and while a group of squares is shown the others
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
-    _header(draw, view, names, lang, plan["window"] if overview else None)
+    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"])
     return to_palette(image, _palette())
 
 
@@ -212,6 +219,12 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         track_top = bottom + 8
     focused = _focused(view)
     top = _header_height(view, names, lang, focused)
+    if _group_close_up(view):
+        # the overview finds the other groups (and the squares the texts name): as tall as the
+        # close-up's rows leave room for at its least tile size
+        spare = bottom - (top + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
+        top += max(0, min(spare, TALLEST_OVERVIEW - OVERVIEW[1]))
+    header = top
     strip_top: int | None = None
     panels: list[Panel] = []
     window: Window | Overview
@@ -226,7 +239,7 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         window = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
                                bottom=bottom, focused=focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
-            "legend_top": legend_top, "table_top": table_top, "window": window}
+            "legend_top": legend_top, "table_top": table_top, "window": window, "header": header}
 
 
 @lru_cache(maxsize=1)
@@ -284,6 +297,12 @@ def closeup_boxes(view: View) -> list[Box]:
     return leaves(view["closeup"]) if view.get("closeup") else []
 
 
+def _group_close_up(view: View) -> bool:
+    """Whether the picture shows one group of the squares where the tile fits close up (the
+    others lie elsewhere: the overview frames them, the menu offers them)."""
+    return _focused(view) and view.get("area") is not None and len(view.get("areas") or []) > 1
+
+
 def _rotations(view: View) -> list[int]:
     if view["phase"] == "rotate" and view.get("square") and view.get("drawn"):
         return list(view["square"]["rots"])
@@ -291,7 +310,15 @@ def _rotations(view: View) -> list[int]:
 
 
 def _status_lines(view: View, names: list[str], lang: str, width: float) -> list[str]:
-    return _wrap(translate(view["status"], lang, names), MIN_TEXT, width, 3)
+    """The status, or over one group of squares close up that it shows only some of them (the
+    message above the picture has the status)."""
+    if _group_close_up(view):
+        areas = view["areas"]
+        text = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=view["area"] + 1,
+                 groups=len(areas), shown=areas[view["area"]])
+    else:
+        text = translate(view["status"], lang, names)
+    return _wrap(text, MIN_TEXT, width, 3)
 
 
 def _asked(view: View) -> int | None:
@@ -334,7 +361,7 @@ def _status_left(view: View) -> int:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
-            overview: Window | Overview | None) -> None:
+            overview: Window | Overview | None, height: int) -> None:
     """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
     overview of the whole landscape framing the part shown."""
     left = _status_left(view)
@@ -356,17 +383,17 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
         right = x - MARGIN
     if overview is not None:
-        _overview(draw, view, overview, right)
+        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS))
 
 
-def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int) -> None:
+def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the other
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    box_w, box_h = OVERVIEW
+    box_w = OVERVIEW[0]
     s = max(3, min(box_w // cols, box_h // rows, 24))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
@@ -380,12 +407,16 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for tile in view["tiles"][-view["seats"]:]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         draw.rectangle((px - 2, py - 2, px + s + 1, py + s + 1), outline=HIGHLIGHT, width=2 if s < 12 else 3)
+    if view["phase"] == "place" and s >= 6:  # every square where the tile fits, as on the close-up
+        for square in view.get("squares") or []:
+            px, py = left + (square["x"] - x0) * s, top + (square["y"] - y0) * s
+            draw.rectangle((px + 1, py + 1, px + s - 2, py + s - 2), fill=EMPTY, outline=INK, width=2 if s >= 12 else 1)
     for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
         if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
-            frame = (left + (gx0 - x0) * s - 1, top + (gy0 - y0) * s - 1, left + (gx1 - x0 + 1) * s + 1,
-                     top + (gy1 - y0 + 1) * s + 1)
-            draw.rectangle(frame, outline=INK, width=1)
-            draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=WHITE, width=2)
+            frame = (left + (gx0 - x0) * s - 2, top + (gy0 - y0) * s - 2, left + (gx1 - x0 + 1) * s + 2,
+                     top + (gy1 - y0 + 1) * s + 2)
+            draw.rectangle(frame, outline=INK, width=2)
+            draw.rectangle((frame[0] + 2, frame[1] + 2, frame[2] - 2, frame[3] - 2), outline=WHITE, width=2)
     frames = window["frames"] if "frames" in window else []
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)
@@ -406,7 +437,8 @@ def _marked(count: int, step: float, room: float) -> list[int]:
     `room` px from the next: the first, the last, and as many evenly between as fit."""
     if count == 1 or (count - 1) * step < room:
         return [0]
-    between = int((count - 1) * step // room)
+    # the most marks whose nearest two (rounded to whole columns) still stand `room` apart
+    between = next(n for n in range(count - 1, 0, -1) if ((count - 1) // n) * step >= room)
     return sorted({round(k * (count - 1) / between) for k in range(between + 1)})
 
 

@@ -3,8 +3,10 @@ letters and numbers along its edges, the squares offered or chosen, and the mark
 
 Marks are followers (in their seat colour, with the seat number) and free spots (white, with
 their choice number), shaped by role: knight square, thief triangle, monk disc, farmer wide
-oval. A mark is never smaller than its number needs (40 px type), so on small tiles marks are
-kept inside their tile or, where they cannot be, pushed apart until none touches another.
+oval. A mark is never smaller than its number needs at the marks' standard (MARK_TEXT, 41 px of
+ink), so on small tiles (the whole landscape late in a game) marks spill over the tiles round
+theirs and are pushed apart until none touches another; only on the smallest tiles (under
+SPILLING_TILE) or where marks jam are they drawn smaller (40 px type).
 """
 from __future__ import annotations
 
@@ -304,7 +306,8 @@ def _grid_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
     step = max(1, math.ceil((widest + 8) / size))
     for k in range(0, window["cols"], step):
         x = window["left"] + k * size + size / 2
-        draw.text((x, window["top"] - LABEL_H / 2 - 6), column_name(window["x0"] + k), font=font(MIN_TEXT),
+        # (high enough that a "Q"'s tail clears a group's frame on the first row)
+        draw.text((x, window["top"] - LABEL_H / 2 - 10), column_name(window["x0"] + k), font=font(MIN_TEXT),
                   fill=MUTED, anchor="mm")
     step = max(1, math.ceil(44 / size))
     for k in range(0, window["rows"], step):
@@ -317,14 +320,20 @@ MARK_STANDARD = 62  # the least mark whose number is MARK_TEXT (41 px of ink): m
 ROOMY_TILE = 108    # the least tile that holds such a mark inside (a thief's triangle is 100 px wide)
 
 
+SPILLING_TILE = 36  # the least tile whose marks are drawn at the marks' standard, spilling over its neighbours
+
+
 def _mark_size(size: int) -> int:
-    """A follower's or spot's mark: some 40 % of the tile, never so small its number shrinks;
-    on a tile that holds it (the whole landscape early in a game), large enough for a number at
-    the marks' standard. On smaller tiles (the whole landscape later: 30-80 px) a mark that
-    large would cover its tile and the next: there the number is 40 px type (29 px of ink)."""
-    if size >= ROOMY_TILE:
-        return max(MARK_STANDARD, min(72, int(size * 0.4)))
-    return max(46, min(72, int(size * 0.4)))
+    """A follower's or spot's mark: some 40 % of the tile, never so small its number falls under
+    the marks' standard (MARK_TEXT, 41 px of ink). On the whole landscape's small tiles (some
+    44-100 px late in a game) such a mark is larger than its tile: it spills over the tiles
+    round it, drawn over them, and marks are pushed apart where they would touch (`_separate`).
+    On still smaller tiles (a landscape spread wide, drawn small over the robber step's track)
+    marks that large would hide the landscape and jam: there the number is 40 px type (29 px
+    of ink)."""
+    if size < SPILLING_TILE:
+        return 46
+    return max(MARK_STANDARD, min(72, int(size * 0.4)))
 
 
 def _extent(kind: str, m: float) -> tuple[float, float]:
@@ -501,34 +510,51 @@ def _settled(mark: Mark) -> bool:
 def _unjam(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> None:
     """Marks still touching others after the pushes (a crowded landscape drawn small, each push
     undone by another): each moves to the nearest place touching none (nor a `fixed` box),
-    within the bounds the pushes keep to."""
-    size = window["size"]
-    for mark in [mark for _ in range(3) for mark in marks]:  # a second and third look: one moved may
-        # have left another its only place
-        x0, y0, x1, y1 = box(mark)
-        others = [box(other) for other in marks + list(fixed) if other is not mark]
-        if all(_apart((x0, y0, x1, y1), other) for other in others):
-            continue
-        w, h = _extent(mark["kind"], mark["m"])
-        east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
-        low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
-        low_y = window["top"] + h + 2 - mark["y"]
-        high_y = window["top"] + window["rows"] * size - h - 2 - mark["y"]
-        near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
-        # the nearest free place lies mostly against another mark: beside it (its top, middle or
-        # bottom level with the mark's) or over or under it; failing those, anywhere round
-        beside: set[tuple[float, float]] = set()
-        for o in near:
-            for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
-                beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
-            for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
-                beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
-        for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
-            if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
+    within the bounds the pushes keep to. A mark that finds none after three looks (a landscape
+    drawn so small, the robber step's track under it, that its marks jam) is drawn smaller, its
+    number under the marks' standard but clear (never over another)."""
+    for look in range(3):  # a second and third look: one moved may have left another its only place
+        for mark in marks:
+            others = [box(other) for other in marks + list(fixed) if other is not mark]
+            if all(_apart(box(mark), other) for other in others):
                 continue
-            if all(_apart((x0 + dx, y0 + dy, x1 + dx, y1 + dy), other) for other in near):
-                mark["x"], mark["y"] = mark["x"] + dx, mark["y"] + dy
-                break
+            for m in (mark["m"], *(JAMMED_MARKS if look == 2 else ())):
+                if m > mark["m"]:
+                    continue
+                place = _free_place({**mark, "m": m}, window, others)
+                if place is not None:
+                    mark["x"], mark["y"], mark["m"] = place[0], place[1], m
+                    break
+
+
+JAMMED_MARKS = (56, 46)  # the smaller marks a jammed one tries (their numbers 48 and 40 px type)
+
+
+def _free_place(mark: Mark, window: Window, others: list[Rect]) -> tuple[float, float] | None:
+    """The nearest place for `mark` (its centre) touching none of `others`, within the bounds
+    the pushes keep to and 180 px of where it stands; None if there is none."""
+    size = window["size"]
+    x0, y0, x1, y1 = box(mark)
+    w, h = _extent(mark["kind"], mark["m"])
+    east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+    low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
+    low_y = window["top"] + h + 2 - mark["y"]
+    high_y = window["top"] + window["rows"] * size - h - 2 - mark["y"]
+    near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
+    # the nearest free place lies mostly against another mark: beside it (its top, middle or
+    # bottom level with the mark's) or over or under it; failing those, anywhere round
+    beside: set[tuple[float, float]] = set()
+    for o in near:
+        for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
+            beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
+        for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
+            beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+    for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
+        if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
+            continue
+        if all(_apart((x0 + dx, y0 + dy, x1 + dx, y1 + dy), other) for other in near):
+            return mark["x"] + dx, mark["y"] + dy
+    return None
 
 
 def _apart(a: Rect, b: Rect, gap: float = 2) -> bool:
@@ -551,7 +577,7 @@ def _off_shields(marks: list[Mark]) -> None:
             continue
         others = [box(other) for other in marks if other is not mark and _apart(box(mark), box(other))]
         # the whole landscape's roomy tiles keep the number at the marks' standard, shield or not
-        least = MARK_STANDARD if ROOMY_TILE <= size < 150 else 46
+        least = MARK_STANDARD if SPILLING_TILE <= size < 150 else 46
         for m in range(mark["m"], least - 1, -6):
             place = _clear_place({**mark, "m": m}, shields + others)
             if place:

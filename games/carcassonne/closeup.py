@@ -415,19 +415,21 @@ def _middle(start: int, length: int, room: int, low: int, width: int) -> int:
 
 def featured_group(groups: Sequence[Sequence[Square]], followers: Collection[Square],
                    joining: Collection[Square] = ()) -> int:
-    """The group shown close up first: the one with the most squares `joining` (where a tile
-    would touch a feature holding one of the player's followers), then the most beside (or
-    diagonally beside) a tile bearing one (`followers`: those tiles' squares), then the nearest
-    to one, then the largest, then the first. Where a player extends what they hold is where
-    they most often place (bench/carcassonne_taps.py); it reads only the landscape and the
+    """The group shown close up first: one with a square `joining` (where a tile would touch a
+    feature holding one of the player's followers), then the most squares beside (or diagonally
+    beside) a tile bearing one (`followers`: those tiles' squares), then the largest, then the
+    nearest to one, then the first. Where a player extends what they hold is where they most
+    often place, and of the groups alike the largest holds their square most often
+    (bench/carcassonne_taps.py: counting the squares that join, or the nearest before the
+    largest, took a second tap some 2 % more often); it reads only the landscape and the
     player's own followers, never what a computer player would make of the drawn tile (that is
     a hint, which tables may switch off)."""
-    def rank(k: int) -> tuple[int, int, int, int, int]:
+    def rank(k: int) -> tuple[bool, int, int, int, int]:
         group = groups[k]
-        joins = sum(1 for square in group if square in joining)
+        joins = any(square in joining for square in group)
         beside = sum(1 for x, y in group for fx, fy in followers if max(abs(x - fx), abs(y - fy)) <= 1)
         nearest = min((abs(x - fx) + abs(y - fy) for x, y in group for fx, fy in followers), default=0)
-        return joins, beside, -nearest, len(group), -k
+        return joins, beside, len(group), -nearest, -k
     return max(range(len(groups)), key=rank)
 
 

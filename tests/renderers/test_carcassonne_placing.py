@@ -175,9 +175,10 @@ def test_numbers_in_pieces_keep_the_marks_standard_and_nothing_is_covered(busies
     close-ups (the decisions: squares, rotations, follower spots) every number inside a piece
     stands MIN_MARK tall (41 px of ink, 11 px on a phone): followers' seats, spots', squares',
     rotations' and groups' numbers, the players' seat plates. The whole landscape (picking a
-    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px, too small
-    for a follower's mark of that size: there only the followers' and spots' numbers stand
-    under it (40 px type, 29 px of ink), nothing else."""
+    group, at the end, in the robber step, asked for) draws its tiles at 30-80 px: its marks
+    spill over the tiles round them at that size, but on the smallest (under SPILLING_TILE, a
+    landscape spread wide over the robber step's track) or where they jam, only the followers'
+    and spots' numbers may stand under it (40 px type, 29 px of ink), nothing else."""
     followers: list[tuple[str, float, float]] = []
     original = land.draw_mark
     monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (followers.append((mark["text"],
@@ -327,16 +328,19 @@ def test_groups_of_squares_are_numbered_on_the_landscape_like_their_buttons(lang
 def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
     """While one group of squares is shown close up, every other group's button names its
     corners (`2 · Squares 6–9 · K3–M5`): the header's overview shows the whole landscape with
-    every square that fits (its grid marks name its first and last column and row) and frames
-    each other group, white."""
+    every square that fits (its grid marks name its first and last column and row), drawn as
+    on the close-up, and frames each other group, white."""
     from games.carcassonne.grid import column_name, row_name
 
     framed: list[tuple] = []
+    squares: list[tuple] = []
     original = ImageDraw.ImageDraw.rectangle
 
     def rectangle(self, xy, *args, **kwargs):
         if kwargs.get("outline") == WHITE and kwargs.get("width") == 2:
             framed.append(tuple(xy))
+        if kwargs.get("fill") == land.EMPTY:
+            squares.append(tuple(xy))
         return original(self, xy, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
@@ -357,13 +361,43 @@ def test_a_group_shown_first_leaves_the_others_on_the_overview(monkeypatch):
                 x, y = next((x, y) for x in range(-30, 30) for y in range(-30, 30) if square_name(x, y) == name)
                 assert x0 <= x <= x1 and y0 <= y <= y1, label
         framed.clear()
+        squares.clear()
         image, drawn = drawn_on(view, "en")
-        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        header = [r for r in drawn if r.box[3] <= plan["header"]]
         assert {column_name(x0), column_name(x1), row_name(y0), row_name(y1)} <= {r.text for r in header}
-        in_header = [xy for xy in framed if xy[3] <= board.HEADER_OVERVIEW]
+        in_header = [xy for xy in framed if xy[3] <= plan["header"]]
         assert len(in_header) == len(groups) + 1  # the others, and the part drawn (lined white)
+        # every square where the tile fits stands out on the overview as on the close-up
+        assert len([xy for xy in squares if xy[3] <= plan["header"]]) == len(view["squares"])
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
+    """Over one group of squares close up the picture says which group of how many it is, how
+    many of the squares where the tile fits it shows, and that the menu has the others (the
+    status is the message's); the overview finding the others is as tall as the close-up's
+    least tile size leaves room for, taller than the plain header's where there is room."""
+    checked = taller = 0
+    for seats, seed in ((3, 1), (5, 2)):
+        for k, state in enumerate(states_of(seats, seed)):
+            if state.phase != "place" or state.area is None or k % 3:
+                continue
+            view = GAME.view(state, None)
+            areas = view["areas"]
+            words = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=state.area + 1,
+                      groups=len(areas), shown=areas[state.area])
+            image, drawn = drawn_on(view, lang)
+            plan = board.layout(view, NAMES[:seats], lang)
+            header = [r.text for r in drawn if r.box[3] <= plan["header"] and r.box[0] < 100 and not r.mark]
+            assert " ".join(header) == words, header
+            assert translate(view["status"], lang, NAMES) not in header
+            assert not readable_problems(drawn, image.size)
+            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= 160
+            taller += plan["header"] > board.HEADER_OVERVIEW + 40
+            checked += 1
+    assert checked >= 10 and taller >= 3
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -507,7 +541,7 @@ def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
     is 40 px at least, and on the close-ups (tiles of 150 px and more) its digits stand about
     40 px tall (11 px on a phone)."""
     fill = (200, 0, 0)
-    for size in sorted({land._mark_size(tile) for tile in range(20, 241)}):
+    for size in sorted({land._mark_size(tile) for tile in range(20, 241)} | set(land.JAMMED_MARKS)):
         for digit in "123456789":
             image = Image.new("RGB", (300, 300), WHITE)
             land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill)
@@ -574,12 +608,12 @@ def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(l
         checked += 1
         assert plan["window"]["part"]
         image, drawn = drawn_on(view, lang)
-        header = [r for r in drawn if r.box[3] <= board.HEADER_OVERVIEW]
+        header = [r for r in drawn if r.box[3] <= plan["header"]]
         x0, y0, x1, y1 = plan["window"]["bounds"]
         assert {column_name(x0), column_name(x1)} <= {r.text for r in header}, [r.text for r in header]
         assert {row_name(y0), row_name(y1)} <= {r.text for r in header}
         assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named)
-        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], board.HEADER_OVERVIEW))
+        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], plan["header"]))
         assert board.HIGHLIGHT in {colour for _, colour in top.getcolors(1 << 20)}
     assert checked >= 10
 
@@ -672,3 +706,44 @@ def test_late_in_crowded_games_marks_keep_off_the_squares_numbers(monkeypatch):
                     assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
             checked += 1
     assert checked >= 20
+
+
+def test_the_overviews_grid_marks_stand_their_room_apart_first_and_last_marked():
+    """The overview's column letters and row numbers: the first and the last column (row)
+    marked, and no two marks nearer than the room a mark needs (rounding once put "12" on "13")."""
+    for count in range(2, 40):
+        for step in range(3, 25):
+            for room in (42, 60):
+                marked = board._marked(count, step, room)
+                assert marked[0] == 0 and (marked[-1] == count - 1 or (count - 1) * step < room)
+                assert all((b - a) * step >= room for a, b in zip(marked, marked[1:])), (count, step, marked)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_whole_landscape_late_keeps_the_marks_standard_on_small_tiles(lang, monkeypatch):
+    """The whole landscape late in a game ("Map: all squares", `/game board`, the end) draws its
+    tiles at some 50-80 px: every follower's number still stands at the marks' standard (41 px of
+    ink), its mark spilling over the tiles round it, drawn over them; no two marks touch and
+    nothing covers a number."""
+    drawn_marks: list[dict] = []
+    original = land.draw_mark
+    monkeypatch.setattr(land, "draw_mark", lambda draw, mark: (drawn_marks.append(dict(mark)),
+                                                                  original(draw, mark)))
+    small_tiles = 0
+    for seats, seed in ((3, 1), (5, 2), (5, 9)):
+        states = list(states_of(seats, seed))
+        middle_game = first(states, lambda s: s.phase == "place" and len(s.board.tiles) >= 60)
+        for view in (GAME.view(states[-1], None), dict(GAME.view(middle_game, None), landscape="whole")):
+            drawn_marks.clear()
+            with recording_covers() as drawn, recording_texts() as records:
+                image = render(view, NAMES[:seats], lang)
+            window = board.layout(view, NAMES[:seats], lang)["window"]
+            small_tiles += window["size"] < land.ROOMY_TILE
+            assert len(drawn_marks) >= len({(f["x"], f["y"], f["kind"], f["sx"], f["sy"]) for f in view["meeples"]})
+            assert mark_problems([r for r in records if r.mark]) == [], (seats, window["size"])
+            assert covered_texts(drawn) == [] and readable_problems(records, image.size) == []
+            boxes = [land.box(mark) for mark in drawn_marks]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (seats, a, b)
+    assert small_tiles >= 4

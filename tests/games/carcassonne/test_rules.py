@@ -108,9 +108,9 @@ def test_squares_too_far_apart_for_one_picture_are_offered_in_groups():
 
 
 def test_the_group_shown_first_is_the_one_beside_the_players_followers():
-    """Most squares where the tile would join a feature the player holds, then most beside (or
-    diagonally beside) a tile with one of the player's followers, then the nearest to one, then
-    the largest group, then the first."""
+    """A square where the tile would join a feature the player holds, then most beside (or
+    diagonally beside) a tile with one of the player's followers, then the largest group, then
+    the nearest to a follower, then the first."""
     from games.carcassonne.closeup import featured_group
 
     west, middle, east = [(0, 0), (1, 0)], [(5, 0), (6, 0), (7, 0)], [(10, 0), (11, 1)]
@@ -118,9 +118,11 @@ def test_the_group_shown_first_is_the_one_beside_the_players_followers():
     assert featured_group(groups, []) == 1  # no followers: the largest
     assert featured_group(groups, [(12, 1)]) == 2  # beside one of the player's followers
     assert featured_group(groups, [(11, 0), (-1, 1)]) == 2  # two squares beside, against one
-    assert featured_group(groups, [(2, 5)]) == 0  # beside none: the nearest
-    assert featured_group([west, [(5, 0), (6, 0)]], []) == 0  # as large: the first
-    assert featured_group(groups, [(12, 1)], joining=[(0, 0), (1, 0), (6, 0)]) == 0  # joins the most they hold
+    assert featured_group(groups, [(2, 5)]) == 1  # beside none: the largest
+    assert featured_group([west, [(5, 0), (6, 0)]], [(7, 3)]) == 1  # as large: the nearest
+    assert featured_group([west, [(5, 0), (6, 0)]], []) == 0  # as large, none near: the first
+    assert featured_group(groups, [(12, 1)], joining=[(0, 0)]) == 0  # joins what they hold
+    assert featured_group(groups, [(12, 1)], joining=[(0, 0), (1, 0), (6, 0)]) == 1  # joins too, and larger
 
 
 def test_a_turn_with_groups_starts_with_one_shown_and_the_others_one_tap_away():
