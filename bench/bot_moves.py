@@ -18,7 +18,10 @@ Prints median, 95th and 99th percentile and the slowest, and the time spent rend
 game longer than 200 moves also the last 100 (the fullest boards); the Discord requests per
 move (all of them, and how many read something back: GETs); and the bot's CPU per move by
 phase (bench.phases: the store, the engine, drawing, encoding, building and sending messages,
-discord.py's handling, ...), which a busy machine disturbs far less than the wall times.
+discord.py's handling, ...), which a busy machine disturbs far less than the wall times; and
+Python's garbage collections during the moves (`CollectorTimes`: how many of each generation,
+their time per move and the longest pause; a collection has no Python frame of its own, so the
+phases count its CPU wherever it fell).
 
     python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import sys
@@ -67,6 +71,35 @@ class TimedRenderer:
 
 
 DETAIL = False  # --detail: the frames that decided the most CPU
+
+
+class CollectorTimes:
+    """Python's garbage collections while it is installed (`gc.callbacks`): per generation how
+    many, their seconds, and the longest (a collection holds the whole process, so its wall
+    time is a pause of every move under way)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self.longest = 0.0
+        self._started = 0.0
+
+    def __enter__(self) -> CollectorTimes:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._started
+        generation = info["generation"]
+        self.count[generation] += 1
+        self.seconds[generation] += took
+        self.longest = max(self.longest, took)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -113,19 +146,21 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 renderer.seconds.clear()
             sampler = PhaseSampler().start()
             process_before = time.process_time()
-            for _ in range(moves):
-                if "Game over" in world.latest_board().content:
-                    break
-                player = to_act(world, seated)[0]
-                started = time.perf_counter()
-                await take_turn(world, player, rng)
-                timings.append(time.perf_counter() - started)
+            with CollectorTimes() as collections:
+                for _ in range(moves):
+                    if "Game over" in world.latest_board().content:
+                        break
+                    player = to_act(world, seated)[0]
+                    started = time.perf_counter()
+                    await take_turn(world, player, rng)
+                    timings.append(time.perf_counter() - started)
             sampler.stop()
             process_cpu = time.process_time() - process_before
             discord_side.close()
             made = world.env.backend.http_requests[requests_before:]
             renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
+    renderer.collections = collections
     renderer.phases = sampler.totals()
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
@@ -185,6 +220,13 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     requests, reads = getattr(renderer, "requests", (0, 0))
     if timings:
         print(f"  Discord requests per move {requests / len(timings):.2f} (reads back: {reads / len(timings):.2f})")
+    collections = getattr(renderer, "collections", None)
+    if collections and timings:
+        per_move = [f"{count / len(timings):.2f}" for count in collections.count]
+        print(f"  garbage collections per move {' / '.join(per_move)} (generations 0 / 1 / 2), "
+              f"{sum(collections.seconds) * 1000 / len(timings):.2f} ms per move "
+              f"({' / '.join(f'{seconds * 1000 / len(timings):.2f}' for seconds in collections.seconds)}), "
+              f"longest {collections.longest * 1000:.1f} ms")
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")
