@@ -75,14 +75,18 @@ DETAIL = False  # --detail: the frames that decided the most CPU
 
 class CollectorTimes:
     """Python's garbage collections while it is installed (`gc.callbacks`): per generation how
-    many, their seconds, and the longest (a collection holds the whole process, so its wall
-    time is a pause of every move under way)."""
+    many, their seconds of CPU, and the longest pause (a collection holds the whole process, so
+    its wall time is a pause of every move under way). The full collections the bot makes itself when no
+    move is in hand (`bot.collector`) are counted apart: they fall between moves."""
 
     def __init__(self) -> None:
         self.count = [0, 0, 0]
         self.seconds = [0.0, 0.0, 0.0]
         self.longest = 0.0
-        self._started = 0.0
+        self.quiet = 0
+        self.quiet_seconds = 0.0
+        self._started = (0.0, 0.0)
+        self._quiet = False
 
     def __enter__(self) -> CollectorTimes:
         gc.callbacks.append(self._callback)
@@ -93,12 +97,18 @@ class CollectorTimes:
 
     def _callback(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            caller = sys._getframe(1).f_code
+            self._quiet = caller.co_name == "_collect" and caller.co_filename.endswith("collector.py")
+            self._started = (time.perf_counter(), time.thread_time())
             return
-        took = time.perf_counter() - self._started
+        took, cpu = time.perf_counter() - self._started[0], time.thread_time() - self._started[1]
+        if self._quiet:
+            self.quiet += 1
+            self.quiet_seconds += cpu
+            return
         generation = info["generation"]
         self.count[generation] += 1
-        self.seconds[generation] += took
+        self.seconds[generation] += cpu
         self.longest = max(self.longest, took)
 
 
@@ -224,9 +234,11 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
     if collections and timings:
         per_move = [f"{count / len(timings):.2f}" for count in collections.count]
         print(f"  garbage collections per move {' / '.join(per_move)} (generations 0 / 1 / 2), "
-              f"{sum(collections.seconds) * 1000 / len(timings):.2f} ms per move "
+              f"{sum(collections.seconds) * 1000 / len(timings):.2f} ms of CPU per move "
               f"({' / '.join(f'{seconds * 1000 / len(timings):.2f}' for seconds in collections.seconds)}), "
-              f"longest {collections.longest * 1000:.1f} ms")
+              f"longest {collections.longest * 1000:.1f} ms; the bot's own between moves "
+              f"{collections.quiet / len(timings):.2f} per move, "
+              f"{collections.quiet_seconds * 1000 / len(timings):.2f} ms")
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")

@@ -54,12 +54,24 @@ async def test_work_that_starts_first_puts_the_collection_off(counts):
 
 
 def test_start_up_objects_are_left_out_of_later_collections():
-    before = gc.get_freeze_count()
+    before, thresholds = gc.get_freeze_count(), gc.get_threshold()
     try:
         QuietCollector().freeze_start_up()
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+def test_after_start_up_full_collections_are_due_ten_times_less_often_and_young_ones_as_before():
+    thresholds = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        QuietCollector().freeze_start_up()
+        assert gc.get_threshold() == (700, 10, 100)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 # ------------------------------------------------------------------------ in the bot
@@ -67,8 +79,10 @@ def test_start_up_objects_are_left_out_of_later_collections():
 
 @pytest.fixture
 def make_bot(database_path, renderer, monkeypatch):
-    """The bot as `python -m bot` runs it; the test process's own objects are not frozen."""
+    """The bot as `python -m bot` runs it; the test process's own objects are not frozen, nor its
+    collector's thresholds changed."""
     monkeypatch.setattr(gc, "freeze", lambda: None)
+    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)
     return bot_factory(database_path, games={"pips": fakegame.GAME}, seed=SEED, render=renderer,
                        collect_when_quiet=True)
 
