@@ -10,12 +10,13 @@ of the slowest moves in `bench/bot_moves.py`). Two things keep it out of the mov
   only a reference cycle among frozen objects would stay.)
 - When the bot has no move in hand, a full collection that is due soon is made then, so Python
   rarely has to make one on its own during a move.
-- A full collection is due ten times less often than Python's default (after 100 collections of
-  the middle generation instead of 10): with the start-up objects frozen few objects reach the
-  oldest generation, and a full collection each dozen moves (tens of ms of CPU each in
-  `bench/bot_moves.py`) was about as much CPU as all the young ones together. The young
-  generations keep Python's thresholds: larger ones made each collection dearer, not fewer
-  in all.
+- A full collection is due three times less often than Python's default (after 30 collections
+  of the middle generation instead of 10): a full collection every eight moves or so (some 20
+  ms of CPU each in `bench/bot_moves.py`) was about as much CPU as all the young ones together.
+  Rarer still costs memory (with 100: 12-15 MiB more after moves in 500 games in
+  `bench/memory_process.py`, against some 4 MiB with 30): garbage in cycles waits longer. The
+  young generations keep Python's thresholds: larger ones made each collection dearer, and
+  their CPU in all no smaller.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import logging
 log = logging.getLogger(__name__)
 
 DUE_SHARE = 0.5  # a full collection is made when quiet once half of the oldest generation's threshold is reached
-FULL_EVERY = 100  # collections of the middle generation between full ones (Python's default: 10)
+FULL_EVERY = 30  # collections of the middle generation between full ones (Python's default: 10)
 
 
 class QuietCollector:

@@ -63,12 +63,12 @@ def test_start_up_objects_are_left_out_of_later_collections():
         gc.set_threshold(*thresholds)
 
 
-def test_after_start_up_full_collections_are_due_ten_times_less_often_and_young_ones_as_before():
+def test_after_start_up_full_collections_are_due_three_times_less_often_and_young_ones_as_before():
     thresholds = gc.get_threshold()
     try:
         gc.set_threshold(700, 10, 10)
         QuietCollector().freeze_start_up()
-        assert gc.get_threshold() == (700, 10, 100)
+        assert gc.get_threshold() == (700, 10, 30)
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
