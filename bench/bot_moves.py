@@ -71,6 +71,7 @@ class TimedRenderer:
 
 
 DETAIL = False  # --detail: the frames that decided the most CPU
+SLOWEST = False  # --slowest: what the costliest 1 % of moves held
 
 
 class CollectorTimes:
@@ -83,6 +84,7 @@ class CollectorTimes:
         self.count = [0, 0, 0]
         self.seconds = [0.0, 0.0, 0.0]
         self.longest = 0.0
+        self.paused = 0.0  # wall seconds of the collections (not the bot's own between moves)
         self.quiet = 0
         self.quiet_seconds = 0.0
         self._started = (0.0, 0.0)
@@ -109,6 +111,7 @@ class CollectorTimes:
         generation = info["generation"]
         self.count[generation] += 1
         self.seconds[generation] += cpu
+        self.paused += took
         self.longest = max(self.longest, took)
 
 
@@ -135,12 +138,15 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             timings = []
             handling: list[float] = []
             own: list[float] = []
+            held: list[tuple[float, float, str, float, float, int, int]] = []  # the moves' contents (--slowest)
             moves_part, deliveries = world.parts.moves, world.parts.deliveries
             original_play = moves_part.play
             discord_side = DiscordSide(world.env.backend)
 
             async def timed_play(*args, **kwargs):
-                started, before = time.perf_counter(), discord_side.seconds
+                started, before, cpu = time.perf_counter(), discord_side.seconds, time.process_time()
+                paused, rendered = collections.paused, len(renderer.seconds)
+                requests = len(world.env.backend.http_requests)
                 try:
                     played = await original_play(*args, **kwargs)
                     await deliveries.settled(kwargs["game_id"])
@@ -149,14 +155,18 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                     elapsed = time.perf_counter() - started
                     handling.append(elapsed)
                     own.append(elapsed - (discord_side.seconds - before))
+                    held.append((elapsed, time.process_time() - cpu, kwargs["action_text"], collections.paused - paused,
+                                 sum(renderer.seconds[rendered:]), len(renderer.seconds) - rendered,
+                                 len(world.env.backend.http_requests) - requests))
 
             moves_part.play = timed_play
+            collections = CollectorTimes()
             requests_before = len(world.env.backend.http_requests)
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
             sampler = PhaseSampler().start()
             process_before = time.process_time()
-            with CollectorTimes() as collections:
+            with collections:
                 for _ in range(moves):
                     if "Game over" in world.latest_board().content:
                         break
@@ -171,6 +181,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
     renderer.collections = collections
+    renderer.held = held
     renderer.phases = sampler.totals()
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
@@ -247,6 +258,16 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         print(f"  the bot's CPU per move {bot_seconds(phases) * 1000 / len(timings):.1f} ms (the whole process's, "
               f"the simulated Discord and players too: {renderer.process_cpu * 1000 / len(timings):.1f} ms), by phase:")
         print(table([("", phases, len(timings))]))
+        if SLOWEST:
+            # By CPU: on a busy machine the wall times say more of the machine than of the move.
+            cpu = [entry[1] * 1000 for entry in renderer.held]
+            slowest = sorted(renderer.held, key=lambda entry: -entry[1])[:max(3, len(renderer.held) // 100)]
+            print(f"  the process's CPU in a move (simcord's too): median {statistics.median(cpu):.1f} ms, "
+                  f"p99 {percentile(cpu, .99):.1f} ms; the costliest moves: handling, CPU, the collections' "
+                  "pauses, rendering (images), requests")
+            for elapsed, cpu, action, paused, rendering, images, requests in slowest:
+                print(f"    {elapsed * 1000:6.1f} ms  CPU {cpu * 1000:5.1f} ms  collections {paused * 1000:5.1f} ms  "
+                      f"rendering {rendering * 1000:5.1f} ms ({images})  requests {requests:2}  {action[:50]}")
         if DETAIL:
             for phase, where, seconds in renderer.heaviest:
                 print(f"    {seconds * 1000 / len(timings):6.2f} ms  {phase:<12} {where}")
@@ -264,9 +285,10 @@ def main() -> None:
     parser.add_argument("players", nargs="*", type=int)
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
+    parser.add_argument("--slowest", action="store_true", help="what the costliest 1 %% of moves held, per run")
     args = parser.parse_args()
-    global DETAIL
-    DETAIL = args.detail
+    global DETAIL, SLOWEST
+    DETAIL, SLOWEST = args.detail, args.slowest
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:
