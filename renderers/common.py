@@ -706,7 +706,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
     """The image's rows compressed in bands of `PNG_BAND_ROWS`, each kept in `PNG_BANDS` by what
-    its pixels hold: a band a move left unchanged is not compressed again."""
+    its pixels hold: a band a move left unchanged is not compressed again, nor made into
+    scanlines."""
     width = image.width
     pixels = memoryview(image.tobytes())
     step = width * PNG_BAND_ROWS
@@ -715,18 +716,13 @@ def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
     bands = [PNG_BANDS.get(key) for key in keys]
     if all(bands):
         return cast(list[tuple[bytes, int, int]], bands)
-    scanlines = memoryview(_scanlines(image))
-    scan_step = (width + 1) * PNG_BAND_ROWS
-    return [band or PNG_BANDS.put(key, deflated_band(scanlines[index * scan_step:(index + 1) * scan_step]))
+    return [band or PNG_BANDS.put(key, deflated_band(_scanlines(pixels[index * step:(index + 1) * step], width)))
             for index, (key, band) in enumerate(zip(keys, bands))]
 
 
-def _scanlines(image: Image.Image) -> bytes:
-    """A palette image's rows as PNG scanlines: filter byte 0, then the pixels (Pillow pastes the
-    rows one column to the right of a column of zeros, faster than joining them in Python)."""
-    framed = Image.new("P", (image.width + 1, image.height), 0)
-    framed.paste(image, (1, 0))
-    return framed.tobytes()
+def _scanlines(pixels: memoryview, width: int) -> bytes:
+    """Rows of a palette image's pixels as PNG scanlines: each row after a filter byte 0."""
+    return b"\x00" + b"\x00".join([pixels[start:start + width] for start in range(0, len(pixels), width)])
 
 
 def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
