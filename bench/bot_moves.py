@@ -23,7 +23,7 @@ Python's garbage collections during the moves (`CollectorTimes`: how many of eac
 their time per move and the longest pause; a collection has no Python frame of its own, so the
 phases count its CPU wherever it fell).
 
-    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
+    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest]
 """
 from __future__ import annotations
 
