@@ -20,14 +20,18 @@ move (all of them, and how many read something back: GETs); the store's hand-ove
 aiosqlite's thread per move (each statement, fetch or batch the event loop hands to SQLite's
 thread and waits for: some 20-25 us of CPU each way); and the bot's CPU per move by
 phase (bench.phases: the store, the engine, drawing, encoding, building and sending messages,
-discord.py's handling, ...), which a busy machine disturbs far less than the wall times.
+discord.py's handling, ...), which a busy machine disturbs far less than the wall times; and
+Python's garbage collections during the moves (`CollectorTimes`: how many of each generation,
+their time per move and the longest pause; a collection has no Python frame of its own, so the
+phases count its CPU wherever it fell).
 
-    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150]
+    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import sys
@@ -69,6 +73,48 @@ class TimedRenderer:
 
 
 DETAIL = False  # --detail: the frames that decided the most CPU
+SLOWEST = False  # --slowest: what the costliest 1 % of moves held
+
+
+class CollectorTimes:
+    """Python's garbage collections while it is installed (`gc.callbacks`): per generation how
+    many, their seconds of CPU, and the longest pause (a collection holds the whole process, so
+    its wall time is a pause of every move under way). The full collections the bot makes itself when no
+    move is in hand (`bot.collector`) are counted apart: they fall between moves."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self.longest = 0.0
+        self.paused = 0.0  # wall seconds of the collections (not the bot's own between moves)
+        self.quiet = 0
+        self.quiet_seconds = 0.0
+        self._started = (0.0, 0.0)
+        self._quiet = False
+
+    def __enter__(self) -> CollectorTimes:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            caller = sys._getframe(1).f_code
+            self._quiet = caller.co_name == "_collect" and caller.co_filename.endswith("collector.py")
+            self._started = (time.perf_counter(), time.thread_time())
+            return
+        took, cpu = time.perf_counter() - self._started[0], time.thread_time() - self._started[1]
+        if self._quiet:
+            self.quiet += 1
+            self.quiet_seconds += cpu
+            return
+        generation = info["generation"]
+        self.count[generation] += 1
+        self.seconds[generation] += cpu
+        self.paused += took
+        self.longest = max(self.longest, took)
 
 
 class HandOvers:
@@ -119,12 +165,15 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             timings = []
             handling: list[float] = []
             own: list[float] = []
+            held: list[tuple[float, float, str, float, float, int, int]] = []  # the moves' contents (--slowest)
             moves_part, deliveries = world.parts.moves, world.parts.deliveries
             original_play = moves_part.play
             discord_side = DiscordSide(world.env.backend)
 
             async def timed_play(*args, **kwargs):
-                started, before = time.perf_counter(), discord_side.seconds
+                started, before, cpu = time.perf_counter(), discord_side.seconds, time.process_time()
+                paused, rendered = collections.paused, len(renderer.seconds)
+                requests = len(world.env.backend.http_requests)
                 try:
                     played = await original_play(*args, **kwargs)
                     await deliveries.settled(kwargs["game_id"])
@@ -133,8 +182,12 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                     elapsed = time.perf_counter() - started
                     handling.append(elapsed)
                     own.append(elapsed - (discord_side.seconds - before))
+                    held.append((elapsed, time.process_time() - cpu, kwargs["action_text"], collections.paused - paused,
+                                 sum(renderer.seconds[rendered:]), len(renderer.seconds) - rendered,
+                                 len(world.env.backend.http_requests) - requests))
 
             moves_part.play = timed_play
+            collections = CollectorTimes()
             requests_before = len(world.env.backend.http_requests)
             if isinstance(renderer, TimedRenderer):
                 renderer.seconds.clear()
@@ -142,13 +195,14 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             hand_overs.counting = True
             sampler = PhaseSampler().start()
             process_before = time.process_time()
-            for _ in range(moves):
-                if "Game over" in world.latest_board().content:
-                    break
-                player = to_act(world, seated)[0]
-                started = time.perf_counter()
-                await take_turn(world, player, rng)
-                timings.append(time.perf_counter() - started)
+            with collections:
+                for _ in range(moves):
+                    if "Game over" in world.latest_board().content:
+                        break
+                    player = to_act(world, seated)[0]
+                    started = time.perf_counter()
+                    await take_turn(world, player, rng)
+                    timings.append(time.perf_counter() - started)
             sampler.stop()
             hand_overs.close()
             process_cpu = time.process_time() - process_before
@@ -156,6 +210,8 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
             made = world.env.backend.http_requests[requests_before:]
             renderer.requests = (len(made), sum(1 for entry in made if entry.method == "GET"))
     renderer.own = own
+    renderer.collections = collections
+    renderer.held = held
     renderer.phases = sampler.totals()
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
@@ -218,6 +274,15 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         print(f"  Discord requests per move {requests / len(timings):.2f} (reads back: {reads / len(timings):.2f})")
     if getattr(renderer, "hand_overs", 0) and timings:
         print(f"  store hand-overs to SQLite's thread per move {renderer.hand_overs / len(timings):.1f}")
+    collections = getattr(renderer, "collections", None)
+    if collections and timings:
+        per_move = [f"{count / len(timings):.2f}" for count in collections.count]
+        print(f"  garbage collections per move {' / '.join(per_move)} (generations 0 / 1 / 2), "
+              f"{sum(collections.seconds) * 1000 / len(timings):.2f} ms of CPU per move "
+              f"({' / '.join(f'{seconds * 1000 / len(timings):.2f}' for seconds in collections.seconds)}), "
+              f"longest {collections.longest * 1000:.1f} ms; the bot's own between moves "
+              f"{collections.quiet / len(timings):.2f} per move, "
+              f"{collections.quiet_seconds * 1000 / len(timings):.2f} ms")
     if len(handling) > 200:
         tail = [t * 1000 for t in handling[-100:]]
         print(f"  last 100 moves: handling p99 {percentile(tail, .99):6.1f} ms, max {max(tail):6.1f} ms")
@@ -226,6 +291,16 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         print(f"  the bot's CPU per move {bot_seconds(phases) * 1000 / len(timings):.1f} ms (the whole process's, "
               f"the simulated Discord and players too: {renderer.process_cpu * 1000 / len(timings):.1f} ms), by phase:")
         print(table([("", phases, len(timings))]))
+        if SLOWEST:
+            # By CPU: on a busy machine the wall times say more of the machine than of the move.
+            cpu = [entry[1] * 1000 for entry in renderer.held]
+            slowest = sorted(renderer.held, key=lambda entry: -entry[1])[:max(3, len(renderer.held) // 100)]
+            print(f"  the process's CPU in a move (simcord's too): median {statistics.median(cpu):.1f} ms, "
+                  f"p99 {percentile(cpu, .99):.1f} ms; the costliest moves: handling, CPU, the collections' "
+                  "pauses, rendering (images), requests")
+            for elapsed, cpu, action, paused, rendering, images, requests in slowest:
+                print(f"    {elapsed * 1000:6.1f} ms  CPU {cpu * 1000:5.1f} ms  collections {paused * 1000:5.1f} ms  "
+                      f"rendering {rendering * 1000:5.1f} ms ({images})  requests {requests:2}  {action[:50]}")
         if DETAIL:
             for phase, where, seconds in renderer.heaviest:
                 print(f"    {seconds * 1000 / len(timings):6.2f} ms  {phase:<12} {where}")
@@ -243,9 +318,10 @@ def main() -> None:
     parser.add_argument("players", nargs="*", type=int)
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
+    parser.add_argument("--slowest", action="store_true", help="what the costliest 1 %% of moves held, per run")
     args = parser.parse_args()
-    global DETAIL
-    DETAIL = args.detail
+    global DETAIL, SLOWEST
+    DETAIL, SLOWEST = args.detail, args.slowest
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:

@@ -194,6 +194,7 @@ class GameBot(commands.Bot):
             self.scheduler.add_source(self._next_owed_check, self._check_owed_boards)
         self.scheduler.start()  # handles at once whatever fell due while the bot was down
         if self.collector is not None:
+            self.collector.defer_while(parts.deliveries.delivering)
             self.collector.freeze_start_up()
 
     @property

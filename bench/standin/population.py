@@ -121,7 +121,7 @@ class Population:
 
 async def migrate(path: Path) -> None:
     """An empty database in the bot's current schema (the bot's own migrations)."""
-    from bot.storage import Storage  # the bot's package: only the schema is taken from it
+    from bot.store import Storage  # the bot's package: only the schema is taken from it
 
     storage = await Storage.open(path)
     await storage.close()

@@ -235,6 +235,10 @@ class Deliveries:
                     self.kick(game_id)
             await asyncio.sleep(1.0 / LOOKS_PER_SECOND)
 
+    def delivering(self) -> bool:
+        """Whether a pass is under way: something owed being drawn or sent now (not pausing)."""
+        return any(not task.done() and key not in self._sleeping for key, task in self._tasks.items())
+
     async def settled(self, key: Key) -> None:
         """Wait until the game (or kept message) owes nothing more that can be delivered now
         (benches time this)."""
