@@ -371,7 +371,7 @@ def test_all_knights_may_stay_on_the_castle_but_never_more_than_four():
     assert {"knights - 1", "knights - 2", "knights - 3", "knights - 4"} <= set(options)
     assert "knights - 5" not in options and "knights E 4,1" in options and "knights E 1,4" in options
     assert len(options) == len(set(options))
-    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "Place 3 knights, all stay on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "3 knights stay on the castle"
     assert en(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 knights east: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 Ritter nach Osten: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("lay Pc F5"))) == "Ebene+Burg legen: F5"
