@@ -125,3 +125,21 @@ def test_raub_ritter_statuses_of_whole_games_are_one_line_each(lang, seats):
                 wrapped.append(line)
     assert not wrapped, wrapped[:5]
     assert {"raubritter.status.lay", "raubritter.status.lay_more", "raubritter.status.knights"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_raub_ritter_turn_message_says_whose_turn_it_is_once(lang):
+    """The line a turn's end leaves ("It is Bob's turn.") and the status that follows it begin
+    alike, so the turn message shows the status in its place rather than both."""
+    from bot.turns import turn_text
+
+    names = table(["Anna", "Bob", "Carol"], 3)
+    for state, events in played(RAUBRITTER, 3, 4):
+        turn = [event for event in events if event.text.id == "raubritter.event.turn"]
+        status = RAUBRITTER.view(state, None)["status"]
+        if turn and status["id"] == "raubritter.status.lay":
+            account = [named_on_a_line(turn[-1].text, names, lang, ACCOUNT_MARK)]
+            text = turn_text(account, named_on_a_line(status, names, lang), "➡️ @Bob")
+            assert text.splitlines() == [ACCOUNT_MARK + named_on_a_line(status, names, lang), "➡️ @Bob"], text
+            return
+    raise AssertionError("no turn began with a tile to lay")
