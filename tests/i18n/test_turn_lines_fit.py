@@ -65,6 +65,15 @@ def test_a_name_is_shortened_at_a_word_boundary_and_kept_whole_where_the_line_ha
     assert named_on_a_line(roll, table(["Anna", "Bo"], 2), "en", ACCOUNT_MARK) == "**Anna**: 3 6 1 5 4 2 → one 5 + 4"
 
 
+def test_a_name_of_up_to_eight_characters_is_never_shortened():
+    """Even where shortening it would make the line fit (seven of a kind with three die cards, in
+    German): "Al…" would say less than a line that wraps."""
+    for name in ("Alicia", "Kunibert"):
+        roll = roll_line([5, 5, 5, 5, 5, 5][:5] + [4], [1, 2, 5])
+        line = named_on_a_line(roll, table([name, "Bartholomew the Unready of Some"], 2), "de", ACCOUNT_MARK)
+        assert line.startswith(f"**{name}**: ") and "sechs 5er + 4" in line, line
+
+
 def test_a_line_too_long_for_any_name_keeps_the_names_whole():
     """Shortening names there would lose them and still wrap: the line is left as it is."""
     from games.core import SeatRef, msg
