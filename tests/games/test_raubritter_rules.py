@@ -651,8 +651,8 @@ def test_hand_summary_and_private_lines_read_in_both_languages():
     state, events = act(state, 1, "keep Pv")
     assert en(events[-1].text) == "Everyone has chosen; the starting area is turned face up. Anna begins."
     assert GAME.view(state, None)["events"][-1] == events[-1].text.to_json()
-    assert en(GAME.view(state, None)["status"]) == "It is Anna's turn (blue): lay a tile."
-    assert de(GAME.view(state, None)["status"]) == "Anna ist am Zug (blau): Plättchen legen."
+    assert en(GAME.view(state, None)["status"]) == "Anna's turn (blue): lay a tile."
+    assert de(GAME.view(state, None)["status"]) == "Anna ist am Zug (blau)."
 
 
 def test_states_stored_before_messages_still_load():

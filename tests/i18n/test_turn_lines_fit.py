@@ -13,6 +13,7 @@ from bot.presenter import NAME_LEAST, named_on_a_line, phone_lines
 from bot.turns import ACCOUNT_MARK
 from games.knatsch import GAME as KNATSCH
 from games.raubritter import GAME as RAUBRITTER
+from i18n import translate
 from tests.i18n.test_knatsch_account_lines import roll_line
 
 LONG_NAMES = [
@@ -119,6 +120,26 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
                         wrapped.append(line)
     assert not wrapped, wrapped[:5]
     assert {"knatsch.status.choose", "knatsch.status.capture", "knatsch.event.rolled"} <= seen
+
+
+USUAL_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
+USUAL_LINE = 40
+"""Characters of words a 390 px phone shows on a line for sure: German lines of 42 were seen to
+wrap (`bot.presenter.PHONE_LINE`, 44, holds for lines of digits)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_with_usual_names_the_knatsch_statuses_and_result_lines_keep_well_inside_a_line(lang):
+    long_ones = set()
+    for state, events in played(KNATSCH, 6, 3):
+        status = KNATSCH.view(state, None)["status"]
+        if status["id"] != "knatsch.status.over" and len(shown(translate(status, lang, USUAL_NAMES))) > USUAL_LINE:
+            long_ones.add(translate(status, lang, USUAL_NAMES))
+        for event in events:
+            line = ACCOUNT_MARK + translate(event.text, lang, USUAL_NAMES)
+            if event.text.id in KNATSCH_RESULT_LINES - {"knatsch.event.rolled_cards"} and len(line) > USUAL_LINE:
+                long_ones.add(line)
+    assert not long_ones, sorted(long_ones)[:5]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
