@@ -607,8 +607,9 @@ def test_view_has_the_contract_keys_and_the_roll():
     assert de(roll["best"]["text"]) == "zwei 5er + 3"
     assert roll["target"]["id"] == "C05" and roll["from_stack"] == 1
     assert view["status"]["id"] == "knatsch.status.capture" and view["status"]["params"]["player"] == {"seat": 0}
-    assert en(view["status"]) == "Anna must beat three 4s + 2."
-    assert de(view["status"]) == "Anna muss drei 4er + 2 übertreffen."
+    assert en(view["status"]) == "Anna rolls for the Blue castle (4-4-4+2), roll 2 of 3: must beat three 4s + 2."
+    assert de(view["status"]) == ("Anna würfelt um die Blaue Burg (4-4-4+2), Wurf 2 von 3: "
+                                  "muss drei 4er + 2 übertreffen.")
 
 
 def test_describe_labels_are_short():
