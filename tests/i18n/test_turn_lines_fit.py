@@ -99,6 +99,9 @@ KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "k
                         "knatsch.event.further"}
 """A roll and what it did for its roller: one line each (the lines naming a card with its dice,
 "the Tournament Champion (5-5-5+1)", need more)."""
+KNATSCH_ONE_LINE_STATUSES = {"knatsch.status.choose", "knatsch.status.further", "knatsch.status.revenge"}
+"""The statuses between rolls; a roll's status names the card with its dice (the board's header
+says it too), which takes more than one line."""
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -110,7 +113,7 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
             status = KNATSCH.view(state, None)["status"]
             line = named_on_a_line(status, table(names, seats), lang)
             seen.add(status["id"])
-            if phone_lines(line) != 1 and status["id"] != "knatsch.status.over":
+            if phone_lines(line) != 1 and status["id"] in KNATSCH_ONE_LINE_STATUSES:
                 wrapped.append(line)
             for event in events:
                 if event.text.id in KNATSCH_RESULT_LINES:
@@ -119,7 +122,7 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
                     if phone_lines(ACCOUNT_MARK + line) != 1:
                         wrapped.append(line)
     assert not wrapped, wrapped[:5]
-    assert {"knatsch.status.choose", "knatsch.status.capture", "knatsch.event.rolled"} <= seen
+    assert {"knatsch.status.choose", "knatsch.status.further", "knatsch.event.rolled"} <= seen
 
 
 USUAL_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
@@ -133,7 +136,7 @@ def test_with_usual_names_the_knatsch_statuses_and_result_lines_keep_well_inside
     long_ones = set()
     for state, events in played(KNATSCH, 6, 3):
         status = KNATSCH.view(state, None)["status"]
-        if status["id"] != "knatsch.status.over" and len(shown(translate(status, lang, USUAL_NAMES))) > USUAL_LINE:
+        if status["id"] in KNATSCH_ONE_LINE_STATUSES and len(shown(translate(status, lang, USUAL_NAMES))) > USUAL_LINE:
             long_ones.add(translate(status, lang, USUAL_NAMES))
         for event in events:
             line = ACCOUNT_MARK + translate(event.text, lang, USUAL_NAMES)
@@ -173,3 +176,25 @@ def test_a_raub_ritter_turn_message_says_whose_turn_it_is_once(lang):
             assert text.splitlines() == [ACCOUNT_MARK + named_on_a_line(status, names, lang), "➡️ @Bob"], text
             return
     raise AssertionError("no turn began with a tile to lay")
+
+
+MENU_SUMMARY = 31
+"""Characters of a menu's summary a 390 px phone shows uncut ("Keine Ritter … 4 Ritter, alle
+bleib…" was cut after 33)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_menu_of_knights_staying_on_their_castle_says_what_it_holds_uncut(lang):
+    """Placing no knights up to all of them on the castle: the menu's summary (its first and last
+    labels) reads whole on a phone."""
+    from bot.components import Choice, menu_placeholder
+    from games.core import Action
+    from tests.games.test_raubritter_rules import act, build
+
+    state = build(2, {"F6": (1, "P", [])}, hands={0: ["Pc", "P"]})
+    state, _ = act(state, 0, "lay Pc E6")
+    staying = [action for action in RAUBRITTER.legal_actions(state, 0) if action.args[0] == "-"]
+    labels = [translate(RAUBRITTER.describe(state, 0, action), lang) for action in staying]
+    summary = menu_placeholder([Choice(action.encode(), label) for action, label in zip(staying, labels)])
+    assert len(summary) <= MENU_SUMMARY and summary.endswith(labels[-1].split(" ", 1)[1]), summary
+    assert Action.parse("knights - 4") in staying
