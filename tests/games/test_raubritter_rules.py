@@ -371,11 +371,11 @@ def test_all_knights_may_stay_on_the_castle_but_never_more_than_four():
     assert {"knights - 1", "knights - 2", "knights - 3", "knights - 4"} <= set(options)
     assert "knights - 5" not in options and "knights E 4,1" in options and "knights E 1,4" in options
     assert len(options) == len(set(options))
-    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "3 knights stay on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "3 knights stay"
     assert en(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 knights east: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 Ritter nach Osten: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("lay Pc F5"))) == "Ebene+Burg legen: F5"
-    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "1 knight stays on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "1 knight stays"
     # A single count is the same as staying, however it is typed.
     after, _ = act(state, 0, "knights e 3")
     assert stack(after, "E6") == [0, 0, 0]
