@@ -99,9 +99,11 @@ KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "k
                         "knatsch.event.further"}
 """A roll and what it did for its roller: one line each (the lines naming a card with its dice,
 "the Tournament Champion (5-5-5+1)", need more)."""
-KNATSCH_ONE_LINE_STATUSES = {"knatsch.status.choose", "knatsch.status.further", "knatsch.status.revenge"}
-"""The statuses between rolls; a roll's status names the card with its dice (the board's header
-says it too), which takes more than one line."""
+KNATSCH_ONE_LINE_STATUSES = {"knatsch.status.choose", "knatsch.status.further", "knatsch.status.revenge",
+                             "knatsch.status.king", "knatsch.status.organiser"}
+"""The statuses between rolls, the king's roll and the tournament's first; a roll for a card names
+the card with its dice (the board's header says it too) and the tournament's later rolls whom to
+beat with what, which take more than one line."""
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -123,6 +125,20 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
                         wrapped.append(line)
     assert not wrapped, wrapped[:5]
     assert {"knatsch.status.choose", "knatsch.status.further", "knatsch.event.rolled"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_kings_roll_and_the_tournaments_first_say_their_status_in_one_line(lang):
+    """Whole games seldom stop at them (the computer rolls at once): each status at its longest."""
+    from games.core import SeatRef, msg
+
+    for rolls in (msg("knatsch.progress.start", count=4), msg("knatsch.progress.roll", used=3, allowed=4)):
+        for status in (msg("knatsch.status.king", player=SeatRef(0), progress=rolls),
+                       msg("knatsch.status.organiser", player=SeatRef(0), progress=rolls)):
+            for names in [USUAL_NAMES, *LONG_NAMES]:
+                line = named_on_a_line(status, table(names, 2), lang)
+                assert phone_lines(line) == 1, line
+                assert names is not USUAL_NAMES or len(shown(line)) <= USUAL_LINE, line
 
 
 USUAL_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
