@@ -37,6 +37,30 @@ def named(text, table: GameRow, lang: str = "en") -> str:
     return translate(text, lang, bold_names(table.names))
 
 
+NAME_KEPT = 8
+"""A name this short is never shortened: it is shorter than most words around it."""
+NAME_LEAST = 3
+"""Characters a longer name keeps at least when it is shortened to fit a line ("Ba…")."""
+
+
+def named_on_a_line(text, table: GameRow, lang: str = "en", before: str = "") -> str:
+    """`named`, on one line of a phone after `before` (an account's bullet) where long names keep
+    it from fitting: the names longer than `NAME_KEPT` characters then shortened with `clip`
+    (whole words first, "…" after them) as little as the line needs, never under `NAME_LEAST`
+    characters. The message's own words are never cut; a line too long even so keeps the names
+    whole."""
+    def shortened(limit: int) -> str:
+        return translate(text, lang, bold_names([name if len(name) <= NAME_KEPT else clip(name, limit)
+                                                 for name in table.names]))
+
+    whole = named(text, table, lang)
+    if phone_lines(before + whole) <= 1 or phone_lines(before + shortened(NAME_LEAST)) > 1:
+        return whole
+    longest = max(len(name) for name in table.names)
+    return next(line for line in map(shortened, range(longest - 1, NAME_LEAST - 1, -1))
+                if phone_lines(before + line) <= 1)
+
+
 def mention(user_id: int) -> str:
     if is_computer_user(user_id):  # bot.days: a computer seat (negative ids) is nobody to ping
         return "🤖"

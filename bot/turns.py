@@ -134,9 +134,10 @@ def public_lines(move: Move) -> list[str | dict[str, Any]]:
     made."""
     table, game = move.table, move.game
     lang = table_language(table)
-    lines: list[str | dict[str, Any]] = [step(presenter.named(event.text, table, lang)) if event.kind == PROVISIONAL
-                               else presenter.named(event.text, table, lang)
-                               for event in move.events if event.seat is None]
+    lines: list[str | dict[str, Any]] = [
+        step(presenter.named_on_a_line(event.text, table, lang, ACCOUNT_MARK)) if event.kind == PROVISIONAL
+        else presenter.named_on_a_line(event.text, table, lang, ACCOUNT_MARK)
+        for event in move.events if event.seat is None]
     if not lines:
         lines = [presenter.made_a_move(table, move.seat, lang, game, move.before, move.after, move.action)]
     return lines

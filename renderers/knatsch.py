@@ -61,6 +61,7 @@ from renderers.common import (
     to_palette,
     unrecorded,
 )
+from renderers.common import fit as _fit_words
 from renderers.common import wrap as _wrap_text
 
 View = dict[str, Any]
@@ -116,14 +117,12 @@ def _width(text: str, size: int) -> float:
 
 
 def _fit(text: str, size: int, width: float, smallest: int = MIN_TEXT) -> tuple[str, int]:
-    """Shrink the type down to `smallest`, then cut the text with an ellipsis, to fit `width`."""
-    while size > smallest and _width(text, size) > width:
-        size -= 1
+    """`renderers.common.fit`: the type shrunk down to `smallest`, then the text cut with an
+    ellipsis, whole words first ("Bartholomew the…", not "Bartholomew the Unrea…"), to fit
+    `width`; a text that fits as it is is measured once."""
     if _width(text, size) <= width:
         return text, size
-    while text and _width(text + "…", size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
+    return _fit_words(text, size, width, smallest)
 
 
 @lru_cache(maxsize=2048)
@@ -268,6 +267,17 @@ class Words:
             return "?"
         return self.names[seat] if 0 <= seat < len(self.names) else f"P{seat + 1}"
 
+    def naming(self, message_id: str, seat: int | None, width: float, size: int = TEXT, **params: object) -> str:
+        """The board's words `message_id` with the seat's name as `player`, that name shortened
+        (`_fit`: whole words first) where the words would not fit `width` even in `size`, the
+        smallest type they are set in: "Bartholomew the… rolls", never "Bartholomew the Unready r…"."""
+        name = self.name(seat)
+        words = self(message_id, player=name, **params)
+        if _width(words, size) <= width:
+            return words
+        room = width - (_width(words, size) - _width(name, size))
+        return self(message_id, player=_fit(name, size, max(0.0, room), size)[0], **params)
+
 
 def _card_detail(card: View, say: Words) -> str:
     if card["kind"] == "castle":
@@ -404,10 +414,10 @@ def _turn_panel(draw: ImageDraw.ImageDraw, x: int, top: int, width: int, bottom:
     turn = view["turn"]
     seat = turn["seat"]
     if view["phase"] == "revenge":
-        title = say("revenge", player=say.name(seat))
+        title = say.naming("revenge", seat, width)
         lines = [say("revenge_rule")]
     else:
-        title = say("to_choose", player=say.name(seat))
+        title = say.naming("to_choose", seat, width)
         lines = [say("unders", used=turn["unders_used"], allowed=turn["unders_allowed"])]
         if turn["further_attempt"]:
             lines.append(say("further_attempt"))
@@ -431,12 +441,12 @@ def _dice_panel(draw: ImageDraw.ImageDraw, x: int, top: int, width: int, bottom:
     where = _roll_where(roll, say)
     words = say("roll_count", used=roll["rolls_used"], allowed=roll["rolls_allowed"])
     dots = roll["rolls_allowed"] * 34
-    title = say(f"purpose_{roll['purpose']}", player=say.name(roll["roller"]))
 
     def head_lines(with_title: bool, count_w: float) -> list[str]:
         """The lines above the dice: the title (the roll count beside it), then what is rolled
         for; without the title, the roll count beside the first line of that."""
         if with_title:
+            title = say.naming(f"purpose_{roll['purpose']}", roll["roller"], width - count_w)
             return [title, *wrap(where, TEXT, width)]
         return list(wrap(where, TEXT, width - count_w))
 

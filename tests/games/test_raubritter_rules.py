@@ -371,11 +371,11 @@ def test_all_knights_may_stay_on_the_castle_but_never_more_than_four():
     assert {"knights - 1", "knights - 2", "knights - 3", "knights - 4"} <= set(options)
     assert "knights - 5" not in options and "knights E 4,1" in options and "knights E 1,4" in options
     assert len(options) == len(set(options))
-    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "Place 3 knights, all stay on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 3"))) == "3 knights stay"
     assert en(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 knights east: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("knights E 1,2"))) == "3 Ritter nach Osten: E6:1 F6:2"
     assert de(GAME.describe(state, 0, Action.parse("lay Pc F5"))) == "Ebene+Burg legen: F5"
-    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "Place 1 knight, it stays on the castle"
+    assert en(GAME.describe(state, 0, Action.parse("knights - 1"))) == "1 knight stays"
     # A single count is the same as staying, however it is typed.
     after, _ = act(state, 0, "knights e 3")
     assert stack(after, "E6") == [0, 0, 0]
@@ -651,8 +651,8 @@ def test_hand_summary_and_private_lines_read_in_both_languages():
     state, events = act(state, 1, "keep Pv")
     assert en(events[-1].text) == "Everyone has chosen; the starting area is turned face up. Anna begins."
     assert GAME.view(state, None)["events"][-1] == events[-1].text.to_json()
-    assert en(GAME.view(state, None)["status"]) == "Anna (blue) lays a tile."
-    assert de(GAME.view(state, None)["status"]) == "Anna (blau) legt ein Plättchen."
+    assert en(GAME.view(state, None)["status"]) == "Anna's turn (blue): lay a tile."
+    assert de(GAME.view(state, None)["status"]) == "Anna ist am Zug (blau)."
 
 
 def test_states_stored_before_messages_still_load():

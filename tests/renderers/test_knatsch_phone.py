@@ -234,3 +234,31 @@ def test_the_board_names_a_rolled_for_die_card_apart_from_its_dice(lang, words):
         render(view, SCRIPTS[:3], lang)
     header = " ".join(text.text for text in sorted(texts, key=lambda text: text.box[1]) if text.box[3] < 170)
     assert words in header, header
+
+
+NAMES_TOO_LONG = ["Bartholomew the Unready of Some", "Kunigunde von Hohenzollern-Sig", "王小明", "Дмитрий"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_name_too_long_for_its_line_loses_whole_words_and_the_words_after_it_stay(lang):
+    """A long name on the board is shortened by whole words ("Bartholomew the…"), and a title
+    that names it keeps its own words ("Bartholomew the Unready… attacks", not "… a…")."""
+    titles = []
+    for _, state in phases(4):
+        with recording_texts() as texts:
+            render(GAME.view(state, None), NAMES_TOO_LONG, lang)
+        for text in texts:
+            if "…" not in text.text:
+                continue
+            kept, _, after = text.text.partition("…")
+            name = next((name for name in NAMES_TOO_LONG if name.split()[0][:3] in kept), None)
+            if name is None:  # a long status cut after its second line: no name in what is left
+                continue
+            shown = kept[kept.index(name[:3]):]
+            # cut between words, or inside the first where not even that fits
+            assert name.startswith(shown) and (name[len(shown)] == " " or " " not in shown), text.text
+            if after.strip():
+                titles.append(text.text)
+    said = {"en": {"attacks", "defends", "rolls", "chooses", "challenges"},
+            "de": {"greift", "verteidigt", "würfelt", "wählt", "fordert"}}[lang]
+    assert titles and all(any(word in title for word in said) for title in titles), titles

@@ -1,0 +1,216 @@
+"""The lines of a Knatsch or Raub Ritter turn message (its account lines and its status) each
+take one line of a 390 px phone in both languages, whoever plays: long names (Discord allows 32
+characters, in any script) are shortened as the turn message shortens them
+(`bot.presenter.named_on_a_line`), as little as the line needs; the words are never cut."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from bot.presenter import NAME_LEAST, named_on_a_line, phone_lines
+from bot.turns import ACCOUNT_MARK
+from games.knatsch import GAME as KNATSCH
+from games.raubritter import GAME as RAUBRITTER
+from i18n import translate
+from tests.i18n.test_knatsch_account_lines import roll_line
+
+LONG_NAMES = [
+    ["Bartholomew the Unready of Some", "Kunigunde von Hohenzollern-Sig"],
+    ["Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"],  # one word: cut inside it
+    ["Дмитрий Александрович Тимофеев", "Αλέξανδρος Παπαδόπουλος-Ιωάννου"],
+]
+
+
+def table(names: list[str], seats: int) -> SimpleNamespace:
+    """What `named_on_a_line` reads of a table: its seats' names."""
+    return SimpleNamespace(names=(names * seats)[:seats])
+
+
+def shown(line: str) -> str:
+    return line.replace("**", "")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("names", LONG_NAMES)
+def test_a_roll_with_up_to_three_die_cards_is_one_line_for_the_longest_names(lang, names):
+    """Every result the dice make with none to three die cards ("+1, 2, 3"), the longest count
+    words among them ("seven"/"sieben")."""
+    from itertools import combinations, combinations_with_replacement
+
+    from games.knatsch.dice import evaluate
+
+    lines = []
+    for count in range(4):
+        for cards in combinations(range(1, 6), count):
+            seen = set()
+            for dice in combinations_with_replacement(range(1, 7), 6):
+                result = evaluate(dice, cards)
+                if result not in seen:
+                    seen.add(result)
+                    lines.append(named_on_a_line(roll_line(list(dice), list(cards)), table(names, 2), lang,
+                                                 ACCOUNT_MARK))
+    wrapped = [line for line in lines if phone_lines(ACCOUNT_MARK + line) != 1]
+    assert not wrapped, wrapped[:3]
+    assert any("+1, 2, 3 →" in line for line in lines) and any("sieben" in line or "seven" in line for line in lines)
+    names_shown = [shown(line).split(":")[0] for line in lines]
+    assert all(name.endswith("…") and len(name) >= NAME_LEAST for name in names_shown), names_shown[:3]
+
+
+def test_a_name_is_shortened_at_a_word_boundary_and_kept_whole_where_the_line_has_room():
+    names = ["Bartholomew the Unready of Some", "Anna"]
+    roll = roll_line([3, 6, 1, 5, 4, 2], [])
+    assert shown(named_on_a_line(roll, table(names, 2), "en", ACCOUNT_MARK)) == \
+        "Bartholomew the…: 3 6 1 5 4 2 → one 5 + 4"
+    assert named_on_a_line(roll, table(["Anna", "Bo"], 2), "en", ACCOUNT_MARK) == "**Anna**: 3 6 1 5 4 2 → one 5 + 4"
+
+
+def test_a_name_of_up_to_eight_characters_is_never_shortened():
+    """Even where shortening it would make the line fit (seven of a kind with three die cards, in
+    German): "Al…" would say less than a line that wraps."""
+    for name in ("Alicia", "Kunibert"):
+        roll = roll_line([5, 5, 5, 5, 5, 5][:5] + [4], [1, 2, 5])
+        line = named_on_a_line(roll, table([name, "Bartholomew the Unready of Some"], 2), "de", ACCOUNT_MARK)
+        assert line.startswith(f"**{name}**: ") and "sechs 5er + 4" in line, line
+
+
+def test_a_line_too_long_for_any_name_keeps_the_names_whole():
+    """Shortening names there would lose them and still wrap: the line is left as it is."""
+    from games.core import SeatRef, msg
+
+    text = msg("knatsch.event.organise", player=SeatRef(0), stack=2, count=4)
+    names = ["Bartholomew the Unready of Some"]
+    assert "Bartholomew the Unready of Some" in named_on_a_line(text, table(names, 1), "en", ACCOUNT_MARK)
+
+
+def played(game, seats: int, seed: int):
+    """Every state and public event of a whole game between computer players."""
+    rng = random.Random(seed)
+    state = game.new_game(seats, seed=seed)
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        state, events = game.apply(state, seat, game.suggest(state, seat, rng))
+        yield state, [event for event in events if event.seat is None]
+
+
+KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "knatsch.event.leads",
+                        "knatsch.event.not_enough", "knatsch.event.toppled", "knatsch.event.tournament_won",
+                        "knatsch.event.further"}
+"""A roll and what it did for its roller: one line each (the lines naming a card with its dice,
+"the Tournament Champion (5-5-5+1)", need more)."""
+KNATSCH_ONE_LINE_STATUSES = {"knatsch.status.choose", "knatsch.status.further", "knatsch.status.revenge",
+                             "knatsch.status.king", "knatsch.status.organiser"}
+"""The statuses between rolls, the king's roll and the tournament's first; a roll for a card names
+the card with its dice (the board's header says it too) and the tournament's later rolls whom to
+beat with what, which take more than one line."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("seats,seed", [(3, 1), (4, 2), (6, 3)])
+def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang, seats, seed):
+    seen, wrapped = set(), []
+    for names in LONG_NAMES:
+        for state, events in played(KNATSCH, seats, seed):
+            status = KNATSCH.view(state, None)["status"]
+            line = named_on_a_line(status, table(names, seats), lang)
+            seen.add(status["id"])
+            if phone_lines(line) != 1 and status["id"] in KNATSCH_ONE_LINE_STATUSES:
+                wrapped.append(line)
+            for event in events:
+                if event.text.id in KNATSCH_RESULT_LINES:
+                    seen.add(event.text.id)
+                    line = named_on_a_line(event.text, table(names, seats), lang, ACCOUNT_MARK)
+                    if phone_lines(ACCOUNT_MARK + line) != 1:
+                        wrapped.append(line)
+    assert not wrapped, wrapped[:5]
+    assert {"knatsch.status.choose", "knatsch.status.further", "knatsch.event.rolled"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_kings_roll_and_the_tournaments_first_say_their_status_in_one_line(lang):
+    """Whole games seldom stop at them (the computer rolls at once): each status at its longest."""
+    from games.core import SeatRef, msg
+
+    for rolls in (msg("knatsch.progress.start", count=4), msg("knatsch.progress.roll", used=3, allowed=4)):
+        for status in (msg("knatsch.status.king", player=SeatRef(0), progress=rolls),
+                       msg("knatsch.status.organiser", player=SeatRef(0), progress=rolls)):
+            for names in [USUAL_NAMES, *LONG_NAMES]:
+                line = named_on_a_line(status, table(names, 2), lang)
+                assert phone_lines(line) == 1, line
+                assert names is not USUAL_NAMES or len(shown(line)) <= USUAL_LINE, line
+
+
+USUAL_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
+USUAL_LINE = 40
+"""Characters of words a 390 px phone shows on a line for sure: German lines of 42 were seen to
+wrap (`bot.presenter.PHONE_LINE`, 44, holds for lines of digits)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_with_usual_names_the_knatsch_statuses_and_result_lines_keep_well_inside_a_line(lang):
+    long_ones = set()
+    for state, events in played(KNATSCH, 6, 3):
+        status = KNATSCH.view(state, None)["status"]
+        if status["id"] in KNATSCH_ONE_LINE_STATUSES and len(shown(translate(status, lang, USUAL_NAMES))) > USUAL_LINE:
+            long_ones.add(translate(status, lang, USUAL_NAMES))
+        for event in events:
+            line = ACCOUNT_MARK + translate(event.text, lang, USUAL_NAMES)
+            if event.text.id in KNATSCH_RESULT_LINES - {"knatsch.event.rolled_cards"} and len(line) > USUAL_LINE:
+                long_ones.add(line)
+    assert not long_ones, sorted(long_ones)[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("seats", [2, 4])
+def test_raub_ritter_statuses_of_whole_games_are_one_line_each(lang, seats):
+    seen, wrapped = set(), []
+    for names in LONG_NAMES:
+        for state, _ in played(RAUBRITTER, seats, seats + 5):
+            status = RAUBRITTER.view(state, None)["status"]
+            seen.add(status["id"])
+            line = named_on_a_line(status, table(names, seats), lang)
+            if phone_lines(line) != 1 and status["id"] not in ("raubritter.status.over", "raubritter.status.keep"):
+                wrapped.append(line)
+    assert not wrapped, wrapped[:5]
+    assert {"raubritter.status.lay", "raubritter.status.lay_more", "raubritter.status.knights"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_raub_ritter_turn_message_says_whose_turn_it_is_once(lang):
+    """The line a turn's end leaves ("It is Bob's turn.") and the status that follows it begin
+    alike, so the turn message shows the status in its place rather than both."""
+    from bot.turns import turn_text
+
+    names = table(["Anna", "Bob", "Carol"], 3)
+    for state, events in played(RAUBRITTER, 3, 4):
+        turn = [event for event in events if event.text.id == "raubritter.event.turn"]
+        status = RAUBRITTER.view(state, None)["status"]
+        if turn and status["id"] == "raubritter.status.lay":
+            account = [named_on_a_line(turn[-1].text, names, lang, ACCOUNT_MARK)]
+            text = turn_text(account, named_on_a_line(status, names, lang), "➡️ @Bob")
+            assert text.splitlines() == [ACCOUNT_MARK + named_on_a_line(status, names, lang), "➡️ @Bob"], text
+            return
+    raise AssertionError("no turn began with a tile to lay")
+
+
+MENU_SUMMARY = 31
+"""Characters of a menu's summary a 390 px phone shows uncut ("Keine Ritter … 4 Ritter, alle
+bleib…" was cut after 33)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_menu_of_knights_staying_on_their_castle_says_what_it_holds_uncut(lang):
+    """Placing no knights up to all of them on the castle: the menu's summary (its first and last
+    labels) reads whole on a phone."""
+    from bot.components import Choice, menu_placeholder
+    from games.core import Action
+    from tests.games.test_raubritter_rules import act, build
+
+    state = build(2, {"F6": (1, "P", [])}, hands={0: ["Pc", "P"]})
+    state, _ = act(state, 0, "lay Pc E6")
+    staying = [action for action in RAUBRITTER.legal_actions(state, 0) if action.args[0] == "-"]
+    labels = [translate(RAUBRITTER.describe(state, 0, action), lang) for action in staying]
+    summary = menu_placeholder([Choice(action.encode(), label) for action, label in zip(staying, labels)])
+    assert len(summary) <= MENU_SUMMARY and summary.endswith(labels[-1].split(" ", 1)[1]), summary
+    assert Action.parse("knights - 4") in staying
