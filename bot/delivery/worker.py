@@ -46,7 +46,7 @@ from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
-from bot.delivery.storage import close_write, delivered_write, late_closed_write, late_write
+from bot.delivery.storage import DmRow, close_write, delivered_write, late_closed_write, late_write
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
@@ -333,7 +333,7 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        table = await self.storage.games.get_game(game_id)
+        table, rows = await self._read_pass(game_id)
         if table is None:
             return None
         game = self.games.get(table.game)
@@ -343,7 +343,6 @@ class Deliveries:
         state = game.from_dict(table.state) if table.state is not None else None
         game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
         game.known_fingerprint(state, table.state_digest)
-        rows = await self.storage.delivery.dm_rows(game_id)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
                and (row.closed_until is None or row.closed_until <= now)]
@@ -369,6 +368,20 @@ class Deliveries:
         if not waits and game_id in self._late:
             waits.append(max(0.5, self._late[game_id] - asyncio.get_running_loop().time()))
         return min(waits) if waits else None
+
+    async def _read_pass(self, game_id: int) -> tuple[GameRow | None, dict[int, DmRow]]:
+        """The game and its DMs' rows as of one moment. A change stored between the two reads (a
+        start, a move) owes DMs for a state the game as read does not have yet: read again then,
+        and leave any DM still ahead of the game to the next pass (that change kicks one)."""
+        for _ in range(3):
+            table = await self.storage.games.get_game(game_id)
+            if table is None:
+                return None, {}
+            rows = await self.storage.delivery.dm_rows(game_id)
+            ahead = {seat for seat, row in rows.items() if row.owed is not None and not _has_state_of(table, row.owed)}
+            if not ahead:
+                return table, rows
+        return table, {seat: row for seat, row in rows.items() if seat not in ahead}
 
     async def _landing_late(self, game_id: int, failure: Failure | None, message_id: int) -> None:
         """An edit of the game's message got no answer in time: Discord may still carry it out
@@ -415,8 +428,10 @@ class Deliveries:
                 nonce = nonce_for("notice", payload.get("key", delivery_id))
                 result = await self._request(partial(channel.send, payload["content"], allowed_mentions=mentions,
                                                      nonce=nonce))
-            else:  # the lobby message shows the table as it is now
-                result = await self._request(partial(self._edit_lobby, channel, payload["message_id"], table))
+            else:  # the lobby message shows the table as it is now (read again: this edit may be a start's,
+                # stored after the pass read the table)
+                now = await self.storage.games.get_game(table.id) or table
+                result = await self._request(partial(self._edit_lobby, channel, payload["message_id"], now))
             if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
                 return await self._channel_failed(table, result, kind)
             await self.storage.delivery.delivered(delivery_id)
@@ -659,3 +674,8 @@ def _uncancel() -> None:
     if task is None:
         raise RuntimeError("a delivery runs in a task of its own")
     task.uncancel()
+
+
+def _has_state_of(table: GameRow, version: int) -> bool:
+    """Whether the game as read has the state a DM owed for `version` shows."""
+    return table.state is not None and version <= table.version

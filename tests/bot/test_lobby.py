@@ -192,3 +192,35 @@ async def test_a_lobby_discord_refuses_to_show_frees_the_channel_for_the_next_tr
     again = await world.slash(alice, "game new", game="pips")
     assert again.ephemeral and "game #2" in reply(again).content
     assert world.stored(2).status == "lobby" and "Pips" in world.latest().content
+
+
+async def test_a_start_stored_while_the_worker_read_the_lobby_reaches_its_message_and_every_dm(world, monkeypatch):
+    """The delivery worker's pass read the table while it was a lobby; the start was stored
+    before the pass read what is owed (the lobby's edit, the players' first DMs). The lobby
+    message loses its buttons and each player gets their DM, in that pass or the next."""
+    import sys
+
+    from tests.bot.harness import latest_dm_with_moves
+    alice, bob = world.player("alice"), world.player("bob")
+    await open_table(world, alice, bob)
+    lobby = world.latest()
+    games = world.parts.storage.games
+    as_lobby = await games.get_game(1)
+    real_get_game = games.get_game
+    stale = []
+
+    async def read_before_the_start(game_id):
+        caller = sys._getframe(1).f_code.co_filename
+        if not stale and game_id == 1 and caller.endswith("delivery/worker.py"):
+            stale.append(game_id)
+            return as_lobby
+        return await real_get_game(game_id)
+
+    monkeypatch.setattr(games, "get_game", read_before_the_start)
+    await world.click(alice, lobby, label="Start")
+
+    assert stale, "the worker's pass read the stale lobby"
+    assert buttons(world.fresh(lobby)) == []
+    assert world.query("SELECT COUNT(*) FROM seat_dms WHERE game_id = 1 AND owed IS NOT NULL") == [(0,)]
+    assert [len(world.dms(player)) for player in (alice, bob)] == [1, 1]
+    assert any(latest_dm_with_moves(world, player) is not None for player in (alice, bob))
