@@ -30,7 +30,7 @@ from bot.storage.rows import is_computer_user
 from bot.store import Storage
 from games.core import Game, msg
 from i18n import game_title, join_list, t, translate
-from renderers import private_shown
+from renderers import hand_alone, private_shown
 
 log = logging.getLogger(__name__)
 
