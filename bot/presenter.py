@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
 
 import discord
 
@@ -16,7 +18,7 @@ from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
 from games.core import Event, Game, Outcome
 from games.replay import action_is_public
-from i18n import game_title, has_message, t, translate
+from i18n import entries, game_title, has_message, t, translate
 
 MESSAGE_LIMIT = 2000
 MENTION = re.compile(r"<@!?(-?\d+)>")
@@ -157,11 +159,55 @@ def made_a_move(table: GameRow, seat: int, lang: str = "en", game: Game | None =
     return t(lang, "bot.table.made_a_move", player=bold_names(table.names)[seat])
 
 
-def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en") -> str:
-    mentions = [mention(table.player_at(seat).user_id) for seat in sorted(to_act)]
-    if not mentions:
+def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en",
+                   tasks: Mapping[int, str] | None = None) -> str:
+    """Who must act, mentioned. `tasks`: what a seat must do in its DM, in words (`dm_tasks`): the
+    seats with the same task share a line that says it and where ("— discard 2 cards in your DM
+    or with My hand"); the others are told "your move" (their buttons are under the board)."""
+    seats = sorted(to_act)
+    if not seats:
         return ""
-    return t(lang, "bot.table.your_move", players=", ".join(mentions), count=len(mentions))
+    tasks = tasks or {}
+    groups: dict[str | None, list[int]] = {}
+    for seat in seats:
+        groups.setdefault(tasks.get(seat), []).append(seat)
+    lines = []
+    for task, group in groups.items():
+        mentions = [mention(table.player_at(seat).user_id) for seat in group]
+        if task is None:
+            lines.append(t(lang, "bot.table.your_move", players=", ".join(mentions), count=len(mentions)))
+        else:
+            lines.append(t(lang, "bot.table.your_move_in_dm", players=", ".join(mentions), task=task,
+                           count=len(mentions)))
+    return "\n".join(lines)
+
+
+@cache
+def _dm_task_kinds(game_name: str) -> frozenset[str]:
+    """The decisions a game's players take in their DMs that its catalogue words for the turn
+    message (`<game>.your_move.<kind>`: "discard", for cards owed, or a phase)."""
+    prefix = f"{game_name}.your_move."
+    return frozenset(key[len(prefix):] for key in entries("en", game_name) if key.startswith(prefix))
+
+
+def dm_tasks(game: Game, state: Any, seats: Iterable[int], lang: str = "en") -> dict[int, str]:
+    """What each of `seats` must do in its DM, in words, where the game's catalogue says it: the
+    cards a player owes ("discard 2 cards", from the public view's "owed"), else the phase's task
+    ("play a raid card"). A game without such words (its moves are buttons under the board) is not
+    asked for its view."""
+    kinds = _dm_task_kinds(game.name)
+    if not kinds:
+        return {}
+    view = game.view(state, None)
+    players = view.get("players") or []
+    tasks = {}
+    for seat in seats:
+        owed = players[seat].get("owed") if seat < len(players) and isinstance(players[seat], dict) else None
+        if owed and "discard" in kinds:
+            tasks[seat] = t(lang, f"{game.name}.your_move.discard", count=owed)
+        elif view.get("phase") in kinds:
+            tasks[seat] = t(lang, f"{game.name}.your_move.{view['phase']}")
+    return tasks
 
 
 def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en", game: Game | None = None) -> str:

@@ -41,6 +41,14 @@ class SeatStrips(Protocol):
 
 
 @runtime_checkable
+class HandAlone(Protocol):
+    """A renderer whose seat images may show the seat's own things alone, none of the table."""
+
+    def hand_alone(self, view: View) -> bool:
+        """Whether the seat's image shows its own things alone (its cards), none of the table."""
+
+
+@runtime_checkable
 class PrivateShown(Protocol):
     """A renderer that can tell whether a seat's image shows anything the public board does not."""
 
@@ -134,3 +142,14 @@ def private_shown(view: View) -> bool:
     except (ImportError, KeyError):
         return True
     return bool(module.private_shown(view)) if isinstance(module, PrivateShown) else True
+
+
+def hand_alone(view: View) -> bool:
+    """Whether a seat's image shows its own things alone, none of the table (a game's renderer may
+    say, as a `HandAlone`; otherwise its seat images draw the table too): its description then
+    describes those things alone."""
+    try:
+        module = _drawing(view["game"])
+    except (ImportError, KeyError):
+        return False
+    return bool(module.hand_alone(view)) if isinstance(module, HandAlone) else False

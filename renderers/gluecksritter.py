@@ -7,7 +7,8 @@ three rows of two, each numbered like the card buttons with its name and a small
 what it gives, and on its second line its prices in words (alone / shared), the dungeon with a
 numbered disc per knight in it, or the coins on 5 and 6 with what this round's Ducat card added;
 then one row per player, one line each: the seat number in a coloured disc, the name, silver and
-gold coins "= Ducats", the castle (walls above, towers below, built ones filled), the documents
+gold coins "= Ducats", the castle (a wall and a tower, each with how many are built of the four
+a castle needs, "3/4", filled in the seat's colour once one is built), the documents
 held as a sealed parchment with the count, and their two cards, whether they have chosen, or at
 the end who won. Below, on the public board the legend of the row's marks, the haggle or the
 raid and the newest events, oldest first as in the turn message; on a seat's own image its secret
@@ -23,7 +24,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.gluecksritter.data import DOCUMENT_PRICE, DOCUMENTS, TOWER_PRICE, WALL_PRICE, YELLOW
+from games.gluecksritter.data import (
+    CASTLE_TOWERS,
+    CASTLE_WALLS,
+    DOCUMENT_PRICE,
+    DOCUMENTS,
+    TOWER_PRICE,
+    WALL_PRICE,
+    YELLOW,
+)
 from i18n import t, translate
 from renderers.common import (
     BACKGROUND,
@@ -350,8 +359,10 @@ def _fields(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int
 SEAT_X = 52
 NAME_X, NAME_W = 88, 222
 SILVER_X, GOLD_X, DUCATS_X = 352, 432, 474  # a coin's slot holds a two-digit count's oval
-CASTLE_X = 560       # four walls, then four towers, on one line: each piece MIN_MARK tall or more
-PIECE_W, PIECE_STEP, PIECE_H = 26, 31, 44
+CASTLE_X = 560       # a wall, its count, a tower, its count: pieces and digits MIN_MARK tall or more
+WALL_W, TOWER_W, PIECE_H = 42, 44, 52
+COUNT_GAP, CASTLE_GAP = 3, 8  # from a piece to its count; from the walls' count to the tower
+_COUNT_W = max(ink_box(str(n), MARK_TEXT)[2] - ink_box(str(n), MARK_TEXT)[0] for n in range(CASTLE_WALLS + 1))
 DOCUMENTS_X = 838
 CARDS_X = 882
 ROW_MIN, ROW_MAX = 76, 110
@@ -398,15 +409,27 @@ def _player(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], 
 
 
 def _castle(draw: ImageDraw.ImageDraw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
-    """Four walls, then four towers, on one line (4 + 4 complete the
-    castle); built ones filled in the seat's colour (the row's disc carries the seat number),
-    missing ones empty."""
+    """A wall and a tower, each followed by how many the seat has built of the four of each that
+    complete the castle ("3/4"): the count a digit at the marks' standard, the piece filled in the
+    seat's colour once one is built (the row's disc carries the seat number), empty before."""
     colour = tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     top = mid - PIECE_H // 2
-    for k in range(4):
-        _wall(draw, x + k * PIECE_STEP, top, PIECE_W, PIECE_H, colour if k < walls else EMPTY_SLOT)
-        _tower(draw, x + 4 * PIECE_STEP + 8 + k * PIECE_STEP, top, PIECE_W, PIECE_H,
-               colour if k < towers else EMPTY_SLOT)
+    _wall(draw, x, top, WALL_W, PIECE_H, colour if walls else EMPTY_SLOT)
+    tower_x = _castle_count(draw, x + WALL_W + COUNT_GAP, mid, walls, CASTLE_WALLS) + CASTLE_GAP
+    _tower(draw, tower_x, top, TOWER_W, PIECE_H, colour if towers else EMPTY_SLOT)
+    _castle_count(draw, tower_x + TOWER_W + COUNT_GAP, mid, towers, CASTLE_TOWERS)
+
+
+def _castle_count(draw: ImageDraw.ImageDraw, left: float, mid: int, built: int, needed: int) -> float:
+    """"3/4" from `left`: the pieces built as a mark, of how many are needed in muted words; where
+    it ends (the same for every count, so the rows' castles line up)."""
+    _, ink_top, _, ink_bottom = ink_box(str(built), MARK_TEXT)
+    mark_text(draw, (left + _COUNT_W / 2, mid), str(built), INK)
+    baseline = mid - (ink_top + ink_bottom) / 2  # the digit's: "/4" stands on the same line
+    left += _COUNT_W + 2
+    of = f"/{needed}"
+    draw.text((left, baseline), of, font=font(SMALL), fill=MUTED, anchor="ls")
+    return left + _length(of, SMALL)
 
 
 def _choice(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, mid: int, lang: str,
@@ -532,7 +555,7 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:
     tower, a document."""
     items = [("coins", t(lang, P + "board.legend_ducats")), ("wall", t(lang, P + "board.legend_wall")),
              ("tower", t(lang, P + "board.legend_tower")), ("document", t(lang, P + "board.legend_documents"))]
-    marks = {"coins": 92, "wall": 40, "tower": 34, "document": 36}
+    marks = {"coins": 92, "wall": WALL_W, "tower": TOWER_W, "document": 36}
     gap = 36
     total = sum(marks[kind] + 10 + _length(words, SMALL) for kind, words in items) + gap * (len(items) - 1)
     x: float = MARGIN + max(0, (WIDTH - 2 * MARGIN - total) // 2)
@@ -542,9 +565,9 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:
             _coin(draw, (x + 22, mid), None, False, 22)
             _coin(draw, (x + 70, mid), None, True, 22)
         elif kind == "wall":
-            _wall(draw, x, mid - PIECE_H // 2, 40, PIECE_H, STONE)
+            _wall(draw, x, mid - PIECE_H // 2, WALL_W, PIECE_H, STONE)
         elif kind == "tower":
-            _tower(draw, x + 2, mid - PIECE_H // 2, 30, PIECE_H, STONE)
+            _tower(draw, x, mid - PIECE_H // 2, TOWER_W, PIECE_H, STONE)
         else:
             _parchment(draw, x + 16, mid - 2, 16, 20)
         x += marks[kind] + 10

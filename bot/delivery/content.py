@@ -30,7 +30,7 @@ from bot.storage.rows import is_computer_user
 from bot.store import Storage
 from games.core import Game, msg
 from i18n import game_title, join_list, t, translate
-from renderers import private_shown
+from renderers import hand_alone, private_shown
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,8 @@ class Content:
         if outcome is not None:
             return presenter.outcome_text(outcome, table, table_language(table), game), []
         to_act = sorted(game.to_act(state))
-        line = presenter.next_move_line(table, to_act, table_language(table))
+        lang = table_language(table)
+        line = presenter.next_move_line(table, to_act, lang, presenter.dm_tasks(game, state, to_act, lang))
         line = "\n".join(part for part in (line, deadlines) if part)
         return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if not is_computer_user(user)]
 
@@ -269,10 +270,13 @@ class Content:
         kept = picture is not None and picture == shown
         file = None
         if picture is not None and not kept:
-            description = presenter.clip(" ".join((
+            # A picture of the seat's cards alone is described by them alone; one with the table
+            # around them, by the table's status as the DM's words have it (while it is kept current).
+            described = "" if hand_alone(view) else status
+            description = presenter.clip(" ".join(part for part in (
                 t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
                 presenter.named(secrets, table, lang) if secrets else "",
-                presenter.named(view["status"], table, lang))).replace("**", ""), presenter.ALT_TEXT_LIMIT)
+                described) if part).replace("**", ""), presenter.ALT_TEXT_LIMIT)
             file = await self.image(view, table.names, "hand.png", lang, description,
                                     drawn=(drawn or {}).get((seat, lang)))
             if file is None:

@@ -31,7 +31,8 @@ GAME_WORDS = {
     "gluecksritter": {"de": "hat gewählt", "en": "has chosen"},
     "carcassonne": {"de": "legt", "en": "places"},
 }
-TABLE_WORDS = {"de": ("du bist dran", "ihr seid dran"), "en": ("your move",)}  # one or several to act
+TABLE_WORDS = {"de": ("du bist dran", "ihr seid dran", "in deiner DM", "in euren DMs"),  # one or several to act,
+               "en": ("your move", "in your DM")}  # with the buttons or in their DMs
 PLACEHOLDER = re.compile(r"\{s\d\}|\{[a-z_]+\}")
 
 

@@ -288,3 +288,44 @@ def test_what_the_ducat_card_adds_stands_whole_beside_coins_of_two_digits(lang):
             assert t(lang, P + "board.card_added", count=added) in words, (card, words)
         assert not [w for w in words if w.endswith("…")], card
         assert readable_problems(records, image.size) == [], card
+
+
+def _seat_colour_box(image, box, colour):
+    """Where `colour` is painted within `box` of `image`, on the image (None: nowhere)."""
+    band = image.convert("RGB").crop(box)
+    solid = band.copy()
+    solid.paste(tuple(colour), (0, 0, *band.size))
+    found = ImageChops.difference(band, solid).convert("L").point(lambda v: 255 if v == 0 else 0).getbbox()
+    return None if found is None else (box[0] + found[0], box[1] + found[1], box[0] + found[2], box[1] + found[3])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["6p reveal", "6p end", "4p choose"])
+def test_each_rows_walls_and_towers_read_at_a_glance_as_pieces_and_counts_at_the_standard(name, lang):
+    """The castle the game is won with: in each player's row a wall, then how many walls are built
+    as a digit of MIN_MARK ink and "/4", then a tower and its count alike; a piece built is painted
+    in the seat's colour at least MIN_MARK wide and tall (11 px on the phone)."""
+    view = GAME.view(BUSY[name], None)
+    image, records = _texts(view, lang)
+    castle = [r for r in records if gluecksritter.CASTLE_X <= r.box[0] < gluecksritter.DOCUMENTS_X - 26]
+    for seat, player in enumerate(view["players"]):
+        name_box = next(r.box for r in records if r.text == NAMES[seat])
+        middle = (name_box[1] + name_box[3]) // 2  # the row's: its name is centred on it
+
+        def in_row(record, middle=middle):
+            return abs((record.box[1] + record.box[3]) / 2 - middle) < 30
+        walls, towers = sorted((r for r in castle if r.mark and in_row(r)), key=lambda r: r.box[0])
+        assert (walls.text, towers.text) == (str(player["walls"]), str(player["towers"])), (name, seat)
+        assert mark_problems([walls, towers]) == [], (name, seat)
+        needed = [r for r in castle if not r.mark and in_row(r)]
+        assert [r.text for r in sorted(needed, key=lambda r: r.box[0])] == ["/4", "/4"], (name, seat)
+        colour = gluecksritter.SEAT_COLOURS[seat]
+        slots = {"walls": (gluecksritter.CASTLE_X - 4, middle - 45, walls.box[0], middle + 45),
+                 "towers": (min(r.box[2] for r in needed), middle - 45, towers.box[0], middle + 45)}
+        for piece, slot in slots.items():
+            painted = _seat_colour_box(image, slot, colour)
+            if player[piece]:
+                assert painted is not None, (name, seat, piece)
+                assert painted[2] - painted[0] >= MIN_MARK and painted[3] - painted[1] >= MIN_MARK, (name, seat, piece)
+            else:
+                assert painted is None, (name, seat, piece)  # none built: the piece is drawn empty
