@@ -25,7 +25,7 @@ from tests.bot.harness import (
 MOVES = 30
 # A word of each game's own that its channel posts use early on, per language.
 GAME_WORDS = {
-    "knatsch": {"de": "würfelt", "en": "rolls"},
+    "knatsch": {"de": "würfel", "en": "rolls"},
     "raubritter": {"de": "legt", "en": "lays"},
     "macrobber": {"de": "zieht", "en": "draws"},
     "gluecksritter": {"de": "hat gewählt", "en": "has chosen"},
