@@ -331,8 +331,9 @@ async def test_a_move_is_checked_once_and_what_it_did_worked_out_once(world, mon
     for name in ("outcome", "legal_actions"):
         monkeypatch.setattr(game, name, counting(name, getattr(game, name)))
     monkeypatch.setattr(fakegame, "check_turn", counting("check_turn", fakegame.check_turn))
-    monkeypatch.setattr(world.parts.storage.days, "seats",
-                        counting("days_seats", world.parts.storage.days.seats, is_async=True))
+    # Every read of the seats' rows is built by `seats_read` (alone, or with the game's row).
+    monkeypatch.setattr(world.parts.storage.days, "seats_read",
+                        counting("days_seats", world.parts.storage.days.seats_read))
 
     with world.env._bot_scope():
         await world.parts.moves.play(SimpleNamespace(id=starter.id), game_id=1, action_text="trump high")
