@@ -386,17 +386,22 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
         right = x - MARGIN
     if overview is not None:
-        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS))
+        box_w = OVERVIEW[0]
+        if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
+            widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
+            box_w = max(box_w, int(right - (left + widest + MARGIN + OVERVIEW_NUMBERS)))
+        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 
 
-def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int) -> None:
+def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int,
+              box_w: int = OVERVIEW[0]) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the other
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
-    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
+    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part;
+    as large as `box_w` x `box_h` hold it."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    box_w = OVERVIEW[0]
     s = max(3, min(box_w // cols, box_h // rows, 24))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
