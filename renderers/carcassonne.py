@@ -86,6 +86,8 @@ from renderers.common import (
     font,
     ink_on,
     mark_text,
+    number_plate,
+    plate_size,
     seat_names,
     seat_plate,
     to_palette,
@@ -111,6 +113,7 @@ LEGEND_ICON = 44
 FOLLOWER_OF_KIND = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}
 
 Box = tuple[int, int, int, int]  # a part of the landscape: (x0, y0, columns, rows)
+Frame = tuple[float, float, float, float]  # a box on the image: left, top, right, bottom
 LegendItem = tuple[str, str, float]  # (icon, words, x)
 
 
@@ -383,17 +386,22 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
         right = x - MARGIN
     if overview is not None:
-        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS))
+        box_w = OVERVIEW[0]
+        if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
+            widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
+            box_w = max(box_w, int(right - (left + widest + MARGIN + OVERVIEW_NUMBERS)))
+        _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 
 
-def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int) -> None:
+def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int,
+              box_w: int = OVERVIEW[0]) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the other
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
-    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part."""
+    of it (the columns' letters, the rows' numbers): where a square named lies, even off the part;
+    as large as `box_w` x `box_h` hold it."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    box_w = OVERVIEW[0]
     s = max(3, min(box_w // cols, box_h // rows, 24))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
@@ -411,12 +419,14 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
         for square in view.get("squares") or []:
             px, py = left + (square["x"] - x0) * s, top + (square["y"] - y0) * s
             draw.rectangle((px + 1, py + 1, px + s - 2, py + s - 2), fill=EMPTY, outline=INK, width=2 if s >= 12 else 1)
+    group_frames: dict[int, Frame] = {}
     for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
         if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
             frame = (left + (gx0 - x0) * s - 2, top + (gy0 - y0) * s - 2, left + (gx1 - x0 + 1) * s + 2,
                      top + (gy1 - y0 + 1) * s + 2)
             draw.rectangle(frame, outline=INK, width=2)
             draw.rectangle((frame[0] + 2, frame[1] + 2, frame[2] - 2, frame[3] - 2), outline=WHITE, width=2)
+            group_frames[k] = frame
     frames = window["frames"] if "frames" in window else []
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)
@@ -425,11 +435,46 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
                  top + (fy1 - y0 + 1) * s + 2)
         draw.rectangle(frame, outline=INK, width=5)
         draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
+    ground = (left - 6, top - 6, right + 6, top + rows * s + 6)
+    for k, centre in overview_tag_places(group_frames, ground).items():
+        number_plate(draw, centre, str(k + 1))
     marks_y = top + rows * s + 8 + LINE / 2 - 4
     for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + 10):
         draw.text((left + k * s + s / 2, marks_y), column_name(x0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
     for k in _marked(rows, s, 42):
         draw.text((left - 10, top + k * s + s / 2), row_name(y0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="rm")
+
+
+def overview_tag_places(frames: dict[int, Frame], ground: Frame) -> dict[int, tuple[float, float]]:
+    """Where each other group's number (its menu's "2 · Squares 8–12") stands on the overview:
+    in its frame's middle, or the nearest place to it (a quarter plate at a time) whose plate
+    stays on the overview's ground and clear of the plates placed before (frames far apart
+    keep their numbers inside them; frames close together share the room round them)."""
+    places: dict[int, tuple[float, float]] = {}
+    boxes: list[Frame] = []
+    # the smallest frames first: a large frame has room for its number away from its middle
+    def area(item: tuple[int, Frame]) -> tuple[float, int]:
+        (left, top, right, bottom) = item[1]
+        return (right - left) * (bottom - top), item[0]
+
+    for k, (fx0, fy0, fx1, fy1) in sorted(frames.items(), key=area):
+        width, height = plate_size(str(k + 1))
+        half_w, half_h = width / 2 + 3, height / 2 + 3
+        mid_x, mid_y = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+        low_x, high_x = ground[0] + half_w, ground[2] - half_w
+        low_y, high_y = ground[1] + half_h, ground[3] - half_h
+        step = height / 4
+        spots = sorted(((min(max(mid_x + i * step, low_x), high_x), min(max(mid_y + j * step, low_y), high_y))
+                        for i in range(-40, 41) for j in range(-40, 41)),
+                       key=lambda spot: (not (fx0 <= spot[0] <= fx1 and fy0 <= spot[1] <= fy1),
+                                         abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
+        clear = [(x, y) for x, y in spots
+                 if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
+                        for b in boxes)]
+        x, y = (clear or spots)[0]
+        places[k] = (x, y)
+        boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
+    return places
 
 
 def _marked(count: int, step: float, room: float) -> list[int]:

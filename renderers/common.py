@@ -423,6 +423,26 @@ def seat_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int
     mark_text(draw, centre, str(seat + 1), ink_on(colour))
 
 
+def plate_size(text: str) -> tuple[int, int]:
+    """A number plate's width and height: `text` at the text standard (`MIN_TEXT`) with a rim."""
+    left, top, right, bottom = ink_box(text, MIN_TEXT)
+    return int(right - left) + 16, int(bottom - top) + 14
+
+
+def number_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, fill: Ink = INK,
+                 ink: Ink = WHITE) -> None:
+    """A number standing on a small drawing (a group's on a map): `text` at the text standard on a
+    rounded plate, ringed in the ink's colour so that it reads on any ground."""
+    x, y = centre
+    width, height = plate_size(text)
+    draw.rounded_rectangle((x - width / 2 - 2, y - height / 2 - 2, x + width / 2 + 2, y + height / 2 + 2),
+                           radius=height // 4 + 2, fill=ink)
+    draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=height // 4,
+                           fill=fill)
+    left, top, right, bottom = ink_box(text, MIN_TEXT)
+    draw.text((x - (left + right) / 2, y - (top + bottom) / 2), text, font=font(MIN_TEXT), fill=ink, anchor="ls")
+
+
 # ----------------------------------------------------------------------------------------
 # What a renderer drew, for the layout tests: every text's box, words and size.
 

@@ -18,7 +18,7 @@ from renderers import carcassonne as board
 from renderers import carcassonne_landscape as land
 from renderers.carcassonne import render
 from renderers.carcassonne_tiles import shield_boxes
-from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, recording_texts
+from renderers.common import INK, MIN_TEXT, PHONE_SIZE, SEAT_COLOURS, WHITE, overlapping_texts, recording_texts
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
 
 GAME = REGISTRY["carcassonne"]
@@ -747,3 +747,50 @@ def test_the_whole_landscape_late_keeps_the_marks_standard_on_small_tiles(lang, 
                 for b in boxes[i + 1:]:
                     assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (seats, a, b)
     assert small_tiles >= 4
+
+
+def test_the_overview_numbers_each_other_group_like_the_menu_at_the_text_standard(monkeypatch):
+    """While one group of squares is shown close up, the overview carries each other group's
+    number, the one its menu entry starts with ("2 · Squares 8–12 · M13–P15"), at the text
+    standard, none over another, each at its group's frame (in it where there is room: late in
+    a game the overview is some 160 px tall for up to a dozen frames)."""
+    framed: list[tuple] = []
+    plates: dict[int, tuple[float, float]] = {}
+    rectangle, plate = ImageDraw.ImageDraw.rectangle, board.number_plate
+
+    def recording_rectangle(self, xy, *args, **kwargs):
+        if kwargs.get("outline") == WHITE and kwargs.get("width") == 2:
+            framed.append(tuple(xy))
+        return rectangle(self, xy, *args, **kwargs)
+
+    def recording_plate(draw, centre, text, *args, **kwargs):
+        plates[int(text)] = centre
+        return plate(draw, centre, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", recording_rectangle)
+    monkeypatch.setattr(board, "number_plate", recording_plate)
+    checked = inside = 0
+    for seats, seed in ((3, 1), (5, 2)):
+        for k, state in enumerate(states_of(seats, seed)):
+            if state.phase != "place" or state.area is None or k % 3:
+                continue
+            view = GAME.view(state, None)
+            plan = board.layout(view, NAMES[:seats], "en")
+            numbers = [int(label.split(" · ")[0]) for label in labels(state, "group", "en")]
+            framed.clear()
+            plates.clear()
+            image, drawn = drawn_on(view, "en")
+            assert sorted(plates) == numbers  # every other group's, as the menu numbers it
+            frames = [xy for xy in framed if xy[3] <= plan["header"]][:len(numbers)]  # in the menu's order
+            tags = [r for r in drawn if r.box[3] <= plan["header"] and r.text in {str(n) for n in numbers}
+                    and any(r.box[0] <= x <= r.box[2] and r.box[1] <= y <= r.box[3] for x, y in plates.values())]
+            assert len(tags) == len(numbers)
+            assert not readable_problems(tags, image.size)
+            assert all(r.size >= MIN_TEXT for r in tags)
+            assert not overlapping_texts(tags)
+            for number, (x0, y0, x1, y1) in zip(numbers, frames, strict=True):
+                x, y = plates[number]
+                assert x0 - 80 <= x <= x1 + 80 and y0 - 80 <= y <= y1 + 80, number
+                inside += x0 <= x <= x1 and y0 <= y <= y1
+                checked += 1
+    assert checked >= 40 and inside >= 0.85 * checked
