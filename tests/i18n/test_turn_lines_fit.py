@@ -255,3 +255,32 @@ def test_a_status_without_a_form_of_its_own_is_said_in_the_message_as_on_the_boa
     status, names = msg("knatsch.status.choose", player=SeatRef(0)), table(USUAL_NAMES, 2)
     said = status_in_message(status, names, "en")
     assert said == named_on_a_line(status, names, "en") == "**Alice** to choose a card to roll for."
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_only_move_note_costs_a_roll_line_no_line_of_a_phone(lang):
+    """After a short line the whole note; where it would make the line wrap, its mark alone; where
+    even the mark would, nothing."""
+    from bot.turns import noted
+    from i18n import t
+
+    note = t(lang, "bot.days.forced_move")
+    assert note.startswith("(⚡ ") and note.endswith(")")
+    short = "**Bo** lays a tile on C4."
+    assert noted(short, note) == f"{short} {note}"
+    for names in [USUAL_NAMES, *LONG_NAMES]:
+        for dice, cards in (([5, 1, 1, 1, 5, 6], []), ([5, 5, 5, 5, 5, 4], [1, 2, 5])):
+            line = named_on_a_line(roll_line(dice, cards), table(names, 2), lang, ACCOUNT_MARK)
+            said = noted(line, note)
+            assert phone_lines(ACCOUNT_MARK + said) == phone_lines(ACCOUNT_MARK + line), said
+            assert said in (f"{line} {note}", f"{line} ⚡", line), said
+    wrapping = named_on_a_line(roll_line([5, 1, 1, 1, 5, 6], []), table(["Carol"], 1), "de", ACCOUNT_MARK)
+    assert noted(wrapping, t("de", "bot.days.forced_move")) == f"{wrapping} ⚡"
+    full = "x" * (PHONE_LINE - len(ACCOUNT_MARK))
+    assert noted(full, note) == full
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_knatsch_rules_say_what_the_mark_of_a_roll_made_at_once_means(lang):
+    """The roll lines the mark stands after are too long for the whole note: `/game rules` says it."""
+    assert "⚡" in translate(KNATSCH.rules_summary, lang)
