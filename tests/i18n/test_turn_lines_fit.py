@@ -284,3 +284,41 @@ def test_the_only_move_note_costs_a_roll_line_no_line_of_a_phone(lang):
 def test_the_knatsch_rules_say_what_the_mark_of_a_roll_made_at_once_means(lang):
     """The roll lines the mark stands after are too long for the whole note: `/game rules` says it."""
     assert "⚡" in translate(KNATSCH.rules_summary, lang)
+
+
+BUTTON_TEXT = 41
+"""Characters of a label a button as wide as the message shows on one line of a 390 px phone
+("Roll for the Stack (2-2-2+2) from stack 1" was seen to fit, "Aufhören mit drei 1er + 5:
+übernimmt die Führung" to wrap after 40)."""
+LONG_NAMED = ("castle_guard", "special_guard", "champion")
+"""The cards of the longest names ("Wächter für Sonderkarten", "den Sonderkartenwächter", 19-24
+characters): a label naming one of them may take two lines of its button."""
+
+
+def long_card_names(lang: str) -> set[str]:
+    from games.core import msg
+
+    return {translate(msg(f"knatsch.card.{kind}{form}"), lang) for kind in LONG_NAMED for form in ("", ".acc")}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_knatsch_buttons_of_whole_games_take_one_line_each(lang):
+    """Every move the channel's board offers as a button (up to `MAX_BUTTONS` of them), with
+    usual names: the card and what it takes, the verb, and no more (the board shows the stacks)."""
+    from bot.choices import public_choices
+    from bot.components import DICE_VERBS, MAX_BUTTONS
+    from games.core import Action
+
+    exempt, shown_ones, wrapped = long_card_names(lang), 0, set()
+    for seats, seed in ((3, 1), (4, 2), (6, 3)):
+        names = USUAL_NAMES[:seats]
+        for state, _ in played(KNATSCH, seats, seed):
+            choices = [choice for choice in public_choices(KNATSCH, state, seats, names, lang)
+                       if Action.parse(choice.action).verb not in DICE_VERBS]  # the dice: toggles
+            if len(choices) > MAX_BUTTONS:
+                continue  # a menu
+            for choice in choices:
+                shown_ones += 1
+                if len(choice.label) > BUTTON_TEXT and not any(name in choice.label for name in exempt):
+                    wrapped.add(choice.label)
+    assert shown_ones > 100 and not wrapped, sorted(wrapped)[:5]
