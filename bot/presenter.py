@@ -16,7 +16,7 @@ import discord
 from bot.errors import Refusal
 from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
-from games.core import Event, Game, Outcome
+from games.core import Event, Game, Msg, Outcome
 from games.replay import action_is_public
 from i18n import entries, game_title, has_message, t, translate
 
@@ -61,6 +61,22 @@ def named_on_a_line(text, table: GameRow, lang: str = "en", before: str = "") ->
     longest = max(len(name) for name in table.names)
     return next(line for line in map(shortened, range(longest - 1, NAME_LEAST - 1, -1))
                 if phone_lines(before + line) <= 1)
+
+
+STATUS_IN_MESSAGE = "line"
+"""The form of a status the turn message says where its catalogue has one (`<id>.line`, with the
+same parameters): the board's header says the status in full (a roll's card with its dice, what
+it must beat), on up to three lines of the picture; the message's own line names only what
+happens, so it takes one line of a phone."""
+
+
+def status_in_message(status, table: GameRow, lang: str = "en") -> str:
+    """A game's status (a Msg or its JSON) as a turn message says it: in its `STATUS_IN_MESSAGE`
+    form where the catalogue has one, on one line (`named_on_a_line`)."""
+    status = Msg.from_json(status) if isinstance(status, dict) else status
+    if isinstance(status, Msg) and has_message(f"{status.id}.{STATUS_IN_MESSAGE}", lang):
+        status = Msg(f"{status.id}.{STATUS_IN_MESSAGE}", status.params)
+    return named_on_a_line(status, table, lang)
 
 
 def mention(user_id: int) -> str:

@@ -53,6 +53,16 @@ def _words(line: str | dict[str, Any]) -> str:
     return line["step"] if isinstance(line, dict) else line
 
 
+def noted(line: str, note: str) -> str:
+    """An account line with the bot's note after it ("(⚡ the only move)") where that costs the
+    line no line of a phone; else with the note's mark alone ("⚡", the first word in its
+    brackets), which the full note explains on the lines it fits; else as it is."""
+    for said in (note, note.strip("()").split()[0]):
+        if presenter.phone_lines(f"{ACCOUNT_MARK}{line} {said}") <= presenter.phone_lines(ACCOUNT_MARK + line):
+            return f"{line} {said}"
+    return line
+
+
 def merge_account(account: Sequence[str | dict[str, Any]],
                   lines: Sequence[str | dict[str, Any]]) -> list[str | dict[str, Any]]:
     """The turn's running account with new lines added. Provisional steps at its end give way to
@@ -152,7 +162,7 @@ def _plan_move(move: Move, done: Done) -> Owed:
     lines = public_lines(move)
     if move.note:
         last = lines[-1]
-        lines[-1] = step(f"{_words(last)} {move.note}") if isinstance(last, dict) else f"{last} {move.note}"
+        lines[-1] = step(noted(_words(last), move.note)) if isinstance(last, dict) else noted(last, move.note)
     waiting_before, waiting_after = done.waiting_before, done.waiting_after
     if move.waiting_before is not None:
         waiting_before = move.waiting_before

@@ -102,7 +102,7 @@ def board_url(table: GameRow) -> str | None:
 
 
 def status_line(table: GameRow, game: Game, state: Any) -> str:
-    return presenter.named_on_a_line(game.view(state, None)["status"], table, table_language(table))
+    return presenter.status_in_message(game.view(state, None)["status"], table, table_language(table))
 
 
 class Content:

@@ -617,9 +617,9 @@ def test_describe_labels_are_short():
                   castle_guard=[["C01", "C07"], [], []])
     labels = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert labels["target C13"].params["owner"].seat == 1
-    assert en(labels["target C05"]) == "Roll for the Blue castle (4-4-4+2) from stack 1"
-    assert en(labels["target C13"]) == "Catapult: attack Bob's Purple castle (2-2-2+5)"
-    assert de(labels["target C13"]) == "Katapult: Lila Burg (2-2-2+5) von Bob angreifen"
+    assert en(labels["target C05"]) == "Roll for the Blue castle (4-4-4+2)"
+    assert en(labels["target C13"]) == "Catapult: Bob's Purple castle (2-2-2+5)"
+    assert de(labels["target C13"]) == "Katapult: Bob, Lila Burg (2-2-2+5)"
     assert en(labels["topple"]).startswith("Topple the king")
     assert de(labels["topple"]).startswith("König stürzen")
     for lang in ("en", "de"):
@@ -741,7 +741,7 @@ def test_the_stop_label_says_whether_stopping_wins():
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
     state, _ = play(game, state, (ANNA, "target C05"))
     assert en(game.describe(state, ANNA, Action("stop"))) == "Stop with four 4s + 2: beats the card"
-    assert de(game.describe(state, ANNA, Action("stop"))) == "Aufhören mit vier 4er + 2: übertrifft die Karte"
+    assert de(game.describe(state, ANNA, Action("stop"))) == "Aufhören mit vier 4er + 2: erobert"
 
 
 def test_every_label_fits_a_button_in_both_languages_with_long_names():

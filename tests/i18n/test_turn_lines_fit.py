@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.presenter import NAME_LEAST, named_on_a_line, phone_lines
+from bot.presenter import NAME_LEAST, PHONE_LINE, named_on_a_line, phone_lines, status_in_message
 from bot.turns import ACCOUNT_MARK
 from games.knatsch import GAME as KNATSCH
 from games.raubritter import GAME as RAUBRITTER
@@ -99,11 +99,13 @@ KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "k
                         "knatsch.event.further"}
 """A roll and what it did for its roller: one line each (the lines naming a card with its dice,
 "the Tournament Champion (5-5-5+1)", need more)."""
+KNATSCH_ROLL_STATUSES = {"knatsch.status.capture", "knatsch.status.defence", "knatsch.status.tournament"}
+"""The statuses of a roll for a card, a defence and the tournament's later rolls: the board's
+header says them in full (the card with its dice, what to beat), the turn message in a line of its
+own (`presenter.status_in_message`)."""
 KNATSCH_ONE_LINE_STATUSES = {"knatsch.status.choose", "knatsch.status.further", "knatsch.status.revenge",
-                             "knatsch.status.king", "knatsch.status.organiser"}
-"""The statuses between rolls, the king's roll and the tournament's first; a roll for a card names
-the card with its dice (the board's header says it too) and the tournament's later rolls whom to
-beat with what, which take more than one line."""
+                             "knatsch.status.king", "knatsch.status.organiser", *KNATSCH_ROLL_STATUSES}
+"""Every status but the game's end (which names the reason it ended)."""
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -113,7 +115,7 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
     for names in LONG_NAMES:
         for state, events in played(KNATSCH, seats, seed):
             status = KNATSCH.view(state, None)["status"]
-            line = named_on_a_line(status, table(names, seats), lang)
+            line = status_in_message(status, table(names, seats), lang)
             seen.add(status["id"])
             if phone_lines(line) != 1 and status["id"] in KNATSCH_ONE_LINE_STATUSES:
                 wrapped.append(line)
@@ -124,7 +126,7 @@ def test_knatsch_statuses_and_result_lines_of_whole_games_are_one_line_each(lang
                     if phone_lines(ACCOUNT_MARK + line) != 1:
                         wrapped.append(line)
     assert not wrapped, wrapped[:5]
-    assert {"knatsch.status.choose", "knatsch.status.further", "knatsch.event.rolled"} <= seen
+    assert {"knatsch.status.choose", "knatsch.status.further", "knatsch.event.rolled", "knatsch.status.capture"} <= seen
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -152,8 +154,9 @@ def test_with_usual_names_the_knatsch_statuses_and_result_lines_keep_well_inside
     long_ones = set()
     for state, events in played(KNATSCH, 6, 3):
         status = KNATSCH.view(state, None)["status"]
-        if status["id"] in KNATSCH_ONE_LINE_STATUSES and len(shown(translate(status, lang, USUAL_NAMES))) > USUAL_LINE:
-            long_ones.add(translate(status, lang, USUAL_NAMES))
+        line = shown(status_in_message(status, table(USUAL_NAMES, 6), lang))
+        if status["id"] in KNATSCH_ONE_LINE_STATUSES and len(line) > USUAL_LINE:
+            long_ones.add(line)
         for event in events:
             line = ACCOUNT_MARK + translate(event.text, lang, USUAL_NAMES)
             if event.text.id in KNATSCH_RESULT_LINES - {"knatsch.event.rolled_cards"} and len(line) > USUAL_LINE:
@@ -214,3 +217,108 @@ def test_the_menu_of_knights_staying_on_their_castle_says_what_it_holds_uncut(la
     summary = menu_placeholder([Choice(action.encode(), label) for action, label in zip(staying, labels)])
     assert len(summary) <= MENU_SUMMARY and summary.endswith(labels[-1].split(" ", 1)[1]), summary
     assert Action.parse("knights - 4") in staying
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_roll_for_any_card_says_in_one_line_who_rolls_for_what_while_the_board_says_it_in_full(lang):
+    """Every card a roll or a defence is for, the longest names too: the message names the card
+    without its dice; the board's header (the view's status) keeps the dice and what to beat."""
+    from games.core import SeatRef, msg
+    from games.knatsch.cards import CARDS, card_label
+    from games.knatsch.views import KING_LABEL
+
+    labels = [KING_LABEL, *(card_label(card) for card in CARDS.values() if card.combination is not None)]
+    to_beat = msg("knatsch.result.nothing")
+    rolls = msg("knatsch.progress.roll", used=2, allowed=3)
+    for label in labels:
+        statuses = [msg("knatsch.status.capture", player=SeatRef(0), card=label, progress=rolls, target=to_beat),
+                    msg("knatsch.status.defence", player=SeatRef(0), card=label, attacker=SeatRef(1),
+                        result=to_beat, progress=rolls)]
+        for status in statuses:
+            full = translate(status, lang, USUAL_NAMES)
+            for names in [USUAL_NAMES, *LONG_NAMES]:
+                line = status_in_message(status, table(names, 2), lang)
+                assert phone_lines(line) == 1 and "(" not in line and "{" not in line, line
+                assert names is not USUAL_NAMES or len(shown(line)) <= PHONE_LINE - 2, line
+            said = shown(status_in_message(status, table(USUAL_NAMES, 2), lang))
+            assert said.rstrip(".").split(" ", 2)[-1] in full and len(said) < len(full), (said, full)
+    tournament = msg("knatsch.status.tournament", player=SeatRef(0), leader=SeatRef(1), result=to_beat,
+                     progress=rolls)
+    for names in [USUAL_NAMES, *LONG_NAMES]:
+        line = status_in_message(tournament, table(names, 2), lang)
+        assert phone_lines(line) == 1 and names[1 % len(names)].split()[0][:3] in shown(line), line
+
+
+def test_a_status_without_a_form_of_its_own_is_said_in_the_message_as_on_the_board():
+    from games.core import SeatRef, msg
+
+    status, names = msg("knatsch.status.choose", player=SeatRef(0)), table(USUAL_NAMES, 2)
+    said = status_in_message(status, names, "en")
+    assert said == named_on_a_line(status, names, "en") == "**Alice** to choose a card to roll for."
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_only_move_note_costs_a_roll_line_no_line_of_a_phone(lang):
+    """After a short line the whole note; where it would make the line wrap, its mark alone; where
+    even the mark would, nothing."""
+    from bot.turns import noted
+    from i18n import t
+
+    note = t(lang, "bot.days.forced_move")
+    assert note.startswith("(⚡ ") and note.endswith(")")
+    short = "**Bo** lays a tile on C4."
+    assert noted(short, note) == f"{short} {note}"
+    for names in [USUAL_NAMES, *LONG_NAMES]:
+        for dice, cards in (([5, 1, 1, 1, 5, 6], []), ([5, 5, 5, 5, 5, 4], [1, 2, 5])):
+            line = named_on_a_line(roll_line(dice, cards), table(names, 2), lang, ACCOUNT_MARK)
+            said = noted(line, note)
+            assert phone_lines(ACCOUNT_MARK + said) == phone_lines(ACCOUNT_MARK + line), said
+            assert said in (f"{line} {note}", f"{line} ⚡", line), said
+    wrapping = named_on_a_line(roll_line([5, 1, 1, 1, 5, 6], []), table(["Carol"], 1), "de", ACCOUNT_MARK)
+    assert noted(wrapping, t("de", "bot.days.forced_move")) == f"{wrapping} ⚡"
+    full = "x" * (PHONE_LINE - len(ACCOUNT_MARK))
+    assert noted(full, note) == full
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_knatsch_rules_say_what_the_mark_of_a_roll_made_at_once_means(lang):
+    """The roll lines the mark stands after are too long for the whole note: `/game rules` says it."""
+    assert "⚡" in translate(KNATSCH.rules_summary, lang)
+
+
+BUTTON_TEXT = 41
+"""Characters of a label a button as wide as the message shows on one line of a 390 px phone
+("Roll for the Stack (2-2-2+2) from stack 1" was seen to fit, "Aufhören mit drei 1er + 5:
+übernimmt die Führung" to wrap after 40)."""
+LONG_NAMED = ("castle_guard", "special_guard", "champion")
+"""The cards of the longest names ("Wächter für Sonderkarten", "den Sonderkartenwächter", 19-24
+characters): a label naming one of them may take two lines of its button."""
+
+
+def long_card_names(lang: str) -> set[str]:
+    from games.core import msg
+
+    return {translate(msg(f"knatsch.card.{kind}{form}"), lang) for kind in LONG_NAMED for form in ("", ".acc")}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_knatsch_buttons_of_whole_games_take_one_line_each(lang):
+    """Every move the channel's board offers as a button (up to `MAX_BUTTONS` of them), with
+    usual names: the card and what it takes, the verb, and no more (the board shows the stacks)."""
+    from bot.choices import public_choices
+    from bot.components import DICE_VERBS, MAX_BUTTONS
+    from games.core import Action
+
+    exempt, shown_ones, wrapped = long_card_names(lang), 0, set()
+    for seats, seed in ((3, 1), (4, 2), (6, 3)):
+        names = USUAL_NAMES[:seats]
+        for state, _ in played(KNATSCH, seats, seed):
+            choices = [choice for choice in public_choices(KNATSCH, state, seats, names, lang)
+                       if Action.parse(choice.action).verb not in DICE_VERBS]  # the dice: toggles
+            if len(choices) > MAX_BUTTONS:
+                continue  # a menu
+            for choice in choices:
+                shown_ones += 1
+                if len(choice.label) > BUTTON_TEXT and not any(name in choice.label for name in exempt):
+                    wrapped.add(choice.label)
+    assert shown_ones > 100 and not wrapped, sorted(wrapped)[:5]
