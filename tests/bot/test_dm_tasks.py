@@ -91,22 +91,3 @@ def test_a_game_without_dm_task_words_is_not_asked_for_its_view(monkeypatch):
     monkeypatch.setattr(KNATSCH, "view", lambda *args: pytest.fail("view asked for"))
     assert presenter.dm_tasks(KNATSCH, state, KNATSCH.to_act(state)) == {}
 
-
-@pytest.mark.parametrize("lang, words", [("en", "choose your cards in your DMs or with **My hand**"),
-                                         ("de", "DMs oder mit **Meine Hand**: Karten wählen")])
-def test_die_gluecksritter_players_choosing_in_secret_are_told_to_choose_in_their_dms(lang, words):
-    game = REGISTRY["gluecksritter"]
-    state = game.new_game(SEATS, seed=5)
-    rng = random.Random(5)
-    for _ in range(200):
-        if game.view(state, None)["phase"] == "choose":
-            break
-        seat = sorted(game.to_act(state))[0]
-        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
-    to_act = sorted(game.to_act(state))
-    assert game.view(state, None)["phase"] == "choose" and len(to_act) > 1
-
-    line = presenter.next_move_line(_table("gluecksritter"), to_act, lang,
-                                    presenter.dm_tasks(game, state, to_act, lang))
-
-    assert words in line
