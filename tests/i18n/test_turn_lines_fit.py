@@ -76,10 +76,12 @@ def test_a_name_of_up_to_eight_characters_is_never_shortened():
 
 
 def test_a_line_too_long_for_any_name_keeps_the_names_whole():
-    """Shortening names there would lose them and still wrap: the line is left as it is."""
+    """Shortening names there would lose them and still wrap: the line is left as it is (the words
+    of a game recorded before its win said the counts)."""
     from games.core import SeatRef, msg
 
-    text = msg("knatsch.event.organise", player=SeatRef(0), stack=2, count=4)
+    text = msg("knatsch.event.win_tournaments", player=SeatRef(0))
+    assert phone_lines(ACCOUNT_MARK + translate(text, "en", ["Bo"])) > 1
     names = ["Bartholomew the Unready of Some"]
     assert "Bartholomew the Unready of Some" in named_on_a_line(text, table(names, 1), "en", ACCOUNT_MARK)
 
