@@ -197,7 +197,7 @@ def test_chris_attacks_bobs_castle_and_bob_defends_it():
     assert state.roll.rolls_allowed == 3
     state, texts = play(game, state, (BOB, "roll"), (BOB, "reroll 3,4,5"), (BOB, "reroll 6"))
     assert "C04" in state.holdings[BOB] and "C04" not in state.holdings[CHRIS]
-    assert any("defends" in t for t in texts)
+    assert "Bob keeps the Blue castle." in texts
     assert state.active == DAVE
 
 
@@ -216,10 +216,10 @@ def test_a_defence_must_roll_higher_than_the_attacker_and_a_tie_loses_the_castle
     state, texts = play(game, state, (BOB, "roll"), (BOB, "stop"))
     if defended:
         assert "C09" in state.holdings[BOB] and "C09" not in state.holdings[ANNA]
-        assert "Bob defends the Green castle (3-3-3+5) with four 5s + 3 and keeps it." in texts
+        assert texts == ["Bob: 3 5 1 5 5 5 → four 5s + 3", "Bob keeps the Green castle."]
     else:
         assert "C09" in state.holdings[ANNA] and "C09" not in state.holdings[BOB]
-        assert "Bob fails to defend with four 5s + 2: Anna takes the Green castle (3-3-3+5)." in texts
+        assert texts == ["Bob: 2 5 1 5 5 5 → four 5s + 2", "Anna takes the Green castle."]
     assert state.active == BOB and state.phase == "choose"
 
 
@@ -406,7 +406,7 @@ def test_special_case_keep_putting_cards_under_until_one_can_be_targeted():
                   unders_used=1, fresh=False)
     assert legal(state, 0) == ["under 1", "under 2"]
     state, texts = play(GAME, state, (0, "under 1"))
-    assert "nothing else could be targeted" in texts[0]
+    assert texts[0] == "Anna: Red castle must go under."
     assert legal(state, 0) == ["target C10"]  # allowance used and a target exists
 
 
@@ -691,7 +691,7 @@ def test_announcing_a_card_rolls_all_six_dice_in_the_same_tap():
     state = table(3, [["C01"], ["C04"], ["C07"]], stack1=["C05"])
     state, texts = play(game, state, (ANNA, "target C05"))
     assert state.roll.rolls_used == 1 and state.roll.dice == [5, 6, 2, 5, 6, 1]
-    assert texts == ["Anna rolls for the Blue castle (4-4-4+2) from stack 1.",
+    assert texts == ["Anna picks the Blue castle.",
                      "Anna: 5 6 2 5 6 1 → two 5s + 2"]
     assert "roll" not in legal(state, ANNA, game)
     assert GAME.publicly_forced(state, ANNA) is None  # rerolls and stop: a real decision
@@ -758,7 +758,9 @@ def test_every_label_fits_a_button_in_both_languages_with_long_names():
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
 
 
-def test_a_card_failed_for_goes_under_its_stack_said_with_its_article_in_both_languages():
+def test_a_card_failed_for_goes_under_its_stack_said_in_both_languages():
+    """The account line names the stack the card went under (the card itself was named when it
+    was picked, and the roll above says the result), in one line of a phone."""
     game = engine(1, 2, 3, 4, 6, 6, 1, 2, 3, 4, 1, 2, 3, 4)
     state = table(3, [["C01"], ["C07"], ["C10"]], stack1=["C05"])
     events = []
@@ -766,5 +768,5 @@ def test_a_card_failed_for_goes_under_its_stack_said_with_its_article_in_both_la
         state, happened = game.apply(state, 0, Action.parse(text))
         events += happened
     failed = next(e for e in events if e.text.id == "knatsch.event.fail_stack")
-    assert en(failed.text).endswith(": the Blue castle (4-4-4+2) goes under stack 1."), en(failed.text)
-    assert de(failed.text).endswith(": die Blaue Burg (4-4-4+2) kommt unter Stapel 1."), de(failed.text)
+    assert en(failed.text) == "Anna fails; card goes under stack 1.", en(failed.text)
+    assert de(failed.text) == "Anna scheitert; Karte unter Stapel 1.", de(failed.text)

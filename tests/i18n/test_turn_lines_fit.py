@@ -5,6 +5,7 @@ characters, in any script) are shortened as the turn message shortens them
 from __future__ import annotations
 
 import random
+from functools import cache
 from types import SimpleNamespace
 
 import pytest
@@ -76,10 +77,12 @@ def test_a_name_of_up_to_eight_characters_is_never_shortened():
 
 
 def test_a_line_too_long_for_any_name_keeps_the_names_whole():
-    """Shortening names there would lose them and still wrap: the line is left as it is."""
+    """Shortening names there would lose them and still wrap: the line is left as it is (the words
+    of a game recorded before its win said the counts)."""
     from games.core import SeatRef, msg
 
-    text = msg("knatsch.event.organise", player=SeatRef(0), stack=2, count=4)
+    text = msg("knatsch.event.win_tournaments", player=SeatRef(0))
+    assert phone_lines(ACCOUNT_MARK + translate(text, "en", ["Bo"])) > 1
     names = ["Bartholomew the Unready of Some"]
     assert "Bartholomew the Unready of Some" in named_on_a_line(text, table(names, 1), "en", ACCOUNT_MARK)
 
@@ -162,6 +165,86 @@ def test_with_usual_names_the_knatsch_statuses_and_result_lines_keep_well_inside
             if event.text.id in KNATSCH_RESULT_LINES - {"knatsch.event.rolled_cards"} and len(line) > USUAL_LINE:
                 long_ones.add(line)
     assert not long_ones, sorted(long_ones)[:5]
+
+
+KNATSCH_GAMES = ((2, 4), (3, 1), (4, 2), (5, 5), (6, 3), (3, 6))
+"""Six whole games of two to six players (seats, seed)."""
+KNATSCH_LINES_THAT_WRAPPED = {"knatsch.event.under", "knatsch.event.attack", "knatsch.event.beaten",
+                              "knatsch.event.target_stack", "knatsch.event.fail_owned",
+                              "knatsch.event.defence_failed", "knatsch.event.take_stack",
+                              "knatsch.event.fail_stack", "knatsch.event.defended"}
+"""The account lines that took two lines of a phone most often in these games while they named
+cards with their dice and said the roll again (issue 36)."""
+
+
+@cache
+def knatsch_account(seats: int, seed: int) -> tuple:
+    """Every public event of a whole game, in order."""
+    return tuple(event.text for _, events in played(KNATSCH, seats, seed) for event in events)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_knatsch_event_line_of_whole_games_is_one_line(lang):
+    """With usual names within `USUAL_LINE` characters (a roll with die cards, "Bob: 6 2 2 6 6 1
+    +2, 3, 5 → three 2s + 5", within a phone's line: its own test), with the longest names one
+    line as the turn message shortens them."""
+    seen, wrapped, long_ones = set(), set(), set()
+    for seats, seed in KNATSCH_GAMES:
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for text in knatsch_account(seats, seed):
+                seen.add(text.id)
+                line = named_on_a_line(text, table(names, seats), lang, ACCOUNT_MARK)
+                if phone_lines(ACCOUNT_MARK + line) != 1:
+                    wrapped.add(shown(line))
+                if names is USUAL_NAMES and text.id != "knatsch.event.rolled_cards" \
+                        and len(ACCOUNT_MARK + shown(line)) > USUAL_LINE:
+                    long_ones.add(shown(line))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert not long_ones, sorted(long_ones)[:5]
+    assert KNATSCH_LINES_THAT_WRAPPED <= seen, KNATSCH_LINES_THAT_WRAPPED - seen
+
+
+UNCHECKED = ("rolled", "rolled_cards", "win_tournaments")
+"""A roll's lines (their own tests above) and the words of games recorded before a win by
+tournaments named its counts."""
+
+
+def knatsch_event_lines(lang: str) -> list[str]:
+    """Every event line with usual names ("Alice" acting, "Carol" the other), each with every card
+    it may name and the longest roll result: the lines of an end, a challenged king or a card
+    taken from a player that few games show too."""
+    from games.core import SeatRef, msg
+    from games.knatsch.cards import CARDS, CASTLE, SPECIAL, SPECIAL_GUARD, card_label, card_name
+    from games.knatsch.dice import result_msg
+    from i18n import entries
+
+    castles = [card for card in CARDS.values() if card.kind == CASTLE]
+    specials = [card for card in CARDS.values() if card.kind == SPECIAL]
+    guard = next(card for card in specials if card.ability == SPECIAL_GUARD)
+    for_castles = {"attack", "attack_catapult", "beaten", "defended", "defence_failed", "revenge",
+                   "target_betrayal"}
+    for_specials = {"target_owned", "take_owned"}
+    lines = []
+    for message_id in entries(lang, "knatsch"):
+        kind = message_id.removeprefix("knatsch.event.")
+        if not message_id.startswith("knatsch.event.") or "." in kind or kind in UNCHECKED:
+            continue
+        cards = castles if kind in for_castles else specials if kind in for_specials else list(CARDS.values())
+        for card in cards:
+            params = dict(player=SeatRef(0), owner=SeatRef(2), attacker=SeatRef(2), leader=SeatRef(2),
+                          card=card_label(card), top=card_label(card), stack=2, count=4,
+                          result=result_msg((3, 4, 2)), combination="4-4-4-4+1",
+                          guard=card_name(guard), cards=[card_label(castles[0]), card_label(castles[1])],
+                          castles=msg("knatsch.score", count=3))
+            lines.append(translate(msg(message_id, **params), lang, USUAL_NAMES, strict=True))
+    return lines
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_knatsch_event_line_is_one_line_with_usual_names_whatever_card_it_names(lang):
+    lines = knatsch_event_lines(lang)
+    wrapped = sorted({line for line in lines if phone_lines(ACCOUNT_MARK + line) != 1})
+    assert len(lines) > 200 and not wrapped, wrapped[:5]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
