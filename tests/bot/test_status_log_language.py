@@ -31,7 +31,7 @@ async def test_status_and_log_answer_each_user_in_their_language(world, client_l
     german_log = text_of(await world.slash(dora, "game log"))
     english_log = text_of(await world.slash(alice, "game log"))
     assert german_log.startswith("**Letzte Züge — ") and english_log.startswith("**Recent moves — ")
-    assert "würfelt" in german_log and "rolls" in english_log
+    assert "wählt" in german_log and "picks" in english_log
     for text in (german_status, english_status, german_log, english_log):
         assert "{" not in text and "knatsch." not in text and "bot." not in text
 

@@ -71,7 +71,7 @@ def test_computer_players_in_german_and_english(name):
     # The same moves, in other words.
     moves = [line.rsplit("[", 1)[-1] for line in german.getvalue().splitlines() if line.endswith("]")]
     assert moves == [line.rsplit("[", 1)[-1] for line in english.getvalue().splitlines() if line.endswith("]")]
-    words = {"knatsch": ("würfelt", "Würfel"), "raubritter": ("legt", "Ritter")}[name]
+    words = {"knatsch": ("wählt", "Würfel"), "raubritter": ("legt", "Ritter")}[name]
     assert all(word in german.getvalue() for word in words)
 
 
