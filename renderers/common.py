@@ -337,10 +337,17 @@ def mark_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str,
               size: int = MARK_TEXT) -> None:
     """A number or letter inside a piece, its ink centred on `centre` and recorded as a mark
     (the layout tests hold marks to `MIN_MARK`)."""
-    left, top, right, bottom = ink_box(text, size)
     with marks():
-        draw.text((centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2), text, font=font(size),
-                  fill=fill, anchor="ls")
+        ink_centred_text(draw, centre, text, size, fill)
+
+
+def ink_centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int,
+                     fill: Ink = INK) -> None:
+    """`text` with its ink (not its line's box) centred on `centre`: a digit sits in the middle of
+    its disc or plate whatever the font's ascent."""
+    left, top, right, bottom = ink_box(text, size)
+    draw.text((centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2), text, font=font(size),
+              fill=fill, anchor="ls")
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
@@ -439,8 +446,7 @@ def number_plate(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: s
                            radius=height // 4 + 2, fill=ink)
     draw.rounded_rectangle((x - width / 2, y - height / 2, x + width / 2, y + height / 2), radius=height // 4,
                            fill=fill)
-    left, top, right, bottom = ink_box(text, MIN_TEXT)
-    draw.text((x - (left + right) / 2, y - (top + bottom) / 2), text, font=font(MIN_TEXT), fill=ink, anchor="ls")
+    ink_centred_text(draw, centre, text, MIN_TEXT, ink)
 
 
 # ----------------------------------------------------------------------------------------
