@@ -172,10 +172,39 @@ class _Term(str):
         return _format(Msg(form, message.params), lang, names, strict)
 
 
+POSSESSIVE = "poss"
+"""The form a catalogue text asks of a name to say what it owns: ``{owner:poss} {card}``."""
+GERMAN_S_SOUNDS = ("s", "ß", "x", "z", "ce")
+"""Endings after which German writes a name's possessive with an apostrophe alone ("Hans'
+Ritter", "Max' Turm", "Fritz' Burg", "Alice' Veto"), where others take an "s" ("Bobs Ritter")."""
+_MARKUP = "*"
+"""What may stand around a name in a message (bold, ``**Hans**``): not part of its ending."""
+
+
+def possessive(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """`name` as the owner of what follows it: "Bob's", "Hans's" in English; "Bobs", "Hans'",
+    "Max'" in German. A name in bold keeps its mark around the name alone ("**Hans**'"); a name
+    that does not end in a letter (a mention, a digit, a shortened "Bartholo…") takes an "s"."""
+    if lang != "de":
+        return f"{name}'s"
+    ending = name.rstrip(_MARKUP).lower()
+    return f"{name}'" if ending.endswith(GERMAN_S_SOUNDS) else f"{name}s"
+
+
 class _Word(str):
-    """A plain word or name put into a message: it has no other forms, whatever form is asked."""
+    """A plain word or name put into a message: it has no other forms but its possessive
+    (`POSSESSIVE`), whatever form is asked."""
+
+    lang: str
+
+    def __new__(cls, text: str, lang: str = DEFAULT_LANGUAGE) -> _Word:
+        word = super().__new__(cls, text)
+        word.lang = lang
+        return word
 
     def __format__(self, spec: str) -> str:
+        if spec == POSSESSIVE:
+            return possessive(str(self), self.lang)
         return str(self)
 
 
@@ -186,14 +215,14 @@ def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
         value = Msg.from_json(value)
     if isinstance(value, SeatRef):
         if 0 <= value.seat < len(names):
-            return _Word(names[value.seat])
-        return _Word(f"P{value.seat + 1}")
+            return _Word(names[value.seat], lang)
+        return _Word(f"P{value.seat + 1}", lang)
     if isinstance(value, Msg):
         return _Term(_format(value, lang, names, strict), value, lang, names, strict)
     if isinstance(value, (list, tuple)):
-        return _Word(join_list([_value(item, lang, names, strict) for item in value], lang))
+        return _Word(join_list([_value(item, lang, names, strict) for item in value], lang), lang)
     if isinstance(value, str):
-        return _Word(value)
+        return _Word(value, lang)
     return value
 
 
