@@ -151,8 +151,8 @@ def test_a_standing_order_toggle_says_what_is_set_and_what_a_tap_changes(lang, n
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_move_label_starts_with_a_capital(lang):
-    """A button or menu label that starts with a word starts with a capital ("Unter Stapel 1
-    stecken: den Katapult…", never "den Katapult … unter Stapel 1 stecken")."""
+    """A button or menu label that starts with a word starts with a capital ("Katapult unter
+    Stapel 1 legen", never "das Katapult unter Stapel 1 legen")."""
     from i18n import translate
 
     for name, game in sorted(REGISTRY.items()):
