@@ -201,3 +201,13 @@ def test_die_gluecksritter_last_raid_is_one_line_under_the_board(lang):
         line = (f"{t(lang, 'gluecksritter.board.raid_previous', thief='Carol', victim='Alice')} · "
                 f"{t(lang, 'gluecksritter.board.' + die)}")
         assert len(_wrapped(line, SMALL, WIDTH - 2 * MARGIN)) == 1, line
+
+
+def test_lines_said_on_one_line_end_as_sentences():
+    """A Knatsch roll has no full stop: said with what it did (`/game log`, the recap), it does
+    not run into the next sentence ("→ two 5s **Bob** fails")."""
+    from bot.presenter import sentences
+
+    assert sentences(["**Bob**: 5 5 6 6 6 6 → two 5s", "**Bob** fails, **Ann** keeps it."]) == \
+        "**Bob**: 5 5 6 6 6 6 → two 5s. **Bob** fails, **Ann** keeps it."
+    assert sentences(["Anna wins!", "", "Game over"]) == "Anna wins! Game over"

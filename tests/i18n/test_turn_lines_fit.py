@@ -405,3 +405,26 @@ def test_the_knatsch_buttons_of_whole_games_take_one_line_each(lang):
                 if len(choice.label) > BUTTON_TEXT and not any(name in choice.label for name in exempt):
                     wrapped.add(choice.label)
     assert shown_ones > 100 and not wrapped, sorted(wrapped)[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
+    """The turn recap says each move of the others on one line of a phone, with the longest names
+    too: a roll by its result, and where the move did more, what it did without the roll. (The
+    move that wins the game is never recapped: no turn follows it.)"""
+    from bot.league.recap import MARK, said_on_a_line
+
+    wrapped, moves, without_the_roll = set(), 0, 0
+    for seats, seed in KNATSCH_GAMES:
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for state, events in played(KNATSCH, seats, seed):
+                if not events or KNATSCH.outcome(state) is not None:
+                    continue
+                moves += 1
+                line = said_on_a_line([event.text for event in events], table(names, seats), lang)
+                if phone_lines(MARK + line) != 1:
+                    wrapped.add(shown(line))
+                without_the_roll += len(events) > 1 and "→" not in line and not any(
+                    word in shown(line) for word in ("rolls", "würfelt"))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert moves > 1000 and without_the_roll > 100, (moves, without_the_roll)
