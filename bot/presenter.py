@@ -270,7 +270,7 @@ def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str 
     elif hints:
         lines.append(t(lang, "bot.table.start_hints"))
     if closed_dms:
-        lines.append(t(lang, "bot.table.start_dms_closed", players=", ".join(bold_names(closed_dms))))
+        lines.append(t(lang, "bot.table.start_dms_closed", players=bold_names(closed_dms)))
     return "\n".join(lines)
 
 

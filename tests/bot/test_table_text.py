@@ -211,3 +211,16 @@ def test_lines_said_on_one_line_end_as_sentences():
     assert sentences(["**Bob**: 5 5 6 6 6 6 → two 5s", "**Bob** fails, **Ann** keeps it."]) == \
         "**Bob**: 5 5 6 6 6 6 → two 5s. **Bob** fails, **Ann** keeps it."
     assert sentences(["Anna wins!", "", "Game over"]) == "Anna wins! Game over"
+
+
+def test_the_start_tells_players_whose_dms_are_closed_in_the_form_for_one_or_several():
+    from types import SimpleNamespace
+
+    from bot.presenter import start_text
+
+    table = SimpleNamespace(names=["Anna", "Bo", "Cleo"], id=7)
+    one = start_text(table, KNATSCH, ["Bo"], "de")
+    several = start_text(table, KNATSCH, ["Bo", "Cleo"], "de")
+    assert "**Bo** keine Direktnachricht" in one and "siehst du deine geheime Ansicht" in one
+    assert "**Bo** und **Cleo** keine Direktnachricht" in several and "seht ihr eure geheime Ansicht" in several
+    assert "DM **Bo** and **Cleo** (DMs closed)" in start_text(table, KNATSCH, ["Bo", "Cleo"], "en")
