@@ -65,3 +65,10 @@ def test_no_catalogue_forms_a_possessive_by_hand(lang):
                 if BY_HAND[lang].search(form):
                     by_hand.append((message_id, form))
     assert not by_hand, by_hand
+
+
+def test_a_raid_is_named_by_whose_it_is():
+    raid = msg("macrobber.status.combat", attacker=SeatRef(0), defender=SeatRef(1), round=3, player=SeatRef(1))
+    assert translate(raid, "de", ["Klaus", "Bob"], strict=True) == \
+        "Klaus' Überfall auf Bob, Runde 3: Bob spielt eine Karte."
+    assert translate(raid, "en", ["Klaus", "Bob"], strict=True) == "Klaus's raid on Bob, round 3: Bob plays a card."
