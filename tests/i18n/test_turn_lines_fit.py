@@ -428,3 +428,29 @@ def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
                     word in shown(line) for word in ("rolls", "würfelt"))
     assert not wrapped, sorted(wrapped)[:5]
     assert moves > 1000 and without_the_roll > 100, (moves, without_the_roll)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["macrobber", "gluecksritter", "carcassonne"])
+def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, name):
+    """Mac Robber, Die Glücksritter and Carcassonne, two to four usual players: the line the turn
+    message says a status in (its `.line` form where the full one is longer than a phone's line:
+    the board's header says it in full) takes one line of a phone."""
+    from games import REGISTRY
+
+    game, seen, wrapped = REGISTRY[name], set(), set()
+    for seats, seed in ((2, 4), (3, 1), (4, 2)):
+        if not game.min_players <= seats <= game.max_players:
+            continue
+        rng = random.Random(seed)
+        state = game.new_game(seats, seed=seed)
+        while game.outcome(state) is None:
+            status = game.view(state, None)["status"]
+            seen.add(status["id"])
+            line = status_in_message(status, table(USUAL_NAMES, seats), lang)
+            if phone_lines(line) != 1:
+                wrapped.add(shown(line))
+            seat = min(game.to_act(state))
+            state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert len(seen) >= 4, seen
