@@ -193,14 +193,10 @@ def possessive(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
 
 class _Word(str):
     """A plain word or name put into a message: it has no other forms but its possessive
-    (`POSSESSIVE`), whatever form is asked."""
+    (`POSSESSIVE`), whatever form is asked. One class a language (`_WORD_IN`), so that making one
+    costs what making a str does: messages put in thousands of them."""
 
-    lang: str
-
-    def __new__(cls, text: str, lang: str = DEFAULT_LANGUAGE) -> _Word:
-        word = super().__new__(cls, text)
-        word.lang = lang
-        return word
+    lang = DEFAULT_LANGUAGE
 
     def __format__(self, spec: str) -> str:
         if spec == POSSESSIVE:
@@ -208,21 +204,33 @@ class _Word(str):
         return str(self)
 
 
+class _EnglishWord(_Word):
+    lang = "en"
+
+
+class _GermanWord(_Word):
+    lang = "de"
+
+
+_WORD_IN: dict[str, type[_Word]] = {"en": _EnglishWord, "de": _GermanWord}
+
+
 def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
     if isinstance(value, dict) and set(value) == {"seat"}:
         value = SeatRef(int(value["seat"]))
     elif isinstance(value, dict) and "id" in value:
         value = Msg.from_json(value)
+    word = _WORD_IN.get(lang, _Word)
     if isinstance(value, SeatRef):
         if 0 <= value.seat < len(names):
-            return _Word(names[value.seat], lang)
-        return _Word(f"P{value.seat + 1}", lang)
+            return word(names[value.seat])
+        return word(f"P{value.seat + 1}")
     if isinstance(value, Msg):
         return _Term(_format(value, lang, names, strict), value, lang, names, strict)
     if isinstance(value, (list, tuple)):
-        return _Word(join_list([_value(item, lang, names, strict) for item in value], lang), lang)
+        return word(join_list([_value(item, lang, names, strict) for item in value], lang))
     if isinstance(value, str):
-        return _Word(value, lang)
+        return word(value)
     return value
 
 

@@ -120,8 +120,9 @@ def turn_recap_text(moves: Sequence[tuple[int, int, list]], table: GameRow, read
         return ""
     lang = table.lang if table.lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
     names = [presenter.bold_names(table.names)[seat] for seat in readers]
-    for shown in range(min(TURN_LINES, len(moves)), 0, -1):
-        lines, earlier = recap_lines(moves, table, lang, shown, one_line=True)
+    newest, _ = recap_lines(moves, table, lang, TURN_LINES, one_line=True)  # each said once
+    for shown in range(len(newest), 0, -1):
+        lines, earlier = newest[len(newest) - shown:], len(moves) - shown
         if earlier:
             head = i18n.t(lang, "bot.league.recap_turn_some", players=names, count=len(names),
                           moves=i18n.t(lang, "bot.league.recap_moves", count=len(moves)))
