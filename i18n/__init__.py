@@ -5,7 +5,9 @@ Engines describe moves and events as `Msg` (a message id with parameters: i18n.m
 are gettext PO files read with Babel, one per domain and language:
 ``i18n/locales/<lang>/<domain>.po``, where the domain is the message id's first part
 (``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses Python format fields named
-like the parameters: ``{player} scores {points}.``
+like the parameters: ``{player} scores {points}.``; a player's name as the owner of what follows
+asks for its possessive, ``{owner:poss} {card}`` ("Bob's", "Bobs", "Hans'": `possessive`), and a
+term for one of its grammatical forms, ``{card:acc}`` (`_Term`).
 
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
