@@ -38,9 +38,12 @@ LINE_LIMIT = 200        # characters of one line there
 MARK = "› "
 RECAP_FORM = "recap"
 """The form of an engine text the turn recap says where its catalogue has one (`<id>.recap`, with
-the same parameters): the gist of a detail (a Knatsch roll by its result, without the dice), said
-where the move's line has room for it and left out first where it has not: the line keeps what
-the move did ("Bob fails, Alice keeps it") over how (the roll that did it)."""
+the same parameters): its gist, so that a move takes one line of a phone ("**Dave** spreads 5
+knights east from D8." without where each one stands: the board shows it)."""
+ASIDE_FORM = "aside"
+"""The form of a detail (`<id>.aside`): its gist, said where the move's line has room for it and
+left out first where it has not: the line keeps what the move did ("**Bob** fails, **Anna** keeps
+it.") over how (the roll that did it: "**Bob** rolls two 5s.")."""
 
 
 def _json(text: Any) -> Any:
@@ -75,20 +78,23 @@ def said(texts: Sequence[Any], table: GameRow, lang: str, limit: int = LINE_LIMI
 
 
 def _gist(text: Any) -> tuple[Any, bool]:
-    """An engine text in its `RECAP_FORM` where its catalogue has one, and whether it has one."""
+    """An engine text in its `ASIDE_FORM` or `RECAP_FORM` where its catalogue has one, and
+    whether it is an aside."""
     message = Msg.from_json(text) if isinstance(text, dict) else text
-    if isinstance(message, Msg) and i18n.has_message(f"{message.id}.{RECAP_FORM}"):
-        return Msg(f"{message.id}.{RECAP_FORM}", message.params), True
+    if isinstance(message, Msg):
+        for form in (ASIDE_FORM, RECAP_FORM):
+            if i18n.has_message(f"{message.id}.{form}"):
+                return Msg(f"{message.id}.{form}", message.params), form == ASIDE_FORM
     return message, False
 
 
 def said_on_a_line(texts: Sequence[Any], table: GameRow, lang: str) -> str:
     """One move's words for the turn recap: on one line of a phone after `MARK` where they fit
-    one, long names shortened as the turn message shortens them: all its texts, details in their
-    `RECAP_FORM`, or else without the details; else in full (`said`, at most `TURN_LINE_LIMIT`
-    characters), never cut short of what the move did."""
+    one, long names shortened as the turn message shortens them: all its texts in their gists
+    (`_gist`), or else without the asides; else in full without the asides (`said`, at most
+    `TURN_LINE_LIMIT` characters), never cut short of what the move did."""
     gists = [_gist(text) for text in texts]
-    essential = [gist for gist, detail in gists if not detail]
+    essential = [gist for gist, aside in gists if not aside]
     for words in ([gist for gist, _ in gists], essential):
         if not words:
             continue
@@ -99,7 +105,7 @@ def said_on_a_line(texts: Sequence[Any], table: GameRow, lang: str) -> str:
         line = presenter.names_on_a_line(say, table, MARK)
         if presenter.phone_lines(MARK + line) <= 1:
             return line
-    return said(texts, table, lang, TURN_LINE_LIMIT)
+    return said([text for text, (_, aside) in zip(texts, gists) if not aside] or texts, table, lang, TURN_LINE_LIMIT)
 
 
 def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, limit: int,

@@ -431,6 +431,26 @@ def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
+    """Knights spread from a castle: where they went, without each square they stand on (the
+    board shows them); the start: who begins, without who chose last."""
+    from bot.league.recap import MARK, said_on_a_line
+
+    wrapped, spread = set(), 0
+    for seats in (2, 3, 4):
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for state, events in played(RAUBRITTER, seats, seats + 5):
+                if not events or RAUBRITTER.outcome(state) is not None:
+                    continue
+                line = said_on_a_line([event.text for event in events], table(names, seats), lang)
+                if phone_lines(MARK + line) != 1:
+                    wrapped.add(shown(line))
+                spread += any(event.text.id == "raubritter.event.knights_move" for event in events)
+    assert not wrapped, sorted(wrapped)[:5]
+    assert spread > 20, spread
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("name", ["macrobber", "gluecksritter", "carcassonne"])
 def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, name):
     """Mac Robber, Die Glücksritter and Carcassonne, two to four usual players: the line the turn
