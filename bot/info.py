@@ -245,7 +245,7 @@ class Info:
             # chose in secret (a `describe` label only for a choice made in public).
             index = index_of[id(move)]
             action = None if move.row.action.startswith("~") else Action.parse(move.row.action)
-            said = " ".join(presenter.public_event_lines(move.events, table, lang)) or \
+            said = presenter.sentences(presenter.public_event_lines(move.events, table, lang)) or \
                 presenter.made_a_move(table, move.row.seat, lang, game, states[index], states[index + 1], action)
             lines.append(f"`#{move.row.version}` {presenter.timestamp(move.row.at)} {said}")
         return presenter.clip("\n".join(lines))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -51,16 +51,32 @@ def named_on_a_line(text, table: GameRow, lang: str = "en", before: str = "") ->
     (whole words first, "…" after them) as little as the line needs, never under `NAME_LEAST`
     characters. The message's own words are never cut; a line too long even so keeps the names
     whole."""
-    def shortened(limit: int) -> str:
-        return translate(text, lang, bold_names([name if len(name) <= NAME_KEPT else clip(name, limit)
-                                                 for name in table.names]))
+    return names_on_a_line(lambda names: translate(text, lang, names), table, before)
 
-    whole = named(text, table, lang)
+
+def names_on_a_line(say: Callable[[list[str]], str], table: GameRow, before: str = "") -> str:
+    """What `say` says with the seats' names in bold, on one line of a phone after `before`, its
+    names shortened as `named_on_a_line` shortens them where that makes it fit."""
+    def shortened(limit: int) -> str:
+        return say(bold_names([name if len(name) <= NAME_KEPT else clip(name, limit) for name in table.names]))
+
+    whole = say(bold_names(table.names))
     if phone_lines(before + whole) <= 1 or phone_lines(before + shortened(NAME_LEAST)) > 1:
         return whole
     longest = max(len(name) for name in table.names)
     return next(line for line in map(shortened, range(longest - 1, NAME_LEAST - 1, -1))
                 if phone_lines(before + line) <= 1)
+
+
+SENTENCE_ENDS = (".", "!", "?", "…", ":")
+
+
+def sentences(lines: Iterable[str]) -> str:
+    """Lines of an account said on one line: each ends as a sentence, so that a line without a
+    full stop (a roll, "Bob: 5 5 6 6 6 6 → two 5s") does not run into the next."""
+    said = [line.strip() for line in lines if line.strip()]
+    return " ".join(line if line.endswith(SENTENCE_ENDS) or index == len(said) - 1 else f"{line}."
+                    for index, line in enumerate(said))
 
 
 STATUS_IN_MESSAGE = "line"
@@ -254,7 +270,7 @@ def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str 
     elif hints:
         lines.append(t(lang, "bot.table.start_hints"))
     if closed_dms:
-        lines.append(t(lang, "bot.table.start_dms_closed", players=", ".join(bold_names(closed_dms))))
+        lines.append(t(lang, "bot.table.start_dms_closed", players=bold_names(closed_dms)))
     return "\n".join(lines)
 
 

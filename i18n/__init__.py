@@ -5,7 +5,9 @@ Engines describe moves and events as `Msg` (a message id with parameters: i18n.m
 are gettext PO files read with Babel, one per domain and language:
 ``i18n/locales/<lang>/<domain>.po``, where the domain is the message id's first part
 (``knatsch.event.capture`` lives in ``knatsch.po``). A msgstr uses Python format fields named
-like the parameters: ``{player} scores {points}.``
+like the parameters: ``{player} scores {points}.``; a player's name as the owner of what follows
+asks for its possessive, ``{owner:poss} {card}`` ("Bob's", "Bobs", "Hans'": `possessive`), and a
+term for one of its grammatical forms, ``{card:acc}`` (`_Term`).
 
 A message with a plural has ``msgid_plural`` and two ``msgstr[n]`` forms (German and English
 both use "one" for 1, "other" otherwise). The form is chosen by the parameter ``count``, or by
@@ -172,11 +174,47 @@ class _Term(str):
         return _format(Msg(form, message.params), lang, names, strict)
 
 
+POSSESSIVE = "poss"
+"""The form a catalogue text asks of a name to say what it owns: ``{owner:poss} {card}``."""
+GERMAN_S_SOUNDS = ("s", "ß", "x", "z", "ce")
+"""Endings after which German writes a name's possessive with an apostrophe alone ("Hans'
+Ritter", "Max' Turm", "Fritz' Burg", "Alice' Veto"), where others take an "s" ("Bobs Ritter")."""
+_MARKUP = "*"
+"""What may stand around a name in a message (bold, ``**Hans**``): not part of its ending."""
+
+
+def possessive(name: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """`name` as the owner of what follows it: "Bob's", "Hans's" in English; "Bobs", "Hans'",
+    "Max'" in German. A name in bold keeps its mark around the name alone ("**Hans**'"); a name
+    that does not end in a letter (a mention, a digit, a shortened "Bartholo…") takes an "s"."""
+    if lang != "de":
+        return f"{name}'s"
+    ending = name.rstrip(_MARKUP).lower()
+    return f"{name}'" if ending.endswith(GERMAN_S_SOUNDS) else f"{name}s"
+
+
 class _Word(str):
-    """A plain word or name put into a message: it has no other forms, whatever form is asked."""
+    """A plain word or name put into a message: it has no other forms but its possessive
+    (`POSSESSIVE`), whatever form is asked. One class a language (`_WORD_IN`), so that making one
+    costs what making a str does: messages put in thousands of them."""
+
+    lang = DEFAULT_LANGUAGE
 
     def __format__(self, spec: str) -> str:
+        if spec == POSSESSIVE:
+            return possessive(str(self), self.lang)
         return str(self)
+
+
+class _EnglishWord(_Word):
+    lang = "en"
+
+
+class _GermanWord(_Word):
+    lang = "de"
+
+
+_WORD_IN: dict[str, type[_Word]] = {"en": _EnglishWord, "de": _GermanWord}
 
 
 def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
@@ -184,16 +222,17 @@ def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
         value = SeatRef(int(value["seat"]))
     elif isinstance(value, dict) and "id" in value:
         value = Msg.from_json(value)
+    word = _WORD_IN.get(lang, _Word)
     if isinstance(value, SeatRef):
         if 0 <= value.seat < len(names):
-            return _Word(names[value.seat])
-        return _Word(f"P{value.seat + 1}")
+            return word(names[value.seat])
+        return word(f"P{value.seat + 1}")
     if isinstance(value, Msg):
         return _Term(_format(value, lang, names, strict), value, lang, names, strict)
     if isinstance(value, (list, tuple)):
-        return _Word(join_list([_value(item, lang, names, strict) for item in value], lang))
+        return word(join_list([_value(item, lang, names, strict) for item in value], lang))
     if isinstance(value, str):
-        return _Word(value)
+        return word(value)
     return value
 
 

@@ -202,3 +202,35 @@ def test_the_turn_recap_names_only_whom_it_calls_and_every_line_says_something()
     assert german.splitlines()[0] == "🕑 7 Züge seit deinem letzten, **Dave**:"
     for line in text.splitlines():
         assert line.strip(" …›•.") and phone_lines(line) <= 3
+
+
+@pytest.mark.parametrize("lang,picked,failed", [
+    ("en", "› **Carol** picks the Green castle.", "› **Bob** fails, **Alice** keeps it."),
+    ("de", "› **Carol** wählt die Grüne Burg.", "› **Bob** scheitert, **Alice** behält sie.")])
+def test_a_knatsch_move_in_the_recap_says_what_it_did_in_one_line(lang, picked, failed):
+    """A pick and its first roll: the pick (the roll's dice were that turn's, and a rolled result
+    with it takes two lines); a roll that failed: what failing did. A roll alone: its result."""
+    from types import SimpleNamespace
+
+    from games.core import SeatRef, msg
+    from games.knatsch.cards import CARDS, card_label
+    from games.knatsch.dice import dice_text, evaluate, result_msg
+
+    names = ["Alice", "Bob", "Carol"]
+    table = SimpleNamespace(lang=lang, names=names)
+    green = next(card for card in CARDS.values() if card.arms == "green")
+
+    def roll(seat, dice):
+        return msg("knatsch.event.rolled", player=SeatRef(seat), dice=dice_text(dice), used=1, allowed=3,
+                   result=result_msg(evaluate(dice, ()))).to_json()
+
+    pick = [msg("knatsch.event.target_stack", player=SeatRef(2), card=card_label(green), stack=1, count=3).to_json(),
+            roll(2, [6, 4, 1, 2, 5, 4])]
+    fail = [roll(1, [5, 5, 6, 6, 6, 6]),
+            msg("knatsch.event.fail_owned", player=SeatRef(1), owner=SeatRef(0), result=result_msg((2, 5, 0)),
+                card=card_label(green)).to_json()]
+    text = turn_recap_text([(4, 2, pick), (5, 1, fail)], table, [0])
+    assert text.splitlines()[1:] == [picked, failed]
+    assert all(phone_lines(line) == 1 for line in text.splitlines())
+    alone = turn_recap_text([(5, 1, [roll(1, [5, 5, 6, 6, 6, 6])])], table, [0]).splitlines()[1]
+    assert alone == {"en": "› **Bob** rolls two 5s.", "de": "› **Bob** würfelt zwei 5er."}[lang]

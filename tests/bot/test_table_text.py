@@ -151,8 +151,8 @@ def test_a_standing_order_toggle_says_what_is_set_and_what_a_tap_changes(lang, n
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_move_label_starts_with_a_capital(lang):
-    """A button or menu label that starts with a word starts with a capital ("Unter Stapel 1
-    stecken: den Katapult…", never "den Katapult … unter Stapel 1 stecken")."""
+    """A button or menu label that starts with a word starts with a capital ("Katapult unter
+    Stapel 1 legen", never "das Katapult unter Stapel 1 legen")."""
     from i18n import translate
 
     for name, game in sorted(REGISTRY.items()):
@@ -201,3 +201,26 @@ def test_die_gluecksritter_last_raid_is_one_line_under_the_board(lang):
         line = (f"{t(lang, 'gluecksritter.board.raid_previous', thief='Carol', victim='Alice')} · "
                 f"{t(lang, 'gluecksritter.board.' + die)}")
         assert len(_wrapped(line, SMALL, WIDTH - 2 * MARGIN)) == 1, line
+
+
+def test_lines_said_on_one_line_end_as_sentences():
+    """A Knatsch roll has no full stop: said with what it did (`/game log`, the recap), it does
+    not run into the next sentence ("→ two 5s **Bob** fails")."""
+    from bot.presenter import sentences
+
+    assert sentences(["**Bob**: 5 5 6 6 6 6 → two 5s", "**Bob** fails, **Ann** keeps it."]) == \
+        "**Bob**: 5 5 6 6 6 6 → two 5s. **Bob** fails, **Ann** keeps it."
+    assert sentences(["Anna wins!", "", "Game over"]) == "Anna wins! Game over"
+
+
+def test_the_start_tells_players_whose_dms_are_closed_in_the_form_for_one_or_several():
+    from types import SimpleNamespace
+
+    from bot.presenter import start_text
+
+    table = SimpleNamespace(names=["Anna", "Bo", "Cleo"], id=7)
+    one = start_text(table, KNATSCH, ["Bo"], "de")
+    several = start_text(table, KNATSCH, ["Bo", "Cleo"], "de")
+    assert "**Bo** keine Direktnachricht" in one and "siehst du deine geheime Ansicht" in one
+    assert "**Bo** und **Cleo** keine Direktnachricht" in several and "seht ihr eure geheime Ansicht" in several
+    assert "DM **Bo** and **Cleo** (DMs closed)" in start_text(table, KNATSCH, ["Bo", "Cleo"], "en")

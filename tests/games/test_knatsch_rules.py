@@ -619,7 +619,12 @@ def test_describe_labels_are_short():
     assert labels["target C13"].params["owner"].seat == 1
     assert en(labels["target C05"]) == "Roll for the Blue castle (4-4-4+2)"
     assert en(labels["target C13"]) == "Catapult: Bob's Purple castle (2-2-2+5)"
-    assert de(labels["target C13"]) == "Katapult: Bob, Lila Burg (2-2-2+5)"
+    assert de(labels["target C13"]) == "Katapult: Bobs Lila Burg (2-2-2+5)"
+    # a button that puts a stack's top card under it says so, with the card it moves
+    assert en(labels["under 1"]) == "Put the Blue castle under stack 1"
+    assert de(labels["under 1"]) == "Blaue Burg unter Stapel 1 legen"
+    lose = GAME.describe(state, 0, Action("lose", ("C01", "2")))
+    assert en(lose) == "Give up the Red castle, under stack 2" and de(lose) == "Rote Burg opfern, unter Stapel 2"
     assert en(labels["topple"]).startswith("Topple the king")
     assert de(labels["topple"]).startswith("König stürzen")
     for lang in ("en", "de"):

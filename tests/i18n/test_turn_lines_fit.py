@@ -405,3 +405,72 @@ def test_the_knatsch_buttons_of_whole_games_take_one_line_each(lang):
                 if len(choice.label) > BUTTON_TEXT and not any(name in choice.label for name in exempt):
                     wrapped.add(choice.label)
     assert shown_ones > 100 and not wrapped, sorted(wrapped)[:5]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
+    """The turn recap says each move of the others on one line of a phone, with the longest names
+    too: a roll by its result, and where the move did more, what it did without the roll. (The
+    move that wins the game is never recapped: no turn follows it.)"""
+    from bot.league.recap import MARK, said_on_a_line
+
+    wrapped, moves, without_the_roll = set(), 0, 0
+    for seats, seed in KNATSCH_GAMES:
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for state, events in played(KNATSCH, seats, seed):
+                if not events or KNATSCH.outcome(state) is not None:
+                    continue
+                moves += 1
+                line = said_on_a_line([event.text for event in events], table(names, seats), lang)
+                if phone_lines(MARK + line) != 1:
+                    wrapped.add(shown(line))
+                without_the_roll += len(events) > 1 and "→" not in line and not any(
+                    word in shown(line) for word in ("rolls", "würfelt"))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert moves > 1000 and without_the_roll > 100, (moves, without_the_roll)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
+    """Knights spread from a castle: where they went, without each square they stand on (the
+    board shows them); the start: who begins, without who chose last."""
+    from bot.league.recap import MARK, said_on_a_line
+
+    wrapped, spread = set(), 0
+    for seats in (2, 3, 4):
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for state, events in played(RAUBRITTER, seats, seats + 5):
+                if not events or RAUBRITTER.outcome(state) is not None:
+                    continue
+                line = said_on_a_line([event.text for event in events], table(names, seats), lang)
+                if phone_lines(MARK + line) != 1:
+                    wrapped.add(shown(line))
+                spread += any(event.text.id == "raubritter.event.knights_move" for event in events)
+    assert not wrapped, sorted(wrapped)[:5]
+    assert spread > 20, spread
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["macrobber", "gluecksritter", "carcassonne"])
+def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, name):
+    """Mac Robber, Die Glücksritter and Carcassonne, two to four usual players: the line the turn
+    message says a status in (its `.line` form where the full one is longer than a phone's line:
+    the board's header says it in full) takes one line of a phone."""
+    from games import REGISTRY
+
+    game, seen, wrapped = REGISTRY[name], set(), set()
+    for seats, seed in ((2, 4), (3, 1), (4, 2)):
+        if not game.min_players <= seats <= game.max_players:
+            continue
+        rng = random.Random(seed)
+        state = game.new_game(seats, seed=seed)
+        while game.outcome(state) is None:
+            status = game.view(state, None)["status"]
+            seen.add(status["id"])
+            line = status_in_message(status, table(USUAL_NAMES, seats), lang)
+            if phone_lines(line) != 1:
+                wrapped.add(shown(line))
+            seat = min(game.to_act(state))
+            state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert len(seen) >= 4, seen
