@@ -102,8 +102,11 @@ HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks
 DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
 OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
-TALLEST_OVERVIEW = 240  # the overview's largest height where the close-up leaves the header room
+TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
+OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
+GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
+GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -200,7 +203,9 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         draw_landscape(draw, view, window)
     # the overview frames the part drawn, and while a group of squares is shown the others
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
-    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"])
+    in_header = [x + LEGEND_ICON + 8 + text_width_plain(words) for row in plan["legend"] for _, words, x in row
+                 if plan["legend_top"] < plan["header"]]
+    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"], max(in_header, default=0))
     return to_palette(image, _palette())
 
 
@@ -209,9 +214,20 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     and the track (robber step); from the top down the header and the rotations (a strip, or
     panels that show the rotations in place); the landscape's `window` takes the room between."""
     names = seat_names(names, view["seats"])
+    focused = _focused(view)
+    top = _header_height(view, names, lang, focused)
     legend = _legend_rows(view, lang)
     bottom = HEIGHT - MARGIN - len(legend) * LINE
     legend_top = bottom + 4
+    if _group_close_up(view):
+        # over one group close up the legend stands under the header's status where there is
+        # room (the header is as tall as its overview): its line goes to the landscape
+        lines = len(_status_lines(view, names, lang, _status_width(view, True)))
+        left = _status_left(view)
+        beside = _legend_rows(view, lang, left, left + _status_width(view, True))
+        header = _group_header(view, top, HEIGHT - MARGIN - _table_height(view) - 8)
+        if 14 + (lines + len(beside)) * LINE + 8 <= header:
+            legend, legend_top, bottom = beside, 14 + lines * LINE, HEIGHT - MARGIN
     table_top = bottom - _table_height(view)
     bottom = table_top - 8
     track: TrackLayout | None = None
@@ -220,13 +236,8 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         track = _track_layout(view)
         bottom -= track["height"] + 8
         track_top = bottom + 8
-    focused = _focused(view)
-    top = _header_height(view, names, lang, focused)
     if _group_close_up(view):
-        # the overview finds the other groups (and the squares the texts name): as tall as the
-        # close-up's rows leave room for at its least tile size
-        spare = bottom - (top + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
-        top += max(0, min(spare, TALLEST_OVERVIEW - OVERVIEW[1]))
+        top = _group_header(view, top, bottom)
     header = top
     strip_top: int | None = None
     panels: list[Panel] = []
@@ -243,6 +254,22 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
                                bottom=bottom, focused=focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
             "legend_top": legend_top, "table_top": table_top, "window": window, "header": header}
+
+
+def _group_header(view: View, top: int, bottom: int) -> int:
+    """The header's height over one group of squares close up: its overview finds the other
+    groups (and the squares the texts name), as tall as the close-up's rows leave room for at
+    its usual least tile size (CLOSE_UP); and where the landscape is too tall for its tiles to
+    show at OVERVIEW_TILE px there, taller still, the close-up's tiles giving up to
+    CLOSE_UP - GROUP_CLOSE_UP px each (the grouping stays: the records replay it)."""
+    rows = rows_shown(view["seats"])
+    tallest = OVERVIEW_MARKS + TALLEST_OVERVIEW
+    header = top + max(0, min(bottom - (top + LABEL_H) - rows * CLOSE_UP, tallest - top))
+    ys = [tile["y"] for tile in view["tiles"]] + [square["y"] for square in view.get("squares") or []]
+    wanted = min(tallest, OVERVIEW_MARKS + (max(ys) - min(ys) + 1) * OVERVIEW_TILE)
+    if header < wanted:
+        header = max(header, min(wanted, bottom - LABEL_H - rows * GROUP_CLOSE_UP))
+    return header
 
 
 @lru_cache(maxsize=1)
@@ -354,8 +381,8 @@ def _status_width(view: View, overview: bool) -> float:
     right = WIDTH - MARGIN
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
-    if overview:
-        right -= OVERVIEW[0] + OVERVIEW_NUMBERS + MARGIN
+    if overview:  # (over one group close up the overview finding the others is wider)
+        right -= (GROUP_OVERVIEW if _group_close_up(view) else OVERVIEW[0]) + OVERVIEW_NUMBERS + MARGIN
     return right - _status_left(view)
 
 
@@ -364,9 +391,10 @@ def _status_left(view: View) -> int:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
-            overview: Window | Overview | None, height: int) -> None:
+            overview: Window | Overview | None, height: int, legend_right: float = 0) -> None:
     """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
-    overview of the whole landscape framing the part shown."""
+    overview of the whole landscape framing the part shown (right of the legend where it stands
+    under the status, to `legend_right`)."""
     left = _status_left(view)
     lines = _status_lines(view, names, lang, _status_width(view, overview is not None))
     y = 14
@@ -389,6 +417,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         box_w = OVERVIEW[0]
         if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
             widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
+            widest = max(widest, legend_right - left)
             box_w = max(box_w, int(right - (left + widest + MARGIN + OVERVIEW_NUMBERS)))
         _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 
@@ -785,15 +814,15 @@ def _legend_items(view: View, lang: str) -> list[tuple[str, str]]:
     return items
 
 
-def _legend_rows(view: View, lang: str) -> list[list[LegendItem]]:
-    """The legend's items in rows as wide as the image: (icon, words, x)."""
+def _legend_rows(view: View, lang: str, left: float = MARGIN, right: float = WIDTH - MARGIN) -> list[list[LegendItem]]:
+    """The legend's items in rows from `left` to `right` (the image's width): (icon, words, x)."""
     rows: list[list[LegendItem]] = [[]]
-    x = MARGIN
+    x = left
     for icon, words in _legend_items(view, lang):
         width = LEGEND_ICON + 8 + text_width_plain(words)
-        if rows[-1] and x + width > WIDTH - MARGIN:
+        if rows[-1] and x + width > right:
             rows.append([])
-            x = MARGIN
+            x = left
         rows[-1].append((icon, words, x))
         x += width + 24
     return rows

@@ -270,8 +270,9 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
             tiles = {(tile["x"], tile["y"]) for tile in view["tiles"]}
             for k, window in enumerate(windows):
                 size = window["size"]
-                # close up: some 45-55 px a tile on a phone (160 to 200 px here)
-                assert size >= 160, (len(state.board.tiles), size)
+                # close up: some 45-55 px a tile on a phone (160 to 200 px here); one group of
+                # several down to 148 px (41 px) where the overview finding the others needs the room
+                assert size >= (board.GROUP_CLOSE_UP if state.area is not None else 160), (len(state.board.tiles), size)
                 right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
                 assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
                 for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
@@ -378,8 +379,9 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
     """Over one group of squares close up the picture says which group of how many it is, how
     many of the squares where the tile fits it shows, and that the menu has the others (the
     status is the message's); the overview finding the others is as tall as the close-up's
-    least tile size leaves room for, taller than the plain header's where there is room."""
-    checked = taller = 0
+    least tile size leaves room for, taller than the plain header's where there is room; late in
+    a game (a landscape of a dozen rows and more) its tiles are OVERVIEW_TILE px or nearly so."""
+    checked = taller = late = 0
     for seats, seed in ((3, 1), (5, 2)):
         for k, state in enumerate(states_of(seats, seed)):
             if state.phase != "place" or state.area is None or k % 3:
@@ -394,10 +396,15 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
             assert " ".join(header) == words, header
             assert translate(view["status"], lang, NAMES) not in header
             assert not readable_problems(drawn, image.size)
-            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= 160
+            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= board.GROUP_CLOSE_UP
             taller += plan["header"] > board.HEADER_OVERVIEW + 40
+            x0, y0, x1, y1 = plan["window"]["bounds"]
+            if y1 - y0 + 1 >= 12:
+                box_h = plan["header"] - board.OVERVIEW_MARKS
+                assert box_h >= min(board.TALLEST_OVERVIEW, (y1 - y0 + 1) * board.OVERVIEW_TILE) - 20, box_h
+                late += 1
             checked += 1
-    assert checked >= 10 and taller >= 3
+    assert checked >= 10 and taller >= 3 and late >= 3
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
