@@ -541,18 +541,19 @@ def test_the_board_explains_its_marks_and_the_players_table_in_words(lang):
         assert not any(re.search(r"\d+ · |space \d|Feld \d", word) for word in words)
 
 
+@pytest.mark.parametrize("snug", [False, True])
 @pytest.mark.parametrize("kind", ["city", "road", "cloister", "field"])
-def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
+def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind, snug):
     """A follower's or spot's number (its halo included) lies wholly inside the piece's fill, no
-    outline crossing it (a farmer's "2" read as "7"), at every mark size a board uses; its type
-    is 40 px at least, and on the close-ups (tiles of 150 px and more) its digits stand about
-    40 px tall (11 px on a phone)."""
+    outline crossing it (a farmer's "2" read as "7"), at every mark size a board uses, snug (the
+    whole landscape's small tiles) or not; its type is 40 px at least, and on the close-ups
+    (tiles of 150 px and more) its digits stand about 40 px tall (11 px on a phone)."""
     fill = (200, 0, 0)
     for size in sorted({land._mark_size(tile) for tile in range(20, 241)} | set(land.JAMMED_MARKS)):
         for digit in "123456789":
             image = Image.new("RGB", (300, 300), WHITE)
-            land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill)
-            mark = {"x": 150, "y": 150, "kind": kind, "m": size, "seat": 0, "count": 1, "text": digit}
+            land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill, snug)
+            mark = {"x": 150, "y": 150, "kind": kind, "m": size, "seat": 0, "count": 1, "text": digit, "snug": snug}
             x, y, text_size = land.mark_text_place(mark)
             assert text_size >= MIN_TEXT
             text = Image.new("L", (300, 300), 0)
@@ -753,6 +754,10 @@ def test_the_whole_landscape_late_keeps_the_marks_standard_on_small_tiles(lang, 
             for i, a in enumerate(boxes):
                 for b in boxes[i + 1:]:
                     assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (seats, a, b)
+            for mark in drawn_marks:  # spilling over the tiles round, a mark hugs its number (a sixth less at least)
+                if mark["tile"][2] < land.ROOMY_TILE:
+                    snug, roomy = land._extent(mark["kind"], mark["m"], True), land._extent(mark["kind"], mark["m"])
+                    assert mark["snug"] and snug[0] * snug[1] <= 0.85 * roomy[0] * roomy[1], mark
     assert small_tiles >= 4
 
 
