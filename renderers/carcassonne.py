@@ -493,14 +493,15 @@ def overview_tag_places(frames: dict[int, Frame], ground: Frame) -> dict[int, tu
         low_x, high_x = ground[0] + half_w, ground[2] - half_w
         low_y, high_y = ground[1] + half_h, ground[3] - half_h
         step = height / 4
-        spots = sorted(((min(max(mid_x + i * step, low_x), high_x), min(max(mid_y + j * step, low_y), high_y))
-                        for i in range(-40, 41) for j in range(-40, 41)),
+        # (each place once: on a small overview most of the steps stop at its edges)
+        xs = {min(max(mid_x + i * step, low_x), high_x) for i in range(-40, 41)}
+        ys = {min(max(mid_y + j * step, low_y), high_y) for j in range(-40, 41)}
+        spots = sorted(((x, y) for x in xs for y in ys),
                        key=lambda spot: (not (fx0 <= spot[0] <= fx1 and fy0 <= spot[1] <= fy1),
                                          abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
-        clear = [(x, y) for x, y in spots
-                 if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
-                        for b in boxes)]
-        x, y = (clear or spots)[0]
+        x, y = next(((x, y) for x, y in spots
+                     if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
+                            for b in boxes)), spots[0])
         places[k] = (x, y)
         boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
     return places
