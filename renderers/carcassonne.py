@@ -105,6 +105,7 @@ OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the ov
 TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 OVERVIEW_TILE = 24  # a tile on the overview where the landscape is found at a glance (6-7 px on a phone)
+OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
 GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
 GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
 LINE = 50           # a line of 40 px text
@@ -431,7 +432,7 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     as large as `box_w` x `box_h` hold it."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    s = max(3, min(box_w // cols, box_h // rows, 24))
+    s = max(3, min(box_w // cols, box_h // rows, OVERVIEW_BIGGEST_TILE))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
     draw.rectangle((left - 6, top - 6, right + 6, top + rows * s + 6), fill=PANEL, outline=MUTED, width=2)
