@@ -12,7 +12,9 @@ nothing touches. The landscape is therefore drawn where the decision is:
   where the tile fits drawn as on the close-up, and grid marks beside it (a square the texts
   name is found there when it lies off the close-up). Over one group of squares close up the
   header says which group of how many it shows and how many of the squares (the message above
-  the picture has the status), and the overview grows into the room the close-up leaves.
+  the picture has the status), the legend stands under those words, and the overview grows
+  into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
+  tiles give it a few px each, so the other groups are found at a glance).
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -104,7 +106,7 @@ OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks
 OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
 TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
-OVERVIEW_TILE = 24  # a tile on the overview where the landscape is found at a glance (6-7 px on a phone)
+OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
 OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
 GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
 GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
@@ -261,15 +263,15 @@ def _group_header(view: View, top: int, bottom: int) -> int:
     """The header's height over one group of squares close up: its overview finds the other
     groups (and the squares the texts name), as tall as the close-up's rows leave room for at
     its usual least tile size (CLOSE_UP); and where the landscape is too tall for its tiles to
-    show at OVERVIEW_TILE px there, taller still, the close-up's tiles giving up to
-    CLOSE_UP - GROUP_CLOSE_UP px each (the grouping stays: the records replay it)."""
+    show at OVERVIEW_TILE px there, as tall as the close-up's rows leave room for at
+    GROUP_CLOSE_UP px (the grouping stays: the records replay it). Two sizes, not one a turn:
+    the first picture at a new tile size scales every kind of tile anew (some 100 ms)."""
     rows = rows_shown(view["seats"])
     tallest = OVERVIEW_MARKS + TALLEST_OVERVIEW
     header = top + max(0, min(bottom - (top + LABEL_H) - rows * CLOSE_UP, tallest - top))
     ys = [tile["y"] for tile in view["tiles"]] + [square["y"] for square in view.get("squares") or []]
-    wanted = min(tallest, OVERVIEW_MARKS + (max(ys) - min(ys) + 1) * OVERVIEW_TILE)
-    if header < wanted:
-        header = max(header, min(wanted, bottom - LABEL_H - rows * GROUP_CLOSE_UP))
+    if header < min(tallest, OVERVIEW_MARKS + (max(ys) - min(ys) + 1) * OVERVIEW_TILE):
+        header = max(header, bottom - LABEL_H - rows * GROUP_CLOSE_UP)
     return header
 
 
