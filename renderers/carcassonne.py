@@ -344,11 +344,15 @@ def _rotations(view: View) -> list[int]:
 
 def _status_lines(view: View, names: list[str], lang: str, width: float) -> list[str]:
     """The status, or over one group of squares close up that it shows only some of them (the
-    message above the picture has the status)."""
+    message above the picture has the status; where its words need more than three lines
+    beside the overview's GROUP_OVERVIEW px, the overview gives them the room of its usual
+    width rather than cut one)."""
     if _group_close_up(view):
         areas = view["areas"]
         text = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=view["area"] + 1,
                  groups=len(areas), shown=areas[view["area"]])
+        if len(_wrap(text, MIN_TEXT, width, len(text))) > 3:
+            width += GROUP_OVERVIEW - OVERVIEW[0]
     else:
         text = translate(view["status"], lang, names)
     return _wrap(text, MIN_TEXT, width, 3)

@@ -407,6 +407,27 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
     assert checked >= 10 and taller >= 3 and late >= 3
 
 
+def test_a_group_close_ups_words_are_never_cut_beside_its_wider_overview():
+    """Over one group close up the overview is wider (it finds the other groups): the header's
+    words beside it wrap to three lines at most, none cut ("Andere Gruppen: im…" was), in
+    either language, at every such placement of whole games."""
+    checked = 0
+    for seats, seed in ((3, 1), (3, 5), (3, 7), (2, 4), (5, 2), (4, 3)):
+        for state in states_of(seats, seed):
+            if state.phase != "place" or state.area is None:
+                continue
+            view = GAME.view(state, None)
+            for lang in ("en", "de"):
+                names = board.seat_names(NAMES[:seats], seats)
+                lines = board._status_lines(view, names, lang, board._status_width(view, True))
+                areas = view["areas"]
+                words = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=state.area + 1,
+                          groups=len(areas), shown=areas[state.area])
+                assert len(lines) <= 3 and " ".join(lines) == words, lines
+                checked += 1
+    assert checked >= 500
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     states = states_of(3, 4)
