@@ -12,7 +12,9 @@ nothing touches. The landscape is therefore drawn where the decision is:
   where the tile fits drawn as on the close-up, and grid marks beside it (a square the texts
   name is found there when it lies off the close-up). Over one group of squares close up the
   header says which group of how many it shows and how many of the squares (the message above
-  the picture has the status), and the overview grows into the room the close-up leaves.
+  the picture has the status), the legend stands under those words, and the overview grows
+  into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
+  tiles give it a few px each, so the other groups are found at a glance).
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -102,8 +104,12 @@ HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks
 DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
 OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
-TALLEST_OVERVIEW = 240  # the overview's largest height where the close-up leaves the header room
+TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
+OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
+OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
+GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
+GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -200,7 +206,9 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         draw_landscape(draw, view, window)
     # the overview frames the part drawn, and while a group of squares is shown the others
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
-    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"])
+    in_header = [x + LEGEND_ICON + 8 + text_width_plain(words) for row in plan["legend"] for _, words, x in row
+                 if plan["legend_top"] < plan["header"]]
+    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"], max(in_header, default=0))
     return to_palette(image, _palette())
 
 
@@ -209,9 +217,20 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     and the track (robber step); from the top down the header and the rotations (a strip, or
     panels that show the rotations in place); the landscape's `window` takes the room between."""
     names = seat_names(names, view["seats"])
+    focused = _focused(view)
+    top = _header_height(view, names, lang, focused)
     legend = _legend_rows(view, lang)
     bottom = HEIGHT - MARGIN - len(legend) * LINE
     legend_top = bottom + 4
+    if _group_close_up(view):
+        # over one group close up the legend stands under the header's status where there is
+        # room (the header is as tall as its overview): its line goes to the landscape
+        lines = len(_status_lines(view, names, lang, _status_width(view, True)))
+        left = _status_left(view)
+        beside = _legend_rows(view, lang, left, left + _status_width(view, True))
+        header = _group_header(view, top, HEIGHT - MARGIN - _table_height(view) - 8)
+        if 14 + (lines + len(beside)) * LINE + 8 <= header:
+            legend, legend_top, bottom = beside, 14 + lines * LINE, HEIGHT - MARGIN
     table_top = bottom - _table_height(view)
     bottom = table_top - 8
     track: TrackLayout | None = None
@@ -220,13 +239,8 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         track = _track_layout(view)
         bottom -= track["height"] + 8
         track_top = bottom + 8
-    focused = _focused(view)
-    top = _header_height(view, names, lang, focused)
     if _group_close_up(view):
-        # the overview finds the other groups (and the squares the texts name): as tall as the
-        # close-up's rows leave room for at its least tile size
-        spare = bottom - (top + LABEL_H) - rows_shown(view["seats"]) * CLOSE_UP
-        top += max(0, min(spare, TALLEST_OVERVIEW - OVERVIEW[1]))
+        top = _group_header(view, top, bottom)
     header = top
     strip_top: int | None = None
     panels: list[Panel] = []
@@ -243,6 +257,22 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
                                bottom=bottom, focused=focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
             "legend_top": legend_top, "table_top": table_top, "window": window, "header": header}
+
+
+def _group_header(view: View, top: int, bottom: int) -> int:
+    """The header's height over one group of squares close up: its overview finds the other
+    groups (and the squares the texts name), as tall as the close-up's rows leave room for at
+    its usual least tile size (CLOSE_UP); and where the landscape is too tall for its tiles to
+    show at OVERVIEW_TILE px there, as tall as the close-up's rows leave room for at
+    GROUP_CLOSE_UP px (the grouping stays: the records replay it). Two sizes, not one a turn:
+    the first picture at a new tile size scales every kind of tile anew (some 100 ms)."""
+    rows = rows_shown(view["seats"])
+    tallest = OVERVIEW_MARKS + TALLEST_OVERVIEW
+    header = top + max(0, min(bottom - (top + LABEL_H) - rows * CLOSE_UP, tallest - top))
+    ys = [tile["y"] for tile in view["tiles"]] + [square["y"] for square in view.get("squares") or []]
+    if header < min(tallest, OVERVIEW_MARKS + (max(ys) - min(ys) + 1) * OVERVIEW_TILE):
+        header = max(header, bottom - LABEL_H - rows * GROUP_CLOSE_UP)
+    return header
 
 
 @lru_cache(maxsize=1)
@@ -314,11 +344,15 @@ def _rotations(view: View) -> list[int]:
 
 def _status_lines(view: View, names: list[str], lang: str, width: float) -> list[str]:
     """The status, or over one group of squares close up that it shows only some of them (the
-    message above the picture has the status)."""
+    message above the picture has the status; where its words need more than three lines
+    beside the overview's GROUP_OVERVIEW px, the overview gives them the room of its usual
+    width rather than cut one)."""
     if _group_close_up(view):
         areas = view["areas"]
         text = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=view["area"] + 1,
                  groups=len(areas), shown=areas[view["area"]])
+        if len(_wrap(text, MIN_TEXT, width, len(text))) > 3:
+            width += GROUP_OVERVIEW - OVERVIEW[0]
     else:
         text = translate(view["status"], lang, names)
     return _wrap(text, MIN_TEXT, width, 3)
@@ -354,8 +388,8 @@ def _status_width(view: View, overview: bool) -> float:
     right = WIDTH - MARGIN
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
-    if overview:
-        right -= OVERVIEW[0] + OVERVIEW_NUMBERS + MARGIN
+    if overview:  # (over one group close up the overview finding the others is wider)
+        right -= (GROUP_OVERVIEW if _group_close_up(view) else OVERVIEW[0]) + OVERVIEW_NUMBERS + MARGIN
     return right - _status_left(view)
 
 
@@ -364,9 +398,10 @@ def _status_left(view: View) -> int:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
-            overview: Window | Overview | None, height: int) -> None:
+            overview: Window | Overview | None, height: int, legend_right: float = 0) -> None:
     """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
-    overview of the whole landscape framing the part shown."""
+    overview of the whole landscape framing the part shown (right of the legend where it stands
+    under the status, to `legend_right`)."""
     left = _status_left(view)
     lines = _status_lines(view, names, lang, _status_width(view, overview is not None))
     y = 14
@@ -389,6 +424,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         box_w = OVERVIEW[0]
         if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
             widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
+            widest = max(widest, legend_right - left)
             box_w = max(box_w, int(right - (left + widest + MARGIN + OVERVIEW_NUMBERS)))
         _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 
@@ -402,7 +438,7 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     as large as `box_w` x `box_h` hold it."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    s = max(3, min(box_w // cols, box_h // rows, 24))
+    s = max(3, min(box_w // cols, box_h // rows, OVERVIEW_BIGGEST_TILE))
     left = right - cols * s
     top = 12 + (box_h - rows * s) // 2
     draw.rectangle((left - 6, top - 6, right + 6, top + rows * s + 6), fill=PANEL, outline=MUTED, width=2)
@@ -464,14 +500,15 @@ def overview_tag_places(frames: dict[int, Frame], ground: Frame) -> dict[int, tu
         low_x, high_x = ground[0] + half_w, ground[2] - half_w
         low_y, high_y = ground[1] + half_h, ground[3] - half_h
         step = height / 4
-        spots = sorted(((min(max(mid_x + i * step, low_x), high_x), min(max(mid_y + j * step, low_y), high_y))
-                        for i in range(-40, 41) for j in range(-40, 41)),
+        # (each place once: on a small overview most of the steps stop at its edges)
+        xs = {min(max(mid_x + i * step, low_x), high_x) for i in range(-40, 41)}
+        ys = {min(max(mid_y + j * step, low_y), high_y) for j in range(-40, 41)}
+        spots = sorted(((x, y) for x in xs for y in ys),
                        key=lambda spot: (not (fx0 <= spot[0] <= fx1 and fy0 <= spot[1] <= fy1),
                                          abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
-        clear = [(x, y) for x, y in spots
-                 if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
-                        for b in boxes)]
-        x, y = (clear or spots)[0]
+        x, y = next(((x, y) for x, y in spots
+                     if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
+                            for b in boxes)), spots[0])
         places[k] = (x, y)
         boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
     return places
@@ -785,15 +822,15 @@ def _legend_items(view: View, lang: str) -> list[tuple[str, str]]:
     return items
 
 
-def _legend_rows(view: View, lang: str) -> list[list[LegendItem]]:
-    """The legend's items in rows as wide as the image: (icon, words, x)."""
+def _legend_rows(view: View, lang: str, left: float = MARGIN, right: float = WIDTH - MARGIN) -> list[list[LegendItem]]:
+    """The legend's items in rows from `left` to `right` (the image's width): (icon, words, x)."""
     rows: list[list[LegendItem]] = [[]]
-    x = MARGIN
+    x = left
     for icon, words in _legend_items(view, lang):
         width = LEGEND_ICON + 8 + text_width_plain(words)
-        if rows[-1] and x + width > WIDTH - MARGIN:
+        if rows[-1] and x + width > right:
             rows.append([])
-            x = MARGIN
+            x = left
         rows[-1].append((icon, words, x))
         x += width + 24
     return rows

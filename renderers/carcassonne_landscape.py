@@ -4,9 +4,10 @@ letters and numbers along its edges, the squares offered or chosen, and the mark
 Marks are followers (in their seat colour, with the seat number) and free spots (white, with
 their choice number), shaped by role: knight square, thief triangle, monk disc, farmer wide
 oval. A mark is never smaller than its number needs at the marks' standard (MARK_TEXT, 41 px of
-ink), so on small tiles (the whole landscape late in a game) marks spill over the tiles round
-theirs and are pushed apart until none touches another; only on the smallest tiles (under
-SPILLING_TILE) or where marks jam are they drawn smaller (40 px type).
+ink), so on small tiles (the whole landscape late in a game) marks, drawn snug round their
+numbers, spill over the tiles round theirs and are pushed apart until none touches another;
+only on the smallest tiles (under SPILLING_TILE) or where marks jam are they drawn smaller (40 px
+type).
 """
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ class Mark(TypedDict):
     code: NotRequired[TileKind | None]  # its tile's kind (whose shields it keeps off)
     placed: NotRequired[bool]  # a free spot: put apart from the others already
     fixed: NotRequired[bool]  # a square's or group's number: never moves
+    snug: NotRequired[bool]  # drawn snug round its number (the whole landscape's small tiles: `_extent`)
     half: NotRequired[tuple[float, float]]  # a number's half width and height
 
 EMPTY = (226, 219, 200)
@@ -197,7 +199,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
     if not view["over"] and inside(window, last["x"], last["y"]):
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
-    number_size = 64 if size >= 150 else 48 if size >= 80 else MIN_TEXT
+    number_size = 64 if size >= 145 else 48 if size >= 80 else MIN_TEXT  # 64 px on a group close-up too
     numbers: list[Mark] = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
     picking_group = groups_shown(view)
     if view["phase"] == "place":
@@ -336,8 +338,18 @@ def _mark_size(size: int) -> int:
     return max(MARK_STANDARD, min(72, int(size * 0.4)))
 
 
-def _extent(kind: str, m: float) -> tuple[float, float]:
-    """Half the width and height of a mark of `kind` at mark size `m`."""
+SNUG = {"city": (0.42, 0.46), "road": (0.64, 0.76), "cloister": (0.5, 0.5), "field": (0.58, 0.48)}
+"""Half the width and height of a snug mark by kind, per px of mark size: on the whole landscape's
+small tiles a mark spills over the tiles round it, so it hugs its number, its ink centred (a sixth to
+a third less of the landscape hidden than the close-ups' roomier shapes, the number as large)."""
+SNUG_ROAD_NUMBER = 0.31  # a snug thief's number this far under its middle (the triangle's wide part)
+
+
+def _extent(kind: str, m: float, snug: bool = False) -> tuple[float, float]:
+    """Half the width and height of a mark of `kind` at mark size `m` (`snug`: hugging its number)."""
+    if snug:
+        w, h = SNUG.get(kind, SNUG["city"])
+        return m * w, m * h
     if kind == "road":
         return m * 0.8, m * 0.72
     if kind == "field":
@@ -345,6 +357,10 @@ def _extent(kind: str, m: float) -> tuple[float, float]:
     if kind == "cloister":
         return m * 0.57, m * 0.57
     return m / 2, m / 2
+
+
+def _mark_extent(mark: Mark) -> tuple[float, float]:
+    return _extent(mark["kind"], mark["m"], mark.get("snug", False))
 
 
 def cloister_spot(code_rot: TileKind | None) -> tuple[float, float]:
@@ -362,6 +378,7 @@ def _follower_marks(view: View, window: Window, codes: dict[Cell, TileKind]) -> 
     the same road is drawn as a second figure behind the first)."""
     size = window["size"]
     m = _mark_size(size)
+    snug = size < ROOMY_TILE
     counted: dict[tuple[int, int, int, str, float, float], int] = {}
     for f in view["meeples"]:
         if inside(window, f["x"], f["y"]):
@@ -373,7 +390,7 @@ def _follower_marks(view: View, window: Window, codes: dict[Cell, TileKind]) -> 
             sx, sy = cloister_spot(codes.get((x, y)))
         px, py = origin(window, x, y)
         marks.append({"x": px + sx * size, "y": py + sy * size, "tile": (px, py, size), "kind": kind, "m": m,
-                      "seat": seat, "count": count, "text": str(seat + 1), "code": codes.get((x, y))})
+                      "seat": seat, "count": count, "text": str(seat + 1), "code": codes.get((x, y)), "snug": snug})
     return marks
 
 
@@ -391,13 +408,14 @@ def _spot_marks(view: View, window: Window, codes: dict[Cell, TileKind]) -> list
         sx, sy = (cloister_spot(codes.get((spot["x"], spot["y"]))) if spot["kind"] == "cloister"
                   else (spot["sx"], spot["sy"]))
         places.append((sx * size, sy * size))
-    gap = 2 * max(_extent(spot["kind"], m)[0] for spot in spots) + 6
+    snug = size < ROOMY_TILE
+    gap = 2 * max(_extent(spot["kind"], m, snug)[0] for spot in spots) + 6
     # on a tile too small for its spots' marks (the whole landscape asked for), round it
     grow = max(0.0, (gap * (1 if len(spots) == 1 else 2) - size) / 2)
     places = _spread([(x + grow, y + grow) for x, y in places], gap, size + 2 * grow)
     return [{"x": px + sx - grow, "y": py + sy - grow, "tile": (px, py, size), "kind": spot["kind"], "m": m,
              "seat": None, "count": 1, "text": str(spot["n"]), "placed": True,
-             "code": codes.get((spot["x"], spot["y"]))}
+             "code": codes.get((spot["x"], spot["y"])), "snug": snug}
             for spot, (sx, sy) in zip(spots, places)]
 
 
@@ -427,7 +445,7 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
 
 
 def box(mark: Mark) -> Rect:
-    w, h = mark["half"] if "half" in mark else _extent(mark["kind"], mark["m"])
+    w, h = mark["half"] if "half" in mark else _mark_extent(mark)
     extra = 6 if mark["count"] > 1 else 0  # the figure behind
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
 
@@ -440,14 +458,15 @@ def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> 
         if mark.get("placed"):
             continue
         px, py, size = mark["tile"]
-        w, h = _extent(mark["kind"], mark["m"])
+        w, h = _mark_extent(mark)
         mark["x"] = min(max(mark["x"], px + w + 3), px + size - w - 3) if size > 2 * w + 6 else px + size / 2
         mark["y"] = min(max(mark["y"], py + h + 3), py + size - h - 3) if size > 2 * h + 6 else py + size / 2
     _off_shields(marks)
     size = window["size"]
-    if size >= 2 * _extent("road", _mark_size(size))[0] + 8 and not any(mark.get("placed") for mark in marks):
+    roomy = size >= 2 * _extent("road", _mark_size(size), size < ROOMY_TILE)[0] + 8
+    if roomy and not any(mark.get("placed") for mark in marks):
         return  # every mark lies inside its own tile: none can touch another tile's
-    reach = 2 * max(max(_extent(mark["kind"], mark["m"])) for mark in marks) + 20 if marks else 0
+    reach = 2 * max(max(_mark_extent(mark)) for mark in marks) + 20 if marks else 0
     everything = marks + list(fixed)
     fresh = -6
     for step in range(80):
@@ -482,7 +501,7 @@ def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> 
         for mark in marks:  # marks pushed apart (spots spilling round a small tile, followers on
             # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and
             # numbers (east of it where the image has room: a crowded landscape drawn small)
-            w, h = _extent(mark["kind"], mark["m"])
+            w, h = _mark_extent(mark)
             east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
             x = min(max(mark["x"], window["left"] + w + 2), east - w - 2)
             y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
@@ -535,7 +554,7 @@ def _free_place(mark: Mark, window: Window, others: list[Rect]) -> tuple[float, 
     the pushes keep to and 180 px of where it stands; None if there is none."""
     size = window["size"]
     x0, y0, x1, y1 = box(mark)
-    w, h = _extent(mark["kind"], mark["m"])
+    w, h = _mark_extent(mark)
     east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
     low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
     low_y = window["top"] + h + 2 - mark["y"]
@@ -589,7 +608,7 @@ def _clear_place(mark: Mark, boxes: list[Rect]) -> tuple[int, int] | None:
     """The nearest place for `mark` in its tile (within 40 % of the tile's side, a knight in its
     city) touching none of `boxes`."""
     px, py, size = mark["tile"]
-    w, h = _extent(mark["kind"], mark["m"])
+    w, h = _mark_extent(mark)
     if size < 2 * w + 6 or size < 2 * h + 12:
         return None
     code = mark.get("code")
@@ -615,8 +634,8 @@ def draw_mark(draw: ImageDraw.ImageDraw, mark: Mark) -> None:
     choice number): knight square, thief triangle, monk disc, farmer wide oval."""
     colour = WHITE if mark["seat"] is None else seat_colour(mark["seat"])
     if mark["count"] > 1:
-        shape(draw, mark["x"] + 6, mark["y"] - 6, mark["kind"], mark["m"], colour)
-    shape(draw, mark["x"], mark["y"], mark["kind"], mark["m"], colour)
+        shape(draw, mark["x"] + 6, mark["y"] - 6, mark["kind"], mark["m"], colour, mark.get("snug", False))
+    shape(draw, mark["x"], mark["y"], mark["kind"], mark["m"], colour, mark.get("snug", False))
     ink = ink_on(colour)
     halo = WHITE if ink == INK else INK
     x, y, text_size = mark_text_place(mark)
@@ -627,8 +646,13 @@ def draw_mark(draw: ImageDraw.ImageDraw, mark: Mark) -> None:
 
 def mark_text_place(mark: Mark) -> tuple[float, float, int]:
     """Where a mark's number stands and its type size: inside the shape, clear of its outline."""
-    y = mark["y"] + (mark["m"] * 0.22 if mark["kind"] == "road" else 0)
-    return mark["x"], y, mark_text_size(mark["m"])
+    below = SNUG_ROAD_NUMBER if mark.get("snug") else 0.22
+    y = mark["y"] + (mark["m"] * below if mark["kind"] == "road" else 0)
+    size = mark_text_size(mark["m"])
+    if mark.get("snug"):  # its ink in the middle (a digit's ink sits under its line's middle)
+        left, top, right, bottom = font(size).getbbox(mark["text"], anchor="mm")
+        return mark["x"] - (left + right) / 2, y - (top + bottom) / 2, size
+    return mark["x"], y, size
 
 
 def mark_text_size(m: float) -> int:
@@ -637,8 +661,9 @@ def mark_text_size(m: float) -> int:
     return 64 if m >= 72 else MARK_TEXT if m >= 62 else 48 if m >= 56 else MIN_TEXT
 
 
-def shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str, m: float, colour: Ink) -> None:
-    w, h = _extent(kind, m)
+def shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, kind: str, m: float, colour: Ink,
+          snug: bool = False) -> None:
+    w, h = _extent(kind, m, snug)
     line = 3
     if kind == "city":
         draw.rectangle((cx - w, cy - h, cx + w, cy + h), fill=colour, outline=INK, width=line)

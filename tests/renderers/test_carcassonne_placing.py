@@ -270,8 +270,9 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
             tiles = {(tile["x"], tile["y"]) for tile in view["tiles"]}
             for k, window in enumerate(windows):
                 size = window["size"]
-                # close up: some 45-55 px a tile on a phone (160 to 200 px here)
-                assert size >= 160, (len(state.board.tiles), size)
+                # close up: some 45-55 px a tile on a phone (160 to 200 px here); one group of
+                # several down to 148 px (41 px) where the overview finding the others needs the room
+                assert size >= (board.GROUP_CLOSE_UP if state.area is not None else 160), (len(state.board.tiles), size)
                 right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
                 assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
                 for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
@@ -378,8 +379,9 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
     """Over one group of squares close up the picture says which group of how many it is, how
     many of the squares where the tile fits it shows, and that the menu has the others (the
     status is the message's); the overview finding the others is as tall as the close-up's
-    least tile size leaves room for, taller than the plain header's where there is room."""
-    checked = taller = 0
+    least tile size leaves room for, taller than the plain header's where there is room; late in
+    a game (a landscape of a dozen rows and more) its tiles are OVERVIEW_TILE px or nearly so."""
+    checked = taller = late = 0
     for seats, seed in ((3, 1), (5, 2)):
         for k, state in enumerate(states_of(seats, seed)):
             if state.phase != "place" or state.area is None or k % 3:
@@ -394,10 +396,36 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
             assert " ".join(header) == words, header
             assert translate(view["status"], lang, NAMES) not in header
             assert not readable_problems(drawn, image.size)
-            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= 160
+            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= board.GROUP_CLOSE_UP
             taller += plan["header"] > board.HEADER_OVERVIEW + 40
+            x0, y0, x1, y1 = plan["window"]["bounds"]
+            if y1 - y0 + 1 >= 12:
+                box_h = plan["header"] - board.OVERVIEW_MARKS
+                assert box_h >= min(board.TALLEST_OVERVIEW, (y1 - y0 + 1) * board.OVERVIEW_TILE) - 20, box_h
+                late += 1
             checked += 1
-    assert checked >= 10 and taller >= 3
+    assert checked >= 10 and taller >= 3 and late >= 3
+
+
+def test_a_group_close_ups_words_are_never_cut_beside_its_wider_overview():
+    """Over one group close up the overview is wider (it finds the other groups): the header's
+    words beside it wrap to three lines at most, none cut ("Andere Gruppen: im…" was), in
+    either language, at every such placement of whole games."""
+    checked = 0
+    for seats, seed in ((3, 1), (3, 5), (3, 7), (2, 4), (5, 2), (4, 3)):
+        for state in states_of(seats, seed):
+            if state.phase != "place" or state.area is None:
+                continue
+            view = GAME.view(state, None)
+            for lang in ("en", "de"):
+                names = board.seat_names(NAMES[:seats], seats)
+                lines = board._status_lines(view, names, lang, board._status_width(view, True))
+                areas = view["areas"]
+                words = t(lang, "carcassonne.board.group_shown", count=sum(areas), group=state.area + 1,
+                          groups=len(areas), shown=areas[state.area])
+                assert len(lines) <= 3 and " ".join(lines) == words, lines
+                checked += 1
+    assert checked >= 500
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -534,18 +562,19 @@ def test_the_board_explains_its_marks_and_the_players_table_in_words(lang):
         assert not any(re.search(r"\d+ · |space \d|Feld \d", word) for word in words)
 
 
+@pytest.mark.parametrize("snug", [False, True])
 @pytest.mark.parametrize("kind", ["city", "road", "cloister", "field"])
-def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind):
+def test_a_follower_number_stands_clear_inside_its_piece_at_the_standard(kind, snug):
     """A follower's or spot's number (its halo included) lies wholly inside the piece's fill, no
-    outline crossing it (a farmer's "2" read as "7"), at every mark size a board uses; its type
-    is 40 px at least, and on the close-ups (tiles of 150 px and more) its digits stand about
-    40 px tall (11 px on a phone)."""
+    outline crossing it (a farmer's "2" read as "7"), at every mark size a board uses, snug (the
+    whole landscape's small tiles) or not; its type is 40 px at least, and on the close-ups
+    (tiles of 150 px and more) its digits stand about 40 px tall (11 px on a phone)."""
     fill = (200, 0, 0)
     for size in sorted({land._mark_size(tile) for tile in range(20, 241)} | set(land.JAMMED_MARKS)):
         for digit in "123456789":
             image = Image.new("RGB", (300, 300), WHITE)
-            land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill)
-            mark = {"x": 150, "y": 150, "kind": kind, "m": size, "seat": 0, "count": 1, "text": digit}
+            land.shape(ImageDraw.Draw(image), 150, 150, kind, size, fill, snug)
+            mark = {"x": 150, "y": 150, "kind": kind, "m": size, "seat": 0, "count": 1, "text": digit, "snug": snug}
             x, y, text_size = land.mark_text_place(mark)
             assert text_size >= MIN_TEXT
             text = Image.new("L", (300, 300), 0)
@@ -746,6 +775,10 @@ def test_the_whole_landscape_late_keeps_the_marks_standard_on_small_tiles(lang, 
             for i, a in enumerate(boxes):
                 for b in boxes[i + 1:]:
                     assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (seats, a, b)
+            for mark in drawn_marks:  # spilling over the tiles round, a mark hugs its number (a sixth less at least)
+                if mark["tile"][2] < land.ROOMY_TILE:
+                    snug, roomy = land._extent(mark["kind"], mark["m"], True), land._extent(mark["kind"], mark["m"])
+                    assert mark["snug"] and snug[0] * snug[1] <= 0.85 * roomy[0] * roomy[1], mark
     assert small_tiles >= 4
 
 
