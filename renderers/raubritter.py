@@ -113,7 +113,14 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if layout.boxes:
         _draw_panel(draw, view, drawn_names, lang, layout)
     if layout.legend:
-        _draw_legend(draw, layout, view["colours"], lang)
+        # The legend changes with the words, the colours and the size of the squares alone: kept
+        # for the moves that leave them be. Its box runs from the middle of the gap above it down
+        # to the seat's hand (or the image's foot): nothing else is drawn there.
+        bottom = PRIVATE_TOP if layout.hand else HEIGHT
+        key = ("raubritter.legend", tuple(map(tuple, layout.legend)), tuple(view["colours"]), lang,
+               geometry(layout.cell)["two_rows"])
+        kept_part(image, (0, layout.legend_top - GAP // 2, WIDTH, bottom), key,
+                  partial(_draw_legend, draw, layout, view["colours"], lang))
     if layout.hand:
         _draw_band(draw, view, lang)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
