@@ -360,12 +360,14 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
         for square in turn["squares"]:
             last[square] = turn["seat"]
     letter_key = tuple(sorted(letters.items()))
-    for (c, r), tile in laid.items():
-        x, y = origin(c, r)
-        patch, texts = tile_image(cell, tile["terrain"], tile.get("building"), tuple(tile["knights"][-1:]),
-                                   len(tile["knights"]), tuple(view["colours"]), letter_key, last.get(tile["square"]))
-        draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
-        with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
+    colours = tuple(view["colours"])
+    with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
+        for (c, r), tile in laid.items():
+            x, y = origin(c, r)
+            knights = tile["knights"]
+            patch, texts = tile_image(cell, tile["terrain"], tile.get("building"), tuple(knights[-1:]), len(knights),
+                                      colours, letter_key, last.get(tile["square"]))
+            draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
             for (left, top, right, bottom), text, size in texts:
                 note_text((left + x, top + y, right + x, bottom + y), text, size)
 
