@@ -515,7 +515,13 @@ def _bottom(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], l
     width = WIDTH - 2 * MARGIN
     y = top
     if private_shown(view):
-        y = _private(draw, view, view["private"], lang, y) + 4
+        # A seat's documents and secret cards change far less often than the board above them
+        # and the events below: kept for the moves that leave them be (to the row under the
+        # last card, where nothing else is drawn).
+        end = y + DOC_ROW * max(1, _document_rows(view, lang)) - 8
+        key = ("gluecksritter.private", repr(view["private"]), tuple(_own_choice(view)), lang, view["seats"])
+        kept_part(draw._image, (0, y, WIDTH, end + 2), key, partial(_private, draw, view, view["private"], lang, y))
+        y = end + 4
     else:  # the same on every public board in a language
         kept_part(draw._image, (0, y, WIDTH, y + LEGEND_H), ("gluecksritter.legend", lang),
                   partial(_legend, draw, y, lang))
