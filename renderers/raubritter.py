@@ -70,9 +70,9 @@ from renderers.raubritter_tiles import (
     centre_text,
     draw_height,
     draw_knight,
-    draw_tile,
     frame_width,
     geometry,
+    hand_tile_image,
     plate_size,
     tile_image,
 )
@@ -528,11 +528,13 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None
     tx = lx + 16 + _width(label, TEXT)
     tiles = private["hand"]
     size = min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, len(tiles) - 1)) // max(1, len(tiles)))
+    letter_key = tuple(sorted(_letters(lang).items()))
     for tile in tiles:
-        with marks():
-            draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
-                                           "colour": colour, "knights": []},
-                       view["colours"], _letters(lang), in_hand=True)
+        patch, texts = hand_tile_image(size, tile["terrain"], tile["building"], letter_key)
+        draw.im.paste(patch.im, (tx, y, tx + patch.width, y + patch.height))
+        with marks():  # the building's letter
+            for (left, top, right, bottom), text, text_size in texts:
+                note_text((left + tx, top + y, right + tx, bottom + y), text, text_size)
         chosen = private.get("keep_choice") == tile["code"]
         draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=7 if chosen else 2)
         tx += size + 12

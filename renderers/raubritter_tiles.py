@@ -259,6 +259,20 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
+@keep_drawn(2**20)  # a hand's few tiles stay from one of its images to the next
+def hand_tile_image(size: int, terrain: str, building: str | None,
+                    letters: tuple[tuple[str, str], ...]) -> tuple[Image.Image, tuple[TileText, ...]]:
+    """A tile of a seat's hand as `draw_tile` draws it there (`in_hand`: no knight, no owner's
+    mark), and the texts on it, boxes relative to its corner. Its terrain's rectangle covers its
+    whole box, so pasting it is drawing it there."""
+    image = Image.new("RGB", (size + 1, size + 1), BACKGROUND)
+    texts: list[TileText] = []
+    with unrecorded():
+        draw_tile(ImageDraw.Draw(image), 0, 0, size, {"terrain": terrain, "building": building, "knights": []}, [],
+                   dict(letters), in_hand=True, texts=texts)
+    return image, tuple(texts)
+
+
 def _say(draw: ImageDraw.ImageDraw, texts: list[TileText] | None, xy: tuple[float, float], text: str, size: int,
          **kwargs: Any) -> None:
     """Write on a tile, noting the box when the tile is drawn to be pasted later. Anchor "mm"
