@@ -507,6 +507,12 @@ def recording_texts() -> Iterator[list[DrawnText]]:
                 ImageDraw.ImageDraw.text = ImageDraw.ImageDraw.text.original  # type: ignore[attr-defined,method-assign]
 
 
+def texts_recorded() -> bool:
+    """Whether the layout tests are recording the texts drawn (`recording_texts`): a renderer
+    that would paste a picture it kept draws it instead, so that every text is recorded."""
+    return bool(_drawn_texts)
+
+
 _unrecorded = threading.local()
 _unrecorded.depth = 0
 

@@ -55,6 +55,7 @@ from renderers.common import (
     marks,
     note_text,
     seat_names,
+    texts_recorded,
     to_palette,
     wrap,
 )
@@ -68,11 +69,13 @@ from renderers.raubritter_tiles import (
     TERRAIN_FILL,
     TEXT_ON,
     centre_text,
+    centred_text_image,
     draw_height,
     draw_knight,
     draw_tile,
     frame_width,
     geometry,
+    hand_tile_image,
     plate_size,
     tile_image,
 )
@@ -113,7 +116,14 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if layout.boxes:
         _draw_panel(draw, view, drawn_names, lang, layout)
     if layout.legend:
-        _draw_legend(draw, layout, view["colours"], lang)
+        # The legend changes with the words, the colours and the size of the squares alone: kept
+        # for the moves that leave them be. Its box runs from the middle of the gap above it down
+        # to the seat's hand (or the image's foot): nothing else is drawn there.
+        bottom = PRIVATE_TOP if layout.hand else HEIGHT
+        key = ("raubritter.legend", tuple(map(tuple, layout.legend)), tuple(view["colours"]), lang,
+               geometry(layout.cell)["two_rows"])
+        kept_part(image, (0, layout.legend_top - GAP // 2, WIDTH, bottom), key,
+                  partial(_draw_legend, draw, layout, view["colours"], lang))
     if layout.hand:
         _draw_band(draw, view, lang)
     # A fixed palette is ~30x faster than an adaptive quantize and keeps the PNG small.
@@ -334,7 +344,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
             name = grid["col_labels"][c] + grid["row_labels"][r]
             if name in open_squares:  # a tile may go here now: its name, as the menus and /move say it
                 draw.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=INK, width=2)
-                centre_text(draw, (x + cell // 2, y + cell // 2), name, _name_size(cell), INK)
+                _draw_name(draw, x, y, cell, name)
 
     if not laid and view["phase"] == "keep":
         lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
@@ -353,12 +363,14 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
         for square in turn["squares"]:
             last[square] = turn["seat"]
     letter_key = tuple(sorted(letters.items()))
-    for (c, r), tile in laid.items():
-        x, y = origin(c, r)
-        patch, texts = tile_image(cell, tile["terrain"], tile.get("building"), tuple(tile["knights"][-1:]),
-                                   len(tile["knights"]), tuple(view["colours"]), letter_key, last.get(tile["square"]))
-        draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
-        with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
+    colours = tuple(view["colours"])
+    with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
+        for (c, r), tile in laid.items():
+            x, y = origin(c, r)
+            knights = tile["knights"]
+            patch, texts = tile_image(cell, tile["terrain"], tile.get("building"), tuple(knights[-1:]), len(knights),
+                                      colours, letter_key, last.get(tile["square"]))
+            draw.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
             for (left, top, right, bottom), text, size in texts:
                 note_text((left + x, top + y, right + x, bottom + y), text, size)
 
@@ -374,6 +386,22 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
         x, y = origin(*index[view["pending_castle"]])
         draw.rectangle((x, y, x + cell, y + cell), outline=INK, width=2)
         draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=HIGHLIGHT, width=frame)
+
+
+def _draw_name(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, name: str) -> None:
+    """An open square's name centred on it: pasted as drawn before where its picture stands on
+    the square's plain inside (the frame takes the 3rd and 4th pixel in from its edges), drawn
+    where it would not, and while the layout tests record texts."""
+    centre = (x + cell // 2, y + cell // 2)
+    size = _name_size(cell)
+    if not texts_recorded():
+        patch, corner_x, corner_y = centred_text_image(name, size, INK, EMPTY_FILL)
+        left, top = centre[0] + corner_x, centre[1] + corner_y
+        if left >= x + 5 and top >= y + 5 and left + patch.width <= x + cell - 4 and \
+                top + patch.height <= y + cell - 4:
+            draw.im.paste(patch.im, (left, top, left + patch.width, top + patch.height))
+            return
+    centre_text(draw, centre, name, size, INK)
 
 
 def _name_size(cell: int) -> int:
@@ -519,11 +547,16 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None
     tx = lx + 16 + _width(label, TEXT)
     tiles = private["hand"]
     size = min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, len(tiles) - 1)) // max(1, len(tiles)))
+    letters = _letters(lang)
+    letter_key = tuple(sorted(letters.items()))
     for tile in tiles:
-        with marks():
-            draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
-                                           "colour": colour, "knights": []},
-                       view["colours"], _letters(lang), in_hand=True)
+        if texts_recorded():  # drawn, for the layout tests (pasted, it is the same)
+            with marks():
+                draw_tile(draw, tx, y, size, {"terrain": tile["terrain"], "building": tile["building"],
+                                               "knights": []}, [], letters, in_hand=True)
+        else:
+            patch = hand_tile_image(size, tile["terrain"], tile["building"], letter_key)
+            draw.im.paste(patch.im, (tx, y, tx + patch.width, y + patch.height))
         chosen = private.get("keep_choice") == tile["code"]
         draw.rectangle((tx, y, tx + size, y + size), outline=HIGHLIGHT if chosen else INK, width=7 if chosen else 2)
         tx += size + 12

@@ -9,6 +9,7 @@ lays out the board; docs/raubritter.md says why the whole area is drawn.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, TypedDict
@@ -259,6 +260,18 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
+@keep_drawn(2**20)  # a hand's few tiles stay from one of its images to the next
+def hand_tile_image(size: int, terrain: str, building: str | None,
+                    letters: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A tile of a seat's hand as `draw_tile` draws it there (`in_hand`: no knight, no owner's
+    mark). Its terrain's rectangle covers its whole box, so pasting it is drawing it there."""
+    image = Image.new("RGB", (size + 1, size + 1), BACKGROUND)
+    with unrecorded():
+        draw_tile(ImageDraw.Draw(image), 0, 0, size, {"terrain": terrain, "building": building, "knights": []}, [],
+                   dict(letters), in_hand=True)
+    return image
+
+
 def _say(draw: ImageDraw.ImageDraw, texts: list[TileText] | None, xy: tuple[float, float], text: str, size: int,
          **kwargs: Any) -> None:
     """Write on a tile, noting the box when the tile is drawn to be pasted later. Anchor "mm"
@@ -278,6 +291,19 @@ def _ink_centred(centre: tuple[float, float], text: str, size: int) -> tuple[flo
     """Where to put the baseline's left end so that the text's ink is centred on `centre`."""
     left, top, right, bottom = ink_box(text, size)
     return centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2
+
+
+@keep_drawn(2**20)  # a board's open squares' names: the same few dozen from move to move
+def centred_text_image(text: str, size: int, fill: Ink, ground: Ink) -> tuple[Image.Image, int, int]:
+    """`text` as `centre_text` draws it on `ground`, on a picture of its ink and a pixel round it,
+    with where that picture's corner stands from the centre (whole pixels: the text keeps the
+    fraction of a pixel it is drawn at, so pasting it on `ground` is drawing it there)."""
+    left, top, right, bottom = ink_box(text, size)
+    x, y = _ink_centred((0, 0), text, size)
+    corner_x, corner_y = math.floor(x) + left - 1, math.floor(y) + top - 1
+    image = Image.new("RGB", (math.ceil(x - corner_x + right) + 2, math.ceil(y - corner_y + bottom) + 2), ground)
+    ImageDraw.Draw(image).text((x - corner_x, y - corner_y), text, font=font(size), fill=fill, anchor="ls")
+    return image, corner_x, corner_y
 
 
 def centre_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: Ink) -> None:

@@ -97,3 +97,29 @@ def test_checksums_of_pieces_combine_into_the_checksum_of_the_whole():
     for _ in range(50):
         first, second = (bytes(rng.randrange(256) for _ in range(rng.randrange(0, 70000, 7))) for _ in range(2))
         assert adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second)) == zlib.adler32(first + second)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_gluecksritter_seat_image_drawn_on_the_kept_board_is_the_image_drawn_from_scratch(players):
+    """A seat's image drawn alone right after its state's board (a DM after the move's board, or
+    again after a card tapped) is the kept board with the seat's strip under it: pixel for pixel
+    the image drawn from scratch."""
+    from renderers import gluecksritter, render_png
+
+    game = REGISTRY["gluecksritter"]
+    composed = 0
+    for step, (state, _) in enumerate(whole_game(game, players, seed=players)):
+        if step % 5:
+            continue
+        lang = ("en", "de")[step // 5 % 2]
+        forget_kept()
+        render_png(game.view(state, None), NAMES[:players], lang)  # the move's board, kept
+        for seat in range(players):
+            view = game.view(state, seat)
+            kept = gluecksritter.BOARDS.get(gluecksritter.board_key(view, NAMES[:players], lang)) is not None
+            with_board = render_png(view, NAMES[:players], lang)
+            forget_kept()
+            assert decoded(with_board) == decoded(render_png(view, NAMES[:players], lang)), (step, seat)
+            composed += kept
+            render_png(game.view(state, None), NAMES[:players], lang)
+    assert composed >= 10

@@ -372,3 +372,19 @@ def test_a_moves_dm_images_share_one_drawing_and_the_table_has_its_own(monkeypat
 
 def pixels(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+@pytest.mark.parametrize("seats,seed", [(4, 11), (2, 11)])
+def test_boards_drawn_with_what_they_keep_are_the_boards_drawn_afresh(seats, seed):
+    """What a board pastes instead of drawing (open squares' names, a hand's tiles, kept parts)
+    gives the very pixels drawing it gives: while texts are recorded, those are drawn."""
+    states = played(seats, seed)
+    for state in (states[len(states) // 4], *busiest(seats, seed)):
+        for viewer in (None, state.turn):
+            view = GAME.view(state, viewer)
+            for lang in ("en", "de"):
+                kept = rr.render(view, NAMES[:seats], lang)
+                kept = rr.render(view, NAMES[:seats], lang)  # the second time, everything is found
+                with recording_texts():
+                    afresh = rr.render(view, NAMES[:seats], lang)
+                assert kept.tobytes() == afresh.tobytes(), (state.phase, viewer, lang)
