@@ -364,6 +364,7 @@ class Deliveries:
         langs: dict[int, str] = {}
         if state is not None and due:
             readers = [seat for seat in due if not table.player_at(seat).computer]
+            langs.update(await self.content.private_languages(table, readers))  # one read for all DMs
             shown = {seat: kept.picture for seat in readers
                      if (kept := self.dms.shown(table.id, rows[seat])) is not None}
             drawn = await self.content.images_of(table, game, state, readers, shown=shown, langs=langs,
@@ -374,8 +375,9 @@ class Deliveries:
             await self._answer_movers(game_id, failure, table, board_read=board_read)
             if failure is not None:
                 waits.append(failure.after)
-        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat))
-                                              for seat in due)):
+        left = await self.content.seats_left(table) if state is not None and due else None  # one read for all DMs
+        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
+                                                               left) for seat in due)):
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
         if not waits and game_id in self._late:
