@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -127,6 +128,7 @@ class HandOvers:
 
         self.count = 0
         self.counting = False
+        self.callers: Counter[str] = Counter()  # with --detail: the bot's function outside the store that asked
         self._connection = Connection
         self._execute = Connection._execute
         counter = self
@@ -134,12 +136,26 @@ class HandOvers:
         async def counted(connection, fn, *args, **kwargs):
             if counter.counting:
                 counter.count += 1
+                if DETAIL:
+                    counter.callers[_asking()] += 1
             return await counter._execute(connection, fn, *args, **kwargs)
 
         Connection._execute = counted
 
     def close(self) -> None:
         self._connection._execute = self._execute
+
+
+def _asking() -> str:
+    """The innermost frame of the bot outside its store's plumbing (bot.storage.database,
+    aiosqlite): the function whose read or write a hand-over is."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if "/bot/" in name and not name.endswith(("bot/storage/database.py", "bot/postgres.py")):
+            return f"{name[name.rindex('/bot/') + 1:]}:{frame.f_code.co_name}"
+        frame = frame.f_back
+    return "?"
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -216,6 +232,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
     renderer.hand_overs = hand_overs.count
+    renderer.hand_over_callers = hand_overs.callers
     return handling, timings, renderer
 
 
@@ -304,6 +321,11 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         if DETAIL:
             for phase, where, seconds in renderer.heaviest:
                 print(f"    {seconds * 1000 / len(timings):6.2f} ms  {phase:<12} {where}")
+            callers = getattr(renderer, "hand_over_callers", None)
+            if callers:
+                print("  store hand-overs per move by the function that asked:")
+                for where, count in callers.most_common(25):
+                    print(f"    {count / len(timings):6.2f}  {where}")
 
 
 # (game, table size, moves): the default runs; Carcassonne is played whole (its board grows).

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.phases import PHASES, difference, read_totals, table
+from bench.phases import PHASES, difference, heaviest_lines, read_totals, table, where_path
 from bench.standin import BotProcess, GuildShape, StandIn, StandInConfig
 from bench.standin.process import cpu_seconds
 from bench.standin.ratelimits import RateLimiter, describe_limits, exempt_from_global, parse_route_limit
@@ -200,6 +200,7 @@ async def main_async(args) -> None:
                 print("\n  rate  moves/s  moves  req/move  global/move  global/s  429 g/u/s  in 3 s  "
                       "ack p99  board p50  p99    CPU  bench  missed")
                 results = []
+                where_before = read_totals(where_path(phases_out))
                 for rate in rates:
                     cpu_before, own_before = cpu_seconds(bot.pid), time.process_time()
                     phases_before = read_totals(phases_out)
@@ -214,6 +215,12 @@ async def main_async(args) -> None:
                     print_row(rate, figures)
                     standin.recorder.forget(window["started"] - 1)
                 summarize(results, runs, standin, bot)
+                if args.phases and args.heaviest:
+                    await asyncio.sleep(0.5)  # the sampler's next dump
+                    moves = sum(f["moves"] for _, f in results)
+                    where = difference(read_totals(where_path(phases_out)), where_before)
+                    print("\nthe functions that decided the most of the bot's CPU, ms per move over all rates:")
+                    print("\n".join(heaviest_lines(where, moves, args.heaviest)))
             finally:
                 tables.close()
                 await bot.stop()
@@ -284,6 +291,8 @@ def main() -> None:
     parser.add_argument("--logs", default=None, help="a folder for the bot's log")
     parser.add_argument("--phases", action="store_true",
                         help="run the bot under bench.phases and print where its CPU goes, by phase")
+    parser.add_argument("--heaviest", type=int, default=30,
+                        help="with --phases: list this many functions that decided the most CPU")
     asyncio.run(main_async(parser.parse_args()))
 
 

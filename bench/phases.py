@@ -19,8 +19,9 @@ the bench's players are "not the bot" and left out of the bot's figures.
     sampler = PhaseSampler(); sampler.start(); ...; sampler.stop(); sampler.totals()
 
 `python -m bench.phases MODULE [ARGS]` runs a module (the bot: `-m bench.phases bot`) with a
-sampler, which writes its running totals as JSON to $PHASES_OUT every quarter second, for a
-driver to read before and after a measured window (`read_totals`, `difference`).
+sampler, which writes its running totals as JSON to $PHASES_OUT every quarter second (and its
+seconds by deciding frame beside them, `where_path`), for a driver to read before and after a
+measured window (`read_totals`, `difference`, `heaviest_lines`).
 """
 from __future__ import annotations
 
@@ -248,6 +249,13 @@ class PhaseSampler:
         with self._lock:
             return dict(self.seconds)
 
+    def where_totals(self) -> dict[str, float]:
+        """Seconds so far by the frame that decided them, keyed "phase file:function" (for a
+        driver to take differences of, like `totals`)."""
+        with self._lock:
+            return {f"{phase} {_relative(code.co_filename)}:{code.co_name}" if code else f"{phase} ?": seconds
+                    for (phase, code), seconds in self.where.items()}
+
 
 def bot_seconds(totals: dict[str, float]) -> float:
     return sum(totals.get(phase, 0.0) for phase in PHASES)
@@ -255,6 +263,18 @@ def bot_seconds(totals: dict[str, float]) -> float:
 
 def difference(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
     return {phase: after.get(phase, 0.0) - before.get(phase, 0.0) for phase in after}
+
+
+def where_path(out: str | Path) -> str:
+    """Where a sampled process writes its seconds by deciding frame, beside its totals."""
+    return f"{out}.where"
+
+
+def heaviest_lines(where: dict[str, float], moves: int, count: int) -> list[str]:
+    """The `count` frames that decided the most CPU in `where` (a difference of two
+    `where_totals`), in ms per move."""
+    ranked = sorted(where.items(), key=lambda item: -item[1])[:count]
+    return [f"  {seconds * 1000 / max(moves, 1):6.2f}  {name}" for name, seconds in ranked]
 
 
 def read_totals(path: str | Path) -> dict[str, float]:
@@ -285,6 +305,8 @@ def _run_module() -> None:
         def dump() -> None:
             Path(out + ".tmp").write_text(json.dumps({**sampler.totals(), "sampler": sampler.own_seconds()}))
             os.replace(out + ".tmp", out)
+            Path(out + ".where.tmp").write_text(json.dumps(sampler.where_totals()))
+            os.replace(out + ".where.tmp", where_path(out))
 
         sampler.on_block = dump
     module = sys.argv[1]

@@ -24,6 +24,7 @@ from bot.locale import table_language
 from bot.moves import Moves, seat_of
 from bot.replay import replay
 from bot.storage import GameRow
+from bot.storage.games import language_from, language_read
 from bot.store import Storage
 from bot.tables import Tables
 from bot.turns import Remembering
@@ -126,7 +127,8 @@ class Info:
         """The same components with other items chosen (a die toggled); nothing is stored."""
         if not 0 <= mask < 2**MAX_TOGGLES:
             raise Refusal.of("bot.errors.bad_choice")
-        snapshot = await self.moves.snapshot(game_id)  # the game with its seats' rows: one read
+        # The game with its seats' rows and the tapper's language (a DM's words are in it): one read.
+        snapshot, (language,) = await self.moves.snapshot_with(game_id, [language_read(user.id)])
         table = snapshot.table
         seat = seat_of(table, user)
         await self.seats.gate(snapshot, seat)  # a resigned player sees the seat no more
@@ -139,7 +141,8 @@ class Info:
         if seat not in game.to_act(state):
             raise Refusal.of("bot.errors.only_player_to_act", players=presenter.waiting_for(table, game.to_act(state)))
         names = label_names(table)
-        lang = table_language(table) if on_board else await self.content.private_language(table, seat)
+        # (`Content.private_language` of the seat: the tapper holds it, `seat_of`.)
+        lang = table_language(table) if on_board else language_from(language, table_language(table))
         game = Remembering(game, (state,))  # its choices in words are kept by the state's stored form's digest
         game.known_fingerprint(state, table.state_digest)
         if on_board:

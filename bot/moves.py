@@ -192,11 +192,16 @@ class Moves:
     async def snapshot(self, game_id: int) -> Snapshot:
         """The game as read once for a change (under its lock): its row and its seats' rows, read
         together (one hand-over to SQLite's thread)."""
+        return (await self.snapshot_with(game_id, ()))[0]
+
+    async def snapshot_with(self, game_id: int, more: Sequence[Write]) -> tuple[Snapshot, list[list[Any]]]:
+        """`snapshot`, and the rows of the reads `more`, in the same hand-over."""
         days = self.storage.days
-        table, (seats,) = await self.storage.games.get_game_with(check_id(game_id), [days.seats_read(game_id)])
+        table, (seats, *others) = await self.storage.games.get_game_with(
+            check_id(game_id), [days.seats_read(game_id), *more])
         if table is None:
             raise Refusal.of("bot.errors.game_gone")
-        return Snapshot(table, days.seats_from(seats))
+        return Snapshot(table, days.seats_from(seats)), others
 
     # ------------------------------------------------------------------------ changing
 

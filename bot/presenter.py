@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import discord
@@ -120,13 +120,16 @@ PHONE_TEXT_LINES = 8
 first half of an 844 px phone screen."""
 
 
+@lru_cache(maxsize=4096)
 def phone_lines(text: str) -> int:
     """About how many lines `text` takes on a 390 px phone: mentions shown as names, Markdown
-    marks unseen, each line wrapped at `PHONE_LINE` characters."""
+    marks unseen, each line wrapped at `PHONE_LINE` characters. (Kept for texts asked again: a
+    move's messages ask it of the same lines for the board, each DM and each name shortened.)"""
     total = 0
     for line in text.splitlines():
         shown = MENTION.sub("@Mentioned", line).replace("**", "").replace("`", "")
-        total += len(textwrap.wrap(shown, PHONE_LINE)) or 1
+        # A line that fits is one line (what wrapping it says too); only tabs would grow it.
+        total += 1 if len(shown) <= PHONE_LINE and "\t" not in shown else len(textwrap.wrap(shown, PHONE_LINE)) or 1
     return total
 
 

@@ -69,8 +69,10 @@ class Scheduler:
         self.clock: Clock = clock or SystemClock()
         self._sources: list[tuple[NextDue, RunDue]] = []
         self._sleeping = False
+        self._wake_at: float | None = None  # while sleeping: when the loop wakes (the clock's time)
         self._stopping = False
         self._poked = False
+        self._also_due: float | None = None  # the earliest `poke(when)` heard during a pass
         self._task: asyncio.Task | None = None
         self._running = asyncio.Lock()  # run_due never runs twice at once (loop and a test)
         self.wakeups = 0  # how often the loop woke up (the idle benchmark reads it)
@@ -98,8 +100,19 @@ class Scheduler:
             self._task = None
             self._stopping = False
 
-    def poke(self) -> None:
-        """A timer was added or moved earlier: look again at what is due next."""
+    def poke(self, when: float | None = None) -> None:
+        """A timer was added or moved earlier: look again at what is due next. `when`: the
+        earliest time the change made anything due, where the caller knows it. A time no earlier
+        than the wake already planned needs no look (a move that sets a new deadline a day ahead,
+        while another table's timer falls due sooner: most moves at scale); one heard during a
+        pass is the latest the next wake may come."""
+        if when is not None and when > self.clock.now():
+            if self._sleeping:
+                if self._wake_at is not None and when >= self._wake_at:
+                    return
+            else:
+                self._also_due = when if self._also_due is None else min(self._also_due, when)
+                return
         self._poked = True
         if self._sleeping and self._task is not None:
             self._task.cancel()  # wakes the sleep below; the loop takes the cancel back
@@ -114,11 +127,20 @@ class Scheduler:
         times = [when for next_due, _ in self._sources if (when := await next_due()) is not None]
         return min(times) if times else None
 
+    def _with_heard(self, due: float | None) -> float | None:
+        """`due`, or the earliest `poke(when)` heard during the pass if sooner: a timer stored
+        while the pass looked, which its look may have missed."""
+        heard = self._also_due
+        if heard is None:
+            return due
+        return heard if due is None else min(due, heard)
+
     async def _loop(self) -> None:
         # The wait is a plain asyncio.sleep, woken early by poke() cancelling it: one parked
         # task, nothing polled. (A sleep, not an Event, so simulated Discords see it as idle.)
         while True:
             self._poked = False
+            self._also_due = None
             try:
                 await self.run_due()
                 due = await self.next_due()
@@ -129,8 +151,10 @@ class Scheduler:
                 due = self.clock.now() + ERROR_BACKOFF
             if self._poked:
                 continue  # something changed while we looked
+            due = self._with_heard(due)
             # A floor on the sleep: a source that failed to move a due timer cannot spin the CPU.
             delay = MAX_SLEEP if due is None else min(max(due - self.clock.now(), MIN_SLEEP), MAX_SLEEP)
+            self._wake_at = self.clock.now() + delay
             self._sleeping = True
             try:
                 await asyncio.sleep(delay)
@@ -142,4 +166,5 @@ class Scheduler:
                     task.uncancel()  # a poke, not a stop
             finally:
                 self._sleeping = False
+                self._wake_at = None
             self.wakeups += 1

@@ -183,4 +183,11 @@ def ending(text: str, status: str, result: dict, *, expected_status: str | None 
 async def seat_left(storage: Storage, table: GameRow, seat: int) -> bool:
     """Whether the seat's player resigned (`ComputerSeats.seat_left`); the storage alone says it,
     so a board's content asks it before the parts that make moves exist (bot.parts)."""
-    return (await storage.days.seats(table.id)).get(seat, {}).get("computer") == "resigned"
+    return seat in await seats_left(storage, table)
+
+
+async def seats_left(storage: Storage, table: GameRow) -> frozenset[int]:
+    """The seats whose players resigned (`seat_left` of every seat, in one read: a delivery
+    pass's DMs)."""
+    return frozenset(seat for seat, row in (await storage.days.seats(table.id)).items()
+                     if row.get("computer") == "resigned")

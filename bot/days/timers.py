@@ -50,6 +50,8 @@ class Timers:
         self.durations = durations
         # (the change, its mover's absence's end) as `prepare` read it, for `after`.
         self._mover_away: tuple[Done, int | None] | None = None
+        # (the change, the earliest of the timers it stores) as `prepare` made them, for `after`'s poke.
+        self._earliest: tuple[Done, int] | None = None
 
     def now(self) -> int:
         return int(self.scheduler.clock.now())
@@ -115,7 +117,13 @@ class Timers:
                 timers.append((seat, "deadline", due))
             if window is not None:
                 timers.append((seat, "react", started + window))
-        return writes + timers_writes(table.id, since, timers)
+        return writes + self._stored(done, since, timers)
+
+    def _stored(self, done: Done, since: dict[int, int | None], timers: list[tuple[int, str, int]]) -> list[Write]:
+        """`timers_writes` of the change's game, noting the earliest timer for `after`'s poke."""
+        if timers:
+            self._earliest = (done, min(due for _, _, due in timers))
+        return timers_writes(done.change.table.id, since, timers)
 
     async def _inputs(self, done: Done, mover: int | None) -> tuple[dict[str, Any], list[tuple[int, str, int]]]:
         """The table's settings and timers, read at once with the absence of the person who moved
@@ -136,7 +144,10 @@ class Timers:
                 await self._end_away(user_id, prepared[1], self.now(), except_game=change.table.id)
             else:
                 await self.end_away(user_id, self.now(), except_game=change.table.id)
-        self.scheduler.poke()
+        earliest, self._earliest = self._earliest, None
+        # The game's timers are all the change stored (its other timers went): the scheduler
+        # needs to look again only if one falls due before it wakes anyway.
+        self.scheduler.poke(earliest[1] if earliest is not None and earliest[0] is done else None)
 
     async def end_away(self, user_id: int, now: int, *, except_game: int | None = None) -> bool:
         """A player is back: their absence ends, and the deadlines it pushed back come forward."""

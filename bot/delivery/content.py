@@ -110,7 +110,7 @@ class Content:
 
     `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
-    `seat_left(table, seat) -> bool`: whether the seat's player resigned and hears nothing more;
+    `seats_left(table) -> frozenset[int]`: the seats whose players resigned and hear nothing more;
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
     `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
     most `lines` lines of a phone, its heading included (bot.league).
@@ -119,7 +119,7 @@ class Content:
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer, *,
                  deadline_line: Callable[[GameRow], Awaitable[str]],
                  hint_offered: Callable[[GameRow], Awaitable[bool]],
-                 seat_left: Callable[[GameRow, int], Awaitable[bool]],
+                 seats_left: Callable[[GameRow], Awaitable[frozenset[int]]],
                  standing_orders: Callable[[GameRow, int], Awaitable[frozenset[str]]],
                  turn_recap: Callable[[GameRow, Sequence[int], int], Awaitable[str]]) -> None:
         self.client = client
@@ -127,7 +127,7 @@ class Content:
         self.render = render
         self.deadline_line = deadline_line
         self.hint_offered = hint_offered
-        self.seat_left = seat_left
+        self.seats_left = seats_left
         self.standing_orders = standing_orders
         self.turn_recap = turn_recap
 
@@ -155,7 +155,8 @@ class Content:
         `board`: the public board in the table's language is drawn with them, under (None, lang),
         when a DM image is drawn in that language (a renderer may share the board's drawing).
         `shown`: the `picture_key` each seat's open DM shows; a seat whose picture stays is not
-        drawn. `langs`: filled with the languages read, by seat (for `private_payload`)."""
+        drawn. `langs`: the seats' languages read already, filled with those read here, by seat
+        (for `private_payload`)."""
         many = getattr(self.render, "many", None)
         if many is None or len(seats) < (1 if board else 2):
             return {}
@@ -164,7 +165,7 @@ class Content:
         for seat in seats:
             view = game.view(state, seat)
             if private_delta(view, public) and private_shown(view):
-                lang = await self.private_language(table, seat)
+                lang = langs[seat] if langs is not None and seat in langs else await self.private_language(table, seat)
                 if langs is not None:
                     langs[seat] = lang
                 if shown and seat in shown and shown[seat] == picture_key(view, public, lang, table.names):
@@ -225,6 +226,12 @@ class Content:
 
     async def private_language(self, table: GameRow, seat: int) -> str:
         return await self.storage.games.language_of_user(table.player_at(seat).user_id, table_language(table))
+
+    async def private_languages(self, table: GameRow, seats: Sequence[int]) -> dict[int, str]:
+        """`private_language` of each of `seats`, in one read (a delivery pass's DMs)."""
+        users = {seat: table.player_at(seat).user_id for seat in seats}
+        langs = await self.storage.games.languages_of_users(sorted(set(users.values())), table_language(table))
+        return {seat: langs[user] for seat, user in users.items()}
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,

@@ -99,14 +99,16 @@ class PrivateDeliveries:
         return True
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
-                      lang: str | None = None) -> Failure | None:
+                      lang: str | None = None, left: frozenset[int] | None = None) -> Failure | None:
         """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
-        player's language, if read already."""
+        player's language, if read already; `left`: the seats whose players resigned, if read already."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
         player = table.player_at(seat)
-        if player.computer or state is None or await self.content.seat_left(table, seat):
+        if left is None and not player.computer and state is not None:
+            left = await self.content.seats_left(table)
+        if player.computer or state is None or seat in (left or ()):
             # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
             # (their open DM loses its buttons, standing orders' toggles too).
             if row.message_id is not None and not player.computer:

@@ -153,6 +153,52 @@ def lobby_write(game_id: int, message_id: int) -> Write:
             (game_id, json.dumps({"message_id": message_id}), _now()))
 
 
+def dm_rows_read(game_id: int) -> Write:
+    """The read of the game's DM rows (`DeliveryRepository.dm_rows`), to read with others at once."""
+    return "SELECT * FROM seat_dms WHERE game_id = ?", (game_id,)
+
+
+def dm_rows_from(rows: list[Any]) -> dict[int, DmRow]:
+    """The DM rows by seat, from the rows of `dm_rows_read`."""
+    return {r["seat"]: DmRow(r["seat"], r["user_id"], r["channel_id"], r["message_id"], bool(r["buttons"]),
+                             r["done_text"], r["owed"], bool(r["fresh"]), tuple(json.loads(r["lines"])),
+                             r["closed_until"]) for r in rows}
+
+
+def deliveries_read(game_id: int) -> Write:
+    """The read of the game's owed channel deliveries (`DeliveryRepository.deliveries`)."""
+    return "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,)
+
+
+def deliveries_from(rows: list[Any]) -> list[tuple[int, str, dict[str, Any]]]:
+    """(id, kind, payload) of each owed channel delivery, from the rows of `deliveries_read`."""
+    return [(r["id"], r["kind"], json.loads(r["payload"])) for r in rows]
+
+
+BOARD_FIELDS = ("SELECT status, version, board_owed, board_message_id, board_version, board_turn, turn_number "
+                "FROM games WHERE id = ?")
+"""The board's fields of a game (`with_board_fields`)."""
+
+
+def with_board_fields(table: GameRow, row: Any) -> GameRow:
+    """`table` with the board's fields of a row of `BOARD_FIELDS`."""
+    return replace(table, status=row[0], version=row[1], board_owed=bool(row[2]), board_message_id=row[3],
+                   board_version=row[4], board_turn=row[5], turn_number=row[6])
+
+
+def _board_delivered_writes(game_id: int, message_id: int, version: int | None, turn: int) -> list[Write]:
+    """`board_delivered`'s statements, one batch (one hand-over to SQLite's thread): each names the
+    turn it is for, so only the ones for the stored turn change anything."""
+    _, (_, payload, now) = strip_write(game_id, message_id)
+    return [
+        ("UPDATE games SET post_turn = NULL WHERE id = ? AND turn_number <> ?", (game_id, turn)),
+        ("INSERT INTO deliveries (game_id, kind, payload, created_at) SELECT id, 'close', ?, ? FROM games "
+         "WHERE id = ? AND turn_number <> ?", (payload, now, game_id, turn)),
+        ("UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, post_turn = NULL, "
+         "board_owed = CASE WHEN version = ? THEN 0 ELSE board_owed END WHERE id = ? AND turn_number = ?",
+         (message_id, version, turn, version, game_id, turn))]
+
+
 class DeliveryRepository:
     """What the bot owes Discord (see the module's docstring), over the database it holds."""
 
@@ -171,8 +217,7 @@ class DeliveryRepository:
 
     async def deliveries(self, game_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         """The game's owed channel deliveries (id, kind, payload), oldest first."""
-        return [(r["id"], r["kind"], json.loads(r["payload"])) for r in await self.db.rows(
-            "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,))]
+        return deliveries_from(await self.db.rows(*deliveries_read(game_id)))
 
     async def delivered(self, delivery_id: int) -> None:
         await self.db.update("DELETE FROM deliveries WHERE id = ?", (delivery_id,))
@@ -193,29 +238,26 @@ class DeliveryRepository:
         more unless the game moved on meanwhile (another process, or a move made while it was
         sent). False if turn `turn` is over already (a move began the next one while its message
         was being sent): that message loses its buttons, and the open turn gets a message of its own."""
-        # One batch (one hand-over to SQLite's thread): each statement names the turn it is for,
-        # so only the ones for the stored turn change anything.
-        _, (_, payload, now) = strip_write(game_id, message_id)
-        answers = await self.db.batch([
-            ("UPDATE games SET post_turn = NULL WHERE id = ? AND turn_number <> ?", (game_id, turn)),
-            ("INSERT INTO deliveries (game_id, kind, payload, created_at) SELECT id, 'close', ?, ? FROM games "
-             "WHERE id = ? AND turn_number <> ?", (payload, now, game_id, turn)),
-            ("UPDATE games SET board_message_id = ?, board_version = ?, board_turn = ?, post_turn = NULL, "
-             "board_owed = CASE WHEN version = ? THEN 0 ELSE board_owed END WHERE id = ? AND turn_number = ?",
-             (message_id, version, turn, version, game_id, turn))])
+        answers = await self.db.batch(_board_delivered_writes(game_id, message_id, version, turn))
         assert answers is not None  # not guarded
         return answers[0].rowcount != 1  # a row changed: the turn is over, its message loses its buttons
+
+    async def board_shown(self, table: GameRow, *, message_id: int, version: int | None,
+                          turn: int) -> tuple[bool, GameRow | None]:
+        """`board_delivered` for `table`, and `table` with its board's fields as that left them
+        (`board_now`), in the same hand-over. None for the game if it is gone."""
+        answers = await self.db.batch([*_board_delivered_writes(table.id, message_id, version, turn),
+                                       (BOARD_FIELDS, (table.id,))])
+        assert answers is not None  # not guarded
+        fields = answers[-1].rows
+        return answers[0].rowcount != 1, with_board_fields(table, fields[0]) if fields else None
 
     async def board_now(self, table: GameRow) -> GameRow | None:
         """`table` with its board's fields as stored now (which message, whether it is owed, the
         version and turns): what the worker needs after a board is shown, without reading and
         decoding the whole game again. None if the game is gone."""
-        row = await self.db.row("SELECT status, version, board_owed, board_message_id, board_version, board_turn, "
-                                "turn_number FROM games WHERE id = ?", (table.id,))
-        if row is None:
-            return None
-        return replace(table, status=row[0], version=row[1], board_owed=bool(row[2]), board_message_id=row[3],
-                       board_version=row[4], board_turn=row[5], turn_number=row[6])
+        row = await self.db.row(BOARD_FIELDS, (table.id,))
+        return None if row is None else with_board_fields(table, row)
 
     async def board_again(self, game_id: int) -> None:
         """The open turn's message is edited once more (an older edit may have landed after the
@@ -260,10 +302,7 @@ class DeliveryRepository:
             return True
 
     async def dm_rows(self, game_id: int) -> dict[int, DmRow]:
-        rows = await self.db.rows("SELECT * FROM seat_dms WHERE game_id = ?", (game_id,))
-        return {r["seat"]: DmRow(r["seat"], r["user_id"], r["channel_id"], r["message_id"], bool(r["buttons"]),
-                                 r["done_text"], r["owed"], bool(r["fresh"]), tuple(json.loads(r["lines"])),
-                                 r["closed_until"]) for r in rows}
+        return dm_rows_from(await self.db.rows(*dm_rows_read(game_id)))
 
     async def dm_delivered(self, game_id: int, seat: int, *, version: int | None, user_id: int, channel_id: int,
                            message_id: int, buttons: bool, done_text: str | None) -> None:

@@ -46,7 +46,17 @@ from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
-from bot.delivery.storage import DmRow, close_write, delivered_write, late_closed_write, late_write
+from bot.delivery.storage import (
+    DmRow,
+    close_write,
+    delivered_write,
+    deliveries_from,
+    deliveries_read,
+    dm_rows_from,
+    dm_rows_read,
+    late_closed_write,
+    late_write,
+)
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
@@ -152,6 +162,9 @@ class Deliveries:
         self._looking: asyncio.Task[Any] | None = None
         self._watches: dict[int, list[Watch]] = {}
         self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
+        # game id -> the game with its board's fields as the board just shown left them (read in
+        # the same hand-over as the board's delivery is stored), for the rest of the pass.
+        self._board_fields: dict[int, GameRow] = {}
         self._host_told: set[int] = set()
         self.stopping = False
         self.requests = 0  # Discord requests made (the benches count them)
@@ -333,7 +346,7 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        table, rows = await self._read_pass(game_id)
+        table, rows, owed = await self._read_pass(game_id)
         if table is None:
             return None
         game = self.games.get(table.game)
@@ -351,37 +364,41 @@ class Deliveries:
         langs: dict[int, str] = {}
         if state is not None and due:
             readers = [seat for seat in due if not table.player_at(seat).computer]
+            langs.update(await self.content.private_languages(table, readers))  # one read for all DMs
             shown = {seat: kept.picture for seat in readers
                      if (kept := self.dms.shown(table.id, rows[seat])) is not None}
             drawn = await self.content.images_of(table, game, state, readers, shown=shown, langs=langs,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
         if public:
-            failure = await self._channel(table, game, state, drawn)
-            await self._answer_movers(game_id, failure, table)
+            failure, board_read = await self._channel(table, game, state, drawn, owed)
+            await self._answer_movers(game_id, failure, table, board_read=board_read)
             if failure is not None:
                 waits.append(failure.after)
-        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat))
-                                              for seat in due)):
+        left = await self.content.seats_left(table) if state is not None and due else None  # one read for all DMs
+        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
+                                                               left) for seat in due)):
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
         if not waits and game_id in self._late:
             waits.append(max(0.5, self._late[game_id] - asyncio.get_running_loop().time()))
         return min(waits) if waits else None
 
-    async def _read_pass(self, game_id: int) -> tuple[GameRow | None, dict[int, DmRow]]:
-        """The game and its DMs' rows as of one moment. A change stored between the two reads (a
-        start, a move) owes DMs for a state the game as read does not have yet: read again then,
-        and leave any DM still ahead of the game to the next pass (that change kicks one)."""
+    async def _read_pass(self, game_id: int) -> tuple[GameRow | None, dict[int, DmRow],
+                                                      list[tuple[int, str, dict[str, Any]]]]:
+        """The game, its DMs' rows and its owed channel deliveries as of one moment (one read:
+        the store lets no change in between). A DM still ahead of the game (a change stored
+        since, on a store that reads them apart) is left to the next pass (that change kicks one)."""
         for _ in range(3):
-            table = await self.storage.games.get_game(game_id)
+            table, (dm_rows, deliveries) = await self.storage.games.get_game_with(
+                game_id, [dm_rows_read(game_id), deliveries_read(game_id)])
             if table is None:
-                return None, {}
-            rows = await self.storage.delivery.dm_rows(game_id)
+                return None, {}, []
+            rows = dm_rows_from(dm_rows)
             ahead = {seat for seat, row in rows.items() if row.owed is not None and not _has_state_of(table, row.owed)}
             if not ahead:
-                return table, rows
-        return table, {seat: row for seat, row in rows.items() if seat not in ahead}
+                return table, rows, deliveries_from(deliveries)
+        return table, {seat: row for seat, row in rows.items() if seat not in ahead}, deliveries_from(deliveries)
 
     async def _landing_late(self, game_id: int, failure: Failure | None, message_id: int) -> None:
         """An edit of the game's message got no answer in time: Discord may still carry it out
@@ -415,10 +432,13 @@ class Deliveries:
     def _channel_of(self, table: GameRow) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images) -> Failure | None:
-        """The channel's side of a game: posts, the board, then older messages made history."""
+    async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images,
+                       owed: list[tuple[int, str, dict[str, Any]]]) -> tuple[Failure | None, GameRow | None]:
+        """The channel's side of a game: posts, the board, then older messages made history.
+        `owed`: its owed deliveries, read with the game. Returns what failed, and the game with
+        its board's fields as stored once a board was shown (None: no board shown)."""
         channel = self._channel_of(table)
-        owed = await self.storage.delivery.deliveries(table.id)
+        shown: GameRow | None = None
         for delivery_id, kind, payload in owed:
             if kind in ("close", "late"):
                 continue
@@ -433,13 +453,16 @@ class Deliveries:
                 now = await self.storage.games.get_game(table.id) or table
                 result = await self._request(partial(self._edit_lobby, channel, payload["message_id"], now))
             if isinstance(result, Failure) and not (kind == "lobby" and result.kind == "gone"):
-                return await self._channel_failed(table, result, kind)
+                return await self._channel_failed(table, result, kind), None
             await self.storage.delivery.delivered(delivery_id)
         if table.board_owed:
+            self._board_fields.pop(table.id, None)
             result = await self._board(table, game, state, drawn)
             if isinstance(result, Failure):
-                return await self._channel_failed(table, result, "board")
-            table = await self.storage.delivery.board_now(table) or table
+                self._board_fields.pop(table.id, None)
+                return await self._channel_failed(table, result, "board"), None
+            shown = self._board_fields.pop(table.id, None) or await self.storage.delivery.board_now(table)
+            table = shown or table
         for delivery_id, kind, payload in owed:
             if kind != "close" or payload["message_id"] == table.board_message_id:
                 continue
@@ -451,7 +474,7 @@ class Deliveries:
                                           allowed_mentions=discord.AllowedMentions.none())
             await self._landing_late(table.id, result if isinstance(result, Failure) else None, message.id)
             if isinstance(result, Failure) and result.kind != "gone":
-                return await self._channel_failed(table, result, "close")
+                return await self._channel_failed(table, result, "close"), shown
             # An edit of this message that may still land: once it could no longer, the message
             # is made history again with these words.
             await self.storage.apply([late_closed_write(late_id, {**late, "lines": payload["lines"]})
@@ -462,7 +485,7 @@ class Deliveries:
             await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
-        return None
+        return None, shown
 
     def _edit_lobby(self, channel: discord.PartialMessageable, message_id: int,
                     table: GameRow) -> Awaitable[discord.Message]:
@@ -536,7 +559,11 @@ class Deliveries:
         return result
 
     async def _shown(self, table: GameRow, message_id: int, version: int | None, turn: int) -> None:
-        if not await self.storage.delivery.board_delivered(table.id, message_id=message_id, version=version, turn=turn):
+        turn_open, fields = await self.storage.delivery.board_shown(table, message_id=message_id, version=version,
+                                                                    turn=turn)
+        if fields is not None:
+            self._board_fields[table.id] = fields
+        if not turn_open:
             # A message of a turn that is over by now: it loses its buttons in another pass.
             log.info("board game=%s channel=%s message of turn %s shown after that turn ended: its buttons go",
                      table.id, table.channel_id, turn)
@@ -606,14 +633,16 @@ class Deliveries:
         if not isinstance(dm, Failure):
             await self._request(lambda: dm.send(text))
 
-    async def _answer_movers(self, game_id: int, failure: Failure | None, known: GameRow | None = None) -> None:
+    async def _answer_movers(self, game_id: int, failure: Failure | None, known: GameRow | None = None, *,
+                             board_read: GameRow | None = None) -> None:
         """Movers waiting to hear: told once when their move cannot be shown, and again once it is.
-        `known`: the game as read at the pass's start (its board's fields are read anew)."""
+        `known`: the game as read at the pass's start (its board's fields are read anew);
+        `board_read`: the game with its board's fields as the board shown in this pass left them."""
         watches = self._watches.get(game_id)
         if not watches:
             return
-        table = (await self.storage.games.get_game(game_id) if known is None
-                 else await self.storage.delivery.board_now(known))
+        table = board_read or (await self.storage.games.get_game(game_id) if known is None
+                               else await self.storage.delivery.board_now(known))
         kept = []
         for watch in watches:
             if time.monotonic() - watch.since >= WATCH_LIFE:

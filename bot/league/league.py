@@ -90,11 +90,7 @@ class League:
         readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
         if not readers:
             return ""
-        start = await self.storage.league.turn_start(table.id, table.turn_number)
-        if start is None:
-            return ""
-        since = min([await self.storage.league.last_move(table.id, [seat], before=start) for seat in readers])
-        moves = await self.storage.league.lines_between(table.id, since, start)
+        moves = await self.storage.league.turn_recap_moves(table.id, table.turn_number, readers)
         return turn_recap_text(moves, table, readers, lines)
 
     async def recap(self, table: GameRow, seat: int, lang: str) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -258,6 +258,22 @@ class LeagueRepository:
         else:
             rows = await self.db.rows("SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version > ? "
                                       "AND version < ? ORDER BY version", (game_id, after, before))
+        return [(r["version"], r["seat"], json.loads(r["texts"])) for r in rows]
+
+    async def turn_recap_moves(self, game_id: int, turn: int, seats: Sequence[int]) -> list[tuple[int, int, list]]:
+        """`lines_between` the oldest of these seats' last moves before turn `turn` began and its
+        start (`turn_start`, `last_move`): what a turn message recaps for them, in one read (one
+        hand-over, where three a turn message were). Nothing if the turn's start is not known."""
+        if not seats:
+            return []
+        start = "(SELECT version FROM league_turns WHERE game_id = ? AND turn = ?)"
+        lasts = " UNION ALL ".join(
+            "SELECT COALESCE(MAX(version), 0) AS last FROM actions WHERE game_id = ? AND seat = ? "
+            f"AND version < {start}" for _ in seats)
+        rows = await self.db.rows(
+            f"SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version < {start} "
+            f"AND version > (SELECT MIN(last) FROM ({lasts}) AS lasts) ORDER BY version",
+            (game_id, game_id, turn, *(value for seat in seats for value in (game_id, seat, game_id, turn))))
         return [(r["version"], r["seat"], json.loads(r["texts"])) for r in rows]
 
     async def turn_start(self, game_id: int, turn: int) -> int | None:

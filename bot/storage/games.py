@@ -41,6 +41,16 @@ def seat_holder_write(game_id: int, old_user_id: int, new_user_id: int, name: st
             (new_user_id, name, game_id, old_user_id))
 
 
+def language_read(user_id: int) -> Write:
+    """The read of a user's language (`GamesRepository.language_of_user`), to read with others."""
+    return "SELECT lang FROM user_languages WHERE user_id = ?", (user_id,)
+
+
+def language_from(rows: list[Any], default: str = "en") -> str:
+    """The language the rows of `language_read` name, else `default`."""
+    return str(rows[0]["lang"]) if rows else default
+
+
 class GamesRepository:
     """The games and their moves: lobbies, seats, the action log and every change to a game,
     over the database it holds. The other features keep their own tables beside these and may
@@ -313,8 +323,17 @@ class GamesRepository:
         )
 
     async def language_of_user(self, user_id: int, default: str = "en") -> str:
-        row = await self.db.row("SELECT lang FROM user_languages WHERE user_id = ?", (user_id,))
-        return row["lang"] if row else default
+        return language_from(await self.db.rows(*language_read(user_id)), default)
+
+    async def languages_of_users(self, user_ids: Sequence[int], default: str = "en") -> dict[int, str]:
+        """`language_of_user` of each of `user_ids`, in one read."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self.db.rows(f"SELECT user_id, lang FROM user_languages WHERE user_id IN ({marks})",
+                                  tuple(user_ids))
+        known = {row["user_id"]: row["lang"] for row in rows}
+        return {user_id: known.get(user_id, default) for user_id in user_ids}
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self.db.update(

@@ -246,3 +246,73 @@ async def test_the_scheduler_loop_sleeps_until_the_earliest_timer_and_wakes_when
         assert scheduler.wakeups <= 3
     finally:
         await scheduler.stop()
+
+
+async def test_a_poke_with_a_time_after_the_planned_wake_costs_no_look_and_one_before_it_does():
+    looks: list[float] = []
+    fired: list[float] = []
+    due: list[float] = []
+    scheduler = Scheduler(SystemClock())
+
+    async def next_due():
+        looks.append(scheduler.clock.now())
+        return min(due) if due else None
+
+    async def run_due(now):
+        for when in [w for w in due if w <= now]:
+            due.remove(when)
+            fired.append(when)
+
+    scheduler.add_source(next_due, run_due)
+    start = scheduler.clock.now()
+    due.append(start + 0.4)
+    scheduler.start()
+    try:
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1  # the first pass: sleeping until start + 0.4
+        later = start + 3600
+        due.append(later)
+        scheduler.poke(later)  # a timer an hour away: the wake planned comes sooner anyway
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1 and fired == []
+        sooner = scheduler.clock.now() + 0.1
+        due.append(sooner)
+        scheduler.poke(sooner)  # due before the planned wake: looked at now
+        await asyncio.sleep(0.05)
+        assert len(looks) == 2 and fired == []
+        await asyncio.sleep(0.5)
+        assert fired == [sooner, start + 0.4]  # each on time; the hour-away one still waits
+        assert due == [later]
+    finally:
+        await scheduler.stop()
+
+
+async def test_a_poke_with_a_time_heard_during_a_pass_bounds_the_next_sleep():
+    fired: list[float] = []
+    due: list[float] = []
+    scheduler = Scheduler(SystemClock())
+    stored_meanwhile: list[float] = []
+
+    async def next_due():
+        return min(due) if due else None
+
+    async def run_due(now):
+        for when in [w for w in due if w <= now]:
+            due.remove(when)
+            fired.append(when)
+        if not stored_meanwhile:  # a change stores a timer while the pass looks, unseen by this look
+            when = now + 0.15
+            stored_meanwhile.append(when)
+            scheduler.poke(when)
+            due.append(when)
+
+    async def unseen_next_due():
+        return None if len(fired) == 0 else await next_due()
+
+    scheduler.add_source(unseen_next_due, run_due)
+    scheduler.start()
+    try:
+        await asyncio.sleep(0.5)
+        assert fired == stored_meanwhile  # woken for it although the look said nothing was due
+    finally:
+        await scheduler.stop()

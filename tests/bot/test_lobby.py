@@ -196,7 +196,8 @@ async def test_a_lobby_discord_refuses_to_show_frees_the_channel_for_the_next_tr
 
 async def test_a_start_stored_while_the_worker_read_the_lobby_reaches_its_message_and_every_dm(world, monkeypatch):
     """The delivery worker's pass read the table while it was a lobby; the start was stored
-    before the pass read what is owed (the lobby's edit, the players' first DMs). The lobby
+    before the pass read what is owed (the lobby's edit, the players' first DMs): a store that
+    runs the pass's reads one after another (PostgreSQL) lets a change in between. The lobby
     message loses its buttons and each player gets their DM, in that pass or the next."""
     import sys
 
@@ -206,17 +207,18 @@ async def test_a_start_stored_while_the_worker_read_the_lobby_reaches_its_messag
     lobby = world.latest()
     games = world.parts.storage.games
     as_lobby = await games.get_game(1)
-    real_get_game = games.get_game
+    real_get_game_with = games.get_game_with
     stale = []
 
-    async def read_before_the_start(game_id):
+    async def read_before_the_start(game_id, more):
         caller = sys._getframe(1).f_code.co_filename
         if not stale and game_id == 1 and caller.endswith("delivery/worker.py"):
             stale.append(game_id)
-            return as_lobby
-        return await real_get_game(game_id)
+            _, owed = await real_get_game_with(game_id, more)  # what is owed, read after the start
+            return as_lobby, owed
+        return await real_get_game_with(game_id, more)
 
-    monkeypatch.setattr(games, "get_game", read_before_the_start)
+    monkeypatch.setattr(games, "get_game_with", read_before_the_start)
     await world.click(alice, lobby, label="Start")
 
     assert stale, "the worker's pass read the stale lobby"
