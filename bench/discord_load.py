@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import random
 import sys
@@ -204,6 +205,7 @@ async def main_async(args) -> None:
                 for rate in rates:
                     cpu_before, own_before = cpu_seconds(bot.pid), time.process_time()
                     phases_before = read_totals(phases_out)
+                    kept_before = read_kept(phases_out)
                     window = await drive(tables, runs, rate, args.seconds, rng)
                     await asyncio.sleep(0.5 if args.phases else 0)  # the sampler's next totals
                     phases = difference(read_totals(phases_out), phases_before) if args.phases else {}
@@ -211,6 +213,7 @@ async def main_async(args) -> None:
                     figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before
                                              - phases.get("sampler", 0.0), time.process_time() - own_before)
                     figures["phases"] = phases
+                    figures["kept"] = (kept_before, read_kept(phases_out))
                     results.append((rate, figures))
                     print_row(rate, figures)
                     standin.recorder.forget(window["started"] - 1)
@@ -255,6 +258,9 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
           f"{'Discord binds first' if discord_ceiling < cpu_ceiling else 'the CPU binds first'}.")
     print(f"highest rate with >= 99 % answered in 3 s and board p99 <= 3 s: "
           f"{max(good):g} clicks/s" if good else "no rate kept 99 % within 3 s and board p99 <= 3 s")
+    kept = [f["kept"] for _, f in measured if f["kept"][1]]
+    if kept:
+        print_kept(kept[0][0], kept[-1][1])
     in_order, wrong = standin.recorder.boards_in_order()
     print(f"boards in order in every channel: {'yes' if in_order else 'NO: ' + '; '.join(wrong[:3])}")
     dead = [run.dead for run in runs if run.dead]
@@ -268,6 +274,27 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
               + ("; Discord would have dropped the connection)" if gap > 1.5 * interval else ")"))
     errors = bot.errors()
     print(f"bot log errors: {len(errors)}" + (f" (first: {errors[0][:160]})" if errors else ""))
+
+
+def read_kept(phases_out: str) -> dict[str, list[int]]:
+    """The bot's drawing caches as it wrote them last (`renderers.common.kept_figures`): by name,
+    entries, bytes used, budget, hits, misses (empty without --phases)."""
+    try:
+        rows = json.loads(Path(phases_out + ".kept").read_text())
+    except (OSError, ValueError):
+        return {}
+    return {row[0]: row[1:] for row in rows}
+
+
+def print_kept(before: dict[str, list[int]], after: dict[str, list[int]]) -> None:
+    """Each drawing cache's hits over the measured windows, and what it held at the end."""
+    print("the bot's drawing caches over the measured windows (hits, misses, hit rate; held at the end):")
+    for name, (entries, used, budget, hits, misses) in sorted(after.items()):
+        hits -= before.get(name, [0, 0, 0, 0, 0])[3]
+        misses -= before.get(name, [0, 0, 0, 0, 0])[4]
+        rate = f"{hits / (hits + misses) * 100:5.1f} %" if hits + misses else "    -  "
+        print(f"  {name:34} {hits:8d} {misses:8d}  {rate}   {entries:6d} entries, "
+              f"{used / 2**20:5.2f} of {budget / 2**20:5.2f} MiB")
 
 
 def limiter_global(standin: StandIn) -> float:

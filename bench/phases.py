@@ -307,6 +307,10 @@ def _run_module() -> None:
             os.replace(out + ".tmp", out)
             Path(out + ".where.tmp").write_text(json.dumps(sampler.where_totals()))
             os.replace(out + ".where.tmp", where_path(out))
+            common = sys.modules.get("renderers.common")  # the drawing caches' hits, once the bot drew
+            if common is not None:
+                Path(out + ".kept.tmp").write_text(json.dumps(common.kept_figures()))
+                os.replace(out + ".kept.tmp", out + ".kept")
 
         sampler.on_block = dump
     module = sys.argv[1]

@@ -125,9 +125,12 @@ class KeptWithin:
     with every board size and text seen, so each cache of drawn pixels or compressed bytes gets a
     byte budget instead (thread-safe: boards are drawn and encoded in worker threads)."""
 
-    def __init__(self, budget: int, size: Callable[[Any], int]) -> None:
+    def __init__(self, budget: int, size: Callable[[Any], int], name: str = "") -> None:
         self.budget = budget
         self.used = 0
+        self.name = name
+        self.hits = 0  # counted for the benches (`kept_figures`): how often a value was found
+        self.misses = 0
         self._size = size
         self._kept: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
@@ -136,9 +139,12 @@ class KeptWithin:
     def get(self, key: Any) -> Any:
         with self._lock:
             found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-            return None if found is None else found[0]
+            if found is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._kept.move_to_end(key)
+            return found[0]
 
     def put(self, key: Any, value: Kept) -> Kept:
         size = self._size(value)
@@ -164,8 +170,15 @@ class KeptWithin:
 class KeptImages(KeptWithin):
     """Drawn images kept within a byte budget (`KeptWithin`)."""
 
-    def __init__(self, budget: int) -> None:
-        super().__init__(budget, image_bytes)
+    def __init__(self, budget: int, name: str = "") -> None:
+        super().__init__(budget, image_bytes, name)
+
+
+def kept_figures() -> list[tuple[str, int, int, int, int, int]]:
+    """Every byte-bounded cache as (name, entries, bytes used, budget, hits, misses), for the
+    benches: how much each keeps and how often what was asked for was still there."""
+    return sorted((cache.name or "?", len(cache), cache.used, cache.budget, cache.hits, cache.misses)
+                  for cache in list(_EVERY_CACHE) if isinstance(cache, KeptWithin))
 
 
 class KeptDrawing(Protocol[Drawn]):
@@ -182,7 +195,7 @@ class KeptDrawing(Protocol[Drawn]):
 def keep_drawn(budget: int) -> Callable[[Callable[..., Drawn]], KeptDrawing[Drawn]]:
     """Like `functools.lru_cache` for functions that return drawn images, bounded in bytes."""
     def decorate(function: Callable[..., Drawn]) -> KeptDrawing[Drawn]:
-        kept = KeptImages(budget)
+        kept = KeptImages(budget, f"{function.__module__.rpartition('.')[2]}.{function.__name__}")
 
         def drawing(*args: Any) -> Drawn:
             found: Drawn | None = kept.get(args)
@@ -198,7 +211,7 @@ def keep_drawn(budget: int) -> Callable[[Callable[..., Drawn]], KeptDrawing[Draw
     return decorate
 
 
-TEXT_MASKS = KeptImages(3 * 2**20)
+TEXT_MASKS = KeptImages(3 * 2**20, "TEXT_MASKS")
 """Text bitmaps of every face together: a few boards' worth of names, labels and numbers."""
 
 
@@ -559,11 +572,12 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
 
 Box = tuple[int, int, int, int]
 
-KEPT_PARTS = KeptImages(2 * 2**20)
+KEPT_PARTS = KeptImages(2 * 2**20, "KEPT_PARTS")
 """Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
 each): 2 MiB, the parts of the last two or three tables' boards (a table's moves follow each
 other: with hundreds of tables at once, keeping a table's parts until its next move would take
-more memory than redrawing them costs CPU)."""
+more memory than redrawing them costs CPU; kept compressed, a hundred tables' parts were found
+64-70 % of the time instead of 44 %, but unpacking them cost what they saved)."""
 
 VERIFY_KEPT_PARTS = False
 """Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing
@@ -698,7 +712,7 @@ class KeptBands(KeptWithin):
     ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
 
     def __init__(self, budget: int) -> None:
-        super().__init__(budget, lambda band: len(band[0]) + self.ENTRY)
+        super().__init__(budget, lambda band: len(band[0]) + self.ENTRY, "PNG_BANDS")
 
     def get(self, key: bytes) -> tuple[bytes, int, int] | None:
         found: tuple[bytes, int, int] | None = super().get(key)

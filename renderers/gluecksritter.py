@@ -81,7 +81,7 @@ P = "gluecksritter."
 COIN = MARK_RADIUS  # a coin's radius: its count's digits are MIN_MARK tall
 
 
-BOARDS = KeptImages(2**21)
+BOARDS = KeptImages(2**21, "gluecksritter.BOARDS")
 """The boards last drawn above the seats' strips, in their palette (about 1 MB each; 2 MiB): a
 seat's image of a state whose board was just drawn (a DM drawn alone after the move's board, or
 again after a card tapped) is that board with the seat's own strip under it."""
