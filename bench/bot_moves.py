@@ -25,7 +25,9 @@ Python's garbage collections during the moves (`CollectorTimes`: how many of eac
 their time per move and the longest pause; a collection has no Python frame of its own, so the
 phases count its CPU wherever it fell).
 
-    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest]
+With `--no-phases` the sampler is left out (no figures by phase; nothing reads the threads' stacks).
+
+    python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest] [--no-phases]
 """
 from __future__ import annotations
 
@@ -75,6 +77,7 @@ class TimedRenderer:
 
 DETAIL = False  # --detail: the frames that decided the most CPU
 SLOWEST = False  # --slowest: what the costliest 1 % of moves held
+PHASES = True  # --no-phases: without the sampler
 
 
 class CollectorTimes:
@@ -209,7 +212,9 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 renderer.seconds.clear()
             hand_overs = HandOvers()
             hand_overs.counting = True
-            sampler = PhaseSampler().start()
+            sampler = PhaseSampler()
+            if PHASES:
+                sampler.start()
             process_before = time.process_time()
             with collections:
                 for _ in range(moves):
@@ -219,7 +224,8 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                     started = time.perf_counter()
                     await take_turn(world, player, rng)
                     timings.append(time.perf_counter() - started)
-            sampler.stop()
+            if PHASES:
+                sampler.stop()
             hand_overs.close()
             process_cpu = time.process_time() - process_before
             discord_side.close()
@@ -228,7 +234,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
     renderer.own = own
     renderer.collections = collections
     renderer.held = held
-    renderer.phases = sampler.totals()
+    renderer.phases = sampler.totals() if PHASES else {}
     renderer.process_cpu = process_cpu - sampler.own_seconds()
     renderer.heaviest = sampler.heaviest()
     renderer.hand_overs = hand_overs.count
@@ -341,9 +347,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
     parser.add_argument("--slowest", action="store_true", help="what the costliest 1 %% of moves held, per run")
+    parser.add_argument("--no-phases", action="store_true", help="leave the sampler of the CPU by phase out")
     args = parser.parse_args()
-    global DETAIL, SLOWEST
-    DETAIL, SLOWEST = args.detail, args.slowest
+    global DETAIL, SLOWEST, PHASES
+    DETAIL, SLOWEST, PHASES = args.detail, args.slowest, not args.no_phases
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:
@@ -354,7 +361,7 @@ def main() -> None:
         handling, timings, renderer = asyncio.run(play(game, players, moves, seed=3))
         report(f"{REGISTRY[game].title}, {players} players", handling, timings, renderer)
         columns.append((f"{game[:10]} {players}", renderer.phases, len(timings)))
-    if len(columns) > 1:
+    if len(columns) > 1 and PHASES:
         print("\nThe bot's CPU per move by phase (all its threads; the simulated Discord and the players left out):")
         print(table(columns))
 

@@ -25,12 +25,15 @@ measured window (`read_totals`, `difference`, `heaviest_lines`).
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import runpy
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType, FrameType
 
@@ -106,6 +109,26 @@ def classify(code: CodeType) -> str | None:
 IDLE = {("selectors.py", "select"), ("threading.py", "wait"), ("queue.py", "get"),
         ("concurrent/futures/thread.py", "_worker")}
 """Top frames of a thread that waits (for the event loop's sockets, a lock, a queue)."""
+
+
+@contextmanager
+def collections_held() -> Iterator[None]:
+    """No automatic garbage collection inside: for reading other threads' frames safely.
+
+    Python 3.11 makes a frame object for another thread's frame (`sys._current_frames()`, each
+    `f_back`) from a pointer to that frame taken before it allocates the object; the allocation
+    can start a collection, which runs Python code (`gc.callbacks`, finalizers) that hands the
+    GIL to other threads; a thread that returns from that frame meanwhile leaves the new frame
+    object tied to freed memory, and the next read of it crashes the process (SIGSEGV) or
+    hands back a wrong caller. Without collections nothing runs inside those allocations.
+    Collections due meanwhile happen at the first allocation after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class PhaseSampler:
@@ -194,25 +217,28 @@ class PhaseSampler:
         return "loop/other", top
 
     def _look(self, skip: int) -> None:
-        frames = sys._current_frames()
         with self._lock:
-            for ident, frame in frames.items():
-                if ident == skip:
-                    continue
-                try:
-                    found = self._phase(frame)
-                except Exception:  # noqa: BLE001 - another thread's stack changed under the walk
-                    self.missed += 1  # (Python 3.11 can hand back a stale caller then): no look
-                    continue
-                if found is not None:
-                    seen = self._seen.setdefault(ident, {})
-                    seen[found] = seen.get(found, 0) + 1
+            with collections_held():
+                frames = sys._current_frames()
+                for ident, frame in frames.items():
+                    if ident == skip:
+                        continue
+                    try:
+                        found = self._phase(frame)
+                    except Exception:  # noqa: BLE001 - a walk that failed: no look (never seen since
+                        self.missed += 1  # the collections are held: `collections_held`)
+                        continue
+                    if found is not None:
+                        seen = self._seen.setdefault(ident, {})
+                        seen[found] = seen.get(found, 0) + 1
             self.samples += 1
 
     def _share(self, skip: int | None) -> None:
         """Each thread's CPU since the last block, shared over the phases its looks found."""
         with self._lock:
-            for ident in list(sys._current_frames()):
+            with collections_held():
+                idents = list(sys._current_frames())
+            for ident in idents:
                 if ident == skip:
                     continue
                 known = self._clocks.get(ident)
