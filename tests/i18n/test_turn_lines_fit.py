@@ -433,10 +433,11 @@ def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
     """Knights spread from a castle: where they went, without each square they stand on (the
-    board shows them); the start: who begins, without who chose last."""
+    board shows them); the start: who begins, without who chose last; a turn ended by choice:
+    who ended it after how many tiles, never only whose turn follows."""
     from bot.league.recap import MARK, said_on_a_line
 
-    wrapped, spread = set(), 0
+    wrapped, spread, ended, only_whose_turn = set(), 0, 0, []
     for seats in (2, 3, 4):
         for names in [USUAL_NAMES, *LONG_NAMES]:
             for state, events in played(RAUBRITTER, seats, seats + 5):
@@ -446,8 +447,12 @@ def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
                 if phone_lines(MARK + line) != 1:
                     wrapped.add(shown(line))
                 spread += any(event.text.id == "raubritter.event.knights_move" for event in events)
+                if [event.text.id for event in events] == ["raubritter.event.turn"]:
+                    only_whose_turn.append(shown(line))
+                ended += any(event.text.id == "raubritter.event.ends" for event in events) and any(
+                    words in shown(line) for words in ("ends the turn after", "beendet den Zug nach"))
     assert not wrapped, sorted(wrapped)[:5]
-    assert spread > 20, spread
+    assert spread > 20 and ended > 5 and not only_whose_turn, (spread, ended, only_whose_turn[:3])
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -474,3 +479,15 @@ def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, nam
             state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
     assert not wrapped, sorted(wrapped)[:5]
     assert len(seen) >= 4, seen
+
+
+def test_bold_names_count_wider_than_regular_words():
+    """A phone shows bold text about `BOLD_WIDTH` times as wide: a line of `PHONE_LINE` characters
+    fits when its long name is regular and wraps when it is bold; a short bold name adds less
+    than a character."""
+    from bot.presenter import BOLD_WIDTH
+
+    name, rest = "Kunigunde von Hohenzollern", "x" * (PHONE_LINE - 27)
+    assert 1 < BOLD_WIDTH < 1.1 and len(f"{name} {rest}") == PHONE_LINE
+    assert phone_lines(f"{name} {rest}") == 1 and phone_lines(f"**{name}** {rest}") == 2
+    assert phone_lines(f"**Bo** {'x' * (PHONE_LINE - 3)}") == 1
