@@ -95,6 +95,19 @@ def status_in_message(status, table: GameRow, lang: str = "en") -> str:
     return named_on_a_line(status, table, lang)
 
 
+def account_line(text, table: GameRow, lang: str = "en", before: str = "") -> str:
+    """An engine text (a Msg or its JSON) as a turn message's account says it, after `before`
+    (its bullet): on one line (`named_on_a_line`), and where it takes more than one line of a
+    phone even so, in its `STATUS_IN_MESSAGE` form (`<id>.line`) where the catalogue has one: its
+    gist ("**Alice**: 1 silver, 2 gold from field 6."; `/game log` and the board keep the rest)."""
+    message = Msg.from_json(text) if isinstance(text, dict) else text
+    line = named_on_a_line(message, table, lang, before)
+    if phone_lines(before + line) > 1 and isinstance(message, Msg) \
+            and has_message(f"{message.id}.{STATUS_IN_MESSAGE}", lang):
+        return named_on_a_line(Msg(f"{message.id}.{STATUS_IN_MESSAGE}", message.params), table, lang, before)
+    return line
+
+
 def mention(user_id: int) -> str:
     if is_computer_user(user_id):  # bot.days: a computer seat (negative ids) is nobody to ping
         return "🤖"

@@ -78,11 +78,12 @@ def said(texts: Sequence[Any], table: GameRow, lang: str, limit: int = LINE_LIMI
 
 
 def _gist(text: Any) -> tuple[Any, bool]:
-    """An engine text in its `ASIDE_FORM` or `RECAP_FORM` where its catalogue has one, and
-    whether it is an aside."""
+    """An engine text in its `ASIDE_FORM` or `RECAP_FORM` where its catalogue has one, else in
+    the short form a turn message's account says it in (`presenter.account_line`), and whether
+    it is an aside."""
     message = Msg.from_json(text) if isinstance(text, dict) else text
     if isinstance(message, Msg):
-        for form in (ASIDE_FORM, RECAP_FORM):
+        for form in (ASIDE_FORM, RECAP_FORM, presenter.STATUS_IN_MESSAGE):
             if i18n.has_message(f"{message.id}.{form}"):
                 return Msg(f"{message.id}.{form}", message.params), form == ASIDE_FORM
     return message, False

@@ -491,3 +491,58 @@ def test_bold_names_count_wider_than_regular_words():
     assert 1 < BOLD_WIDTH < 1.1 and len(f"{name} {rest}") == PHONE_LINE
     assert phone_lines(f"{name} {rest}") == 1 and phone_lines(f"**{name}** {rest}") == 2
     assert phone_lines(f"**Bo** {'x' * (PHONE_LINE - 3)}") == 1
+
+
+SHORTENED_EVENTS = {
+    "gluecksritter": {"collect", "round", "free_document", "collect_nothing", "ransom", "privilege_shut_out",
+                      "raid_money", "rob", "tax", "grant", "paid"},
+    "carcassonne": {"robber_placed", "robber_moved", "robbed", "robber_along"}}
+"""The account lines of Die Glücksritter and Carcassonne that took two lines of a phone in whole
+games (issue 36): each has a `.line` form, its gist, that the turn message says instead."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name,games", [("gluecksritter", ((5, 1), (5, 2), (3, 3))), ("carcassonne", ((3, 1), (3, 2)))])
+def test_the_account_lines_with_a_short_form_are_one_line_in_whole_games(lang, name, games):
+    """Die Glücksritter's round ("Round 10: 3 coins to field 5, 2 to 6.") and what players collect,
+    Carcassonne's robbers: one line as the turn message says them, with the longest names too (the
+    full text where it fits, else its gist); each gist with usual names within `USUAL_LINE`
+    characters. The full text stays for the log."""
+    from bot.presenter import account_line
+    from games import REGISTRY
+    from games.core import Msg
+
+    game, seen, wrapped, long_ones = REGISTRY[name], set(), set(), set()
+    for seats, seed in games:
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for _, events in played(game, seats, seed):
+                for event in events:
+                    kind = event.text.id.removeprefix(f"{name}.event.")
+                    if kind not in SHORTENED_EVENTS[name]:
+                        continue
+                    seen.add(kind)
+                    line = account_line(event.text, table(names, seats), lang, ACCOUNT_MARK)
+                    if phone_lines(ACCOUNT_MARK + line) != 1:
+                        wrapped.add(shown(line))
+                    gist = translate(Msg(f"{event.text.id}.line", event.text.params), lang, names)
+                    if names is USUAL_NAMES and len(ACCOUNT_MARK + gist) > USUAL_LINE:
+                        long_ones.add(gist)
+                    assert "{" not in line and shown(line).split()[0] not in ("…", "")
+    assert not wrapped and not long_ones, (sorted(wrapped)[:5], sorted(long_ones)[:5])
+    assert len(seen) >= {"gluecksritter": 8, "carcassonne": 3}[name], seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_an_account_line_that_fits_keeps_its_full_words(lang):
+    """The short form is for lines that would wrap: Carol's collecting is said in its gist, Bo's
+    finding nothing in full where it fits."""
+    from bot.presenter import account_line
+    from games.core import SeatRef, msg
+
+    text = msg("gluecksritter.event.collect", player=SeatRef(0), silver=1, gold=0, field=6)
+    full = translate(text, lang, ["Carol"])
+    assert phone_lines(ACCOUNT_MARK + "**Carol**" + full.removeprefix("Carol")) > 1
+    short = shown(account_line(text, table(["Carol"], 1), lang, ACCOUNT_MARK))
+    assert short == {"en": "Carol: 1 silver, 0 gold from field 6.", "de": "Carol: 1 Silber, 0 Gold von Feld 6."}[lang]
+    nothing = msg("gluecksritter.event.collect_nothing", player=SeatRef(0), field=5)
+    assert shown(account_line(nothing, table(["Bo"], 1), lang, ACCOUNT_MARK)) == translate(nothing, lang, ["Bo"])
