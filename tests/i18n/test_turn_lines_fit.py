@@ -495,8 +495,9 @@ def test_bold_names_count_wider_than_regular_words():
 
 SHORTENED_EVENTS = {
     "gluecksritter": {"collect", "round", "free_document", "collect_nothing", "ransom", "privilege_shut_out",
-                      "raid_money", "rob", "tax", "grant", "paid"},
-    "carcassonne": {"robber_placed", "robber_moved", "robbed", "robber_along"}}
+                      "raid_money", "rob", "tax", "grant", "paid", "accepted", "haggle_die", "raid_castle",
+                      "change", "document", "alibi", "pardon"},
+    "carcassonne": {"robber_placed", "robber_moved", "robbed", "robber_along", "robber_end"}}
 """The account lines of Die Glücksritter and Carcassonne that took two lines of a phone in whole
 games (issue 36): each has a `.line` form, its gist, that the turn message says instead."""
 
