@@ -547,3 +547,26 @@ def test_an_account_line_that_fits_keeps_its_full_words(lang):
     assert short == {"en": "Carol: 1 silver, 0 gold from field 6.", "de": "Carol: 1 Silber, 0 Gold von Feld 6."}[lang]
     nothing = msg("gluecksritter.event.collect_nothing", player=SeatRef(0), field=5)
     assert shown(account_line(nothing, table(["Bo"], 1), lang, ACCOUNT_MARK)) == translate(nothing, lang, ["Bo"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_die_gluecksritter_recap_leaves_out_who_bought_nothing_and_the_revealed_cards(lang):
+    """Whole games of five: "Bob buys no wall." is a detail, left out where the move's line has no
+    room (it made a line of five such sentences cut in a name: "… Carol buys no wall. Erin…"); the
+    revealed action cards are on the board, the recap says that they were revealed."""
+    from bot.league.recap import MARK, said_on_a_line
+    from games.gluecksritter import GAME as GLUECKSRITTER
+
+    details = {f"gluecksritter.event.nothing.{number}" for number in (1, 2, 3)}
+    said, wrapped = 0, set()
+    for state, events in played(GLUECKSRITTER, 5, 1):
+        ids = [event.text.id for event in events]
+        own = set(ids) - details - {"gluecksritter.event.chosen", "gluecksritter.event.cards"}
+        if GLUECKSRITTER.outcome(state) is not None or own or set(ids) <= details:
+            continue  # moves that did more, and moves of nothing but details (said in full)
+        line = shown(said_on_a_line([event.text for event in events], table(USUAL_NAMES, 5), lang))
+        said += 1
+        if phone_lines(MARK + line) != 1 or line.endswith("…"):
+            wrapped.add(line)
+        assert "gluecksritter.event.cards" not in ids or " · " not in line, line
+    assert said > 30 and not wrapped, (said, sorted(wrapped)[:5])
