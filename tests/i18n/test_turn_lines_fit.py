@@ -570,3 +570,15 @@ def test_die_gluecksritter_recap_leaves_out_who_bought_nothing_and_the_revealed_
             wrapped.add(line)
         assert "gluecksritter.event.cards" not in ids or " · " not in line, line
     assert said > 30 and not wrapped, (said, sorted(wrapped)[:5])
+
+
+def test_a_german_recap_line_of_a_bought_document_is_short_of_the_width_that_wrapped():
+    """"› **Carol** zahlt 4 Dukaten für eine Urkunde." (41 characters) was seen to wrap on a phone:
+    the recap says the gist, the log keeps the full words."""
+    from bot.league.recap import MARK, said_on_a_line
+    from games.core import SeatRef, msg
+
+    bought = msg("gluecksritter.event.bought_document", player=SeatRef(2), price=4)
+    line = shown(said_on_a_line([bought.to_json()], table(USUAL_NAMES, 3), "de"))
+    assert line == "Carol kauft eine Urkunde (4 Dukaten)." and len(MARK + line) < 41
+    assert translate(bought, "de", USUAL_NAMES) == "Carol zahlt 4 Dukaten für eine Urkunde."
