@@ -450,7 +450,7 @@ def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
                 if [event.text.id for event in events] == ["raubritter.event.turn"]:
                     only_whose_turn.append(shown(line))
                 ended += any(event.text.id == "raubritter.event.ends" for event in events) and any(
-                    words in shown(line) for words in ("ends the turn after", "beendet den Zug nach"))
+                    words in shown(line) for words in ("ends the turn after", "hört nach"))
     assert not wrapped, sorted(wrapped)[:5]
     assert spread > 20 and ended > 5 and not only_whose_turn, (spread, ended, only_whose_turn[:3])
 
