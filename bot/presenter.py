@@ -6,13 +6,13 @@ message pings exactly the players who must act, once each.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
 import discord
 
+from bot import phone_widths
 from bot.errors import Refusal
 from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
@@ -126,47 +126,84 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return cut.rstrip(" ,;:·—-") + "…"
 
 
-PHONE_LINE = 44
-"""Characters of a message's text a 390 px phone shows on one line (43 seen to fit, 45 to wrap)."""
+PHONE_TEXT = 302.0
+"""Width in px of a message's text on one line of a 390 px phone, in Discord's font as
+`phone_width` measures it: lines measured 302.4 px were seen to fit, 303.9 px to wrap (both
+regular and bold). A line meant to fit should keep to about 300 px: a browser draws some pairs of
+letters a little closer or wider than their widths alone say."""
+PHONE_LINE = 356.0
+"""Width in px at which `phone_lines` wraps a line, for now wider than a phone's (`PHONE_TEXT`):
+the widest lines of today's catalogues that the turn message says on one line need it (Knatsch's
+"• Alice: Tournament Champion must go under.", 349 px; Die Glücksritter's "• Gunst des Mönchs:
+Bob behält eine Urkunde.", 350 px; Mac Robber's "Дмитрий und Anna müssen Karten abwerfen.",
+353 px). Lines between the two wrap on a phone; once they are shortened, this becomes 300."""
 PHONE_TEXT_LINES = 8
 """Lines of text a turn message keeps above its board: with them, the board's top is within the
 first half of an 844 px phone screen."""
 
 
-BOLD_WIDTH = 1.06
-"""How much wider a phone shows bold text (**…**) than regular: Discord's font (Noto Sans as its
-clients fall back to it) at weight 700 against 400, measured over names: 1.03 ("Bob") to 1.09
-("Alice"), "Alice, Bob, Dave and Carol" 1.053."""
 BOLD = re.compile(r"\*\*(.+?)\*\*")
+ESCAPED = re.compile(r"\\([\\*_~`|>#-])")
+"""A Markdown sign escaped in a name (`discord.utils.escape_markdown`): shown without its "\\"."""
 
 
-def _as_wide(line: str) -> str:
-    """`line` without its Markdown marks, each bold part followed by as many characters as its
-    extra width (`BOLD_WIDTH`) comes to, carried over the line, so that wrapping by characters
-    counts it: "Secret choice: **Alice**, **Bob**, **Dave** and **Carol**." is 43 characters wide."""
-    extra, added = 0.0, 0
+def _char_width(char: str, bold: bool) -> float:
+    widths = phone_widths.BOLD if bold else phone_widths.REGULAR
+    width = widths.get(char)
+    return phone_widths.fallback_width(char) if width is None else width
 
-    def widened(bold: re.Match[str]) -> str:
-        nonlocal extra, added
-        extra += len(bold[1]) * (BOLD_WIDTH - 1)
-        more = int(extra + 1e-9) - added
-        added += more
-        return bold[1] + "\u2007" * more  # joined to the bold word: it moves to a new line with it
 
-    return BOLD.sub(widened, line).replace("**", "")
+def _words(line: str) -> list[tuple[float, float]]:
+    """The words of a line of message text as a phone draws them (Markdown marks unseen, bold
+    parts in bold), each as the width of the spaces before it and its own width, in px."""
+    parts, at = [], 0
+    for bold in BOLD.finditer(line):
+        parts += [(line[at:bold.start()], False), (bold[1], True)]
+        at = bold.end()
+    parts.append((line[at:], False))
+    words: list[tuple[float, float]] = []
+    space = word = 0.0
+    for part, is_bold in parts:
+        for char in ESCAPED.sub(r"\1", part):
+            if char != " ":
+                word += _char_width(char, is_bold)
+                continue
+            if word:
+                words.append((space, word))
+                space = word = 0.0
+            space += _char_width(char, is_bold)
+    if word or not words:
+        words.append((space, word))  # spaces after the last word hang past the line's end
+    return words
+
+
+def phone_width(line: str) -> float:
+    """How wide a phone draws one line of message text, in px (Markdown marks unseen, bold text
+    in bold, each character as wide as `bot.phone_widths` measured it)."""
+    return sum(space + word for space, word in _words(line))
 
 
 @lru_cache(maxsize=4096)
 def phone_lines(text: str) -> int:
     """About how many lines `text` takes on a 390 px phone: mentions shown as names, Markdown
-    marks unseen, bold text as wide as it shows (`BOLD_WIDTH`), each line wrapped at
-    `PHONE_LINE` characters. (Kept for texts asked again: a move's messages ask it of the same
-    lines for the board, each DM and each name shortened.)"""
+    marks unseen, each line wrapped word by word where its next word would go past `PHONE_LINE`
+    px (`phone_width`), as a phone wraps it; a word wider than a line broken anywhere. (Kept for
+    texts asked again: a move's messages ask it of the same lines for the board, each DM and each
+    name shortened.)"""
     total = 0
     for line in text.splitlines():
-        shown = _as_wide(MENTION.sub("@Mentioned", line).replace("`", ""))
-        # A line that fits is one line (what wrapping it says too); only tabs would grow it.
-        total += 1 if len(shown) <= PHONE_LINE and "\t" not in shown else len(textwrap.wrap(shown, PHONE_LINE)) or 1
+        shown = MENTION.sub("**@Mentioned**", line).replace("`", "").replace("\t", "    ")
+        lines, used = 1, -1.0
+        for space, word in _words(shown):
+            if used < 0:  # the line's start: its indent is kept
+                used = space + word
+            elif used + space + word <= PHONE_LINE:
+                used += space + word
+            else:  # the spaces before a word that goes on the next line are not shown
+                lines, used = lines + 1, word
+            while used > PHONE_LINE:  # a word wider than a line: broken anywhere
+                lines, used = lines + 1, used - PHONE_LINE
+        total += lines
     return total
 
 

@@ -205,8 +205,8 @@ def test_the_turn_recap_names_only_whom_it_calls_and_every_line_says_something()
 
 
 @pytest.mark.parametrize("lang,picked,failed", [
-    ("en", "› **Carol** picks the Green castle.", "› **Bob** fails, **Alice** keeps it."),
-    ("de", "› **Carol** wählt die Grüne Burg.", "› **Bob** scheitert, **Alice** behält sie.")])
+    ("en", "› **Carol** picks the Green castle.", "› **Kunibert** fails, **Alice** keeps it."),
+    ("de", "› **Carol** wählt die Grüne Burg.", "› **Kunibert** scheitert, **Alice** behält sie.")])
 def test_a_knatsch_move_in_the_recap_says_what_it_did_in_one_line(lang, picked, failed):
     """A pick and its first roll: the pick (the roll's dice were that turn's, and a rolled result
     with it takes two lines); a roll that failed: what failing did. A roll alone: its result."""
@@ -216,7 +216,7 @@ def test_a_knatsch_move_in_the_recap_says_what_it_did_in_one_line(lang, picked, 
     from games.knatsch.cards import CARDS, card_label
     from games.knatsch.dice import dice_text, evaluate, result_msg
 
-    names = ["Alice", "Bob", "Carol"]
+    names = ["Alice", "Kunibert", "Carol"]  # the failed roll and what failing did: too long for one line
     table = SimpleNamespace(lang=lang, names=names)
     green = next(card for card in CARDS.values() if card.arms == "green")
 
@@ -233,4 +233,4 @@ def test_a_knatsch_move_in_the_recap_says_what_it_did_in_one_line(lang, picked, 
     assert text.splitlines()[1:] == [picked, failed]
     assert all(phone_lines(line) == 1 for line in text.splitlines())
     alone = turn_recap_text([(5, 1, [roll(1, [5, 5, 6, 6, 6, 6])])], table, [0]).splitlines()[1]
-    assert alone == {"en": "› **Bob** rolls two 5s.", "de": "› **Bob** würfelt zwei 5er."}[lang]
+    assert alone == {"en": "› **Kunibert** rolls two 5s.", "de": "› **Kunibert** würfelt zwei 5er."}[lang]

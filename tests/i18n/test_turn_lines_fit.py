@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.presenter import NAME_LEAST, PHONE_LINE, named_on_a_line, phone_lines, status_in_message
+from bot.presenter import NAME_LEAST, PHONE_LINE, named_on_a_line, phone_lines, phone_width, status_in_message
 from bot.turns import ACCOUNT_MARK
 from games.knatsch import GAME as KNATSCH
 from games.raubritter import GAME as RAUBRITTER
@@ -148,8 +148,8 @@ def test_the_kings_roll_and_the_tournaments_first_say_their_status_in_one_line(l
 
 USUAL_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 USUAL_LINE = 40
-"""Characters of words a 390 px phone shows on a line for sure: German lines of 42 were seen to
-wrap (`bot.presenter.PHONE_LINE`, 44, holds for lines of digits)."""
+"""Characters of words a 390 px phone shows on a line for sure: German lines of 40-42 were seen to
+wrap (`bot.presenter.phone_width` measures them: 304-315 px where 302 fit)."""
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -322,7 +322,7 @@ def test_a_roll_for_any_card_says_in_one_line_who_rolls_for_what_while_the_board
             for names in [USUAL_NAMES, *LONG_NAMES]:
                 line = status_in_message(status, table(names, 2), lang)
                 assert phone_lines(line) == 1 and "(" not in line and "{" not in line, line
-                assert names is not USUAL_NAMES or len(shown(line)) <= PHONE_LINE - 2, line
+                assert names is not USUAL_NAMES or phone_width(line) <= PHONE_LINE - phone_width("xx"), line
             said = shown(status_in_message(status, table(USUAL_NAMES, 2), lang))
             assert said.rstrip(".").split(" ", 2)[-1] in full and len(said) < len(full), (said, full)
     tournament = msg("knatsch.status.tournament", player=SeatRef(0), leader=SeatRef(1), result=to_beat,
@@ -359,8 +359,8 @@ def test_the_only_move_note_costs_a_roll_line_no_line_of_a_phone(lang):
             assert said in (f"{line} {note}", f"{line} ⚡", line), said
     wrapping = named_on_a_line(roll_line([5, 1, 1, 1, 5, 6], []), table(["Carol"], 1), "de", ACCOUNT_MARK)
     assert noted(wrapping, t("de", "bot.days.forced_move")) == f"{wrapping} ⚡"
-    full = "x" * (PHONE_LINE - len(ACCOUNT_MARK))
-    assert noted(full, note) == full
+    full = filling(ACCOUNT_MARK)
+    assert phone_lines(ACCOUNT_MARK + full + "x") > 1 and noted(full, note) == full
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -482,15 +482,25 @@ def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, nam
 
 
 def test_bold_names_count_wider_than_regular_words():
-    """A phone shows bold text about `BOLD_WIDTH` times as wide: a line of `PHONE_LINE` characters
-    fits when its long name is regular and wraps when it is bold; a short bold name adds less
-    than a character."""
-    from bot.presenter import BOLD_WIDTH
+    """A phone draws bold text wider (Discord's font at weight 700): a line that just fits when
+    its long name is regular wraps when the name is bold; a short bold name adds less than a
+    letter."""
+    from bot.presenter import phone_width
 
-    name, rest = "Kunigunde von Hohenzollern", "x" * (PHONE_LINE - 27)
-    assert 1 < BOLD_WIDTH < 1.1 and len(f"{name} {rest}") == PHONE_LINE
+    name = "Kunigunde von Hohenzollern"
+    rest = filling(f"{name} ")
     assert phone_lines(f"{name} {rest}") == 1 and phone_lines(f"**{name}** {rest}") == 2
-    assert phone_lines(f"**Bo** {'x' * (PHONE_LINE - 3)}") == 1
+    assert phone_width(f"**{name}**") > phone_width(name) * 1.05
+    short = filling("Bo ")
+    assert phone_lines(f"**Bo** {short}") == 1 and phone_width(f"**Bo** {short}") - phone_width(f"Bo {short}") < 1
+
+
+def filling(before: str, letter: str = "x") -> str:
+    """The most `letter`s that fit a phone's line after `before`."""
+    from bot.presenter import phone_width
+
+    room = PHONE_LINE - (phone_width(before + letter) - phone_width(letter))  # a space at the end hangs
+    return letter * int(room // phone_width(letter))
 
 
 SHORTENED_EVENTS = {
@@ -535,16 +545,17 @@ def test_the_account_lines_with_a_short_form_are_one_line_in_whole_games(lang, n
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_an_account_line_that_fits_keeps_its_full_words(lang):
-    """The short form is for lines that would wrap: Carol's collecting is said in its gist, Bo's
+    """The short form is for lines that would wrap: Kunibert's collecting is said in its gist, Bo's
     finding nothing in full where it fits."""
     from bot.presenter import account_line
     from games.core import SeatRef, msg
 
-    text = msg("gluecksritter.event.collect", player=SeatRef(0), silver=1, gold=0, field=6)
-    full = translate(text, lang, ["Carol"])
-    assert phone_lines(ACCOUNT_MARK + "**Carol**" + full.removeprefix("Carol")) > 1
-    short = shown(account_line(text, table(["Carol"], 1), lang, ACCOUNT_MARK))
-    assert short == {"en": "Carol: 1 silver, 0 gold from field 6.", "de": "Carol: 1 Silber, 0 Gold von Feld 6."}[lang]
+    text = msg("gluecksritter.event.collect", player=SeatRef(0), silver=10, gold=10, field=6)
+    full = translate(text, lang, ["Kunibert"])
+    assert phone_lines(ACCOUNT_MARK + "**Kunibert**" + full.removeprefix("Kunibert")) > 1
+    short = shown(account_line(text, table(["Kunibert"], 1), lang, ACCOUNT_MARK))
+    assert short == {"en": "Kunibert: 10 silver, 10 gold from field 6.",
+                     "de": "Kunibert: 10 Silber, 10 Gold von Feld 6."}[lang]
     nothing = msg("gluecksritter.event.collect_nothing", player=SeatRef(0), field=5)
     assert shown(account_line(nothing, table(["Bo"], 1), lang, ACCOUNT_MARK)) == translate(nothing, lang, ["Bo"])
 
