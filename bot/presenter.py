@@ -126,11 +126,11 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return cut.rstrip(" ,;:·—-") + "…"
 
 
-PHONE_TEXT = 302.0
+PHONE_TEXT = 302.5
 """Width in px of a message's text on one line of a 390 px phone, in Discord's font as
-`phone_width` measures it: lines measured 302.4 px were seen to fit, 303.9 px to wrap (both
-regular and bold). A line meant to fit should keep to about 300 px: a browser draws some pairs of
-letters a little closer or wider than their widths alone say."""
+`phone_width` measures it: lines measured up to 302.4 px were seen to fit, from 302.9 px (bold)
+and 303.9 px (regular) to wrap. A line meant to fit should keep to about 300 px: a browser draws
+some pairs of letters a little closer or wider than their widths alone say."""
 PHONE_LINE = 356.0
 """Width in px at which `phone_lines` wraps a line, for now wider than a phone's (`PHONE_TEXT`):
 the widest lines of today's catalogues that the turn message says on one line need it (Knatsch's

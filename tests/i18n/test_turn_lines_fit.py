@@ -593,3 +593,18 @@ def test_a_german_recap_line_of_a_bought_document_is_short_of_the_width_that_wra
     line = shown(said_on_a_line([bought.to_json()], table(USUAL_NAMES, 3), "de"))
     assert line == "Carol kauft eine Urkunde (4 Dukaten)." and len(MARK + line) < 41
     assert translate(bought, "de", USUAL_NAMES) == "Carol zahlt 4 Dukaten für eine Urkunde."
+
+
+def test_the_measure_agrees_with_what_a_phone_was_seen_to_wrap():
+    """Lines photographed on a 390 px phone (Discord's font, 16 px): these fit, these wrapped; the
+    German lines of 40-42 characters that wrapped measure wider than the phone's text."""
+    from bot.presenter import PHONE_TEXT
+
+    fitted = ["Carol setzt einen Wegelagerer auf .ttt.....", "**Carol setzt einen Wegelagerer auf iiit.**",
+              "🕑 10 Züge seit deinem letzten, **Dave**:"]
+    wrapped = ["Carol setzt einen Wegelagerer auf tttt.....", "**Carol setzt einen Wegelagerer auf i.tt.**",
+               "• **Carol** setzt einen Wegelagerer auf N15.", "**Alice** (blau) darf Plättchen 2 von 3 legen.",
+               "Secret choice: **Alice**, **Bob**, **Dave** and **Carol**."]
+    assert all(phone_width(line) <= PHONE_TEXT for line in fitted), [phone_width(line) for line in fitted]
+    assert all(phone_width(line) > PHONE_TEXT for line in wrapped), [phone_width(line) for line in wrapped]
+    assert 280 < phone_width(fitted[-1]) < 290  # seen 284 px wide
