@@ -127,8 +127,10 @@ class PrivateDeliveries:
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
             if not payload.moves and not row.lines and row.buttons:
-                # Its decision is over and it has nothing new to say.
-                result = await self.edit(message, content=row.done_text or payload.done, view=None)
+                # Its decision is over and it has nothing new to say. A table in its picture would
+                # go stale there: the seat's own things alone take its place, where its game draws them.
+                fields = {"attachments": [payload.file]} if payload.alone else {}
+                result = await self.edit(message, content=row.done_text or payload.done, view=None, **fields)
                 after = None
             else:
                 fields: dict[str, Any] = {"content": payload.content}
