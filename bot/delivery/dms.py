@@ -129,8 +129,8 @@ class PrivateDeliveries:
             if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say. A table in its picture would
                 # go stale there: the seat's own things alone take its place, where its game draws them.
-                fields = {"attachments": [payload.file]} if payload.alone else {}
-                result = await self.edit(message, content=row.done_text or payload.done, view=None, **fields)
+                alone = {"attachments": [payload.file]} if payload.alone else {}
+                result = await self.edit(message, content=row.done_text or payload.done, view=None, **alone)
                 after = None
             else:
                 fields: dict[str, Any] = {"content": payload.content}

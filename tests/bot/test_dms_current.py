@@ -29,8 +29,8 @@ NAMES = ("alice", "bob", "carol", "dave", "erin")
 
 @pytest.fixture
 def make_bot(database_path, renderer):
-    return bot_factory(database_path, games={name: REGISTRY[name] for name in ("gluecksritter", "macrobber", "raubritter")},
-                       seed=5, render=renderer)
+    names = ("gluecksritter", "macrobber", "raubritter")
+    return bot_factory(database_path, games={name: REGISTRY[name] for name in names}, seed=5, render=renderer)
 
 
 @pytest.mark.parametrize("name, players, moves", [("gluecksritter", 5, 30), ("macrobber", 4, 45),

@@ -9,7 +9,7 @@ from PIL import Image
 from games.core import Action
 from games.raubritter import GAME
 from renderers import render_png
-from renderers.common import PHONE_SIZE, recording_texts
+from renderers.common import PHONE_SIZE
 from renderers.raubritter import hand_alone, render
 
 NAMES = ["Alice", "Bartholomew the Unready of Somewhere Far", "Chloe", "Dmitri"]
