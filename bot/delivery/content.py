@@ -55,7 +55,7 @@ class PrivatePayload:
     picture_kept: bool = False  # the picture is the one the DM shows already: `file` is None, nothing drawn
     buttons: int = 0  # its components, the version left out (`buttons_key`)
     toggles: bool = False  # it offers toggles (items chosen by taps that live only in the message)
-    alone: bool = False  # `file` shows the seat's own things alone, none of the table (`hand_alone`)
+    alone: bool = False  # its picture (if any) shows none of the table: the seat's own things alone, or nothing
 
 
 def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: Sequence[str]) -> int | None:
@@ -292,5 +292,5 @@ class Content:
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
         return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture,
                               picture_kept=kept, buttons=buttons_key(components), toggles=bool(toggles),
-                              alone=file is not None and hand_alone(view))
+                              alone=picture is None or hand_alone(view))
 

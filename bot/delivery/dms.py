@@ -128,8 +128,10 @@ class PrivateDeliveries:
             message = self._open_dm(row)
             if not payload.moves and not row.lines and row.buttons:
                 # Its decision is over and it has nothing new to say. A table in its picture would
-                # go stale there: the seat's own things alone take its place, where its game draws them.
-                alone = {"attachments": [payload.file]} if payload.alone else {}
+                # go stale there: the seat's own things alone take its place (or no picture, with
+                # nothing of its own to show), where its game draws them so.
+                alone = {"attachments": [payload.file] if payload.file is not None else []} \
+                    if payload.alone and not payload.picture_kept else {}
                 result = await self.edit(message, content=row.done_text or payload.done, view=None, **alone)
                 after = None
             else:
