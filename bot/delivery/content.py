@@ -57,6 +57,14 @@ class PrivatePayload:
     toggles: bool = False  # it offers toggles (items chosen by taps that live only in the message)
     alone: bool = False  # its picture (if any) shows none of the table: the seat's own things alone, or nothing
 
+    def closed(self) -> dict[str, Any]:
+        """What the edit of a DM whose decision is over changes besides its words: a table in its
+        picture would go stale there, so the seat's own things alone take its place (or no
+        picture, with nothing of its own to show), where its game draws them so."""
+        if not self.alone or self.picture_kept:
+            return {}
+        return {"attachments": [self.file] if self.file is not None else []}
+
 
 def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: Sequence[str]) -> int | None:
     """What a seat's DM picture shows: the seat's view (its own part and the table around it, in

@@ -127,12 +127,8 @@ class PrivateDeliveries:
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
             if not payload.moves and not row.lines and row.buttons:
-                # Its decision is over and it has nothing new to say. A table in its picture would
-                # go stale there: the seat's own things alone take its place (or no picture, with
-                # nothing of its own to show), where its game draws them so.
-                alone = {"attachments": [payload.file] if payload.file is not None else []} \
-                    if payload.alone and not payload.picture_kept else {}
-                result = await self.edit(message, content=row.done_text or payload.done, view=None, **alone)
+                # Its decision is over and it has nothing new to say (nor a table that would go stale).
+                result = await self.edit(message, content=row.done_text or payload.done, view=None, **payload.closed())
                 after = None
             else:
                 fields: dict[str, Any] = {"content": payload.content}
