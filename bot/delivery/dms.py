@@ -44,6 +44,18 @@ class Shown:
     version: int
 
 
+def closing_only(row: DmRow) -> bool:
+    """Whether the seat's owed DM is its open DM's done text alone, should its view offer no
+    move (`deliver`: its decision is over and it has nothing new to say): no picture goes out."""
+    return row.message_id is not None and not row.fresh and not row.lines and row.buttons
+
+
+def sends_picture(game: Game, state: Any, table: GameRow, row: DmRow) -> bool:
+    """Whether the seat's owed DM may carry a picture (not its done text alone): a pass draws
+    pictures only for those."""
+    return not closing_only(row) or (table.status == "active" and bool(game.legal_actions(state, row.seat)))
+
+
 class PrivateDeliveries:
     def __init__(self, client: discord.Client, storage: Storage, content: Content,
                  request: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
@@ -123,10 +135,11 @@ class PrivateDeliveries:
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
-                                                     shown=shown.picture if shown is not None else None, lang=lang)
+                                                     shown=shown.picture if shown is not None else None, lang=lang,
+                                                     with_picture=not closing_only(row))
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
-            if not payload.moves and not row.lines and row.buttons:
+            if not payload.moves and closing_only(row):
                 # Its decision is over and it has nothing new to say.
                 result = await self.edit(message, content=row.done_text or payload.done, view=None)
                 after = None
@@ -172,7 +185,7 @@ class PrivateDeliveries:
             dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
-        if payload.picture_kept:  # a new DM draws its picture anew
+        if payload.picture_kept or payload.picture_left:  # a new DM draws its picture anew
             payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
             kwargs = {key: value for key, value in kwargs.items() if key != "file"}
             if payload.file is not None:
