@@ -60,6 +60,7 @@ from bot.delivery.storage import (
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
+from bot.storage.database import Write
 from bot.store import Storage
 from bot.tasks import cancel_all, start_or_again
 from bot.timing import Durations
@@ -378,8 +379,16 @@ class Deliveries:
             await self._answer_movers(game_id, failure, table, board_read=board_read)
             if failure is not None:
                 waits.append(failure.after)
-        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
-                                                               left) for seat in due)):
+        # What the DMs' deliveries store, in one hand-over once they are all done: each only after
+        # Discord confirmed it (a crash before leaves them owed: sent once more, edits as before).
+        stored: list[Write] = []
+        try:
+            failures = await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
+                                                               left, stored) for seat in due))
+        finally:
+            if stored:
+                await self.storage.apply(stored)
+        for failure in failures:
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
         if not waits and game_id in self._late:
