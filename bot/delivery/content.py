@@ -238,13 +238,11 @@ class Content:
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,
                               shown: int | None = None, lang: str | None = None,
                               with_picture: bool = True) -> PrivatePayload:
-        """A seat's private view for a DM or 'My hand', in its player's language (that of their
-        last interaction with the bot; the table's until then). `lines`: engine texts to add;
-        `drawn`: DM images of this state already drawn (`images_of`); `shown`: the `picture_key`
-        of the picture the DM shows now, if known: when it is still the one to show, none is drawn
-        (`picture_kept`); `lang`: the player's language, if read already; `with_picture`: False when
-        the caller sends the words alone if the view offers no move (an open DM whose decision is
-        over gets its done text alone): then no picture is drawn (`picture_left`)."""
+        """A seat's private view for a DM or 'My hand', in its player's language (that of their last
+        interaction with the bot; the table's until then). `lines`: engine texts to add; `drawn`: DM images
+        of this state already drawn (`images_of`); `shown`: the `picture_key` the DM shows now, if known:
+        none is drawn while it stays (`picture_kept`); `lang`: the player's language, if read already;
+        `with_picture` False: a view offering no move goes out as words alone (a DM's done text), undrawn."""
         lang = lang or await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.client.get_guild(table.guild_id)
@@ -294,7 +292,6 @@ class Content:
             if file is None:
                 picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture,
-                              picture_kept=kept, picture_left=left, buttons=buttons_key(components),
-                              toggles=bool(toggles))
+        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture, picture_kept=kept,
+                              picture_left=left, buttons=buttons_key(components), toggles=bool(toggles))
 

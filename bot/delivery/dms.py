@@ -120,10 +120,9 @@ class PrivateDeliveries:
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
                       lang: str | None = None, left: frozenset[int] | None = None,
                       stored: list[Write] | None = None) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
-        player's language, if read already; `left`: the seats whose players resigned, if read
-        already; `stored`: where to put what the DM's delivery stores (what Discord confirmed),
-        for the caller to store with the other DMs of its pass in one hand-over, else stored at once."""
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's
+        language, `left`: the seats whose players resigned, if read already; `stored`: collects what it
+        stores (once Discord confirmed it) for the caller to store with its pass's other DMs at once."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
