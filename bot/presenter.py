@@ -95,6 +95,19 @@ def status_in_message(status, table: GameRow, lang: str = "en") -> str:
     return named_on_a_line(status, table, lang)
 
 
+def account_line(text, table: GameRow, lang: str = "en", before: str = "") -> str:
+    """An engine text (a Msg or its JSON) as a turn message's account says it, after `before`
+    (its bullet): on one line (`named_on_a_line`), and where it takes more than one line of a
+    phone even so, in its `STATUS_IN_MESSAGE` form (`<id>.line`) where the catalogue has one: its
+    gist ("**Alice**: 1 silver, 2 gold from field 6."; `/game log` and the board keep the rest)."""
+    message = Msg.from_json(text) if isinstance(text, dict) else text
+    line = named_on_a_line(message, table, lang, before)
+    if phone_lines(before + line) > 1 and isinstance(message, Msg) \
+            and has_message(f"{message.id}.{STATUS_IN_MESSAGE}", lang):
+        return named_on_a_line(Msg(f"{message.id}.{STATUS_IN_MESSAGE}", message.params), table, lang, before)
+    return line
+
+
 def mention(user_id: int) -> str:
     if is_computer_user(user_id):  # bot.days: a computer seat (negative ids) is nobody to ping
         return "🤖"
@@ -120,14 +133,38 @@ PHONE_TEXT_LINES = 8
 first half of an 844 px phone screen."""
 
 
+BOLD_WIDTH = 1.06
+"""How much wider a phone shows bold text (**…**) than regular: Discord's font (Noto Sans as its
+clients fall back to it) at weight 700 against 400, measured over names: 1.03 ("Bob") to 1.09
+("Alice"), "Alice, Bob, Dave and Carol" 1.053."""
+BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def _as_wide(line: str) -> str:
+    """`line` without its Markdown marks, each bold part followed by as many characters as its
+    extra width (`BOLD_WIDTH`) comes to, carried over the line, so that wrapping by characters
+    counts it: "Secret choice: **Alice**, **Bob**, **Dave** and **Carol**." is 43 characters wide."""
+    extra, added = 0.0, 0
+
+    def widened(bold: re.Match[str]) -> str:
+        nonlocal extra, added
+        extra += len(bold[1]) * (BOLD_WIDTH - 1)
+        more = int(extra + 1e-9) - added
+        added += more
+        return bold[1] + "\u2007" * more  # joined to the bold word: it moves to a new line with it
+
+    return BOLD.sub(widened, line).replace("**", "")
+
+
 @lru_cache(maxsize=4096)
 def phone_lines(text: str) -> int:
     """About how many lines `text` takes on a 390 px phone: mentions shown as names, Markdown
-    marks unseen, each line wrapped at `PHONE_LINE` characters. (Kept for texts asked again: a
-    move's messages ask it of the same lines for the board, each DM and each name shortened.)"""
+    marks unseen, bold text as wide as it shows (`BOLD_WIDTH`), each line wrapped at
+    `PHONE_LINE` characters. (Kept for texts asked again: a move's messages ask it of the same
+    lines for the board, each DM and each name shortened.)"""
     total = 0
     for line in text.splitlines():
-        shown = MENTION.sub("@Mentioned", line).replace("**", "").replace("`", "")
+        shown = _as_wide(MENTION.sub("@Mentioned", line).replace("`", ""))
         # A line that fits is one line (what wrapping it says too); only tabs would grow it.
         total += 1 if len(shown) <= PHONE_LINE and "\t" not in shown else len(textwrap.wrap(shown, PHONE_LINE)) or 1
     return total

@@ -145,8 +145,8 @@ def public_lines(move: Move) -> list[str | dict[str, Any]]:
     table, game = move.table, move.game
     lang = table_language(table)
     lines: list[str | dict[str, Any]] = [
-        step(presenter.named_on_a_line(event.text, table, lang, ACCOUNT_MARK)) if event.kind == PROVISIONAL
-        else presenter.named_on_a_line(event.text, table, lang, ACCOUNT_MARK)
+        step(presenter.account_line(event.text, table, lang, ACCOUNT_MARK)) if event.kind == PROVISIONAL
+        else presenter.account_line(event.text, table, lang, ACCOUNT_MARK)
         for event in move.events if event.seat is None]
     if not lines:
         lines = [presenter.made_a_move(table, move.seat, lang, game, move.before, move.after, move.action)]

@@ -78,11 +78,12 @@ def said(texts: Sequence[Any], table: GameRow, lang: str, limit: int = LINE_LIMI
 
 
 def _gist(text: Any) -> tuple[Any, bool]:
-    """An engine text in its `ASIDE_FORM` or `RECAP_FORM` where its catalogue has one, and
-    whether it is an aside."""
+    """An engine text in its `ASIDE_FORM` or `RECAP_FORM` where its catalogue has one, else in
+    the short form a turn message's account says it in (`presenter.account_line`), and whether
+    it is an aside."""
     message = Msg.from_json(text) if isinstance(text, dict) else text
     if isinstance(message, Msg):
-        for form in (ASIDE_FORM, RECAP_FORM):
+        for form in (ASIDE_FORM, RECAP_FORM, presenter.STATUS_IN_MESSAGE):
             if i18n.has_message(f"{message.id}.{form}"):
                 return Msg(f"{message.id}.{form}", message.params), form == ASIDE_FORM
     return message, False
@@ -91,8 +92,8 @@ def _gist(text: Any) -> tuple[Any, bool]:
 def said_on_a_line(texts: Sequence[Any], table: GameRow, lang: str) -> str:
     """One move's words for the turn recap: on one line of a phone after `MARK` where they fit
     one, long names shortened as the turn message shortens them: all its texts in their gists
-    (`_gist`), or else without the asides; else in full without the asides (`said`, at most
-    `TURN_LINE_LIMIT` characters), never cut short of what the move did."""
+    (`_gist`), or else without the asides; else without the asides in their gists on more lines
+    (`said`, at most `TURN_LINE_LIMIT` characters)."""
     gists = [_gist(text) for text in texts]
     essential = [gist for gist, aside in gists if not aside]
     for words in ([gist for gist, _ in gists], essential):
@@ -105,7 +106,7 @@ def said_on_a_line(texts: Sequence[Any], table: GameRow, lang: str) -> str:
         line = presenter.names_on_a_line(say, table, MARK)
         if presenter.phone_lines(MARK + line) <= 1:
             return line
-    return said([text for text, (_, aside) in zip(texts, gists) if not aside] or texts, table, lang, TURN_LINE_LIMIT)
+    return said(essential or texts, table, lang, TURN_LINE_LIMIT)
 
 
 def recap_lines(moves: Sequence[tuple[int, int, list]], table: GameRow, lang: str, limit: int,

@@ -174,7 +174,9 @@ class RaubRitter:
             self._lay(new, seat, action.args[0], new.geometry.square_named(action.args[1]), events)
         elif action.verb == "knights":
             self._knights(new, seat, action.args[0], [int(n) for n in action.args[1].split(",")], events)
-        else:  # "end"
+        else:  # "end": said, so that the move's own line is not only whose turn follows
+            events.append(Event(msg("raubritter.event.ends", player=SeatRef(seat), count=new.lays_this_turn),
+                                kind="ends"))
             self._end_turn(new, events)
         for event in events:
             if event.seat is None:

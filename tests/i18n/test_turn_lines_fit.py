@@ -433,10 +433,11 @@ def test_every_knatsch_recap_line_of_whole_games_is_one_line(lang):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
     """Knights spread from a castle: where they went, without each square they stand on (the
-    board shows them); the start: who begins, without who chose last."""
+    board shows them); the start: who begins, without who chose last; a turn ended by choice:
+    who ended it after how many tiles, never only whose turn follows."""
     from bot.league.recap import MARK, said_on_a_line
 
-    wrapped, spread = set(), 0
+    wrapped, spread, ended, only_whose_turn = set(), 0, 0, []
     for seats in (2, 3, 4):
         for names in [USUAL_NAMES, *LONG_NAMES]:
             for state, events in played(RAUBRITTER, seats, seats + 5):
@@ -446,8 +447,12 @@ def test_every_raub_ritter_recap_line_of_whole_games_is_one_line(lang):
                 if phone_lines(MARK + line) != 1:
                     wrapped.add(shown(line))
                 spread += any(event.text.id == "raubritter.event.knights_move" for event in events)
+                if [event.text.id for event in events] == ["raubritter.event.turn"]:
+                    only_whose_turn.append(shown(line))
+                ended += any(event.text.id == "raubritter.event.ends" for event in events) and any(
+                    words in shown(line) for words in ("ends the turn after", "hört nach"))
     assert not wrapped, sorted(wrapped)[:5]
-    assert spread > 20, spread
+    assert spread > 20 and ended > 5 and not only_whose_turn, (spread, ended, only_whose_turn[:3])
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -474,3 +479,106 @@ def test_the_statuses_of_whole_games_take_one_line_of_the_turn_message(lang, nam
             state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
     assert not wrapped, sorted(wrapped)[:5]
     assert len(seen) >= 4, seen
+
+
+def test_bold_names_count_wider_than_regular_words():
+    """A phone shows bold text about `BOLD_WIDTH` times as wide: a line of `PHONE_LINE` characters
+    fits when its long name is regular and wraps when it is bold; a short bold name adds less
+    than a character."""
+    from bot.presenter import BOLD_WIDTH
+
+    name, rest = "Kunigunde von Hohenzollern", "x" * (PHONE_LINE - 27)
+    assert 1 < BOLD_WIDTH < 1.1 and len(f"{name} {rest}") == PHONE_LINE
+    assert phone_lines(f"{name} {rest}") == 1 and phone_lines(f"**{name}** {rest}") == 2
+    assert phone_lines(f"**Bo** {'x' * (PHONE_LINE - 3)}") == 1
+
+
+SHORTENED_EVENTS = {
+    "gluecksritter": {"collect", "round", "free_document", "collect_nothing", "ransom", "privilege_shut_out",
+                      "raid_money", "rob", "tax", "grant", "paid", "accepted", "haggle_die", "raid_castle",
+                      "change", "document", "alibi", "pardon"},
+    "carcassonne": {"robber_placed", "robber_moved", "robbed", "robber_along", "robber_end"}}
+"""The account lines of Die Glücksritter and Carcassonne that took two lines of a phone in whole
+games (issue 36): each has a `.line` form, its gist, that the turn message says instead."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name,games", [("gluecksritter", ((5, 1), (5, 2), (3, 3))), ("carcassonne", ((3, 1), (3, 2)))])
+def test_the_account_lines_with_a_short_form_are_one_line_in_whole_games(lang, name, games):
+    """Die Glücksritter's round ("Round 10: 3 coins to field 5, 2 to 6.") and what players collect,
+    Carcassonne's robbers: one line as the turn message says them, with the longest names too (the
+    full text where it fits, else its gist); each gist with usual names within `USUAL_LINE`
+    characters. The full text stays for the log."""
+    from bot.presenter import account_line
+    from games import REGISTRY
+    from games.core import Msg
+
+    game, seen, wrapped, long_ones = REGISTRY[name], set(), set(), set()
+    for seats, seed in games:
+        for names in [USUAL_NAMES, *LONG_NAMES]:
+            for _, events in played(game, seats, seed):
+                for event in events:
+                    kind = event.text.id.removeprefix(f"{name}.event.")
+                    if kind not in SHORTENED_EVENTS[name]:
+                        continue
+                    seen.add(kind)
+                    line = account_line(event.text, table(names, seats), lang, ACCOUNT_MARK)
+                    if phone_lines(ACCOUNT_MARK + line) != 1:
+                        wrapped.add(shown(line))
+                    gist = translate(Msg(f"{event.text.id}.line", event.text.params), lang, names)
+                    if names is USUAL_NAMES and len(ACCOUNT_MARK + gist) > USUAL_LINE:
+                        long_ones.add(gist)
+                    assert "{" not in line and shown(line).split()[0] not in ("…", "")
+    assert not wrapped and not long_ones, (sorted(wrapped)[:5], sorted(long_ones)[:5])
+    assert len(seen) >= {"gluecksritter": 8, "carcassonne": 3}[name], seen
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_an_account_line_that_fits_keeps_its_full_words(lang):
+    """The short form is for lines that would wrap: Carol's collecting is said in its gist, Bo's
+    finding nothing in full where it fits."""
+    from bot.presenter import account_line
+    from games.core import SeatRef, msg
+
+    text = msg("gluecksritter.event.collect", player=SeatRef(0), silver=1, gold=0, field=6)
+    full = translate(text, lang, ["Carol"])
+    assert phone_lines(ACCOUNT_MARK + "**Carol**" + full.removeprefix("Carol")) > 1
+    short = shown(account_line(text, table(["Carol"], 1), lang, ACCOUNT_MARK))
+    assert short == {"en": "Carol: 1 silver, 0 gold from field 6.", "de": "Carol: 1 Silber, 0 Gold von Feld 6."}[lang]
+    nothing = msg("gluecksritter.event.collect_nothing", player=SeatRef(0), field=5)
+    assert shown(account_line(nothing, table(["Bo"], 1), lang, ACCOUNT_MARK)) == translate(nothing, lang, ["Bo"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_die_gluecksritter_recap_leaves_out_who_bought_nothing_and_the_revealed_cards(lang):
+    """Whole games of five: "Bob buys no wall." is a detail, left out where the move's line has no
+    room (it made a line of five such sentences cut in a name: "… Carol buys no wall. Erin…"); the
+    revealed action cards are on the board, the recap says that they were revealed."""
+    from bot.league.recap import MARK, said_on_a_line
+    from games.gluecksritter import GAME as GLUECKSRITTER
+
+    details = {f"gluecksritter.event.nothing.{number}" for number in (1, 2, 3)}
+    said, wrapped = 0, set()
+    for state, events in played(GLUECKSRITTER, 5, 1):
+        ids = [event.text.id for event in events]
+        own = set(ids) - details - {"gluecksritter.event.chosen", "gluecksritter.event.cards"}
+        if GLUECKSRITTER.outcome(state) is not None or own or set(ids) <= details:
+            continue  # moves that did more, and moves of nothing but details (said in full)
+        line = shown(said_on_a_line([event.text for event in events], table(USUAL_NAMES, 5), lang))
+        said += 1
+        if phone_lines(MARK + line) != 1 or line.endswith("…"):
+            wrapped.add(line)
+        assert "gluecksritter.event.cards" not in ids or " · " not in line, line
+    assert said > 30 and not wrapped, (said, sorted(wrapped)[:5])
+
+
+def test_a_german_recap_line_of_a_bought_document_is_short_of_the_width_that_wrapped():
+    """"› **Carol** zahlt 4 Dukaten für eine Urkunde." (41 characters) was seen to wrap on a phone:
+    the recap says the gist, the log keeps the full words."""
+    from bot.league.recap import MARK, said_on_a_line
+    from games.core import SeatRef, msg
+
+    bought = msg("gluecksritter.event.bought_document", player=SeatRef(2), price=4)
+    line = shown(said_on_a_line([bought.to_json()], table(USUAL_NAMES, 3), "de"))
+    assert line == "Carol kauft eine Urkunde (4 Dukaten)." and len(MARK + line) < 41
+    assert translate(bought, "de", USUAL_NAMES) == "Carol zahlt 4 Dukaten für eine Urkunde."
