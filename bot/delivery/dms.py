@@ -149,8 +149,8 @@ class PrivateDeliveries:
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
             if not payload.moves and closing_only(row):
-                # Its decision is over and it has nothing new to say.
-                result = await self.edit(message, content=row.done_text or payload.done, view=None)
+                # Its decision is over and it has nothing new to say (nor a table that would go stale).
+                result = await self.edit(message, content=row.done_text or payload.done, view=None, **payload.closed())
                 after = None
             else:
                 fields: dict[str, Any] = {"content": payload.content}
