@@ -43,7 +43,7 @@ def test_the_account_keeps_its_latest_lines_and_the_message_shows_them():
 def test_the_account_says_what_was_done_not_the_steps_taken_back():
     account = merge_account(["**Ann** drew a tile."], [step("**Ann** picks square 2,3.")])
     assert account_text(account) == ["• **Ann** drew a tile.", "• **Ann** picks square 2,3."]  # shown while newest
-    account = merge_account(account, [step("**Ann** goes back to pick another square.")])
+    account = merge_account(account, [step("**Ann** picks another square.")])
     account = merge_account(account, [step("**Ann** picks square 4,5.")])
     assert account_text(account)[-1] == "• **Ann** picks square 4,5." and len(account) == 2
     account = merge_account(account, ["**Ann** places the tile on square 4,5."])
