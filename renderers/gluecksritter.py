@@ -88,6 +88,8 @@ again after a card tapped) is that board with the seat's own strip under it."""
 
 
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
+    if hand_alone(view):
+        return _hand_alone_image(view, lang)
     key = board_key(view, names, lang)
     kept = None if texts_recorded() else BOARDS.get(key)
     if kept is not None and not common.VERIFY_KEPT_PARTS:
@@ -133,8 +135,24 @@ def _on_board(board: Image.Image, view: dict[str, Any], names: list[str], lang: 
 
 def private_layout(view: dict[str, Any], lang: str) -> int:
     """What the board above a seat's documents depends on of that seat's view: the room they
-    take (renderers.render_pngs draws the board once for seats alike in this)."""
-    return _bottom_room(view, lang)
+    take (renderers.render_pngs draws the board once for seats alike in this); -1 for a seat's
+    own things alone, with no board."""
+    return -1 if hand_alone(view) else _bottom_room(view, lang)
+
+
+def hand_alone(view: dict[str, Any]) -> bool:
+    """Whether a seat's image is its own things alone (its documents): it decides nothing now,
+    so its DM is not kept current with the table (bot.turns), and a board in it would go stale
+    (who is still choosing, the coins, the castles). The board is the channel's."""
+    return private_shown(view) and not (view.get("private") or {}).get("deciding", True)
+
+
+def _hand_alone_image(view: dict[str, Any], lang: str) -> Image.Image:
+    """The seat's documents alone, as they stand under the board on its image while it decides."""
+    rows = max(1, _document_rows(view, lang))
+    image = Image.new("RGB", (WIDTH, DOC_ROW * rows - 8 + 2 * MARGIN), BACKGROUND)
+    _private(ImageDraw.Draw(image), view, view["private"], lang, MARGIN)
+    return to_palette(image, _palette())
 
 
 def private_rows(view: dict[str, Any], names: list[str], lang: str, top: int) -> Image.Image:

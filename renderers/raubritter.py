@@ -107,6 +107,8 @@ FACE_DOWN = (150, 138, 120)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
+    if hand_alone(view):
+        return _hand_alone_image(view, lang)
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     drawn_names = seat_names(names, view["seats"])
@@ -140,11 +142,40 @@ def private_layout(view: View, lang: str) -> str:
     """What the image above the bottom band depends on of a view besides the table: a seat's own
     image (board and hand) is laid out apart from the table's (board, boxes, legend), so
     renderers.render_pngs draws the board once for all the seats' images and once for the table."""
+    if hand_alone(view):
+        return "alone"  # no board at all: nothing shared with the others
     return "hand" if _is_private(view) else "table"
 
 
 def _is_private(view: View) -> bool:
     return bool(view.get("private")) and view.get("viewer") is not None
+
+
+def private_shown(view: View) -> bool:
+    """Whether a seat's image draws anything the public board does not (its hand's faces):
+    without tiles in hand the seat's image is the public board, and a DM needs no image."""
+    return _is_private(view) and bool(view["private"].get("hand"))
+
+
+def hand_alone(view: View) -> bool:
+    """Whether a seat's image is its hand alone (with its knights and tiles left): it decides
+    nothing now, so its DM is not kept current with the table (bot.turns), and a board in it
+    would go stale (whose turn it is, the tiles laid since). The board is the channel's."""
+    return private_shown(view) and not view["private"].get("deciding", True)
+
+
+HAND_ALONE_PAD = 12
+"""Above and below the hand on an image of the hand alone."""
+
+
+def _hand_alone_image(view: View, lang: str) -> Image.Image:
+    """The seat's hand alone: its seat disc, its tiles large, its knights and tiles left right of
+    them, or on a line below them where the tiles leave no room."""
+    below = not _counts_beside(view, lang)
+    height = 2 * HAND_ALONE_PAD + HAND_TILE + (LINE if below else 0)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    _draw_hand(ImageDraw.Draw(image), view, lang, HAND_ALONE_PAD, counts_below=below)
+    return to_palette(image, _palette())
 
 
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
@@ -530,10 +561,29 @@ def _draw_band(draw: ImageDraw.ImageDraw, view: View, lang: str, top: int = 0) -
     _draw_hand(draw, view, lang, PRIVATE_TOP - top)
 
 
-def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None:
+def _hand_geometry(view: View, lang: str) -> tuple[int, int]:
+    """Where the hand's tiles start (after the seat disc and "Your hand:") and their size."""
+    lx = 12 + 2 * DISC + 12
+    tx = lx + 16 + _width(t(lang, "raubritter.board.your_hand"), TEXT)
+    count = len(view["private"]["hand"])
+    return tx, min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, count - 1)) // max(1, count))
+
+
+def _counts_beside(view: View, lang: str) -> bool:
+    """Whether the viewer's knights and tiles left fit right of its hand, in two lines."""
+    player = next((p for p in view["players"] if p["seat"] == view["viewer"]), None)
+    if player is None:
+        return True  # nothing to show
+    tx, size = _hand_geometry(view, lang)
+    end = tx + (size + 12) * len(view["private"]["hand"])
+    counts = _knights_and_tiles(player, lang).split(" · ")
+    return len(counts) == 2 and all(_width(part, TEXT) <= WIDTH - 12 - (end + 12) for part in counts)
+
+
+def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int, counts_below: bool = False) -> None:
     """The viewer's hand tiles, large, with the tile chosen to keep framed; before them the
     viewer's own seat disc, so a player sees whose hand this is; after them the viewer's knights
-    and tiles left (the table's image has everyone's)."""
+    and tiles left (the table's image has everyone's), or with `counts_below` on a line under them."""
     private = view["private"]
     seat = view["viewer"]
     colour = view["colours"][seat]
@@ -544,9 +594,8 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None
     label = t(lang, "raubritter.board.your_hand")
     lx = 12 + 2 * radius + 12
     draw.text((lx, mid), label, font=font(TEXT), fill=INK, anchor="lm")
-    tx = lx + 16 + _width(label, TEXT)
+    tx, size = _hand_geometry(view, lang)
     tiles = private["hand"]
-    size = min(HAND_TILE, (WIDTH - 8 - tx - 12 * max(0, len(tiles) - 1)) // max(1, len(tiles)))
     letters = _letters(lang)
     letter_key = tuple(sorted(letters.items()))
     for tile in tiles:
@@ -562,6 +611,10 @@ def _draw_hand(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> None
         tx += size + 12
     player = next((p for p in view["players"] if p["seat"] == seat), None)
     if player is None:
+        return
+    if counts_below:  # one line under the tiles, from their left edge
+        text = _fitted(_knights_and_tiles(player, lang), TEXT, WIDTH - 12 - lx)
+        draw.text((lx, y + HAND_TILE + LINE // 2 + 4), text, font=font(TEXT), fill=INK, anchor="lm")
         return
     counts = _knights_and_tiles(player, lang).split(" · ")
     room = WIDTH - 12 - (tx + 12)

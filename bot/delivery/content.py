@@ -53,8 +53,19 @@ class PrivatePayload:
     moves: bool = False  # it offers moves (not only standing orders' toggles)
     picture: int | None = None  # what its picture shows (`picture_key`: the seat's view); None: no picture
     picture_kept: bool = False  # the picture is the one the DM shows already: `file` is None, nothing drawn
+    picture_left: bool = False  # not drawn: the caller sends its words alone (`with_picture`); `file` is None
     buttons: int = 0  # its components, the version left out (`buttons_key`)
     toggles: bool = False  # it offers toggles (items chosen by taps that live only in the message)
+    alone: bool = False  # its picture (if any) shows none of the table: the seat's own things alone, or nothing
+
+    def closed(self) -> dict[str, Any]:
+        """What the edit of a DM whose decision is over changes besides its words: a table in its
+        picture would go stale there, so the seat's own things alone take its place (or no
+        picture, with nothing of its own to show), where its game draws them so (`private_payload`
+        draws them even for a DM's done text, which it otherwise leaves undrawn)."""
+        if not self.alone or self.picture_kept:
+            return {}
+        return {"attachments": [self.file] if self.file is not None else []}
 
 
 def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: Sequence[str]) -> int | None:
@@ -235,12 +246,13 @@ class Content:
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,
-                              shown: int | None = None, lang: str | None = None) -> PrivatePayload:
-        """A seat's private view for a DM or 'My hand', in its player's language (that of their
-        last interaction with the bot; the table's until then). `lines`: engine texts to add;
-        `drawn`: DM images of this state already drawn (`images_of`); `shown`: the `picture_key`
-        of the picture the DM shows now, if known: when it is still the one to show, none is drawn
-        (`picture_kept`); `lang`: the player's language, if read already."""
+                              shown: int | None = None, lang: str | None = None,
+                              with_picture: bool = True) -> PrivatePayload:
+        """A seat's private view for a DM or 'My hand', in its player's language (that of their last
+        interaction with the bot; the table's until then). `lines`: engine texts to add; `drawn`: DM images
+        of this state already drawn (`images_of`); `shown`: the `picture_key` the DM shows now, if known:
+        none is drawn while it stays (`picture_kept`); `lang`: the player's language, if read already;
+        `with_picture` False: a view offering no move goes out as words alone (a DM's done text), undrawn."""
         lang = lang or await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.client.get_guild(table.guild_id)
@@ -275,20 +287,21 @@ class Content:
         # An image only when it shows something private: the public board is in the channel.
         picture = picture_key(view, game.view(state, None), lang, table.names)
         kept = picture is not None and picture == shown
+        left = picture is not None and not kept and not with_picture and not choices and not hand_alone(view)
         file = None
-        if picture is not None and not kept:
+        if picture is not None and not kept and not left:
             # A picture of the seat's cards alone is described by them alone; one with the table
             # around them, by the table's status as the DM's words have it (while it is kept current).
-            described = "" if hand_alone(view) else status
             description = presenter.clip(" ".join(part for part in (
                 t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
                 presenter.named(secrets, table, lang) if secrets else "",
-                described) if part).replace("**", ""), presenter.ALT_TEXT_LIMIT)
+                "" if hand_alone(view) else status) if part).replace("**", ""), presenter.ALT_TEXT_LIMIT)
             file = await self.image(view, table.names, "hand.png", lang, description,
                                     drawn=(drawn or {}).get((seat, lang)))
             if file is None:
                 picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture,
-                              picture_kept=kept, buttons=buttons_key(components), toggles=bool(toggles))
+        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture, picture_kept=kept,
+                              picture_left=left, buttons=buttons_key(components), toggles=bool(toggles),
+                              alone=picture is None or hand_alone(view))
 

@@ -21,9 +21,16 @@ import discord
 from bot import presenter
 from bot.delivery.content import Content, Images, PrivatePayload
 from bot.delivery.requests import Failure, nonce_for
-from bot.delivery.storage import DmRow, notice_write
+from bot.delivery.storage import (
+    DmRow,
+    dm_delivered_write,
+    dm_finished_write,
+    dm_settled_write,
+    notice_write,
+)
 from bot.locale import table_language
 from bot.storage import GameRow
+from bot.storage.database import Write
 from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game
@@ -42,6 +49,18 @@ class Shown:
     picture: int | None
     buttons: int
     version: int
+
+
+def closing_only(row: DmRow) -> bool:
+    """Whether the seat's owed DM is its open DM's done text alone, should its view offer no
+    move (`deliver`: its decision is over and it has nothing new to say): no picture goes out."""
+    return row.message_id is not None and not row.fresh and not row.lines and row.buttons
+
+
+def sends_picture(game: Game, state: Any, table: GameRow, row: DmRow) -> bool:
+    """Whether the seat's owed DM may carry a picture (not its done text alone): a pass draws
+    pictures only for those."""
+    return not closing_only(row) or (table.status == "active" and bool(game.legal_actions(state, row.seat)))
 
 
 class PrivateDeliveries:
@@ -99,9 +118,11 @@ class PrivateDeliveries:
         return True
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
-                      lang: str | None = None, left: frozenset[int] | None = None) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its
-        player's language, if read already; `left`: the seats whose players resigned, if read already."""
+                      lang: str | None = None, left: frozenset[int] | None = None,
+                      stored: list[Write] | None = None) -> Failure | None:
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's
+        language, `left`: the seats whose players resigned, if read already; `stored`: collects what it
+        stores (once Discord confirmed it) for the caller to store with its pass's other DMs at once."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
@@ -113,22 +134,23 @@ class PrivateDeliveries:
             # (their open DM loses its buttons, standing orders' toggles too).
             if row.message_id is not None and not player.computer:
                 await self._finish(row, row.done_text)
-            await self.storage.delivery.dm_finished(table.id, seat, forget=not player.computer)
-            await self.storage.delivery.dm_settled(table.id, seat, version)
+            await self._store(stored, dm_finished_write(table.id, seat, forget=not player.computer),
+                              dm_settled_write(table.id, seat, version))
             return None
         if row.message_id is not None and row.user_id != player.user_id:
             # The seat changed hands: the old player's DM is never edited again.
             await self._finish(row, row.done_text)
-            await self.storage.delivery.dm_finished(table.id, seat, forget=True)
+            await self.storage.delivery.dm_finished(table.id, seat, forget=True)  # now: `_dm_failed` reads it
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
-                                                     shown=shown.picture if shown is not None else None, lang=lang)
+                                                     shown=shown.picture if shown is not None else None, lang=lang,
+                                                     with_picture=not closing_only(row))
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
-            if not payload.moves and not row.lines and row.buttons:
-                # Its decision is over and it has nothing new to say.
-                result = await self.edit(message, content=row.done_text or payload.done, view=None)
+            if not payload.moves and closing_only(row):
+                # Its decision is over and it has nothing new to say (nor a table that would go stale).
+                result = await self.edit(message, content=row.done_text or payload.done, view=None, **payload.closed())
                 after = None
             else:
                 fields: dict[str, Any] = {"content": payload.content}
@@ -146,18 +168,26 @@ class PrivateDeliveries:
             # (An edit that failed may still land: what the DM shows is not known then.)
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
             if not isinstance(result, Failure):
-                await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                                         channel_id=message.channel.id, message_id=message.id,
-                                                         buttons=payload.moves, done_text=payload.done)
+                await self._store(stored, dm_delivered_write(
+                    table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
+                    message_id=message.id, buttons=payload.moves, done_text=payload.done))
                 return None
             if result.kind != "gone":
                 return await self._dm_failed(table, seat, result)
         elif row.message_id is not None and row.buttons:
             await self._finish(row, row.done_text)  # a new decision: the old DM asks no more
-        return await self._send_new(table, game, state, row, version, payload, drawn, lang)
+        return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
+
+    async def _store(self, stored: list[Write] | None, *writes: Write) -> None:
+        """What a DM's delivery stores: into `stored` when the caller stores it (`deliver`), else now."""
+        if stored is not None:
+            stored.extend(writes)
+        else:
+            await self.storage.apply(writes)
 
     async def _send_new(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
-                        payload: PrivatePayload, drawn: Images, lang: str | None) -> Failure | None:
+                        payload: PrivatePayload, drawn: Images, lang: str | None,
+                        stored: list[Write] | None = None) -> Failure | None:
         """A new DM for the seat's owed `version` (there is no open one, or it could not be edited)."""
         seat = row.seat
         player = table.player_at(seat)
@@ -172,7 +202,7 @@ class PrivateDeliveries:
             dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
-        if payload.picture_kept:  # a new DM draws its picture anew
+        if payload.picture_kept or payload.picture_left:  # a new DM draws its picture anew
             payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
             kwargs = {key: value for key, value in kwargs.items() if key != "file"}
             if payload.file is not None:
@@ -182,9 +212,9 @@ class PrivateDeliveries:
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
-        await self.storage.delivery.dm_delivered(table.id, seat, version=version, user_id=player.user_id,
-                                                 channel_id=message.channel.id, message_id=message.id,
-                                                 buttons=payload.moves, done_text=payload.done)
+        await self._store(stored, dm_delivered_write(
+            table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
+            message_id=message.id, buttons=payload.moves, done_text=payload.done))
         if player.dm_ok is not True:
             await self.storage.games.set_dm_ok(table.id, player.user_id, True)
         return None

@@ -153,6 +153,32 @@ def lobby_write(game_id: int, message_id: int) -> Write:
             (game_id, json.dumps({"message_id": message_id}), _now()))
 
 
+def dm_delivered_write(game_id: int, seat: int, *, version: int | None, user_id: int, channel_id: int,
+                       message_id: int, buttons: bool, done_text: str | None) -> Write:
+    """The seat's DM `message_id` is open (with or without buttons); what was owed for `version`
+    is shown (None: only the message changed, nothing owed was paid). Stored only once Discord
+    confirmed the DM: until then it stays owed."""
+    return ("UPDATE seat_dms SET user_id = ?, channel_id = ?, message_id = ?, buttons = ?, done_text = ?, "
+            "closed_until = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
+            "lines = CASE WHEN owed = ? THEN '[]' ELSE lines END, "
+            "owed = CASE WHEN owed = ? THEN NULL ELSE owed END WHERE game_id = ? AND seat = ?",
+            (user_id, channel_id, message_id, int(buttons), done_text, version, version, version, game_id, seat))
+
+
+def dm_finished_write(game_id: int, seat: int, *, forget: bool) -> Write:
+    """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""
+    if forget:
+        return ("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
+                "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
+    return ("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+
+def dm_settled_write(game_id: int, seat: int, version: int) -> Write:
+    """Nothing to send for what was owed at `version` (the seat's player reads no DMs)."""
+    return ("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
+            "AND owed = ?", (game_id, seat, version))
+
+
 def dm_rows_read(game_id: int) -> Write:
     """The read of the game's DM rows (`DeliveryRepository.dm_rows`), to read with others at once."""
     return "SELECT * FROM seat_dms WHERE game_id = ?", (game_id,)
@@ -306,27 +332,17 @@ class DeliveryRepository:
 
     async def dm_delivered(self, game_id: int, seat: int, *, version: int | None, user_id: int, channel_id: int,
                            message_id: int, buttons: bool, done_text: str | None) -> None:
-        """The seat's DM `message_id` is open (with or without buttons); what was owed for
-        `version` is shown (None: only the message changed, nothing owed was paid)."""
-        await self.db.update(
-            "UPDATE seat_dms SET user_id = ?, channel_id = ?, message_id = ?, buttons = ?, done_text = ?, "
-            "closed_until = NULL, fresh = CASE WHEN owed = ? THEN 0 ELSE fresh END, "
-            "lines = CASE WHEN owed = ? THEN '[]' ELSE lines END, "
-            "owed = CASE WHEN owed = ? THEN NULL ELSE owed END WHERE game_id = ? AND seat = ?",
-            (user_id, channel_id, message_id, int(buttons), done_text, version, version, version, game_id, seat))
+        """`dm_delivered_write`, stored alone."""
+        await self.db.apply([dm_delivered_write(game_id, seat, version=version, user_id=user_id, channel_id=channel_id,
+                                                message_id=message_id, buttons=buttons, done_text=done_text)])
 
     async def dm_finished(self, game_id: int, seat: int, *, forget: bool) -> None:
-        """The seat's DM shows no buttons any more (`forget`: nothing more goes to it)."""
-        if forget:
-            await self.db.update("UPDATE seat_dms SET buttons = 0, message_id = NULL, user_id = NULL, "
-                                 "channel_id = NULL WHERE game_id = ? AND seat = ?", (game_id, seat))
-        else:
-            await self.db.update("UPDATE seat_dms SET buttons = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+        """`dm_finished_write`, stored alone."""
+        await self.db.apply([dm_finished_write(game_id, seat, forget=forget)])
 
     async def dm_settled(self, game_id: int, seat: int, version: int) -> None:
-        """Nothing to send for what was owed at `version` (the seat's player reads no DMs)."""
-        await self.db.update("UPDATE seat_dms SET owed = NULL, fresh = 0, lines = '[]' WHERE game_id = ? AND seat = ? "
-                             "AND owed = ?", (game_id, seat, version))
+        """`dm_settled_write`, stored alone."""
+        await self.db.apply([dm_settled_write(game_id, seat, version)])
 
     async def dm_refused(self, game_id: int, seat: int, *, until: int) -> None:
         """The player's DMs are closed: not tried again before `until` (or their next interaction)."""

@@ -44,7 +44,7 @@ from bot import presenter
 from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
-from bot.delivery.dms import PrivateDeliveries
+from bot.delivery.dms import PrivateDeliveries, sends_picture
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
 from bot.delivery.storage import (
     DmRow,
@@ -60,6 +60,7 @@ from bot.delivery.storage import (
 from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
+from bot.storage.database import Write
 from bot.store import Storage
 from bot.tasks import cancel_all, start_or_again
 from bot.timing import Durations
@@ -362,12 +363,15 @@ class Deliveries:
         public = self.owns_guild(table.guild_id)
         drawn: Images = {}
         langs: dict[int, str] = {}
+        left = await self.content.seats_left(table) if state is not None and due else None  # one read for all DMs
         if state is not None and due:
-            readers = [seat for seat in due if not table.player_at(seat).computer]
+            readers = [seat for seat in due if not table.player_at(seat).computer and seat not in (left or ())]
             langs.update(await self.content.private_languages(table, readers))  # one read for all DMs
             shown = {seat: kept.picture for seat in readers
                      if (kept := self.dms.shown(table.id, rows[seat])) is not None}
-            drawn = await self.content.images_of(table, game, state, readers, shown=shown, langs=langs,
+            # Pictures only for the DMs that may send one (a DM closed with its done text sends none).
+            pictured = [seat for seat in readers if sends_picture(game, state, table, rows[seat])]
+            drawn = await self.content.images_of(table, game, state, pictured, shown=shown, langs=langs,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
         if public:
@@ -375,9 +379,16 @@ class Deliveries:
             await self._answer_movers(game_id, failure, table, board_read=board_read)
             if failure is not None:
                 waits.append(failure.after)
-        left = await self.content.seats_left(table) if state is not None and due else None  # one read for all DMs
-        for failure in await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
-                                                               left) for seat in due)):
+        # What the DMs' deliveries store, in one hand-over once they are all done: each only after
+        # Discord confirmed it (a crash before leaves them owed: sent once more, edits as before).
+        stored: list[Write] = []
+        try:
+            failures = await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
+                                                               left, stored) for seat in due))
+        finally:
+            if stored:
+                await self.storage.apply(stored)
+        for failure in failures:
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
         if not waits and game_id in self._late:

@@ -94,6 +94,10 @@ def build_view(game: Gluecksritter, state: GluecksritterState, seat: int | None)
             "choice": {"cards": list(choice["cards"]), "docs": list(choice["docs"]), "ransom": choice["ransom"],
                        "ready": choice["ready"]},
             "favour": list(state.favour[seat]),
+            # Whether the seat decides now (or may still change its confirmed choice): its DM then
+            # shows the table around its own things, kept current while the decision is open.
+            # Otherwise its DM shows its own things alone: a table in it would go stale.
+            "deciding": seat in game.to_act(state) or bool(game.legal_actions(state, seat)),
         }
     return view
 

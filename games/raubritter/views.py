@@ -78,6 +78,10 @@ def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> di
                      for tile in state.hands[seat]],
             "keep_choice": state.kept[seat] if state.phase == "keep" else None,
             "summary": _summary(state.hands[seat], state.kept[seat] if state.phase == "keep" else None).to_json(),
+            # Whether the seat decides now (its keep choice, its tiles to lay, its knights): its DM
+            # then shows the table around its hand, kept current while the decision is open.
+            # Otherwise its DM shows the hand alone: a table in it would go stale.
+            "deciding": seat in to_act,
         }
     return view
 

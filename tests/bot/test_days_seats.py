@@ -221,20 +221,30 @@ async def test_undo_refusals(world):
 # ---------------------------------------------------------------------------- scheduler
 
 
+class DueTimers:
+    """A scheduler's source for the tests: the times `due`, those `fired`, and when it was looked at."""
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        self.scheduler = scheduler
+        self.due: list[float] = []
+        self.fired: list[float] = []
+        self.looks: list[float] = []
+
+    async def next_due(self):
+        self.looks.append(self.scheduler.clock.now())
+        return min(self.due) if self.due else None
+
+    async def run_due(self, now):
+        for when in [w for w in self.due if w <= now]:
+            self.due.remove(when)
+            self.fired.append(when)
+
+
 async def test_the_scheduler_loop_sleeps_until_the_earliest_timer_and_wakes_when_poked():
-    fired: list[float] = []
-    due: list[float] = []
     scheduler = Scheduler(SystemClock())
-
-    async def next_due():
-        return min(due) if due else None
-
-    async def run_due(now):
-        for when in [w for w in due if w <= now]:
-            due.remove(when)
-            fired.append(when)
-
-    scheduler.add_source(next_due, run_due)
+    timers = DueTimers(scheduler)
+    fired, due = timers.fired, timers.due
+    scheduler.add_source(timers.next_due, timers.run_due)
     scheduler.start()
     try:
         await asyncio.sleep(0.05)
@@ -249,21 +259,10 @@ async def test_the_scheduler_loop_sleeps_until_the_earliest_timer_and_wakes_when
 
 
 async def test_a_poke_with_a_time_after_the_planned_wake_costs_no_look_and_one_before_it_does():
-    looks: list[float] = []
-    fired: list[float] = []
-    due: list[float] = []
     scheduler = Scheduler(SystemClock())
-
-    async def next_due():
-        looks.append(scheduler.clock.now())
-        return min(due) if due else None
-
-    async def run_due(now):
-        for when in [w for w in due if w <= now]:
-            due.remove(when)
-            fired.append(when)
-
-    scheduler.add_source(next_due, run_due)
+    timers = DueTimers(scheduler)
+    looks, fired, due = timers.looks, timers.fired, timers.due
+    scheduler.add_source(timers.next_due, timers.run_due)
     start = scheduler.clock.now()
     due.append(start + 0.4)
     scheduler.start()
@@ -288,18 +287,13 @@ async def test_a_poke_with_a_time_after_the_planned_wake_costs_no_look_and_one_b
 
 
 async def test_a_poke_with_a_time_heard_during_a_pass_bounds_the_next_sleep():
-    fired: list[float] = []
-    due: list[float] = []
     scheduler = Scheduler(SystemClock())
+    timers = DueTimers(scheduler)
+    fired, due = timers.fired, timers.due
     stored_meanwhile: list[float] = []
 
-    async def next_due():
-        return min(due) if due else None
-
     async def run_due(now):
-        for when in [w for w in due if w <= now]:
-            due.remove(when)
-            fired.append(when)
+        await timers.run_due(now)
         if not stored_meanwhile:  # a change stores a timer while the pass looks, unseen by this look
             when = now + 0.15
             stored_meanwhile.append(when)
@@ -307,7 +301,7 @@ async def test_a_poke_with_a_time_heard_during_a_pass_bounds_the_next_sleep():
             due.append(when)
 
     async def unseen_next_due():
-        return None if len(fired) == 0 else await next_due()
+        return None if len(fired) == 0 else await timers.next_due()
 
     scheduler.add_source(unseen_next_due, run_due)
     scheduler.start()

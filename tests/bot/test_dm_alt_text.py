@@ -1,4 +1,4 @@
-"""A Mac Robber DM picture of the seat's cards alone is described by the cards alone: its alt text
+"""A Mac Robber (Raub Ritter) DM picture of the seat's cards (tiles) alone is described by them alone: its alt text
 says nothing of the table (who must act), which would go stale in a DM not kept current; one that
 shows the table around the cards while the seat decides says who must act, as it is now."""
 from __future__ import annotations
@@ -9,21 +9,23 @@ import pytest
 
 from games import REGISTRY
 from i18n import translate
-from renderers.macrobber import hand_alone
+from renderers import hand_alone
 from tests.bot.harness import bot_factory, start_table, take_turn, to_act
 
 NAMES = ("alice", "bob", "carol", "dave")
-GAME = REGISTRY["macrobber"]
 
 
 @pytest.fixture
 def make_bot(database_path, renderer):
-    return bot_factory(database_path, games={"macrobber": GAME}, seed=5, render=renderer)
+    return bot_factory(database_path, games={name: REGISTRY[name] for name in ("macrobber", "raubritter")}, seed=5,
+                       render=renderer)
 
 
-async def test_a_cards_only_dm_pictures_alt_text_describes_the_cards_alone(world, renderer):
+@pytest.mark.parametrize("name", ["macrobber", "raubritter"])
+async def test_a_cards_only_dm_pictures_alt_text_describes_the_cards_alone(world, renderer, name):
+    game = REGISTRY[name]
     people = [world.player(person) for person in NAMES]
-    game_id = await start_table(world, *people, game="macrobber")
+    game_id = await start_table(world, *people, game=name)
     seats = world.seats(game_id)
     names = dict(world.query("SELECT seat, name FROM seats WHERE game_id = ?", (game_id,)))
     names = [names[seat] for seat in range(len(people))]
@@ -33,7 +35,7 @@ async def test_a_cards_only_dm_pictures_alt_text_describes_the_cards_alone(world
         if world.stored(game_id).status != "active":
             break
         await take_turn(world, to_act(world, people)[0], rng)
-        state = GAME.from_dict(world.stored_state(game_id))
+        state = game.from_dict(world.stored_state(game_id))
         for person in people:
             dms = world.dms(person)
             png = world.png(dms[-1]) if dms else None
@@ -48,7 +50,7 @@ async def test_a_cards_only_dm_pictures_alt_text_describes_the_cards_alone(world
                 assert not any(word in description for word in (" must ", " chooses ", " plays ", " may ")), \
                     (person.name, description)
                 alone += 1
-            elif seats[person.id] in GAME.to_act(state):  # deciding: the table around the cards, current
+            elif seats[person.id] in game.to_act(state):  # deciding: the table around the cards, current
                 assert translate(drawn["status"], "en", names) in description, (person.name, description)
                 with_table += 1
     assert alone >= 5 and with_table >= 3, (alone, with_table)

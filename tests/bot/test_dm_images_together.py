@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games import REGISTRY
-from tests.bot.harness import bot_factory, seat_order, start_table, take_turn, to_act
+from tests.bot.harness import bot_factory, open_table, seat_order, start_table, take_turn, to_act
 
 
 @pytest.fixture
@@ -46,3 +46,26 @@ async def test_images_drawn_together_reach_only_their_own_seats(world, renderer,
                 assert seats[person.id] in renderer.viewers_of[png]
                 shown += 1
     assert shown >= len(people)
+
+
+async def test_the_dms_of_one_pass_are_stored_together_once_discord_took_them(world, monkeypatch):
+    """Die Glücksritter's first round owes all five seats a DM: each is stored as shown only once
+    Discord confirmed it, and the five together, in one hand-over to the store."""
+    people = [world.player(person) for person in ("anna", "bernd", "clara", "dora", "emil")]
+    game_id = await open_table(world, *people, game="gluecksritter")
+    database = world.parts.storage.database
+    held_batch = database.held_batch
+    stored: list[int] = []  # the DMs stored as shown, by hand-over
+
+    async def counted(statements, **kwargs):
+        shown = sum(1 for sql, _ in statements if sql.startswith("UPDATE seat_dms SET user_id"))
+        if shown:
+            stored.append(shown)
+        return await held_batch(statements, **kwargs)
+
+    monkeypatch.setattr(database, "held_batch", counted)
+    await world.click(people[0], world.latest(), label="Start")
+    assert stored == [5]
+    assert all(len(world.dms(person)) == 1 for person in people)
+    assert world.query("SELECT COUNT(*) FROM seat_dms WHERE game_id = ? AND owed IS NULL AND message_id IS NOT NULL",
+                       (game_id,)) == [(5,)]

@@ -9,7 +9,7 @@ from PIL import Image
 
 from games.gluecksritter import GAME
 from renderers import render_png
-from renderers.gluecksritter import render
+from renderers.gluecksritter import hand_alone, render
 from tests.games.gluecksritter.helpers import act, fresh, give_document
 
 NAMES = ["Alice", "Bartholomew the Unready of Somewhere Far", "Chloe", "Dmitri", "Eve", "Fritz"]
@@ -43,7 +43,10 @@ def test_every_phase_renders_upright_and_small(seats):
                 image = render(view, NAMES[:seats], lang)
                 assert isinstance(image, Image.Image)
                 width, height = image.size
-                assert height > width * 1.1, "upright, never square"
+                if hand_alone(view):  # a seat deciding nothing: its documents alone, a strip
+                    assert width == 1080 and height < 400, (phase, image.size)
+                else:
+                    assert height > width * 1.1, "upright, never square"
                 png = render_png(view, NAMES[:seats], lang)
                 assert png.startswith(b"\x89PNG") and len(png) < 300_000, (phase, len(png))
 
@@ -64,3 +67,28 @@ def test_public_image_does_not_depend_on_secrets():
     assert render(GAME.view(a, None), NAMES[:3]).tobytes() == render(GAME.view(b, None), NAMES[:3]).tobytes()
     assert render(GAME.view(a, 1), NAMES[:3]).tobytes() == render(GAME.view(b, 1), NAMES[:3]).tobytes()
     assert render(GAME.view(a, 0), NAMES[:3]).tobytes() != render(GAME.view(b, 0), NAMES[:3]).tobytes()
+
+
+def test_a_seat_deciding_nothing_sees_its_documents_alone_and_a_deciding_seat_the_table():
+    """A seat's image while it decides nothing (others buy, haggle or raid; it may no longer
+    change its choice) is its documents alone, no table to go stale in its DM; while it decides
+    (or may still change its confirmed choice), the table around them."""
+    rng = random.Random(3)
+    state = GAME.new_game(4, seed=3)
+    seen = {True: 0, False: 0}
+    while GAME.outcome(state) is None and min(seen.values()) < 20:
+        for seat in range(4):
+            view = GAME.view(state, seat)
+            if not view["private"]["hand"]:
+                continue
+            deciding = bool(GAME.legal_actions(state, seat))
+            assert hand_alone(view) is not deciding, (seat, view["phase"])
+            image = render(view, NAMES[:4])
+            if deciding:
+                assert image.size == (1080, 1350)
+            else:
+                assert image.width == 1080 and image.height < 400, image.size
+            seen[deciding] += 1
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert min(seen.values()) >= 20, seen

@@ -10,7 +10,7 @@ from games.core import Action
 from games.raubritter import GAME
 from renderers import render_png
 from renderers.common import PHONE_SIZE
-from renderers.raubritter import render
+from renderers.raubritter import hand_alone, render
 
 NAMES = ["Alice", "Bartholomew the Unready of Somewhere Far", "Chloe", "Dmitri"]
 
@@ -44,7 +44,10 @@ def test_every_phase_renders_upright_and_small(seats):
             image = render(view, NAMES[:seats])
             assert isinstance(image, Image.Image)
             width, height = image.size
-            assert (width, height) == PHONE_SIZE, "upright 4:5 for phones, never square"
+            if hand_alone(view):  # a seat deciding nothing: its hand alone, a strip
+                assert width == PHONE_SIZE[0] and height < 300, (phase, image.size)
+            else:
+                assert (width, height) == PHONE_SIZE, "upright 4:5 for phones, never square"
             png = render_png(view, NAMES[:seats])
             assert png.startswith(b"\x89PNG") and len(png) < 300_000, (phase, len(png))
 
@@ -267,3 +270,39 @@ def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
             header = rr._header_height(rr._layout(view, LAYOUT_NAMES[:3], lang).header)
             status = [t for t in drawn(view, lang) if t.box[1] < header]
             assert status and all(t.box[1] >= 0 and t.box[3] <= header for t in status), status
+
+
+def test_a_seat_deciding_nothing_sees_its_hand_alone_and_a_deciding_seat_the_table():
+    """A seat's image while it decides nothing (another's turn, its keep choice made, the game
+    over) is its hand alone, with no table to go stale in its DM; while it decides, the table
+    around its hand. Its hand's tiles and its knights and tiles left are on both."""
+    rng = random.Random(7)
+    state = GAME.new_game(4, seed=7)
+    seen = {True: 0, False: 0}
+    while GAME.outcome(state) is None and sum(seen.values()) < 200:
+        for seat in range(4):
+            view = GAME.view(state, seat)
+            if not view["private"]["hand"]:
+                continue
+            deciding = seat in GAME.to_act(state)
+            assert hand_alone(view) is not deciding, (seat, view["phase"])
+            with recording_texts() as texts:
+                image = render(view, NAMES)
+            drawn = [text.text for text in texts]
+            assert "Your hand:" in drawn, drawn
+            if deciding:
+                assert image.size == PHONE_SIZE
+            else:
+                assert image.size[0] == PHONE_SIZE[0] and image.size[1] < 300, image.size
+                knights = f"{view['players'][seat]['knights_left']} knights"
+                assert any(knights in text for text in drawn), drawn
+                # No table: no status, no player's name, no square's name; nothing but the seat's
+                # disc, "Your hand:", a letter per tile and the knights and tiles left.
+                assert not any(name in text for name in NAMES for text in drawn), drawn
+                squares = {tile["square"] for tile in view["tiles"]} | set(view["open_squares"])
+                assert not squares & set(drawn), drawn
+                assert len(drawn) <= 4 + len(view["private"]["hand"]), drawn
+            seen[deciding] += 1
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert seen[True] >= 20 and seen[False] >= 60, seen
