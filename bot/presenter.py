@@ -131,7 +131,7 @@ PHONE_TEXT = 302.5
 `phone_width` measures it: lines measured up to 302.4 px were seen to fit, from 302.9 px (bold)
 and 303.9 px (regular) to wrap. A line meant to fit should keep to about 300 px: a browser draws
 some pairs of letters a little closer or wider than their widths alone say."""
-PHONE_LINE = 356.0
+PHONE_LINE = 302.5
 """Width in px at which `phone_lines` wraps a line, for now wider than a phone's (`PHONE_TEXT`):
 the widest lines of today's catalogues that the turn message says on one line need it (Knatsch's
 "• Alice: Tournament Champion must go under.", 349 px; Die Glücksritter's "• Gunst des Mönchs:
