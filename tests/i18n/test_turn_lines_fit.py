@@ -103,7 +103,7 @@ KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "k
                         "knatsch.event.not_enough", "knatsch.event.toppled", "knatsch.event.tournament_won",
                         "knatsch.event.further"}
 """A roll and what it did for its roller: one line each (the lines naming a card with its dice,
-"the Tournament Champion (5-5-5+1)", need more)."""
+"the Special-card guard (4-4-4+3)", need more)."""
 KNATSCH_ROLL_STATUSES = {"knatsch.status.capture", "knatsch.status.defence", "knatsch.status.tournament"}
 """The statuses of a roll for a card, a defence and the tournament's later rolls: the board's
 header says them in full (the card with its dice, what to beat), the turn message in a line of its
@@ -376,7 +376,7 @@ BUTTON_TEXT = 41
 ("Roll for the Stack (2-2-2+2) from stack 1" was seen to fit, "Aufhören mit drei 1er + 5:
 übernimmt die Führung" to wrap after 40)."""
 LONG_NAMED = ("castle_guard", "special_guard", "champion")
-"""The cards of the longest names ("Wächter für Sonderkarten", "den Sonderkartenwächter", 19-24
+"""The cards of the longest names ("Wächter für Sonderkarten", "Tournament Champion", 19-24
 characters): a label naming one of them may take two lines of its button."""
 
 
