@@ -1,7 +1,7 @@
-"""A Knatsch roll in the account ("Anna: 3 6 1 5 4 2 +1, 5 → 2× 5 + 4") is one line of a 390 px
+"""A Knatsch roll in the account ("Anna: 3 6 1 5 4 2 +1, 5 → 2× 5s + 4") is one line of a 390 px
 phone in both languages, at its longest: every result six dice and up to two die cards can make
 (without die cards the longest count words, "three", "fünf", with an extra die; with them the
-largest counts, "7× 5 + 4"), a name of six characters, no die card, one and two (both plural
+largest counts, "7× 5s + 4"), a name of six characters, no die card, one and two (both plural
 forms)."""
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_every_roll_in_the_account_is_one_line_of_a_phone(lang):
     assert len(longest.replace("**", "")) >= 36, longest  # the longest forms were among them
     # both plural forms of the die cards, the longest count words and the largest counts were among them
     said = " ".join(lines)
-    for words in {"en": ("+1 →", "+1, 2 →", "→ three 5s + 4", "+4, 5 → 7× 5 + 4"),
+    for words in {"en": ("+1 →", "+1, 2 →", "→ three 5s + 4", "+4, 5 → 7× 5s + 4"),
                   "de": ("+1 →", "+1, 2 →", "→ fünf 5er + 4", "+4, 5 → 7× 5er + 4")}[lang]:
         assert words in said, words
 
@@ -59,7 +59,7 @@ def test_every_roll_in_the_account_is_one_line_of_a_phone(lang):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_account_line_names_the_dice_the_die_cards_and_the_result(lang):
     line = translate(roll_line([3, 6, 1, 5, 4, 2], [1, 5]), lang, ["Anna"])
-    assert line == {"en": "Anna: 3 6 1 5 4 2 +1, 5 → 2× 5 + 4",
+    assert line == {"en": "Anna: 3 6 1 5 4 2 +1, 5 → 2× 5s + 4",
                     "de": "Anna: 3 6 1 5 4 2 +1, 5 → 2× 5er + 4"}[lang]
     assert translate(roll_line([3, 6, 1, 5, 4, 2], []), lang, ["Anna"]).endswith(
         {"en": "3 6 1 5 4 2 → one 5 + 4", "de": "3 6 1 5 4 2 → ein 5er + 4"}[lang])

@@ -37,7 +37,7 @@ def shown(line: str) -> str:
 @pytest.mark.parametrize("names", LONG_NAMES)
 def test_a_roll_with_up_to_three_die_cards_is_one_line_for_the_longest_names(lang, names):
     """Every result the dice make with none to three die cards ("+1, 2, 3"), the largest counts
-    among them ("7× 5")."""
+    among them ("7× 5s", "7× 5er")."""
     from itertools import combinations, combinations_with_replacement
 
     from games.knatsch.dice import evaluate
