@@ -36,8 +36,8 @@ def shown(line: str) -> str:
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("names", LONG_NAMES)
 def test_a_roll_with_up_to_three_die_cards_is_one_line_for_the_longest_names(lang, names):
-    """Every result the dice make with none to three die cards ("+1, 2, 3"), the longest count
-    words among them ("seven"/"sieben")."""
+    """Every result the dice make with none to three die cards ("+1, 2, 3"), the largest counts
+    among them ("7× 5s", "7× 5er")."""
     from itertools import combinations, combinations_with_replacement
 
     from games.knatsch.dice import evaluate
@@ -54,17 +54,19 @@ def test_a_roll_with_up_to_three_die_cards_is_one_line_for_the_longest_names(lan
                                                  ACCOUNT_MARK))
     wrapped = [line for line in lines if phone_lines(ACCOUNT_MARK + line) != 1]
     assert not wrapped, wrapped[:3]
-    assert any("+1, 2, 3 →" in line for line in lines) and any("sieben" in line or "seven" in line for line in lines)
+    assert any("+1, 2, 3 →" in line for line in lines) and any("+3, 4, 5 → 7× 5" in line for line in lines)
     names_shown = [shown(line).split(":")[0] for line in lines]
     assert all(name.endswith("…") and len(name) >= NAME_LEAST for name in names_shown), names_shown[:3]
 
 
 def test_a_name_is_shortened_at_a_word_boundary_and_kept_whole_where_the_line_has_room():
+    """The line has room for "Bartholomew t…", not for "Bartholomew the…": the name ends after a
+    whole word."""
     names = ["Bartholomew the Unready of Some", "Anna"]
-    roll = roll_line([3, 6, 1, 5, 4, 2], [])
-    assert shown(named_on_a_line(roll, table(names, 2), "en", ACCOUNT_MARK)) == \
-        "Bartholomew the…: 3 6 1 5 4 2 → one 5 + 4"
-    assert named_on_a_line(roll, table(["Anna", "Bo"], 2), "en", ACCOUNT_MARK) == "**Anna**: 3 6 1 5 4 2 → one 5 + 4"
+    roll = roll_line([1, 6, 6, 6, 6, 6], [])
+    assert shown(named_on_a_line(roll, table(names, 2), "en", ACCOUNT_MARK)) == "Bartholomew…: 1 6 6 6 6 6 → one 1"
+    assert phone_lines(ACCOUNT_MARK + translate(roll, "en", ["**Bartholomew t…**"])) == 1
+    assert named_on_a_line(roll, table(["Anna", "Bo"], 2), "en", ACCOUNT_MARK) == "**Anna**: 1 6 6 6 6 6 → one 1"
 
 
 def test_a_name_of_up_to_eight_characters_is_never_shortened():
@@ -73,7 +75,7 @@ def test_a_name_of_up_to_eight_characters_is_never_shortened():
     for name in ("Alicia", "Kunibert"):
         roll = roll_line([5, 5, 5, 5, 5, 5][:5] + [4], [1, 2, 5])
         line = named_on_a_line(roll, table([name, "Bartholomew the Unready of Some"], 2), "de", ACCOUNT_MARK)
-        assert line.startswith(f"**{name}**: ") and "sechs 5er + 4" in line, line
+        assert line.startswith(f"**{name}**: ") and "6× 5er + 4" in line, line
 
 
 def test_a_line_too_long_for_any_name_keeps_the_names_whole():
@@ -101,7 +103,7 @@ KNATSCH_RESULT_LINES = {"knatsch.event.rolled", "knatsch.event.rolled_cards", "k
                         "knatsch.event.not_enough", "knatsch.event.toppled", "knatsch.event.tournament_won",
                         "knatsch.event.further"}
 """A roll and what it did for its roller: one line each (the lines naming a card with its dice,
-"the Tournament Champion (5-5-5+1)", need more)."""
+"the Special-card guard (4-4-4+3)", need more)."""
 KNATSCH_ROLL_STATUSES = {"knatsch.status.capture", "knatsch.status.defence", "knatsch.status.tournament"}
 """The statuses of a roll for a card, a defence and the tournament's later rolls: the board's
 header says them in full (the card with its dice, what to beat), the turn message in a line of its
@@ -374,7 +376,7 @@ BUTTON_TEXT = 41
 ("Roll for the Stack (2-2-2+2) from stack 1" was seen to fit, "Aufhören mit drei 1er + 5:
 übernimmt die Führung" to wrap after 40)."""
 LONG_NAMED = ("castle_guard", "special_guard", "champion")
-"""The cards of the longest names ("Wächter für Sonderkarten", "den Sonderkartenwächter", 19-24
+"""The cards of the longest names ("Wächter für Sonderkarten", "Tournament Champion", 19-24
 characters): a label naming one of them may take two lines of its button."""
 
 
