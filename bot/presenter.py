@@ -54,18 +54,21 @@ def named_on_a_line(text, table: GameRow, lang: str = "en", before: str = "") ->
     return names_on_a_line(lambda names: translate(text, lang, names), table, before)
 
 
-def names_on_a_line(say: Callable[[list[str]], str], table: GameRow, before: str = "") -> str:
-    """What `say` says with the seats' names in bold, on one line of a phone after `before`, its
-    names shortened as `named_on_a_line` shortens them where that makes it fit."""
+def names_on_a_line(say: Callable[[list[str]], str], table: GameRow, before: str = "",
+                    fits: Callable[[str], bool] | None = None) -> str:
+    """What `say` says with the seats' names in bold, on one line of a phone after `before` (or
+    as `fits` wants it), its names shortened as `named_on_a_line` shortens them where that makes
+    it fit."""
     def shortened(limit: int) -> str:
         return say(bold_names([name if len(name) <= NAME_KEPT else clip(name, limit) for name in table.names]))
 
+    fits = fits or (lambda line: phone_lines(before + line) <= 1)
     whole = say(bold_names(table.names))
-    if phone_lines(before + whole) <= 1 or phone_lines(before + shortened(NAME_LEAST)) > 1:
+    if fits(whole) or not fits(shortened(NAME_LEAST)):
         return whole
     longest = max(len(name) for name in table.names)
     return next(line for line in map(shortened, range(longest - 1, NAME_LEAST - 1, -1))
-                if phone_lines(before + line) <= 1)
+                if fits(line))
 
 
 SENTENCE_ENDS = (".", "!", "?", "…", ":")
@@ -338,10 +341,24 @@ def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en", game: Game 
     return f"{head} {reason}".strip() + "\n" + t(lang, "bot.table.final_scores", scores=scores)
 
 
+START_LINES = 4
+"""Lines of a phone the start of a game ("… has started! Seat order: 1. Anna, 2. Bo …") takes at
+most where long names would make it longer: it opens the first turn message's account, and with
+the first move's line, the status and the call to move (up to two lines when it sends players to
+their DMs) that message keeps to `PHONE_TEXT_LINES`."""
+
+
 def start_text(table: GameRow, game: Game, closed_dms: Sequence[str], lang: str = "en", *,
                practice: bool = False, hints: bool = False) -> str:
-    seats = ", ".join(f"{index + 1}. {name}" for index, name in enumerate(bold_names(table.names)))
-    lines = [t(lang, "bot.table.started", title=game_title(game), game_id=table.id, seats=seats)]
+    def started(names: list[str]) -> str:
+        seats = ", ".join(f"{index + 1}. {name}" for index, name in enumerate(names))
+        return t(lang, "bot.table.started", title=game_title(game), game_id=table.id, seats=seats)
+
+    def within(text: str) -> bool:  # as the account shows it, after its bullet (bot.turns.ACCOUNT_MARK)
+        return phone_lines(f"• {text}") <= START_LINES
+
+    # Four names of 32 letters took 7 lines: they are shortened as `named_on_a_line` shortens them.
+    lines = [names_on_a_line(started, table, fits=within)]
     if practice:
         lines.append(t(lang, "bot.table.start_practice"))
     elif hints:

@@ -224,3 +224,22 @@ def test_the_start_tells_players_whose_dms_are_closed_in_the_form_for_one_or_sev
     assert "**Bo** keine Direktnachricht" in one and "siehst du deine geheime Ansicht" in one
     assert "**Bo** und **Cleo** keine Direktnachricht" in several and "seht ihr eure geheime Ansicht" in several
     assert "DM **Bo** and **Cleo** (DMs closed)" in start_text(table, KNATSCH, ["Bo", "Cleo"], "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_start_names_every_seat_within_its_lines_of_a_phone_however_long_the_names(lang):
+    """Four names of 32 letters made the start seven lines of a phone, and the first turn message
+    longer than eight: they are shortened (whole words first) as little as `START_LINES` needs;
+    usual names stay whole."""
+    from types import SimpleNamespace
+
+    from bot.presenter import START_LINES, phone_lines, start_text
+    from games.macrobber import GAME as MACROBBER
+
+    longest = ["Дмитрий Александрович Тимофеев", "Bartholomew the Unready of Some", "Kunigunde von Hohenzollern-Sig",
+               "Αλέξανδρος Παπαδόπουλος-Ιωάννου"]
+    text = start_text(SimpleNamespace(names=longest, id=7), MACROBBER, [], lang)
+    assert phone_lines("• " + text) <= START_LINES
+    assert "1. **Дмитрий" in text and "2. **Bartholomew…**, 3. **Kunigunde" in text and "4. **Αλέξανδρος…**" in text
+    usual = start_text(SimpleNamespace(names=["Alice", "Bob", "Carol", "Dave"], id=7), MACROBBER, [], lang)
+    assert "1. **Alice**, 2. **Bob**, 3. **Carol**, 4. **Dave**" in usual

@@ -84,6 +84,7 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
     waiting = reader.waiting()
     called = (world.latest_board().id, set(world.pinged(world.latest_board())))
     assert len(reader.channel_ids()) == 2  # the lobby and the first turn message
+    assert phone_lines(world.latest_board().content) <= PHONE_TEXT_LINES, world.latest_board().content
     while GAME_OVER[lang] not in world.latest_board().content:
         assert moves < 2000
         ids = reader.channel_ids()
@@ -185,6 +186,22 @@ async def test_macrobber_turn_messages_fit_a_phone_in_german(world):
     """Mac Robber in German: one post per handover, every turn's text within eight phone lines."""
     moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
         world, "macrobber", ("anna", "Дмитрий", "olga"), 5, lang="de")
+    assert moves > 30 and handovers <= posts < moves
+    assert reader.texts_checked > moves
+
+
+LONGEST_NAMES = ("Дмитрий Александрович Тимофеев", "Bartholomew the Unready of Some", "Kunigunde von Hohenzollern-Sig",
+                 "Αλέξανδρος Παπαδόπουλος-Ιωάννου")
+"""Names as long as Discord allows (32 characters), in three scripts."""
+
+
+@pytest.mark.game("macrobber")
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_macrobber_turn_messages_fit_a_phone_with_the_longest_names(world, lang):
+    """Mac Robber with four of the longest names: every turn message, the first with the seat
+    order too, within eight phone lines (the names shortened where a line needs it)."""
+    moves, handovers, posts, pings, dms, decisions, reader = await play_and_count(
+        world, "macrobber", LONGEST_NAMES, 5, lang=lang)
     assert moves > 30 and handovers <= posts < moves
     assert reader.texts_checked > moves
 
