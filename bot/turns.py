@@ -90,10 +90,15 @@ def account_text(lines: Sequence[str | dict[str, Any]]) -> list[str]:
 
 def turn_text(account: Sequence[str], status: str, footer: str) -> str:
     """A turn message: the running account, the status and who is next. A status that only
-    repeats or extends the last line of the account takes that line's place."""
+    repeats or extends the last line of the account takes that line's place; where the call to
+    move says the status (`presenter.status_call`), the call takes it ("Bob's turn." is not said
+    above "➡️ @Bob's turn (red): lay a tile.")."""
     account = list(account)
     if account and status and status.rstrip(".").startswith(_words(account[-1]).rstrip(".")):
-        account[-1], status = status, ""
+        if presenter.said_in_call(status, footer):
+            account.pop()
+        else:
+            account[-1], status = status, ""
     return presenter.board_text(account_text(account), status, footer)
 
 
