@@ -84,6 +84,15 @@ def merge_account(account: Sequence[str | dict[str, Any]],
     return [line for line in merged if line != EARLIER][-ACCOUNT_LINES:]
 
 
+def announced_as_steps(lines: Sequence[str | dict[str, Any]], status: str) -> list[str | dict[str, Any]]:
+    """A move's account lines with each that the status after it only begins ("**Carol**'s
+    turn." before "**Carol**'s turn (red): lay a tile.") as a step (`step`): the turn message
+    shows the status, or the call to move that says it, in its place, and drops it once another
+    line follows (the player's own move), rather than say again whose turn it is."""
+    return [step(line) if isinstance(line, str) and status and status.rstrip(".").startswith(line.rstrip("."))
+            else line for line in lines]
+
+
 def account_text(lines: Sequence[str | dict[str, Any]]) -> list[str]:
     return [ACCOUNT_MARK + _words(line) for line in lines if line != EARLIER]
 
@@ -181,6 +190,8 @@ def _plan_move(move: Move, done: Done) -> Owed:
         for close in owed.closes:
             close["lines"] = merge_account(close["lines"], lines)
         return owed
+    lines = announced_as_steps(lines, presenter.status_in_message(game.view(after, None)["status"], table,
+                                                                  table_language(table)))
     # A seat that takes back a choice (an optional move) waits again, but its own move wakes no
     # one: that is still the same wait.
     if waiting_after - {mover} <= waiting_before:

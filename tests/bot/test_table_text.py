@@ -10,9 +10,10 @@ from bot import presenter
 from bot.choices import choices_for, has_secrets, toggles_for
 from bot.components import board_view
 from bot.storage.rows import GameRow, SeatRow
-from bot.turns import ACCOUNT_LINES, ACCOUNT_MARK, account_text, merge_account, step, turn_text
+from bot.turns import ACCOUNT_LINES, ACCOUNT_MARK, account_text, announced_as_steps, merge_account, step, turn_text
 from games import REGISTRY
 from games.core import SeatRef, msg
+from i18n import translate
 from tests.bot.harness import bot_factory, buttons, seat_order
 
 KNATSCH, RAUBRITTER = REGISTRY["knatsch"], REGISTRY["raubritter"]
@@ -45,8 +46,9 @@ def seated(game: str) -> GameRow:
 
 def turn_messages(name: str, lang: str):
     """Each turn message of a whole game between four people that calls one of them to move with
-    the board's buttons (no decision in a DM): the seat called, the account the move before it
-    left (its first message's) and the message's text, as the bot says them."""
+    the board's buttons (no decision in a DM): the seat called, the turn's running account and
+    the message's text, as the bot says them (bot.turns: a move that calls someone new begins a
+    new turn message)."""
     game, table = REGISTRY[name], seated(name)
     rng, state = random.Random(5), game.new_game(len(NAMED), seed=5)
     account: list = []
@@ -60,8 +62,11 @@ def turn_messages(name: str, lang: str):
                                                        footer)
         seat = to_act[0]
         state, events = game.apply(state, seat, game.suggest(state, seat, rng))
-        account = merge_account([], [presenter.account_line(event.text, table, lang, ACCOUNT_MARK)
-                                     for event in events if event.seat is None])
+        lines = [presenter.account_line(event.text, table, lang, ACCOUNT_MARK)
+                 for event in events if event.seat is None] or [presenter.made_a_move(table, seat, lang)]
+        lines = announced_as_steps(lines, presenter.status_in_message(game.view(state, None)["status"], table, lang))
+        same_wait = set(game.to_act(state)) - {seat} <= set(to_act)
+        account = merge_account(account if same_wait else [], lines)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -78,6 +83,19 @@ def test_a_turn_message_names_the_player_whose_turn_it_is_once(name, lang):
         assert names == 1, text
         said_in_the_call += "—" not in text.splitlines()[-1]
     assert said_in_the_call > 10, said_in_the_call
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_raub_ritter_turn_message_does_not_say_again_whose_turn_began(lang):
+    """"Carol's turn." begins Carol's turn: the call to move says it in its place, and once she
+    has laid a tile it is gone from her turn's account, not said again above "➡️ @Carol (red) may
+    lay tile 2 of 3."."""
+    mid_turn = 0
+    for seat, _, text in turn_messages("raubritter", lang):
+        began = translate(msg("raubritter.event.turn", player=SeatRef(seat)), lang, presenter.bold_names(NAMED))
+        assert began not in text, text
+        mid_turn += any(words in text for words in ("tile 2 of 3", "Plättchen 2 von 3"))
+    assert mid_turn > 10, mid_turn
 
 
 def test_the_call_to_move_says_the_status_where_it_names_the_player_once():
