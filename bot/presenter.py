@@ -98,6 +98,43 @@ def status_in_message(status, table: GameRow, lang: str = "en") -> str:
     return named_on_a_line(status, table, lang)
 
 
+CALL = "➡️ "
+"""What a turn message's call to move begins with (the catalogue's "your move" lines too)."""
+_SEAT = "\x00"
+"""Stands for a name where only how often a text names a seat counts."""
+
+
+def status_call(status, table: GameRow, seat: int, lang: str = "en") -> str:
+    """The call to move said in the status, for the one seat a turn calls: the status as the
+    turn message says it (`status_in_message`) with the seat's mention in the place of its name,
+    after `CALL` ("➡️ @Carol (green) may lay tile 2 of 3."), so that the message names the player
+    whose turn it is once and still pings them. "" where the status does not name the seat
+    exactly once: it then stays as it is, above "your move"."""
+    status = Msg.from_json(status) if isinstance(status, dict) else status
+    if not isinstance(status, Msg):
+        return ""
+    if has_message(f"{status.id}.{STATUS_IN_MESSAGE}", lang):
+        status = Msg(f"{status.id}.{STATUS_IN_MESSAGE}", status.params)
+    if translate(status, lang, [_SEAT if index == seat else "" for index in range(len(table.names))]) \
+            .count(_SEAT) != 1:
+        return ""
+    called = mention(table.player_at(seat).user_id)
+    return CALL + names_on_a_line(
+        lambda names: translate(status, lang, [called if index == seat else name for index, name in enumerate(names)]),
+        table, CALL)
+
+
+def _unnamed(line: str) -> str:
+    """A line with each name (in bold, or a mention) as one mark: what it says of whom."""
+    return MENTION.sub(_SEAT, BOLD.sub(_SEAT, line))
+
+
+def said_in_call(status: str, footer: str) -> bool:
+    """Whether the call to move that begins `footer` says `status` (`status_call`)."""
+    call = footer.split("\n", 1)[0]
+    return bool(status) and call.startswith(CALL) and _unnamed(call.removeprefix(CALL)) == _unnamed(status)
+
+
 def account_line(text, table: GameRow, lang: str = "en", before: str = "") -> str:
     """An engine text (a Msg or its JSON) as a turn message's account says it, after `before`
     (its bullet): on one line (`named_on_a_line`), and where it takes more than one line of a
@@ -272,14 +309,21 @@ def made_a_move(table: GameRow, seat: int, lang: str = "en", game: Game | None =
 
 
 def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en",
-                   tasks: Mapping[int, str] | None = None) -> str:
+                   tasks: Mapping[int, str] | None = None, status=None) -> str:
     """Who must act, mentioned. `tasks`: what a seat must do in its DM, in words (`dm_tasks`): the
     seats with the same task share a line that says it and where ("— discard 2 cards in your DM
-    or with My hand"); the others are told "your move" (their buttons are under the board)."""
+    or with My hand"); the others are told "your move" (their buttons are under the board).
+    `status`: the game's public status; where one person is called to move with the board's
+    buttons and the status names them, the call says the status (`status_call`) instead of
+    "your move", and the turn message leaves the status out (`board_text`)."""
     seats = sorted(to_act)
     if not seats:
         return ""
     tasks = tasks or {}
+    if status is not None and len(seats) == 1 and seats[0] not in tasks \
+            and not is_computer_user(table.player_at(seats[0]).user_id):
+        if call := status_call(status, table, seats[0], lang):
+            return call
     groups: dict[str | None, list[int]] = {}
     for seat in seats:
         groups.setdefault(tasks.get(seat), []).append(seat)
@@ -373,10 +417,13 @@ def dm_closed_text(name: str, lang: str = "en") -> str:
 
 
 def board_text(headline: Sequence[str], status: str, footer: str) -> str:
-    """Headline lines (what happened), the public status, and who is next / the outcome.
+    """Headline lines (what happened), the public status, and who is next / the outcome. A status
+    that the call to move says already (`status_call`) is not said again.
 
     Trimmed from the headline so the status and the mentions always survive the length limit.
     """
+    if said_in_call(status, footer):
+        status = ""
     tail = "\n".join(line for line in (status, footer) if line)
     room = MESSAGE_LIMIT - len(tail) - 1
     head = clip("\n".join(headline), max(room, 0)) if headline else ""

@@ -84,16 +84,30 @@ def merge_account(account: Sequence[str | dict[str, Any]],
     return [line for line in merged if line != EARLIER][-ACCOUNT_LINES:]
 
 
+def announced_as_steps(lines: Sequence[str | dict[str, Any]], status: str) -> list[str | dict[str, Any]]:
+    """A move's account lines with each that the status after it only begins ("**Carol**'s
+    turn." before "**Carol**'s turn (red): lay a tile.") as a step (`step`): the turn message
+    shows the status, or the call to move that says it, in its place, and drops it once another
+    line follows (the player's own move), rather than say again whose turn it is."""
+    return [step(line) if isinstance(line, str) and status and status.rstrip(".").startswith(line.rstrip("."))
+            else line for line in lines]
+
+
 def account_text(lines: Sequence[str | dict[str, Any]]) -> list[str]:
     return [ACCOUNT_MARK + _words(line) for line in lines if line != EARLIER]
 
 
 def turn_text(account: Sequence[str], status: str, footer: str) -> str:
     """A turn message: the running account, the status and who is next. A status that only
-    repeats or extends the last line of the account takes that line's place."""
+    repeats or extends the last line of the account takes that line's place; where the call to
+    move says the status (`presenter.status_call`), the call takes it ("Bob's turn." is not said
+    above "➡️ @Bob's turn (red): lay a tile.")."""
     account = list(account)
     if account and status and status.rstrip(".").startswith(_words(account[-1]).rstrip(".")):
-        account[-1], status = status, ""
+        if presenter.said_in_call(status, footer):
+            account.pop()
+        else:
+            account[-1], status = status, ""
     return presenter.board_text(account_text(account), status, footer)
 
 
@@ -109,9 +123,10 @@ def plan(done: Done, dm_rows: dict[int, DmRow]) -> Owed:
     """What a stored change owes Discord. `dm_rows`: the seats' DMs as stored (which still show
     buttons)."""
     change = done.change
+    game = Remembering(change.game, states(change)) if isinstance(change, Move) else None
     match change:
         case Move():
-            owed = _plan_move(change, done)
+            owed = _plan_move(change, done, game)
         case SeatSetting() | LobbyChange() | Repost() | Note():
             owed = Owed()  # a lobby's edit and a repost's board are the change's own writes
         case End():
@@ -123,7 +138,7 @@ def plan(done: Done, dm_rows: dict[int, DmRow]) -> Owed:
         case Replace():
             owed = _new_turn(change.table, [], pings=None)
     owed.notices = [dict(notice) for notice in change.notices]
-    owed.dms = _plan_dms(change, done, dm_rows)
+    owed.dms = _plan_dms(change, done, dm_rows, game)
     return owed
 
 
@@ -153,7 +168,7 @@ def public_lines(move: Move) -> list[str | dict[str, Any]]:
     return lines
 
 
-def _plan_move(move: Move, done: Done) -> Owed:
+def _plan_move(move: Move, done: Done, remembering: Remembering | None = None) -> Owed:
     table, game, before, after, mover = move.table, move.game, move.before, move.after, move.seat
     if move_is_invisible(game, before, after, list(move.events)) and table.board_message_id is not None:
         # A secret preparation (a document armed during the secret choice): the channel must not
@@ -176,6 +191,8 @@ def _plan_move(move: Move, done: Done) -> Owed:
         for close in owed.closes:
             close["lines"] = merge_account(close["lines"], lines)
         return owed
+    status = (remembering or game).view(after, None)["status"]
+    lines = announced_as_steps(lines, presenter.status_in_message(status, table, table_language(table)))
     # A seat that takes back a choice (an optional move) waits again, but its own move wakes no
     # one: that is still the same wait.
     if waiting_after - {mover} <= waiting_before:
@@ -197,7 +214,8 @@ def _plan_move(move: Move, done: Done) -> Owed:
     return Owed(board=True, new_turn=True, turn_lines=merge_account(account, lines), turn_pings=pings_now)
 
 
-def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow]) -> dict[int, OwedDm]:
+def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow],
+              remembering: Remembering | None = None) -> dict[int, OwedDm]:
     """Which seats' DMs the change owes, and whether each is a new decision. A seat hears
     privately when its hidden view changed or it faces a new decision the public board does not
     already offer; a DM that still asks its seat to move, though the seat has nothing to do now,
@@ -208,7 +226,8 @@ def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow]) -> dict[int
     before, after = states(change)
     seats = range(len(table.players))
     lang = table_language(table)
-    game = Remembering(change.game, (before, after))  # each view, seat to act and legal moves once
+    # Each view, seat to act and legal moves once (with the turn message's, where it asked them).
+    game = remembering or Remembering(change.game, (before, after))
     game.known_to_act(before, done.waiting_before)
     game.known_to_act(after, done.waiting_after)
     dms: dict[int, OwedDm] = {}

@@ -207,7 +207,8 @@ class Content:
             return presenter.outcome_text(outcome, table, table_language(table), game), []
         to_act = sorted(game.to_act(state))
         lang = table_language(table)
-        line = presenter.next_move_line(table, to_act, lang, presenter.dm_tasks(game, state, to_act, lang))
+        line = presenter.next_move_line(table, to_act, lang, presenter.dm_tasks(game, state, to_act, lang),
+                                        game.view(state, None)["status"])
         line = "\n".join(part for part in (line, deadlines) if part)
         return line, [user for user in (table.player_at(seat).user_id for seat in to_act) if not is_computer_user(user)]
 

@@ -31,8 +31,10 @@ GAME_WORDS = {
     "gluecksritter": {"de": "hat gewählt", "en": "has chosen"},
     "carcassonne": {"de": "legt", "en": "places"},
 }
-TABLE_WORDS = {"de": ("du bist dran", "ihr seid dran", "in deiner DM", "in euren DMs"),  # one or several to act,
-               "en": ("your move", "in your DM")}  # with the buttons or in their DMs
+# The bot's own words: the lobby's start; a call to several to act, or to one whom the status does
+# not name (a call to one it names says the status), with the buttons or in their DMs.
+TABLE_WORDS = {"de": ("Das Spiel hat begonnen", "du bist dran", "ihr seid dran", "in deiner DM", "in euren DMs"),
+               "en": ("The game has started", "your move", "in your DM")}
 PLACEHOLDER = re.compile(r"\{s\d\}|\{[a-z_]+\}")
 
 

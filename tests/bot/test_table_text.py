@@ -6,10 +6,14 @@ import random
 
 import pytest
 
+from bot import presenter
 from bot.choices import choices_for, has_secrets, toggles_for
 from bot.components import board_view
-from bot.turns import ACCOUNT_LINES, account_text, merge_account, step, turn_text
+from bot.storage.rows import GameRow, SeatRow
+from bot.turns import ACCOUNT_LINES, ACCOUNT_MARK, account_text, announced_as_steps, merge_account, step, turn_text
 from games import REGISTRY
+from games.core import SeatRef, msg
+from i18n import translate
 from tests.bot.harness import bot_factory, buttons, seat_order
 
 KNATSCH, RAUBRITTER = REGISTRY["knatsch"], REGISTRY["raubritter"]
@@ -28,6 +32,92 @@ def test_a_status_that_repeats_the_last_line_takes_its_place():
     assert text.splitlines() == ["• **Ann** rolls for Blue castle from stack 2 (up to 3 rolls).", "➡️ next"]
     other = turn_text(["**Ann** captures it."], "**Bo** to choose a card.", "")
     assert other.splitlines() == ["• **Ann** captures it.", "**Bo** to choose a card."]
+
+
+NAMED = ("Anna", "Bob", "Carol", "Dave")
+
+
+def seated(game: str) -> GameRow:
+    players = tuple(SeatRow(user_id=100 + seat, name=name, seat=seat, dm_ok=True) for seat, name in enumerate(NAMED))
+    return GameRow(id=1, guild_id=1, channel_id=2, game=game, status="active", host_id=100, options={}, seed=3,
+                   state=None, version=0, result=None, lobby_message_id=None, board_message_id=None, created_at=0,
+                   updated_at=0, players=players)
+
+
+def turn_messages(name: str, lang: str):
+    """Each turn message of a whole game between four people that calls one of them to move with
+    the board's buttons (no decision in a DM): the seat called, the turn's running account and
+    the message's text, as the bot says them (bot.turns: a move that calls someone new begins a
+    new turn message)."""
+    game, table = REGISTRY[name], seated(name)
+    rng, state = random.Random(5), game.new_game(len(NAMED), seed=5)
+    account: list = []
+    while game.outcome(state) is None:
+        to_act = sorted(game.to_act(state))
+        tasks = presenter.dm_tasks(game, state, to_act, lang)
+        status = game.view(state, None)["status"]
+        if len(to_act) == 1 and not tasks:
+            footer = presenter.next_move_line(table, to_act, lang, tasks, status)
+            yield to_act[0], account, turn_text(account, presenter.status_in_message(status, table, lang),
+                                                       footer)
+        seat = to_act[0]
+        state, events = game.apply(state, seat, game.suggest(state, seat, rng))
+        lines = [presenter.account_line(event.text, table, lang, ACCOUNT_MARK)
+                 for event in events if event.seat is None] or [presenter.made_a_move(table, seat, lang)]
+        lines = announced_as_steps(lines, presenter.status_in_message(game.view(state, None)["status"], table, lang))
+        same_wait = set(game.to_act(state)) - {seat} <= set(to_act)
+        account = merge_account(account if same_wait else [], lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_turn_message_names_the_player_whose_turn_it_is_once(name, lang):
+    """Whole games of every game: a turn message says whose turn it is once, in the call that
+    pings the player, with what the status adds ("➡️ @Bob (green) may lay tile 2 of 3."): the
+    status does not name them again above it, nor does the account's "It is Bob's turn." (The
+    account's other lines say what was done, whoever did it.)"""
+    said_in_the_call = 0
+    for seat, account, text in turn_messages(name, lang):
+        told = [line for line in text.splitlines() if line not in account_text(account)]
+        names = sum(line.count(f"<@{100 + seat}>") + line.count(f"**{NAMED[seat]}**") for line in told)
+        assert names == 1, text
+        said_in_the_call += "—" not in text.splitlines()[-1]
+    assert said_in_the_call > 10, said_in_the_call
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_raub_ritter_turn_message_does_not_say_again_whose_turn_began(lang):
+    """"Carol's turn." begins Carol's turn: the call to move says it in its place, and once she
+    has laid a tile it is gone from her turn's account, not said again above "➡️ @Carol (red) may
+    lay tile 2 of 3."."""
+    mid_turn = 0
+    for seat, _, text in turn_messages("raubritter", lang):
+        began = translate(msg("raubritter.event.turn", player=SeatRef(seat)), lang, presenter.bold_names(NAMED))
+        assert began not in text, text
+        mid_turn += any(words in text for words in ("tile 2 of 3", "Plättchen 2 von 3"))
+    assert mid_turn > 10, mid_turn
+
+
+def test_the_call_to_move_says_the_status_where_it_names_the_player_once():
+    table = seated("raubritter")
+    lay_more = msg("raubritter.status.lay_more", player=SeatRef(1), colour=msg("raubritter.colour.green"),
+                   number=2, most=3)
+    assert presenter.next_move_line(table, [1], "en", {}, lay_more) == "➡️ <@101> (green) may lay tile 2 of 3."
+    text = turn_text(["**Bob** lays forest on N8."], presenter.status_in_message(lay_more, table, "en"),
+                     "➡️ <@101> (green) may lay tile 2 of 3.")
+    assert text.splitlines() == ["• **Bob** lays forest on N8.", "➡️ <@101> (green) may lay tile 2 of 3."]
+    turn = msg("raubritter.status.lay", player=SeatRef(1), colour=msg("raubritter.colour.green"))
+    call = presenter.next_move_line(table, [1], "de", {}, turn)
+    assert call == "➡️ <@101> ist am Zug (grün)."
+    assert turn_text(["**Anna** hört nach 1 Plättchen auf.", "**Bob** ist am Zug."],
+                     presenter.status_in_message(turn, table, "de"), call).splitlines() == [
+        "• **Anna** hört nach 1 Plättchen auf.", call]
+    # Where the player decides in a DM, or the status names nobody or someone else, "your move" stays.
+    assert presenter.next_move_line(table, [1], "en", {1: "discard 2 cards"}, lay_more).startswith("➡️ <@101> — discard")
+    other = msg("raubritter.status.lay", player=SeatRef(0), colour=msg("raubritter.colour.blue"))
+    assert presenter.next_move_line(table, [1], "en", {}, other) == "➡️ <@101> — your move."
+    assert turn_text([], presenter.status_in_message(other, table, "en"), "➡️ <@101> — your move.").splitlines() == [
+        "**Anna**'s turn (blue): lay a tile.", "➡️ <@101> — your move."]
 
 
 def test_the_account_keeps_its_latest_lines_and_the_message_shows_them():

@@ -282,6 +282,44 @@ def test_a_raub_ritter_turn_message_says_whose_turn_it_is_once(lang):
     raise AssertionError("no turn began with a tile to lay")
 
 
+MENTION_PADDING = 4
+"""Px a mention's pill adds around the name it shows ("@Carol"), by the phone pictures."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["raubritter", "carcassonne"])
+def test_a_call_to_move_that_says_the_status_is_one_line_with_usual_names(lang, name):
+    """Raub Ritter and Carcassonne, whole games of two to four: where the call to move says the
+    status ("➡️ @Carol (green) may lay tile 2 of 3."), it takes one line of a phone, the mention
+    as wide as the name Discord shows in it (the secret choice of tiles to keep, which names
+    whoever is still choosing, excepted: it is longer than a line whoever plays)."""
+    from bot.presenter import PHONE_TEXT, status_call
+    from bot.storage.rows import GameRow, SeatRow
+    from games import REGISTRY
+
+    game, calls, wrapped = REGISTRY[name], set(), set()
+    for seats, seed in ((2, 4), (3, 1), (4, 2)):
+        players = tuple(SeatRow(user_id=100 + seat, name=USUAL_NAMES[seat], seat=seat, dm_ok=True)
+                        for seat in range(seats))
+        table = GameRow(id=1, guild_id=1, channel_id=2, game=name, status="active", host_id=100, options={}, seed=3,
+                        state=None, version=0, result=None, lobby_message_id=None, board_message_id=None,
+                        created_at=0, updated_at=0, players=players)
+        rng, state = random.Random(seed), game.new_game(seats, seed=seed)
+        while game.outcome(state) is None:
+            to_act = sorted(game.to_act(state))
+            status = game.view(state, None)["status"]
+            if len(to_act) == 1 and status["id"] != "raubritter.status.keep":
+                call = status_call(status, table, to_act[0], lang)
+                shown = call.replace(f"<@{100 + to_act[0]}>", f"**@{USUAL_NAMES[to_act[0]]}**")
+                calls.add(status["id"])
+                if not call or phone_width(shown) + MENTION_PADDING > PHONE_TEXT:
+                    wrapped.add((status["id"], shown))
+            seat = to_act[0]
+            state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    assert not wrapped, sorted(wrapped)[:5]
+    assert len(calls) >= {"raubritter": 3, "carcassonne": 5}[name], calls
+
+
 MENU_SUMMARY = 31
 """Characters of a menu's summary a 390 px phone shows uncut ("Keine Ritter … 4 Ritter, alle
 bleib…" was cut after 33)."""
