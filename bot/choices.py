@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.components import DICE_VERBS, Choice, Toggles
-from bot.storage.rows import stored_digest
+from bot.storage.rows import GameRow, stored_digest
 from games.core import Game, hooks
 from i18n import t, translate
 
@@ -106,11 +106,32 @@ def _worked_out(game: Game, state: Any, what: tuple[Any, ...], work: Callable[[]
     return kept[what]
 
 
+def stored_state(game: Game, table: GameRow) -> Any:
+    """`game.from_dict(table.started_state)`, decoded once a stored form and kept with what is
+    worked out of it (by the digest of the text read, `GameRow.state_digest`): a move's state is
+    read again by its delivery, by each toggle tapped on its messages and by the next move, and a
+    state never changes (`Game.apply` makes a new one), so one object serves them all."""
+    digest = table.state_digest
+    if digest is None:
+        return game.from_dict(table.started_state)
+    kept = _kept_at((game.name, digest))
+    if STATE not in kept:
+        kept[STATE] = game.from_dict(table.started_state)
+    return kept[STATE]
+
+
+STATE = ("state",)
+"""What `stored_state` keeps a decoded state under, beside what is worked out of it."""
+
+
 def _kept_for(game: Game, state: Any) -> dict[Any, Any]:
     fingerprint = _fingerprint(game, state)
     if fingerprint is None:
         return {}  # kept nowhere: worked out each time
-    key = (game.name, fingerprint)
+    return _kept_at((game.name, fingerprint))
+
+
+def _kept_at(key: tuple[str, bytes]) -> dict[Any, Any]:
     kept = _kept.get(key)
     if kept is None:
         kept = _kept[key] = {}

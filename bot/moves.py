@@ -44,7 +44,7 @@ from bot.changes import (
     states,
     version_after,
 )
-from bot.choices import label_names
+from bot.choices import label_names, stored_state
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
@@ -261,7 +261,7 @@ class Moves:
                 table = snapshot.table
                 if table.status == "active" and self.automatic is not None:
                     game = self.engine(table.game)
-                    decision = await self.automatic(table, game, game.from_dict(table.started_state))
+                    decision = await self.automatic(table, game, stored_state(game, table))
                     await self._made_at_once(snapshot, game, decision, None)
             self.deliveries.kick(game_id)
 
@@ -293,7 +293,7 @@ class Moves:
             table = snapshot.table
             if decision is None or make is None or table.status != "active":
                 return
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             seat, action, note = await make(table, game, state, decision)
             after, events = game.apply(state, seat, action)
             change = Move(table=table, game=game, before=state, after=after, seat=seat, action=action,
@@ -402,7 +402,7 @@ class Moves:
                 played.append(done)
                 return None
             seat = seat_of(table, user)
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             if seen_version is not None and seen_version != table.version and \
                     not await self._decision_unchanged(table, game, seat, seen_version):
                 if typed:
@@ -443,7 +443,7 @@ class Moves:
         async def make(table: GameRow, game: Game) -> Change | None:
             if table.status != "active":
                 return None
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             if seat not in game.to_act(state):
                 return None
             action = await choose(table, game, state)

@@ -72,10 +72,26 @@ def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: 
     """What a seat's DM picture shows: the seat's view (its own part and the table around it, in
     its language), or None when its DM has no picture (nothing private to show). An edit of the
     DM draws its picture again only when this changed, so the table it shows (who is still
-    choosing, who must discard) is never older than the DM's words."""
-    if not has_picture(view, public):
-        return None
-    return hash(repr((view, lang, tuple(names))))
+    choosing, who must discard) is never older than the DM's words.
+
+    Worked out once for the same view objects (`PICTURE_KEYS_KEPT`): a delivery pass asks it of
+    each seat's view when it draws the pictures and again when it builds the DMs, and views are
+    never changed once made (a pass shares them: `bot.turns.Remembering`)."""
+    names = tuple(names)
+    kept = _picture_keys.get(id(view))
+    if kept is not None and kept[0] is view and kept[1] is public and kept[2] == lang and kept[3] == names:
+        return kept[4]
+    key = hash(repr((view, lang, names))) if has_picture(view, public) else None
+    # Held with the key, so that no other view takes its id while it is kept.
+    _picture_keys[id(view)] = (view, public, lang, names, key)
+    if len(_picture_keys) > PICTURE_KEYS_KEPT:
+        del _picture_keys[next(iter(_picture_keys))]
+    return key
+
+
+PICTURE_KEYS_KEPT = 64
+"""Views whose `picture_key` is kept: those of the last few passes (a table's seats each)."""
+_picture_keys: dict[int, tuple[dict[str, Any], dict[str, Any], str, tuple[str, ...], int | None]] = {}
 
 
 def has_picture(view: dict[str, Any], public: dict[str, Any]) -> bool:
