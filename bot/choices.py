@@ -124,6 +124,24 @@ STATE = ("state",)
 """What `stored_state` keeps a decoded state under, beside what is worked out of it."""
 
 
+def stored_form(game: Game, state: Any) -> str:
+    """The state's stored form (the JSON text of `game.to_dict`: what a change stores), made
+    once: its digest is remembered for `state_fingerprint` (a move's plan asks it of the state
+    the move made), and the state kept as the `stored_state` of a row holding this text (the
+    move's delivery and the next move read it back)."""
+    text = json.dumps(game.to_dict(state))
+    digest = stored_digest(text)
+    _digests[id(state)] = (state, digest)  # held, so that no other state takes its id meanwhile
+    if len(_digests) > KEPT_STATES:
+        del _digests[next(iter(_digests))]
+    _kept_at((game.name, digest))[STATE] = state
+    return text
+
+
+_digests: dict[int, tuple[Any, bytes]] = {}
+"""`stored_digest` of the stored form of the states `stored_form` made it of, by the state's id."""
+
+
 def _kept_for(game: Game, state: Any) -> dict[Any, Any]:
     fingerprint = _fingerprint(game, state)
     if fingerprint is None:
@@ -154,6 +172,9 @@ def _fingerprint(game: Game, state: Any) -> bytes | None:
 def state_fingerprint(game: Game, state: Any) -> bytes | None:
     """`stored_digest` of the state's stored form (None: a state that has none): the digest of
     a state read from the store is that of the text read (`GameRow.state_digest`)."""
+    known = _digests.get(id(state))
+    if known is not None and known[0] is state:
+        return known[1]
     try:
         stored = json.dumps(game.to_dict(state))
     except (TypeError, ValueError):

@@ -44,7 +44,7 @@ from bot.changes import (
     states,
     version_after,
 )
-from bot.choices import label_names, stored_state
+from bot.choices import label_names, stored_form, stored_state
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
@@ -326,6 +326,8 @@ class Moves:
     async def _store(self, snapshot: Snapshot, change: Change) -> Done:
         done = await self._done(snapshot, change)
         table = change.table
+        # The new state's stored text, made once: for the plan's questions about it and the row.
+        stored = stored_form(change.game, states(change)[1]) if isinstance(change, (Move, Undo, Replace)) else ""
         game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
         rows = await self.storage.delivery.dm_rows(table.id) if game_change and table.status == "active" else {}
         writes = owed_writes(table, plan(done, rows), rows, version=done.version)
@@ -348,17 +350,17 @@ class Moves:
                 await self._store_lobby(change, writes)
             case SeatSetting() | Repost() | Note():  # no new version, no log row
                 await self.storage.apply(writes)
-            case Move(seat=seat, action=action, after=after, answered=answered):
+            case Move(seat=seat, action=action, answered=answered):
                 await self.storage.games.record_change(
                     table.id, expected_version=table.version, seat=seat, action=action.encode(),
-                    state=game.to_dict(after), finished_result=outcome_record(done.outcome) if done.outcome else None,
+                    state=stored, finished_result=outcome_record(done.outcome) if done.outcome else None,
                     answered=answered, writes=writes)
-            case Undo(seat=seat, after=after):
+            case Undo(seat=seat):
                 await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat, action=UNDO,
-                                                 state=game.to_dict(after), writes=writes)
-            case Replace(seat=seat, state=state):
+                                                 state=stored, writes=writes)
+            case Replace(seat=seat):
                 await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat,
-                                                 action=REPLACE, state=game.to_dict(state), writes=writes)
+                                                 action=REPLACE, state=stored, writes=writes)
         if game_change:
             for listener in self._listeners:
                 await listener.after(done)

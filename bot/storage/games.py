@@ -285,12 +285,13 @@ class GamesRepository:
             await run_writes(db, writes)
 
     async def record_change(
-        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
+        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict | str,
         finished_result: dict | None = None, answered: bool = True, writes: Sequence[Write] = (),
     ) -> int:
         """The one transaction per change of a game (a move, an undo, a new player in a seat): the
-        log row, the new state, the version bump, and `writes` (what it owes Discord, its timers),
-        or nothing. `answered=False`: the mover still has to be told (a typed /move).
+        log row, the new state (the engine's `to_dict`, or its JSON text), the version bump, and
+        `writes` (what it owes Discord, its timers), or nothing. `answered=False`: the mover still
+        has to be told (a typed /move).
 
         Compare-and-swap on `version`: if the stored version is not `expected_version` (or the
         game is no longer active) nothing is written and StaleVersion is raised.
@@ -303,7 +304,8 @@ class GamesRepository:
         stored = await self.db.batch([
             ("UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
-             (json.dumps(state), new_version, status, result, now, game_id, expected_version)),
+             (state if isinstance(state, str) else json.dumps(state), new_version, status, result, now, game_id,
+              expected_version)),
             ("INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
              (game_id, new_version, seat, action, now, int(answered))),
             *writes,
