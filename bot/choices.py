@@ -117,6 +117,7 @@ def stored_state(game: Game, table: GameRow) -> Any:
     kept = _kept_at((game.name, digest))
     if STATE not in kept:
         kept[STATE] = game.from_dict(table.started_state)
+        _remember_digest(kept[STATE], digest)
     return kept[STATE]
 
 
@@ -131,15 +132,44 @@ def stored_form(game: Game, state: Any) -> str:
     move's delivery and the next move read it back)."""
     text = json.dumps(game.to_dict(state))
     digest = stored_digest(text)
-    _digests[id(state)] = (state, digest)  # held, so that no other state takes its id meanwhile
-    if len(_digests) > KEPT_STATES:
-        del _digests[next(iter(_digests))]
+    _remember_digest(state, digest)
     _kept_at((game.name, digest))[STATE] = state
     return text
 
 
+def _remember_digest(state: Any, digest: bytes) -> None:
+    _digests[id(state)] = (state, digest)  # held, so that no other state takes its id meanwhile
+    if len(_digests) > KEPT_STATES:
+        del _digests[next(iter(_digests))]
+
+
 _digests: dict[int, tuple[Any, bytes]] = {}
-"""`stored_digest` of the stored form of the states `stored_form` made it of, by the state's id."""
+"""`stored_digest` of the stored form of the states kept (`stored_form`, `stored_state`), by the
+state's id."""
+
+
+class KeptViews:
+    """A game whose views of the states kept (`stored_state`, `stored_form`: the very objects,
+    read back or made by a move) are worked out once each and kept with them: a move's plan asks
+    for the views of the state before it and after it, its delivery pass for those after it, the
+    next move's plan for them again. Any other state, and everything else, is the game's own.
+    The views it hands out are shared: read them, never change them."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        known = _digests.get(id(state))
+        kept = _kept.get((self.game.name, known[1])) if known is not None and known[0] is state else None
+        if kept is None or kept.get(STATE) is not state:
+            return self.game.view(state, seat)
+        what = ("view", seat)
+        if what not in kept:
+            kept[what] = self.game.view(state, seat)
+        return kept[what]
 
 
 def _kept_for(game: Game, state: Any) -> dict[Any, Any]:

@@ -44,7 +44,7 @@ from bot.changes import (
     states,
     version_after,
 )
-from bot.choices import label_names, stored_form, stored_state
+from bot.choices import KeptViews, label_names, stored_form, stored_state
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
@@ -241,7 +241,8 @@ class Moves:
         async with self.work():
             async with self.lock(game_id):
                 snapshot = await self.snapshot(game_id)
-                change = await make(snapshot, self.engine(snapshot.table.game))
+                # Views of the states kept are shared with the delivery and the next move (KeptViews).
+                change = await make(snapshot, KeptViews(self.engine(snapshot.table.game)))
                 if change is None:
                     return None
                 done = await self._store(snapshot, change)

@@ -41,7 +41,7 @@ import discord
 
 import i18n
 from bot import presenter
-from bot.choices import stored_state
+from bot.choices import KeptViews, stored_state
 from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
@@ -375,7 +375,9 @@ class Deliveries:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
         state = stored_state(game, table) if table.state is not None else None
-        game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
+        # The pass asks for the same views and moves of it again and again; its views are shared
+        # with the move that made it (KeptViews).
+        game = Remembering(KeptViews(game), (state,))
         game.known_fingerprint(state, table.state_digest)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
