@@ -123,13 +123,11 @@ class PrivateDeliveries:
         return True
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
-                      lang: str | None = None, left: frozenset[int] | None = None,
-                      stored: list[Write] | None = None,
+                      lang: str | None = None, left: frozenset[int] | None = None, stored: list[Write] | None = None,
                       last_moves: Mapping[int, int | None] | None = None) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's
-        language, `left`: the seats whose players resigned, `last_moves`: the version of each seat's
-        newest move, if read already; `stored`: collects what it stores (once Discord confirmed it)
-        for the caller to store with its pass's other DMs at once."""
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's language,
+        `left`: the seats whose players resigned, `last_moves`: each seat's newest move's version, if read already;
+        `stored`: collects what it stores (once Discord confirmed it), to store with the pass's other DMs at once."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
