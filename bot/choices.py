@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.components import DICE_VERBS, Choice, Toggles
-from bot.storage.rows import stored_digest
+from bot.storage.rows import GameRow, stored_digest
 from games.core import Game, hooks
 from i18n import t, translate
 
@@ -106,11 +106,80 @@ def _worked_out(game: Game, state: Any, what: tuple[Any, ...], work: Callable[[]
     return kept[what]
 
 
+def stored_state(game: Game, table: GameRow) -> Any:
+    """`game.from_dict(table.started_state)`, decoded once a stored form and kept with what is
+    worked out of it (by the digest of the text read, `GameRow.state_digest`): a move's state is
+    read again by its delivery, by each toggle tapped on its messages and by the next move, and a
+    state never changes (`Game.apply` makes a new one), so one object serves them all."""
+    digest = table.state_digest
+    if digest is None:
+        return game.from_dict(table.started_state)
+    kept = _kept_at((game.name, digest))
+    if STATE not in kept:
+        kept[STATE] = game.from_dict(table.started_state)
+        _remember_digest(kept[STATE], digest)
+    return kept[STATE]
+
+
+STATE = ("state",)
+"""What `stored_state` keeps a decoded state under, beside what is worked out of it."""
+
+
+def stored_form(game: Game, state: Any) -> str:
+    """The state's stored form (the JSON text of `game.to_dict`: what a change stores), made
+    once: its digest is remembered for `state_fingerprint` (a move's plan asks it of the state
+    the move made), and the state kept as the `stored_state` of a row holding this text (the
+    move's delivery and the next move read it back)."""
+    text = json.dumps(game.to_dict(state))
+    digest = stored_digest(text)
+    _remember_digest(state, digest)
+    _kept_at((game.name, digest))[STATE] = state
+    return text
+
+
+def _remember_digest(state: Any, digest: bytes) -> None:
+    _digests[id(state)] = (state, digest)  # held, so that no other state takes its id meanwhile
+    if len(_digests) > KEPT_STATES:
+        del _digests[next(iter(_digests))]
+
+
+_digests: dict[int, tuple[Any, bytes]] = {}
+"""`stored_digest` of the stored form of the states kept (`stored_form`, `stored_state`), by the
+state's id."""
+
+
+class KeptViews:
+    """A game whose views of the states kept (`stored_state`, `stored_form`: the very objects,
+    read back or made by a move) are worked out once each and kept with them: a move's plan asks
+    for the views of the state before it and after it, its delivery pass for those after it, the
+    next move's plan for them again. Any other state, and everything else, is the game's own.
+    The views it hands out are shared: read them, never change them."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        known = _digests.get(id(state))
+        kept = _kept.get((self.game.name, known[1])) if known is not None and known[0] is state else None
+        if kept is None or kept.get(STATE) is not state:
+            return self.game.view(state, seat)
+        what = ("view", seat)
+        if what not in kept:
+            kept[what] = self.game.view(state, seat)
+        return kept[what]
+
+
 def _kept_for(game: Game, state: Any) -> dict[Any, Any]:
     fingerprint = _fingerprint(game, state)
     if fingerprint is None:
         return {}  # kept nowhere: worked out each time
-    key = (game.name, fingerprint)
+    return _kept_at((game.name, fingerprint))
+
+
+def _kept_at(key: tuple[str, bytes]) -> dict[Any, Any]:
     kept = _kept.get(key)
     if kept is None:
         kept = _kept[key] = {}
@@ -133,6 +202,9 @@ def _fingerprint(game: Game, state: Any) -> bytes | None:
 def state_fingerprint(game: Game, state: Any) -> bytes | None:
     """`stored_digest` of the state's stored form (None: a state that has none): the digest of
     a state read from the store is that of the text read (`GameRow.state_digest`)."""
+    known = _digests.get(id(state))
+    if known is not None and known[0] is state:
+        return known[1]
     try:
         stored = json.dumps(game.to_dict(state))
     except (TypeError, ValueError):

@@ -12,7 +12,7 @@ import discord
 import i18n
 from bot import presenter
 from bot.changes import Change, Repost
-from bot.choices import choices_for, has_secrets, label_names, public_choices, toggles_for
+from bot.choices import choices_for, has_secrets, label_names, public_choices, stored_state, toggles_for
 from bot.components import Choice, board_view, private_view
 from bot.days.seats import ComputerSeats
 from bot.days.timers import Timers
@@ -88,7 +88,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.check_person(table, seat)  # a resigned player sees the seat no more
         game = self.moves.engine(table.game)
-        return await self.content.private_payload(table, game, game.from_dict(table.started_state), seat)
+        return await self.content.private_payload(table, game, stored_state(game, table), seat)
 
     async def show_hand(self, interaction: discord.Interaction, *, game_id: int) -> None:
         """Answer (already deferred, ephemeral) with the user's private view and moves."""
@@ -109,7 +109,7 @@ class Info:
         if seat is None:
             return []
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.started_state)
+        state = stored_state(game, table)
         return rank_matches(choices_for(game, state, seat, label_names(table), table_language(table)),
                             typed)[:AUTOCOMPLETE_LIMIT]
 
@@ -133,7 +133,7 @@ class Info:
         seat = seat_of(table, user)
         await self.seats.gate(snapshot, seat)  # a resigned player sees the seat no more
         game = self.moves.engine(table.game)
-        state = game.from_dict(table.started_state)
+        state = stored_state(game, table)
         # Others' moves in a simultaneous choice bump the version but leave this seat's toggles
         # as they were: judged like a click on a move button.
         if seen_version != table.version and not await self.moves.decision_unchanged(table, game, seat, seen_version):

@@ -44,7 +44,7 @@ from bot.changes import (
     states,
     version_after,
 )
-from bot.choices import label_names
+from bot.choices import KeptViews, label_names, stored_form, stored_state
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
@@ -241,7 +241,8 @@ class Moves:
         async with self.work():
             async with self.lock(game_id):
                 snapshot = await self.snapshot(game_id)
-                change = await make(snapshot, self.engine(snapshot.table.game))
+                # Views of the states kept are shared with the delivery and the next move (KeptViews).
+                change = await make(snapshot, KeptViews(self.engine(snapshot.table.game)))
                 if change is None:
                     return None
                 done = await self._store(snapshot, change)
@@ -261,7 +262,7 @@ class Moves:
                 table = snapshot.table
                 if table.status == "active" and self.automatic is not None:
                     game = self.engine(table.game)
-                    decision = await self.automatic(table, game, game.from_dict(table.started_state))
+                    decision = await self.automatic(table, game, stored_state(game, table))
                     await self._made_at_once(snapshot, game, decision, None)
             self.deliveries.kick(game_id)
 
@@ -293,7 +294,7 @@ class Moves:
             table = snapshot.table
             if decision is None or make is None or table.status != "active":
                 return
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             seat, action, note = await make(table, game, state, decision)
             after, events = game.apply(state, seat, action)
             change = Move(table=table, game=game, before=state, after=after, seat=seat, action=action,
@@ -326,6 +327,8 @@ class Moves:
     async def _store(self, snapshot: Snapshot, change: Change) -> Done:
         done = await self._done(snapshot, change)
         table = change.table
+        # The new state's stored text, made once: for the plan's questions about it and the row.
+        stored = stored_form(change.game, states(change)[1]) if isinstance(change, (Move, Undo, Replace)) else ""
         game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
         rows = await self.storage.delivery.dm_rows(table.id) if game_change and table.status == "active" else {}
         writes = owed_writes(table, plan(done, rows), rows, version=done.version)
@@ -348,17 +351,17 @@ class Moves:
                 await self._store_lobby(change, writes)
             case SeatSetting() | Repost() | Note():  # no new version, no log row
                 await self.storage.apply(writes)
-            case Move(seat=seat, action=action, after=after, answered=answered):
+            case Move(seat=seat, action=action, answered=answered):
                 await self.storage.games.record_change(
                     table.id, expected_version=table.version, seat=seat, action=action.encode(),
-                    state=game.to_dict(after), finished_result=outcome_record(done.outcome) if done.outcome else None,
+                    state=stored, finished_result=outcome_record(done.outcome) if done.outcome else None,
                     answered=answered, writes=writes)
-            case Undo(seat=seat, after=after):
+            case Undo(seat=seat):
                 await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat, action=UNDO,
-                                                 state=game.to_dict(after), writes=writes)
-            case Replace(seat=seat, state=state):
+                                                 state=stored, writes=writes)
+            case Replace(seat=seat):
                 await self.storage.games.record_change(table.id, expected_version=table.version, seat=seat,
-                                                 action=REPLACE, state=game.to_dict(state), writes=writes)
+                                                 action=REPLACE, state=stored, writes=writes)
         if game_change:
             for listener in self._listeners:
                 await listener.after(done)
@@ -402,7 +405,7 @@ class Moves:
                 played.append(done)
                 return None
             seat = seat_of(table, user)
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             if seen_version is not None and seen_version != table.version and \
                     not await self._decision_unchanged(table, game, seat, seen_version):
                 if typed:
@@ -443,7 +446,7 @@ class Moves:
         async def make(table: GameRow, game: Game) -> Change | None:
             if table.status != "active":
                 return None
-            state = game.from_dict(table.started_state)
+            state = stored_state(game, table)
             if seat not in game.to_act(state):
                 return None
             action = await choose(table, game, state)

@@ -24,7 +24,7 @@ from bot.days.absence import Absence
 from bot.days.hints import Hints, hint_offered
 from bot.days.orders import ComputerChoices, Orders, standing_orders
 from bot.days.reminders import Reminders
-from bot.days.seats import ComputerSeats, seats_left
+from bot.days.seats import ComputerSeats, left_of, seats_left
 from bot.days.timers import DueTimers, Timers
 from bot.days.undo import TakingBack
 from bot.delivery.content import Content, Renderer
@@ -88,6 +88,8 @@ class Parts:
         league = League(client, storage, games, owns_guild=settings.owns_guild, sharded=settings.sharded)
         content = Content(client, storage, settings.render, deadline_line=timers.deadline_line,
                           hint_offered=partial(hint_offered, storage), seats_left=partial(seats_left, storage),
+                          left_read=storage.days.seats_read,
+                          left_from=lambda rows: left_of(storage.days.seats_from(rows)),
                           standing_orders=partial(standing_orders, storage), turn_recap=league.turn_recap)
         deliveries = Deliveries(client, storage, games, content, owns_guild=settings.owns_guild,
                                 end_message=league.end_message(EndMessages(content, storage)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -189,5 +190,10 @@ async def seat_left(storage: Storage, table: GameRow, seat: int) -> bool:
 async def seats_left(storage: Storage, table: GameRow) -> frozenset[int]:
     """The seats whose players resigned (`seat_left` of every seat, in one read: a delivery
     pass's DMs)."""
-    return frozenset(seat for seat, row in (await storage.days.seats(table.id)).items()
-                     if row.get("computer") == "resigned")
+    return left_of(await storage.days.seats(table.id))
+
+
+def left_of(seats: Mapping[int, Mapping[str, Any]]) -> frozenset[int]:
+    """`seats_left`, from the seats' rows (`DaysRepository.seats`, or its read's rows read with
+    others: `seats_read`, `seats_from`)."""
+    return frozenset(seat for seat, row in seats.items() if row.get("computer") == "resigned")

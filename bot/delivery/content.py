@@ -26,6 +26,8 @@ from bot.components import Choice, board_view, private_view
 from bot.locale import table_language
 from bot.records import running_scores
 from bot.storage import GameRow
+from bot.storage.database import Write
+from bot.storage.games import languages_from
 from bot.storage.rows import is_computer_user
 from bot.store import Storage
 from games.core import Game, msg
@@ -72,10 +74,26 @@ def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: 
     """What a seat's DM picture shows: the seat's view (its own part and the table around it, in
     its language), or None when its DM has no picture (nothing private to show). An edit of the
     DM draws its picture again only when this changed, so the table it shows (who is still
-    choosing, who must discard) is never older than the DM's words."""
-    if not has_picture(view, public):
-        return None
-    return hash(repr((view, lang, tuple(names))))
+    choosing, who must discard) is never older than the DM's words.
+
+    Worked out once for the same view objects (`PICTURE_KEYS_KEPT`): a delivery pass asks it of
+    each seat's view when it draws the pictures and again when it builds the DMs, and views are
+    never changed once made (a pass shares them: `bot.turns.Remembering`)."""
+    names = tuple(names)
+    kept = _picture_keys.get(id(view))
+    if kept is not None and kept[0] is view and kept[1] is public and kept[2] == lang and kept[3] == names:
+        return kept[4]
+    key = hash(repr((view, lang, names))) if has_picture(view, public) else None
+    # Held with the key, so that no other view takes its id while it is kept.
+    _picture_keys[id(view)] = (view, public, lang, names, key)
+    if len(_picture_keys) > PICTURE_KEYS_KEPT:
+        del _picture_keys[next(iter(_picture_keys))]
+    return key
+
+
+PICTURE_KEYS_KEPT = 64
+"""Views whose `picture_key` is kept: those of the last few passes (a table's seats each)."""
+_picture_keys: dict[int, tuple[dict[str, Any], dict[str, Any], str, tuple[str, ...], int | None]] = {}
 
 
 def has_picture(view: dict[str, Any], public: dict[str, Any]) -> bool:
@@ -121,7 +139,8 @@ class Content:
 
     `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
-    `seats_left(table) -> frozenset[int]`: the seats whose players resigned and hear nothing more;
+    `seats_left(table) -> frozenset[int]`: the seats whose players resigned and hear nothing more
+    (`left_read(game id)`, `left_from(its rows)`: the same read with others, a delivery pass's);
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
     `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
     most `lines` lines of a phone, its heading included (bot.league).
@@ -131,6 +150,7 @@ class Content:
                  deadline_line: Callable[[GameRow], Awaitable[str]],
                  hint_offered: Callable[[GameRow], Awaitable[bool]],
                  seats_left: Callable[[GameRow], Awaitable[frozenset[int]]],
+                 left_read: Callable[[int], Write], left_from: Callable[[list[Any]], frozenset[int]],
                  standing_orders: Callable[[GameRow, int], Awaitable[frozenset[str]]],
                  turn_recap: Callable[[GameRow, Sequence[int], int], Awaitable[str]]) -> None:
         self.client = client
@@ -139,6 +159,8 @@ class Content:
         self.deadline_line = deadline_line
         self.hint_offered = hint_offered
         self.seats_left = seats_left
+        self.left_read = left_read
+        self.left_from = left_from
         self.standing_orders = standing_orders
         self.turn_recap = turn_recap
 
@@ -240,9 +262,17 @@ class Content:
         return await self.storage.games.language_of_user(table.player_at(seat).user_id, table_language(table))
 
     async def private_languages(self, table: GameRow, seats: Sequence[int]) -> dict[int, str]:
-        """`private_language` of each of `seats`, in one read (a delivery pass's DMs)."""
+        """`private_language` of each of `seats`, in one read."""
         users = {seat: table.player_at(seat).user_id for seat in seats}
         langs = await self.storage.games.languages_of_users(sorted(set(users.values())), table_language(table))
+        return {seat: langs[user] for seat, user in users.items()}
+
+    @staticmethod
+    def private_languages_from(table: GameRow, seats: Sequence[int], rows: list[Any]) -> dict[int, str]:
+        """`private_languages`, from the rows of `languages_read` read with the table (a delivery
+        pass's DMs)."""
+        users = {seat: table.player_at(seat).user_id for seat in seats}
+        langs = languages_from(rows, set(users.values()), table_language(table))
         return {seat: langs[user] for seat, user in users.items()}
 
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,13 +93,18 @@ class PrivateDeliveries:
         return shown
 
     async def _same_decision(self, table: GameRow, seat: int, shown: Shown | None,
-                             payload: PrivatePayload) -> bool:
+                             payload: PrivatePayload, last_moves: Mapping[int, int | None] | None = None) -> bool:
         """Whether the DM's components offer, with toggles, the decision the seat faces now,
-        untouched by the seat since (it made no move since they were sent)."""
+        untouched by the seat since (it made no move since they were sent). `last_moves`: the
+        version of each seat's newest move, if read already (with the pass's game)."""
         if shown is None or not payload.toggles or shown.buttons != payload.buttons:
             return False
-        last = await self.storage.games.last_action_of(table.id, seat)
-        return last is None or last.version <= shown.version
+        if last_moves is not None and seat in last_moves:
+            version = last_moves[seat]
+        else:
+            last = await self.storage.games.last_action_of(table.id, seat)
+            version = None if last is None else last.version
+        return version is None or version <= shown.version
 
     def _remember(self, game_id: int, seat: int, shown: Shown | None) -> None:
         self._shown.pop((game_id, seat), None)
@@ -118,11 +123,11 @@ class PrivateDeliveries:
         return True
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
-                      lang: str | None = None, left: frozenset[int] | None = None,
-                      stored: list[Write] | None = None) -> Failure | None:
-        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's
-        language, `left`: the seats whose players resigned, if read already; `stored`: collects what it
-        stores (once Discord confirmed it) for the caller to store with its pass's other DMs at once."""
+                      lang: str | None = None, left: frozenset[int] | None = None, stored: list[Write] | None = None,
+                      last_moves: Mapping[int, int | None] | None = None) -> Failure | None:
+        """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's language,
+        `left`: the seats whose players resigned, `last_moves`: each seat's newest move's version, if read already;
+        `stored`: collects what it stores (once Discord confirmed it), to store with the pass's other DMs at once."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
@@ -157,7 +162,7 @@ class PrivateDeliveries:
                 if not payload.picture_kept and not (shown is not None and shown.picture is None
                                                      and payload.picture is None):
                     fields["attachments"] = [payload.file] if payload.file is not None else []
-                if shown is not None and await self._same_decision(table, seat, shown, payload):
+                if shown is not None and await self._same_decision(table, seat, shown, payload, last_moves):
                     # Its components stay, with whatever the player has tapped on its toggles so
                     # far; a click on them is judged like one on an older DM (the same decision).
                     after = Shown(row.message_id, payload.picture, payload.buttons, shown.version)

@@ -191,6 +191,20 @@ def dm_rows_from(rows: list[Any]) -> dict[int, DmRow]:
                              r["closed_until"]) for r in rows}
 
 
+def last_moves_read(game_id: int) -> Write:
+    """The read of the version of the newest move of each seat with a DM row (that of
+    `GamesRepository.last_action_of`), to read with the game at once (`last_moves_from`)."""
+    return ("SELECT d.seat AS seat, (SELECT a.version FROM actions a WHERE a.game_id = d.game_id "
+            "AND a.seat = d.seat ORDER BY a.version DESC LIMIT 1) AS version FROM seat_dms d WHERE d.game_id = ?",
+            (game_id,))
+
+
+def last_moves_from(rows: list[Any]) -> dict[int, int | None]:
+    """The version of each seat's newest move (None before its first), by seat, from the rows of
+    `last_moves_read`."""
+    return {r["seat"]: r["version"] for r in rows}
+
+
 def deliveries_read(game_id: int) -> Write:
     """The read of the game's owed channel deliveries (`DeliveryRepository.deliveries`)."""
     return "SELECT id, kind, payload FROM deliveries WHERE game_id = ? ORDER BY id", (game_id,)

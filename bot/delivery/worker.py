@@ -33,7 +33,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -41,6 +41,7 @@ import discord
 
 import i18n
 from bot import presenter
+from bot.choices import KeptViews, stored_state
 from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import Content, Images, board_url, channel_url, status_line
@@ -54,6 +55,8 @@ from bot.delivery.storage import (
     deliveries_read,
     dm_rows_from,
     dm_rows_read,
+    last_moves_from,
+    last_moves_read,
     late_closed_write,
     late_write,
 )
@@ -61,6 +64,7 @@ from bot.errors import missing_permissions, permission_names
 from bot.locale import table_language
 from bot.storage import GameRow
 from bot.storage.database import Write
+from bot.storage.games import languages_read
 from bot.store import Storage
 from bot.tasks import cancel_all, start_or_again
 from bot.timing import Durations
@@ -110,6 +114,21 @@ class Pause:
     seconds: float | None
     tried: bool = False
     troubled: bool = False
+
+
+@dataclass(frozen=True)
+class PassRead:
+    """What a pass reads at once (`Deliveries._read_pass`): the game (None: gone), its DMs' rows
+    and its owed channel deliveries, and what its DMs ask of the store: the seats whose players
+    resigned (`Content.seats_left`), its players' languages (rows of `languages_read`) and the
+    version of each seat's newest move (`last_moves_read`: whether a DM's toggles may stay)."""
+
+    table: GameRow | None
+    rows: dict[int, DmRow]
+    owed: list[tuple[int, str, dict[str, Any]]]
+    left: frozenset[int] = frozenset()
+    languages: list[Any] = field(default_factory=list)
+    last_moves: dict[int, int | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -347,15 +366,18 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
-        table, rows, owed = await self._read_pass(game_id)
+        read = await self._read_pass(game_id)
+        table, rows, owed = read.table, read.rows, read.owed
         if table is None:
             return None
         game = self.games.get(table.game)
         if game is None:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
-        state = game.from_dict(table.state) if table.state is not None else None
-        game = Remembering(game, (state,))  # the pass asks for the same views and moves of it again and again
+        state = stored_state(game, table) if table.state is not None else None
+        # The pass asks for the same views and moves of it again and again; its views are shared
+        # with the move that made it (KeptViews).
+        game = Remembering(KeptViews(game), (state,))
         game.known_fingerprint(state, table.state_digest)
         now = int(self.now())
         due = [seat for seat, row in rows.items() if row.owed is not None
@@ -363,10 +385,10 @@ class Deliveries:
         public = self.owns_guild(table.guild_id)
         drawn: Images = {}
         langs: dict[int, str] = {}
-        left = await self.content.seats_left(table) if state is not None and due else None  # one read for all DMs
+        left = read.left if state is not None and due else None  # read with the game, for all DMs
         if state is not None and due:
             readers = [seat for seat in due if not table.player_at(seat).computer and seat not in (left or ())]
-            langs.update(await self.content.private_languages(table, readers))  # one read for all DMs
+            langs.update(self.content.private_languages_from(table, readers, read.languages))  # read with the game
             shown = {seat: kept.picture for seat in readers
                      if (kept := self.dms.shown(table.id, rows[seat])) is not None}
             # Pictures only for the DMs that may send one (a DM closed with its done text sends none).
@@ -384,7 +406,7 @@ class Deliveries:
         stored: list[Write] = []
         try:
             failures = await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
-                                                               left, stored) for seat in due))
+                                                               left, stored, read.last_moves) for seat in due))
         finally:
             if stored:
                 await self.storage.apply(stored)
@@ -395,21 +417,24 @@ class Deliveries:
             waits.append(max(0.5, self._late[game_id] - asyncio.get_running_loop().time()))
         return min(waits) if waits else None
 
-    async def _read_pass(self, game_id: int) -> tuple[GameRow | None, dict[int, DmRow],
-                                                      list[tuple[int, str, dict[str, Any]]]]:
+    async def _read_pass(self, game_id: int) -> PassRead:
         """The game, its DMs' rows and its owed channel deliveries as of one moment (one read:
-        the store lets no change in between). A DM still ahead of the game (a change stored
-        since, on a store that reads them apart) is left to the next pass (that change kicks one)."""
+        the store lets no change in between), with what its DMs ask of the store (`PassRead`). A
+        DM still ahead of the game (a change stored since, on a store that reads them apart) is
+        left to the next pass (that change kicks one)."""
         for _ in range(3):
-            table, (dm_rows, deliveries) = await self.storage.games.get_game_with(
-                game_id, [dm_rows_read(game_id), deliveries_read(game_id)])
+            table, (dm_rows, deliveries, left, languages, last_moves) = await self.storage.games.get_game_with(
+                game_id, [dm_rows_read(game_id), deliveries_read(game_id), self.content.left_read(game_id),
+                          languages_read(game_id), last_moves_read(game_id)])
             if table is None:
-                return None, {}, []
+                return PassRead(None, {}, [])
             rows = dm_rows_from(dm_rows)
             ahead = {seat for seat, row in rows.items() if row.owed is not None and not _has_state_of(table, row.owed)}
+            read = PassRead(table, rows, deliveries_from(deliveries), self.content.left_from(left), languages,
+                            last_moves_from(last_moves))
             if not ahead:
-                return table, rows, deliveries_from(deliveries)
-        return table, {seat: row for seat, row in rows.items() if seat not in ahead}, deliveries_from(deliveries)
+                return read
+        return replace(read, rows={seat: row for seat, row in rows.items() if seat not in ahead})
 
     async def _landing_late(self, game_id: int, failure: Failure | None, message_id: int) -> None:
         """An edit of the game's message got no answer in time: Discord may still carry it out

@@ -51,6 +51,20 @@ def language_from(rows: list[Any], default: str = "en") -> str:
     return str(rows[0]["lang"]) if rows else default
 
 
+def languages_read(game_id: int) -> Write:
+    """The read of the languages of a game's seated users (those who have one), to read with
+    the game at once (`languages_from`: `GamesRepository.languages_of_users` of its players)."""
+    return ("SELECT s.user_id AS user_id, l.lang AS lang FROM seats s JOIN user_languages l "
+            "ON l.user_id = s.user_id WHERE s.game_id = ?", (game_id,))
+
+
+def languages_from(rows: list[Any], user_ids: Collection[int], default: str = "en") -> dict[int, str]:
+    """`language_of_user` of each of `user_ids`, from rows of users and their languages
+    (`languages_read`'s, or those of the users asked for)."""
+    known = {row["user_id"]: row["lang"] for row in rows}
+    return {user_id: known.get(user_id, default) for user_id in user_ids}
+
+
 class GamesRepository:
     """The games and their moves: lobbies, seats, the action log and every change to a game,
     over the database it holds. The other features keep their own tables beside these and may
@@ -271,12 +285,13 @@ class GamesRepository:
             await run_writes(db, writes)
 
     async def record_change(
-        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict,
+        self, game_id: int, *, expected_version: int, seat: int, action: str, state: dict | str,
         finished_result: dict | None = None, answered: bool = True, writes: Sequence[Write] = (),
     ) -> int:
         """The one transaction per change of a game (a move, an undo, a new player in a seat): the
-        log row, the new state, the version bump, and `writes` (what it owes Discord, its timers),
-        or nothing. `answered=False`: the mover still has to be told (a typed /move).
+        log row, the new state (the engine's `to_dict`, or its JSON text), the version bump, and
+        `writes` (what it owes Discord, its timers), or nothing. `answered=False`: the mover still
+        has to be told (a typed /move).
 
         Compare-and-swap on `version`: if the stored version is not `expected_version` (or the
         game is no longer active) nothing is written and StaleVersion is raised.
@@ -289,7 +304,8 @@ class GamesRepository:
         stored = await self.db.batch([
             ("UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
-             (json.dumps(state), new_version, status, result, now, game_id, expected_version)),
+             (state if isinstance(state, str) else json.dumps(state), new_version, status, result, now, game_id,
+              expected_version)),
             ("INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
              (game_id, new_version, seat, action, now, int(answered))),
             *writes,
@@ -332,8 +348,7 @@ class GamesRepository:
         marks = ", ".join("?" * len(user_ids))
         rows = await self.db.rows(f"SELECT user_id, lang FROM user_languages WHERE user_id IN ({marks})",
                                   tuple(user_ids))
-        known = {row["user_id"]: row["lang"] for row in rows}
-        return {user_id: known.get(user_id, default) for user_id in user_ids}
+        return languages_from(rows, user_ids, default)
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         await self.db.update(
