@@ -171,12 +171,11 @@ PHONE_TEXT = 302.5
 `phone_width` measures it: lines measured up to 302.4 px were seen to fit, from 302.9 px (bold)
 and 303.9 px (regular) to wrap. A line meant to fit should keep to about 300 px: a browser draws
 some pairs of letters a little closer or wider than their widths alone say."""
-PHONE_LINE = 302.5
-"""Width in px at which `phone_lines` wraps a line, for now wider than a phone's (`PHONE_TEXT`):
-the widest lines of today's catalogues that the turn message says on one line need it (Knatsch's
-"• Alice: Tournament Champion must go under.", 349 px; Die Glücksritter's "• Gunst des Mönchs:
-Bob behält eine Urkunde.", 350 px; Mac Robber's "Дмитрий und Anna müssen Karten abwerfen.",
-353 px). Lines between the two wrap on a phone; once they are shortened, this becomes 300."""
+PHONE_LINE = PHONE_TEXT
+"""Width in px at which `phone_lines` wraps a line: the phone's own (`PHONE_TEXT`). Every line
+the turn message says on one line keeps within it in both languages, with names shortened where
+they must be (`named_on_a_line`) and a message's short forms (`.line`) where the full words
+would wrap."""
 PHONE_TEXT_LINES = 8
 """Lines of text a turn message keeps above its board: with them, the board's top is within the
 first half of an 844 px phone screen."""
