@@ -189,7 +189,9 @@ async def test_a_choice_can_be_changed_until_the_last_player_confirms(world):
     cards = state.previous["cards"] if state.previous is not None else [c["cards"] for c in state.choices]
     assert cards[seats[anna.id]] == [5, 6] and cards[seats[bernd.id]] == [1, 3] and cards[seats[clara.id]] == [1, 6]
     text = plain("\n".join(m.content or "" for m in world.messages()))
-    assert "The action cards are revealed: Anna: 5 and 6 · Bernd: 1 and 3 · Clara: 1 and 6." in text
+    assert "The action cards are revealed." in text, "the turn message says it in a phone's line"
+    log = plain(reply(await world.slash(anna, "game log")).content)
+    assert "The action cards are revealed: Anna: 5 and 6 · Bernd: 1 and 3 · Clara: 1 and 6." in log
     for player in (anna, bernd, clara):
         assert not any(change_button(m) for m in world.dms(player)), "no one may change a revealed choice"
 
