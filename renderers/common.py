@@ -146,6 +146,21 @@ class KeptWithin:
             self._kept.move_to_end(key)
             return found[0]
 
+    def get_many(self, keys: Sequence[Any]) -> list[Any]:
+        """`get` of each key, under one hold of the lock."""
+        found: list[Any] = []
+        with self._lock:
+            for key in keys:
+                entry = self._kept.get(key)
+                if entry is None:
+                    self.misses += 1
+                    found.append(None)
+                    continue
+                self.hits += 1
+                self._kept.move_to_end(key)
+                found.append(entry[0])
+        return found
+
     def put(self, key: Any, value: Kept) -> Kept:
         size = self._size(value)
         with self._lock:
@@ -717,6 +732,10 @@ class KeptBands(KeptWithin):
         found: tuple[bytes, int, int] | None = super().get(key)
         return found
 
+    def get_all(self, keys: list[bytes]) -> list[tuple[bytes, int, int] | None]:
+        """The bands kept for `keys` (None where there is none), looked up at once (one hand on the lock)."""
+        return cast(list[tuple[bytes, int, int] | None], self.get_many(keys))
+
 
 PNG_BANDS = KeptBands(2**20)
 """1 MiB: the bands of the last dozen or so boards (a board is 50-100 KB; a move changes a few
@@ -764,15 +783,34 @@ def band_key(pixels: bytes | memoryview, width: int) -> bytes:
     return struct.pack(">IIII", zlib_ng.crc32(pixels), zlib_ng.adler32(pixels), len(pixels), width)
 
 
-def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
-    """The image's rows compressed in bands of `PNG_BAND_ROWS`, each kept in `PNG_BANDS` by what
-    its pixels hold (`band_key`): a band a move left unchanged is not compressed again, nor made
-    into scanlines."""
-    width = image.width
-    pixels = memoryview(image.tobytes())
+def _rows(image: Image.Image, top: int = 0, bottom: int | None = None) -> memoryview:
+    """The pixels of a palette image's rows from `top` to `bottom` as bytes: what `tobytes` gives
+    of a crop of them, without the crop, in one piece (`tobytes` gathers 64 KB pieces and joins
+    them: twice the time)."""
+    bottom = image.height if bottom is None else bottom
+    if bottom <= top or not image.width:
+        return memoryview(b"")
+    image.load()
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    encoder.setimage(image.im, (0, top, image.width, bottom))
+    pieces = []
+    while True:
+        _, done, data = encoder.encode(max(image.width * (bottom - top), 1))
+        pieces.append(data)
+        if done:
+            break
+    if done < 0:
+        raise OSError(f"encoder error {done} reading a palette image's rows")
+    return memoryview(pieces[0] if len(pieces) == 1 else b"".join(pieces))
+
+
+def _bands(pixels: memoryview, width: int) -> list[tuple[bytes, int, int]]:
+    """Rows of a palette image's pixels (`_rows`) compressed in bands of `PNG_BAND_ROWS`, each kept
+    in `PNG_BANDS` by what its pixels hold (`band_key`): a band a move left unchanged is not
+    compressed again, nor made into scanlines."""
     step = width * PNG_BAND_ROWS
     keys = [band_key(pixels[start:start + step], width) for start in range(0, len(pixels), step)]
-    bands = [PNG_BANDS.get(key) for key in keys]
+    bands = PNG_BANDS.get_all(keys)
     if all(bands):
         return cast(list[tuple[bytes, int, int]], bands)
     return [band or PNG_BANDS.put(key, deflated_band(_scanlines(pixels[index * step:(index + 1) * step], width)))
@@ -800,10 +838,11 @@ def encode_png(image: Image.Image) -> bytes:
     """The PNG of a palette image (its rows from `image.info["private_top"]` down banded apart, so
     a seat's image and the public board share the bands above them)."""
     top = image.info.get("private_top")
+    pixels, width = _rows(image), image.width
     if top is None or not 0 < top < image.height:
-        bands = _bands(image)
+        bands = _bands(pixels, width)
     else:
-        bands = _bands(image.crop((0, 0, image.width, top))) + _bands(image.crop((0, top, image.width, image.height)))
+        bands = _bands(pixels[:top * width], width) + _bands(pixels[top * width:], width)
     return palette_png(image.width, image.height, bytes(image.getpalette() or []), bands)
 
 
@@ -814,5 +853,6 @@ def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image])
     only each strip after them, so an extra image costs its strip alone, and no whole image but
     the first is ever held. Each result is a complete PNG on its own."""
     palette = bytes(first.getpalette() or [])
-    shared = _bands(first.crop((0, 0, first.width, shared_rows)))
-    return [palette_png(first.width, first.height, palette, shared + _bands(strip)) for strip in strips]
+    shared = _bands(_rows(first, 0, shared_rows), first.width)
+    return [palette_png(first.width, first.height, palette, shared + _bands(_rows(strip), strip.width))
+            for strip in strips]

@@ -150,3 +150,11 @@ def test_bands_that_differ_in_a_moved_shape_are_kept_apart():
     forget_kept()
     pngs = [encode_png(image) for image in images]
     assert [decoded(png) for png in pngs] == [decoded(pillow_png(image)) for image in images]
+
+
+def test_a_palette_images_rows_read_at_once_are_the_rows_of_its_crop():
+    rng = random.Random(3)
+    for width, height in ((1080, 1350), (7, 5), (300, 1), (1, 90)):
+        image = Image.frombytes("P", (width, height), rng.randbytes(width * height))
+        for top, bottom in ((0, height), (0, height // 2), (height // 3, height), (height // 2, height // 2)):
+            assert bytes(common._rows(image, top, bottom)) == image.crop((0, top, width, bottom)).tobytes()
