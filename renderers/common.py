@@ -829,9 +829,14 @@ def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[b
     checksum = 1
     for _, adler, length in bands:
         checksum = adler32_combine(checksum, adler, length)
-    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32.
-    data = b"".join((b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum)))
-    return header + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32: the
+    # image data, checksummed piece by piece and copied once, into the whole PNG.
+    data = (b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum))
+    crc = zlib_ng.crc32(b"IDAT")
+    for piece in data:
+        crc = zlib_ng.crc32(piece, crc)
+    return b"".join((header, struct.pack(">I", sum(map(len, data))), b"IDAT", *data, struct.pack(">I", crc),
+                     _chunk(b"IEND", b"")))
 
 
 def encode_png(image: Image.Image) -> bytes:
