@@ -59,7 +59,8 @@ ENCODING = {("renderers/__init__.py", "_png"), ("renderers/__init__.py", "_palet
             ("renderers/common.py", "encode_pngs"), ("renderers/common.py", "to_palette"),
             ("renderers/common.py", "encode_png"), ("renderers/common.py", "palette_png"),
             ("renderers/common.py", "deflated_band"), ("renderers/common.py", "_bands"),
-            ("renderers/common.py", "_scanlines"), ("renderers/common.py", "_chunk")}
+            ("renderers/common.py", "_scanlines"), ("renderers/common.py", "_chunk"),
+            ("renderers/common.py", "band_key"), ("renderers/common.py", "_rows"), ("renderers/common.py", "get_all")}
 MESSAGES = ("bot/delivery/content.py", "bot/presenter.py", "bot/components.py", "bot/choices.py", "bot/turns.py",
             "bot/records.py", "bot/info.py", "bot/translator.py", "bot/locale.py", "i18n/")
 SENDING = ("bot/delivery/", "discord/http.py", "discord/webhook/")

@@ -146,6 +146,21 @@ class KeptWithin:
             self._kept.move_to_end(key)
             return found[0]
 
+    def get_many(self, keys: Sequence[Any]) -> list[Any]:
+        """`get` of each key, under one hold of the lock."""
+        found: list[Any] = []
+        with self._lock:
+            for key in keys:
+                entry = self._kept.get(key)
+                if entry is None:
+                    self.misses += 1
+                    found.append(None)
+                    continue
+                self.hits += 1
+                self._kept.move_to_end(key)
+                found.append(entry[0])
+        return found
+
     def put(self, key: Any, value: Kept) -> Kept:
         size = self._size(value)
         with self._lock:
@@ -705,9 +720,8 @@ _ADLER_BASE = 65521
 
 
 class KeptBands(KeptWithin):
-    """Compressed bands of rows kept by what they hold (a SHA-256 of their bytes) within a byte
-    budget (`KeptWithin`). A move changes a few bands of a board: its next PNG compresses those
-    alone."""
+    """Compressed bands of rows kept by what they hold (`band_key`) within a byte budget
+    (`KeptWithin`). A move changes a few bands of a board: its next PNG compresses those alone."""
 
     ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
 
@@ -717,6 +731,10 @@ class KeptBands(KeptWithin):
     def get(self, key: bytes) -> tuple[bytes, int, int] | None:
         found: tuple[bytes, int, int] | None = super().get(key)
         return found
+
+    def get_all(self, keys: list[bytes]) -> list[tuple[bytes, int, int] | None]:
+        """The bands kept for `keys` (None where there is none), looked up at once (one hand on the lock)."""
+        return cast(list[tuple[bytes, int, int] | None], self.get_many(keys))
 
 
 PNG_BANDS = KeptBands(2**20)
@@ -750,16 +768,49 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib_ng.crc32(kind + data))
 
 
-def _bands(image: Image.Image) -> list[tuple[bytes, int, int]]:
-    """The image's rows compressed in bands of `PNG_BAND_ROWS`, each kept in `PNG_BANDS` by what
-    its pixels hold: a band a move left unchanged is not compressed again, nor made into
-    scanlines."""
-    width = image.width
-    pixels = memoryview(image.tobytes())
+def band_key(pixels: bytes | memoryview, width: int) -> bytes:
+    """What a band of a palette image's rows is kept by: its CRC-32 and Adler-32, its length and
+    its width (16 bytes; some 1 us for a band of 1,080 x 32 pixels, a SHA-256 18 us). Why no band
+    is taken for another: a band and one of another board (another table, seat or view) share
+    nothing, so both 32-bit checksums match by chance alone, 2^-64 a pair (650 bands kept, 20
+    compressed anew a move: once in 10^7 years at 100,000 moves a day). A band and its own
+    version of the move before differ in a few shapes: CRC-32 finds every change within 32
+    bits of a row and, on bands far shorter than its period (2^32 bits), lets any other through
+    once in 2^32; Adler-32's sums (plain and weighted by place, modulo a prime) change too
+    unless the change keeps both, which takes ink moved symmetrically apart (say one change in a
+    thousand), so once in 2^42 (2 million bands a day: once in 5,000 years). The pixels are
+    the renderers' drawing of a view, not bytes anyone chooses, so no one can aim at a match."""
+    return struct.pack(">IIII", zlib_ng.crc32(pixels), zlib_ng.adler32(pixels), len(pixels), width)
+
+
+def _rows(image: Image.Image, top: int = 0, bottom: int | None = None) -> memoryview:
+    """The pixels of a palette image's rows from `top` to `bottom` as bytes: what `tobytes` gives
+    of a crop of them, without the crop, in one piece (`tobytes` gathers 64 KB pieces and joins
+    them: twice the time)."""
+    bottom = image.height if bottom is None else bottom
+    if bottom <= top or not image.width:
+        return memoryview(b"")
+    image.load()
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    encoder.setimage(image.im, (0, top, image.width, bottom))
+    pieces = []
+    while True:
+        _, done, data = encoder.encode(max(image.width * (bottom - top), 1))
+        pieces.append(data)
+        if done:
+            break
+    if done < 0:
+        raise OSError(f"encoder error {done} reading a palette image's rows")
+    return memoryview(pieces[0] if len(pieces) == 1 else b"".join(pieces))
+
+
+def _bands(pixels: memoryview, width: int) -> list[tuple[bytes, int, int]]:
+    """Rows of a palette image's pixels (`_rows`) compressed in bands of `PNG_BAND_ROWS`, each kept
+    in `PNG_BANDS` by what its pixels hold (`band_key`): a band a move left unchanged is not
+    compressed again, nor made into scanlines."""
     step = width * PNG_BAND_ROWS
-    keys = [hashlib.sha256(pixels[start:start + step]).digest() + struct.pack(">I", width)
-            for start in range(0, len(pixels), step)]
-    bands = [PNG_BANDS.get(key) for key in keys]
+    keys = [band_key(pixels[start:start + step], width) for start in range(0, len(pixels), step)]
+    bands = PNG_BANDS.get_all(keys)
     if all(bands):
         return cast(list[tuple[bytes, int, int]], bands)
     return [band or PNG_BANDS.put(key, deflated_band(_scanlines(pixels[index * step:(index + 1) * step], width)))
@@ -778,19 +829,25 @@ def palette_png(width: int, height: int, palette: bytes, bands: Sequence[tuple[b
     checksum = 1
     for _, adler, length in bands:
         checksum = adler32_combine(checksum, adler, length)
-    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32.
-    data = b"".join((b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum)))
-    return header + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+    # zlib's header (deflate, 32 KB window), the bands, an empty final block, the Adler-32: the
+    # image data, checksummed piece by piece and copied once, into the whole PNG.
+    data = (b"\x78\x5e", *(band[0] for band in bands), b"\x03\x00", struct.pack(">I", checksum))
+    crc = zlib_ng.crc32(b"IDAT")
+    for piece in data:
+        crc = zlib_ng.crc32(piece, crc)
+    return b"".join((header, struct.pack(">I", sum(map(len, data))), b"IDAT", *data, struct.pack(">I", crc),
+                     _chunk(b"IEND", b"")))
 
 
 def encode_png(image: Image.Image) -> bytes:
     """The PNG of a palette image (its rows from `image.info["private_top"]` down banded apart, so
     a seat's image and the public board share the bands above them)."""
     top = image.info.get("private_top")
+    pixels, width = _rows(image), image.width
     if top is None or not 0 < top < image.height:
-        bands = _bands(image)
+        bands = _bands(pixels, width)
     else:
-        bands = _bands(image.crop((0, 0, image.width, top))) + _bands(image.crop((0, top, image.width, image.height)))
+        bands = _bands(pixels[:top * width], width) + _bands(pixels[top * width:], width)
     return palette_png(image.width, image.height, bytes(image.getpalette() or []), bands)
 
 
@@ -801,5 +858,6 @@ def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image])
     only each strip after them, so an extra image costs its strip alone, and no whole image but
     the first is ever held. Each result is a complete PNG on its own."""
     palette = bytes(first.getpalette() or [])
-    shared = _bands(first.crop((0, 0, first.width, shared_rows)))
-    return [palette_png(first.width, first.height, palette, shared + _bands(strip)) for strip in strips]
+    shared = _bands(_rows(first, 0, shared_rows), first.width)
+    return [palette_png(first.width, first.height, palette, shared + _bands(_rows(strip), strip.width))
+            for strip in strips]

@@ -13,7 +13,7 @@ from PIL import Image
 
 from games import REGISTRY
 from renderers import _palette_image, common, render_image, render_pngs
-from renderers.common import PNG_BAND_ROWS, PNG_BANDS, PNG_LEVEL, adler32_combine, encode_png, forget_kept
+from renderers.common import PNG_BAND_ROWS, PNG_BANDS, PNG_LEVEL, adler32_combine, band_key, encode_png, forget_kept
 
 NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
 TABLES = [("gluecksritter", 4), ("knatsch", 3), ("carcassonne", 3), ("macrobber", 4), ("raubritter", 4),
@@ -123,3 +123,38 @@ def test_a_gluecksritter_seat_image_drawn_on_the_kept_board_is_the_image_drawn_f
             composed += kept
             render_png(game.view(state, None), NAMES[:players], lang)
     assert composed >= 10
+
+
+def test_bands_that_differ_in_a_moved_shape_are_kept_apart():
+    """The bands' keys are checksums (`band_key`): a change that keeps a band's sum of pixels (a
+    shape moved), or its sums weighted by place as well (two shapes moved symmetrically apart),
+    still gives another key, and so another band in the PNG."""
+    width, rows = 1080, PNG_BAND_ROWS
+    band = bytearray(width * rows)
+    for x in (300, 700):
+        band[5 * width + x:5 * width + x + 20] = bytes([9]) * 20
+    moved = bytearray(band)
+    moved[5 * width + 300:5 * width + 320] = bytes(20)
+    moved[5 * width + 301:5 * width + 321] = bytes([9]) * 20
+    apart = bytearray(width * rows)
+    apart[5 * width + 299:5 * width + 319] = bytes([9]) * 20
+    apart[5 * width + 701:5 * width + 721] = bytes([9]) * 20
+    assert sum(apart) == sum(moved) == sum(band)
+    assert zlib.adler32(bytes(apart)) == zlib.adler32(bytes(band))  # the weighted sum kept too
+    keys = {band_key(bytes(pixels), width) for pixels in (band, moved, apart)}
+    assert len(keys) == 3
+    assert band_key(bytes(band), width) != band_key(bytes(band), width // 2)
+    images = [Image.frombytes("P", (width, rows), bytes(pixels)) for pixels in (band, moved, apart)]
+    for image in images:
+        image.putpalette([channel for index in range(256) for channel in (index, index, index)])
+    forget_kept()
+    pngs = [encode_png(image) for image in images]
+    assert [decoded(png) for png in pngs] == [decoded(pillow_png(image)) for image in images]
+
+
+def test_a_palette_images_rows_read_at_once_are_the_rows_of_its_crop():
+    rng = random.Random(3)
+    for width, height in ((1080, 1350), (7, 5), (300, 1), (1, 90)):
+        image = Image.frombytes("P", (width, height), rng.randbytes(width * height))
+        for top, bottom in ((0, height), (0, height // 2), (height // 3, height), (height // 2, height // 2)):
+            assert bytes(common._rows(image, top, bottom)) == image.crop((0, top, width, bottom)).tobytes()
