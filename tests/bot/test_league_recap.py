@@ -83,9 +83,10 @@ async def test_the_turn_message_says_exactly_the_public_moves_since_the_players_
         assert 1 <= shown <= TURN_LINES and lines == expected[len(expected) - shown:]
         assert all(line.strip(" …›•.") for line in board.content.splitlines())
         if shown == len(expected):
-            assert heading.startswith("🕑 Since your last move")
+            assert heading.startswith("🕑 Since your last move" if len(seats) == 1 else "🕑 Since you moved")
         else:
-            assert heading.startswith(f"🕑 {len(expected)} moves since yours")
+            assert heading.startswith(f"🕑 {len(expected)} moves since yours" if len(seats) == 1
+                                      else f"🕑 Last {len(expected)} moves")
         assert phone_lines(heading) == 1
         assert phone_lines(board.content) <= PHONE_TEXT_LINES
         assert all(len(line) <= TURN_LINE_LIMIT + 2 for line in board.content.splitlines()[1:shown + 1])
@@ -191,7 +192,7 @@ def test_the_turn_recap_names_only_whom_it_calls_and_every_line_says_something()
     moves = [(v, 0, [f"**{names[v % 3]}** played card {v}."]) for v in range(1, 8)]
     text = turn_recap_text(moves, table, [3, 4], room=PHONE_TEXT_LINES)
     heading, *lines = text.splitlines()
-    assert heading == "🕑 7 moves since yours, **Dave** and **Erin**:"
+    assert heading == "🕑 Last 7 moves, **Dave** and **Erin**:"
     assert lines == ["› **Alice** played card 6.", "› **Bob** played card 7."]
     assert not any(name in heading for name in names[:3])
     assert turn_recap_text(moves, table, [3, 4], room=2).splitlines()[1:] == ["› **Bob** played card 7."]
