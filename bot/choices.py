@@ -26,10 +26,12 @@ PROBES_PER_OWNER = 2
 
 _ABSENT = object()
 
-KEPT_STATES = 64
+KEPT_STATES = 16
 """States whose choices in words, board moves and secrets are kept (`_kept_for`): a move asks
 for them of the state it left when planning, when its board and DMs are delivered and at each
-toggle tapped on them, each time from a state decoded anew; a few dozen tables' latest states."""
+toggle tapped on them, each time from a state decoded anew. Sixteen cover a move's own asks and
+a toggle's between moves: at a hundred tables a table's next move finds its state gone whether 16 or 64
+are kept, and 64 states with their views (up to some 150 KiB a Raub Ritter state) cost 7 MiB."""
 _kept: OrderedDict[tuple[str, bytes], dict[Any, Any]] = OrderedDict()
 
 
