@@ -596,6 +596,32 @@ def test_the_account_lines_with_a_short_form_are_one_line_in_whole_games(lang, n
     assert len(seen) >= {"gluecksritter": 8, "carcassonne": 3}[name], seen
 
 
+GAME_END_LINES = {"raubritter.event.over", "carcassonne.event.final", "gluecksritter.outcome.castle"}
+"""Lines of a game's end, said once in its final message with the results: they may take two."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", ["knatsch", "macrobber", "gluecksritter", "raubritter", "carcassonne"])
+def test_every_account_line_of_whole_games_is_one_line_with_usual_names(lang, name):
+    """Whatever happens in a turn, the turn message's account says each event in one line of a
+    phone with usual names: in full where it fits, else in its `.line` form ("Carol: Wegelagerer
+    auf N15.", "Alice leads 5 knights east from D9."); the board and `/game log` keep the rest."""
+    from bot.presenter import account_line
+    from games import REGISTRY
+
+    game, kinds, wrapped = REGISTRY[name], set(), {}
+    seatings = {"raubritter": ((2, 4), (3, 4), (4, 1)), "carcassonne": ((3, 4), (4, 1), (5, 2))}
+    for seats, seed in seatings.get(name, ((3, 4), (4, 1), (5, 2))):
+        for _, events in played(game, seats, seed):
+            for event in events:
+                kinds.add(event.text.id)
+                line = account_line(event.text, table(USUAL_NAMES, seats), lang, ACCOUNT_MARK)
+                if event.text.id not in GAME_END_LINES and phone_lines(ACCOUNT_MARK + line) != 1:
+                    wrapped[event.text.id] = shown(line)
+    assert not wrapped, sorted(wrapped.items())[:5]
+    assert len(kinds) >= 8, kinds
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_an_account_line_that_fits_keeps_its_full_words(lang):
     """The short form is for lines that would wrap: Kunibert's collecting is said in its gist, Bo's
