@@ -92,18 +92,16 @@ class PrivateDeliveries:
             return None
         return shown
 
-    async def _same_decision(self, table: GameRow, seat: int, shown: Shown | None,
-                             payload: PrivatePayload, last_moves: Mapping[int, int | None] | None = None) -> bool:
+    @staticmethod
+    def _same_decision(seat: int, shown: Shown | None, payload: PrivatePayload,
+                       last_moves: Mapping[int, int | None]) -> bool:
         """Whether the DM's components offer, with toggles, the decision the seat faces now,
         untouched by the seat since (it made no move since they were sent). `last_moves`: the
-        version of each seat's newest move, if read already (with the pass's game)."""
+        version of each seat with a DM row's newest move (None before its first), read with the
+        pass's game."""
         if shown is None or not payload.toggles or shown.buttons != payload.buttons:
             return False
-        if last_moves is not None and seat in last_moves:
-            version = last_moves[seat]
-        else:
-            last = await self.storage.games.last_action_of(table.id, seat)
-            version = None if last is None else last.version
+        version = last_moves.get(seat)
         return version is None or version <= shown.version
 
     def _remember(self, game_id: int, seat: int, shown: Shown | None) -> None:
@@ -124,10 +122,10 @@ class PrivateDeliveries:
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
                       lang: str | None = None, left: frozenset[int] | None = None, stored: list[Write] | None = None,
-                      last_moves: Mapping[int, int | None] | None = None) -> Failure | None:
+                      *, last_moves: Mapping[int, int | None]) -> Failure | None:
         """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's language,
-        `left`: the seats whose players resigned, `last_moves`: each seat's newest move's version, if read already;
-        `stored`: collects what it stores (once Discord confirmed it), to store with the pass's other DMs at once."""
+        `left`: the seats whose players resigned, if read already, `last_moves`: each seat's newest move's version
+        (`last_moves_read`); `stored`: collects what it stores once Discord confirmed it, for the pass to store."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
@@ -162,7 +160,7 @@ class PrivateDeliveries:
                 if not payload.picture_kept and not (shown is not None and shown.picture is None
                                                      and payload.picture is None):
                     fields["attachments"] = [payload.file] if payload.file is not None else []
-                if shown is not None and await self._same_decision(table, seat, shown, payload, last_moves):
+                if shown is not None and self._same_decision(seat, shown, payload, last_moves):
                     # Its components stay, with whatever the player has tapped on its toggles so
                     # far; a click on them is judged like one on an older DM (the same decision).
                     after = Shown(row.message_id, payload.picture, payload.buttons, shown.version)

@@ -405,8 +405,9 @@ class Deliveries:
         # Discord confirmed it (a crash before leaves them owed: sent once more, edits as before).
         stored: list[Write] = []
         try:
-            failures = await asyncio.gather(*(self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat),
-                                                               left, stored, read.last_moves) for seat in due))
+            failures = await asyncio.gather(*(
+                self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat), left, stored,
+                                 last_moves=read.last_moves) for seat in due))
         finally:
             if stored:
                 await self.storage.apply(stored)
