@@ -666,7 +666,7 @@ class Deliveries:
             missing = missing_permissions(channel.permissions_for(me), in_thread=isinstance(channel, discord.Thread))
         permissions = permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown")
         text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table), permissions=permissions)
-        dm = await self._request(lambda: self.client.create_dm(discord.Object(table.host_id)))
+        dm = await self.dms.channels.open(table.host_id)
         if not isinstance(dm, Failure):
             await self._request(lambda: dm.send(text))
 
