@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,12 @@ class DmChannels:
         while len(self._by_user) > CHANNELS_KEPT:
             self._by_user.popitem(last=False)
 
+    def learn_rows(self, rows: Iterable[DmRow]) -> None:
+        """The DM channels the seats' stored DM rows name."""
+        for row in rows:
+            if row.user_id is not None and row.channel_id is not None:
+                self.learn(row.user_id, row.channel_id)
+
     def known(self, user_id: int) -> discord.PartialMessageable | None:
         channel_id = self._by_user.get(user_id)
         return None if channel_id is None else self.client.get_partial_messageable(channel_id)
@@ -89,7 +95,8 @@ class DmChannels:
         try:
             if (known := self.known(user_id)) is not None:  # opened while it waited
                 return known
-            channel = await self.request(lambda: self.client.create_dm(discord.Object(user_id)))
+            channel: discord.DMChannel | Failure = await self.request(
+                lambda: self.client.create_dm(discord.Object(user_id)))
             if not isinstance(channel, Failure):
                 self.opened += 1
                 self.learn(user_id, channel.id)
@@ -189,8 +196,6 @@ class PrivateDeliveries:
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
         player = table.player_at(seat)
-        if row.user_id is not None and row.channel_id is not None:
-            self.channels.learn(row.user_id, row.channel_id)
         if left is None and not player.computer and state is not None:
             left = await self.content.seats_left(table)
         if player.computer or state is None or seat in (left or ()):
@@ -260,6 +265,7 @@ class PrivateDeliveries:
             kwargs.pop("view")
         if payload.file is not None:
             kwargs["file"] = payload.file
+        dm: discord.abc.Messageable | Failure
         if row.channel_id is not None and row.user_id == player.user_id:
             dm = self.client.get_partial_messageable(row.channel_id)  # their DM channel, known already
         else:
