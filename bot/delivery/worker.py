@@ -46,7 +46,7 @@ from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import BoardFacts, Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries, sends_picture
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, release_global_wait
 from bot.delivery.storage import (
     DmRow,
     close_write,
@@ -735,6 +735,8 @@ class Deliveries:
     def _heard(self, result: R) -> R:
         if not isinstance(result, Failure) or not result.discord_trouble:
             self._wake_troubled()
+        elif result.late:  # it may have been cancelled in discord.py's global wait
+            release_global_wait(self.client)
         return result
 
     # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.
