@@ -18,7 +18,7 @@ from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
 from games.core import Event, Game, Msg, Outcome
 from games.replay import action_is_public
-from i18n import entries, game_title, has_message, t, translate
+from i18n import entries, game_title, has_message, possessive, t, translate
 
 MESSAGE_LIMIT = 2000
 MENTION = re.compile(r"<@!?(-?\d+)>")
@@ -126,9 +126,14 @@ def status_call(status, table: GameRow, seats: int | Iterable[int], lang: str = 
                 if not is_computer_user(table.player_at(seat).user_id)}
     if not mentions:
         return ""
-    return CALL + names_on_a_line(
-        lambda names: translate(status, lang, [mentions.get(index, name) for index, name in enumerate(names)]),
-        table, CALL)
+
+    def said(names: list[str]) -> str:
+        text = translate(status, lang, [mentions.get(index, name) for index, name in enumerate(names)])
+        for seat, called in mentions.items():  # "@Alice' Barde" as "Alice' Barde", not "@Alices Barde"
+            name = table.names[seat]
+            text = text.replace(possessive(called, lang), called + possessive(name, lang)[len(name):])
+        return text
+    return CALL + names_on_a_line(said, table, CALL)
 
 
 def dm_call(status, table: GameRow, seats: Iterable[int], tasks: Mapping[int, str], lang: str = "en") -> str:

@@ -128,13 +128,13 @@ def test_a_call_in_dms_says_the_status_then_where_and_what_the_status_leaves_uns
     discard = msg("macrobber.status.discard", players=[SeatRef(0), SeatRef(1)])
     owing = {seat: presenter.DmTask.of("en", "macrobber.your_move.discard", count=2) for seat in (0, 1)}
     assert presenter.next_move_line(table, [0, 1], "en", owing, discard) == \
-        "➡️ <@100> and <@101> must discard cards.\n2 cards each, in your DMs or **My hand**."
+        "➡️ <@100> and <@101> must discard.\n2 cards each, in your DMs or **My hand**."
     owing = {seat: presenter.DmTask.of("de", "macrobber.your_move.discard", count=1) for seat in (0, 1)}
     assert presenter.next_move_line(table, [0, 1], "de", owing, discard) == \
-        "➡️ <@100> und <@101> werfen Karten ab.\nJe 1 Karte, per DM oder **Meine Hand**."
+        "➡️ <@100> und <@101> werfen ab.\nJe 1 Karte, per DM oder **Meine Hand**."
     owing[0] = presenter.DmTask.of("de", "macrobber.your_move.discard", count=2)  # each DM says how many
     assert presenter.next_move_line(table, [0, 1], "de", owing, discard) == \
-        "➡️ <@100> und <@101> werfen Karten ab.\nIn euren DMs oder mit **Meine Hand**."
+        "➡️ <@100> und <@101> werfen ab.\nIn euren DMs oder mit **Meine Hand**."
     exchange = msg("macrobber.status.exchange", player=SeatRef(1))  # a task in words alone is said whole
     assert presenter.next_move_line(table, [1], "en", {1: "trade"}, exchange) == \
         "➡️ <@101> exchanges cards.\nTrade in your DM or with **My hand**."
