@@ -129,9 +129,9 @@ def status_call(status, table: GameRow, seats: int | Iterable[int], lang: str = 
 
     def said(names: list[str]) -> str:
         text = translate(status, lang, [mentions.get(index, name) for index, name in enumerate(names)])
-        for seat, called in mentions.items():  # "@Alice' Barde" as "Alice' Barde", not "@Alices Barde"
+        for seat, pinged in mentions.items():  # a mention's possessive as its name's: "@Alice' Barde", not "@Alices"
             name = table.names[seat]
-            text = text.replace(possessive(called, lang), called + possessive(name, lang)[len(name):])
+            text = text.replace(possessive(pinged, lang), pinged + possessive(name, lang)[len(name):])
         return text
     return CALL + names_on_a_line(said, table, CALL)
 
@@ -443,7 +443,7 @@ def dm_tasks(game: Game, state: Any, seats: Iterable[int], lang: str = "en") -> 
 class DmTask(str):
     """What a seat must do in its DM, in words ("discard 2 cards"), with `rest`: what of it a
     status that says the decision leaves unsaid (the catalogue's `<id>.line`: "2 cards" after
-    "@Bob must discard cards"; "" where the status says it all), which `dm_call` says."""
+    "@Bob must discard."; "" where the status says it all), which `dm_call` says."""
 
     rest: str
 
