@@ -105,7 +105,6 @@ DRAWN_TILE = 134
 OVERVIEW = (240, 126)  # the overview's width and height in the plain header (its grid marks besides)
 OVERVIEW_WIDEST = 420  # the header overview's largest width while placing (the status's lines beside it)
 TALLEST_FOCUSED_OVERVIEW = 420  # its largest height, where the close-up leaves the header room
-HEADER_STEP = 8  # the steps the header grows in, for its overview (px)
 FRAME_LEAST = MIN_TEXT  # a frame on the overview, wide and tall at least (px)
 ROW_MARK = 31  # an overview row number's height (40 px type)
 MARKS_APART = 5  # px between two of the overview's grid marks, at least
@@ -304,12 +303,17 @@ def _overview_header(view: View, top: int, bottom: int) -> int:
     rows = y1 - y0 + 1
 
     def tallest(wanted: int, least: int) -> int:
-        """The tallest header up to `wanted` px that leaves the close-up `least` px tiles."""
-        for header in range(wanted, top, -HEADER_STEP):
+        """The tallest header up to `wanted` px that leaves the close-up `least` px tiles (found
+        by halving: the taller the header, the smaller they are)."""
+        low, high = top, max(top, wanted)
+        while low < high:
+            header = (low + high + 1) // 2
             _, panels, window, _ = _arranged(view, header, bottom, True)
             if _close_up_size(panels, window) >= least:
-                return header
-        return top
+                low = header
+            else:
+                high = header - 1
+        return low
 
     header = tallest(OVERVIEW_MARKS + min(rows * OVERVIEW_BIGGEST_TILE, TALLEST_FOCUSED_OVERVIEW), least)
     if header - OVERVIEW_MARKS < rows * OVERVIEW_TILE and least > CLOSE_UP:
