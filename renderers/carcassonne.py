@@ -14,7 +14,10 @@ nothing touches. The landscape is therefore drawn where the decision is:
   header says which group of how many it shows and how many of the squares (the message above
   the picture has the status), the legend stands under those words, and the overview grows
   into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
-  tiles give it a few px each, so the other groups are found at a glance).
+  tiles give it a few px each, so the other groups are found at a glance). While the tile is
+  turned or a follower placed the overview grows into the room the close-up leaves at its size
+  (beside three rotations it takes the fourth one's room). Its grid marks stand on every second
+  row and column where its tiles are 20 px and more, and its frames are 40 px at least.
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -112,6 +115,7 @@ OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the ov
 TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
+GROUP_OVERVIEW_TILE = 28  # ... and the other groups of squares, framed on it, told apart (8 px on a phone)
 OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
 GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
 GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
@@ -339,21 +343,21 @@ def _group_header(view: View, top: int, bottom: int) -> int:
     """The header's height over one group of squares close up: its overview finds the other
     groups (and the squares the texts name), as tall as the close-up's rows leave room for at
     its usual least tile size (CLOSE_UP); and where the landscape is too tall for its tiles to
-    show at OVERVIEW_TILE px there, as tall as the close-up's rows leave room for at
-    GROUP_CLOSE_UP px (the grouping stays: the records replay it); late in a game, where that
-    leaves them under OVERVIEW_TILE px still (a landscape of 14 rows and more), at
-    LATE_GROUP_CLOSE_UP px (its grid marks then stand on every second row and column). Three
-    sizes, not one a turn: the first picture at a new tile size scales every kind of tile anew
-    (some 100 ms)."""
+    show at GROUP_OVERVIEW_TILE px there (a phone shows them some 8 px: the other groups' frames
+    and the grid marks are told apart), as tall as the close-up's rows leave room for at
+    GROUP_CLOSE_UP px (the grouping stays: the records replay it); where that leaves them under
+    GROUP_OVERVIEW_TILE px still (a landscape of ten rows and more, late in a game), at
+    LATE_GROUP_CLOSE_UP px. Three sizes, not one a turn: the first picture at a new tile size
+    scales every kind of tile anew (some 100 ms)."""
     rows = rows_shown(view["seats"])
     tallest = OVERVIEW_MARKS + TALLEST_OVERVIEW
     header = top + max(0, min(bottom - (top + LABEL_H) - rows * CLOSE_UP, tallest - top))
     _, y0, _, y1 = _overview_bounds(view)
-    wanted = OVERVIEW_MARKS + (y1 - y0 + 1) * OVERVIEW_TILE
-    if header < min(tallest, wanted):
-        header = max(header, bottom - LABEL_H - rows * GROUP_CLOSE_UP)
-    if header < wanted:
-        header = max(header, bottom - LABEL_H - rows * LATE_GROUP_CLOSE_UP)
+    wanted = OVERVIEW_MARKS + (y1 - y0 + 1) * GROUP_OVERVIEW_TILE
+    for size in (GROUP_CLOSE_UP, LATE_GROUP_CLOSE_UP):
+        if header >= wanted:
+            break
+        header = max(header, bottom - LABEL_H - rows * size)
     return header
 
 

@@ -93,9 +93,10 @@ def late_three_player_views():
 def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable(lang, monkeypatch):
     """Every column and row of the overview carries its grid mark or stands beside one (a
     square named lies on a marked line or next to it), the first and last marked, at the text
-    standard; every frame on it 40 px wide and tall at least; nothing covered, no text under the
-    standard; and the close-ups keep their size (one group of squares GROUP_CLOSE_UP px at
-    least, the other close-ups as before: 160 px, two or more rotations 129)."""
+    standard; every frame on it 40 px wide and tall at least; over one group of squares its
+    tiles GROUP_OVERVIEW_TILE px, or the close-up gave it all the room it may (its tiles
+    LATE_GROUP_CLOSE_UP px); nothing covered, no text or number in a piece under the standard;
+    and the other close-ups keep their size (160 px at least, rotations side by side as before)."""
     checked = {"place": 0, "rotate": 0, "follower": 0}
     for k, state, view in late_three_player_views():
         overview, problems, marks = drawn_overview(view, lang, monkeypatch)
@@ -117,6 +118,8 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
             if not (state.phase == "place" and state.area is None and min(sizes) == CLOSE_UP):
                 assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
         assert min(overview.sizes) >= MIN_TEXT
+        if state.phase == "place" and state.area is not None:  # the other groups' frames told apart
+            assert tile >= board.GROUP_OVERVIEW_TILE or min(sizes) == board.LATE_GROUP_CLOSE_UP, (k, tile, sizes)
         assert overview.frames, k  # the part drawn close up at least
         for frame in overview.frames:
             assert frame[2] - frame[0] >= board.FRAME_LEAST and frame[3] - frame[1] >= board.FRAME_LEAST, (k, frame)
