@@ -666,6 +666,8 @@ def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[Ro
     drawing the whole board at once. While the layout tests record what is drawn, or the tests
     verify kept parts, the rows are drawn in place on the whole board (`kept_part`)."""
     width, height = size
+    if [image.height, *(part.bottom for part in rows)] != [*(part.top for part in rows), height]:
+        raise ValueError(f"rows that do not tile the board from row {image.height} down: {rows!r}")
     if _drawn_texts or VERIFY_KEPT_PARTS:
         whole = Image.new(image.mode, size, background)
         whole.paste(image, (0, 0))
@@ -674,7 +676,7 @@ def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[Ro
         for part in rows:
             kept_part(whole, (0, part.top, width, part.bottom), part.key, partial(part.draw_rows, draw, part.top))
         return to_palette(whole, palette)
-    finished = Image.new("P", size)
+    finished = Image.new("P", size, None)  # not filled: every row is pasted over
     finished.putpalette(palette.getpalette() or [])
     if image.height:
         finished.paste(to_palette(image, palette), (0, 0))

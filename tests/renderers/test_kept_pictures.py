@@ -116,6 +116,10 @@ def test_a_board_with_rows_drawn_apart_is_the_board_drawn_whole_and_draws_a_kept
     for image in (apart, again):
         assert image.size == whole.size and image.getpalette() == whole.getpalette()
         assert image.tobytes() == whole.tobytes()
+    top = Image.new("RGB", (400, 60), common.BACKGROUND)
+    with pytest.raises(ValueError):  # a row left out would be left unpainted
+        common.board_with_rows(top, (400, 210), [common.RowsPart(60, 110, "a", partial(row, "a")),
+                                                 common.RowsPart(160, 210, "b", partial(row, "b"))], palette)
 
 
 def test_a_board_encoded_in_bands_decodes_to_the_pixels_pillow_writes_and_reuses_unchanged_bands():
