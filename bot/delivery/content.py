@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -107,17 +106,21 @@ def buttons_key(view: discord.ui.View | None) -> int:
     decision (what is chosen by taps aside)."""
     if view is None:
         return 0
-    parts = []
-    for child in view.children:
-        item = getattr(child, "item", child)  # a DynamicItem's button or select
-        parts.append((type(item).__name__, VERSION_IN_ID.sub(r"\1", getattr(item, "custom_id", None) or ""),
-                      str(getattr(item, "label", "")), str(getattr(item, "style", "")),
-                      str(getattr(item, "disabled", "")), getattr(item, "placeholder", None),
-                      tuple((o.value, o.label) for o in getattr(item, "options", ())), child.row))
-    return hash(tuple(parts))
+    return hash(tuple((row, _unversioned(item.get("custom_id", "")), item.get("label"), item.get("style"),
+                       item.get("disabled"), item.get("placeholder"),
+                       tuple((option["value"], option["label"]) for option in item.get("options", ())))
+                      for row, components in enumerate(view.to_components()) for item in components["components"]))
 
 
-VERSION_IN_ID = re.compile(r"^(rk:(?:move|pick|tog):\d+:)\d+")  # the version after the game's id
+def _unversioned(custom_id: str) -> str:
+    """A custom_id with the game's version left out, where it names one (moves, menus, toggles)."""
+    if custom_id.startswith(VERSIONED):
+        kind, game, _version, rest = custom_id[3:].split(":", 3)
+        return f"rk:{kind}:{game}:{rest}"
+    return custom_id
+
+
+VERSIONED = ("rk:move:", "rk:pick:", "rk:tog:")  # custom_ids whose third part is the game's version
 
 
 def channel_url(table: GameRow) -> str:
