@@ -459,13 +459,9 @@ def add_move_components(view: Components, game_id: int, version: int, choices: S
     Anything that does not fit stays reachable through `/move` and its autocomplete.
     """
     row = 0
-    toggled_verbs = set()
-    for family in toggles[:1]:  # one family at a time fits a message; the rest stay in menus
-        needed = -(-len(family.items) // TOGGLE_ROW_WIDTH) + 1
-        if needed > rows - 1:
-            break
-        toggled_verbs.add(family.verb)
-        row = add_toggles(view, game_id, version, family, mask)
+    toggled_verbs = shown_as_toggles(toggles, rows)
+    if toggled_verbs:
+        row = add_toggles(view, game_id, version, toggles[0], mask)
     choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
     first_row = row + 1 if toggled_verbs else 0
     rows -= first_row
@@ -486,6 +482,22 @@ def add_move_components(view: Components, game_id: int, version: int, choices: S
     for choice in lone:
         view.put(first_row + len(menus), move_button(game_id, version, choice.action, choice.label))
     return sum(map(len, menus)) + len(lone)
+
+
+def shown_as_toggles(toggles: Sequence[Toggles], rows: int) -> frozenset[str]:
+    """The verb whose actions `add_move_components` shows as toggles in `rows` rows, none of them
+    as a button or menu: the first family's, if its toggles and confirm button fit (one family at
+    a time fits a message; the rest stay in menus)."""
+    for family in toggles[:1]:
+        if -(-len(family.items) // TOGGLE_ROW_WIDTH) + 1 <= rows - 1:
+            return frozenset((family.verb,))
+    return frozenset()
+
+
+def private_toggled(toggles: Sequence[Toggles], *, orders: bool) -> frozenset[str]:
+    """`shown_as_toggles` of a `private_view` (with standing orders' toggles or without): its
+    choices of these verbs need no labels."""
+    return shown_as_toggles(toggles, ROWS - 1 if orders else ROWS)
 
 
 def add_toggles(view: Components, game_id: int, version: int, family: Toggles, mask: int | None) -> int:
@@ -596,10 +608,13 @@ def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
                  toggles: Sequence[Toggles] = (), mask: int | None = None, *,
-                 lang: str = "en", orders: Sequence[tuple[str, bool]] = ()) -> Components | None:
+                 lang: str = "en", orders: Sequence[tuple[str, bool]] = (), offers: bool | None = None
+                 ) -> Components | None:
     """A seat's private choices; `orders`: (label, on) of each kind of decision outside its turn
-    the computer may answer (its standing orders), on the last row."""
-    if not choices and not orders:
+    the computer may answer (its standing orders), on the last row. `offers`: whether the seat
+    has any move, where `choices` leaves out those its toggles show (`private_toggled`); None:
+    whether `choices` holds any. None when it has neither a move nor an order."""
+    if not (bool(choices) if offers is None else offers) and not orders:
         return None
     view = Components()
     add_move_components(view, game_id, version, choices, rows=ROWS - 1 if orders else ROWS, toggles=toggles,

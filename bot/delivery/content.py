@@ -20,8 +20,8 @@ from typing import Any
 import discord
 
 from bot import presenter
-from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
-from bot.components import Choice, board_view, private_view
+from bot.choices import choices_offered, has_secrets, label_names, private_delta, public_choices, toggles_for
+from bot.components import Choice, board_view, private_toggled, private_view
 from bot.locale import table_language
 from bot.records import running_scores
 from bot.storage import GameRow
@@ -301,14 +301,17 @@ class Content:
         active = table.status == "active"
         may_act = active and seat in game.to_act(state)
         names = label_names(table)
-        # A seat the game does not wait for may still have optional moves ("Change my choice").
-        choices = choices_for(game, state, seat, names, lang) if active else []
         toggles = toggles_for(game, state, seat, names, lang) if may_act else []
         given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
         orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
                      kind=translate(msg(kind), lang)), kind in given)
                   for kind in game.features.reactions] if active else []
-        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders)
+        # A seat the game does not wait for may still have optional moves ("Change my choice").
+        # Those its toggles show are left out of its choices (never shown as buttons), not of
+        # whether it has any.
+        toggled = private_toggled(toggles, orders=bool(orders))
+        choices, offers = choices_offered(game, state, seat, names, lang, toggled) if active else ([], False)
+        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders, offers=offers)
         secrets = (view.get("private") or {}).get("summary")
         said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
         if given:  # only this player sees their standing orders
@@ -316,12 +319,12 @@ class Content:
                 [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
         # The table's status only while the DM offers a move (bot.turns keeps it current until then);
         # otherwise the DM leaves the table to the channel, where it stays current.
-        status = presenter.named(view["status"], table, lang) if choices else ""
+        status = presenter.named(view["status"], table, lang) if offers else ""
         content = presenter.private_text(header, said, status, may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
         picture = picture_key(view, game.view(state, None), lang, table.names)
         kept = picture is not None and picture == shown
-        left = picture is not None and not kept and not with_picture and not choices and not hand_alone(view)
+        left = picture is not None and not kept and not with_picture and not offers and not hand_alone(view)
         file = None
         if picture is not None and not kept and not left:
             # A picture of the seat's cards alone is described by them alone; one with the table
@@ -335,7 +338,7 @@ class Content:
             if file is None:
                 picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture, picture_kept=kept,
+        return PrivatePayload(content, file, components, done, moves=offers, picture=picture, picture_kept=kept,
                               picture_left=left, buttons=buttons_key(components), toggles=bool(toggles),
                               alone=picture is None or hand_alone(view))
 

@@ -10,7 +10,7 @@ import random
 import discord
 import pytest
 
-from bot.choices import choices_for, public_choices, toggles_for
+from bot.choices import choices_for, choices_offered, public_choices, toggles_for
 from bot.components import (
     ALL_DYNAMIC_ITEMS,
     Choice,
@@ -23,6 +23,7 @@ from bot.components import (
     ToggleButton,
     Toggles,
     board_view,
+    private_toggled,
     private_view,
 )
 from games import REGISTRY
@@ -43,8 +44,9 @@ MESSAGES = {
         7, 42, [Choice(f"veto {i}", f"Veto against Spieler{i}") for i in range(4)], [cards()], 5, lang="de",
         orders=[("Räuber: ich selbst", False), ("Steuer: der Computer", True)]),
     "board: menus of lays, a lone end, hand and hint": lambda: board_view(
-        7, 42, [Choice(f"lay F{t} {c}{r}", f"Lay F{t} at {c}{r}") for t in range(3) for c in "DEF" for r in range(1, 10)]
-        + [Choice("end", "End the turn")], hand=True, hint=True, lang="en"),
+        7, 42, [Choice(f"lay F{t} {c}{r}", f"Lay F{t} at {c}{r}")
+                for t in range(3) for c in "DEF" for r in range(1, 10)] + [Choice("end", "End the turn")],
+        hand=True, hint=True, lang="en"),
     "board: dice to roll again, long labels": lambda: board_view(
         3, 9, [Choice("stop", "Stop and score " + "very " * 20 + "much")], [dice()], None, hand=False),
     "dm: an action too long for a button": lambda: private_view(
@@ -81,7 +83,8 @@ def test_a_dm_with_toggles_menus_and_orders_is_this_json():
 
     rows = json.loads(as_json(MESSAGES["dm: cards to toggle, vetoes, standing orders"]()))
     assert rows == [
-        {"type": 1, "components": [button(1, "1 · Card 1 ✓", "rk:tog:7:42:5:0"), button(2, "2 · Card 2", "rk:tog:7:42:5:1"),
+        {"type": 1, "components": [button(1, "1 · Card 1 ✓", "rk:tog:7:42:5:0"),
+                                   button(2, "2 · Card 2", "rk:tog:7:42:5:1"),
                                    button(1, "3 · Card 3 ✓", "rk:tog:7:42:5:2")]},
         {"type": 1, "components": [button(2, "4 · Card 4", "rk:tog:7:42:5:3")]},
         {"type": 1, "components": [button(3, "Play them", "rk:move:7:42:play 0,2")]},
@@ -147,7 +150,8 @@ def test_discord_ui_would_send_the_same_json_for_every_message_of_whole_games():
         for state, acting in states(game, 3, seed=5, moves=60):
             names = ["Ann", "Bob", "Cid"]
             for seat in acting:
-                views.append(private_view(4, 17, choices_for(game, state, seat, names), toggles_for(game, state, seat, names)))
+                views.append(private_view(4, 17, choices_for(game, state, seat, names),
+                                          toggles_for(game, state, seat, names)))
             public = public_choices(game, state, 3, names)
             toggles = toggles_for(game, state, acting[0], names) if public else []
             views.append(board_view(4, 17, public, toggles, hand=True, hint=bool(checked % 2)))
@@ -156,6 +160,27 @@ def test_discord_ui_would_send_the_same_json_for_every_message_of_whole_games():
     for view in views:
         if view is not None:
             assert as_json(view) == json.dumps(through_discord_ui(view.to_components()), ensure_ascii=False)
+
+
+def test_a_dm_is_the_same_without_labels_for_the_moves_its_toggles_show():
+    orders = [("Defence: me", False), ("Tournament: the computer", True)]
+    left_out = 0
+    for game in REGISTRY.values():
+        for state, acting in states(game, 3, seed=7, moves=60):
+            for seat in acting:
+                toggles = toggles_for(game, state, seat)
+                everything = choices_for(game, state, seat)
+                for given in ([], orders):
+                    toggled = private_toggled(toggles, orders=bool(given))
+                    fewer, offers = choices_offered(game, state, seat, [], "en", toggled)
+                    left_out += len(everything) - len(fewer)
+                    assert offers == bool(everything)
+                    with_all = private_view(4, 17, everything, toggles, orders=given)
+                    without = private_view(4, 17, fewer, toggles, orders=given, offers=offers)
+                    assert (without is None) == (with_all is None)
+                    if with_all is not None:
+                        assert as_json(without) == as_json(with_all)
+    assert left_out > 100  # dice to roll again, cards to play: described for nothing before
 
 
 def test_every_custom_id_is_answered_by_the_class_registered_for_it():
