@@ -200,3 +200,16 @@ def test_a_component_that_does_not_fit_is_refused_as_discord_ui_refuses_it():
         view.put(0, {"type": 2, "custom_id": "rk:hand:1"})
     with pytest.raises(ValueError):
         view.put(5, {"type": 2, "custom_id": "rk:hand:1"})
+
+
+def test_a_dm_picture_is_keyed_by_its_view_value_however_the_view_shares_its_parts():
+    from bot.delivery.content import value_key
+
+    hand = ["Fv", "Cx"]
+    shared = {"hand": hand, "seen": hand, "score": 3, "status": ("turn", 1.5), "done": False}
+    copied = {"hand": ["Fv", "Cx"], "seen": ["F" + "v", "Cx"], "score": 3, "status": ("turn", 1.5), "done": False}
+    assert value_key(shared) == value_key(copied)
+    for other in ({**copied, "score": 4}, {**copied, "score": 3.0}, {**copied, "done": 0},
+                  {**copied, "status": ["turn", 1.5]}, {**copied, "seen": ["Cx", "Fv"]}):
+        assert value_key(other) != value_key(copied)
+    assert value_key({"odd": object}) == hash(repr({"odd": object}))  # what marshal cannot write
