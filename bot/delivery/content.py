@@ -311,20 +311,8 @@ class Content:
             jump_url=channel_url(table), lang=lang,
         )
         view = game.view(state, seat)
-        active = table.status == "active"
-        may_act = active and seat in game.to_act(state)
-        names = label_names(table)
-        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
-        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
-        orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
-                     kind=translate(msg(kind), lang)), kind in given)
-                  for kind in game.features.reactions] if active else []
-        # A seat the game does not wait for may still have optional moves ("Change my choice").
-        # Those its toggles show are left out of its choices (never shown as buttons), not of
-        # whether it has any.
-        toggled = private_toggled(toggles, orders=bool(orders))
-        choices, offers = choices_offered(game, state, seat, names, lang, toggled) if active else ([], False)
-        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders, offers=offers)
+        may_act = table.status == "active" and seat in game.to_act(state)
+        components, offers, toggles, given = await self._private_components(table, game, state, seat, lang, may_act)
         secrets = (view.get("private") or {}).get("summary")
         said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
         if given:  # only this player sees their standing orders
@@ -352,6 +340,26 @@ class Content:
                 picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
         return PrivatePayload(content, file, components, done, moves=offers, picture=picture, picture_kept=kept,
-                              picture_left=left, buttons=buttons_key(components), toggles=bool(toggles),
+                              picture_left=left, buttons=buttons_key(components), toggles=toggles,
                               alone=picture is None or hand_alone(view))
+
+    async def _private_components(self, table: GameRow, game: Game, state: Any, seat: int, lang: str,
+                                  may_act: bool) -> tuple[discord.ui.View | None, bool, bool, frozenset[str]]:
+        """A seat's private components in `lang`; whether it has any move, whether it has toggles
+        (`may_act`: it must act now), and the kinds of decision its standing orders answer.
+
+        A seat the game does not wait for may still have optional moves ("Change my choice"). The
+        actions its toggles show are left out of its choices undescribed (never shown as buttons),
+        not out of whether it has any."""
+        active = table.status == "active"
+        names = label_names(table)
+        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
+        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
+        orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
+                     kind=translate(msg(kind), lang)), kind in given)
+                  for kind in game.features.reactions] if active else []
+        toggled = private_toggled(toggles, orders=bool(orders))
+        choices, offers = choices_offered(game, state, seat, names, lang, toggled) if active else ([], False)
+        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders, offers=offers)
+        return components, offers, bool(toggles), given
 
