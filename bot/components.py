@@ -154,10 +154,10 @@ class Components(discord.ui.View):
     A move builds these for its board, every DM it edits and every toggle tapped (some ten a
     Glücksritter move): discord.ui's View and its items (an id from the OS, a future, a weights
     table, a Button and a DynamicItem per component) cost some 0.1 ms a message, for a payload
-    built here in a tenth of that. The JSON is the same to the byte (tests/bot/test_components.py
-    holds it to discord.ui's). Finished from the start like `ShownView`: discord.py keeps no
-    callback for it, and a click is answered by the classes registered at start-up (`answering`),
-    by its custom_id alone, as before."""
+    built here in a quarter of that. The JSON is the same to the byte
+    (tests/bot/test_component_payloads.py holds it to discord.ui's). Finished from the start like
+    `ShownView`: discord.py keeps no callback for it, and a click is answered by the classes
+    registered at start-up (`answering`), by its custom_id alone, as before."""
 
     def __init__(self) -> None:
         # None of discord.ui.View's own state (an id, a future, its weights): it never dispatches.
