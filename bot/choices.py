@@ -40,12 +40,25 @@ def label_names(table_or_names: Any) -> list[str]:
     return list(getattr(table_or_names, "names", table_or_names) or [])
 
 
-def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Choice]:
+def choices_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en", *,
+                leaving_out: frozenset[str] = frozenset()) -> list[Choice]:
     """The seat's legal actions with their labels in words: engine text (a Msg or a legacy
-    string with `{s0}` placeholders) always goes through `i18n.translate` with the names."""
-    return list(_worked_out(game, state, ("choices", seat, lang, tuple(names)), lambda: [
-        Choice(action.encode(), translate(game.describe(state, seat, action), lang, names))
-        for action in game.legal_actions(state, seat)]))
+    string with `{s0}` placeholders) always goes through `i18n.translate` with the names.
+    `leaving_out`: verbs whose actions a message shows as toggles (`components.private_toggled`),
+    left out undescribed (a Knatsch roll's 63 ways to roll again, a Glücksritter's pairs of cards)."""
+    def work() -> list[Choice]:
+        encoded = ((action, action.encode()) for action in game.legal_actions(state, seat))
+        return [Choice(text, translate(game.describe(state, seat, action), lang, names)) for action, text in encoded
+                if not leaving_out or text.split(" ", 1)[0] not in leaving_out]
+    return list(_worked_out(game, state, ("choices", seat, lang, tuple(names), leaving_out), work))
+
+
+def choices_offered(game: Game, state: Any, seat: int, names: Sequence[str], lang: str,
+                    toggled: frozenset[str]) -> tuple[list[Choice], bool]:
+    """`choices_for` less the actions of the verbs `toggled` (shown as toggles), and whether the
+    seat has any legal action at all (those included)."""
+    choices = choices_for(game, state, seat, names, lang, leaving_out=toggled)
+    return choices, bool(choices) or (bool(toggled) and bool(game.legal_actions(state, seat)))
 
 
 def toggles_for(game: Game, state: Any, seat: int, names: Sequence[str] = (), lang: str = "en") -> list[Toggles]:

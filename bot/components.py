@@ -114,6 +114,129 @@ class ShownView(discord.ui.View):
         return True
 
 
+class Part(discord.ui.Item[Any]):
+    """One button or select of `Components`, as Discord takes it (its JSON): what a test or a caller
+    reads of a message's components (`custom_id`, `label`, `to_component_dict()`)."""
+
+    def __init__(self, data: dict[str, Any], row: int) -> None:
+        super().__init__()
+        self.data = data
+        self._row = row
+
+    @property
+    def type(self) -> discord.ComponentType:
+        return discord.ComponentType(self.data["type"])
+
+    @property
+    def item(self) -> Part:
+        """The button or select itself (as a DynamicItem's `item` is)."""
+        return self
+
+    @property
+    def custom_id(self) -> str:
+        return self.data["custom_id"]
+
+    @property
+    def label(self) -> str | None:
+        return self.data.get("label")
+
+    def is_dispatchable(self) -> bool:
+        return True
+
+    def to_component_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+class Components(discord.ui.View):
+    """A board's or DM's buttons and selects, built straight as the JSON Discord takes (rows of
+    component dicts), for discord.py to send like any view (`to_components`).
+
+    A move builds these for its board, every DM it edits and every toggle tapped (some ten a
+    Glücksritter move): discord.ui's View and its items (an id from the OS, a future, a weights
+    table, a Button and a DynamicItem per component) cost some 0.1 ms a message, for a payload
+    built here in a quarter of that. The JSON is the same to the byte
+    (tests/bot/test_component_payloads.py holds it to discord.ui's). Finished from the start like
+    `ShownView`: discord.py keeps no callback for it, and a click is answered by the classes
+    registered at start-up (`answering`), by its custom_id alone, as before."""
+
+    def __init__(self) -> None:
+        # None of discord.ui.View's own state (an id, a future, its weights): it never dispatches.
+        self._rows: dict[int, list[dict[str, Any]]] = {}
+        self._widths: dict[int, int] = {}
+        self._count = 0
+        self._timeout: float | None = None
+
+    def put(self, row: int, component: dict[str, Any], width: int = 1) -> None:
+        """`component` at the end of `row`; as discord.ui.View.add_item, ValueError when it does
+        not fit (25 components, 5 rows of width 5: a select fills its row)."""
+        if not 0 <= row < ROWS:
+            raise ValueError(f"row cannot be negative or greater than or equal to {ROWS}")
+        if self._count >= 25:
+            raise ValueError("maximum number of children exceeded")
+        if self._widths.get(row, 0) + width > ROW_WIDTH:
+            raise ValueError(f"could not find open space for item in row {row}")
+        self._rows.setdefault(row, []).append(component)
+        self._widths[row] = self._widths.get(row, 0) + width
+        self._count += 1
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": [dict(component) for component in self._rows[row]]}
+                for row in sorted(self._rows)]
+
+    @property
+    def children(self) -> list[discord.ui.Item[Any]]:
+        return [Part(component, row) for row in sorted(self._rows) for component in self._rows[row]]
+
+    def custom_ids(self) -> list[str]:
+        return [component["custom_id"] for row in sorted(self._rows) for component in self._rows[row]]
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return True  # a view, even empty, as discord.ui's (discord.py tests `if view`)
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return self._count > 0
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    @property
+    def timeout(self) -> float | None:
+        return self._timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self._timeout = value  # set by discord.py on an ephemeral follow-up; nothing times out
+
+
+def button(style: discord.ButtonStyle, label: str, custom_id: str, *, disabled: bool = False,
+           emoji: str | None = None) -> dict[str, Any]:
+    """A button's JSON as discord.ui.Button makes it (its keys in that order; no empty label)."""
+    component: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
+    if label:
+        component["label"] = label
+    component["custom_id"] = custom_id
+    if emoji:
+        component["emoji"] = {"id": None, "name": emoji}
+    return component
+
+
+def select(custom_id: str, options: Sequence[tuple[str, str]], placeholder: str | None) -> dict[str, Any]:
+    """A one-choice select menu's JSON as discord.ui.Select makes it; `options`: (label, value)."""
+    component: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                                 "disabled": False, "required": True}
+    if placeholder:
+        component["placeholder"] = placeholder
+    if options:
+        component["options"] = [{"label": label, "value": value, "default": False} for label, value in options]
+    return component
+
+
 def answering(items: Sequence[Persistent], **given: Any) -> tuple[Persistent, ...]:
     """`items` as registered with discord.py at start-up: subclasses with the same custom_id
     template that carry what their clicks need (`clicks=...`), so no click looks for the bot."""
@@ -285,7 +408,44 @@ def move_custom_id(game_id: int, version: int, action: str) -> str:
     return f"rk:move:{game_id}:{version}:{action}"
 
 
-def add_move_components(view: discord.ui.View, game_id: int, version: int, choices: Sequence[Choice],
+def hand_button(game_id: int, label: str) -> dict[str, Any]:
+    """`HandButton`'s JSON."""
+    return button(discord.ButtonStyle.secondary, label, f"rk:hand:{game_id}", emoji="🂠")
+
+
+def hint_button(game_id: int, label: str) -> dict[str, Any]:
+    """`HintButton`'s JSON."""
+    return button(discord.ButtonStyle.secondary, label, f"rk:hint:{game_id}", emoji="💡")
+
+
+def move_button(game_id: int, version: int, action: str, label: str, *,
+                style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False) -> dict[str, Any]:
+    """`MoveButton`'s JSON (a family's confirm button: another style, maybe disabled)."""
+    return button(style, _clip(label, BUTTON_LABEL_LIMIT), move_custom_id(game_id, version, action), disabled=disabled)
+
+
+def move_select(game_id: int, version: int, part: int, chunk: Sequence[Choice],
+                placeholder: str | None) -> dict[str, Any]:
+    """`MoveSelect`'s JSON: a menu of `chunk`."""
+    return select(f"rk:pick:{game_id}:{version}:{part}",
+                  [(_clip(c.label, OPTION_LABEL_LIMIT), c.action) for c in chunk], placeholder or "Choose your move…")
+
+
+def toggle_button(game_id: int, version: int, mask: int, index: int, label: str, *, chosen: bool,
+                  mark: str = "↻") -> dict[str, Any]:
+    """`ToggleButton`'s JSON."""
+    return button(discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
+                  _clip(f"{label} {mark}" if chosen else label, BUTTON_LABEL_LIMIT),
+                  f"rk:tog:{game_id}:{version}:{mask}:{index}")
+
+
+def order_button(game_id: int, index: int, on: bool, label: str) -> dict[str, Any]:
+    """`OrderButton`'s JSON."""
+    return button(discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                  _clip(label, BUTTON_LABEL_LIMIT), f"rk:order:{game_id}:{index}:{int(on)}")
+
+
+def add_move_components(view: Components, game_id: int, version: int, choices: Sequence[Choice],
                         rows: int, toggles: Sequence[Toggles] = (), mask: int | None = None,
                         menu_prompt: str = "Choose your move…") -> int:
     """Add components for `choices` using at most `rows` rows; returns how many choices fit.
@@ -299,13 +459,9 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     Anything that does not fit stays reachable through `/move` and its autocomplete.
     """
     row = 0
-    toggled_verbs = set()
-    for family in toggles[:1]:  # one family at a time fits a message; the rest stay in menus
-        needed = -(-len(family.items) // TOGGLE_ROW_WIDTH) + 1
-        if needed > rows - 1:
-            break
-        toggled_verbs.add(family.verb)
-        row = add_toggles(view, game_id, version, family, mask)
+    toggled_verbs = shown_as_toggles(toggles, rows)
+    if toggled_verbs:
+        row = add_toggles(view, game_id, version, toggles[0], mask)
     choices = [c for c in choices if c.action.split(" ", 1)[0] not in toggled_verbs]
     first_row = row + 1 if toggled_verbs else 0
     rows -= first_row
@@ -315,27 +471,36 @@ def add_move_components(view: discord.ui.View, game_id: int, version: int, choic
     )
     if fits_as_buttons:
         for index, choice in enumerate(choices):
-            button = MoveButton(game_id, version, choice.action, choice.label)
-            button.row = first_row + index // ROW_WIDTH
-            view.add_item(button)
+            view.put(first_row + index // ROW_WIDTH, move_button(game_id, version, choice.action, choice.label))
         return len(choices)
     fits = all(len(move_custom_id(game_id, version, c.action)) <= CUSTOM_ID_LIMIT for c in choices)
     menus, lone = menu_layout(choices, rows, lone_allowed=fits)
     for part, chunk in enumerate(menus):
-        options = [discord.SelectOption(label=_clip(c.label, OPTION_LABEL_LIMIT), value=c.action) for c in chunk]
         one_kind = len({_group_key(c) for c in chunk}) == 1
         placeholder = menu_placeholder(chunk) if len(menus) > 1 or one_kind else menu_prompt
-        select = MoveSelect(game_id, version, part, options, placeholder)
-        select.row = first_row + part
-        view.add_item(select)
+        view.put(first_row + part, move_select(game_id, version, part, chunk, placeholder), width=ROW_WIDTH)
     for choice in lone:
-        button = MoveButton(game_id, version, choice.action, choice.label)
-        button.row = first_row + len(menus)
-        view.add_item(button)
+        view.put(first_row + len(menus), move_button(game_id, version, choice.action, choice.label))
     return sum(map(len, menus)) + len(lone)
 
 
-def add_toggles(view: discord.ui.View, game_id: int, version: int, family: Toggles, mask: int | None) -> int:
+def shown_as_toggles(toggles: Sequence[Toggles], rows: int) -> frozenset[str]:
+    """The verb whose actions `add_move_components` shows as toggles in `rows` rows, none of them
+    as a button or menu: the first family's, if its toggles and confirm button fit (one family at
+    a time fits a message; the rest stay in menus)."""
+    for family in toggles[:1]:
+        if -(-len(family.items) // TOGGLE_ROW_WIDTH) + 1 <= rows - 1:
+            return frozenset((family.verb,))
+    return frozenset()
+
+
+def private_toggled(toggles: Sequence[Toggles], *, orders: bool) -> frozenset[str]:
+    """`shown_as_toggles` of a `private_view` (with standing orders' toggles or without): its
+    choices of these verbs need no labels."""
+    return shown_as_toggles(toggles, ROWS - 1 if orders else ROWS)
+
+
+def add_toggles(view: Components, game_id: int, version: int, family: Toggles, mask: int | None) -> int:
     """One toggle button per item of `family` (three to a row) from the first row, and its confirm
     button on the row under them, which it returns; `mask`: the items chosen (None: those the
     family pre-selects)."""
@@ -343,20 +508,16 @@ def add_toggles(view: discord.ui.View, game_id: int, version: int, family: Toggl
         mask = sum(1 << index for index, (value, _) in enumerate(family.items) if value in family.chosen)
     mark = "↻" if family.verb in DICE_VERBS else "✓"
     for index, (_value, label) in enumerate(family.items):
-        toggle = ToggleButton(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark)
-        toggle.row = index // TOGGLE_ROW_WIDTH
-        view.add_item(toggle)
+        view.put(index // TOGGLE_ROW_WIDTH,
+                 toggle_button(game_id, version, mask, index, label, chosen=bool(mask >> index & 1), mark=mark))
     row = -(-len(family.items) // TOGGLE_ROW_WIDTH)
     chosen = [value for index, (value, _) in enumerate(family.items) if mask >> index & 1]
     if family.size is None:
         label = f"{family.confirm} ({len(chosen)})" if chosen else family.prompt
     else:
         label = family.confirm if family.complete(len(chosen)) else f"{family.prompt} ({len(chosen)}/{family.size})"
-    confirm = MoveButton(game_id, version, family.action(chosen).encode() if chosen else family.verb, label)
-    confirm.item.style = discord.ButtonStyle.success
-    confirm.item.disabled = not family.complete(len(chosen))
-    confirm.row = row
-    view.add_item(confirm)
+    view.put(row, move_button(game_id, version, family.action(chosen).encode() if chosen else family.verb, label,
+                              style=discord.ButtonStyle.success, disabled=not family.complete(len(chosen))))
     return row
 
 
@@ -431,38 +592,35 @@ def menu_placeholder(chunk: Sequence[Choice]) -> str:
 
 def board_view(game_id: int, version: int, public_choices: Sequence[Choice],
                toggles: Sequence[Toggles] = (), mask: int | None = None, *, hand: bool = True,
-               hint: bool = False, lang: str = "en") -> discord.ui.View | None:
+               hint: bool = False, lang: str = "en") -> Components | None:
     """The channel board: public move buttons (when safe to show) and, on the last row, 'My hand'
     in a game with secrets and 'Hint' at a practice table. None when there is nothing to press."""
-    view = ShownView()
+    view = Components()
     last_row = hand or hint
     add_move_components(view, game_id, version, public_choices, rows=ROWS - 1 if last_row else ROWS,
                         toggles=toggles, mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
     if hand:
-        hand_button = HandButton(game_id, t(lang, "bot.table.my_hand"))
-        hand_button.row = ROWS - 1
-        view.add_item(hand_button)
+        view.put(ROWS - 1, hand_button(game_id, t(lang, "bot.table.my_hand")))
     if hint:
-        hint_button = HintButton(game_id, t(lang, "bot.table.hint_button"))
-        hint_button.row = ROWS - 1
-        view.add_item(hint_button)
-    return view if view.children else None
+        view.put(ROWS - 1, hint_button(game_id, t(lang, "bot.table.hint_button")))
+    return view if len(view) else None
 
 
 def private_view(game_id: int, version: int, choices: Sequence[Choice],
                  toggles: Sequence[Toggles] = (), mask: int | None = None, *,
-                 lang: str = "en", orders: Sequence[tuple[str, bool]] = ()) -> discord.ui.View | None:
+                 lang: str = "en", orders: Sequence[tuple[str, bool]] = (), offers: bool | None = None
+                 ) -> Components | None:
     """A seat's private choices; `orders`: (label, on) of each kind of decision outside its turn
-    the computer may answer (its standing orders), on the last row."""
-    if not choices and not orders:
+    the computer may answer (its standing orders), on the last row. `offers`: whether the seat
+    has any move, where `choices` leaves out those its toggles show (`private_toggled`); None:
+    whether `choices` holds any. None when it has neither a move nor an order."""
+    if not (bool(choices) if offers is None else offers) and not orders:
         return None
-    view = ShownView()
+    view = Components()
     add_move_components(view, game_id, version, choices, rows=ROWS - 1 if orders else ROWS, toggles=toggles,
                         mask=mask, menu_prompt=t(lang, "bot.table.choose_move"))
     for index, (label, on) in enumerate(orders):
-        button = OrderButton(game_id, index, on, label)
-        button.row = ROWS - 1
-        view.add_item(button)
+        view.put(ROWS - 1, order_button(game_id, index, on, label))
     return view
 
 

@@ -12,8 +12,16 @@ import discord
 import i18n
 from bot import presenter
 from bot.changes import Change, Repost
-from bot.choices import choices_for, has_secrets, label_names, public_choices, stored_state, toggles_for
-from bot.components import Choice, board_view, private_view
+from bot.choices import (
+    choices_for,
+    choices_offered,
+    has_secrets,
+    label_names,
+    public_choices,
+    stored_state,
+    toggles_for,
+)
+from bot.components import Choice, board_view, private_toggled, private_view
 from bot.days.seats import ComputerSeats
 from bot.days.timers import Timers
 from bot.delivery.content import Content, PrivatePayload, board_url, status_line
@@ -150,8 +158,9 @@ class Info:
                               toggles_for(game, state, seat, names, lang), mask,
                               hand=has_secrets(game, state, len(table.players)),
                               hint=await self.content.hint_offered(table), lang=lang)
-        return private_view(table.id, table.version, choices_for(game, state, seat, names, lang),
-                            toggles_for(game, state, seat, names, lang), mask, lang=lang)
+        toggles = toggles_for(game, state, seat, names, lang)
+        choices, offers = choices_offered(game, state, seat, names, lang, private_toggled(toggles, orders=False))
+        return private_view(table.id, table.version, choices, toggles, mask, lang=lang, offers=offers)
 
     # ------------------------------------------------------------------------ boards
 

@@ -18,7 +18,7 @@ from bot.storage import GameRow
 from bot.storage.rows import is_computer_user
 from games.core import Event, Game, Msg, Outcome
 from games.replay import action_is_public
-from i18n import entries, game_title, has_message, t, translate
+from i18n import entries, game_title, has_message, possessive, t, translate
 
 MESSAGE_LIMIT = 2000
 MENTION = re.compile(r"<@!?(-?\d+)>")
@@ -62,7 +62,7 @@ def names_on_a_line(say: Callable[[list[str]], str], table: GameRow, before: str
     def shortened(limit: int) -> str:
         return say(bold_names([name if len(name) <= NAME_KEPT else clip(name, limit) for name in table.names]))
 
-    fits = fits or (lambda line: phone_lines(before + line) <= 1)
+    fits = fits or (lambda line: phone_lines(before + line, mention_names(table)) <= 1)
     whole = say(bold_names(table.names))
     if fits(whole) or not fits(shortened(NAME_LEAST)):
         return whole
@@ -104,24 +104,66 @@ _SEAT = "\x00"
 """Stands for a name where only how often a text names a seat counts."""
 
 
-def status_call(status, table: GameRow, seat: int, lang: str = "en") -> str:
-    """The call to move said in the status, for the one seat a turn calls: the status as the
-    turn message says it (`status_in_message`) with the seat's mention in the place of its name,
-    after `CALL` ("➡️ @Carol (green) may lay tile 2 of 3."), so that the message names the player
-    whose turn it is once and still pings them. "" where the status does not name the seat
-    exactly once: it then stays as it is, above "your move"."""
+def status_call(status, table: GameRow, seats: int | Iterable[int], lang: str = "en") -> str:
+    """The call to move said in the status, for the seats a turn calls: the status as the turn
+    message says it (`status_in_message`) with each called person's mention in the place of their
+    name, after `CALL` ("➡️ @Carol (green) may lay tile 2 of 3.", "➡️ Document: @Alice and
+    @Carol."), so that the message names each player it calls once and still pings them. A
+    computer seat called with them keeps its name (nobody to ping). "" where the status does not
+    name each called seat exactly once, or the turn calls computer seats alone: it then stays as
+    it is, above "your move"."""
+    called = sorted({seats} if isinstance(seats, int) else set(seats))
     status = Msg.from_json(status) if isinstance(status, dict) else status
-    if not isinstance(status, Msg):
+    if not isinstance(status, Msg) or not called:
         return ""
     if has_message(f"{status.id}.{STATUS_IN_MESSAGE}", lang):
         status = Msg(f"{status.id}.{STATUS_IN_MESSAGE}", status.params)
-    if translate(status, lang, [_SEAT if index == seat else "" for index in range(len(table.names))]) \
-            .count(_SEAT) != 1:
+    for seat in called:
+        marked = translate(status, lang, [_SEAT if index == seat else "" for index in range(len(table.names))])
+        if marked.count(_SEAT) != 1:
+            return ""
+    mentions = {seat: mention(table.player_at(seat).user_id) for seat in called
+                if not is_computer_user(table.player_at(seat).user_id)}
+    if not mentions:
         return ""
-    called = mention(table.player_at(seat).user_id)
-    return CALL + names_on_a_line(
-        lambda names: translate(status, lang, [called if index == seat else name for index, name in enumerate(names)]),
-        table, CALL)
+
+    def said(names: list[str]) -> str:
+        text = translate(status, lang, [mentions.get(index, name) for index, name in enumerate(names)])
+        for seat, pinged in mentions.items():  # a mention's possessive as its name's: "@Alice' Barde", not "@Alices"
+            name = table.names[seat]
+            text = text.replace(possessive(pinged, lang), pinged + possessive(name, lang)[len(name):])
+        return text
+    return CALL + names_on_a_line(said, table, CALL)
+
+
+def dm_call(status, table: GameRow, seats: Iterable[int], tasks: Mapping[int, str], lang: str = "en") -> str:
+    """The call to move for seats that decide in their DMs (`dm_tasks`), where the status says
+    the decision and names each of them once ("Raid round 1: **Carol** plays a card."): the
+    status with their mentions in the place of their names (`status_call`), then on a short line
+    of its own where to act ("In your DM or with **My hand**."; the call and where together are
+    longer than a line of a phone, 400 px and more where 302 fit). That line names no one and
+    does not say the task again: only what of it the status leaves unsaid (how many cards,
+    `DmTask.rest`), if it is the same for all of them and fits the line (else each DM says it).
+    A task given in words alone (not a `DmTask`) is all left unsaid. "" where the status does not
+    name them so, some of them decide in their DMs and some with the board's buttons, or they
+    have different tasks in words alone."""
+    called = sorted(seats)
+    people = [seat for seat in called if not is_computer_user(table.player_at(seat).user_id)]
+    if not people or any(seat not in tasks for seat in people):
+        return ""
+    rests = {getattr(tasks[seat], "rest", tasks[seat]) for seat in people}
+    if len(rests) > 1 and not all(isinstance(tasks[seat], DmTask) for seat in people):
+        return ""
+    call = status_call(status, table, called, lang)
+    if not call:
+        return ""
+    where = t(lang, "bot.table.in_dm", count=len(people))
+    if len(rests) == 1 and (rest := rests.pop()):
+        said = t(lang, "bot.table.in_dm_rest", rest=rest, count=len(people))
+        said = said[:1].upper() + said[1:]  # a sentence of its own ("Discard 2 cards in …")
+        if phone_lines(said) <= 1 or not isinstance(tasks[people[0]], DmTask):
+            where = said
+    return f"{call}\n{where}"
 
 
 def _unnamed(line: str) -> str:
@@ -186,7 +228,34 @@ ESCAPED = re.compile(r"\\([\\*_~`|>#-])")
 """A Markdown sign escaped in a name (`discord.utils.escape_markdown`): shown without its "\\"."""
 
 
+MENTION_PADDING = 4.0
+"""Px a mention's pill adds around the name it shows ("@Carol"), by the phone pictures."""
+_PILL = "\x01"
+"""Stands for a mention's padding in a line as a phone shows it (`MENTION_PADDING` wide)."""
+UNKNOWN_MENTION = "**@Mentioned**"
+"""How a mention is measured where its name is not known: as a long name."""
+
+
+def mention_names(table: GameRow) -> tuple[tuple[int, str], ...]:
+    """The people a table's messages may mention, by id, with the names their mentions show
+    (`phone_lines` measures a mention as its name)."""
+    return tuple((player.user_id, player.name) for player in getattr(table, "players", ()))
+
+
+def _shown_mentions(line: str, mentions: Sequence[tuple[int, str]]) -> str:
+    """`line` with each mention as a phone shows it: "@" and the name Discord shows in a pill,
+    in bold (a mention whose name is not known as `UNKNOWN_MENTION`)."""
+    names = dict(mentions)
+
+    def shown(match: re.Match[str]) -> str:
+        name = names.get(int(match.group(1)))
+        return UNKNOWN_MENTION if name is None else f"**@{discord.utils.escape_markdown(name)}{_PILL}**"
+    return MENTION.sub(shown, line)
+
+
 def _char_width(char: str, bold: bool) -> float:
+    if char == _PILL:
+        return MENTION_PADDING
     widths = phone_widths.BOLD if bold else phone_widths.REGULAR
     width = widths.get(char)
     return phone_widths.fallback_width(char) if width is None else width
@@ -216,22 +285,24 @@ def _words(line: str) -> list[tuple[float, float]]:
     return words
 
 
-def phone_width(line: str) -> float:
+def phone_width(line: str, mentions: Sequence[tuple[int, str]] = ()) -> float:
     """How wide a phone draws one line of message text, in px (Markdown marks unseen, bold text
-    in bold, each character as wide as `bot.phone_widths` measured it)."""
-    return sum(space + word for space, word in _words(line))
+    in bold, each character as wide as `bot.phone_widths` measured it; a mention as the name it
+    shows, by `mentions`, `mention_names`)."""
+    return sum(space + word for space, word in _words(_shown_mentions(line, mentions)))
 
 
 @lru_cache(maxsize=4096)
-def phone_lines(text: str) -> int:
-    """About how many lines `text` takes on a 390 px phone: mentions shown as names, Markdown
+def phone_lines(text: str, mentions: tuple[tuple[int, str], ...] = ()) -> int:
+    """About how many lines `text` takes on a 390 px phone: mentions shown as the names they show
+    (`mentions`, a table's `mention_names`; one not known there as a long name), Markdown
     marks unseen, each line wrapped word by word where its next word would go past `PHONE_LINE`
     px (`phone_width`), as a phone wraps it; a word wider than a line broken anywhere. (Kept for
     texts asked again: a move's messages ask it of the same lines for the board, each DM and each
     name shortened.)"""
     total = 0
     for line in text.splitlines():
-        shown = MENTION.sub("**@Mentioned**", line).replace("`", "").replace("\t", "    ")
+        shown = _shown_mentions(line, mentions).replace("`", "").replace("\t", "    ")
         lines, used = 1, -1.0
         for space, word in _words(shown):
             if used < 0:  # the line's start: its indent is kept
@@ -309,19 +380,21 @@ def made_a_move(table: GameRow, seat: int, lang: str = "en", game: Game | None =
 
 def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en",
                    tasks: Mapping[int, str] | None = None, status=None) -> str:
-    """Who must act, mentioned. `tasks`: what a seat must do in its DM, in words (`dm_tasks`): the
-    seats with the same task share a line that says it and where ("— discard 2 cards in your DM
-    or with My hand"); the others are told "your move" (their buttons are under the board).
-    `status`: the game's public status; where one person is called to move with the board's
-    buttons and the status names them, the call says the status (`status_call`) instead of
-    "your move", and the turn message leaves the status out (`board_text`)."""
+    """Who must act, mentioned. `status`: the game's public status; where it names each seat
+    called once, the call says the status with their mentions (`status_call`), and where they
+    decide in their DMs (`tasks`, `dm_tasks`), where to act after it (`dm_call`); the turn message
+    then leaves the status out (`board_text`), and names each of them once. Else the seats with
+    the same task share a line that says it and where ("— discard 2 cards in your DM or with My
+    hand"), and the others are told "your move" (their buttons are under the board)."""
     seats = sorted(to_act)
     if not seats:
         return ""
     tasks = tasks or {}
-    if status is not None and len(seats) == 1 and seats[0] not in tasks \
-            and not is_computer_user(table.player_at(seats[0]).user_id):
-        if call := status_call(status, table, seats[0], lang):
+    if status is not None and not any(seat in tasks for seat in seats):
+        if call := status_call(status, table, seats, lang):
+            return call
+    elif status is not None:
+        if call := dm_call(status, table, seats, tasks, lang):
             return call
     groups: dict[str | None, list[int]] = {}
     for seat in seats:
@@ -340,9 +413,11 @@ def next_move_line(table: GameRow, to_act: Iterable[int], lang: str = "en",
 @cache
 def _dm_task_kinds(game_name: str) -> frozenset[str]:
     """The decisions a game's players take in their DMs that its catalogue words for the turn
-    message (`<game>.your_move.<kind>`: "discard", for cards owed, or a phase)."""
+    message (`<game>.your_move.<kind>`: "discard", for cards owed, or a phase; not their short
+    forms, `DmTask.rest`)."""
     prefix = f"{game_name}.your_move."
-    return frozenset(key[len(prefix):] for key in entries("en", game_name) if key.startswith(prefix))
+    return frozenset(key[len(prefix):] for key in entries("en", game_name)
+                     if key.startswith(prefix) and "." not in key[len(prefix):])
 
 
 def dm_tasks(game: Game, state: Any, seats: Iterable[int], lang: str = "en") -> dict[int, str]:
@@ -355,14 +430,29 @@ def dm_tasks(game: Game, state: Any, seats: Iterable[int], lang: str = "en") -> 
         return {}
     view = game.view(state, None)
     players = view.get("players") or []
-    tasks = {}
+    tasks: dict[int, str] = {}
     for seat in seats:
         owed = players[seat].get("owed") if seat < len(players) and isinstance(players[seat], dict) else None
         if owed and "discard" in kinds:
-            tasks[seat] = t(lang, f"{game.name}.your_move.discard", count=owed)
+            tasks[seat] = DmTask.of(lang, f"{game.name}.your_move.discard", count=owed)
         elif view.get("phase") in kinds:
-            tasks[seat] = t(lang, f"{game.name}.your_move.{view['phase']}")
+            tasks[seat] = DmTask.of(lang, f"{game.name}.your_move.{view['phase']}")
     return tasks
+
+
+class DmTask(str):
+    """What a seat must do in its DM, in words ("discard 2 cards"), with `rest`: what of it a
+    status that says the decision leaves unsaid (the catalogue's `<id>.line`: "2 cards" after
+    "@Bob must discard."; "" where the status says it all), which `dm_call` says."""
+
+    rest: str
+
+    @classmethod
+    def of(cls, lang: str, message_id: str, **params: Any) -> DmTask:
+        task = cls(t(lang, message_id, **params))
+        line = f"{message_id}.{STATUS_IN_MESSAGE}"
+        task.rest = t(lang, line, **params) if has_message(line, lang) else ""
+        return task
 
 
 def outcome_text(outcome: Outcome, table: GameRow, lang: str = "en", game: Game | None = None) -> str:

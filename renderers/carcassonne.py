@@ -14,7 +14,10 @@ nothing touches. The landscape is therefore drawn where the decision is:
   header says which group of how many it shows and how many of the squares (the message above
   the picture has the status), the legend stands under those words, and the overview grows
   into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
-  tiles give it a few px each, so the other groups are found at a glance).
+  tiles give it a few px each, so the other groups are found at a glance). While the tile is
+  turned or a follower placed the overview grows into the room the close-up leaves at its size
+  (beside three rotations it takes the fourth one's room). Its grid marks stand on every second
+  row and column where its tiles are 20 px and more, and its frames are 40 px at least.
   Each rotation that fits is shown on the chosen square amid its neighbours, numbered like the
   buttons on the tile's corner; the free follower spots are numbered on the laid tile, each in
   the shape of the follower that would stand there.
@@ -102,14 +105,21 @@ ROW_HIGHLIGHT = (255, 236, 170)
 HEADER = 158        # the header's height with the drawn tile
 HEADER_OVERVIEW = 198  # ... and while placing: the overview with its grid marks under and left of it
 DRAWN_TILE = 134
-OVERVIEW = (240, 126)  # the overview's largest width and height (its grid marks besides)
+OVERVIEW = (240, 126)  # the overview's width and height in the plain header (its grid marks besides)
+OVERVIEW_WIDEST = 420  # the header overview's largest width while placing (the status's lines beside it)
+TALLEST_FOCUSED_OVERVIEW = 420  # its largest height, where the close-up leaves the header room
+FRAME_LEAST = MIN_TEXT  # a frame on the overview, wide and tall at least (px)
+ROW_MARK = 31  # an overview row number's height (40 px type)
+MARKS_APART = 5  # px between two of the overview's grid marks, at least
 OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
 TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
 OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
+GROUP_OVERVIEW_TILE = 28  # ... and the other groups of squares, framed on it, told apart (8 px on a phone)
 OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
 GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
 GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
+LATE_GROUP_CLOSE_UP = 132  # ... and late in a game, where the overview's rows want more (37 px on a phone)
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -183,6 +193,7 @@ class Plan(TypedDict):
     panels: list[Panel]
     window: Window | Overview  # the landscape's one window, or with panels what the overview frames
     header: int  # the header's height (px)
+    overview_slot: Frame | None  # the overview's room among the panels (three rotations), else in the header
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
@@ -208,7 +219,11 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
     in_header = [x + LEGEND_ICON + 8 + text_width_plain(words) for row in plan["legend"] for _, words, x in row
                  if plan["legend_top"] < plan["header"]]
-    _header(draw, view, names, lang, plan["window"] if overview else None, plan["header"], max(in_header, default=0))
+    slot = plan["overview_slot"]
+    _header(draw, view, names, lang, plan["window"] if overview and slot is None else None, plan["header"],
+            max(in_header, default=0))
+    if overview and slot is not None:
+        _overview_in_slot(draw, view, plan["window"], slot)
     return to_palette(image, _palette())
 
 
@@ -241,37 +256,108 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         track_top = bottom + 8
     if _group_close_up(view):
         top = _group_header(view, top, bottom)
-    header = top
-    strip_top: int | None = None
-    panels: list[Panel] = []
-    window: Window | Overview
-    if focused and _rotations(view):
-        panels, window = _rotation_panels(view, top=top + 8, bottom=bottom)
-    elif focused and len(closeup_boxes(view)) > 1:
-        panels, window = _square_panels(view, top=top + 8, bottom=bottom)
-    else:
-        if _rotations(view):  # the whole landscape asked for while turning the tile
-            strip_top = top
-            top += STRIP
-        window = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
-                               bottom=bottom, focused=focused)
+    elif focused:
+        top = _overview_header(view, top, bottom)
+    strip_top, panels, window, slot = _arranged(view, top, bottom, focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
-            "legend_top": legend_top, "table_top": table_top, "window": window, "header": header}
+            "legend_top": legend_top, "table_top": table_top, "window": window, "header": top,
+            "overview_slot": slot}
+
+
+def _arranged(view: View, top: int, bottom: int,
+              focused: bool) -> tuple[int | None, list[Panel], Window | Overview, Frame | None]:
+    """The landscape under a header `top` px tall, over `bottom`: the rotations' strip's top (the
+    whole landscape asked for while turning the tile), the panels, the window (or what the
+    overview frames) and the room left free among the panels for the overview (or None)."""
+    if focused and _rotations(view):
+        panels, shown, slot = _rotation_panels(view, top=top + 8, bottom=bottom)
+        return None, panels, shown, slot
+    if focused and len(closeup_boxes(view)) > 1:
+        panels, shown = _square_panels(view, top=top + 8, bottom=bottom)
+        return None, panels, shown, None
+    strip_top: int | None = None
+    if _rotations(view):  # the whole landscape asked for while turning the tile
+        strip_top = top
+        top += STRIP
+    window = choose_window(view, left=MARGIN + LABEL_W, top=top + LABEL_H, right=WIDTH - MARGIN,
+                           bottom=bottom, focused=focused)
+    return strip_top, [], window, None
+
+
+def _close_up_size(panels: list[Panel], window: Window | Overview) -> int:
+    """The tile size of the landscape drawn close up (its smallest panel's)."""
+    if panels:
+        return min(panel["window"]["size"] for panel in panels)
+    return window["size"] if "left" in window else 0
+
+
+def _overview_header(view: View, top: int, bottom: int) -> int:
+    """The header's height while a square among panels, the tile's rotations or a follower
+    spot is chosen: as tall as the overview wants for tiles of OVERVIEW_BIGGEST_TILE px, as far
+    as the close-up keeps the size it has under the plain header (`top` px): the room it leaves
+    (the rows a follower's window fills up with, under a single rotation) goes to the overview,
+    whose grid marks then stand on every second row and column, its frames at the text standard.
+    Not where the panels leave the overview a slot of its own (three rotations), nor where the
+    whole landscape is drawn (it fits as large as the close-up would)."""
+    _, panels, window, slot = _arranged(view, top, bottom, True)
+    if slot is not None or not window["part"]:
+        return top
+    least = _close_up_size(panels, window)
+    _, y0, _, y1 = _overview_bounds(view)
+    rows = y1 - y0 + 1
+
+    def tallest(wanted: int, least: int) -> int:
+        """The tallest header up to `wanted` px that leaves the close-up `least` px tiles (found
+        by halving: the taller the header, the smaller they are)."""
+        low, high = top, max(top, wanted)
+        while low < high:
+            header = (low + high + 1) // 2
+            _, panels, window, _ = _arranged(view, header, bottom, True)
+            if _close_up_size(panels, window) >= least:
+                low = header
+            else:
+                high = header - 1
+        return low
+
+    header = tallest(OVERVIEW_MARKS + min(rows * OVERVIEW_BIGGEST_TILE, TALLEST_FOCUSED_OVERVIEW), least)
+    if header - OVERVIEW_MARKS < rows * OVERVIEW_TILE and least > CLOSE_UP:
+        # the overview's marks want more room than the close-up leaves at its size: it gives up
+        # some, down to the engine's least close-up (squares in panels late in a game)
+        header = max(header, tallest(OVERVIEW_MARKS + rows * OVERVIEW_TILE, CLOSE_UP))
+    return header
+
+
+def _overview_bounds(view: View) -> Bounds:
+    """The squares the overview shows: every tile, and the squares where the tile fits (placing)
+    or the square chosen (turning the tile)."""
+    cells = [(tile["x"], tile["y"]) for tile in view["tiles"]]
+    if view["phase"] == "place":
+        cells += [(square["x"], square["y"]) for square in view.get("squares") or []]
+    if view.get("square"):
+        cells.append((view["square"]["x"], view["square"]["y"]))
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _group_header(view: View, top: int, bottom: int) -> int:
     """The header's height over one group of squares close up: its overview finds the other
     groups (and the squares the texts name), as tall as the close-up's rows leave room for at
     its usual least tile size (CLOSE_UP); and where the landscape is too tall for its tiles to
-    show at OVERVIEW_TILE px there, as tall as the close-up's rows leave room for at
-    GROUP_CLOSE_UP px (the grouping stays: the records replay it). Two sizes, not one a turn:
-    the first picture at a new tile size scales every kind of tile anew (some 100 ms)."""
+    show at GROUP_OVERVIEW_TILE px there (a phone shows them some 8 px: the other groups' frames
+    and the grid marks are told apart), as tall as the close-up's rows leave room for at
+    GROUP_CLOSE_UP px (the grouping stays: the records replay it); where that leaves them under
+    GROUP_OVERVIEW_TILE px still (a landscape of ten rows and more, late in a game), at
+    LATE_GROUP_CLOSE_UP px. Three sizes, not one a turn: the first picture at a new tile size
+    scales every kind of tile anew (some 100 ms)."""
     rows = rows_shown(view["seats"])
     tallest = OVERVIEW_MARKS + TALLEST_OVERVIEW
     header = top + max(0, min(bottom - (top + LABEL_H) - rows * CLOSE_UP, tallest - top))
-    ys = [tile["y"] for tile in view["tiles"]] + [square["y"] for square in view.get("squares") or []]
-    if header < min(tallest, OVERVIEW_MARKS + (max(ys) - min(ys) + 1) * OVERVIEW_TILE):
-        header = max(header, bottom - LABEL_H - rows * GROUP_CLOSE_UP)
+    _, y0, _, y1 = _overview_bounds(view)
+    wanted = OVERVIEW_MARKS + (y1 - y0 + 1) * GROUP_OVERVIEW_TILE
+    for size in (GROUP_CLOSE_UP, LATE_GROUP_CLOSE_UP):
+        if header >= wanted:
+            break
+        header = max(header, bottom - LABEL_H - rows * size)
     return header
 
 
@@ -364,14 +450,21 @@ def _asked(view: View) -> int | None:
 
 def _header_height(view: View, names: list[str], lang: str, focused: bool) -> int:
     """As tall as the status's lines (and the tiles left), and the drawn tile or the overview
-    (which stands in the header whenever the landscape is shown around the decision)."""
-    lines = len(_status_lines(view, names, lang, _status_width(view, focused)))
+    (which stands in the header whenever the landscape is shown around the decision, but in
+    the fourth panel's room beside three rotations)."""
+    overview = focused and not _overview_among_panels(view)
+    lines = len(_status_lines(view, names, lang, _status_width(view, overview)))
     if _tiles_left_shown(view, lines):
         lines += 1
     height = 14 + lines * LINE + 8
-    if focused:
+    if overview:
         return max(height, HEADER_OVERVIEW)
     return max(height, HEADER) if _drawn_shown(view) else height
+
+
+def _overview_among_panels(view: View) -> bool:
+    """Whether the overview stands where a fourth rotation's panel would (three rotations)."""
+    return _focused(view) and len(_rotations(view)) == 3
 
 
 def _drawn_shown(view: View) -> bool:
@@ -389,8 +482,16 @@ def _status_width(view: View, overview: bool) -> float:
     if _drawn_shown(view):
         right -= DRAWN_TILE + MARGIN
     if overview:  # (over one group close up the overview finding the others is wider)
-        right -= (GROUP_OVERVIEW if _group_close_up(view) else OVERVIEW[0]) + OVERVIEW_NUMBERS + MARGIN
+        right -= (GROUP_OVERVIEW if _group_close_up(view) else _overview_width(view)) + OVERVIEW_NUMBERS + MARGIN
     return right - _status_left(view)
+
+
+def _overview_width(view: View) -> int:
+    """The header overview's width while the tile is placed, turned or a follower placed (not
+    over one group close up): room for its columns at OVERVIEW_BIGGEST_TILE px, OVERVIEW[0] at
+    least, the status's lines beside it OVERVIEW_WIDEST at most."""
+    x0, _, x1, _ = _overview_bounds(view)
+    return max(OVERVIEW[0], min(OVERVIEW_WIDEST, (x1 - x0 + 1) * OVERVIEW_BIGGEST_TILE))
 
 
 def _status_left(view: View) -> int:
@@ -421,7 +522,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
         right = x - MARGIN
     if overview is not None:
-        box_w = OVERVIEW[0]
+        box_w = OVERVIEW[0] if _group_close_up(view) else _overview_width(view)
         if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
             widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
             widest = max(widest, legend_right - left)
@@ -429,8 +530,24 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
         _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 
 
+def _overview_in_slot(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, slot: Frame) -> None:
+    """The overview in the room a fourth panel would take (three rotations), in its middle."""
+    left, top, right, bottom = (int(v) for v in slot)
+    box_w, box_h = right - left - OVERVIEW_NUMBERS - 6, bottom - top - OVERVIEW_MARKS
+    s = _overview_tile(window["bounds"], box_w, box_h)
+    x0, _, x1, _ = window["bounds"]
+    spare = box_w - (x1 - x0 + 1) * s
+    _overview(draw, view, window, right - 6 - spare // 2, box_h, box_w, top + 6)
+
+
+def _overview_tile(bounds: Bounds, box_w: int, box_h: int) -> int:
+    """The overview's tile size: the whole landscape in `box_w` x `box_h` px."""
+    x0, y0, x1, y1 = bounds
+    return max(3, min(box_w // (x1 - x0 + 1), box_h // (y1 - y0 + 1), OVERVIEW_BIGGEST_TILE))
+
+
 def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, right: int, box_h: int,
-              box_w: int = OVERVIEW[0]) -> None:
+              box_w: int = OVERVIEW[0], at: int = 12) -> None:
     """The whole landscape small, the part drawn large framed in black and white, the other
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
@@ -438,10 +555,11 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     as large as `box_w` x `box_h` hold it."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    s = max(3, min(box_w // cols, box_h // rows, OVERVIEW_BIGGEST_TILE))
+    s = _overview_tile(window["bounds"], box_w, box_h)
     left = right - cols * s
-    top = 12 + (box_h - rows * s) // 2
-    draw.rectangle((left - 6, top - 6, right + 6, top + rows * s + 6), fill=PANEL, outline=MUTED, width=2)
+    top = at + (box_h - rows * s) // 2
+    ground = (left - 6, top - 6, right + 6, top + rows * s + 6)
+    draw.rectangle(ground, fill=PANEL, outline=MUTED, width=2)
     for tile in view["tiles"]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         if s >= 6:
@@ -458,8 +576,8 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     group_frames: dict[int, Frame] = {}
     for k, (gx0, gy0, gx1, gy1) in enumerate(square_group_boxes(view)):
         if k != view.get("area"):  # the other groups of squares (their buttons name their corners)
-            frame = (left + (gx0 - x0) * s - 2, top + (gy0 - y0) * s - 2, left + (gx1 - x0 + 1) * s + 2,
-                     top + (gy1 - y0 + 1) * s + 2)
+            frame = _framed((left + (gx0 - x0) * s - 2, top + (gy0 - y0) * s - 2, left + (gx1 - x0 + 1) * s + 2,
+                             top + (gy1 - y0 + 1) * s + 2), ground)
             draw.rectangle(frame, outline=INK, width=2)
             draw.rectangle((frame[0] + 2, frame[1] + 2, frame[2] - 2, frame[3] - 2), outline=WHITE, width=2)
             group_frames[k] = frame
@@ -467,17 +585,16 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for fx, fy, fcols, frows in frames or [(window["x0"], window["y0"], window["cols"], window["rows"])]:
         fx0, fy0 = max(fx, x0), max(fy, y0)
         fx1, fy1 = min(fx + fcols - 1, x1), min(fy + frows - 1, y1)
-        frame = (left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
-                 top + (fy1 - y0 + 1) * s + 2)
+        frame = _framed((left + (fx0 - x0) * s - 2, top + (fy0 - y0) * s - 2, left + (fx1 - x0 + 1) * s + 2,
+                         top + (fy1 - y0 + 1) * s + 2), ground)
         draw.rectangle(frame, outline=INK, width=5)
         draw.rectangle((frame[0] + 5, frame[1] + 5, frame[2] - 5, frame[3] - 5), outline=WHITE, width=2)
-    ground = (left - 6, top - 6, right + 6, top + rows * s + 6)
     for k, centre in overview_tag_places(group_frames, ground).items():
         number_plate(draw, centre, str(k + 1))
     marks_y = top + rows * s + 8 + LINE / 2 - 4
-    for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + 10):
+    for k in _marked(cols, s, max(text_width_plain(column_name(x)) for x in range(x0, x1 + 1)) + MARKS_APART):
         draw.text((left + k * s + s / 2, marks_y), column_name(x0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="mm")
-    for k in _marked(rows, s, 42):
+    for k in _marked(rows, s, ROW_MARK + MARKS_APART):
         draw.text((left - 10, top + k * s + s / 2), row_name(y0 + k), font=font(MIN_TEXT), fill=MUTED, anchor="rm")
 
 
@@ -512,6 +629,19 @@ def overview_tag_places(frames: dict[int, Frame], ground: Frame) -> dict[int, tu
         places[k] = (x, y)
         boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
     return places
+
+
+def _framed(frame: Frame, ground: Frame) -> Frame:
+    """A frame on the overview FRAME_LEAST px wide and tall at least (round a group of one
+    square on small tiles: 11 px on a phone), grown round its middle, kept on the overview's
+    ground."""
+    left, top, right, bottom = frame
+    grow_x, grow_y = max(0.0, (FRAME_LEAST - (right - left)) / 2), max(0.0, (FRAME_LEAST - (bottom - top)) / 2)
+    left, right = left - grow_x, right + grow_x
+    top, bottom = top - grow_y, bottom + grow_y
+    shift_x = max(0.0, ground[0] - left) - max(0.0, right - ground[2])
+    shift_y = max(0.0, ground[1] - top) - max(0.0, bottom - ground[3])
+    return left + shift_x, top + shift_y, right + shift_x, bottom + shift_y
 
 
 def _marked(count: int, step: float, room: float) -> list[int]:
@@ -604,10 +734,12 @@ def _rotation_strip(draw: ImageDraw.ImageDraw, view: View, top: int) -> None:
         draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 
-def _rotation_panels(view: View, *, top: int, bottom: int) -> tuple[list[Panel], Overview]:
+def _rotation_panels(view: View, *, top: int, bottom: int) -> tuple[list[Panel], Overview, Frame | None]:
     """Where each rotation that fits is shown on the chosen square amid its neighbours (how its
     edges meet theirs): one panel beside another, or two rows of two. Returns the panels (each
-    with its rotation, number and window) and the part they show, for the overview."""
+    with its rotation, number and window), the part they show, for the overview, and with three
+    rotations the fourth panel's room, where the overview stands (the header has none to spare
+    over two rows of panels)."""
     rots = _rotations(view)
     square = view["square"]
     cols = 1 if len(rots) == 1 else 2
@@ -630,7 +762,11 @@ def _rotation_panels(view: View, *, top: int, bottom: int) -> tuple[list[Panel],
     ys = [tile["y"] for tile in view["tiles"]] + [square["y"]]
     shown: Overview = {"x0": square["x"] - 1, "y0": square["y"] - 1, "cols": 3, "rows": 3, "size": size, "part": True,
              "bounds": (min(xs), min(ys), max(xs), max(ys))}
-    return panels, shown
+    slot: Frame | None = None
+    if len(rots) == 3:  # (_overview_among_panels)
+        x, y = left + panel_w + gap_x, top + panel_h + gap_y
+        slot = (x, y, x + panel_w, y + panel_h)
+    return panels, shown, slot
 
 
 def _rotation_panel(draw: ImageDraw.ImageDraw, view: View, panel: Panel) -> None:

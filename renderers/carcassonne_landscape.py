@@ -199,7 +199,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
     if not view["over"] and inside(window, last["x"], last["y"]):
         px, py = origin(window, last["x"], last["y"])
         draw.rectangle((px - 2, py - 2, px + size + 2, py + size + 2), outline=HIGHLIGHT, width=max(5, size // 16))
-    number_size = 64 if size >= 145 else 48 if size >= 80 else MIN_TEXT  # 64 px on a group close-up too
+    number_size = 64 if size >= 120 else 48 if size >= 80 else MIN_TEXT  # 64 px on a group close-up too (132 px late)
     numbers: list[Mark] = []  # the squares' numbers (or the groups' tags): marks pushed apart keep off them
     picking_group = groups_shown(view)
     if view["phase"] == "place":

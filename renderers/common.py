@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
@@ -640,6 +640,57 @@ def _settle_parts(drawn: Image.Image, finished: Image.Image) -> None:
                 raise AssertionError(f"a kept part differs from its drawing: {full_key!r}")
             continue
         finished.paste(found, box[:2])
+
+
+@dataclass(frozen=True)
+class RowsPart:
+    """A part of a board that spans its width from `top` to `bottom` (a player's row, a legend),
+    depends on `key` alone, and is drawn by `draw_rows(draw, y)` with its top at row `y` of the
+    image `draw` draws on (translated by whole rows, a drawing gives the same pixels)."""
+
+    top: int
+    bottom: int
+    key: Hashable
+    draw_rows: Callable[[ImageDraw.ImageDraw, int], object]
+
+
+def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[RowsPart], palette: Image.Image,
+                    background: Ink = BACKGROUND) -> Image.Image:
+    """A board of `size` in `palette`: `image` (RGB, the board down to where `rows` start, its
+    kept parts pending as `kept_part` leaves them), with the full-width parts `rows` under it,
+    which must cover every row from `image`'s foot to the board's, each kept as `kept_part`
+    keeps a part. A row drawn before is pasted as it was kept; one that is not is drawn on an
+    image of its own rows and quantized alone: the rows are never part of a whole board's image,
+    so a row kept costs neither filling nor quantizing its pixels (the two are most of what a
+    board costs beside its text), and quantizing goes pixel by pixel, so the pixels are those of
+    drawing the whole board at once. While the layout tests record what is drawn, or the tests
+    verify kept parts, the rows are drawn in place on the whole board (`kept_part`)."""
+    width, height = size
+    if [image.height, *(part.bottom for part in rows)] != [*(part.top for part in rows), height]:
+        raise ValueError(f"rows that do not tile the board from row {image.height} down: {rows!r}")
+    if _drawn_texts or VERIFY_KEPT_PARTS:
+        whole = Image.new(image.mode, size, background)
+        whole.paste(image, (0, 0))
+        whole.info = image.info.copy()
+        draw = ImageDraw.Draw(whole)
+        for part in rows:
+            kept_part(whole, (0, part.top, width, part.bottom), part.key, partial(part.draw_rows, draw, part.top))
+        return to_palette(whole, palette)
+    finished = Image.new("P", size, None)  # not filled: every row is pasted over
+    finished.putpalette(palette.getpalette() or [])
+    if image.height:
+        finished.paste(to_palette(image, palette), (0, 0))
+    for part in rows:
+        full_key = (part.key, (0, part.top, width, part.bottom), image.mode)  # as `kept_part` keeps it
+        found: Image.Image | None = KEPT_PARTS.get(full_key)
+        if found is None:
+            drawn = Image.new(image.mode, (width, part.bottom - part.top), background)
+            part.draw_rows(ImageDraw.Draw(drawn), 0)
+            found = KEPT_PARTS.put(full_key, to_palette(drawn, palette))
+        elif found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {part.key!r}")
+        finished.paste(found, (0, part.top))
+    return finished
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

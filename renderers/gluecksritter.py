@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.gluecksritter.data import (
     CASTLE_TOWERS,
@@ -97,7 +97,9 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     status = _status_lines(translate(view["status"], lang, seat_names))
     fields_top = _fields_top(len(status))
-    image = _base_for(lang, fields_top).copy()
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    base, at = _base_for(lang, fields_top)
+    image.paste(base, at)  # the rest of the base is background: a whole copy of it costs three times as much
     draw = ImageDraw.Draw(image)
     _header(draw, view, status, lang)
     table_top = _fields(draw, view, lang, fields_top) + 10
@@ -164,24 +166,26 @@ def private_rows(view: dict[str, Any], names: list[str], lang: str, top: int) ->
     return to_palette(image, _palette())
 
 
-_BASES: dict[tuple[str, int], tuple[Image.Image, list[Any]]] = {}
+_BASES: dict[tuple[str, int], tuple[Image.Image, tuple[int, int], list[Any]]] = {}
 
 
-def _base_for(lang: str, fields_top: int) -> Image.Image:
-    """The static layer of `lang` with the fields at `fields_top`, drawn once; on later boards
-    its texts are reported to the layout tests' recorder as if drawn again (`note_text`)."""
+def _base_for(lang: str, fields_top: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The static layer of `lang` with the fields at `fields_top`, drawn once: the box of it that
+    is not plain background, and where that box stands; on later boards its texts are reported
+    to the layout tests' recorder as if drawn again (`note_text`)."""
     kept = _BASES.get((lang, fields_top))
     if kept is None:
         with recording_texts() as texts:
             image = _base(lang, fields_top)
+        box = ImageChops.difference(image, Image.new("RGB", image.size, BACKGROUND)).getbbox() or (0, 0, 0, 0)
         if len(_BASES) > 8:
             _BASES.clear()
-        _BASES[(lang, fields_top)] = (image, list(texts))
-        return image
-    image, texts = kept
+        kept = _BASES[(lang, fields_top)] = (image.crop(box), box[:2], list(texts))
+        return kept[0], kept[1]
+    base, at, texts = kept
     for record in texts:
         note_text(record.box, record.text, record.size)
-    return image
+    return base, at
 
 
 def _base(lang: str, fields_top: int) -> Image.Image:

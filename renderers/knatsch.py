@@ -49,6 +49,8 @@ from renderers.common import (
     SEAT_COLOURS,
     WHITE,
     Ink,
+    RowsPart,
+    board_with_rows,
     fixed_palette,
     font,
     ink_box,
@@ -58,7 +60,6 @@ from renderers.common import (
     note_text,
     seat_names,
     seat_plate,
-    to_palette,
     unrecorded,
 )
 from renderers.common import fit as _fit_words
@@ -884,13 +885,18 @@ def _row_heights(view: View, say: Words, room: int) -> list[tuple[int, int]]:
     return [(row_height(count), count) for count in lines]
 
 
-def _header(draw: ImageDraw.ImageDraw, status: str) -> int:
-    """The status line, white on ink, on as many lines as it takes (three at most); returns the
-    header's height."""
+def _header_lines(status: str) -> tuple[str, ...]:
+    """The status line's lines in the header (three at most)."""
     width = WIDTH - 2 * MARGIN - 8
     lines = wrap(status, TEXT, width) or ("",)
     if len(lines) > 3:
         lines = lines[:2] + (_fit(" ".join(lines[2:]), TEXT, width)[0],)
+    return lines
+
+
+def _header(draw: ImageDraw.ImageDraw, lines: tuple[str, ...]) -> int:
+    """The status line, white on ink, on as many lines as it takes (`_header_lines`); returns the
+    header's height."""
     height = 14 + LINE * len(lines)
     draw.rectangle((0, 0, WIDTH, height), fill=INK)
     for i, line in enumerate(lines):
@@ -899,44 +905,57 @@ def _header(draw: ImageDraw.ImageDraw, status: str) -> int:
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
     say = Words(lang, seat_names(names, view["seats"]))
-    y = _header(draw, say.say(view["status"])) + GAP
+    status = _header_lines(say.say(view["status"]))
+    stacks_top = 14 + LINE * len(status) + GAP  # under the header (`_header`)
 
     # Stacks side by side, then the king; smaller dice at a crowded table (never under DIE_MIN).
     players = view["players"]
     dice = DIE_MIN if len(players) >= 4 else 64
     tile_w = (WIDTH - 3 * MARGIN) // 2
     tile_h = stack_tile_height(dice)
+    y = stacks_top + tile_h + GAP
+    # The king's dice never change and a roll's panel says what it must beat: where the players
+    # and a roll leave no room for the king's row, the roll keeps it.
+    king = view.get("roll") is None or HEIGHT - y - 4 - KING_ROW - GAP >= least_height(view)
+    roll_top = y + KING_ROW + GAP if king else y
+    # Players at the bottom; the rest is for the roll.
+    rows = _row_heights(view, say, HEIGHT - roll_top - 4)
+    players_h = sum(row_h for row_h, _ in rows) + ROW_GAP * (len(players) - 1)
+    rows_top = HEIGHT - 4 - players_h
+
+    # The board above the players' rows; the rows are drawn apart (`board_with_rows`).
+    image = Image.new("RGB", (WIDTH, rows_top), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _header(draw, status)
     for i, stack in enumerate(view["stacks"][:2]):
         x = MARGIN + i * (tile_w + MARGIN)
         # A stack's tile and a player's row depend on their own parts of the view alone (and the
         # words): kept for the moves that leave them be.
-        kept_part(image, (x, y, x + tile_w + 1, y + tile_h + 1), ("knatsch.stack", repr(stack), lang, dice),
-                  partial(_stack_tile, draw, x, y, tile_w, tile_h, stack, say, dice))
-    y += tile_h + GAP
-    # The king's dice never change and a roll's panel says what it must beat: where the players
-    # and a roll leave no room for the king's row, the roll keeps it.
-    if view.get("roll") is None or HEIGHT - y - 4 - KING_ROW - GAP >= least_height(view):
+        kept_part(image, (x, stacks_top, x + tile_w + 1, stacks_top + tile_h + 1),
+                  ("knatsch.stack", repr(stack), lang, dice),
+                  partial(_stack_tile, draw, x, stacks_top, tile_w, tile_h, stack, say, dice))
+    if king:
         _king_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, view["king"], say)
-        y += KING_ROW + GAP
-
-    # Players at the bottom; the rest is for the roll.
-    rows = _row_heights(view, say, HEIGHT - y - 4)
-    players_h = sum(row_h for row_h, _ in rows) + ROW_GAP * (len(players) - 1)
-    _roll_panel(draw, MARGIN, y, WIDTH - 2 * MARGIN, HEIGHT - 4 - players_h - GAP - y, view, say)
-    py = HEIGHT - 4 - players_h
+    _roll_panel(draw, MARGIN, roll_top, WIDTH - 2 * MARGIN, rows_top - GAP - roll_top, view, say)
+    parts = []
+    py = rows_top
     for player, (row_h, lines) in zip(players, rows):
         seat = player["seat"]
         winner = bool(view["over"] and view["outcome"] and seat in view["outcome"]["winners"])
         # what the row reads of the rest of the view
         read = (seat in view["to_act"], winner, view["over"], _goal_text(player, view, say, winner))
-        kept_part(image, (0, py, WIDTH, min(HEIGHT, py + row_h + ROW_GAP)),
-                  ("knatsch.row", repr(player), read, lang, tuple(say.names), row_h, lines),
-                  partial(_player_row, draw, MARGIN, py, WIDTH - 2 * MARGIN, row_h, player, view, say, lines))
+        row = partial(_player_row_at, player=player, view=view, say=say, height=row_h, lines=lines)
+        parts.append(RowsPart(py, min(HEIGHT, py + row_h + ROW_GAP),
+                              ("knatsch.row", repr(player), read, lang, tuple(say.names), row_h, lines), row))
         py += row_h + ROW_GAP
-    return to_palette(image, _palette())
+    return board_with_rows(image, (WIDTH, HEIGHT), parts, _palette())
+
+
+def _player_row_at(draw: ImageDraw.ImageDraw, y: int, *, player: View, view: View, say: Words, height: int,
+                   lines: int) -> None:
+    """A player's row with its top at `y` (`board_with_rows`)."""
+    _player_row(draw, MARGIN, y, WIDTH - 2 * MARGIN, height, player, view, say, lines)
 
 
 @lru_cache(maxsize=1)

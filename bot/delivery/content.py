@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
+import marshal
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,8 +21,8 @@ from typing import Any
 import discord
 
 from bot import presenter
-from bot.choices import choices_for, has_secrets, label_names, private_delta, public_choices, toggles_for
-from bot.components import Choice, board_view, private_view
+from bot.choices import choices_offered, has_secrets, label_names, private_delta, public_choices, toggles_for
+from bot.components import Choice, board_view, private_toggled, private_view
 from bot.locale import table_language
 from bot.records import running_scores
 from bot.storage import GameRow
@@ -83,12 +83,24 @@ def picture_key(view: dict[str, Any], public: dict[str, Any], lang: str, names: 
     kept = _picture_keys.get(id(view))
     if kept is not None and kept[0] is view and kept[1] is public and kept[2] == lang and kept[3] == names:
         return kept[4]
-    key = hash(repr((view, lang, names))) if has_picture(view, public) else None
+    key = value_key((view, lang, names)) if has_picture(view, public) else None
     # Held with the key, so that no other view takes its id while it is kept.
     _picture_keys[id(view)] = (view, public, lang, names, key)
     if len(_picture_keys) > PICTURE_KEYS_KEPT:
         del _picture_keys[next(iter(_picture_keys))]
     return key
+
+
+def value_key(value: Any) -> int:
+    """A hash of a view-like value (dicts, lists, tuples, strings, numbers) by its types and
+    contents, as `hash(repr(value))` is, in a third of its time: marshal's format 2 writes each
+    value whole (no references to objects written before, no mark of an interned string), so
+    equal values give the same bytes however they share their parts. A value marshal cannot
+    write is keyed by its repr."""
+    try:
+        return hash(marshal.dumps(value, 2))
+    except ValueError:
+        return hash(repr(value))
 
 
 PICTURE_KEYS_KEPT = 64
@@ -107,17 +119,21 @@ def buttons_key(view: discord.ui.View | None) -> int:
     decision (what is chosen by taps aside)."""
     if view is None:
         return 0
-    parts = []
-    for child in view.children:
-        item = getattr(child, "item", child)  # a DynamicItem's button or select
-        parts.append((type(item).__name__, VERSION_IN_ID.sub(r"\1", getattr(item, "custom_id", None) or ""),
-                      str(getattr(item, "label", "")), str(getattr(item, "style", "")),
-                      str(getattr(item, "disabled", "")), getattr(item, "placeholder", None),
-                      tuple((o.value, o.label) for o in getattr(item, "options", ())), child.row))
-    return hash(tuple(parts))
+    return hash(tuple((row, _unversioned(item.get("custom_id", "")), item.get("label"), item.get("style"),
+                       item.get("disabled"), item.get("placeholder"),
+                       tuple((option["value"], option["label"]) for option in item.get("options", ())))
+                      for row, components in enumerate(view.to_components()) for item in components["components"]))
 
 
-VERSION_IN_ID = re.compile(r"^(rk:(?:move|pick|tog):\d+:)\d+")  # the version after the game's id
+def _unversioned(custom_id: str) -> str:
+    """A custom_id with the game's version left out, where it names one (moves, menus, toggles)."""
+    if custom_id.startswith(VERSIONED):
+        kind, game, _version, rest = custom_id[3:].split(":", 3)
+        return f"rk:{kind}:{game}:{rest}"
+    return custom_id
+
+
+VERSIONED = ("rk:move:", "rk:pick:", "rk:tog:")  # custom_ids whose third part is the game's version
 
 
 def channel_url(table: GameRow) -> str:
@@ -309,17 +325,8 @@ class Content:
             jump_url=channel_url(table), lang=lang,
         )
         view = game.view(state, seat)
-        active = table.status == "active"
-        may_act = active and seat in game.to_act(state)
-        names = label_names(table)
-        # A seat the game does not wait for may still have optional moves ("Change my choice").
-        choices = choices_for(game, state, seat, names, lang) if active else []
-        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
-        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
-        orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
-                     kind=translate(msg(kind), lang)), kind in given)
-                  for kind in game.features.reactions] if active else []
-        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders)
+        may_act = table.status == "active" and seat in game.to_act(state)
+        components, offers, toggles, given = await self._private_components(table, game, state, seat, lang, may_act)
         secrets = (view.get("private") or {}).get("summary")
         said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
         if given:  # only this player sees their standing orders
@@ -327,12 +334,12 @@ class Content:
                 [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
         # The table's status only while the DM offers a move (bot.turns keeps it current until then);
         # otherwise the DM leaves the table to the channel, where it stays current.
-        status = presenter.named(view["status"], table, lang) if choices else ""
+        status = presenter.named(view["status"], table, lang) if offers else ""
         content = presenter.private_text(header, said, status, may_act, components is not None, lang)
         # An image only when it shows something private: the public board is in the channel.
         picture = picture_key(view, game.view(state, None), lang, table.names)
         kept = picture is not None and picture == shown
-        left = picture is not None and not kept and not with_picture and not choices and not hand_alone(view)
+        left = picture is not None and not kept and not with_picture and not offers and not hand_alone(view)
         file = None
         if picture is not None and not kept and not left:
             # A picture of the seat's cards alone is described by them alone; one with the table
@@ -346,7 +353,27 @@ class Content:
             if file is None:
                 picture = None  # not drawn (a drawing bug): drawn again next time
         done = presenter.private_text(header, said, t(lang, "bot.table.dm_done"), False, False, lang)
-        return PrivatePayload(content, file, components, done, moves=bool(choices), picture=picture, picture_kept=kept,
-                              picture_left=left, buttons=buttons_key(components), toggles=bool(toggles),
+        return PrivatePayload(content, file, components, done, moves=offers, picture=picture, picture_kept=kept,
+                              picture_left=left, buttons=buttons_key(components), toggles=toggles,
                               alone=picture is None or hand_alone(view))
+
+    async def _private_components(self, table: GameRow, game: Game, state: Any, seat: int, lang: str,
+                                  may_act: bool) -> tuple[discord.ui.View | None, bool, bool, frozenset[str]]:
+        """A seat's private components in `lang`; whether it has any move, whether it has toggles
+        (`may_act`: it must act now), and the kinds of decision its standing orders answer.
+
+        A seat the game does not wait for may still have optional moves ("Change my choice"). The
+        actions its toggles show are left out of its choices undescribed (never shown as buttons),
+        not out of whether it has any."""
+        active = table.status == "active"
+        names = label_names(table)
+        toggles = toggles_for(game, state, seat, names, lang) if may_act else []
+        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
+        orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
+                     kind=translate(msg(kind), lang)), kind in given)
+                  for kind in game.features.reactions] if active else []
+        toggled = private_toggled(toggles, orders=bool(orders))
+        choices, offers = choices_offered(game, state, seat, names, lang, toggled) if active else ([], False)
+        components = private_view(table.id, table.version, choices, toggles, lang=lang, orders=orders, offers=offers)
+        return components, offers, bool(toggles), given
 

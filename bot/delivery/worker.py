@@ -606,7 +606,7 @@ class Deliveries:
         view = self.content.components(table, game, state, hint=facts.hint)
         # bot.league: whom the turn calls read first what happened since their own last move,
         # in the phone lines the rest of the text leaves: the board stays high on a phone.
-        room = max(0, presenter.PHONE_TEXT_LINES - presenter.phone_lines(text))
+        room = max(0, presenter.PHONE_TEXT_LINES - presenter.phone_lines(text, presenter.mention_names(table)))
         if recap := await self.content.turn_recap(table, people, room):
             text = presenter.board_text([recap], "", text)
         return text, file, view, people

@@ -97,5 +97,6 @@ async def test_a_german_player_at_an_english_table_gets_german_dms(world, client
     english = "\n".join(text for message in world.dms(anna) for text in readable(message))
     assert "Burg" in german and "behalten" in german.lower()
     assert "castle" in english.lower() and "Burg" not in english
-    assert "your move" in world.latest_board().content  # the channel stays English
+    board = world.latest_board().content  # the channel stays English: the call to keep tiles says the status
+    assert "keeps their castle" in board and "Burg" not in board
     assert components(world.dms(dora)[-1])

@@ -3,6 +3,7 @@ decision, no 'My hand' without secrets, the rules mentioned, German labels."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -44,22 +45,22 @@ def seated(game: str) -> GameRow:
                    updated_at=0, players=players)
 
 
-def turn_messages(name: str, lang: str):
-    """Each turn message of a whole game between four people that calls one of them to move with
-    the board's buttons (no decision in a DM): the seat called, the turn's running account and
-    the message's text, as the bot says them (bot.turns: a move that calls someone new begins a
-    new turn message)."""
+def turn_messages(name: str, lang: str, *, calls_one_with_buttons: bool = True):
+    """Each turn message of a whole game between four people: the seats it calls, the turn's
+    running account, the message's text, and the status it says, as the bot says them
+    (bot.turns: a move that calls someone new begins a new turn message). With
+    `calls_one_with_buttons`, only those that call one seat to move with the board's buttons (no
+    decision in a DM)."""
     game, table = REGISTRY[name], seated(name)
     rng, state = random.Random(5), game.new_game(len(NAMED), seed=5)
     account: list = []
     while game.outcome(state) is None:
         to_act = sorted(game.to_act(state))
         tasks = presenter.dm_tasks(game, state, to_act, lang)
-        status = game.view(state, None)["status"]
-        if len(to_act) == 1 and not tasks:
-            footer = presenter.next_move_line(table, to_act, lang, tasks, status)
-            yield to_act[0], account, turn_text(account, presenter.status_in_message(status, table, lang),
-                                                       footer)
+        status = presenter.status_in_message(game.view(state, None)["status"], table, lang)
+        if not calls_one_with_buttons or (len(to_act) == 1 and not tasks):
+            footer = presenter.next_move_line(table, to_act, lang, tasks, game.view(state, None)["status"])
+            yield to_act, account, turn_text(account, status, footer), status
         seat = to_act[0]
         state, events = game.apply(state, seat, game.suggest(state, seat, rng))
         lines = [presenter.account_line(event.text, table, lang, ACCOUNT_MARK)
@@ -77,12 +78,78 @@ def test_a_turn_message_names_the_player_whose_turn_it_is_once(name, lang):
     status does not name them again above it, nor does the account's "It is Bob's turn." (The
     account's other lines say what was done, whoever did it.)"""
     said_in_the_call = 0
-    for seat, account, text in turn_messages(name, lang):
+    for (seat,), account, text, _ in turn_messages(name, lang):
         told = [line for line in text.splitlines() if line not in account_text(account)]
         names = sum(line.count(f"<@{100 + seat}>") + line.count(f"**{NAMED[seat]}**") for line in told)
         assert names == 1, text
         said_in_the_call += "—" not in text.splitlines()[-1]
     assert said_in_the_call > 10, said_in_the_call
+
+
+NAMES_MARKED = re.compile(r"\*\*.+?\*\*|<@\d+>")
+
+
+def unnamed(text: str) -> str:
+    """What a text says of whom: each name (in bold, or a mention) as "@"."""
+    return NAMES_MARKED.sub("@", text)
+
+
+CALLS_IN_DMS = {"macrobber": 40}
+"""Turn messages of `turn_messages`'s whole games that send the called players to their DMs (at least)."""
+CALLING_SEVERAL = {"gluecksritter": 10, "macrobber": 3, "raubritter": 1}
+"""Turn messages of those games that call several players at once (at least)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_turn_message_names_each_player_it_calls_once_wherever_they_decide(name, lang):
+    """Whole games of every game, every turn message, also where the players decide in their DMs
+    ("Kampfrunde 1: Dave spielt aus." was said above "➡️ @Dave — in deiner DM oder mit Meine
+    Hand: …") or several are called at once ("Alice and Bob must discard." above "➡️ @Alice,
+    @Bob — discard 2 cards …"): outside the account, each called player is named once, by the
+    mention that pings them, and the status still says all it said, the names aside."""
+    in_dms = several = 0
+    for to_act, account, text, status in turn_messages(name, lang, calls_one_with_buttons=False):
+        told = "\n".join(line for line in text.splitlines() if line not in account_text(account))
+        for seat in to_act:
+            assert told.count(f"<@{100 + seat}>") == 1 and f"**{NAMED[seat]}**" not in told, text
+        assert unnamed(status).rstrip(".") in unnamed(text), (status, text)
+        in_dms += any(words in told for words in ("DM", "Meine Hand"))
+        several += len(to_act) > 1
+    assert in_dms >= CALLS_IN_DMS.get(name, 0) and several >= CALLING_SEVERAL.get(name, 0), (in_dms, several)
+
+
+def test_a_call_in_dms_says_the_status_then_where_and_what_the_status_leaves_unsaid():
+    table = seated("macrobber")
+    combat = msg("macrobber.status.combat", attacker=SeatRef(0), defender=SeatRef(3), round=1, player=SeatRef(3))
+    tasks = {3: presenter.DmTask.of("de", "macrobber.your_move.combat")}
+    assert presenter.next_move_line(table, [3], "de", tasks, combat) == \
+        "➡️ Kampfrunde 1: <@103> spielt aus.\nIn deiner DM oder mit **Meine Hand**."
+    discard = msg("macrobber.status.discard", players=[SeatRef(0), SeatRef(1)])
+    owing = {seat: presenter.DmTask.of("en", "macrobber.your_move.discard", count=2) for seat in (0, 1)}
+    assert presenter.next_move_line(table, [0, 1], "en", owing, discard) == \
+        "➡️ <@100> and <@101> must discard.\n2 cards each, in your DMs or **My hand**."
+    owing = {seat: presenter.DmTask.of("de", "macrobber.your_move.discard", count=1) for seat in (0, 1)}
+    assert presenter.next_move_line(table, [0, 1], "de", owing, discard) == \
+        "➡️ <@100> und <@101> werfen ab.\nJe 1 Karte, per DM oder **Meine Hand**."
+    owing[0] = presenter.DmTask.of("de", "macrobber.your_move.discard", count=2)  # each DM says how many
+    assert presenter.next_move_line(table, [0, 1], "de", owing, discard) == \
+        "➡️ <@100> und <@101> werfen ab.\nIn euren DMs oder mit **Meine Hand**."
+    exchange = msg("macrobber.status.exchange", player=SeatRef(1))  # a task in words alone is said whole
+    assert presenter.next_move_line(table, [1], "en", {1: "trade"}, exchange) == \
+        "➡️ <@101> exchanges cards.\nTrade in your DM or with **My hand**."
+
+
+def test_a_computer_seat_called_with_people_keeps_its_name_and_is_never_pinged():
+    players = tuple(SeatRow(user_id=100 + seat if seat != 2 else -1, name=name, seat=seat, dm_ok=True)
+                    for seat, name in enumerate(NAMED))
+    table = GameRow(id=1, guild_id=1, channel_id=2, game="gluecksritter", status="active", host_id=100, options={},
+                    seed=3, state=None, version=0, result=None, lobby_message_id=None, board_message_id=None,
+                    created_at=0, updated_at=0, players=players)
+    document = msg("gluecksritter.status.field1", players=[SeatRef(0), SeatRef(2)])
+    assert presenter.next_move_line(table, [0, 2], "en", {}, document) == "➡️ Document: <@100> and **Carol**."
+    alone = msg("gluecksritter.status.field1", players=[SeatRef(2)])
+    assert presenter.next_move_line(table, [2], "en", {}, alone) == "➡️ 🤖 — your move."
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -91,7 +158,7 @@ def test_a_raub_ritter_turn_message_does_not_say_again_whose_turn_began(lang):
     has laid a tile it is gone from her turn's account, not said again above "➡️ @Carol (red) may
     lay tile 2 of 3."."""
     mid_turn = 0
-    for seat, _, text in turn_messages("raubritter", lang):
+    for (seat,), _, text, _ in turn_messages("raubritter", lang):
         began = translate(msg("raubritter.event.turn", player=SeatRef(seat)), lang, presenter.bold_names(NAMED))
         assert began not in text, text
         mid_turn += any(words in text for words in ("tile 2 of 3", "Plättchen 2 von 3"))
@@ -112,8 +179,10 @@ def test_the_call_to_move_says_the_status_where_it_names_the_player_once():
     assert turn_text(["**Anna** hört nach 1 Plättchen auf.", "**Bob** ist am Zug."],
                      presenter.status_in_message(turn, table, "de"), call).splitlines() == [
         "• **Anna** hört nach 1 Plättchen auf.", call]
-    # Where the player decides in a DM, or the status names nobody or someone else, "your move" stays.
-    assert presenter.next_move_line(table, [1], "en", {1: "discard 2 cards"}, lay_more).startswith("➡️ <@101> — discard")
+    # Where the player decides in a DM, the call says the status, then where, and the task where
+    # the status does not say it; where the status names nobody or someone else, "your move" stays.
+    assert presenter.next_move_line(table, [1], "en", {1: "discard 2 cards"}, lay_more) == \
+        "➡️ <@101> (green) may lay tile 2 of 3.\nDiscard 2 cards in your DM or with **My hand**."
     other = msg("raubritter.status.lay", player=SeatRef(0), colour=msg("raubritter.colour.blue"))
     assert presenter.next_move_line(table, [1], "en", {}, other) == "➡️ <@101> — your move."
     assert turn_text([], presenter.status_in_message(other, table, "en"), "➡️ <@101> — your move.").splitlines() == [

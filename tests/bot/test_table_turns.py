@@ -75,6 +75,8 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
     for player in players[1:]:
         await world.click(player, world.latest(), label=join)
     await world.click(players[0], world.latest(), label=start)
+    # A mention is as wide as the name it shows (bot.presenter.phone_lines): the player's (World.player).
+    shown = tuple((player.id, name.capitalize()) for player, name in zip(players, names))
     players = seat_order(world, 1, players)
     reader = Reader(world, REGISTRY[game_name], players)
     rng = random.Random(seed)
@@ -84,7 +86,7 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
     waiting = reader.waiting()
     called = (world.latest_board().id, set(world.pinged(world.latest_board())))
     assert len(reader.channel_ids()) == 2  # the lobby and the first turn message
-    assert phone_lines(world.latest_board().content) <= PHONE_TEXT_LINES, world.latest_board().content
+    assert phone_lines(world.latest_board().content, shown) <= PHONE_TEXT_LINES, world.latest_board().content
     while GAME_OVER[lang] not in world.latest_board().content:
         assert moves < 2000
         ids = reader.channel_ids()
@@ -147,7 +149,7 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
         # lines of a 390 px phone, so the board's top is in the first half of its screen.
         content = world.latest_board().content
         if GAME_OVER[lang] not in content:
-            assert phone_lines(content) <= PHONE_TEXT_LINES, content
+            assert phone_lines(content, shown) <= PHONE_TEXT_LINES, content
             assert len([line for line in content.splitlines() if line.startswith("• ")]) <= 2, content
         for player in players:
             dms = world.dms(player)

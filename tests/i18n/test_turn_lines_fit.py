@@ -298,39 +298,94 @@ NAMING_NOBODY = {"gluecksritter.status.choose"}
 made in the DMs): the call to move does not say them."""
 
 
+def seated(name: str, seats: int):
+    """A table of `seats` people with usual names (`USUAL_NAMES`), user ids from 100."""
+    from bot.storage.rows import GameRow, SeatRow
+
+    players = tuple(SeatRow(user_id=100 + seat, name=USUAL_NAMES[seat], seat=seat, dm_ok=True) for seat in range(seats))
+    return GameRow(id=1, guild_id=1, channel_id=2, game=name, status="active", host_id=100, options={}, seed=3,
+                   state=None, version=0, result=None, lobby_message_id=None, board_message_id=None, created_at=0,
+                   updated_at=0, players=players)
+
+
+def as_shown(line: str) -> float:
+    """How wide a phone shows a line of a table of `seated`: each mention as the name Discord
+    shows in it, with its pill's padding."""
+    import re
+
+    mentions = re.findall(r"<@(\d+)>", line)
+    shown = re.sub(r"<@(\d+)>", lambda match: f"**@{USUAL_NAMES[int(match[1]) - 100]}**", line)
+    return phone_width(shown) + MENTION_PADDING * len(mentions)
+
+
+SEVERAL_ON_A_LINE = 2
+"""Players a call to move names on one line of a phone: three mentions and what the status says
+of them take more ("➡️ Document: @Alice, @Bob and @Carol.", 327 px where 302 fit), and two."""
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("name", sorted(CALLING_GAMES))
 def test_a_call_to_move_that_says_the_status_is_one_line_with_usual_names(lang, name):
     """Every game, whole games of the fewest seats it allows to the most: where the call to move
-    says the status ("➡️ @Carol (green) may lay tile 2 of 3."), it takes one line of a phone, the
-    mention as wide as the name Discord shows in it (Raub Ritter's secret choice of tiles to keep,
-    which names whoever is still choosing, excepted: it is longer than a line whoever plays; and
-    the statuses `NAMING_NOBODY`, which no call says)."""
-    from bot.presenter import PHONE_TEXT, status_call
-    from bot.storage.rows import GameRow, SeatRow
+    says the status ("➡️ @Carol (green) may lay tile 2 of 3.", "➡️ Document: @Alice and
+    @Carol."), it takes one line of a phone (two where it names more than `SEVERAL_ON_A_LINE`
+    players), the mention as wide as the name Discord shows in it,
+    and so does the line that says where players who decide in their DMs act ("In your DM or with
+    **My hand**."); the presenter measures them so too (Raub Ritter's secret choice of tiles to
+    keep, which names whoever is still choosing, excepted: it is longer than a line whoever plays;
+    and the statuses `NAMING_NOBODY`, which no call says)."""
+    from bot.presenter import PHONE_TEXT, dm_tasks, mention_names, next_move_line, said_in_call
     from games import REGISTRY
 
     game, calls, wrapped = REGISTRY[name], set(), set()
     for seats, seed in CALLING_GAMES[name]:
-        players = tuple(SeatRow(user_id=100 + seat, name=USUAL_NAMES[seat], seat=seat, dm_ok=True)
-                        for seat in range(seats))
-        table = GameRow(id=1, guild_id=1, channel_id=2, game=name, status="active", host_id=100, options={}, seed=3,
-                        state=None, version=0, result=None, lobby_message_id=None, board_message_id=None,
-                        created_at=0, updated_at=0, players=players)
+        table = seated(name, seats)
         rng, state = random.Random(seed), game.new_game(seats, seed=seed)
         while game.outcome(state) is None:
             to_act = sorted(game.to_act(state))
             status = game.view(state, None)["status"]
-            if len(to_act) == 1 and status["id"] not in ("raubritter.status.keep", *NAMING_NOBODY):
-                call = status_call(status, table, to_act[0], lang)
-                shown = call.replace(f"<@{100 + to_act[0]}>", f"**@{USUAL_NAMES[to_act[0]]}**")
+            if status["id"] not in ("raubritter.status.keep", *NAMING_NOBODY):
+                footer = next_move_line(table, to_act, lang, dm_tasks(game, state, to_act, lang), status)
                 calls.add(status["id"])
-                if not call or phone_width(shown) + MENTION_PADDING > PHONE_TEXT:
-                    wrapped.add((status["id"], shown))
+                if not said_in_call(status_in_message(status, table, lang), footer):
+                    wrapped.add((status["id"], footer))
+                for line in footer.splitlines():
+                    fits = as_shown(line) <= PHONE_TEXT
+                    assert (phone_lines(line, mention_names(table)) == 1) == fits, line
+                    if not fits and (len(to_act) <= SEVERAL_ON_A_LINE or phone_lines(line, mention_names(table)) > 2):
+                        wrapped.add((status["id"], line))
             seat = to_act[0]
             state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
     assert not wrapped, sorted(wrapped)[:5]
     assert len(calls) >= CALLS_OF_WHOLE_GAMES[name], calls
+
+
+def test_a_mention_is_measured_as_the_name_it_shows_where_the_table_is_known():
+    """"<@102>" shows "@Carol" in a pill: so wide where the presenter knows the table, as a long
+    name where it does not (a line that fits with Carol may wrap so)."""
+    from bot.presenter import mention_names
+
+    table = seated("macrobber", 4)
+    line = "➡️ <@102> and <@103> must discard."
+    assert phone_width(line, mention_names(table)) == pytest.approx(as_shown(line))
+    assert phone_width(line) > as_shown(line) + 40
+    assert phone_lines(line, mention_names(table)) == 1 < phone_lines(line)
+    assert phone_lines("<@999> Carol", mention_names(table)) == phone_lines("<@999> Carol")  # not at the table
+
+
+def test_a_call_gives_a_mention_the_possessive_of_the_name_it_shows():
+    """German writes "Alice' Barde", "Bobs Barde": the call says "@Alice' Barde" as the status
+    says it ("@Alices Barde" did not match the status, which was said again above it)."""
+    from bot.presenter import next_move_line, said_in_call
+    from games.core import SeatRef, msg
+
+    table = seated("macrobber", 4)
+    for seat, owned in ((0, "<@100>' Barde"), (1, "<@101>s Barde")):
+        bard = msg("macrobber.status.bard", player=SeatRef(seat), victim=SeatRef(2))
+        call = next_move_line(table, [seat], "de", {}, bard)
+        assert call.startswith(f"➡️ {owned} nimmt") and said_in_call(status_in_message(bard, table, "de"), call)
+    bard = msg("macrobber.status.bard", player=SeatRef(0), victim=SeatRef(2))
+    assert next_move_line(table, [0], "en", {}, bard).startswith("➡️ <@100>'s bard takes")
 
 
 MENU_SUMMARY = 31

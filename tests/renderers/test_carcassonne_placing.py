@@ -271,8 +271,10 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
             for k, window in enumerate(windows):
                 size = window["size"]
                 # close up: some 45-55 px a tile on a phone (160 to 200 px here); one group of
-                # several down to 148 px (41 px) where the overview finding the others needs the room
-                assert size >= (board.GROUP_CLOSE_UP if state.area is not None else 160), (len(state.board.tiles), size)
+                # several down to 148 px (41 px) where the overview finding the others needs the
+                # room, late in a game (a landscape of 14 rows and more) 132 px (37 px)
+                assert size >= (board.LATE_GROUP_CLOSE_UP if state.area is not None else 160), \
+                    (len(state.board.tiles), size)
                 right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
                 assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
                 for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
@@ -396,7 +398,7 @@ def test_a_group_shown_close_up_says_in_words_it_is_one_of_several(lang):
             assert " ".join(header) == words, header
             assert translate(view["status"], lang, NAMES) not in header
             assert not readable_problems(drawn, image.size)
-            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= board.GROUP_CLOSE_UP
+            assert plan["header"] >= board.HEADER_OVERVIEW and plan["window"]["size"] >= board.LATE_GROUP_CLOSE_UP
             taller += plan["header"] > board.HEADER_OVERVIEW + 40
             x0, y0, x1, y1 = plan["window"]["bounds"]
             if y1 - y0 + 1 >= 12:
@@ -437,10 +439,13 @@ def test_rotations_are_drawn_in_place_numbered_like_their_buttons(lang):
     assert numbers == list(range(1, len(buttons) + 1))
     image, drawn = drawn_on(GAME.view(state, None), lang)
     assert not readable_problems(drawn, image.size)
-    letters = [r for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text) and middle(r)[1] > board.HEADER_OVERVIEW]
     # each rotation's panel carries its number on the tile's top left corner (the tile in the middle)
     view = GAME.view(state, None)
     panels = board.layout(view, NAMES[:view["seats"]], lang)["panels"]
+    letters = [r for r in drawn if re.fullmatch(r"[A-Z]{1,2}", r.text)  # over the panels (not the overview's)
+               and any(p["window"]["top"] - land.LABEL_H - 4 <= r.box[1] and r.box[3] <= p["window"]["top"]
+                       and p["window"]["left"] <= middle(r)[0] <= p["window"]["left"] + 3 * p["window"]["size"]
+                       for p in panels)]
     corners = [(p["window"]["left"] + p["window"]["size"], p["window"]["top"] + p["window"]["size"]) for p in panels]
     on_panels = [[int(r.text) for r in texts_at(drawn, str(p["number"]), corner, slack=12)]
                  for p, corner in zip(panels, corners)]
@@ -637,12 +642,15 @@ def test_a_square_the_texts_name_is_shown_or_found_by_the_overviews_grid_marks(l
         checked += 1
         assert plan["window"]["part"]
         image, drawn = drawn_on(view, lang)
-        header = [r for r in drawn if r.box[3] <= plan["header"]]
+        # the overview stands in the header, or beside three rotations where a fourth would
+        room = plan["overview_slot"] or (WIDTH_HALF, 0, PHONE_SIZE[0], plan["header"])
+        header = [r for r in drawn if room[0] - 80 <= r.box[0] and r.box[2] <= room[2]
+                  and room[1] <= r.box[1] and r.box[3] <= room[3]]
         x0, y0, x1, y1 = plan["window"]["bounds"]
         assert {column_name(x0), column_name(x1)} <= {r.text for r in header}, [r.text for r in header]
         assert {row_name(y0), row_name(y1)} <= {r.text for r in header}
         assert all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in named)
-        top = image.convert("RGB").crop((WIDTH_HALF, 0, PHONE_SIZE[0], plan["header"]))
+        top = image.convert("RGB").crop(tuple(int(v) for v in room))
         assert board.HIGHLIGHT in {colour for _, colour in top.getcolors(1 << 20)}
     assert checked >= 10
 

@@ -92,3 +92,19 @@ def test_a_seat_deciding_nothing_sees_its_documents_alone_and_a_deciding_seat_th
         seat = min(GAME.to_act(state))
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert min(seen.values()) >= 20, seen
+
+
+@pytest.mark.parametrize("lang, status_lines", [("en", 2), ("de", 3)])
+def test_a_boards_base_kept_as_its_fields_box_is_the_whole_base_on_the_background(lang, status_lines):
+    """A board starts from the base's box that is not plain background, pasted on a fresh
+    background: pixel for pixel the whole base it was cut from."""
+    from renderers import gluecksritter
+    from renderers.common import BACKGROUND
+
+    top = gluecksritter._fields_top(status_lines)
+    whole = gluecksritter._base(lang, top)
+    base, at = gluecksritter._base_for(lang, top)
+    assert base.height < whole.height / 2  # the box alone is kept, not the whole base
+    board = Image.new("RGB", whole.size, BACKGROUND)
+    board.paste(base, at)
+    assert board.tobytes() == whole.tobytes()

@@ -7,9 +7,10 @@ from __future__ import annotations
 import io
 import random
 import zlib
+from functools import partial
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games import REGISTRY
 from renderers import _palette_image, common, render_image, render_pngs
@@ -64,6 +65,61 @@ def test_pictures_of_a_whole_game_drawn_move_after_move_are_the_pictures_drawn_f
             assert decoded(with_caches) == decoded(from_scratch), (name, step)
             compared += 1
     assert compared >= 10
+
+
+@pytest.mark.parametrize("name, players", [("knatsch", 3), ("knatsch", 5)])
+def test_boards_whose_rows_are_drawn_apart_are_the_boards_drawn_whole(name, players, monkeypatch):
+    """Rows drawn on images of their own and pasted as kept (`common.board_with_rows`) give the
+    very pixels of the board drawn whole, rows in place (as while the tests verify kept parts)."""
+    game = REGISTRY[name]
+    forget_kept()
+    hits = common.KEPT_PARTS.hits
+    compared = 0
+    for step, (state, seat) in enumerate(whole_game(game, players, seed=players)):
+        lang = ("en", "de")[step // 3 % 2]
+        views = [game.view(state, None), game.view(state, seat)]
+        apart = [pillow_png(render_image(view, NAMES[:players], lang)) for view in views]
+        if step % 3:
+            continue
+        monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+        whole = [pillow_png(render_image(view, NAMES[:players], lang)) for view in views]
+        monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", False)
+        for drawn_apart, drawn_whole in zip(apart, whole):
+            assert decoded(drawn_apart) == decoded(drawn_whole), (name, step)
+            compared += 1
+    assert compared >= 10 and common.KEPT_PARTS.hits - hits >= 20  # rows found and pasted too
+
+
+def test_a_board_with_rows_drawn_apart_is_the_board_drawn_whole_and_draws_a_kept_row_once(monkeypatch):
+    palette = common.fixed_palette(common.BACKGROUND, common.INK, (200, 30, 90))
+    drawn = []
+
+    def row(label, draw, y):
+        drawn.append(label)
+        draw.rounded_rectangle((10.5, y + 3.25, 300.7, y + 40.5), radius=9, fill=(200, 30, 90), outline=common.INK)
+        draw.ellipse((320.3, y + 2.6, 360.8, y + 43.1), outline=common.INK, width=3)
+        draw.text((380.5, y + 22.3), label, font=common.font(40), fill=common.INK, anchor="lm")
+
+    def board():
+        top = Image.new("RGB", (400, 60), common.BACKGROUND)
+        ImageDraw.Draw(top).line((0, 0, 400, 59), fill=common.INK, width=5)
+        parts = [common.RowsPart(60 + 50 * i, 110 + 50 * i, ("row", label), partial(row, label))
+                 for i, label in enumerate(("Anna", "Bernd", "李华"))]
+        return common.board_with_rows(top, (400, 210), parts, palette)
+
+    forget_kept()
+    apart, again = board(), board()
+    assert drawn == ["Anna", "Bernd", "李华"]  # the second board pasted every row as kept
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+    forget_kept()
+    whole = board()
+    for image in (apart, again):
+        assert image.size == whole.size and image.getpalette() == whole.getpalette()
+        assert image.tobytes() == whole.tobytes()
+    top = Image.new("RGB", (400, 60), common.BACKGROUND)
+    with pytest.raises(ValueError):  # a row left out would be left unpainted
+        common.board_with_rows(top, (400, 210), [common.RowsPart(60, 110, "a", partial(row, "a")),
+                                                 common.RowsPart(160, 210, "b", partial(row, "b"))], palette)
 
 
 def test_a_board_encoded_in_bands_decodes_to_the_pixels_pillow_writes_and_reuses_unchanged_bands():

@@ -114,7 +114,8 @@ def test_a_guarded_cards_shield_stands_as_tall_as_a_mark(monkeypatch):
     """The shield on a chip whose card a guard covers is an icon to tell apart: MIN_MARK tall."""
     chips, _ = drawing_pieces(monkeypatch)
     state = dict(phases(6))["choose"]  # seat 1's guards cover two castles and a special card
-    image = render(GAME.view(state, None), SCRIPTS, "en")
+    with recording_texts():  # the players' rows drawn where they stand, not apart (board_with_rows)
+        image = render(GAME.view(state, None), SCRIPTS, "en")
     guarded = [box for box, _, shielded in chips if shielded]
     assert len(guarded) == 3
     for box in guarded:

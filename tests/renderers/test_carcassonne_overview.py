@@ -1,0 +1,131 @@
+"""Carcassonne's overview late in a three-player game, measured as drawn: while the tile is
+placed, turned or a follower placed, the picture shows the decision close up and the whole
+landscape small (in the header, or in a fourth rotation's room). A player finds a square the
+texts name ("Bob places a tile on Q14") by its grid marks, and the parts drawn close up and the
+other groups of squares by their frames: so every column and row is marked or beside a marked
+one, the marks at the text standard, and every frame 40 px wide and tall at least (11 px on a
+phone), while the close-ups keep their size."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from PIL import ImageDraw
+
+from games.carcassonne.closeup import CLOSE_UP
+from games.carcassonne.grid import column_name, row_name
+from renderers import carcassonne as board
+from renderers.common import INK, MIN_TEXT, MUTED, recording_texts
+from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
+from tests.renderers.test_carcassonne_placing import GAME, NAMES, states_of
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class DrawnOverview:
+    ground: Box  # the overview's ground (its tiles inside a 6 px rim)
+    frames: list[Box]  # the frames drawn on it: the parts drawn close up, the other groups
+    columns: dict[str, float]  # its column letters: {letter: x}
+    rows: dict[str, float]  # its row numbers: {number: y}
+    sizes: list[int]  # the grid marks' type sizes
+
+
+def drawn_overview(view, lang: str, monkeypatch) -> tuple[DrawnOverview | None, list[str], list]:
+    """The overview as drawn on the picture of `view` (None where it has none), every way the
+    picture breaks the text standard or covers a text, and the numbers drawn inside pieces."""
+    rectangles: list[tuple[Box, dict]] = []
+    original = ImageDraw.ImageDraw.rectangle
+
+    def rectangle(self, xy, *args, **kwargs):
+        rectangles.append((tuple(xy), kwargs))
+        return original(self, xy, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
+        with recording_covers() as covers, recording_texts() as texts:
+            image = board.render(view, NAMES[:view["seats"]], lang)
+    problems = readable_problems(texts, image.size) + covered_texts(covers)
+    marks = [record for record in texts if record.mark]
+    # the overview is drawn last: its ground is the last panel-coloured ground
+    grounds = [k for k, (_, kw) in enumerate(rectangles)
+               if kw.get("fill") == board.PANEL and kw.get("outline") == MUTED and kw.get("width") == 2]
+    if not grounds:
+        return None, problems, marks
+    ground = rectangles[grounds[-1]][0]
+    frames = [xy for xy, kw in rectangles[grounds[-1] + 1:] if kw.get("outline") == INK and kw.get("width") in (2, 5)
+              and kw.get("fill") is None]
+    left, top, right, bottom = ground
+
+    def middle(record) -> tuple[float, float]:
+        return (record.box[0] + record.box[2]) / 2, (record.box[1] + record.box[3]) / 2
+
+    letters = [r for r in texts if re.fullmatch(r"-?[A-Z]{1,2}", r.text) and left <= middle(r)[0] <= right
+               and bottom <= r.box[1] <= bottom + 40]
+    numbers = [r for r in texts if re.fullmatch(r"-?\d+", r.text) and top <= middle(r)[1] <= bottom
+               and left - 80 <= r.box[0] and r.box[2] <= left]
+    return DrawnOverview(ground, frames, {r.text: middle(r)[0] for r in letters},
+                         {r.text: middle(r)[1] for r in numbers}, [r.size for r in letters + numbers]), problems, marks
+
+
+def marked_lines(marks: dict[str, float], first: float, tile: float, names: list[str]) -> list[int]:
+    """Which of the columns (rows) named `names` carry a mark standing on their middle."""
+    found = []
+    for k, name in enumerate(names):
+        if name in marks:
+            assert abs(marks[name] - (first + k * tile + tile / 2)) <= 5, (name, marks[name])
+            found.append(k)
+    return found
+
+
+def late_three_player_views():
+    """Every picture with an overview from the 100th move of three-player games to their end
+    (150 moves and more), every second one: placing (one group of squares close up, or squares
+    in panels), turning the tile, placing a follower."""
+    for seed in (1, 2, 5):
+        for k, state in enumerate(states_of(3, seed)):
+            if k >= 100 and k % 2 == 0 and state.phase in ("place", "rotate", "follower"):
+                yield k, state, GAME.view(state, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable(lang, monkeypatch):
+    """Every column and row of the overview carries its grid mark or stands beside one (a
+    square named lies on a marked line or next to it), the first and last marked, at the text
+    standard; every frame on it 40 px wide and tall at least; over one group of squares its
+    tiles GROUP_OVERVIEW_TILE px, or the close-up gave it all the room it may (its tiles
+    LATE_GROUP_CLOSE_UP px); nothing covered, no text or number in a piece under the standard;
+    and the other close-ups keep their size (160 px at least, rotations side by side as before)."""
+    checked = {"place": 0, "rotate": 0, "follower": 0}
+    for k, state, view in late_three_player_views():
+        overview, problems, marks = drawn_overview(view, lang, monkeypatch)
+        assert problems == [], (k, problems)
+        plan = board.layout(view, NAMES[:3], lang)
+        if overview is None:
+            assert not plan["window"]["part"], k
+            continue
+        x0, y0, x1, y1 = plan["window"]["bounds"]
+        left, top, right, bottom = overview.ground
+        tile = (right - left - 12) / (x1 - x0 + 1)
+        assert tile == (bottom - top - 12) / (y1 - y0 + 1), (k, overview.ground)
+        columns = marked_lines(overview.columns, left + 6, tile, [column_name(x) for x in range(x0, x1 + 1)])
+        rows = marked_lines(overview.rows, top + 6, tile, [row_name(y) for y in range(y0, y1 + 1)])
+        sizes = [panel["window"]["size"] for panel in plan["panels"]] or [plan["window"]["size"]]
+        for marked, count in ((columns, x1 - x0 + 1), (rows, y1 - y0 + 1)):
+            assert marked[0] == 0 and marked[-1] == count - 1, (k, marked)
+            # (all squares shown at once, the close-up at the engine's least, may leave less room)
+            if not (state.phase == "place" and state.area is None and min(sizes) == CLOSE_UP):
+                assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
+        assert min(overview.sizes) >= MIN_TEXT
+        if state.phase == "place" and state.area is not None:  # the other groups' frames told apart
+            assert tile >= board.GROUP_OVERVIEW_TILE or min(sizes) == board.LATE_GROUP_CLOSE_UP, (k, tile, sizes)
+        assert overview.frames, k  # the part drawn close up at least
+        for frame in overview.frames:
+            assert frame[2] - frame[0] >= board.FRAME_LEAST and frame[3] - frame[1] >= board.FRAME_LEAST, (k, frame)
+        least = (board.LATE_GROUP_CLOSE_UP if state.area is not None and state.phase == "place"
+                 else 125 if len(plan["panels"]) > 1 and state.phase == "rotate" else CLOSE_UP)
+        assert min(sizes) >= least, (k, state.phase, sizes)
+        assert mark_problems(marks) == [], k  # numbers in pieces at the marks' standard
+        checked[state.phase] += 1
+    assert checked["place"] >= 20 and checked["rotate"] >= 20 and checked["follower"] >= 20, checked
