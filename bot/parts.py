@@ -21,7 +21,7 @@ import discord
 from bot.clicks import ClickAnswers
 from bot.collector import QuietCollector
 from bot.days.absence import Absence
-from bot.days.hints import Hints, hint_offered
+from bot.days.hints import Hints, board_facts, board_read, hint_offered
 from bot.days.orders import ComputerChoices, Orders, standing_orders
 from bot.days.reminders import Reminders
 from bot.days.seats import ComputerSeats, left_of, seats_left
@@ -87,7 +87,8 @@ class Parts:
         timers = Timers(storage, scheduler, durations)
         league = League(client, storage, games, owns_guild=settings.owns_guild, sharded=settings.sharded)
         content = Content(client, storage, settings.render, deadline_line=timers.deadline_line,
-                          hint_offered=partial(hint_offered, storage), seats_left=partial(seats_left, storage),
+                          hint_offered=partial(hint_offered, storage), board_read=board_read, board_from=board_facts,
+                          seats_left=partial(seats_left, storage),
                           left_read=storage.days.seats_read,
                           left_from=lambda rows: left_of(storage.days.seats_from(rows)),
                           standing_orders=partial(standing_orders, storage), turn_recap=league.turn_recap)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -12,9 +14,12 @@ import i18n
 from bot import presenter
 from bot.days.computer import computer_action
 from bot.days.options import words
+from bot.days.storage import DaysRepository
+from bot.days.timers import deadline_text
+from bot.delivery.content import BoardFacts
 from bot.errors import Refusal
 from bot.moves import Moves
-from bot.storage import GameRow
+from bot.storage import GameRow, Write
 from bot.store import Storage
 from games.core import hooks
 
@@ -74,3 +79,16 @@ class Hints:
 async def hint_offered(storage: Storage, table: GameRow) -> bool:
     """Whether a turn message carries a Hint button (`Hints.offered`): the storage alone says it."""
     return table.status == "active" and (await storage.days.table(table.id))["practice"]
+
+
+def board_read(game_id: int) -> list[Write]:
+    """What a board's message asks of bot.days (the deadlines in its footer, and whether it
+    offers a Hint), to read with the game in the delivery pass's one read (`board_facts` its rows)."""
+    return [DaysRepository.deadlines_read(game_id), DaysRepository.table_read(game_id)]
+
+
+def board_facts(table: GameRow, rows: Sequence[list[Any]]) -> BoardFacts:
+    """`Timers.deadline_line` and `hint_offered` of `table`, from the rows of `board_read`."""
+    deadlines, settings = rows
+    return BoardFacts(deadline_text(table, DaysRepository.deadlines_from(deadlines)),
+                      table.status == "active" and DaysRepository.table_from(settings)["practice"])

@@ -63,7 +63,7 @@ class Reminders:
             if offer is not None:
                 text += "\n" + words(lang, "reminder_order_offer")
             view = discord.utils.MISSING if offer is None else offer
-            dm = await attempt(lambda: self.client.create_dm(discord.Object(player.user_id)))
+            dm = await self.deliveries.dms.channels.open(player.user_id)  # paced with the DMs' (bot.delivery.dms)
             sent = dm if isinstance(dm, Failure) else await attempt(lambda: dm.send(text, view=view))
             if not isinstance(sent, Failure):
                 return

@@ -69,15 +69,16 @@ class DaysRepository:
     async def table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
         practice table or gives hints, its computer players' strength and its reaction window."""
-        return self._table_from(await self.db.rows(*self._table_read(game_id)))
+        return self.table_from(await self.db.rows(*self.table_read(game_id)))
 
     @staticmethod
-    def _table_read(game_id: int) -> Write:
+    def table_read(game_id: int) -> Write:
+        """The read behind `table`, to read with others at once (`table_from` its rows)."""
         return ("SELECT deadline, timeout, reminder, practice, hints, strength, react FROM day_tables "
                 "WHERE game_id = ?", (game_id,))
 
     @staticmethod
-    def _table_from(rows: list[Any]) -> dict[str, Any]:
+    def table_from(rows: list[Any]) -> dict[str, Any]:
         if not rows:
             return dict(TABLE_DEFAULTS)
         row = rows[0]
@@ -90,11 +91,11 @@ class DaysRepository:
         """What a change's timers are worked out from, read together (one hand-over to SQLite's
         thread): the table's settings (`table`), its timers (`timers`) and, for a person's move,
         the mover's absence and reminder choice (`user`; None without `user_id`)."""
-        reads = [self._table_read(game_id), self._timers_read(game_id)]
+        reads = [self.table_read(game_id), self._timers_read(game_id)]
         if user_id is not None:
             reads.append(self._user_read(user_id))
         settings, timers, *user = await self.db.reads(reads)
-        return (self._table_from(settings), self._timers_from(timers),
+        return (self.table_from(settings), self._timers_from(timers),
                 self._user_from(user[0]) if user_id is not None else None)
 
     async def set_table(self, game_id: int, **settings: Any) -> None:
@@ -223,8 +224,16 @@ class DaysRepository:
 
     async def deadlines(self, game_id: int) -> dict[int, int]:
         """seat -> when its deadline falls, for the seats of a game that have one."""
-        return {r["seat"]: r["due_at"] for r in await self.db.rows(
-            "SELECT seat, due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,))}
+        return self.deadlines_from(await self.db.rows(*self.deadlines_read(game_id)))
+
+    @staticmethod
+    def deadlines_read(game_id: int) -> Write:
+        """The read behind `deadlines`, to read with others at once (`deadlines_from` its rows)."""
+        return "SELECT seat, due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game_id,)
+
+    @staticmethod
+    def deadlines_from(rows: Iterable[Any]) -> dict[int, int]:
+        return {r["seat"]: r["due_at"] for r in rows}
 
     # ------------------------------------------------------------------ standing orders
 

@@ -168,12 +168,7 @@ class Timers:
 
     async def deadline_line(self, table: GameRow, lang: str | None = None) -> str:
         """'⏳ Anna: <t:…:R>' for the board: each waiting seat's deadline (empty without)."""
-        deadlines = await self.storage.days.deadlines(table.id)
-        if not deadlines:
-            return ""
-        names = presenter.bold_names(table.names)
-        parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
-        return words(lang or table_language(table), "deadline_line", deadlines=", ".join(parts))
+        return deadline_text(table, await self.storage.days.deadlines(table.id), lang)
 
     async def status_lines(self, table: GameRow, lang: str | None = None) -> list[str]:
         """For `/game status`: the deadlines, who is away, and seats the computer plays (in `lang`,
@@ -250,3 +245,12 @@ class DueTimers:
             handled += 1
         if handled:
             self.timers.scheduler.poke()
+
+
+def deadline_text(table: GameRow, deadlines: Mapping[int, int], lang: str | None = None) -> str:
+    """`Timers.deadline_line` from the game's deadlines (seat -> when), as read."""
+    if not deadlines:
+        return ""
+    names = presenter.bold_names(table.names)
+    parts = [f"{names[seat]} {presenter.timestamp(due)}" for seat, due in sorted(deadlines.items())]
+    return words(lang or table_language(table), "deadline_line", deadlines=", ".join(parts))

@@ -150,11 +150,21 @@ def status_line(table: GameRow, game: Game, state: Any) -> str:
     return presenter.status_in_message(game.view(state, None)["status"], table, table_language(table))
 
 
+@dataclass(frozen=True)
+class BoardFacts:
+    """What a board's message asks of the store besides the game (bot.days), read with it."""
+
+    deadline_line: str  # the waiting seats' deadlines for its footer (empty without)
+    hint: bool  # it carries a Hint button (a practice table's)
+
+
 class Content:
     """Builds boards and private views (see the module's docstring).
 
     `deadline_line(table) -> str`: the waiting seats' deadlines for a board's footer (bot.days);
     `hint_offered(table) -> bool`: whether a board carries a Hint button (practice tables);
+    `board_read(game id)`, `board_from(table, their rows)`: the same two (`BoardFacts`) as reads
+    to read with the game at once (a delivery pass's);
     `seats_left(table) -> frozenset[int]`: the seats whose players resigned and hear nothing more
     (`left_read(game id)`, `left_from(its rows)`: the same read with others, a delivery pass's);
     `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
@@ -165,6 +175,8 @@ class Content:
     def __init__(self, client: discord.Client, storage: Storage, render: Renderer, *,
                  deadline_line: Callable[[GameRow], Awaitable[str]],
                  hint_offered: Callable[[GameRow], Awaitable[bool]],
+                 board_read: Callable[[int], Sequence[Write]],
+                 board_from: Callable[[GameRow, Sequence[list[Any]]], BoardFacts],
                  seats_left: Callable[[GameRow], Awaitable[frozenset[int]]],
                  left_read: Callable[[int], Write], left_from: Callable[[list[Any]], frozenset[int]],
                  standing_orders: Callable[[GameRow, int], Awaitable[frozenset[str]]],
@@ -174,6 +186,8 @@ class Content:
         self.render = render
         self.deadline_line = deadline_line
         self.hint_offered = hint_offered
+        self.board_read = board_read
+        self.board_from = board_from
         self.seats_left = seats_left
         self.left_read = left_read
         self.left_from = left_from

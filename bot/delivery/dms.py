@@ -9,10 +9,11 @@ same view), and tried again at their next interaction with the bot or after a wh
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ import discord
 
 from bot import presenter
 from bot.delivery.content import Content, Images, PrivatePayload
-from bot.delivery.requests import Failure, nonce_for
+from bot.delivery.requests import REQUEST_TIMEOUT, Failure, nonce_for
 from bot.delivery.storage import (
     DmRow,
     dm_delivered_write,
@@ -38,6 +39,70 @@ from games.core import Game
 log = logging.getLogger(__name__)
 
 SHOWN_KEPT = 20_000  # open DMs whose picture and buttons are remembered (a few MiB at most)
+CHANNELS_KEPT = 50_000  # users whose DM channel is remembered (some 5 MiB at most)
+OPEN_TURN_WAIT = REQUEST_TIMEOUT  # seconds an opening waits for its turn before it is tried again later
+
+
+class DmChannels:
+    """Each user's DM channel with the bot: opened one at a time, and remembered.
+
+    Discord limits opening DM channels per bot (`POST /users/@me/channels`, a few a second).
+    discord.py paces a route by the answers' headers, but requests that set off together (the
+    DMs of many tables starting at once) can overrun the route's window, and discord.py then
+    waits out the 429s. So the bot opens one channel at a time: discord.py's pacing then holds
+    (each request sees the previous one's headers), and a DM waits only for the openings ahead of
+    it. A user's DM channel never changes, so it is opened once per process (discord.py keeps only
+    the newest 128); the channels the store names (a seat's DM row) are learnt too (`learn`).
+
+    A request that fails is judged as any other (`request`: the worker's, under its timeout); an
+    opening that waited its turn longer than `OPEN_TURN_WAIT` (Discord slow, or very many) is a
+    `Failure` to try again after a moment, so no delivery waits long on others' openings."""
+
+    def __init__(self, client: discord.Client,
+                 request: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]]) -> None:
+        self.client = client
+        self.request = request
+        self._by_user: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id
+        self._turn = asyncio.Lock()
+        self.opened = 0  # channels opened by a request (tests count them)
+
+    def learn(self, user_id: int, channel_id: int) -> None:
+        """The user's DM channel is `channel_id` (a stored DM row, a DM sent)."""
+        self._by_user[user_id] = channel_id
+        self._by_user.move_to_end(user_id)
+        while len(self._by_user) > CHANNELS_KEPT:
+            self._by_user.popitem(last=False)
+
+    def learn_rows(self, rows: Iterable[DmRow]) -> None:
+        """The DM channels the seats' stored DM rows name."""
+        for row in rows:
+            if row.user_id is not None and row.channel_id is not None:
+                self.learn(row.user_id, row.channel_id)
+
+    def known(self, user_id: int) -> discord.PartialMessageable | None:
+        channel_id = self._by_user.get(user_id)
+        return None if channel_id is None else self.client.get_partial_messageable(channel_id)
+
+    async def open(self, user_id: int) -> discord.abc.Messageable | Failure:
+        """The user's DM channel: as known, or opened once the openings ahead of it are done."""
+        if (known := self.known(user_id)) is not None:
+            return known
+        try:
+            async with asyncio.timeout(OPEN_TURN_WAIT):
+                await self._turn.acquire()
+        except TimeoutError:
+            return Failure("retry", "DM channels opened one at a time: its turn did not come in time", after=1.0)
+        try:
+            if (known := self.known(user_id)) is not None:  # opened while it waited
+                return known
+            channel: discord.DMChannel | Failure = await self.request(
+                lambda: self.client.create_dm(discord.Object(user_id)))
+            if not isinstance(channel, Failure):
+                self.opened += 1
+                self.learn(user_id, channel.id)
+            return channel
+        finally:
+            self._turn.release()
 
 
 @dataclass(frozen=True)
@@ -84,6 +149,7 @@ class PrivateDeliveries:
         # several processes another one may have edited the DM since.
         self.alone = getattr(client, "shard_ids", None) is None
         self._shown: OrderedDict[tuple[int, int], Shown] = OrderedDict()
+        self.channels = DmChannels(client, request)
 
     def shown(self, game_id: int, row: DmRow) -> Shown | None:
         """What the seat's open DM shows, if this process sent it and nothing changed it since."""
@@ -199,10 +265,11 @@ class PrivateDeliveries:
             kwargs.pop("view")
         if payload.file is not None:
             kwargs["file"] = payload.file
+        dm: discord.abc.Messageable | Failure
         if row.channel_id is not None and row.user_id == player.user_id:
             dm = self.client.get_partial_messageable(row.channel_id)  # their DM channel, known already
         else:
-            dm = await self.request(lambda: self.client.create_dm(discord.Object(player.user_id)))
+            dm = await self.channels.open(player.user_id)
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
         if payload.picture_kept or payload.picture_left:  # a new DM draws its picture anew
@@ -215,6 +282,7 @@ class PrivateDeliveries:
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
+        self.channels.learn(player.user_id, message.channel.id)
         await self._store(stored, dm_delivered_write(
             table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
             message_id=message.id, buttons=payload.moves, done_text=payload.done))

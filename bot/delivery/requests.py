@@ -26,6 +26,7 @@ T = TypeVar("T")
 REQUEST_TIMEOUT = 8.0   # seconds a request (with its files) may take before it counts as hung
 RETRY_AFTER_CAP = 300.0  # the longest a rate limit makes us wait before trying again
 LATE_LANDING = 30.0     # seconds after which a request that got no answer in time can no longer land
+GLOBAL_WAIT_RELEASE = 5.0  # seconds after a request gave up before discord.py's global wait is let go
 
 # Discord's JSON error codes the worker acts on.
 UNKNOWN_CHANNEL = 10003
@@ -107,6 +108,18 @@ async def attempt(call: Callable[[], Awaitable[T]], timeout: float = REQUEST_TIM
         raise
     except Exception as error:  # noqa: BLE001 - judged; what judge does not know is raised
         return judge(error)
+
+
+def release_global_wait(client: discord.Client) -> None:
+    """After a request that got no answer in time: discord.py holds every request while a global
+    rate limit is waited out, and lets them go once the request that met it has slept
+    (`HTTPClient._global_over`). A request cancelled during that sleep (by `attempt`'s timeout)
+    never does, and every later request would wait until its own timeout, for good. So the wait
+    is let go a while later, should nothing else have (a request let go early meets the limit
+    again and waits anew)."""
+    waiting = getattr(getattr(client, "http", None), "_global_over", None)
+    if isinstance(waiting, asyncio.Event) and not waiting.is_set():
+        asyncio.get_running_loop().call_later(GLOBAL_WAIT_RELEASE, waiting.set)
 
 
 def nonce_for(*parts: Any) -> str:

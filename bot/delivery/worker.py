@@ -44,9 +44,9 @@ from bot import presenter
 from bot.choices import KeptViews, stored_state
 from bot.components import lobby_view
 from bot.delivery.answers import Answers
-from bot.delivery.content import Content, Images, board_url, channel_url, status_line
+from bot.delivery.content import BoardFacts, Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries, sends_picture
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, release_global_wait
 from bot.delivery.storage import (
     DmRow,
     close_write,
@@ -121,7 +121,8 @@ class PassRead:
     """What a pass reads at once (`Deliveries._read_pass`): the game (None: gone), its DMs' rows
     and its owed channel deliveries, and what its DMs ask of the store: the seats whose players
     resigned (`Content.seats_left`), its players' languages (rows of `languages_read`) and the
-    version of each seat's newest move (`last_moves_read`: whether a DM's toggles may stay)."""
+    version of each seat's newest move (`last_moves_read`: whether a DM's toggles may stay); and
+    what its board's message asks of the store (`Content.board_read`: deadlines, the Hint)."""
 
     table: GameRow | None
     rows: dict[int, DmRow]
@@ -129,6 +130,7 @@ class PassRead:
     left: frozenset[int] = frozenset()
     languages: list[Any] = field(default_factory=list)
     last_moves: dict[int, int | None] = field(default_factory=dict)
+    board: BoardFacts | None = None
 
 
 @dataclass
@@ -397,7 +399,7 @@ class Deliveries:
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
         if public:
-            failure, board_read = await self._channel(table, game, state, drawn, owed)
+            failure, board_read = await self._channel(table, game, state, drawn, owed, read.board)
             await self._answer_movers(game_id, failure, table, board_read=board_read)
             if failure is not None:
                 waits.append(failure.after)
@@ -424,15 +426,16 @@ class Deliveries:
         DM still ahead of the game (a change stored since, on a store that reads them apart) is
         left to the next pass (that change kicks one)."""
         for _ in range(3):
-            table, (dm_rows, deliveries, left, languages, last_moves) = await self.storage.games.get_game_with(
+            table, (dm_rows, deliveries, left, languages, last_moves, *board) = await self.storage.games.get_game_with(
                 game_id, [dm_rows_read(game_id), deliveries_read(game_id), self.content.left_read(game_id),
-                          languages_read(game_id), last_moves_read(game_id)])
+                          languages_read(game_id), last_moves_read(game_id), *self.content.board_read(game_id)])
             if table is None:
                 return PassRead(None, {}, [])
             rows = dm_rows_from(dm_rows)
+            self.dms.channels.learn_rows(rows.values())
             ahead = {seat for seat, row in rows.items() if row.owed is not None and not _has_state_of(table, row.owed)}
             read = PassRead(table, rows, deliveries_from(deliveries), self.content.left_from(left), languages,
-                            last_moves_from(last_moves))
+                            last_moves_from(last_moves), self.content.board_from(table, board))
             if not ahead:
                 return read
         return replace(read, rows={seat: row for seat, row in rows.items() if seat not in ahead})
@@ -470,10 +473,12 @@ class Deliveries:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
     async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images,
-                       owed: list[tuple[int, str, dict[str, Any]]]) -> tuple[Failure | None, GameRow | None]:
+                       owed: list[tuple[int, str, dict[str, Any]]],
+                       facts: BoardFacts | None = None) -> tuple[Failure | None, GameRow | None]:
         """The channel's side of a game: posts, the board, then older messages made history.
-        `owed`: its owed deliveries, read with the game. Returns what failed, and the game with
-        its board's fields as stored once a board was shown (None: no board shown)."""
+        `owed`, `facts`: its owed deliveries and what its board asks of the store, read with the
+        game. Returns what failed, and the game with its board's fields as stored once a board
+        was shown (None: no board shown)."""
         channel = self._channel_of(table)
         shown: GameRow | None = None
         for delivery_id, kind, payload in owed:
@@ -494,7 +499,7 @@ class Deliveries:
             await self.storage.delivery.delivered(delivery_id)
         if table.board_owed:
             self._board_fields.pop(table.id, None)
-            result = await self._board(table, game, state, drawn)
+            result = await self._board(table, game, state, drawn, facts)
             if isinstance(result, Failure):
                 self._board_fields.pop(table.id, None)
                 return await self._channel_failed(table, result, "board"), None
@@ -535,11 +540,12 @@ class Deliveries:
         return {"content": presenter.lobby_text(table, game),
                 "view": lobby_view(table, game) if table.status == "lobby" else None}
 
-    async def _board(self, table: GameRow, game: Game, state: Any, drawn: Images) -> discord.Message | Failure:
+    async def _board(self, table: GameRow, game: Game, state: Any, drawn: Images,
+                     facts: BoardFacts | None = None) -> discord.Message | Failure:
         """The newest board: the turn message edited, or a new one (mentioning whom the turn
-        calls) when the turn has none yet; the end message once the game is over."""
+        calls) when the turn has none yet; the end message once the game is over. `facts`: what
+        it asks of the store, if read with `table` (else read now)."""
         channel = self._channel_of(table)
-        lang = table_language(table)
         if table.status != "active":
             if self.end_message is None or state is None:
                 text = presenter.clip("\n".join(str(line) for line in table.turn_lines) or "…")
@@ -550,20 +556,7 @@ class Deliveries:
                     content, files=files, allowed_mentions=discord.AllowedMentions.none(),
                     nonce=nonce_for("end", table.id, table.turn_number)))
         else:
-            footer, people = self.content.footer(table, game, state, await self.content.deadline_line(table))
-            text = turn_text(table.turn_lines, status_line(table, game, state), footer)
-            board_view = game.view(state, None)
-            if table.board_whole:  # `/game board`: the whole board where a game shows a part of it
-                board_view = dict(board_view, landscape="whole")
-            file = await self.content.image(board_view, table.names, "board.png", lang,
-                                            self.content.alt_text(table, game, state, text),
-                                            drawn=None if table.board_whole else drawn.get((None, lang)))
-            view = self.content.components(table, game, state, hint=await self.content.hint_offered(table))
-            # bot.league: whom the turn calls read first what happened since their own last move,
-            # in the phone lines the rest of the text leaves: the board stays high on a phone.
-            room = max(0, presenter.PHONE_TEXT_LINES - presenter.phone_lines(text, presenter.mention_names(table)))
-            if recap := await self.content.turn_recap(table, people, room):
-                text = presenter.board_text([recap], "", text)
+            text, file, view, people = await self._turn_message(table, game, state, drawn, facts)
             if table.turn_posted:
                 if table.board_message_id is None:
                     raise ValueError(f"game {table.id}'s turn is posted but names no message")
@@ -594,6 +587,29 @@ class Deliveries:
         log.info("board game=%s channel=%s version=%s %s", table.id, table.channel_id, table.version,
                  "edited" if table.turn_posted and table.status == "active" else "posted")
         return result
+
+    async def _turn_message(self, table: GameRow, game: Game, state: Any, drawn: Images, facts: BoardFacts | None
+                            ) -> tuple[str, discord.File | None, discord.ui.View | None, list[int]]:
+        """A turn's message: its text, picture and buttons, and whom it calls. `facts`: what it
+        asks of the store, if read with `table` (else read now)."""
+        lang = table_language(table)
+        if facts is None:
+            facts = BoardFacts(await self.content.deadline_line(table), await self.content.hint_offered(table))
+        footer, people = self.content.footer(table, game, state, facts.deadline_line)
+        text = turn_text(table.turn_lines, status_line(table, game, state), footer)
+        board_view = game.view(state, None)
+        if table.board_whole:  # `/game board`: the whole board where a game shows a part of it
+            board_view = dict(board_view, landscape="whole")
+        file = await self.content.image(board_view, table.names, "board.png", lang,
+                                        self.content.alt_text(table, game, state, text),
+                                        drawn=None if table.board_whole else drawn.get((None, lang)))
+        view = self.content.components(table, game, state, hint=facts.hint)
+        # bot.league: whom the turn calls read first what happened since their own last move,
+        # in the phone lines the rest of the text leaves: the board stays high on a phone.
+        room = max(0, presenter.PHONE_TEXT_LINES - presenter.phone_lines(text, presenter.mention_names(table)))
+        if recap := await self.content.turn_recap(table, people, room):
+            text = presenter.board_text([recap], "", text)
+        return text, file, view, people
 
     async def _shown(self, table: GameRow, message_id: int, version: int | None, turn: int) -> None:
         turn_open, fields = await self.storage.delivery.board_shown(table, message_id=message_id, version=version,
@@ -666,7 +682,7 @@ class Deliveries:
             missing = missing_permissions(channel.permissions_for(me), in_thread=isinstance(channel, discord.Thread))
         permissions = permission_names(missing, lang) if missing else i18n.t(lang, "bot.errors.perm.unknown")
         text = i18n.t(lang, "bot.errors.host_blocked", id=table.id, link=channel_url(table), permissions=permissions)
-        dm = await self._request(lambda: self.client.create_dm(discord.Object(table.host_id)))
+        dm = await self.dms.channels.open(table.host_id)
         if not isinstance(dm, Failure):
             await self._request(lambda: dm.send(text))
 
@@ -719,6 +735,8 @@ class Deliveries:
     def _heard(self, result: R) -> R:
         if not isinstance(result, Failure) or not result.discord_trouble:
             self._wake_troubled()
+        elif result.late:  # it may have been cancelled in discord.py's global wait
+            release_global_wait(self.client)
         return result
 
     # A scheduler source (bot.scheduler): DMs refused earlier are tried again when due.

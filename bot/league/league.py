@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,8 @@ from renderers.rating_chart import render_rating_chart_png
 
 log = logging.getLogger(__name__)
 
+RECAPS_KEPT = 1_000  # turns whose recap is kept (a few lines each): the last few moves' tables
+
 
 class League:
     def __init__(self, client: discord.Client, storage: Storage, games: Mapping[str, Game], *,
@@ -45,6 +48,10 @@ class League:
         self.games = games
         self.overviews = Overviews(client, storage, games, owns_guild=owns_guild, sharded=sharded)
         self.listener = LeagueListener(storage, self.overviews.kick)
+        # What turn messages recapped, by (game id, turn, readers): the moves before a turn's start
+        # never change once it is known, so a turn's later boards (a turn of several moves, a
+        # toggle, a redraw) need no read for them.
+        self._recaps: OrderedDict[tuple[int, int, tuple[int, ...]], list[tuple[int, int, list]]] = OrderedDict()
 
     async def stop(self) -> None:
         await self.overviews.stop()
@@ -88,9 +95,16 @@ class League:
         called = {user for user in people if not is_computer_user(user)}
         users = called & set(table.turn_pings) if table.turn_pings is not None else called
         readers = sorted({seat for user in users if (seat := table.seat_of(user)) is not None})
-        if not readers:
+        if not readers or lines < 2:  # a recap is its heading and at least one move
             return ""
-        moves = await self.storage.league.turn_recap_moves(table.id, table.turn_number, readers)
+        key = (table.id, table.turn_number, tuple(readers))
+        moves = self._recaps.get(key)
+        if moves is None:
+            start, moves = await self.storage.league.turn_recap(table.id, table.turn_number, readers)
+            if start is not None:
+                self._recaps[key] = moves
+                while len(self._recaps) > RECAPS_KEPT:
+                    self._recaps.popitem(last=False)
         return turn_recap_text(moves, table, readers, lines)
 
     async def recap(self, table: GameRow, seat: int, lang: str) -> str:

@@ -264,17 +264,26 @@ class LeagueRepository:
         """`lines_between` the oldest of these seats' last moves before turn `turn` began and its
         start (`turn_start`, `last_move`): what a turn message recaps for them, in one read (one
         hand-over, where three a turn message were). Nothing if the turn's start is not known."""
+        return (await self.turn_recap(game_id, turn, seats))[1]
+
+    async def turn_recap(self, game_id: int, turn: int, seats: Sequence[int]
+                         ) -> tuple[int | None, list[tuple[int, int, list]]]:
+        """`turn_recap_moves`, with the turn's start (None: not known) read with them (one
+        hand-over). Once the start is known, what it answers for the turn never changes: the
+        moves and lines before a turn's start are the game's history, only added to after it."""
         if not seats:
-            return []
+            return None, []
         start = "(SELECT version FROM league_turns WHERE game_id = ? AND turn = ?)"
         lasts = " UNION ALL ".join(
             "SELECT COALESCE(MAX(version), 0) AS last FROM actions WHERE game_id = ? AND seat = ? "
             f"AND version < {start}" for _ in seats)
-        rows = await self.db.rows(
-            f"SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version < {start} "
-            f"AND version > (SELECT MIN(last) FROM ({lasts}) AS lasts) ORDER BY version",
-            (game_id, game_id, turn, *(value for seat in seats for value in (game_id, seat, game_id, turn))))
-        return [(r["version"], r["seat"], json.loads(r["texts"])) for r in rows]
+        starts, rows = await self.db.reads([
+            ("SELECT version FROM league_turns WHERE game_id = ? AND turn = ?", (game_id, turn)),
+            (f"SELECT version, seat, texts FROM league_lines WHERE game_id = ? AND version < {start} "
+             f"AND version > (SELECT MIN(last) FROM ({lasts}) AS lasts) ORDER BY version",
+             (game_id, game_id, turn, *(value for seat in seats for value in (game_id, seat, game_id, turn))))])
+        return (starts[0]["version"] if starts else None), [(r["version"], r["seat"], json.loads(r["texts"]))
+                                                             for r in rows]
 
     async def turn_start(self, game_id: int, turn: int) -> int | None:
         """The version at which turn `turn` of the game began (None: not known)."""

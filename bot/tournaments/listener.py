@@ -6,6 +6,7 @@ a table whose time ran out is the computer's to finish, so its players' moves ar
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,11 +23,16 @@ from bot.tournaments.texts import words
 
 log = logging.getLogger(__name__)
 
+NOT_TABLES_KEPT = 20_000  # game ids known to be no tournament table's (some 2 MiB at most)
+
 
 class TournamentListener:
     def __init__(self, storage: Storage, kick: Callable[[int], None]) -> None:
         self.storage = storage
         self.kick = kick  # tournament id -> its rounds move on (bot.tournaments.runner)
+        # Games found to be no tournament table's: whether a game is one is fixed when it is made
+        # (its table is linked in the transaction that makes it), so their moves ask no more.
+        self._not_tables: OrderedDict[int, None] = OrderedDict()
 
     async def prepare(self, done: Done) -> Sequence[Write]:
         if not done.ended or done.table.status == "lobby":
@@ -54,10 +60,17 @@ class TournamentListener:
         """Refuse a player's move at a table the computer finishes (its time ran out, or its
         tournament was cancelled with that rule)."""
         table = snapshot.table
-        finishing = await self.storage.tournaments.overtime(table.id)
-        if finishing is None:
+        if table.id in self._not_tables:
             return
-        tournament_id, status = finishing
+        found = await self.storage.tournaments.overtime_of(table.id)
+        if found is None:
+            self._not_tables[table.id] = None
+            while len(self._not_tables) > NOT_TABLES_KEPT:
+                self._not_tables.popitem(last=False)
+            return
+        tournament_id, status, overtime = found
+        if not overtime:
+            return
         if status == "cancelled":
             raise Refusal(words(table_language(table), "cancelled_no_moves", id=tournament_id))
         raise Refusal(words(table_language(table), "overtime_no_moves"))

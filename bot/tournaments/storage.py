@@ -365,6 +365,14 @@ class TournamentRepository:
                                 "ON t.id = tt.tournament_id WHERE tt.game_id = ? AND tt.overtime = 1", (game_id,))
         return None if row is None else (row["id"], row["status"])
 
+    async def overtime_of(self, game_id: int) -> tuple[int, str, bool] | None:
+        """For the game of a tournament table: (tournament id, its status, whether the computer
+        finishes the game: `overtime`); None for a game that is no tournament table's."""
+        row = await self.db.row("SELECT t.id AS id, t.status AS status, tt.overtime AS overtime FROM "
+                                "tournament_tables tt JOIN tournaments t ON t.id = tt.tournament_id "
+                                "WHERE tt.game_id = ?", (game_id,))
+        return None if row is None else (row["id"], row["status"], bool(row["overtime"]))
+
     # ------------------------------------------------------------------------------ timers
 
     async def next_due(self) -> int | None:

@@ -83,8 +83,8 @@ def install_logs(log_path: Path, shard: int) -> list:
 
     deliver_board = Deliveries._board
 
-    async def logged_board(self, table, game, state, drawn):
-        message = await deliver_board(self, table, game, state, drawn)
+    async def logged_board(self, table, game, state, drawn, facts=None):
+        message = await deliver_board(self, table, game, state, drawn, facts)
         if not isinstance(message, Failure):
             entry = {"kind": "board", "game": table.id, "version": table.version, "message": message.id}
             if table.status != "active":
@@ -102,7 +102,12 @@ def install_logs(log_path: Path, shard: int) -> list:
     async def send_and_log(self, content=None, **kwargs):
         message = await send(self, content, **kwargs)
         if message.guild is None:
-            write({"kind": "dm", "user": getattr(message.channel.recipient, "id", None),
+            # Sent to a DM channel known by its id alone (the bot remembers each user's), or as
+            # discord.py opened it: its recipient as discord.py knows the channel.
+            channel = message.channel
+            if getattr(channel, "recipient", None) is None:
+                channel = message._state._get_private_channel(channel.id)
+            write({"kind": "dm", "user": getattr(getattr(channel, "recipient", None), "id", None),
                    "content": (content or "")[:300]})
         return message
 

@@ -300,6 +300,21 @@ async def test_the_board_shows_each_waiting_seats_deadline_as_a_discord_timestam
     assert board.count(f"<t:{first + HOUR}:R>") == 2  # both choose a card now, both from now
 
 
+async def test_a_boards_deadlines_are_read_with_the_game_not_apart(world, clock, monkeypatch):
+    _, (starter, other) = await start(world, options="deadline=72h")
+    asked = []
+
+    async def deadline_line(table, lang=None):  # the read apart a board made before
+        asked.append(table.id)
+        return ""
+
+    monkeypatch.setattr(world.parts.content, "deadline_line", deadline_line)
+    await tick(world, clock, HOUR)
+    await world.click(starter, world.latest_board(), label="High cards win")
+    board = world.latest_board().content
+    assert board.count(f"<t:{int(clock.now()) + 3 * DAY}:R>") == 2 and asked == []
+
+
 async def test_without_a_deadline_the_board_shows_none(world):
     await start(world)
     assert "⏳" not in world.latest_board().content

@@ -65,6 +65,20 @@ async def test_a_practice_table_plays_to_the_end_with_hints_and_no_records(world
     assert "Knatsch" not in stats  # a practice game counts for nobody
 
 
+async def test_a_practice_boards_hint_is_read_with_the_game_not_apart(world, clock, monkeypatch):
+    anna = world.player("anna")
+    asked = []
+
+    async def hint_offered(table):  # the read apart a board made before
+        asked.append(table.id)
+        return False
+
+    monkeypatch.setattr(world.parts.content, "hint_offered", hint_offered)
+    await world.slash(anna, "game practice", game="knatsch", players=2)
+    await let_computers_move(world, clock)
+    assert any(b.get("label") == "Hint" for b in buttons(world.latest_board())) and asked == []
+
+
 async def test_a_hint_answers_in_the_players_language(world, clock):
     anna = world.player("anna", locale="de") if "locale" in world.player.__code__.co_varnames else world.player("anna")
     await world.slash(anna, "game practice", game="raubritter", players=2, language="de")

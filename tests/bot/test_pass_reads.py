@@ -1,0 +1,87 @@
+"""What a move asks of the store besides the game, asked once: a turn message's recap once a
+turn (bot.league), the tournaments' gate once a game that is no tournament table's
+(bot.tournaments). The board's deadlines and Hint come with the delivery pass's one read of the
+game (tests/bot/test_days_timers.py, tests/bot/test_practice.py)."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from bot.app import create_bot
+from bot.errors import Refusal
+from bot.tournaments.listener import TournamentListener
+from games import REGISTRY
+from tests.bot.harness import SketchRenderer, start_table, take_turn, to_act
+
+
+@pytest.fixture
+def make_bot(database_path):
+    def build():
+        return create_bot(database_path, games=REGISTRY, render=SketchRenderer(), seed_source=random.Random(5))
+    return build
+
+
+async def test_a_turns_recap_is_read_once_however_many_moves_the_turn_has(world, monkeypatch):
+    # What a turn message recaps is history from before the turn began: it never changes, so
+    # the boards of the turn's later moves (a Raub Ritter turn is several) say it unread.
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, game="raubritter")
+    league, content = world.parts.storage.league, world.parts.content
+    read, made = [], []
+    reading, making = league.turn_recap, content.turn_recap
+
+    async def counted_read(game, turn, seats):
+        read.append((game, turn, tuple(seats)))
+        return await reading(game, turn, seats)
+
+    async def counted_recap(table, people, lines):
+        made.append((table.turn_number, recap := await making(table, people, lines)))
+        return recap
+
+    monkeypatch.setattr(league, "turn_recap", counted_read)
+    monkeypatch.setattr(content, "turn_recap", counted_recap)
+    rng = random.Random(3)
+    for _ in range(40):
+        if world.stored(game_id).status != "active" or not to_act(world, players):
+            break
+        await take_turn(world, to_act(world, players)[0], rng)
+    recaps = {turn: recap for turn, recap in made if recap}
+    assert recaps and len(read) == len(set(read))
+    # Turns with a recap drew it on several boards, each the same.
+    assert any(sum(1 for turn, _ in made if turn == key) > 1 for key in recaps)
+    assert all(recap == recaps[turn] for turn, recap in made if turn in recaps)
+    assert len(made) > len(read)
+
+
+class Tournaments:
+    """The tournaments' store as the gate asks it: game id -> (tournament, status, overtime)."""
+
+    def __init__(self, tables: dict[int, tuple[int, str, bool]]) -> None:
+        self.tables = tables
+        self.asked: list[int] = []
+
+    async def overtime_of(self, game_id: int) -> tuple[int, str, bool] | None:
+        self.asked.append(game_id)
+        return self.tables.get(game_id)
+
+
+def snapshot(game_id: int) -> SimpleNamespace:
+    return SimpleNamespace(table=SimpleNamespace(id=game_id, lang="en"), seats={})
+
+
+async def test_the_tournaments_gate_asks_once_of_a_game_no_tournament_table_plays():
+    tournaments = Tournaments({7: (1, "running", False)})
+    gate = TournamentListener(SimpleNamespace(tournaments=tournaments), lambda tournament_id: None).gate
+    for _ in range(3):
+        await gate(snapshot(5), 0)  # type: ignore[arg-type]
+        await gate(snapshot(7), 0)  # type: ignore[arg-type]
+    assert tournaments.asked == [5, 7, 7, 7]
+    # A tournament table's time runs out during its game: its next move is refused.
+    tournaments.tables[7] = (1, "running", True)
+    with pytest.raises(Refusal):
+        await gate(snapshot(7), 0)  # type: ignore[arg-type]
+    tournaments.tables[7] = (1, "cancelled", True)
+    with pytest.raises(Refusal):
+        await gate(snapshot(7), 0)  # type: ignore[arg-type]
