@@ -202,13 +202,15 @@ class PrivateDeliveries:
             # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
             # (their open DM loses its buttons, standing orders' toggles too).
             if row.message_id is not None and not player.computer:
-                await self._finish(row, row.done_text)
+                if unfinished := await self._finish(row, row.done_text):
+                    return await self._dm_failed(table, seat, unfinished)
             await self._store(stored, dm_finished_write(table.id, seat, forget=not player.computer),
                               dm_settled_write(table.id, seat, version))
             return None
         if row.message_id is not None and row.user_id != player.user_id:
             # The seat changed hands: the old player's DM is never edited again.
-            await self._finish(row, row.done_text)
+            if unfinished := await self._finish(row, row.done_text):
+                return await self._dm_failed(table, seat, unfinished)
             await self.storage.delivery.dm_finished(table.id, seat, forget=True)  # now: `_dm_failed` reads it
             row = DmRow(seat, None, None, None, False, None, version, True, row.lines, None)
         shown = self.shown(table.id, row)
@@ -244,7 +246,10 @@ class PrivateDeliveries:
             if result.kind != "gone":
                 return await self._dm_failed(table, seat, result)
         elif row.message_id is not None and row.buttons:
-            await self._finish(row, row.done_text)  # a new decision: the old DM asks no more
+            # A new decision: the old DM asks no more. Only once its buttons are off is the new DM
+            # sent, for the row forgets the old one then and nothing would take them off later.
+            if unfinished := await self._finish(row, row.done_text):
+                return await self._dm_failed(table, seat, unfinished)
         return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
 
     async def _store(self, stored: list[Write] | None, *writes: Write) -> None:
@@ -290,10 +295,16 @@ class PrivateDeliveries:
             await self.storage.games.set_dm_ok(table.id, player.user_id, True)
         return None
 
-    async def _finish(self, row: DmRow, done: str | None) -> None:
-        """An open DM whose decision is over keeps what it showed and loses its buttons."""
+    async def _finish(self, row: DmRow, done: str | None) -> Failure | None:
+        """An open DM whose decision is over keeps what it showed and loses its buttons. The failure
+        where Discord may take the edit later (a 5xx, a 429, a hang, access for now lost): the DM
+        then stays owed, so that its buttons come off when Discord answers again. A DM deleted, or
+        an edit Discord will never take, is done with."""
         message = self._open_dm(row)
-        await (self.edit(message, content=done, view=None) if done else self.edit(message, view=None))
+        result = await (self.edit(message, content=done, view=None) if done else self.edit(message, view=None))
+        if isinstance(result, Failure) and result.kind in ("retry", "blocked", "closed"):
+            return result
+        return None
 
     def _open_dm(self, row: DmRow) -> discord.PartialMessage:
         """The seat's open DM (a row that names its message names its channel too)."""

@@ -190,6 +190,26 @@ async def test_closed_dms_are_tried_again_after_some_hours_without_anybody_doing
         assert nothing_owed(world) and latest_dm_with_moves(world, bob) is not None
 
 
+async def test_an_old_dm_whose_buttons_could_not_be_taken_off_loses_them_once_discord_answers(world, hostile):
+    """A seat's new DM goes out only once its old one has lost its buttons: the seat's row then
+    forgets the old DM, and nothing would take them off later (the soak's "stale live buttons")."""
+    alice = world.player("alice", manage_server=True)
+    bob, dora = world.player("bob"), world.player("dora")
+    await start_table(world, alice, bob)
+    await world.click(alice, world.latest_board(), label="High cards win")
+    old = latest_dm_with_moves(world, bob)
+    assert old is not None and nothing_owed(world)
+    seat = world.seats(1)[bob.id]
+    hostile.fail("PATCH", f"/channels/{old.channel.id}/messages/{old.id}", 500, times=None)
+    await world.slash(alice, "game replace", old=bob, new=dora)
+    assert seat in owed(world)["dms"]
+    assert latest_dm_with_moves(world, dora) is None  # not before Bob's buttons are off
+    hostile.clear()
+    assert await delivered(world)
+    assert all(not buttons(message) for message in world.dms(bob))
+    assert latest_dm_with_moves(world, dora) is not None
+
+
 # ----------------------------------------------------------------------- gateway
 
 
