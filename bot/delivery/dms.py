@@ -199,14 +199,7 @@ class PrivateDeliveries:
         if left is None and not player.computer and state is not None:
             left = await self.content.seats_left(table)
         if player.computer or state is None or seat in (left or ()):
-            # A computer seat reads no DMs; a player who resigned learns nothing more of the seat
-            # (their open DM loses its buttons, standing orders' toggles too).
-            if row.message_id is not None and not player.computer:
-                if unfinished := await self._finish(row, row.done_text):
-                    return await self._dm_failed(table, seat, unfinished)
-            await self._store(stored, dm_finished_write(table.id, seat, forget=not player.computer),
-                              dm_settled_write(table.id, seat, version))
-            return None
+            return await self._no_more(table, row, version, stored)
         if row.message_id is not None and row.user_id != player.user_id:
             # The seat changed hands: the old player's DM is never edited again.
             if unfinished := await self._finish(row, row.done_text):
@@ -251,6 +244,17 @@ class PrivateDeliveries:
             if unfinished := await self._finish(row, row.done_text):
                 return await self._dm_failed(table, seat, unfinished)
         return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
+
+    async def _no_more(self, table: GameRow, row: DmRow, version: int, stored: list[Write] | None) -> Failure | None:
+        """A seat whose DMs end: a computer seat reads none; a player who resigned learns nothing
+        more of it (their open DM loses its buttons, standing orders' toggles too)."""
+        computer = table.player_at(row.seat).computer
+        if row.message_id is not None and not computer:
+            if unfinished := await self._finish(row, row.done_text):
+                return await self._dm_failed(table, row.seat, unfinished)
+        await self._store(stored, dm_finished_write(table.id, row.seat, forget=not computer),
+                          dm_settled_write(table.id, row.seat, version))
+        return None
 
     async def _store(self, stored: list[Write] | None, *writes: Write) -> None:
         """What a DM's delivery stores: into `stored` when the caller stores it (`deliver`), else now."""
