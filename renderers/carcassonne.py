@@ -320,10 +320,15 @@ def _overview_header(view: View, top: int, bottom: int) -> int:
         return low
 
     header = tallest(OVERVIEW_MARKS + min(rows * OVERVIEW_BIGGEST_TILE, TALLEST_FOCUSED_OVERVIEW), least)
-    if header - OVERVIEW_MARKS < rows * OVERVIEW_TILE and least > CLOSE_UP:
-        # the overview's marks want more room than the close-up leaves at its size: it gives up
-        # some, down to the engine's least close-up (squares in panels late in a game)
-        header = max(header, tallest(OVERVIEW_MARKS + rows * OVERVIEW_TILE, CLOSE_UP))
+    # the overview's marks want more room than the close-up leaves at its size: it gives up some,
+    # down to the engine's least close-up, and where the squares are shown all at once already
+    # at that size (in panels late in a game), down to a group close-up's least late in a game
+    smallest = (CLOSE_UP, LATE_GROUP_CLOSE_UP) if view["phase"] == "place" else (CLOSE_UP,)
+    for size in smallest:
+        if header - OVERVIEW_MARKS >= rows * OVERVIEW_TILE:
+            break
+        if least > size:
+            header = max(header, tallest(OVERVIEW_MARKS + rows * OVERVIEW_TILE, size))
     return header
 
 

@@ -114,16 +114,18 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
         sizes = [panel["window"]["size"] for panel in plan["panels"]] or [plan["window"]["size"]]
         for marked, count in ((columns, x1 - x0 + 1), (rows, y1 - y0 + 1)):
             assert marked[0] == 0 and marked[-1] == count - 1, (k, marked)
-            # (all squares shown at once, the close-up at the engine's least, may leave less room)
-            if not (state.phase == "place" and state.area is None and min(sizes) == CLOSE_UP):
-                assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
+            assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
         assert min(overview.sizes) >= MIN_TEXT
         if state.phase == "place" and state.area is not None:  # the other groups' frames told apart
             assert tile >= board.GROUP_OVERVIEW_TILE or min(sizes) == board.LATE_GROUP_CLOSE_UP, (k, tile, sizes)
+        if state.phase == "place" and state.area is None:  # all squares at once: the landscape found at a glance
+            assert tile >= board.OVERVIEW_TILE, (k, tile, sizes)
+            # (the close-up gives up its engine's least size only for that)
+            assert min(sizes) >= CLOSE_UP or tile == board.OVERVIEW_TILE, (k, tile, sizes)
         assert overview.frames, k  # the part drawn close up at least
         for frame in overview.frames:
             assert frame[2] - frame[0] >= board.FRAME_LEAST and frame[3] - frame[1] >= board.FRAME_LEAST, (k, frame)
-        least = (board.LATE_GROUP_CLOSE_UP if state.area is not None and state.phase == "place"
+        least = (board.LATE_GROUP_CLOSE_UP if state.phase == "place"
                  else 125 if len(plan["panels"]) > 1 and state.phase == "rotate" else CLOSE_UP)
         assert min(sizes) >= least, (k, state.phase, sizes)
         assert mark_problems(marks) == [], k  # numbers in pieces at the marks' standard

@@ -263,7 +263,10 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
                 continue
             placements += 1
             view = GAME.view(state, None)
-            windows = windows_of(view, "en")
+            plan = board.layout(view, NAMES[:seats], "en")
+            windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
+            # (all squares at once late in a game: the header grows for the overview's tiles)
+            plain = board._header_height(view, board.seat_names(NAMES[:seats], seats), "en", True)
             panels += len(windows) > 1
             offered = land.offered_squares(view)
             assert len(offered) == len([a for a in GAME.legal_actions(state, state.turn) if a.verb == "at"])
@@ -272,9 +275,11 @@ def test_the_placing_view_shows_every_square_that_fits_at_every_placement():
                 size = window["size"]
                 # close up: some 45-55 px a tile on a phone (160 to 200 px here); one group of
                 # several down to 148 px (41 px) where the overview finding the others needs the
-                # room, late in a game (a landscape of 14 rows and more) 132 px (37 px)
-                assert size >= (board.LATE_GROUP_CLOSE_UP if state.area is not None else 160), \
-                    (len(state.board.tiles), size)
+                # room, late in a game (a landscape of 14 rows and more) 132 px (37 px), and all
+                # squares at once down to 132 px where a taller header gives the overview's tiles
+                # OVERVIEW_TILE px (test_carcassonne_overview)
+                grown = state.area is not None or plan["header"] > plain
+                assert size >= (board.LATE_GROUP_CLOSE_UP if grown else 160), (len(state.board.tiles), size)
                 right, bottom = window["left"] + window["cols"] * size, window["top"] + window["rows"] * size
                 assert 0 <= window["left"] - land.LABEL_W and right <= PHONE_SIZE[0] and bottom <= PHONE_SIZE[1]
                 for other in windows[k + 1:]:  # panels side by side or one above the other, none over another
@@ -712,8 +717,14 @@ def test_every_arrangement_of_panels_the_engine_may_choose_fits_close_up(lang):
             windows = [panel["window"] for panel in plan["panels"]] or [plan["window"]]
             assert len(windows) == len(board.closeup_boxes(view))
             top = board._header_height(view, board.seat_names(long_names[:seats], seats), lang, True)
+            # at 160 px under the header of the status; a header grown for the overview's tiles
+            # (late in a game) takes some of that, down to a group close-up's least
+            _, panels, window, _ = board._arranged(view, top, plan["table_top"] - 8, True)
+            under_status = [panel["window"] for panel in panels] or [window]
+            assert len(under_status) == len(windows) and min(w["size"] for w in under_status) >= CLOSE_UP, shape
             for window in windows:
-                assert window["size"] >= CLOSE_UP, (seats, shape, window["size"])
+                assert window["size"] >= (CLOSE_UP if plan["header"] == top else board.LATE_GROUP_CLOSE_UP), \
+                    (seats, shape, window["size"])
                 assert window["top"] - land.LABEL_H >= top
                 assert window["top"] + window["rows"] * window["size"] <= plan["table_top"] - 8
                 assert window["left"] + window["cols"] * window["size"] <= PHONE_SIZE[0] - board.MARGIN
