@@ -14,7 +14,10 @@ nothing touches. The landscape is therefore drawn where the decision is:
   header says which group of how many it shows and how many of the squares (the message above
   the picture has the status), the legend stands under those words, and the overview grows
   into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
-  tiles give it a few px each, so the other groups are found at a glance). While the tile is
+  tiles give it a few px each, so the other groups are found at a glance; the drawn tile then
+  stands under the words, the legend beside it, and the overview takes its room on the right).
+  Where all squares are shown at once late in a game, the close-up gives up size for the
+  overview's tiles the same way (down to a group close-up's least). While the tile is
   turned or a follower placed the overview grows into the room the close-up leaves at its size
   (beside three rotations it takes the fourth one's room). Its grid marks stand on every second
   row and column where its tiles are 20 px and more, and its frames are 40 px at least.
@@ -194,6 +197,7 @@ class Plan(TypedDict):
     window: Window | Overview  # the landscape's one window, or with panels what the overview frames
     header: int  # the header's height (px)
     overview_slot: Frame | None  # the overview's room among the panels (three rotations), else in the header
+    drawn_at: tuple[int, int] | None  # the drawn tile's top left corner under the status, else top right
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
@@ -221,7 +225,7 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
                  if plan["legend_top"] < plan["header"]]
     slot = plan["overview_slot"]
     _header(draw, view, names, lang, plan["window"] if overview and slot is None else None, plan["header"],
-            max(in_header, default=0))
+            max(in_header, default=0), plan["drawn_at"])
     if overview and slot is not None:
         _overview_in_slot(draw, view, plan["window"], slot)
     return to_palette(image, _palette())
@@ -235,6 +239,7 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     focused = _focused(view)
     top = _header_height(view, names, lang, focused)
     legend = _legend_rows(view, lang)
+    drawn_at: tuple[int, int] | None = None
     bottom = HEIGHT - MARGIN - len(legend) * LINE
     legend_top = bottom + 4
     if _group_close_up(view):
@@ -244,8 +249,14 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
         left = _status_left(view)
         beside = _legend_rows(view, lang, left, left + _status_width(view, True))
         header = _group_header(view, top, HEIGHT - MARGIN - _table_height(view) - 8)
-        if 14 + (lines + len(beside)) * LINE + 8 <= header:
-            legend, legend_top, bottom = beside, 14 + lines * LINE, HEIGHT - MARGIN
+        # late in a game, where the header is tall, the drawn tile stands under the status with
+        # the legend beside it: the overview finding the other groups takes its room on the right
+        by_tile = _legend_rows(view, lang, left + DRAWN_TILE + MARGIN, left + _status_width(view, True))
+        under = 14 + lines * LINE
+        if _drawn_shown(view) and under + max(len(by_tile) * LINE, DRAWN_TILE + 8) + 8 <= header:
+            legend, legend_top, bottom, drawn_at = by_tile, under, HEIGHT - MARGIN, (left, under + 4)
+        elif under + len(beside) * LINE + 8 <= header:
+            legend, legend_top, bottom = beside, under, HEIGHT - MARGIN
     table_top = bottom - _table_height(view)
     bottom = table_top - 8
     track: TrackLayout | None = None
@@ -261,7 +272,7 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     strip_top, panels, window, slot = _arranged(view, top, bottom, focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
             "legend_top": legend_top, "table_top": table_top, "window": window, "header": top,
-            "overview_slot": slot}
+            "overview_slot": slot, "drawn_at": drawn_at}
 
 
 def _arranged(view: View, top: int, bottom: int,
@@ -504,10 +515,11 @@ def _status_left(view: View) -> int:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
-            overview: Window | Overview | None, height: int, legend_right: float = 0) -> None:
-    """Whose turn and what they do (with their badge), the tiles left, the drawn tile, and the
-    overview of the whole landscape framing the part shown (right of the legend where it stands
-    under the status, to `legend_right`)."""
+            overview: Window | Overview | None, height: int, legend_right: float = 0,
+            drawn_at: tuple[int, int] | None = None) -> None:
+    """Whose turn and what they do (with their badge), the tiles left, the drawn tile (top right,
+    or under the status at `drawn_at`), and the overview of the whole landscape framing the part
+    shown (right of the legend where it stands under the status, to `legend_right`)."""
     left = _status_left(view)
     lines = _status_lines(view, names, lang, _status_width(view, overview is not None))
     y = 14
@@ -522,15 +534,16 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
                   font=font(MIN_TEXT), fill=MUTED, anchor="lm")
     right = WIDTH - MARGIN
     if _drawn_shown(view):
-        x = right - DRAWN_TILE
-        draw._image.paste(tile_image(view["drawn"], 0, DRAWN_TILE), (x, 12))
-        draw.rectangle((x, 12, x + DRAWN_TILE, 12 + DRAWN_TILE), outline=INK, width=3)
-        right = x - MARGIN
+        x, top = drawn_at or (right - DRAWN_TILE, 12)
+        draw._image.paste(tile_image(view["drawn"], 0, DRAWN_TILE), (x, top))
+        draw.rectangle((x, top, x + DRAWN_TILE, top + DRAWN_TILE), outline=INK, width=3)
+        if drawn_at is None:
+            right = x - MARGIN
     if overview is not None:
         box_w = OVERVIEW[0] if _group_close_up(view) else _overview_width(view)
         if _group_close_up(view):  # the other groups' numbers want room: what the status leaves too
             widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
-            widest = max(widest, legend_right - left)
+            widest = max(widest, legend_right - left, DRAWN_TILE if drawn_at else 0)
             box_w = max(box_w, int(right - (left + widest + MARGIN + OVERVIEW_NUMBERS)))
         _overview(draw, view, overview, right, max(OVERVIEW[1], height - OVERVIEW_MARKS), box_w)
 

@@ -116,8 +116,12 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
             assert marked[0] == 0 and marked[-1] == count - 1, (k, marked)
             assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
         assert min(overview.sizes) >= MIN_TEXT
-        if state.phase == "place" and state.area is not None:  # the other groups' frames told apart
-            assert tile >= board.GROUP_OVERVIEW_TILE or min(sizes) == board.LATE_GROUP_CLOSE_UP, (k, tile, sizes)
+        if state.phase == "place" and state.area is not None:
+            # the other groups' frames told apart: GROUP_OVERVIEW_TILE px, or late in a game (the
+            # close-up at its least) as large as the header's height lets them, its width no limit
+            tallest = min(board.OVERVIEW_BIGGEST_TILE, (plan["header"] - board.OVERVIEW_MARKS) // (y1 - y0 + 1))
+            assert tile >= board.GROUP_OVERVIEW_TILE or (tile == tallest and min(sizes) == board.LATE_GROUP_CLOSE_UP), \
+                (k, tile, tallest, sizes)
         if state.phase == "place" and state.area is None:  # all squares at once: the landscape found at a glance
             assert tile >= board.OVERVIEW_TILE, (k, tile, sizes)
             # (the close-up gives up its engine's least size only for that)
