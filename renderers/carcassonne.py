@@ -117,6 +117,7 @@ MARKS_APART = 5  # px between two of the overview's grid marks, at least
 OVERVIEW_MARKS = HEADER_OVERVIEW - OVERVIEW[1]  # the header's room round the overview: its column letters
 TALLEST_OVERVIEW = 280  # the overview's largest height where the close-up leaves the header room
 OVERVIEW_NUMBERS = 64  # the row numbers' column left of the overview
+OVERVIEW_CARD = 58  # the overview's card under its tiles: round its column letters (a Q's tail too)
 OVERVIEW_TILE = 20  # a tile on the overview where the landscape is found at a glance (5-6 px on a phone)
 GROUP_OVERVIEW_TILE = 28  # ... and the other groups of squares, framed on it, told apart (8 px on a phone)
 OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would only crowd the header)
@@ -577,6 +578,10 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     left = right - cols * s
     top = at + (box_h - rows * s) // 2
     ground = (left - 6, top - 6, right + 6, top + rows * s + 6)
+    # a card round the overview and its grid marks: its letters are told from the close-up's
+    # letters just under it (the same columns' names, elsewhere)
+    draw.rounded_rectangle((left - OVERVIEW_NUMBERS - 2, ground[1], ground[2], top + rows * s + OVERVIEW_CARD),
+                           radius=8, outline=MUTED, width=3)
     draw.rectangle(ground, fill=PANEL, outline=MUTED, width=2)
     for tile in view["tiles"]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s

@@ -30,20 +30,30 @@ class DrawnOverview:
     columns: dict[str, float]  # its column letters: {letter: x}
     rows: dict[str, float]  # its row numbers: {number: y}
     sizes: list[int]  # the grid marks' type sizes
+    card: Box  # the card round the overview and its grid marks
+    crossing: list[str]  # texts across the card's edge, or the overview's marks off it
 
 
 def drawn_overview(view, lang: str, monkeypatch) -> tuple[DrawnOverview | None, list[str], list]:
     """The overview as drawn on the picture of `view` (None where it has none), every way the
     picture breaks the text standard or covers a text, and the numbers drawn inside pieces."""
     rectangles: list[tuple[Box, dict]] = []
+    cards: list[Box] = []
     original = ImageDraw.ImageDraw.rectangle
+    original_rounded = ImageDraw.ImageDraw.rounded_rectangle
 
     def rectangle(self, xy, *args, **kwargs):
         rectangles.append((tuple(xy), kwargs))
         return original(self, xy, *args, **kwargs)
 
+    def rounded_rectangle(self, xy, *args, **kwargs):
+        if kwargs.get("outline") == MUTED and kwargs.get("fill") is None:
+            cards.append(tuple(xy))
+        return original_rounded(self, xy, *args, **kwargs)
+
     with monkeypatch.context() as patch:
         patch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
+        patch.setattr(ImageDraw.ImageDraw, "rounded_rectangle", rounded_rectangle)
         with recording_covers() as covers, recording_texts() as texts:
             image = board.render(view, NAMES[:view["seats"]], lang)
     problems = readable_problems(texts, image.size) + covered_texts(covers)
@@ -65,8 +75,20 @@ def drawn_overview(view, lang: str, monkeypatch) -> tuple[DrawnOverview | None, 
                and bottom <= r.box[1] <= bottom + 40]
     numbers = [r for r in texts if re.fullmatch(r"-?\d+", r.text) and top <= middle(r)[1] <= bottom
                and left - 80 <= r.box[0] and r.box[2] <= left]
+    assert len(cards) == 1, cards
+    card = cards[0]
+
+    def within(box) -> bool:
+        return card[0] <= box[0] and box[2] <= card[2] and card[1] <= box[1] and box[3] <= card[3]
+
+    def apart(box) -> bool:
+        return box[2] <= card[0] or card[2] <= box[0] or box[3] <= card[1] or card[3] <= box[1]
+
+    crossing = [r.text for r in texts if not (within(r.box) or apart(r.box))]
+    crossing += [f"{r.text} off the card" for r in letters + numbers if not within(r.box)]
     return DrawnOverview(ground, frames, {r.text: middle(r)[0] for r in letters},
-                         {r.text: middle(r)[1] for r in numbers}, [r.size for r in letters + numbers]), problems, marks
+                         {r.text: middle(r)[1] for r in numbers}, [r.size for r in letters + numbers],
+                         card, crossing), problems, marks
 
 
 def marked_lines(marks: dict[str, float], first: float, tile: float, names: list[str]) -> list[int]:
@@ -116,6 +138,9 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
             assert marked[0] == 0 and marked[-1] == count - 1, (k, marked)
             assert all(b - a <= 3 for a, b in zip(marked, marked[1:])), (k, state.phase, tile, marked)
         assert min(overview.sizes) >= MIN_TEXT
+        # its marks on a card of its own, told from the close-up's column letters just under it
+        assert overview.crossing == [], (k, overview.crossing)
+        assert overview.card[3] <= plan["header"] or plan["overview_slot"], (k, overview.card)
         if state.phase == "place" and state.area is not None:
             # the other groups' frames told apart: GROUP_OVERVIEW_TILE px, or late in a game (the
             # close-up at its least) as large as the header's height lets them, its width no limit
