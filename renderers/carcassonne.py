@@ -571,7 +571,7 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     groups of squares offered (while one is shown close up) thinly framed white, the last
     round's tiles framed yellow (the texts name their squares), and grid marks under and left
     of it (the columns' letters, the rows' numbers): where a square named lies, even off the part;
-    as large as `box_w` x `box_h` hold it."""
+    as large as `box_w` x `box_h` hold it, on a card with its grid marks."""
     x0, y0, x1, y1 = window["bounds"]
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     s = _overview_tile(window["bounds"], box_w, box_h)
