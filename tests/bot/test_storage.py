@@ -261,3 +261,28 @@ def test_a_stored_digest_is_blake2b_of_the_whole_text_whatever_its_length(size):
     the whole text: states digested before and after it are kept under the same key."""
     text = "".join(chr(0x41 + i % 26) if i % 7 else "é" for i in range(size))
     assert stored_digest(text) == hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+async def test_a_seats_row_and_its_moves_are_made_or_changed_by_one_statement(storage):
+    """A seat's row of `bot.days` and its moves' count of the league are made by their first
+    write and changed by the next ones, keeping what the write does not name."""
+    from bot.days.storage import seat_write
+    from bot.league.storage import moves_write
+
+    game_id = await started_game(storage)
+    for writes in ([], seat_write(game_id, 1, computer="timeout", timeouts=2),
+                   moves_write(game_id, 0, 200, "Bob", computer=False),
+                   moves_write(game_id, 0, 200, "Bobby", computer=False),
+                   moves_write(game_id, 0, 200, "Bobby", computer=True),
+                   moves_write(game_id, 1, 100, "Alice", computer=True)):
+        assert len(writes) <= 1
+        await storage.apply(writes)
+    await storage.apply(timers_writes(game_id, {0: 100, 1: 200}, []))
+    await storage.apply(seat_write(game_id, 0, computer="seat"))
+
+    seats = await storage.days.seats(game_id)
+    assert [(seats[s]["since"], seats[s]["computer"], seats[s]["timeouts"]) for s in (0, 1)] == [
+        (100, "seat", 0), (200, "timeout", 2)]
+    moves = await storage.league.seat_moves(game_id)
+    assert [(m.name, m.person, m.computer) for m in moves[0]] == [("Bobby", 2, 1)]
+    assert [(m.name, m.person, m.computer) for m in moves[1]] == [("Alice", 0, 1)]
