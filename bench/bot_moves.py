@@ -26,8 +26,11 @@ their time per move and the longest pause; a collection has no Python frame of i
 phases count its CPU wherever it fell).
 
 With `--no-phases` the sampler is left out (no figures by phase; nothing reads the threads' stacks).
+With `--statements`, what the store costs in aiosqlite's thread per move, statement by statement
+(bench.store_statements: BEGIN and COMMIT, the reads, the writes and the hand-overs themselves).
 
     python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest] [--no-phases]
+        [--statements]
 """
 from __future__ import annotations
 
@@ -46,6 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.phases import PhaseSampler, bot_seconds, table
+from bench.store_statements import StatementTimes
 from games import REGISTRY
 from renderers import render_png, render_pngs
 from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act
@@ -78,6 +82,7 @@ class TimedRenderer:
 DETAIL = False  # --detail: the frames that decided the most CPU
 SLOWEST = False  # --slowest: what the costliest 1 % of moves held
 PHASES = True  # --no-phases: without the sampler
+STATEMENTS = False  # --statements: the store's statements timed in aiosqlite's thread
 
 
 class CollectorTimes:
@@ -212,6 +217,9 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                 renderer.seconds.clear()
             hand_overs = HandOvers()
             hand_overs.counting = True
+            statements = StatementTimes() if STATEMENTS else None
+            if statements is not None:
+                statements.start()
             sampler = PhaseSampler()
             if PHASES:
                 sampler.start()
@@ -226,6 +234,9 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                     timings.append(time.perf_counter() - started)
             if PHASES:
                 sampler.stop()
+            if statements is not None:
+                statements.stop()
+                statements.close()
             hand_overs.close()
             process_cpu = time.process_time() - process_before
             discord_side.close()
@@ -239,6 +250,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
     renderer.heaviest = sampler.heaviest()
     renderer.hand_overs = hand_overs.count
     renderer.hand_over_callers = hand_overs.callers
+    renderer.statements = statements.lines(len(timings)) if statements is not None and timings else []
     return handling, timings, renderer
 
 
@@ -297,6 +309,8 @@ def report(label: str, handling: list[float], timings: list[float], renderer: Ti
         print(f"  Discord requests per move {requests / len(timings):.2f} (reads back: {reads / len(timings):.2f})")
     if getattr(renderer, "hand_overs", 0) and timings:
         print(f"  store hand-overs to SQLite's thread per move {renderer.hand_overs / len(timings):.1f}")
+    for line in getattr(renderer, "statements", ()):
+        print(line)
     collections = getattr(renderer, "collections", None)
     if collections and timings:
         per_move = [f"{count / len(timings):.2f}" for count in collections.count]
@@ -348,9 +362,11 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
     parser.add_argument("--slowest", action="store_true", help="what the costliest 1 %% of moves held, per run")
     parser.add_argument("--no-phases", action="store_true", help="leave the sampler of the CPU by phase out")
+    parser.add_argument("--statements", action="store_true",
+                        help="the store's CPU in aiosqlite's thread per move, statement by statement")
     args = parser.parse_args()
-    global DETAIL, SLOWEST, PHASES
-    DETAIL, SLOWEST, PHASES = args.detail, args.slowest, not args.no_phases
+    global DETAIL, SLOWEST, PHASES, STATEMENTS
+    DETAIL, SLOWEST, PHASES, STATEMENTS = args.detail, args.slowest, not args.no_phases, args.statements
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:

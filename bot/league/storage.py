@@ -70,11 +70,11 @@ class OverviewRow:
 def moves_write(game_id: int, seat: int, user_id: int, name: str, *, computer: bool) -> list[Write]:
     """One more move at `seat` while `user_id` holds it, by the person or by the computer."""
     column = "computer" if computer else "person"
-    return [("INSERT OR IGNORE INTO league_moves (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-             (game_id, seat, user_id, name)),
-            (f"UPDATE league_moves SET {column} = {column} + 1, name = ? "
-             "WHERE game_id = ? AND seat = ? AND user_id = ?",
-             (name, game_id, seat, user_id))]
+    # One upsert: the row made with its first move, or counted on (two statements before).
+    return [(f"INSERT INTO league_moves (game_id, seat, user_id, name, {column}) VALUES (?, ?, ?, ?, 1) "
+             f"ON CONFLICT (game_id, seat, user_id) DO UPDATE SET {column} = league_moves.{column} + 1, "
+             "name = excluded.name",
+             (game_id, seat, user_id, name))]
 
 
 def lines_write(game_id: int, version: int, seat: int, texts: list) -> Write:

@@ -110,7 +110,7 @@ class GamesRepository:
             host_id=row["host_id"],
             options=json.loads(row["options"]),
             seed=row["seed"],
-            state=None if row["state"] is None else json.loads(row["state"]),
+            state=row["state"],  # the stored JSON text (None before the start), decoded when read
             state_digest=stored_digest(row["state"]) if isinstance(row["state"], str) else None,
             version=row["version"],
             result=None if row["result"] is None else json.loads(row["result"]),

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import hashlib
 import sqlite3
 
 import pytest
 
 from bot.days.storage import timers_writes
 from bot.delivery.storage import new_turn_write
-from bot.storage import ChannelBusy, StaleVersion, StorageError
+from bot.storage import ChannelBusy, StaleVersion, StorageError, stored_digest
 from bot.store import Storage
 
 
@@ -234,3 +236,53 @@ async def test_lobby_writes_are_refused_once_started(storage):
     table = await storage.games.get_game(game_id)
     assert [(p.name, p.seat) for p in table.players] == [("Bob", 0), ("Alice", 1)]
     assert table.seat_of(100) == 1 and table.seat_of(300) is None
+
+
+async def test_a_game_read_decodes_its_state_only_when_it_is_read(storage):
+    """A game is read several times a move while its state is decoded once (bot.choices): the
+    row keeps the stored text until `state` is read, and then the same value as before."""
+    game_id = await started_game(storage)
+    await storage.games.record_change(game_id, expected_version=0, seat=0, action="x",
+                                      state={"n": 1, "hand": ["a", "b"]})
+
+    read = await storage.games.get_game(game_id)
+    assert read.__dict__["_state_stored"] == '{"n": 1, "hand": ["a", "b"]}'  # not decoded yet
+    assert read.state == read.started_state == {"n": 1, "hand": ["a", "b"]}
+    assert read.state is read.state  # decoded once
+    assert read == dataclasses.replace(read, state={"n": 1, "hand": ["a", "b"]})
+    lobby = await storage.games.create_lobby(guild_id=1, channel_id=11, game="pips", host_id=100, host_name="A",
+                                             options={})
+    assert lobby.state is None
+
+
+@pytest.mark.parametrize("size", [0, 100, 2046, 2047, 2048, 4095, 4096, 50_000])
+def test_a_stored_digest_is_blake2b_of_the_whole_text_whatever_its_length(size):
+    """`stored_digest` feeds the text in pieces (keeping Python's lock), yet is the digest of
+    the whole text: states digested before and after it are kept under the same key."""
+    text = "".join(chr(0x41 + i % 26) if i % 7 else "é" for i in range(size))
+    assert stored_digest(text) == hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+async def test_a_seats_row_and_its_moves_are_made_or_changed_by_one_statement(storage):
+    """A seat's row of `bot.days` and its moves' count of the league are made by their first
+    write and changed by the next ones, keeping what the write does not name."""
+    from bot.days.storage import seat_write
+    from bot.league.storage import moves_write
+
+    game_id = await started_game(storage)
+    for writes in ([], seat_write(game_id, 1, computer="timeout", timeouts=2),
+                   moves_write(game_id, 0, 200, "Bob", computer=False),
+                   moves_write(game_id, 0, 200, "Bobby", computer=False),
+                   moves_write(game_id, 0, 200, "Bobby", computer=True),
+                   moves_write(game_id, 1, 100, "Alice", computer=True)):
+        assert len(writes) <= 1
+        await storage.apply(writes)
+    await storage.apply(timers_writes(game_id, {0: 100, 1: 200}, []))
+    await storage.apply(seat_write(game_id, 0, computer="seat"))
+
+    seats = await storage.days.seats(game_id)
+    assert [(seats[s]["since"], seats[s]["computer"], seats[s]["timeouts"]) for s in (0, 1)] == [
+        (100, "seat", 0), (200, "timeout", 2)]
+    moves = await storage.league.seat_moves(game_id)
+    assert [(m.name, m.person, m.computer) for m in moves[0]] == [("Bobby", 2, 1)]
+    assert [(m.name, m.person, m.computer) for m in moves[1]] == [("Alice", 0, 1)]

@@ -20,6 +20,7 @@ from tests.bot.test_storage import (  # noqa: F401 - collected here with this mo
     test_a_change_whose_write_fails_is_not_stored_at_all,
     test_a_games_timers_are_replaced_whole,
     test_a_move_is_one_transaction_with_compare_and_swap,
+    test_a_seats_row_and_its_moves_are_made_or_changed_by_one_statement,
     test_concurrent_moves_on_one_version_apply_once,
     test_finishing_move_stores_the_result,
     test_lobby_writes_are_refused_once_started,
