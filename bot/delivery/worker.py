@@ -759,9 +759,7 @@ class Deliveries:
         if waiting is not None:
             if (game_id := _passing.get()) is not None:
                 self._waiting_to_edit.setdefault(message.id, set()).add(game_id)
-            if self.answers.in_flight(message.id) is not None:  # (else it is over already: kicked)
-                return Failure("retry", "an earlier edit of the message is still under way",
-                               after=max(waiting, 0.5))
+            return Failure("retry", "an earlier edit of the message is still under way", after=max(waiting, 0.5))
         self.requests += 1
         return self._heard(await self.answers.edit(message, **fields))
 
