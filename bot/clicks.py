@@ -84,7 +84,8 @@ class ClickAnswers:
                     and not message.flags.ephemeral)
         view = await self.info.toggled_view(interaction.user, game_id=game_id, seen_version=version,
                                             mask=mask, on_board=on_board)
-        await interaction.response.edit_message(view=view)
+        # Never over a newer edit of the message: it waits for the worker's (bot.delivery.answers).
+        await self.answers.answer_edit(interaction, view=view)
 
     async def order(self, interaction: discord.Interaction, game_id: int, index: int, on: bool) -> None:
         """A standing order flipped on a player's DM (it was `on`)."""

@@ -7,20 +7,33 @@ edits it as the click's answer (one request). Whatever the worker does not answe
 defers at the end of the game's pass; and should the pass take long (Discord hangs), a timer
 defers the click before Discord's 3 s are up. Whoever answers first claims the click, so it is
 answered exactly once.
+
+Edits of a message (a click's answer, a toggle's, the worker's) go out one at a time: Discord may
+carry out an edit that got no answer in time long after, over a newer one, and the message would
+go back to what it showed before. So a request that edits a message is not given up at its
+timeout but followed until Discord answers it (or until it can no longer land, `LATE_LANDING`),
+and no other edit of that message goes out meanwhile (`in_flight`, `settle`); `landed` tells the
+worker when the message may be edited again.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 
-from bot.delivery.requests import Failure, attempt
+from bot.delivery.requests import LATE_LANDING, REQUEST_TIMEOUT, Failure, attempt
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 WAIT = 2.0  # seconds after which a click nobody answered yet is deferred (Discord allows 3)
+SETTLE = 1.0  # seconds an edit waits for an earlier edit of its message to land before giving way
+# Seconds after which an edit Discord has not answered is given up: it can no longer land then.
+GIVE_UP = REQUEST_TIMEOUT + LATE_LANDING
 
 
 class Pending:
@@ -43,11 +56,95 @@ class Pending:
 
 
 class Answers:
-    def __init__(self) -> None:
+    def __init__(self, landed: Callable[[int], None] = lambda message_id: None) -> None:
         self._by_message: dict[int, Pending] = {}
         # Messages an edit of which got no answer in time (it may land after a newer one): the
         # worker takes them (`took_late`) and edits them once more after it could have landed.
         self._late: set[int] = set()
+        # Edits under way, by message: each until Discord answers it or it can no longer land
+        # (then given up), with that loop time.
+        self._in_flight: dict[int, dict[asyncio.Future[Any], float]] = {}
+        # Messages an edit of an earlier run may still land on (a stored late edit), until when
+        # (loop time).
+        self._held: dict[int, float] = {}
+        self.landed = landed  # (message id): its edits under way are all over
+
+    # ------------------------------------------------------------------ edits one at a time
+
+    def in_flight(self, message_id: int) -> float | None:
+        """Seconds until every edit of the message under way has landed or can no longer land
+        (at most); None when none is."""
+        now = asyncio.get_running_loop().time()
+        if message_id in self._held and self._held[message_id] <= now:
+            del self._held[message_id]
+        ends = [*self._in_flight.get(message_id, {}).values(), *([self._held[message_id]] if message_id in self._held
+                                                                 else [])]
+        return max(0.0, max(ends) - now) if ends else None
+
+    async def settle(self, message_id: int, seconds: float = SETTLE) -> float | None:
+        """Wait up to `seconds` for the message's edits under way; what `in_flight` says then."""
+        edits = self._in_flight.get(message_id)
+        if edits:
+            await asyncio.wait(list(edits), timeout=seconds)
+        return self.in_flight(message_id)
+
+    def hold(self, message_id: int, seconds: float) -> None:
+        """An edit of the message made before (by an earlier run) may land for `seconds` more."""
+        if seconds > 0:
+            until = asyncio.get_running_loop().time() + seconds
+            self._held[message_id] = max(until, self._held.get(message_id, until))
+
+    def _over(self, message_id: int, edit: asyncio.Future[Any]) -> None:
+        if not edit.cancelled():
+            edit.exception()  # looked at: how it ended was judged (or given up on) already
+        edits = self._in_flight.get(message_id, {})
+        edits.pop(edit, None)
+        if not edits:
+            self._in_flight.pop(message_id, None)
+            self.landed(message_id)
+
+    def _send(self, message_id: int, call: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
+        """An edit of the message sent, followed until Discord answers it or `GIVE_UP`."""
+        loop = asyncio.get_running_loop()
+        edit = asyncio.ensure_future(call())
+        give_up = loop.call_later(GIVE_UP, edit.cancel)
+        edit.add_done_callback(lambda _: give_up.cancel())
+        self._in_flight.setdefault(message_id, {})[edit] = loop.time() + GIVE_UP
+        edit.add_done_callback(lambda done: self._over(message_id, done))
+        return edit
+
+    async def _edit_once(self, message_id: int, call: Callable[[], Awaitable[T]]) -> T | Failure:
+        """One edit of the message, judged after the usual timeout (bot.delivery.requests), but
+        followed beyond it (`_send`)."""
+        edit = self._send(message_id, call)
+        return await attempt(lambda: asyncio.shield(edit))
+
+    def stop(self) -> None:
+        """The bot stops: edits still followed are given up."""
+        for edits in list(self._in_flight.values()):
+            for edit in list(edits):
+                edit.cancel()
+
+    async def answer_edit(self, interaction: discord.Interaction, **fields: Any) -> None:
+        """A click's own answer with its message edited (a toggle): deferred instead while an
+        earlier edit of the message may still land over it (the click then shows nothing)."""
+        message = interaction.message
+        if message is None:
+            await interaction.response.edit_message(**fields)
+            return
+        if await self.settle(message.id) is not None:
+            log.info("A click's answer on message %s waits for no earlier edit of it: deferred", message.id)
+            await interaction.response.defer()
+            return
+        edit = self._send(message.id, lambda: interaction.response.edit_message(**fields))
+        try:
+            await asyncio.shield(edit)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if edit.cancelled() and not (task is not None and task.cancelling()):
+                log.info("A click's answer on message %s got no answer in time: given up", message.id)
+                return
+            raise
 
     def took_late(self, message_id: int) -> bool:
         """Whether an edit of the message got no answer in time since this was last asked."""
@@ -94,13 +191,13 @@ class Answers:
         pending = self._by_message.get(message.id)
         if pending is not None and pending.claim():
             self.forget(pending)
-            result = await attempt(lambda: pending.interaction.response.edit_message(**fields))
+            result = await self._edit_once(message.id, lambda: pending.interaction.response.edit_message(**fields))
             if not isinstance(result, Failure):
                 return message
             if result.late:
                 self._late.add(message.id)
             log.info("Answering a click with its message failed (%s); editing it as usual", result.reason)
-        edited = await attempt(lambda: message.edit(**fields))
+        edited = await self._edit_once(message.id, lambda: message.edit(**fields))
         if isinstance(edited, Failure):
             if edited.late:
                 self._late.add(message.id)

@@ -135,7 +135,7 @@ def late_write(game_id: int, message_id: int) -> Write:
     """An edit of the game's message got no answer in time and may still land after newer ones:
     once it can no longer, the message is shown as meant last (bot.delivery.worker)."""
     return ("INSERT INTO deliveries (game_id, kind, payload, created_at) VALUES (?, 'late', ?, ?)",
-            (game_id, json.dumps({"message_id": message_id}), _now()))
+            (game_id, json.dumps({"message_id": message_id, "at": time.time()}), _now()))
 
 
 def late_closed_write(delivery_id: int, payload: dict[str, Any]) -> Write:

@@ -33,6 +33,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
@@ -87,6 +88,10 @@ WAKE_AFTER = 5.0         # a game backing off after Discord's trouble is woken b
 
 
 Key = int | tuple[str, int]  # a game's id, or (kind, key) of a kept message
+
+# The game whose pass runs in this task (its DMs' tasks inherit it): an edit that must wait for an
+# earlier edit of its message to land kicks that game once it has.
+_passing: ContextVar[int | None] = ContextVar("passing", default=None)
 
 
 class KeptMessage(Protocol):
@@ -169,7 +174,7 @@ class Deliveries:
         self.backoff = BACKOFF
         self._tasks: dict[Key, asyncio.Task[Any]] = {}
         self._slots = asyncio.Semaphore(SLOTS)
-        self.answers = Answers()
+        self.answers = Answers(self._landed)
         self._kept: dict[str, KeptMessage] = {}
         self._channel_lost: list[Callable[[GameRow], Awaitable[bool]]] = []
         self._again: set[Key] = set()
@@ -181,6 +186,10 @@ class Deliveries:
         # Games with a message edit that got no answer in time (stored as `late` deliveries, so a
         # restart knows them too), and when such an edit can no longer land (loop time).
         self._late: dict[int, float] = {}
+        self._late_here: set[int] = set()  # messages whose `late` rows this process stored
+        self._late_held: set[int] = set()  # `late` rows of an earlier run held already (delivery ids)
+        # message id -> the games whose edit of it waits for an earlier edit of it to land
+        self._waiting_to_edit: dict[int, set[int]] = {}
         self._looking: asyncio.Task[Any] | None = None
         self._watches: dict[int, list[Watch]] = {}
         self._blocked: dict[int, int] = {}  # game id -> guild id, while its channel refuses the bot
@@ -292,6 +301,7 @@ class Deliveries:
     async def stop(self) -> None:
         self.stopping = True
         await cancel_all([*self._tasks.values(), self._looking])
+        self.answers.stop()
 
     def watch(self, game_id: int, version: int, interaction: discord.Interaction) -> None:
         """Tell `interaction`'s user if their move (that made `version`) cannot be shown now, and
@@ -368,6 +378,7 @@ class Deliveries:
     async def _deliver(self, game_id: int) -> float | None:
         """One pass over a game: None when everything owed is shown, else the pause before the
         next try (0: the worker's own backoff)."""
+        _passing.set(game_id)
         read = await self._read_pass(game_id)
         table, rows, owed = read.table, read.rows, read.owed
         if table is None:
@@ -445,6 +456,7 @@ class Deliveries:
         later, after newer edits. Stored, so that once it can no longer land the message is
         shown as meant last (`_late_edits`), also after a restart."""
         if (failure is not None and failure.late) or self.answers.took_late(message_id):
+            self._late_here.add(message_id)
             await self.storage.apply([late_write(game_id, message_id)])
             self._late[game_id] = asyncio.get_running_loop().time() + LATE_LANDING
 
@@ -467,6 +479,17 @@ class Deliveries:
         await self.storage.delivery.board_again(table.id)
         self._again.add(table.id)
 
+    def _hold_late_of_earlier_run(self, owed: list[tuple[int, str, dict[str, Any]]]) -> None:
+        """Edits an earlier run (killed, or another process) made that got no answer in time may
+        still land until `LATE_LANDING` after it stored them: their messages get no other edit
+        until then (this process follows its own edits until they land: bot.delivery.answers)."""
+        for delivery_id, kind, payload in owed:
+            if kind != "late" or delivery_id in self._late_held or payload["message_id"] in self._late_here:
+                continue
+            self._late_held.add(delivery_id)
+            stored_at = payload.get("at", time.time())
+            self.answers.hold(payload["message_id"], stored_at + LATE_LANDING - time.time())
+
     # ----------------------------------------------------------------------- channel
 
     def _channel_of(self, table: GameRow) -> discord.PartialMessageable:
@@ -481,6 +504,7 @@ class Deliveries:
         was shown (None: no board shown)."""
         channel = self._channel_of(table)
         shown: GameRow | None = None
+        self._hold_late_of_earlier_run(owed)
         for delivery_id, kind, payload in owed:
             if kind in ("close", "late"):
                 continue
@@ -728,9 +752,21 @@ class Deliveries:
         return self._heard(await attempt(call))
 
     async def _edit(self, message: discord.PartialMessage, **fields: Any) -> Any:
-        """Edit a message: as the answer to a click made on it, when one waits (bot.delivery.answers)."""
+        """Edit a message: as the answer to a click made on it, when one waits (bot.delivery.answers).
+        Not while an earlier edit of it may still land (it could land after this one): then it
+        is owed still, and its game is kicked once that edit is over."""
+        waiting = await self.answers.settle(message.id)
+        if waiting is not None:
+            if (game_id := _passing.get()) is not None:
+                self._waiting_to_edit.setdefault(message.id, set()).add(game_id)
+            return Failure("retry", "an earlier edit of the message is still under way", after=max(waiting, 0.5))
         self.requests += 1
         return self._heard(await self.answers.edit(message, **fields))
+
+    def _landed(self, message_id: int) -> None:
+        """Every edit of the message under way is over: the games waiting to edit it go on."""
+        for game_id in self._waiting_to_edit.pop(message_id, ()):
+            self.kick(game_id)
 
     def _heard(self, result: R) -> R:
         if not isinstance(result, Failure) or not result.discord_trouble:

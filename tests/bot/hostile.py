@@ -4,7 +4,8 @@
   with `lost_answer=True` Discord carried it out and only its answer is lost (a post that was
   made, as far as Discord knows, while the bot heard nothing); with `lands_late=True` Discord
   carries it out only when the hang ends, long after the bot gave up on it (an edit that lands
-  after a newer one).
+  after a newer one), and answers then, should the bot still wait (an interaction's answer that
+  reached Discord in time counts, late as it is carried out).
 - Discord's nonce rule: a message created with `enforce_nonce` and a nonce already used by the
   same author in that channel in the last few minutes returns the first message instead of a
   second one (simcord accepts the field and ignores it).
@@ -15,12 +16,15 @@
 - `close_dms(member)` / `reopen_dms(member)`.
 - `gateway_down()` / `gateway_up()`: while down, clicks reach the bot too late to be answered
   (Discord answers 10062 Unknown interaction), as after a dropped gateway.
+- `versions_shown(message)`: the game versions a message's buttons named after each edit that
+  landed on it, in the order they landed (a message going back shows a smaller one later).
 """
 from __future__ import annotations
 
 import asyncio
 import datetime
 import fnmatch
+import re
 
 import discord
 from simcord.backend.models.channel import Overwrite
@@ -29,6 +33,7 @@ from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
 
 NONCE_WINDOW = 300.0  # seconds Discord remembers a nonce ("the past few minutes")
 LATE = datetime.timedelta(seconds=20)  # how late a click made during a gateway outage arrives
+VERSIONED = re.compile(r"rk:(?:move|tog|pick):\d+:(\d+)")  # a move button's or menu's custom_id
 
 
 class HostileDiscord:
@@ -80,6 +85,20 @@ class HostileDiscord:
 
         monkeypatch.setattr(router, "dispatch", dispatch)
 
+        self._shown: dict[int, list[int]] = {}
+        backend = self.env.backend
+        original_edit = backend.edit_message
+
+        def edit_message(channel_id: int, message_id: int, fields):
+            message = original_edit(channel_id, message_id, fields)
+            versions = [int(found.group(1)) for custom_id in _custom_ids(message.components)
+                        if (found := VERSIONED.match(custom_id))]
+            if versions:
+                self._shown.setdefault(message_id, []).append(max(versions))
+            return message
+
+        monkeypatch.setattr(backend, "edit_message", edit_message)
+
     async def _carry_out(self, method: str, path: str, call):
         for hang in list(self.hangs):
             if hang["method"] in (method, "*") and fnmatch.fnmatch(path, hang["path"]):
@@ -90,15 +109,24 @@ class HostileDiscord:
                     await call()  # Discord did it; the answer never comes
                 if hang["lands_late"]:
                     # Discord does it when the hang ends, whether or not the bot still waits.
-                    self.late.append(asyncio.get_running_loop().create_task(self._late(hang["seconds"], call)))
+                    landing = asyncio.get_running_loop().create_task(self._late(hang["seconds"], call, path))
+                    self.late.append(landing)
+                    return await asyncio.shield(landing)
                 await asyncio.sleep(hang["seconds"])
                 raise discord.HTTPException(_Response(504), "the request hung")  # pragma: no cover
         return await call()
 
-    @staticmethod
-    async def _late(seconds: float, call) -> None:
+    async def _late(self, seconds: float, call, path: str):
         await asyncio.sleep(seconds)
-        await call()
+        if fnmatch.fnmatch(path, "/interactions/*/callback"):
+            # It reached Discord within the interaction's 3 s: carried out, however late.
+            record = self.env.backend.interactions.get(int(path.split("/")[2]))
+            if record is not None:
+                record.initial_response_deadline = None
+        return await call()
+
+    def versions_shown(self, message: discord.Message) -> list[int]:
+        return list(self._shown.get(message.id, []))
 
     # ---------------------------------------------------------------------- faults
 
@@ -156,6 +184,16 @@ class HostileDiscord:
             self.env.backend.faults.remove(self._gateway_fault)
         self._gateway_fault = None
         discord.Interaction.created_at = self._created_at
+
+
+def _custom_ids(components) -> list[str]:
+    """Every custom_id in a message's component rows (raw dicts, nested)."""
+    found = []
+    for component in components or []:
+        if component.get("custom_id"):
+            found.append(component["custom_id"])
+        found.extend(_custom_ids(component.get("components")))
+    return found
 
 
 def _path(url: str) -> str:

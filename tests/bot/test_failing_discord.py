@@ -102,6 +102,38 @@ async def test_a_hanging_board_post_holds_neither_its_game_nor_another(world, ho
     assert world.query("SELECT board_version FROM games WHERE id = 1") == [(2,)]
 
 
+async def test_a_click_s_answer_that_lands_late_never_takes_the_board_back(tmp_path, monkeypatch):
+    """The soak's board going back: a click's answer (its board edited) reached Discord in time
+    but is carried out only 20 s later, after the bot gave up waiting for it; a newer move in the
+    same turn meanwhile must not be shown before it lands, or the late answer takes the board back
+    to the older version. Once it has landed the newest board follows, by itself."""
+    from tests.bot.harness import move_buttons, simulated_discord, toggle_buttons
+
+    async with simulated_discord(tmp_path / "bot.sqlite3", games={"knatsch": REGISTRY["knatsch"]}, seed=3,
+                                 render=SketchRenderer()) as world:
+        hostile = HostileDiscord(world, monkeypatch)
+        people = [world.player(name) for name in ("anna", "bruno")]
+        await start_table(world, *people, game="knatsch")
+        first = to_act(world, seat_order(world, 1, people))[0]
+        target = next(b for b in move_buttons(world.latest_board()) if ":target " in b["custom_id"])
+        await world.click(first, world.latest_board(), custom_id=target["custom_id"])
+        board = world.latest_board()
+        await world.click(first, board, custom_id=toggle_buttons(board)[0]["custom_id"])  # a die to roll again
+        reroll = next(b for b in move_buttons(world.fresh(board)) if ":reroll " in b["custom_id"])
+        hostile.hang("POST", "/interactions/*/callback", seconds=20.0, lands_late=True)
+        await world.click(first, world.fresh(board), custom_id=reroll["custom_id"])
+        rolled = world.stored(1).version
+        await world.env.advance_time(REQUEST_TIMEOUT + 2)  # the answer is given up on; it lands at 20 s
+        # The same player rolls again (a newer version of the same turn's board).
+        answer = reply(await world.slash(first, "move", action=f"@{rolled} reroll 1")).content
+        assert answer.startswith("✅") and world.stored(1).version == rolled + 1, answer
+        assert await delivered(world)
+        assert world.latest_board().id == board.id
+        shown = hostile.versions_shown(board)
+        assert rolled in shown and shown[-1] == rolled + 1, shown
+        assert shown == sorted(shown), f"the board went back: {shown}"
+
+
 # ------------------------------------------------------------------- permissions
 
 
