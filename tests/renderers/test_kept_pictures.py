@@ -11,10 +11,21 @@ from functools import partial
 
 import pytest
 from PIL import Image, ImageDraw
+from zlib_ng import zlib_ng
 
 from games import REGISTRY
 from renderers import _palette_image, common, render_image, render_pngs
-from renderers.common import PNG_BAND_ROWS, PNG_BANDS, PNG_LEVEL, adler32_combine, band_key, encode_png, forget_kept
+from renderers.common import (
+    BAND_LEVEL,
+    PNG_BAND_ROWS,
+    PNG_BANDS,
+    PNG_LEVEL,
+    adler32_combine,
+    band_key,
+    deflated_band,
+    encode_png,
+    forget_kept,
+)
 
 NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
 TABLES = [("gluecksritter", 4), ("knatsch", 3), ("carcassonne", 3), ("macrobber", 4), ("raubritter", 4),
@@ -137,6 +148,25 @@ def test_a_board_encoded_in_bands_decodes_to_the_pixels_pillow_writes_and_reuses
     assert decoded(second) == decoded(pillow_png(after)) != decoded(first)
     assert len(PNG_BANDS) == compressed + 1  # that band alone was compressed again
     assert encode_png(after) == second and len(PNG_BANDS) == compressed + 1
+
+
+def test_a_band_compressed_after_others_is_the_band_compressed_alone():
+    """`deflated_band` serves band after band with one compressor: each band's bytes are those
+    of a compressor of its own (nothing refers back to a band before it), so the bands of a PNG
+    may come from any moves in any order."""
+    rng = random.Random(7)
+    rows = [bytes([0]) + rng.randbytes(40) * 7 for _ in range(6)]
+    bands = [b"".join(rng.choice(rows) for _ in range(PNG_BAND_ROWS)) for _ in range(8)]
+    bands += [bands[0], bands[3]]  # a band again right after others that hold its rows
+    for band in bands:
+        pieces = deflated_band(band)
+        assert pieces[1:] == (zlib.adler32(band), len(band))
+        assert zlib.decompressobj(-15).decompress(pieces[0]) == band
+        alone = zlib_ng.compressobj(BAND_LEVEL, zlib_ng.DEFLATED, -15)
+        assert pieces[0] == alone.compress(band) + alone.flush(zlib_ng.Z_SYNC_FLUSH)
+    order = [9, 2, 0, 8, 5]
+    stream = b"".join(deflated_band(bands[index])[0] for index in order) + b"\x03\x00"
+    assert zlib.decompressobj(-15).decompress(stream) == b"".join(bands[index] for index in order)
 
 
 def test_a_seat_strip_below_the_shared_rows_keeps_its_place():
