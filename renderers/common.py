@@ -587,12 +587,79 @@ def note_text(box: Sequence[float], text: str, size: int) -> None:
 
 Box = tuple[int, int, int, int]
 
-KEPT_PARTS = KeptImages(2 * 2**20, "KEPT_PARTS")
+class KeptParts(KeptImages):
+    """Drawn parts kept within a byte budget in two segments (a segmented LRU): a part enters on
+    probation and is promoted when found again; the promoted keep up to half the budget, the
+    least recently used of them going back on probation, and what leaves the budget leaves from
+    probation first. So the parts found again and again (a legend: the same at every table of a
+    game and language) stay, however many parts of other tables pass through once; with a
+    plain LRU a hundred tables' rows and boxes pushed the legends out between two boards."""
+
+    def __init__(self, budget: int, name: str = "") -> None:
+        super().__init__(budget, name)
+        self._promoted: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._promoted_used = 0
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            found = self._promoted.get(key)
+            if found is not None:
+                self._promoted.move_to_end(key)
+            else:
+                found = self._kept.pop(key, None)
+                if found is None:
+                    self.misses += 1
+                    return None
+                self._promoted[key] = found
+                self._promoted_used += found[1]
+                while self._promoted_used > self.budget // 2 and len(self._promoted) > 1:
+                    demoted, entry = self._promoted.popitem(last=False)
+                    self._promoted_used -= entry[1]
+                    self._kept[demoted] = entry  # back on probation, as its most recent
+            self.hits += 1
+            return found[0]
+
+    def get_many(self, keys: Sequence[Any]) -> list[Any]:
+        return [self.get(key) for key in keys]
+
+    def put(self, key: Any, value: Kept) -> Kept:
+        size = self._size(value)
+        with self._lock:
+            for segment in (self._kept, self._promoted):
+                replaced = segment.pop(key, None)
+                if replaced is not None:
+                    self.used -= replaced[1]
+                    if segment is self._promoted:
+                        self._promoted_used -= replaced[1]
+            if size <= self.budget:
+                self._kept[key] = (value, size)
+                self.used += size
+            while self.used > self.budget:
+                if self._kept:
+                    self.used -= self._kept.popitem(last=False)[1][1]
+                else:
+                    entry = self._promoted.popitem(last=False)[1]
+                    self._promoted_used -= entry[1]
+                    self.used -= entry[1]
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept) + len(self._promoted)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._promoted.clear()
+            self.used = self._promoted_used = 0
+
+
+KEPT_PARTS = KeptParts(2 * 2**20, "KEPT_PARTS")
 """Parts of boards as drawn, in their board's palette (a player's row, a legend: 50 to 250 KB
-each): 2 MiB, the parts of the last two or three tables' boards (a table's moves follow each
-other: with hundreds of tables at once, keeping a table's parts until its next move would take
-more memory than redrawing them costs CPU; kept compressed, a hundred tables' parts were found
-64-70 % of the time instead of 44 %, but unpacking them cost what they saved)."""
+each): 2 MiB, the parts of the last two or three tables' boards, and the legends found again
+and again (`KeptParts`). A table's moves follow each other: with hundreds of tables at once,
+keeping a table's parts until its next move would take more memory than redrawing them costs
+CPU; kept compressed, a hundred tables' parts were found 64-70 % of the time instead of 44 %,
+but unpacking them cost what they saved."""
 
 VERIFY_KEPT_PARTS = False
 """Tests set it: a part found in `KEPT_PARTS` is drawn all the same, and must have drawn nothing

@@ -155,6 +155,35 @@ def test_kept_images_stay_within_their_byte_budget_and_drop_the_least_recently_u
     assert square(10) is not None and calls == [10, 5, 10]  # 10 was dropped to make room for 5
 
 
+def test_kept_parts_found_again_stay_while_many_parts_pass_through_once():
+    """`KeptParts`: a part found again (a legend at every table) is kept however many parts seen
+    once pass through after it, where a plain LRU of the same budget loses it; all within the
+    byte budget, the promoted in half of it."""
+    from renderers.common import KeptImages, KeptParts
+
+    part = 100 * 100
+    segmented, plain = KeptParts(10 * part), KeptImages(10 * part)
+    for kept in (segmented, plain):
+        kept.put("legend", Image.new("P", (100, 100)))
+        assert kept.get("legend") is not None
+        for table in range(50):
+            assert kept.get(("row", table)) is None
+            kept.put(("row", table), Image.new("P", (100, 100)))
+        assert kept.used <= kept.budget and len(kept) == 10
+    assert segmented.get("legend") is not None and plain.get("legend") is None
+    assert segmented.get(("row", 49)) is not None and segmented.get(("row", 40)) is None
+
+    for number in range(8):  # each found again: promoted, up to half the budget
+        segmented.put(("often", number), Image.new("P", (100, 100)))
+        assert segmented.get(("often", number)) is not None
+    assert segmented._promoted_used <= segmented.budget // 2 and segmented.used <= segmented.budget
+    assert len(segmented) == 10 and segmented.get(("often", 7)) is not None
+    segmented.put(("often", 7), Image.new("P", (50, 100)))  # put again: replaced, counted once
+    assert segmented.used == 9 * part + part // 2 and segmented.get(("often", 7)).size == (50, 100)
+    segmented.clear()
+    assert len(segmented) == 0 and segmented.used == 0 and segmented.get("legend") is None
+
+
 def test_the_cover_test_sees_a_shape_drawn_over_a_text_and_not_one_drawn_under_it():
     from PIL import Image, ImageDraw
 
