@@ -60,7 +60,8 @@ from renderers.common import (
     note_text,
     seat_names,
     seat_plate,
-    unrecorded,
+    stamp_text,
+    text_mask,
 )
 from renderers.common import fit as _fit_words
 from renderers.common import wrap as _wrap_text
@@ -133,20 +134,6 @@ def wrap(text: str, size: int, width: float) -> tuple[str, ...]:
     return tuple(_wrap_text(text, size, width))
 
 
-@keep_drawn(2 * 2**20)
-def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The antialiased coverage of a text, drawn once: most labels repeat from board to board,
-    and stamping a cached mask is much faster than laying the text out again."""
-    face = font(size)
-    stroke = 1 if bold else 0
-    left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
-    with unrecorded():  # reported where it is pasted (`_text`)
-        ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor,
-                                  stroke_width=stroke, stroke_fill=255)
-    return mask, int(left), int(top)
-
-
 class TextOptions(TypedDict, total=False):
     """How `_row_text` sets a text besides where: passed on to `_text`."""
 
@@ -158,16 +145,18 @@ class TextOptions(TypedDict, total=False):
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Ink = INK,
           width: float | None = None, anchor: str = "la", bold: bool = False, smallest: int = MIN_TEXT) -> int:
-    """`text` at `xy` (shrunk and cut to `width`, if given) stamped from its kept mask; returns the
-    size it was set in."""
+    """`text` at `xy` (shrunk and cut to `width`, if given) stamped from its kept mask (set at the
+    whole pixel nearest, bold as a stroke of a pixel in its own ink); returns the size it was set
+    in."""
     if width is not None:
         text, size = _fit(text, size, width, smallest)
     if not text:
         return size
-    mask, left, top = _text_mask(text, size, bold, anchor)
+    mask, left, top = text_mask(text, size, anchor, 1 if bold else 0)
     x, y = round(xy[0] + left), round(xy[1] + top)
-    draw.bitmap((x, y), mask, fill=fill)
-    note_text((x, y, x + mask.width, y + mask.height), text, int(font(size).size))
+    stamp_text(draw, (x, y), mask, fill)
+    width, height = mask.size
+    note_text((x, y, x + max(1, width), y + max(1, height)), text, int(font(size).size))
     return size
 
 

@@ -106,26 +106,17 @@ def test_names_in_every_script_are_drawn_not_boxed():
 
 
 @pytest.mark.parametrize("game,module", [(KNATSCH, knatsch_renderer), (RAUBRITTER, raubritter_renderer)])
-def test_every_seat_mark_carries_its_number(game, module, monkeypatch):
-    """The seat numbers 1..n are written on the board, so colour is never the only sign."""
-    written: list[str] = []
-    original = module.ImageDraw.ImageDraw.text
-
-    def recording(self, xy, text, *args, **kwargs):
-        written.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(module.ImageDraw.ImageDraw, "text", recording)
-    if hasattr(module, "_text_mask"):
-        module._text_mask.cache_clear()
+def test_every_seat_mark_carries_its_number(game, module):
+    """The seat numbers 1..n are written on the board, so colour is never the only sign (every
+    text drawn or stamped from a kept bitmap is recorded)."""
     seats = 4
     state = play_to_end(game, seats, seed=5)[-1] if game is RAUBRITTER else knatsch_states()[0]
     view = game.view(state, None)
-    module.render(view, SCRIPTS[:view["seats"]])
+    with common.recording_texts() as drawn:
+        module.render(view, SCRIPTS[:view["seats"]])
+    written = [record.text for record in drawn]
     for seat in range(view["seats"]):
         assert str(seat + 1) in written, f"seat {seat + 1} has no number on the board"
-    if hasattr(module, "_text_mask"):
-        module._text_mask.cache_clear()
 
 
 def test_during_a_defence_the_defender_is_marked_to_act_not_the_attacker(monkeypatch):
@@ -146,25 +137,14 @@ def test_during_a_defence_the_defender_is_marked_to_act_not_the_attacker(monkeyp
 
 
 @pytest.mark.parametrize("game,module", [(KNATSCH, knatsch_renderer), (RAUBRITTER, raubritter_renderer)])
-def test_engine_messages_in_a_view_are_drawn_in_words(game, module, monkeypatch):
+def test_engine_messages_in_a_view_are_drawn_in_words(game, module):
     """Engines move to Msg texts: a status given as Msg JSON is drawn translated, never as JSON."""
     from games.core import SeatRef, msg
 
-    written: list[str] = []
-    original = module.ImageDraw.ImageDraw.text
-
-    def recording(self, xy, text, *args, **kwargs):
-        written.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(module.ImageDraw.ImageDraw, "text", recording)
-    if hasattr(module, "_text_mask"):
-        module._text_mask.cache_clear()
     view = game.view(game.new_game(2, seed=1), None)
     view["status"] = msg("bot.table.made_a_move", player=SeatRef(1)).to_json()
     for lang, words in (("en", "Bo made a move."), ("de", "Bo hat gezogen.")):
-        written.clear()
-        module.render(view, ["Ann", "Bo"], lang=lang)
+        with common.recording_texts() as drawn:
+            module.render(view, ["Ann", "Bo"], lang=lang)
+        written = [record.text for record in drawn]
         assert words in " ".join(written) and not any("'id'" in text for text in written)
-    if hasattr(module, "_text_mask"):
-        module._text_mask.cache_clear()
