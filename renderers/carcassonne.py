@@ -89,6 +89,7 @@ from renderers.common import (
     MIN_TEXT,
     MUTED,
     SEAT_COLOURS,
+    Line,
     fit,
     fixed_palette,
     font,
@@ -393,12 +394,15 @@ def _fit_text(text: str, size: int, width: float) -> str:
 
 def _wrap(text: str, size: int, width: float, most: int) -> list[str]:
     """Lines of whole words no wider than `width`, at most `most` (the last one cut)."""
-    lines: list[str] = []
+    face = font(size)
+    kept: list[Line] = []
     for word in text.split():
-        if lines and font(size).getlength(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
+        longer = kept[-1].joined(f" {word}") if kept else None
+        if longer is not None:
+            kept[-1] = longer
         else:
-            lines.append(word)
+            kept.append(Line(face, width).alone(word))
+    lines = [line.text for line in kept]
     if len(lines) > most:
         lines = lines[:most - 1] + [" ".join(lines[most - 1:])]
     return [_fit_text(line, size, width) for line in lines]

@@ -435,23 +435,67 @@ def wrap(text: str, size: int, width: float) -> list[str]:
     has no spaces, is broken between characters)."""
     face = font(size)
     lines: list[str] = []
-    line = ""
+    line = Line(face, width)
     for word in str(text).split(" "):
-        candidate = f"{line} {word}" if line else word
-        if face.getlength(candidate) <= width:
-            line = candidate
+        longer = line.joined(f" {word}") if line.text else line.started(word)
+        if longer is not None:
+            line = longer
             continue
-        if line:
-            lines.append(line)
-        line = ""
-        for char in word:
-            if face.getlength(line + char) > width and line:
-                lines.append(line)
-                line = ""
-            line += char
-    if line:
-        lines.append(line)
+        if line.text:
+            lines.append(line.text)
+        line = Line(face, width)
+        for char in word:  # a word wider than a line: broken where the line is full
+            longer = line.joined(char) if line.text else line.alone(char)
+            if longer is None:
+                lines.append(line.text)
+                longer = line.alone(char)
+            line = longer
+    if line.text:
+        lines.append(line.text)
     return lines
+
+
+JOIN_SLACK = 0.5
+"""How far, in ems, the length of two texts set one after the other may stand from the sum of
+their lengths (shaping moves the glyphs where they meet: the font's widest kerning pair, "PJ", is
+a sixth of an em)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of text being filled word by word up to `width`, its length known within `error`
+    pixels. Each word (or character) is measured alone, words come back board after board, so
+    its measure is mostly kept, and the line's length is the sum; a line is measured whole only
+    where the sum cannot tell whether it fits. A line laid out by FreeType costs the same whatever
+    its length (the shaper's setting up): measuring the growing line at every word was most of
+    the measuring a board did, its status lines being new every move."""
+
+    face: ImageFont.FreeTypeFont
+    width: float
+    text: str = ""
+    length: float = 0.0
+    error: float = 0.0
+
+    def alone(self, text: str) -> Line:
+        """A line of `text` alone, measured."""
+        return Line(self.face, self.width, text, self.face.getlength(text))
+
+    def started(self, text: str) -> Line | None:
+        """A line of `text` alone, if it fits."""
+        line = self.alone(text)
+        return line if line.length <= self.width else None
+
+    def joined(self, text: str) -> Line | None:
+        """This line with `text` after it, if the two fit: what measuring them together says."""
+        length = self.length + self.face.getlength(text)
+        error = self.error + JOIN_SLACK * self.face.size
+        if length - error > self.width:
+            return None
+        if length + error > self.width:  # too close to tell: the line measured whole
+            length, error = self.face.getlength(self.text + text), 0.0
+            if length > self.width:
+                return None
+        return Line(self.face, self.width, self.text + text, length, error)
 
 
 def seat_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int,
