@@ -239,8 +239,37 @@ def keep_drawn(budget: int) -> Callable[[Callable[..., Drawn]], KeptDrawing[Draw
     return decorate
 
 
-TEXT_MASKS = KeptImages(4 * 2**20, "TEXT_MASKS")
+TEXT_MASKS = KeptImages(3 * 2**20, "TEXT_MASKS")
 """Text bitmaps of every face together: a few boards' worth of names, labels and numbers."""
+
+
+class PackedMasks(KeptWithin):
+    """Text bitmaps kept compressed (zlib-ng's fastest level: a text's bitmap is a fourth to a
+    fifth of its pixels) within a byte budget, behind `TEXT_MASKS`: a table's texts come back at
+    its next move, after every other table's, further back than `TEXT_MASKS` holds (at a hundred
+    tables, some 12 MiB of bitmaps; half the texts rasterised were found there). Unpacking one
+    takes 10-35 us, rasterising it 0.2-2 ms."""
+
+    ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(budget, lambda packed: len(packed[0]) + self.ENTRY, "TEXT_MASKS_PACKED")
+
+    def pack(self, key: Any, mask: tuple[ImagingCore, tuple[int, int]]) -> None:
+        core, offset = mask
+        if core.size[0] and core.size[1]:
+            self.put(key, (zlib_ng.compress(bytes(core), 1), core.mode, core.size, offset))
+
+    def unpacked(self, key: Any) -> tuple[ImagingCore, tuple[int, int]] | None:
+        found: tuple[bytes, str, tuple[int, int], tuple[int, int]] | None = self.get(key)
+        if found is None:
+            return None
+        data, mode, size, offset = found
+        return Image.frombytes(mode, size, zlib_ng.decompress(data)).im, offset
+
+
+PACKED_MASKS = PackedMasks(2 * 2**20)
+"""2 MiB: some 10 MiB of bitmaps, a hundred tables' texts."""
 
 
 class _MaskCachedFont(ImageFont.FreeTypeFont):
@@ -261,8 +290,12 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
                tuple(sorted(kwargs.items())) if kwargs else ())
         found: tuple[ImagingCore, tuple[int, int]] | None = TEXT_MASKS.get(key)
         if found is None:
-            found = TEXT_MASKS.put(key, super().getmask2(text, mode, direction, features, language, stroke_width,
-                                                         anchor, ink, start, **kwargs))
+            found = PACKED_MASKS.unpacked(key)
+            if found is None:
+                found = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink,
+                                         start, **kwargs)
+                PACKED_MASKS.pack(key, found)
+            TEXT_MASKS.put(key, found)
         return found
 
     # Fitting and wrapping measure the same words board after board (each a layout of the text

@@ -217,3 +217,88 @@ def test_marks_are_recorded_and_held_to_min_mark():
         draw.text((170, 50), "x", font=font(40), anchor="mm")
     assert [r.mark for r in records] == [True, True, False]
     assert [p.split()[1] for p in mark_problems(records)] == ["'6'"]
+
+
+def test_wrap_gives_the_lines_of_measuring_every_candidate_line_whole():
+    """`wrap` measures words alone and a line whole only where their sum cannot tell: the same
+    lines as measuring each candidate line whole, kerned pairs ("PJ", "AV") at the joins, CJK
+    broken between characters, and widths under a word's."""
+    import random
+
+    def measured_whole(text: str, size: int, width: float) -> list[str]:
+        face = font(size)
+        lines: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if face.getlength(candidate) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            for char in word:
+                if face.getlength(line + char) > width and line:
+                    lines.append(line)
+                    line = ""
+                line += char
+        if line:
+            lines.append(line)
+        return lines
+
+    words = ("Anna rolled three sixes and keeps PJ AV To Wa 王小明 さくら 김민준 Дмитрий Αλέξανδρος Überlänge "
+             "「決定」。 — … , ! Unbreakablewordwiderthanaline 王小明さくら王小明さくら").split() + [""]
+    rng = random.Random(38)
+    cut = 0
+    for _ in range(400):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+        size, width = rng.choice([27, 40, 56]), rng.randint(30, 900) + rng.random()
+        lines = wrap(text, size, width)
+        assert lines == measured_whole(text, size, width), (text, size, width)
+        cut += len(lines) > 1
+    assert cut > 100
+
+
+def test_a_text_stamped_from_its_kept_bitmap_is_the_text_drawn():
+    from renderers.common import stamp_text, text_mask
+
+    for text, anchor, stroke in (("Anna 12", "la", 0), ("王小明 Дмитрий", "lm", 0), ("Knatsch!", "ls", 1)):
+        drawn = Image.new("RGB", (700, 120), (245, 239, 226))
+        ImageDraw.Draw(drawn).text((31, 60), text, font=font(48), fill=(187, 34, 102), anchor=anchor,
+                                   stroke_width=stroke, stroke_fill=(187, 34, 102))
+        stamped = Image.new("RGB", (700, 120), (245, 239, 226))
+        mask, left, top = text_mask(text, 48, anchor, stroke)
+        stamp_text(ImageDraw.Draw(stamped), (31 + left, 60 + top), mask, (187, 34, 102))
+        assert stamped.tobytes() == drawn.tobytes(), text
+
+
+def test_a_text_bitmap_gone_from_the_kept_ones_is_unpacked_not_drawn_again():
+    from renderers import common
+
+    common.forget_kept()
+    face = font(40)
+    rasterised: list[str] = []
+    original = common.ImageFont.FreeTypeFont.getmask2
+
+    def counting(self, text, *args, **kwargs):
+        rasterised.append(text)
+        return original(self, text, *args, **kwargs)
+
+    def drawn(text: str) -> bytes:
+        image = Image.new("RGB", (800, 60), (255, 255, 255))
+        ImageDraw.Draw(image).text((10.5, 5), text, font=face, fill=(40, 36, 32))
+        return image.tobytes()
+
+    first = drawn("Anna 王小明 rolled 12")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(common.ImageFont.FreeTypeFont, "getmask2", counting)
+        common.TEXT_MASKS.clear()
+        assert drawn("Anna 王小明 rolled 12") == first  # from the packed bitmap
+        assert rasterised == []
+        common.forget_kept()
+        assert drawn("Anna 王小明 rolled 12") == first
+        assert rasterised == ["Anna 王小明 rolled 12"]
+    budget = common.PACKED_MASKS.budget
+    for number in range(2000):
+        face.getmask2(f"{number} {'Wj' * 30}", "L")
+    assert budget // 2 < common.PACKED_MASKS.used <= budget
