@@ -239,15 +239,16 @@ def keep_drawn(budget: int) -> Callable[[Callable[..., Drawn]], KeptDrawing[Draw
     return decorate
 
 
-TEXT_MASKS = KeptImages(3 * 2**20, "TEXT_MASKS")
-"""Text bitmaps of every face together: a few boards' worth of names, labels and numbers."""
+TEXT_MASKS = KeptImages(2 * 2**20, "TEXT_MASKS")
+"""Text bitmaps of every face together: a few boards' worth of names, labels and numbers (those
+of the tables before, compressed, in `PACKED_MASKS`)."""
 
 
 class PackedMasks(KeptWithin):
     """Text bitmaps kept compressed (zlib-ng's fastest level: a text's bitmap is a fourth to a
     fifth of its pixels) within a byte budget, behind `TEXT_MASKS`: a table's texts come back at
     its next move, after every other table's, further back than `TEXT_MASKS` holds (at a hundred
-    tables, some 12 MiB of bitmaps; half the texts rasterised were found there). Unpacking one
+    tables, some 12 MiB of bitmaps: half the texts rasterised would be found there). Unpacking one
     takes 10-35 us, rasterising it 0.2-2 ms."""
 
     ENTRY = 200  # the key, the tuple and the dictionary's slot, beside the compressed bytes
@@ -268,8 +269,10 @@ class PackedMasks(KeptWithin):
         return Image.frombytes(mode, size, zlib_ng.decompress(data)).im, offset
 
 
-PACKED_MASKS = PackedMasks(2 * 2**20)
-"""2 MiB: some 10 MiB of bitmaps, a hundred tables' texts."""
+PACKED_MASKS = PackedMasks(3 * 2**20)
+"""3 MiB: some 1,000 texts, 9 MiB of bitmaps; at a hundred tables, 70 % of the texts `TEXT_MASKS`
+no longer held, where 2 MiB found 28 % (and 3 + 2 MiB of plain and packed bitmaps drew 2.1 times
+as many texts as 2 + 3)."""
 
 
 class _MaskCachedFont(ImageFont.FreeTypeFont):
