@@ -259,7 +259,8 @@ class PackedMasks(KeptWithin):
     def pack(self, key: Any, mask: tuple[ImagingCore, tuple[int, int]]) -> None:
         core, offset = mask
         if core.size[0] and core.size[1]:
-            self.put(key, (zlib_ng.compress(bytes(core), 1), core.mode, core.size, offset))
+            pixels = Image.Image()._new(core).tobytes()  # bytes(core) reads pixel by pixel: 20 times longer
+            self.put(key, (zlib_ng.compress(pixels, 1), core.mode, core.size, offset))
 
     def unpacked(self, key: Any) -> tuple[ImagingCore, tuple[int, int]] | None:
         found: tuple[bytes, str, tuple[int, int], tuple[int, int]] | None = self.get(key)
