@@ -328,10 +328,10 @@ class _MaskCachedFont(ImageFont.FreeTypeFont):
 MEASURE_BYTES = 320
 """What a kept measure holds in memory: its key (a tuple of the text and how it is set), the value
 and the cache's entry."""
-MEASURES = KeptWithin(2**20, lambda measure: MEASURE_BYTES, "MEASURES")
+MEASURES = KeptWithin(2**19, lambda measure: MEASURE_BYTES, "MEASURES")
 """Lengths and boxes of texts the faces measured (every face is `FONT_PATH` at its size), the least
-recently used dropped first: some 3,300 (a board measures a few hundred texts; emptied whole at
-2,048 instead, a hundred tables' boards measured 17 % more texts again)."""
+recently used dropped first: some 1,600 (a board measures a few hundred texts; a hundred tables
+held some 1,200 at a time; emptied whole at 2,048 instead, they measured 15 % more texts again)."""
 
 
 @lru_cache(maxsize=24)
