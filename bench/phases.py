@@ -334,9 +334,11 @@ def _run_module() -> None:
             os.replace(out + ".tmp", out)
             Path(out + ".where.tmp").write_text(json.dumps(sampler.where_totals()))
             os.replace(out + ".where.tmp", where_path(out))
-            common = sys.modules.get("renderers.common")  # the drawing caches' hits, once the bot drew
-            if common is not None:
-                Path(out + ".kept.tmp").write_text(json.dumps(common.kept_figures()))
+            # The drawing caches' hits, once the bot drew. The module may be in sys.modules while
+            # the bot's thread is still importing it, its functions not yet defined.
+            kept_figures = getattr(sys.modules.get("renderers.common"), "kept_figures", None)
+            if kept_figures is not None:
+                Path(out + ".kept.tmp").write_text(json.dumps(kept_figures()))
                 os.replace(out + ".kept.tmp", out + ".kept")
 
         sampler.on_block = dump
