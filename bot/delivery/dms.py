@@ -228,6 +228,13 @@ class PrivateDeliveries:
                 else:
                     fields["view"] = payload.view
                     after = Shown(row.message_id, payload.picture, payload.buttons, table.version)
+                    if payload.moves and not row.buttons:
+                        # This edit gives the DM move buttons, and it may land though its answer
+                        # is lost (a 5xx after it took effect, a hang, a kill): the row says so
+                        # first, so that a new decision takes them off before its new DM.
+                        await self.storage.delivery.dm_delivered(
+                            table.id, seat, version=None, user_id=player.user_id, channel_id=message.channel.id,
+                            message_id=message.id, buttons=True, done_text=payload.done)
                 result = await self.edit(message, **fields)
             # (An edit that failed may still land: what the DM shows is not known then.)
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)

@@ -2,8 +2,11 @@
 tried again under the same nonce whatever the seat is owed by then: Discord answers with the
 message it made, which the bot brings up to date. Before, the retry of a newer version carried
 another nonce, Discord made a second DM, and the first kept live buttons the bot knew nothing of
-(the soak's "stale live buttons: old DMs")."""
+(the soak's "stale live buttons: old DMs"). Likewise an edit that gives a DM move buttons and
+whose answer is lost: the seat's row counts them before it goes out."""
 from __future__ import annotations
+
+import sqlite3
 
 import pytest
 
@@ -63,3 +66,34 @@ async def test_a_dm_made_unseen_whose_update_fails_is_known_and_loses_its_button
     assert len(live) == 1 and open_dm_id(world, seat) == live[0].id, [(m.id, versions_offered(m)) for m in live]
     assert live[0].id != unseen.id and not offers_moves(world.fresh(unseen))  # its edit failed: it was finished
     assert versions_offered(world.fresh(live[0])) == {3}
+
+
+
+
+
+async def test_an_edit_giving_an_old_dm_buttons_that_lands_unheard_does_not_leave_them_live(world, hostile):
+    """The soak's other old DM with live buttons: an edit that gives a DM move buttons (its
+    seat, which had nothing to do, must move again) took effect, but the bot heard 5xx; the row
+    still said the DM had none, so the seat's next decision got a new DM and the old one was
+    never finished."""
+    alice, bob = await start_pips(world)
+    seat = world.seats(1)[alice.id]
+    opening = world.dms(alice)[-1]
+    # Alice's opening DM is a decision over: no buttons, and its row says so (as after a move).
+    world.env.backend.edit_message(opening.channel.id, opening.id, {"components": []})
+    with sqlite3.connect(world.database_path) as db:
+        db.execute("UPDATE seat_dms SET buttons = 0 WHERE game_id = 1 AND seat = ?", (seat,))
+    path = f"/channels/{opening.channel.id}/messages/{opening.id}"
+    hostile.hang("PATCH", path, seconds=0, lost_answer=True)  # shown, then 504
+    hostile.hang("PATCH", path, seconds=0, times=50)  # 504, not shown
+    await world.click(alice, world.latest_board(), label="High cards win")  # she must play now: her DM gains a menu
+    assert versions_offered(world.fresh(opening)) == {1}
+    for who in (alice, bob):
+        card = world.stored_state(1)["hands"][world.seats(1)[who.id]][0]
+        assert reply(await world.slash(who, "move", action=f"play {card}")).content.startswith("✅")
+    await world.click(bob, world.latest_board(), label="High cards win")  # round 2: Alice's new decision
+    hostile.clear()
+    assert await delivered(world)
+    live = [m for m in world.dms(alice) if offers_moves(m)]
+    assert len(live) == 1 and open_dm_id(world, seat) == live[0].id, [(m.id, versions_offered(m)) for m in live]
+    assert versions_offered(world.fresh(live[0])) == {world.stored(1).version}
