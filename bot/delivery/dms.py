@@ -229,12 +229,7 @@ class PrivateDeliveries:
                     fields["view"] = payload.view
                     after = Shown(row.message_id, payload.picture, payload.buttons, table.version)
                     if payload.moves and not row.buttons:
-                        # This edit gives the DM move buttons, and it may land though its answer
-                        # is lost (a 5xx after it took effect, a hang, a kill): the row says so
-                        # first, so that a new decision takes them off before its new DM.
-                        await self.storage.delivery.dm_delivered(
-                            table.id, seat, version=None, user_id=player.user_id, channel_id=message.channel.id,
-                            message_id=message.id, buttons=True, done_text=payload.done)
+                        await self._buttons_coming(table, row, message, payload)
                 result = await self.edit(message, **fields)
             # (An edit that failed may still land: what the DM shows is not known then.)
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
@@ -251,6 +246,15 @@ class PrivateDeliveries:
             if unfinished := await self._finish(row, row.done_text):
                 return await self._dm_failed(table, seat, unfinished)
         return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
+
+    async def _buttons_coming(self, table: GameRow, row: DmRow, message: discord.PartialMessage,
+                              payload: PrivatePayload) -> None:
+        """An edit about to give the seat's open DM move buttons may land though its answer is lost
+        (a 5xx after it took effect, a hang, a kill): the row says so first, so that a new decision
+        takes them off before its new DM."""
+        await self.storage.delivery.dm_delivered(
+            table.id, row.seat, version=None, user_id=table.player_at(row.seat).user_id,
+            channel_id=message.channel.id, message_id=message.id, buttons=True, done_text=payload.done)
 
     async def _no_more(self, table: GameRow, row: DmRow, version: int, stored: list[Write] | None) -> Failure | None:
         """A seat whose DMs end: a computer seat reads none; a player who resigned learns nothing
