@@ -21,7 +21,7 @@ import discord
 
 from bot import presenter
 from bot.delivery.content import Content, Images, PrivatePayload
-from bot.delivery.requests import REQUEST_TIMEOUT, Failure, nonce_for
+from bot.delivery.requests import REQUEST_TIMEOUT, Failure, nonce_for, shows_sent
 from bot.delivery.storage import (
     DmRow,
     dm_delivered_write,
@@ -228,6 +228,8 @@ class PrivateDeliveries:
                 else:
                     fields["view"] = payload.view
                     after = Shown(row.message_id, payload.picture, payload.buttons, table.version)
+                    if payload.moves and not row.buttons:
+                        await self._buttons_coming(table, row, message, payload)
                 result = await self.edit(message, **fields)
             # (An edit that failed may still land: what the DM shows is not known then.)
             self._remember(table.id, seat, after if not isinstance(result, Failure) else None)
@@ -244,6 +246,15 @@ class PrivateDeliveries:
             if unfinished := await self._finish(row, row.done_text):
                 return await self._dm_failed(table, seat, unfinished)
         return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
+
+    async def _buttons_coming(self, table: GameRow, row: DmRow, message: discord.PartialMessage,
+                              payload: PrivatePayload) -> None:
+        """An edit about to give the seat's open DM move buttons may land though its answer is lost
+        (a 5xx after it took effect, a hang, a kill): the row says so first, so that a new decision
+        takes them off before its new DM."""
+        await self.storage.delivery.dm_delivered(
+            table.id, row.seat, version=None, user_id=table.player_at(row.seat).user_id,
+            channel_id=message.channel.id, message_id=message.id, buttons=True, done_text=payload.done)
 
     async def _no_more(self, table: GameRow, row: DmRow, version: int, stored: list[Write] | None) -> Failure | None:
         """A seat whose DMs end: a computer seat reads none; a player who resigned learns nothing
@@ -286,12 +297,48 @@ class PrivateDeliveries:
             kwargs = {key: value for key, value in kwargs.items() if key != "file"}
             if payload.file is not None:
                 kwargs["file"] = payload.file
-        message = await self.request(lambda: dm.send(payload.content, nonce=nonce_for("dm", table.id, seat, version),
-                                                      **kwargs))
+        # The nonce names the seat's DM slot (its player, and the DM the new one follows), not the
+        # version: a post whose outcome is unknown (a 5xx after Discord made it, a hang) is tried
+        # again under the same nonce whatever the seat is owed by then, and Discord answers with
+        # the message it made, which is then brought up to date (`_made_unseen`).
+        nonce = nonce_for("dm", table.id, seat, player.user_id, row.message_id)
+        message = await self.request(lambda: dm.send(payload.content, nonce=nonce, **kwargs))
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
+        if not shows_sent(message, payload.content, payload.view):
+            return await self._made_unseen(table, game, state, row, version, message, drawn, lang, stored)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         self.channels.learn(player.user_id, message.channel.id)
+        await self._store(stored, dm_delivered_write(
+            table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
+            message_id=message.id, buttons=payload.moves, done_text=payload.done))
+        if player.dm_ok is not True:
+            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
+        return None
+
+    async def _made_unseen(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
+                           message: discord.Message, drawn: Images, lang: str | None,
+                           stored: list[Write] | None) -> Failure | None:
+        """Discord answered a new DM's post with the one it had made earlier under the same nonce
+        (the seat's DM slot), as it was then: an earlier post's answer was lost. It is the seat's
+        DM, edited to what the seat is owed now. Should that edit fail, the seat's row names it
+        all the same (with buttons): the next try takes them off and sends the owed DM anew, so
+        no DM with live buttons is left unknown to the bot."""
+        seat, player = row.seat, table.player_at(row.seat)
+        log.info("DM game=%s seat=%s post had been made unseen (message %s): brought up to date", table.id, seat,
+                 message.id)
+        self.channels.learn(player.user_id, message.channel.id)
+        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
+        made = self.client.get_partial_messageable(message.channel.id).get_partial_message(message.id)
+        result = await self.edit(made, content=payload.content, view=payload.view,
+                                 attachments=[payload.file] if payload.file is not None else [])
+        if isinstance(result, Failure):
+            self._remember(table.id, seat, None)
+            await self._store(stored, dm_delivered_write(
+                table.id, seat, version=None, user_id=player.user_id, channel_id=message.channel.id,
+                message_id=message.id, buttons=True, done_text=payload.done))
+            return await self._dm_failed(table, seat, result)
+        self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         await self._store(stored, dm_delivered_write(
             table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
             message_id=message.id, buttons=payload.moves, done_text=payload.done))

@@ -5,7 +5,7 @@ Every request the delivery worker makes goes through `attempt`: it runs under a 
 and its failure becomes one of a few verdicts the worker knows what to do with. Messages are
 posted with a nonce made from what they deliver (`nonce_for`), and discord.py asks Discord to
 enforce it: a retry of a post whose answer was lost returns the message already made instead of
-making a second one.
+making a second one, as it was then (`shows_sent` tells it from the one just sent).
 """
 from __future__ import annotations
 
@@ -125,6 +125,17 @@ def release_global_wait(client: discord.Client) -> None:
 def nonce_for(*parts: Any) -> str:
     """A message's nonce (at most 25 characters) from what it delivers, the same on every retry."""
     return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=10).hexdigest()
+
+
+def shows_sent(message: discord.Message, text: str, view: discord.ui.View | None) -> bool:
+    """Whether a message Discord answered a post with is the one just sent: the same words and
+    the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
+    a message made earlier under the same nonce."""
+    sent = sorted(custom_id for item in (view.children if view is not None else [])
+                  if (custom_id := getattr(item, "custom_id", None)))
+    shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
+                   if getattr(child, "custom_id", None))
+    return message.content.strip() == text.strip() and shown == sent
 
 
 def is_discord_trouble(error: BaseException | None) -> bool:
