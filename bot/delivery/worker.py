@@ -47,7 +47,7 @@ from bot.components import lobby_view
 from bot.delivery.answers import Answers
 from bot.delivery.content import BoardFacts, Content, Images, board_url, channel_url, status_line
 from bot.delivery.dms import PrivateDeliveries, sends_picture
-from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, release_global_wait
+from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, release_global_wait, shows_sent
 from bot.delivery.storage import (
     DmRow,
     close_write,
@@ -146,17 +146,6 @@ class Watch:
     interaction: discord.Interaction
     since: float
     told: bool = False
-
-
-def _shows(message: discord.Message, text: str, view: discord.ui.View | None) -> bool:
-    """Whether a message Discord answered a post with is the one just sent: the same words and
-    the same buttons (whose custom_ids carry the game's version). Not so when Discord hands back
-    a message made earlier under the same nonce."""
-    sent = sorted(custom_id for item in (view.children if view is not None else [])
-                  if (custom_id := getattr(item, "custom_id", None)))
-    shown = sorted(child.custom_id for row in message.components for child in getattr(row, "children", [row])
-                   if getattr(child, "custom_id", None))
-    return message.content.strip() == text.strip() and shown == sent
 
 
 class Deliveries:
@@ -603,7 +592,7 @@ class Deliveries:
                 posting = await self.storage.delivery.board_posting(table.id, table.turn_number)
                 result = await self._request(lambda: channel.send(
                     text, allowed_mentions=mentions, nonce=nonce_for("board", table.id, posting), **extra))
-                if not isinstance(result, Failure) and not _shows(result, text, view):
+                if not isinstance(result, Failure) and not shows_sent(result, text, view):
                     return await self._made_unseen(table, game, state, drawn, result, posting)
         if isinstance(result, Failure):
             return result
