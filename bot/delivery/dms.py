@@ -307,13 +307,8 @@ class PrivateDeliveries:
             return await self._dm_failed(table, seat, message)
         if not shows_sent(message, payload.content, payload.view):
             return await self._made_unseen(table, game, state, row, version, message, drawn, lang, stored)
-        self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         self.channels.learn(player.user_id, message.channel.id)
-        await self._store(stored, dm_delivered_write(
-            table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
-            message_id=message.id, buttons=payload.moves, done_text=payload.done))
-        if player.dm_ok is not True:
-            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
+        await self._now_shows(table, seat, version, message, payload, stored)
         return None
 
     async def _made_unseen(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
@@ -338,13 +333,19 @@ class PrivateDeliveries:
                 table.id, seat, version=None, user_id=player.user_id, channel_id=message.channel.id,
                 message_id=message.id, buttons=True, done_text=payload.done))
             return await self._dm_failed(table, seat, result)
+        await self._now_shows(table, seat, version, message, payload, stored)
+        return None
+
+    async def _now_shows(self, table: GameRow, seat: int, version: int, message: discord.Message,
+                     payload: PrivatePayload, stored: list[Write] | None) -> None:
+        """A seat's DM shows `version` now: remembered, stored, and its player's DMs known to be open."""
+        player = table.player_at(seat)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
         await self._store(stored, dm_delivered_write(
             table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
             message_id=message.id, buttons=payload.moves, done_text=payload.done))
         if player.dm_ok is not True:
             await self.storage.games.set_dm_ok(table.id, player.user_id, True)
-        return None
 
     async def _finish(self, row: DmRow, done: str | None) -> Failure | None:
         """An open DM whose decision is over keeps what it showed and loses its buttons. The failure
