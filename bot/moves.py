@@ -397,7 +397,7 @@ class Moves:
         async def make(snapshot: Snapshot, game: Game) -> Change | None:
             table = snapshot.table
             mover = table.seat_of(user.id)
-            if typed and table.state is not None and mover is not None and (
+            if typed and table.has_state and mover is not None and (
                     done := await self._already_done(table, game, mover, action_text, seen_version)) is not None:
                 # Also when that move ended the game: the retry still hears it counted.
                 log.info("move game=%s channel=%s seat=%s action=%r already stored as version %s: not applied again",

@@ -376,7 +376,7 @@ class Deliveries:
         if game is None:
             log.warning("Game %s is of a game this bot does not know (%s): nothing delivered", game_id, table.game)
             return None
-        state = stored_state(game, table) if table.state is not None else None
+        state = stored_state(game, table) if table.has_state else None
         # The pass asks for the same views and moves of it again and again; its views are shared
         # with the move that made it (KeptViews).
         game = Remembering(KeptViews(game), (state,))
@@ -787,4 +787,4 @@ def _uncancel() -> None:
 
 def _has_state_of(table: GameRow, version: int) -> bool:
     """Whether the game as read has the state a DM owed for `version` shows."""
-    return table.state is not None and version <= table.version
+    return table.has_state and version <= table.version

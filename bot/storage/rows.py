@@ -150,6 +150,11 @@ class GameRow:
         return self.seed
 
     @property
+    def has_state(self) -> bool:
+        """Whether the game has an engine state (it has started), told without decoding it."""
+        return self.__dict__[_STATE_SLOT] is not None
+
+    @property
     def started_state(self) -> dict[str, Any]:
         """The engine's stored state of a started game (a table still in the lobby has none)."""
         if self.state is None:
@@ -191,3 +196,6 @@ class ResultRow:
     result: dict | None
     ended_at: int
     players: list[SeatRow]  # seat order
+
+
+_STATE_SLOT = vars(GameRow)["state"].slot  # where a row keeps its state as given, decoded or not

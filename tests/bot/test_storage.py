@@ -246,13 +246,14 @@ async def test_a_game_read_decodes_its_state_only_when_it_is_read(storage):
                                       state={"n": 1, "hand": ["a", "b"]})
 
     read = await storage.games.get_game(game_id)
+    assert read.has_state  # told without decoding it
     assert read.__dict__["_state_stored"] == '{"n": 1, "hand": ["a", "b"]}'  # not decoded yet
     assert read.state == read.started_state == {"n": 1, "hand": ["a", "b"]}
     assert read.state is read.state  # decoded once
     assert read == dataclasses.replace(read, state={"n": 1, "hand": ["a", "b"]})
     lobby = await storage.games.create_lobby(guild_id=1, channel_id=11, game="pips", host_id=100, host_name="A",
                                              options={})
-    assert lobby.state is None
+    assert not lobby.has_state and lobby.state is None
 
 
 @pytest.mark.parametrize("size", [0, 100, 2046, 2047, 2048, 4095, 4096, 50_000])
