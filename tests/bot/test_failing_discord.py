@@ -40,6 +40,22 @@ async def start_pips(world, *names: str, **kwargs):
     return seat_order(world, 1, people)
 
 
+async def knatsch_with_a_die_to_roll_again(world):
+    """A two-player Knatsch table whose first player has attacked and tapped one die: the
+    player, their board and its "Roll again" button."""
+    from tests.bot.harness import move_buttons, toggle_buttons
+
+    people = [world.player(name) for name in ("anna", "bruno")]
+    await start_table(world, *people, game="knatsch")
+    first = to_act(world, seat_order(world, 1, people))[0]
+    target = next(b for b in move_buttons(world.latest_board()) if ":target " in b["custom_id"])
+    await world.click(first, world.latest_board(), custom_id=target["custom_id"])
+    board = world.latest_board()
+    await world.click(first, board, custom_id=toggle_buttons(board)[0]["custom_id"])  # a die to roll again
+    board = world.fresh(board)
+    return first, board, next(b for b in move_buttons(board) if ":reroll " in b["custom_id"])
+
+
 def owed(world, game_id: int = 1) -> dict:
     """What the game still owes Discord, as stored."""
     with sqlite3.connect(world.database_path) as db:
@@ -107,19 +123,12 @@ async def test_a_click_s_answer_that_lands_late_never_takes_the_board_back(tmp_p
     but is carried out only 20 s later, after the bot gave up waiting for it; a newer move in the
     same turn meanwhile must not be shown before it lands, or the late answer takes the board back
     to the older version. Once it has landed the newest board follows, by itself."""
-    from tests.bot.harness import move_buttons, simulated_discord, toggle_buttons
+    from tests.bot.harness import simulated_discord
 
     async with simulated_discord(tmp_path / "bot.sqlite3", games={"knatsch": REGISTRY["knatsch"]}, seed=3,
                                  render=SketchRenderer()) as world:
         hostile = HostileDiscord(world, monkeypatch)
-        people = [world.player(name) for name in ("anna", "bruno")]
-        await start_table(world, *people, game="knatsch")
-        first = to_act(world, seat_order(world, 1, people))[0]
-        target = next(b for b in move_buttons(world.latest_board()) if ":target " in b["custom_id"])
-        await world.click(first, world.latest_board(), custom_id=target["custom_id"])
-        board = world.latest_board()
-        await world.click(first, board, custom_id=toggle_buttons(board)[0]["custom_id"])  # a die to roll again
-        reroll = next(b for b in move_buttons(world.fresh(board)) if ":reroll " in b["custom_id"])
+        first, board, reroll = await knatsch_with_a_die_to_roll_again(world)
         hostile.hang("POST", "/interactions/*/callback", seconds=20.0, lands_late=True)
         await world.click(first, world.fresh(board), custom_id=reroll["custom_id"])
         rolled = world.stored(1).version

@@ -17,7 +17,14 @@ import pytest
 from bot.delivery.requests import REQUEST_TIMEOUT
 from tests.bot.harness import buttons, reply, seat_order, start_table, to_act
 from tests.bot.hostile import HostileDiscord
-from tests.bot.test_failing_discord import boards_in_channel, delivered, nothing_owed, owed, start_pips
+from tests.bot.test_failing_discord import (
+    boards_in_channel,
+    delivered,
+    knatsch_with_a_die_to_roll_again,
+    nothing_owed,
+    owed,
+    start_pips,
+)
 
 
 @pytest.fixture
@@ -274,21 +281,12 @@ async def test_the_same_button_clicked_again_before_its_board_is_redrawn_counts_
     player tries again): Knatsch allows the same re-roll again, but the second click is the
     first one repeated, not a new move."""
     from games import REGISTRY
-    from tests.bot.harness import SketchRenderer, move_buttons, simulated_discord
+    from tests.bot.harness import SketchRenderer, simulated_discord
 
     async with simulated_discord(tmp_path / "bot.sqlite3", games={"knatsch": REGISTRY["knatsch"]}, seed=3,
                                  render=SketchRenderer()) as world:
         hostile = HostileDiscord(world, monkeypatch)
-        people = [world.player(name) for name in ("anna", "bruno")]
-        await start_table(world, *people, game="knatsch")
-        first = to_act(world, seat_order(world, 1, people))[0]
-        target = next(b for b in move_buttons(world.latest_board()) if ":target " in b["custom_id"])
-        await world.click(first, world.latest_board(), custom_id=target["custom_id"])
-        board = world.latest_board()
-        die = next(b for b in buttons(board) if b["custom_id"].startswith("rk:tog:"))
-        await world.click(first, board, custom_id=die["custom_id"])  # one die tapped: "Roll again"
-        board = world.fresh(board)
-        reroll = next(b for b in move_buttons(board) if ":reroll " in b["custom_id"])
+        first, board, reroll = await knatsch_with_a_die_to_roll_again(world)
         hostile.fail("POST", "/interactions/*/callback", 500, times=None)
         hostile.fail("PATCH", f"/channels/{world.channel.id}/messages/*", 500, times=None)
         version = world.stored(1).version
