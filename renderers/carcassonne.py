@@ -125,6 +125,7 @@ OVERVIEW_BIGGEST_TILE = 32  # (a young landscape's overview: larger tiles would 
 GROUP_OVERVIEW = 300  # the overview's least width over one group close up (it finds the other groups)
 GROUP_CLOSE_UP = 148  # the least tile of one group close up (41 px on a phone) that leaves the overview room
 LATE_GROUP_CLOSE_UP = 132  # ... and late in a game, where the overview's rows want more (37 px on a phone)
+NAME_LEAST = 180    # a name's room in the players' table beside the overview (longer names cut)
 LINE = 50           # a line of 40 px text
 TABLE_ROW = 50
 TABLE_HEADING = 46
@@ -200,6 +201,7 @@ class Plan(TypedDict):
     header: int  # the header's height (px)
     overview_slot: Frame | None  # the overview's room among the panels (three rotations), else in the header
     drawn_at: tuple[int, int] | None  # the drawn tile's top left corner under the status, else top right
+    table_beside: int | None  # the players' table's right edge where it stands beside the overview, else None
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
@@ -208,7 +210,7 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
     _legend(draw, plan["legend"], plan["legend_top"])
-    _table(draw, view, names, lang, plan["table_top"])
+    _table(draw, view, names, lang, plan["table_top"], plan["table_beside"])
     if plan["track"] and plan["track_top"] is not None:  # set together in the robber step
         _track(draw, view, plan["track"], plan["track_top"])
     if plan["strip_top"] is not None:
@@ -225,6 +227,8 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     overview = plan["window"]["part"] or (_focused(view) and len(view.get("areas") or []) > 1)
     in_header = [x + LEGEND_ICON + 8 + text_width_plain(words) for row in plan["legend"] for _, words, x in row
                  if plan["legend_top"] < plan["header"]]
+    if plan["table_beside"] is not None:
+        in_header.append(plan["table_beside"])
     slot = plan["overview_slot"]
     _header(draw, view, names, lang, plan["window"] if overview and slot is None else None, plan["header"],
             max(in_header, default=0), plan["drawn_at"])
@@ -245,6 +249,9 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     bottom = HEIGHT - MARGIN - len(legend) * LINE
     legend_top = bottom + 4
     if _group_close_up(view):
+        tall = _table_beside_overview(view, names, lang, top)
+        if tall is not None:
+            return tall
         # over one group close up the legend stands under the header's status where there is
         # room (the header is as tall as its overview): its line goes to the landscape
         lines = len(_status_lines(view, names, lang, _status_width(view, True)))
@@ -274,7 +281,50 @@ def layout(view: View, names: list[str], lang: str = "en") -> Plan:
     strip_top, panels, window, slot = _arranged(view, top, bottom, focused)
     return {"legend": legend, "track": track, "track_top": track_top, "strip_top": strip_top, "panels": panels,
             "legend_top": legend_top, "table_top": table_top, "window": window, "header": top,
-            "overview_slot": slot, "drawn_at": drawn_at}
+            "overview_slot": slot, "drawn_at": drawn_at, "table_beside": None}
+
+
+def _table_beside_overview(view: View, names: list[str], lang: str, top: int) -> Plan | None:
+    """Over one group close up on a tall landscape, late in a game: the header as tall as the
+    close-up leaves room for down to the image's foot, the players' table under the status
+    (without its robber column: at full width it would leave the overview no room), the drawn
+    tile under the table with the legend beside it (the last tile's frame too), and the overview
+    on the right as tall as the header. None where the usual layout (the table at the foot)
+    gives the overview's tiles GROUP_OVERVIEW_TILE px already or this one none larger. The
+    close-up keeps a group close-up's sizes (GROUP_CLOSE_UP where the overview's tiles stay
+    GROUP_OVERVIEW_TILE px, else LATE_GROUP_CLOSE_UP)."""
+    x0, y0, x1, y1 = bounds = _overview_bounds(view)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    usual = _group_header(view, top, HEIGHT - MARGIN - _table_height(view) - 8)
+    usual_tile = min(OVERVIEW_BIGGEST_TILE, (usual - OVERVIEW_MARKS) // rows)
+    if usual_tile >= GROUP_OVERVIEW_TILE:
+        return None
+    left = _status_left(view)
+    lines = _status_lines(view, names, lang, _status_width(view, True))
+    widest = max((font(MIN_TEXT).getlength(line) for line in lines), default=0)
+    widest_item = max(LEGEND_ICON + 8 + text_width_plain(words) for _, words in _legend_items(view, lang, True))
+    least_right = max(_table_right_least(names, lang), int(left + max(widest, DRAWN_TILE + MARGIN + widest_item)) + 1)
+    table_top = 14 + len(lines) * LINE + 8
+    legend_top = table_top + _table_height(view) + 8
+    room_w = WIDTH - MARGIN - (least_right + MARGIN + OVERVIEW_NUMBERS)
+    bottom = HEIGHT - MARGIN
+    close_up_rows = rows_shown(view["seats"])
+    for size in (GROUP_CLOSE_UP, LATE_GROUP_CLOSE_UP):
+        header = bottom - LABEL_H - close_up_rows * size
+        tile = _overview_tile(bounds, room_w, header - OVERVIEW_MARKS)
+        # the table and the legend take what the overview leaves of the width (its card, the
+        # row numbers' column)
+        table_right = WIDTH - MARGIN - cols * tile - OVERVIEW_NUMBERS - 2 - MARGIN
+        legend = _legend_rows(view, lang, left + DRAWN_TILE + MARGIN, table_right, last=True)
+        foot = legend_top + max(len(legend) * LINE, DRAWN_TILE + 8) + 8
+        if foot <= header and (tile >= GROUP_OVERVIEW_TILE or size == LATE_GROUP_CLOSE_UP):
+            break
+    if foot > header or tile <= usual_tile:
+        return None
+    strip_top, panels, window, slot = _arranged(view, header, bottom, True)
+    return {"legend": legend, "track": None, "track_top": None, "strip_top": strip_top, "panels": panels,
+            "legend_top": legend_top, "table_top": table_top, "window": window, "header": header,
+            "overview_slot": slot, "drawn_at": (left, legend_top + 4), "table_beside": table_right}
 
 
 def _arranged(view: View, top: int, bottom: int,
@@ -915,41 +965,55 @@ def _table_height(view: View) -> int:
     return TABLE_HEADING + len(view["players"]) * TABLE_ROW
 
 
-def _columns(lang: str) -> Columns:
-    """Where the table's columns stand: points, followers at home, robber (right to left, each
-    as wide as its heading or widest value)."""
+def _columns(lang: str, right: int = WIDTH - MARGIN, robber: bool = True) -> Columns:
+    """Where the table's columns stand: points, followers at home, robber (right to left from
+    `right`, each as wide as its heading or widest value; without the robber column where the
+    table stands beside the overview)."""
     robber_w = max(text_width_plain(t(lang, "carcassonne.board.robber_heading")),
                    text_width_plain(t(lang, "carcassonne.board.robber_home")),
                    text_width_plain(t(lang, "carcassonne.board.robber_beside")) + 8 + 2 * (BADGE + 4),
                    text_width_plain(t(lang, "carcassonne.board.robber_beside_many", count=4)))
     home_w = max(text_width_plain(t(lang, "carcassonne.board.followers_heading")),
                  text_width_plain(t(lang, "carcassonne.board.followers", count=7)))
-    points_w = max(text_width_plain(t(lang, "carcassonne.board.points_heading")), 80)
-    robber = WIDTH - MARGIN - robber_w
-    home = robber - 28 - home_w
+    # (beside the overview the points' heading reaches over the names' column: the heading's row
+    # has nothing else there)
+    points_w = max(text_width_plain(t(lang, "carcassonne.board.points_heading")) if robber else 0, 80)
+    robber_at = right - robber_w if robber else right + 28
+    home = robber_at - 28 - home_w
     points_right = home - 28
-    return {"robber": robber, "home": home, "points_right": points_right,
+    return {"robber": robber_at, "home": home, "points_right": points_right,
             "name_width": points_right - points_w - 20 - (MARGIN + BADGE + 12)}
 
 
-def _table(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, top: int) -> None:
+def _table_right_least(names: list[str], lang: str) -> int:
+    """The least right edge of the players' table beside the overview: its names (NAME_LEAST px
+    at most), points and followers at home."""
+    name_room = min(NAME_LEAST, max(int(text_width_plain(name)) + 1 for name in names))
+    return name_room - _columns(lang, 0, robber=False)["name_width"]
+
+
+def _table(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, top: int,
+           by_overview: int | None = None) -> None:
     """One row per player under a heading: badge and name, points, followers at home, and
-    whether their robber is at home or beside whom on the track."""
-    columns = _columns(lang)
+    whether their robber is at home or beside whom on the track; beside the overview (its right
+    edge `by_overview`) without the robber column, the last tile's frame explained in the legend."""
+    right = WIDTH - MARGIN if by_overview is None else by_overview
+    columns = _columns(lang, right, robber=by_overview is None)
     winners = set((view.get("outcome") or {}).get("winners") or [])
     for k, p in enumerate(view["players"]):  # the rows highlighted first: under the heading's descenders
         row_top = top + TABLE_HEADING + k * TABLE_ROW
         if p["seat"] in view["to_act"] or p["seat"] in winners:
-            draw.rectangle((8, row_top + 2, WIDTH - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
+            draw.rectangle((8, row_top + 2, right + MARGIN - 8, row_top + TABLE_ROW - 2), fill=ROW_HIGHLIGHT)
     y = top + TABLE_HEADING / 2
-    if not view["over"]:  # what the yellow frame means, where the names leave room
+    if not view["over"] and by_overview is None:  # what the yellow frame means, where the names leave room
         _legend_item(draw, "last", t(lang, "carcassonne.board.legend.last_tile"), MARGIN, y)
     draw.text((columns["points_right"], y), t(lang, "carcassonne.board.points_heading"), font=font(MIN_TEXT),
               fill=MUTED, anchor="rm")
     draw.text((columns["home"], y), t(lang, "carcassonne.board.followers_heading"), font=font(MIN_TEXT),
               fill=MUTED, anchor="lm")
-    draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_heading"), font=font(MIN_TEXT),
-              fill=MUTED, anchor="lm")
+    if by_overview is None:
+        draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_heading"), font=font(MIN_TEXT),
+                  fill=MUTED, anchor="lm")
     spaces = {p["seat"]: p["space"] for p in view["players"]}
     for k, p in enumerate(view["players"]):
         seat = p["seat"]
@@ -960,6 +1024,8 @@ def _table(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, t
         draw.text((columns["points_right"], y), str(p["score"]), font=font(48), fill=INK, anchor="rm")
         draw.text((columns["home"], y), t(lang, "carcassonne.board.followers", count=p["followers"]),
                   font=font(MIN_TEXT), fill=INK, anchor="lm")
+        if by_overview is not None:
+            continue
         if p["robber"] is None:
             draw.text((columns["robber"], y), t(lang, "carcassonne.board.robber_home"), font=font(MIN_TEXT),
                       fill=MUTED, anchor="lm")
@@ -975,21 +1041,24 @@ def _table(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, t
             x += BADGE + 4
 
 
-def _legend_items(view: View, lang: str) -> list[tuple[str, str]]:
-    """(icon, words) of every kind of mark the board shows."""
-    items = [(kind, t(lang, f"carcassonne.board.legend.{FOLLOWER_OF_KIND[kind]}"))
-             for kind in ("city", "road", "cloister", "field")]
+def _legend_items(view: View, lang: str, last: bool = False) -> list[tuple[str, str]]:
+    """(icon, words) of every kind of mark the board shows (`last`: the last tiles' frame too,
+    where the players' table's heading, which says it otherwise, has no room for it)."""
+    items = [("last", t(lang, "carcassonne.board.legend.last_tile"))] if last else []
+    items += [(kind, t(lang, f"carcassonne.board.legend.{FOLLOWER_OF_KIND[kind]}"))
+              for kind in ("city", "road", "cloister", "field")]
     if view["phase"] == "robber":
         items.append(("figure", t(lang, "carcassonne.board.legend.figure")))
         items.append(("robber", t(lang, "carcassonne.board.legend.robber")))
     return items
 
 
-def _legend_rows(view: View, lang: str, left: float = MARGIN, right: float = WIDTH - MARGIN) -> list[list[LegendItem]]:
+def _legend_rows(view: View, lang: str, left: float = MARGIN, right: float = WIDTH - MARGIN,
+                 last: bool = False) -> list[list[LegendItem]]:
     """The legend's items in rows from `left` to `right` (the image's width): (icon, words, x)."""
     rows: list[list[LegendItem]] = [[]]
     x = left
-    for icon, words in _legend_items(view, lang):
+    for icon, words in _legend_items(view, lang, last):
         width = LEGEND_ICON + 8 + text_width_plain(words)
         if rows[-1] and x + width > right:
             rows.append([])

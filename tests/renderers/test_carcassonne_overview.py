@@ -21,6 +21,7 @@ from tests.renderers.standard import covered_texts, mark_problems, readable_prob
 from tests.renderers.test_carcassonne_placing import GAME, NAMES, states_of
 
 Box = tuple[float, float, float, float]
+TALL_LANDSCAPE_TILE = 26  # an overview tile over one group close up on the tallest landscapes (7 px on a phone)
 
 
 @dataclass
@@ -116,10 +117,12 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
     """Every column and row of the overview carries its grid mark or stands beside one (a
     square named lies on a marked line or next to it), the first and last marked, at the text
     standard; every frame on it 40 px wide and tall at least; over one group of squares its
-    tiles GROUP_OVERVIEW_TILE px, or the close-up gave it all the room it may (its tiles
-    LATE_GROUP_CLOSE_UP px); nothing covered, no text or number in a piece under the standard;
+    tiles GROUP_OVERVIEW_TILE px, or on the tallest landscapes (18 rows) TALL_LANDSCAPE_TILE px
+    with the close-up at its least (LATE_GROUP_CLOSE_UP px); nothing covered, no text or number
+    in a piece under the standard;
     and the other close-ups keep their size (160 px at least, rotations side by side as before)."""
     checked = {"place": 0, "rotate": 0, "follower": 0}
+    tallest = 0  # the most rows of a landscape whose groups are shown one close up
     for k, state, view in late_three_player_views():
         overview, problems, marks = drawn_overview(view, lang, monkeypatch)
         assert problems == [], (k, problems)
@@ -142,11 +145,11 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
         assert overview.crossing == [], (k, overview.crossing)
         assert overview.card[3] <= plan["header"] or plan["overview_slot"], (k, overview.card)
         if state.phase == "place" and state.area is not None:
-            # the other groups' frames told apart: GROUP_OVERVIEW_TILE px, or late in a game (the
-            # close-up at its least) as large as the header's height lets them, its width no limit
-            tallest = min(board.OVERVIEW_BIGGEST_TILE, (plan["header"] - board.OVERVIEW_MARKS) // (y1 - y0 + 1))
-            assert tile >= board.GROUP_OVERVIEW_TILE or (tile == tallest and min(sizes) == board.LATE_GROUP_CLOSE_UP), \
-                (k, tile, tallest, sizes)
+            # the other groups' frames told apart: GROUP_OVERVIEW_TILE px, or late in a game on the
+            # tallest landscapes (the close-up at its least) TALL_LANDSCAPE_TILE px
+            assert tile >= board.GROUP_OVERVIEW_TILE or (
+                tile >= TALL_LANDSCAPE_TILE and min(sizes) == board.LATE_GROUP_CLOSE_UP), (k, tile, y1 - y0 + 1, sizes)
+            tallest = max(tallest, y1 - y0 + 1)
         if state.phase == "place" and state.area is None:  # all squares at once: the landscape found at a glance
             assert tile >= board.OVERVIEW_TILE, (k, tile, sizes)
             # (the close-up gives up its engine's least size only for that)
@@ -160,3 +163,4 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
         assert mark_problems(marks) == [], k  # numbers in pieces at the marks' standard
         checked[state.phase] += 1
     assert checked["place"] >= 20 and checked["rotate"] >= 20 and checked["follower"] >= 20, checked
+    assert tallest >= 18, tallest  # the tallest landscapes late in a game were checked
