@@ -309,18 +309,23 @@ def _table_beside_overview(view: View, names: list[str], lang: str, top: int) ->
     room_w = WIDTH - MARGIN - (least_right + MARGIN + OVERVIEW_NUMBERS)
     bottom = HEIGHT - MARGIN
     close_up_rows = rows_shown(view["seats"])
+    found: tuple[int, int, int, list[list[LegendItem]]] | None = None  # header, tile, table's right, legend
     for size in (GROUP_CLOSE_UP, LATE_GROUP_CLOSE_UP):
         header = bottom - LABEL_H - close_up_rows * size
-        tile = _overview_tile(bounds, room_w, header - OVERVIEW_MARKS)
         # the table and the legend take what the overview leaves of the width (its card, the
-        # row numbers' column)
-        table_right = WIDTH - MARGIN - cols * tile - OVERVIEW_NUMBERS - 2 - MARGIN
-        legend = _legend_rows(view, lang, left + DRAWN_TILE + MARGIN, table_right, last=True)
-        foot = legend_top + max(len(legend) * LINE, DRAWN_TILE + 8) + 8
-        if foot <= header and (tile >= GROUP_OVERVIEW_TILE or size == LATE_GROUP_CLOSE_UP):
+        # row numbers' column): the overview's tiles as large as leave the legend room beside
+        # the drawn tile
+        for tile in range(_overview_tile(bounds, room_w, header - OVERVIEW_MARKS), usual_tile, -1):
+            table_right = WIDTH - MARGIN - cols * tile - OVERVIEW_NUMBERS - 2 - MARGIN
+            legend = _legend_rows(view, lang, left + DRAWN_TILE + MARGIN, table_right, last=True)
+            if legend_top + max(len(legend) * LINE, DRAWN_TILE + 8) + 8 <= header:
+                found = header, tile, table_right, legend
+                break
+        if found is not None and found[1] >= GROUP_OVERVIEW_TILE:
             break
-    if foot > header or tile <= usual_tile:
+    if found is None:
         return None
+    header, tile, table_right, legend = found
     strip_top, panels, window, slot = _arranged(view, header, bottom, True)
     return {"legend": legend, "track": None, "track_top": None, "strip_top": strip_top, "panels": panels,
             "legend_top": legend_top, "table_top": table_top, "window": window, "header": header,

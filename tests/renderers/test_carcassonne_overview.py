@@ -15,6 +15,7 @@ from PIL import ImageDraw
 
 from games.carcassonne.closeup import CLOSE_UP
 from games.carcassonne.grid import column_name, row_name
+from i18n import t
 from renderers import carcassonne as board
 from renderers.common import INK, MIN_TEXT, MUTED, recording_texts
 from tests.renderers.standard import covered_texts, mark_problems, readable_problems, recording_covers
@@ -35,7 +36,7 @@ class DrawnOverview:
     crossing: list[str]  # texts across the card's edge, or the overview's marks off it
 
 
-def drawn_overview(view, lang: str, monkeypatch) -> tuple[DrawnOverview | None, list[str], list]:
+def drawn_overview(view, lang: str, monkeypatch, names=None) -> tuple[DrawnOverview | None, list[str], list]:
     """The overview as drawn on the picture of `view` (None where it has none), every way the
     picture breaks the text standard or covers a text, and the numbers drawn inside pieces."""
     rectangles: list[tuple[Box, dict]] = []
@@ -56,7 +57,7 @@ def drawn_overview(view, lang: str, monkeypatch) -> tuple[DrawnOverview | None, 
         patch.setattr(ImageDraw.ImageDraw, "rectangle", rectangle)
         patch.setattr(ImageDraw.ImageDraw, "rounded_rectangle", rounded_rectangle)
         with recording_covers() as covers, recording_texts() as texts:
-            image = board.render(view, NAMES[:view["seats"]], lang)
+            image = board.render(view, names or NAMES[:view["seats"]], lang)
     problems = readable_problems(texts, image.size) + covered_texts(covers)
     marks = [record for record in texts if record.mark]
     # the overview is drawn last: its ground is the last panel-coloured ground
@@ -164,3 +165,51 @@ def test_late_in_a_three_player_game_the_overviews_marks_and_frames_are_readable
         checked[state.phase] += 1
     assert checked["place"] >= 20 and checked["rotate"] >= 20 and checked["follower"] >= 20, checked
     assert tallest >= 18, tallest  # the tallest landscapes late in a game were checked
+
+
+
+@pytest.fixture(scope="module")
+def tallest_group_step():
+    """A group of squares close up on the tallest landscape of the three-player games above (18
+    rows, late in seed 2's game)."""
+    for k, state in enumerate(states_of(3, 2)):
+        if k >= 250 and state.phase == "place" and state.area is not None:
+            view = GAME.view(state, None)
+            x0, y0, x1, y1 = board.layout(view, NAMES[:3])["window"]["bounds"]
+            if y1 - y0 + 1 >= 18:
+                return view
+    raise AssertionError("no group step on an 18-row landscape")
+
+
+@pytest.mark.parametrize("names", [["Al", "Bo", "Cy"], NAMES[:3]])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_on_the_tallest_landscape_the_players_table_stands_beside_the_overview(tallest_group_step, lang, names,
+                                                                               monkeypatch):
+    """On an 18-row landscape the overview finding the other groups takes the header's full
+    height, its tiles TALL_LANDSCAPE_TILE px at least (19 px under a header as tall as the
+    players' table at the foot left it): the table stands under the status, left of the
+    overview's card, with every player's points and followers at home (a short name whole); the
+    legend says what the last tile's frame means; the close-up keeps its size; nothing covered,
+    nothing crossing the card."""
+    view = tallest_group_step
+    plan = board.layout(view, names, lang)
+    assert plan["table_beside"] is not None and plan["table_top"] < plan["header"]
+    assert plan["window"]["size"] >= board.LATE_GROUP_CLOSE_UP
+    overview, problems, _ = drawn_overview(view, lang, monkeypatch, names)
+    assert overview is not None and problems == [] and overview.crossing == []
+    x0, _, x1, _ = plan["window"]["bounds"]
+    assert (overview.ground[2] - overview.ground[0] - 12) / (x1 - x0 + 1) >= TALL_LANDSCAPE_TILE
+    with recording_texts() as texts:
+        board.render(view, names, lang)
+    table_bottom = plan["table_top"] + board.TABLE_HEADING + len(view["players"]) * board.TABLE_ROW
+    table = [r for r in texts if plan["table_top"] <= (r.box[1] + r.box[3]) / 2 <= table_bottom
+             and r.box[0] < overview.card[0]]  # (not the overview's row numbers)
+    assert max(r.box[2] for r in table) <= plan["table_beside"] < overview.card[0]
+    words = {r.text for r in table}
+    for player in view["players"]:
+        assert str(player["score"]) in words
+        assert t(lang, "carcassonne.board.followers", count=player["followers"]) in words
+    if names[0] == "Al":
+        assert set(names) <= words  # short names whole
+    legend = {r.text for r in texts if plan["legend_top"] <= r.box[1] < plan["header"]}
+    assert t(lang, "carcassonne.board.legend.last_tile") in legend
