@@ -15,7 +15,10 @@ nothing touches. The landscape is therefore drawn where the decision is:
   the picture has the status), the legend stands under those words, and the overview grows
   into the room the close-up leaves (late in a game, when the landscape is tall, the close-up's
   tiles give it a few px each, so the other groups are found at a glance; the drawn tile then
-  stands under the words, the legend beside it, and the overview takes its room on the right).
+  stands under the words, the legend beside it, and the overview takes its room on the right;
+  on the tallest landscapes, where that still leaves the overview's tiles small, the players'
+  table stands under the words too, without its robber column, and the overview takes the
+  header's full height, down to the close-up at a group close-up's size).
   Where all squares are shown at once late in a game, the close-up gives up size for the
   overview's tiles the same way (down to a group close-up's least). While the tile is
   turned or a follower placed the overview grows into the room the close-up leaves at its size
