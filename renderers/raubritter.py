@@ -770,10 +770,8 @@ def _width(text: str, size: int) -> int:
 
 
 def _composable(view: View, layout: Layout) -> bool:
-    """Whether `_composed` gives this board: not the face-down starting area (the first moves),
-    and no square of the window outside the area's bounds (hatched); those are drawn whole."""
-    if not view["tiles"] and view["phase"] == "keep":
-        return False
+    """Whether `_composed` gives this board: no square of the window outside the area's bounds
+    (hatched); such a board is drawn whole."""
     bounds = view["bounds"]
     min_c, max_c, min_r, max_r = layout.window
     inside: bool = bounds["min_col"] <= min_c and max_c <= bounds["max_col"] and \
@@ -845,6 +843,15 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
                     return False
                 image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
 
+    if not laid and view["phase"] == "keep":
+        lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
+        lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
+        back = _face_down_piece(cell)
+        for c in range(lo_c, hi_c + 1):
+            for r in range(lo_r, hi_r + 1):
+                x, y = origin(c, r)
+                image.im.paste(back.im, (x + 2, y + 2, x + 2 + back.width, y + 2 + back.height))
+
     last = {}
     for turn in view.get("recent_turns", []):
         for square in turn["squares"]:
@@ -870,6 +877,17 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
         draw.rectangle((x, y, x + cell, y + cell), outline=ink, width=2)
         draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=_index(HIGHLIGHT), width=frame)
     return True
+
+
+@keep_drawn(2**18)  # the starting area's backs, before the first tile is laid
+def _face_down_piece(cell: int) -> Image.Image:
+    """A tile of the starting area face down as `_draw_board` draws it, from 2 pixels inside its
+    square (the rest is the empty square's), in the palette."""
+    image = Image.new("RGB", (cell - 3, cell - 3), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, cell - 4, cell - 4), fill=FACE_DOWN, outline=INK, width=2)
+    centre_text(draw, (cell // 2 - 2, cell // 2 - 2), "A", max(MARK_TEXT, cell // 2), FACE_DOWN_LETTER)
+    return to_palette(image, _palette())
 
 
 def _paste_label(image: Image.Image, text: str, anchor: str, x: int, y: int) -> None:
