@@ -822,20 +822,20 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
     def origin(col: int, row: int) -> tuple[int, int]:
         return x0 + (col - min_c) * cell, y0 + (row - min_r) * cell
 
-    draw = ImageDraw.Draw(image)
-    empty, grid_line, ink = _index(EMPTY_FILL), _index(GRID_LINE), _index(INK)
     open_squares = set(view.get("open_squares", []))
     laid = {(t["col"], t["row"]): t for t in view["tiles"]}
     name_size = _name_size(cell)
+    empty, framed = _square_piece(cell, "empty").im, _square_piece(cell, "open").im
     for c in range(min_c, max_c + 1):
         for r in range(min_r, max_r + 1):
             if (c, r) in laid:
                 continue
             x, y = origin(c, r)
-            draw.rectangle((x, y, x + cell, y + cell), fill=empty, outline=grid_line)
             name = grid["col_labels"][c] + grid["row_labels"][r]
-            if name in open_squares:
-                draw.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=ink, width=2)
+            if name not in open_squares:
+                image.im.paste(empty, (x, y, x + cell + 1, y + cell + 1))
+            else:
+                image.im.paste(framed, (x, y, x + cell + 1, y + cell + 1))
                 piece, corner_x, corner_y = _name_piece(name, name_size)
                 left, top = x + cell // 2 + corner_x, y + cell // 2 + corner_y
                 if not (left >= x + 5 and top >= y + 5 and left + piece.width <= x + cell - 4 and
@@ -846,7 +846,7 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
     if not laid and view["phase"] == "keep":
         lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
         lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
-        back = _face_down_piece(cell)
+        back = _square_piece(cell, "back")
         for c in range(lo_c, hi_c + 1):
             for r in range(lo_r, hi_r + 1):
                 x, y = origin(c, r)
@@ -867,6 +867,7 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
 
     index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
     frame = frame_width(cell)
+    draw, ink = ImageDraw.Draw(image), _index(INK)
     for square in view.get("this_turn", []):
         if square in index:
             x, y = origin(*index[square])
@@ -879,14 +880,22 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
     return True
 
 
-@keep_drawn(2**18)  # the starting area's backs, before the first tile is laid
-def _face_down_piece(cell: int) -> Image.Image:
-    """A tile of the starting area face down as `_draw_board` draws it, from 2 pixels inside its
-    square (the rest is the empty square's), in the palette."""
-    image = Image.new("RGB", (cell - 3, cell - 3), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, cell - 4, cell - 4), fill=FACE_DOWN, outline=INK, width=2)
-    centre_text(draw, (cell // 2 - 2, cell // 2 - 2), "A", max(MARK_TEXT, cell // 2), FACE_DOWN_LETTER)
+@keep_drawn(2**19)  # a board's plain squares and the starting area's backs, in its two or three square sizes
+def _square_piece(cell: int, kind: str) -> Image.Image:
+    """A square as `_draw_board` paints it, in the palette: an "empty" one or an "open" one (its
+    frame, without its name), its whole box; or a tile of the starting area face down ("back"),
+    from 2 pixels inside its square (the rest is the empty square's)."""
+    if kind == "back":
+        image = Image.new("RGB", (cell - 3, cell - 3), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, 0, cell - 4, cell - 4), fill=FACE_DOWN, outline=INK, width=2)
+        centre_text(draw, (cell // 2 - 2, cell // 2 - 2), "A", max(MARK_TEXT, cell // 2), FACE_DOWN_LETTER)
+    else:
+        image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, 0, cell, cell), fill=EMPTY_FILL, outline=GRID_LINE)
+        if kind == "open":
+            draw.rectangle((3, 3, cell - 3, cell - 3), outline=INK, width=2)
     return to_palette(image, _palette())
 
 

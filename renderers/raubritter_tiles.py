@@ -246,8 +246,8 @@ def _draw_scenery(draw: ImageDraw.ImageDraw, terrain: str, mark: Ink, box: Box) 
                          200, 340, fill=mark, width=width)
 
 
-@keep_drawn(2 * 2**20)  # the boards drawn whole (the layout tests, the first moves); the usual ones keep their
-# tiles in the palette (renderers.raubritter._tile_piece, the other 2 MiB of what this kept)
+@keep_drawn(3 * 2**19)  # the boards drawn whole (the layout tests, a hatched window); the usual ones keep their
+# tiles in the palette (renderers.raubritter._tile_piece 2 MiB and _square_piece 512 KiB: what this kept)
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple[TileText, ...]]:

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 from PIL import Image
 
 from games.core import Action
 from games.raubritter import GAME
-from renderers import render_png
+from renderers import common, render_png
 from renderers.common import PHONE_SIZE
 from renderers.raubritter import hand_alone, render
 
@@ -294,6 +295,25 @@ def test_boards_composed_in_their_palette_are_the_boards_drawn_whole(seats, monk
             assert composed.tobytes() == whole.tobytes(), (step, viewer, lang)
             boards += 1
     assert boards - len(wholes) >= 40 and len(wholes) < boards / 4  # composed but for the first moves
+
+
+def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
+    """`common.kept_piece`, what the composed board's status, boxes and legend are kept by."""
+    made = []
+
+    def piece(colour):
+        made.append(colour)
+        return common.to_palette(Image.new("RGB", (30, 20), colour), rr._palette())
+
+    common.forget_kept()
+    key = ("a test's piece", 1)
+    first = common.kept_piece(key, partial(piece, (1, 2, 3)))
+    assert common.kept_piece(key, partial(piece, (1, 2, 3))) is first and len(made) == 1  # kept
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+    assert common.kept_piece(key, partial(piece, (1, 2, 3))) is first and len(made) == 2  # made again, checked
+    with pytest.raises(AssertionError):  # a key that does not tell what its piece shows
+        common.kept_piece(key, partial(piece, (196, 20, 36)))
+    common.forget_kept()
 
 
 def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
