@@ -791,7 +791,9 @@ def _composed(view: View, drawn_names: list[str], lang: str, layout: Layout) -> 
     if layout.boxes:
         _compose_panel(image, view, drawn_names, lang, layout)
     if layout.legend:
-        top, bottom = layout.legend_top - GAP // 2, PRIVATE_TOP if layout.hand else HEIGHT
+        # Its lines alone (and half a gap round them): the background under them is the image's.
+        top = layout.legend_top - GAP // 2
+        bottom = min(PRIVATE_TOP if layout.hand else HEIGHT, layout.legend_top + len(layout.legend) * LINE + GAP // 2)
         legend = kept_piece(("raubritter.legend piece", _legend_key(view, lang, layout), bottom - top),
                             partial(_legend_piece, layout, view["colours"], lang, top, bottom))
         image.paste(legend, (0, top))
