@@ -867,6 +867,22 @@ def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[Ro
     return finished
 
 
+def kept_piece(key: Hashable, make_piece: Callable[[], Image.Image]) -> Image.Image:
+    """A part of a board drawn on an image of its own and quantized alone (`make_piece` does
+    both), kept in `KEPT_PARTS` under `key` for the next board that shows it, so that a board
+    composed straight in its palette pastes it as it was drawn before. `key` must tell all the
+    piece depends on; while the tests verify kept parts (`VERIFY_KEPT_PARTS`) a piece found is
+    made again all the same and must come out as the one kept."""
+    found: Image.Image | None = KEPT_PARTS.get(key)
+    if found is None:
+        return KEPT_PARTS.put(key, make_piece())
+    if VERIFY_KEPT_PARTS:
+        fresh = make_piece()
+        if fresh.tobytes() != found.tobytes() or fresh.getpalette() != found.getpalette():
+            raise AssertionError(f"a kept piece differs from its drawing: {key!r}")
+    return found
+
+
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
     pairs = []

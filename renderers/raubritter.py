@@ -29,7 +29,7 @@ colour; the move history is in the message text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -50,7 +50,9 @@ from renderers.common import (
     fit,
     fixed_palette,
     font,
+    keep_drawn,
     kept_part,
+    kept_piece,
     mark_text,
     marks,
     note_text,
@@ -109,10 +111,18 @@ FACE_DOWN = (150, 138, 120)
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if hand_alone(view):
         return _hand_alone_image(view, lang)
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
     drawn_names = seat_names(names, view["seats"])
     layout = _layout(view, drawn_names, lang)
+    if texts_recorded() or not _composable(view, layout):
+        return _drawn_whole(view, drawn_names, lang, layout)
+    return _composed(view, drawn_names, lang, layout)
+
+
+def _drawn_whole(view: View, drawn_names: list[str], lang: str, layout: Layout) -> Image.Image:
+    """The board drawn whole on one image and quantized at once: what the layout tests record,
+    and the pictures `_composed` must give pixel for pixel."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
     _draw_header(draw, layout)
     _draw_board(draw, view, layout, _letters(lang))
     if layout.boxes:
@@ -122,9 +132,7 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         # for the moves that leave them be. Its box runs from the middle of the gap above it down
         # to the seat's hand (or the image's foot): nothing else is drawn there.
         bottom = PRIVATE_TOP if layout.hand else HEIGHT
-        key = ("raubritter.legend", tuple(map(tuple, layout.legend)), tuple(view["colours"]), lang,
-               geometry(layout.cell)["two_rows"])
-        kept_part(image, (0, layout.legend_top - GAP // 2, WIDTH, bottom), key,
+        kept_part(image, (0, layout.legend_top - GAP // 2, WIDTH, bottom), _legend_key(view, lang, layout),
                   partial(_draw_legend, draw, layout, view["colours"], lang))
     if layout.hand:
         _draw_band(draw, view, lang)
@@ -133,6 +141,11 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if layout.hand:  # below it only the seat's hand (private_rows): seats' images share the rest
         image.info["private_top"] = PRIVATE_TOP
     return image
+
+
+def _legend_key(view: View, lang: str, layout: Layout) -> tuple[Any, ...]:
+    return ("raubritter.legend", tuple(map(tuple, layout.legend)), tuple(view["colours"]), lang,
+            geometry(layout.cell)["two_rows"])
 
 
 PRIVATE_TOP = HEIGHT - HAND_BAND  # the band at the bottom of a seat's own image: its hand
@@ -741,3 +754,218 @@ def _width(text: str, size: int) -> int:
     """The advance of `text` at `size` (measuring a CJK face is slow, and a board measures the
     same words every turn)."""
     return int(font(size).getlength(text) + 0.5)
+
+
+# ----------------------------------------------------------------------------------------
+# The board composed in its palette
+#
+# Most of a board is the same from one move to the next (a tile laid, a few knights moved,
+# whose turn). So the usual board is not drawn whole on an RGB image and quantized (filling and
+# quantizing its 1.5 million pixels was most of what it cost): it is composed straight in its
+# palette from pieces, each drawn on an image of its own, quantized alone and kept (a laid
+# tile, a square's name, a label, the status, a player's box, the legend); the plain squares and
+# the frames, in colours the palette holds exactly, are painted in it. Quantizing goes pixel by
+# pixel and every piece covers its box as the whole drawing does, so the pixels are those of
+# `_drawn_whole`, which the tests compare on whole games.
+
+
+def _composable(view: View, layout: Layout) -> bool:
+    """Whether `_composed` gives this board: no square of the window outside the area's bounds
+    (hatched); such a board is drawn whole."""
+    bounds = view["bounds"]
+    min_c, max_c, min_r, max_r = layout.window
+    inside: bool = bounds["min_col"] <= min_c and max_c <= bounds["max_col"] and \
+        bounds["min_row"] <= min_r and max_r <= bounds["max_row"]
+    return inside
+
+
+def _composed(view: View, drawn_names: list[str], lang: str, layout: Layout) -> Image.Image:
+    """The board `_drawn_whole` draws, composed in its palette (see above)."""
+    palette = _palette()
+    image = Image.new("P", (WIDTH, HEIGHT), _index(BACKGROUND))
+    image.putpalette(palette.getpalette() or [])
+    if not _compose_board(image, view, layout, _letters(lang)):
+        return _drawn_whole(view, drawn_names, lang, layout)
+    header = kept_piece(("raubritter.header", tuple(layout.header)), partial(_header_piece, layout))
+    image.paste(header, (0, 0))
+    if layout.boxes:
+        _compose_panel(image, view, drawn_names, lang, layout)
+    if layout.legend:
+        # Its lines alone (and half a gap round them): the background under them is the image's.
+        top = layout.legend_top - GAP // 2
+        bottom = min(PRIVATE_TOP if layout.hand else HEIGHT, layout.legend_top + len(layout.legend) * LINE + GAP // 2)
+        legend = kept_piece(("raubritter.legend piece", _legend_key(view, lang, layout), bottom - top),
+                            partial(_legend_piece, layout, view["colours"], lang, top, bottom))
+        image.paste(legend, (0, top))
+    if layout.hand:
+        image.paste(private_rows(view, drawn_names, lang, PRIVATE_TOP), (0, PRIVATE_TOP))
+        image.info["private_top"] = PRIVATE_TOP
+    return image
+
+
+@lru_cache(maxsize=64)
+def _index(colour: tuple[int, int, int]) -> int:
+    """The palette index quantizing gives `colour` (one the palette holds exactly)."""
+    index: int = to_palette(Image.new("RGB", (1, 1), colour), _palette()).getpixel((0, 0))  # type: ignore[assignment]
+    return index
+
+
+def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict[str, str]) -> bool:
+    """`_draw_board`'s squares, labels and frames, in the same order, in the palette image; False
+    (nothing to use) where an open square's name would not stand on its plain inside."""
+    min_c, max_c, min_r, max_r = layout.window
+    cell, x0, y0 = layout.cell, layout.x0, layout.y0
+    grid = view["grid"]
+    for i, c in enumerate(range(min_c, max_c + 1)):
+        _paste_label(image, grid["col_labels"][c], "ms", x0 + i * cell + cell // 2, y0 - 8)
+    for j, r in enumerate(range(min_r, max_r + 1)):
+        _paste_label(image, grid["row_labels"][r], "rm", x0 - 10, y0 + j * cell + cell // 2)
+
+    def origin(col: int, row: int) -> tuple[int, int]:
+        return x0 + (col - min_c) * cell, y0 + (row - min_r) * cell
+
+    open_squares = set(view.get("open_squares", []))
+    laid = {(t["col"], t["row"]): t for t in view["tiles"]}
+    name_size = _name_size(cell)
+    empty, framed = _square_piece(cell, "empty").im, _square_piece(cell, "open").im
+    for c in range(min_c, max_c + 1):
+        for r in range(min_r, max_r + 1):
+            if (c, r) in laid:
+                continue
+            x, y = origin(c, r)
+            name = grid["col_labels"][c] + grid["row_labels"][r]
+            if name not in open_squares:
+                image.im.paste(empty, (x, y, x + cell + 1, y + cell + 1))
+            else:
+                image.im.paste(framed, (x, y, x + cell + 1, y + cell + 1))
+                piece, corner_x, corner_y = _name_piece(name, name_size)
+                left, top = x + cell // 2 + corner_x, y + cell // 2 + corner_y
+                if not (left >= x + 5 and top >= y + 5 and left + piece.width <= x + cell - 4 and
+                        top + piece.height <= y + cell - 4):  # `_draw_name` draws it on the square
+                    return False
+                image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
+
+    if not laid and view["phase"] == "keep":
+        lo_c, hi_c = _start_span(grid["cols"], grid["limit"])
+        lo_r, hi_r = _start_span(grid["rows"], grid["limit"])
+        back = _square_piece(cell, "back")
+        for c in range(lo_c, hi_c + 1):
+            for r in range(lo_r, hi_r + 1):
+                x, y = origin(c, r)
+                image.im.paste(back.im, (x + 2, y + 2, x + 2 + back.width, y + 2 + back.height))
+
+    last = {}
+    for turn in view.get("recent_turns", []):
+        for square in turn["squares"]:
+            last[square] = turn["seat"]
+    letter_key = tuple(sorted(letters.items()))
+    colours = tuple(view["colours"])
+    for (c, r), tile in laid.items():
+        x, y = origin(c, r)
+        knights = tile["knights"]
+        patch = _tile_piece(cell, tile["terrain"], tile.get("building"), tuple(knights[-1:]), len(knights), colours,
+                            letter_key, last.get(tile["square"]))
+        image.im.paste(patch.im, (x, y, x + patch.width, y + patch.height))
+
+    index = {t["square"]: (t["col"], t["row"]) for t in view["tiles"]}
+    frame = frame_width(cell)
+    draw, ink = ImageDraw.Draw(image), _index(INK)
+    for square in view.get("this_turn", []):
+        if square in index:
+            x, y = origin(*index[square])
+            draw.rectangle((x, y, x + cell, y + cell), outline=ink, width=frame)
+            draw.rectangle((x + frame, y + frame, x + cell - frame, y + cell - frame), outline=_index(WHITE), width=2)
+    if view.get("pending_castle") in index:
+        x, y = origin(*index[view["pending_castle"]])
+        draw.rectangle((x, y, x + cell, y + cell), outline=ink, width=2)
+        draw.rectangle((x + 2, y + 2, x + cell - 2, y + cell - 2), outline=_index(HIGHLIGHT), width=frame)
+    return True
+
+
+@keep_drawn(2**19)  # a board's plain squares and the starting area's backs, in its two or three square sizes
+def _square_piece(cell: int, kind: str) -> Image.Image:
+    """A square as `_draw_board` paints it, in the palette: an "empty" one or an "open" one (its
+    frame, without its name), its whole box; or a tile of the starting area face down ("back"),
+    from 2 pixels inside its square (the rest is the empty square's)."""
+    if kind == "back":
+        image = Image.new("RGB", (cell - 3, cell - 3), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, 0, cell - 4, cell - 4), fill=FACE_DOWN, outline=INK, width=2)
+        centre_text(draw, (cell // 2 - 2, cell // 2 - 2), "A", max(MARK_TEXT, cell // 2), FACE_DOWN_LETTER)
+    else:
+        image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, 0, cell, cell), fill=EMPTY_FILL, outline=GRID_LINE)
+        if kind == "open":
+            draw.rectangle((3, 3, cell - 3, cell - 3), outline=INK, width=2)
+    return to_palette(image, _palette())
+
+
+def _paste_label(image: Image.Image, text: str, anchor: str, x: int, y: int) -> None:
+    """A column letter or row number as `_draw_board` draws it at (x, y) on the background."""
+    piece, left, top = _label_piece(text, anchor)
+    image.im.paste(piece.im, (x + left, y + top, x + left + piece.width, y + top + piece.height))
+
+
+LABEL_MARGIN = 2  # background round a label's ink box on its piece
+
+
+@keep_drawn(2**18)  # a board's column letters and row numbers
+def _label_piece(text: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """A label drawn at (0, 0) with `anchor`, on a piece of its ink box and a margin of the
+    background, in the palette, with where the piece's corner stands from (0, 0)."""
+    left, top, right, bottom = (int(v) for v in font(TEXT).getbbox(text, anchor=anchor))
+    left, top = left - LABEL_MARGIN, top - LABEL_MARGIN
+    image = Image.new("RGB", (right - left + LABEL_MARGIN + 1, bottom - top + LABEL_MARGIN + 1), BACKGROUND)
+    ImageDraw.Draw(image).text((-left, -top), text, font=font(TEXT), fill=INK, anchor=anchor)
+    return to_palette(image, _palette()), left, top
+
+
+@keep_drawn(2**19)  # a board's open squares' names: the same few dozen from move to move
+def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
+    """An open square's name as `_draw_name` pastes it, in the palette."""
+    image, corner_x, corner_y = centred_text_image.__wrapped__(text, size, INK, EMPTY_FILL)
+    return to_palette(image, _palette()), corner_x, corner_y
+
+
+@keep_drawn(2 * 2**20)  # the same few dozen tiles stand on every turn's board (a quarter of their RGB bytes)
+def _tile_piece(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
+                colours: tuple[str, ...], letters: tuple[tuple[str, str], ...], last_seat: int | None) -> Image.Image:
+    """A laid tile's picture (`tile_image`, not kept in RGB) in the palette."""
+    patch, _ = tile_image.__wrapped__(cell, terrain, building, top_knight, height, colours, letters, last_seat)
+    return to_palette(patch, _palette())
+
+
+def _header_piece(layout: Layout) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, _header_height(layout.header) + 1), BACKGROUND)
+    _draw_header(ImageDraw.Draw(image), layout)
+    return to_palette(image, _palette())
+
+
+def _compose_panel(image: Image.Image, view: View, names: list[str], lang: str, layout: Layout) -> None:
+    """`_draw_panel`'s boxes, each a piece kept for the moves that leave its player be."""
+    outcome = view.get("outcome")
+    winners = set(outcome["winners"]) if outcome else set()
+    box_w, box_h = _box_width(), layout.box_h
+    for index, player in enumerate(view["players"]):
+        seat = player["seat"]
+        x = 8 + (index % 2) * (box_w + GAP)
+        y = layout.panel_top + (index // 2) * (box_h + GAP)
+        active, won = seat in view["to_act"], seat in winners
+        key = ("raubritter.box piece", repr(player), names[seat], lang, active, won, view["phase"],
+               tuple(layout.details[index]), box_w, box_h)
+        image.paste(kept_piece(key, partial(_box_piece, player, names[seat], lang, box_w, box_h, active, won,
+                                            view["phase"], layout.details[index])), (x, y))
+
+
+def _box_piece(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
+               details: list[str]) -> Image.Image:
+    image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
+    _draw_box(ImageDraw.Draw(image), player, name, lang, 0, 0, box_w, box_h, active, won, phase, details)
+    return to_palette(image, _palette())
+
+
+def _legend_piece(layout: Layout, colours: list[str], lang: str, top: int, bottom: int) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, bottom - top), BACKGROUND)
+    _draw_legend(ImageDraw.Draw(image), replace(layout, legend_top=layout.legend_top - top), colours, lang)
+    return to_palette(image, _palette())

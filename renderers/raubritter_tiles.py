@@ -246,7 +246,8 @@ def _draw_scenery(draw: ImageDraw.ImageDraw, terrain: str, mark: Ink, box: Box) 
                          200, 340, fill=mark, width=width)
 
 
-@keep_drawn(4 * 2**20)  # the same few dozen tiles stand on every turn's board; a young area's are large
+@keep_drawn(3 * 2**19)  # the boards drawn whole (the layout tests, a hatched window); the usual ones keep their
+# tiles in the palette (renderers.raubritter._tile_piece 2 MiB and _square_piece 512 KiB: what this kept)
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple[TileText, ...]]:
@@ -293,7 +294,8 @@ def _ink_centred(centre: tuple[float, float], text: str, size: int) -> tuple[flo
     return centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2
 
 
-@keep_drawn(2**20)  # a board's open squares' names: the same few dozen from move to move
+@keep_drawn(2**18)  # the names of the boards drawn whole; the usual ones keep theirs in the palette (the other
+# 768 KiB, renderers.raubritter._name_piece and _label_piece)
 def centred_text_image(text: str, size: int, fill: Ink, ground: Ink) -> tuple[Image.Image, int, int]:
     """`text` as `centre_text` draws it on `ground`, on a picture of its ink and a pixel round it,
     with where that picture's corner stands from the centre (whole pixels: the text keeps the

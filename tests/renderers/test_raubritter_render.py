@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 from PIL import Image
 
 from games.core import Action
 from games.raubritter import GAME
-from renderers import render_png
+from renderers import common, render_png
 from renderers.common import PHONE_SIZE
 from renderers.raubritter import hand_alone, render
 
@@ -81,7 +82,7 @@ def test_three_player_game_and_mid_turn_highlights_render():
 
 from renderers import raubritter as rr  # noqa: E402
 from renderers import raubritter_tiles as rr_tiles  # noqa: E402
-from renderers.common import MIN_MARK, MIN_TEXT, ink_height, recording_texts  # noqa: E402
+from renderers.common import MIN_MARK, MIN_TEXT, ink_height, recording_texts, texts_recorded  # noqa: E402
 from tests.renderers.test_table_boards import play_to_end  # noqa: E402
 
 LAYOUT_NAMES = ["Anna", "Bartholomew the Unready of Somewhere Far", "王小明", "Дмитрий"]
@@ -253,14 +254,66 @@ def test_a_seats_own_image_shows_its_hand_large_and_whose_it_is():
 
 def test_pasted_tiles_look_like_drawn_ones_and_their_cache_stays_small(monkeypatch):
     view = GAME.view(states_of(3, seed=1)[60], None)
-    rr_tiles.tile_image.cache_clear()
+    rr._tile_piece.cache_clear()
     first = render(view, LAYOUT_NAMES[:3]).tobytes()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first  # from the cache: the same picture
-    monkeypatch.setattr(rr_tiles.tile_image.kept, "budget", 200_000)
-    rr_tiles.tile_image.cache_clear()
+    monkeypatch.setattr(rr._tile_piece.kept, "budget", 50_000)
+    rr._tile_piece.cache_clear()
     assert render(view, LAYOUT_NAMES[:3]).tobytes() == first
-    assert 0 < rr_tiles.tile_image.kept.used <= 200_000
-    rr_tiles.tile_image.cache_clear()
+    assert 0 < rr._tile_piece.kept.used <= 50_000
+    rr._tile_piece.cache_clear()
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_boards_composed_in_their_palette_are_the_boards_drawn_whole(seats, monkeypatch):
+    """The usual board is composed in its palette from pieces kept from move to move; it must be,
+    pixel for pixel, the board drawn whole on one image (as while the layout tests record texts),
+    the table's and every seat's, in both languages, over a whole game."""
+    drawn_whole = rr._drawn_whole
+    wholes = []
+
+    def counted(*args):
+        if not texts_recorded():
+            wholes.append(args)
+        return drawn_whole(*args)
+
+    monkeypatch.setattr(rr, "_drawn_whole", counted)
+    boards = 0
+    for step, state in enumerate(states_of(seats, seed=seats + 5)):
+        if step % 3:
+            continue
+        lang = ("en", "de")[step // 3 % 2]
+        for viewer in (None, *range(seats)):
+            view = GAME.view(state, viewer)
+            if hand_alone(view):  # no board
+                continue
+            composed = render(view, NAMES[:seats], lang)
+            with recording_texts():
+                whole = render(view, NAMES[:seats], lang)
+            assert (composed.mode, composed.size, composed.info.get("private_top"), composed.getpalette()) == \
+                (whole.mode, whole.size, whole.info.get("private_top"), whole.getpalette()), (step, viewer)
+            assert composed.tobytes() == whole.tobytes(), (step, viewer, lang)
+            boards += 1
+    assert boards - len(wholes) >= 40 and len(wholes) < boards / 4  # composed but for the first moves
+
+
+def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
+    """`common.kept_piece`, what the composed board's status, boxes and legend are kept by."""
+    made = []
+
+    def piece(colour):
+        made.append(colour)
+        return common.to_palette(Image.new("RGB", (30, 20), colour), rr._palette())
+
+    common.forget_kept()
+    key = ("a test's piece", 1)
+    first = common.kept_piece(key, partial(piece, (1, 2, 3)))
+    assert common.kept_piece(key, partial(piece, (1, 2, 3))) is first and len(made) == 1  # kept
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+    assert common.kept_piece(key, partial(piece, (1, 2, 3))) is first and len(made) == 2  # made again, checked
+    with pytest.raises(AssertionError):  # a key that does not tell what its piece shows
+        common.kept_piece(key, partial(piece, (196, 20, 36)))
+    common.forget_kept()
 
 
 def test_the_status_stays_inside_its_dark_band_on_one_or_two_lines():
