@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from games.raubritter.tiles import (
     AREA_LIMIT,
+    BUILDINGS,
     KNIGHTS_TO_ENTER,
     MAX_KNIGHTS_PER_TILE,
     POINTS,
     START_AREA,
-    building_of,
-    terrain_of,
+    TERRAINS,
 )
+from games.raubritter.tiles import building_of as building_of  # re-exported: a face's building
+from games.raubritter.tiles import terrain_of as terrain_of  # and terrain, beside the tiles laid
 
 Square = tuple[int, int]  # (column, row), both 0-based
 
@@ -41,13 +43,16 @@ class Laid(NamedTuple):
     def face(self) -> str:
         return self.tile[1:]
 
+    # `terrain_of` and `building_of` of the face (tile[1:]), read straight from the tile: a view
+    # asks both of every laid tile, the scores and knight moves ask them again.
     @property
     def terrain(self) -> str:
-        return terrain_of(self.face)
+        return TERRAINS[self.tile[1]]
 
     @property
     def building(self) -> str | None:
-        return building_of(self.face)
+        tile = self.tile
+        return BUILDINGS[tile[2]] if len(tile) > 2 else None
 
 
 Board = Mapping[Square, Laid]
@@ -84,7 +89,7 @@ class Geometry:
         return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
 
     def name(self, square: Square) -> str:
-        return f"{COLUMN_LABELS[square[0]]}{square[1] + 1}"
+        return square_name(square)
 
     def parse(self, text: str) -> Square | None:
         """A square from its name ("d5" or "D5"), or None when it is no square of this grid."""
@@ -105,6 +110,12 @@ class Geometry:
 
     def row_labels(self) -> list[str]:
         return [str(r + 1) for r in range(self.rows)]
+
+
+@functools.lru_cache(maxsize=4096)
+def square_name(square: Square) -> str:
+    """"D5": the same in every grid (a view names every laid tile, a move's labels every square)."""
+    return f"{COLUMN_LABELS[square[0]]}{square[1] + 1}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -135,8 +146,9 @@ class Bounds:
         return self.min_col <= square[0] <= self.max_col and self.min_row <= square[1] <= self.max_row
 
 
-def extent(board: Board) -> tuple[int, int, int, int] | None:
-    """(min_col, max_col, min_row, max_row) of the laid tiles, or None while the table is empty."""
+def extent(board: Collection[Square]) -> tuple[int, int, int, int] | None:
+    """(min_col, max_col, min_row, max_row) of the laid tiles (a board, or its squares), or None
+    while the table is empty."""
     if not board:
         return None
     cols = [c for c, _ in board]
@@ -152,7 +164,13 @@ def grown(span: tuple[int, int, int, int] | None, square: Square) -> tuple[int, 
 
 
 def bounds(board: Board, geometry: Geometry) -> Bounds:
-    return bounds_of(extent(board), geometry)
+    return _bounds(frozenset(board), geometry)
+
+
+@functools.lru_cache(maxsize=256)
+def _bounds(laid: frozenset[Square], geometry: Geometry) -> Bounds:
+    """`bounds` of a display covering `laid`, kept by the squares (every view asks it)."""
+    return bounds_of(extent(laid), geometry)
 
 
 def bounds_of(span: tuple[int, int, int, int] | None, geometry: Geometry) -> Bounds:
@@ -178,10 +196,19 @@ def neighbours(square: Square) -> tuple[Square, ...]:
 def legal_squares(board: Board, geometry: Geometry) -> list[Square]:
     """Empty squares touching the display along an edge and keeping it within the area limit,
     row by row. Corner contact alone never counts, because only edge neighbours are looked at."""
-    allowed = bounds(board, geometry)
-    found = {n for square in board for n in neighbours(square)
-             if n not in board and allowed.contains(n)}
-    return sorted(found, key=lambda s: (s[1], s[0]))
+    return list(_open_squares(frozenset(board), geometry))
+
+
+@functools.lru_cache(maxsize=256)
+def _open_squares(laid: frozenset[Square], geometry: Geometry) -> tuple[Square, ...]:
+    """`legal_squares` of a display covering `laid`, kept by the squares themselves: a move's
+    legal actions, its views, its forced-move check and the move itself each ask it of the
+    same table (the squares alone decide it, whatever lies on them)."""
+    allowed = bounds_of(extent(laid), geometry)
+    min_col, max_col, min_row, max_row = allowed.min_col, allowed.max_col, allowed.min_row, allowed.max_row
+    found = {(col, row) for square in laid for col, row in neighbours(square)
+             if (col, row) not in laid and min_col <= col <= max_col and min_row <= row <= max_row}
+    return tuple(sorted(found, key=lambda s: (s[1], s[0])))
 
 
 # ----------------------------------------------------------------------------------------
@@ -253,6 +280,9 @@ def path(castle: Square, direction: str, length: int) -> list[Square]:
 
 def top_points(laid: Laid) -> tuple[int, int] | None:
     """(seat, points) for the top knight of a tile with a building, None when it scores nothing."""
-    if not laid.stack or laid.building is None:
+    if not laid.stack:
         return None
-    return laid.stack[-1], POINTS[laid.building]
+    building = laid.building
+    if building is None:
+        return None
+    return laid.stack[-1], POINTS[building]

@@ -22,6 +22,7 @@ Decisions where the rules are silent (documented in the summary too):
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -43,7 +44,16 @@ from games.core import (
 )
 from games.raubritter import state as state_io
 from games.raubritter.ai import ranked, standing_scores, suggest
-from games.raubritter.board import DIRECTION_NAMES, Laid, Square, knight_moves, legal_squares, path
+from games.raubritter.board import (
+    DIRECTION_NAMES,
+    Geometry,
+    Laid,
+    Square,
+    knight_moves,
+    legal_squares,
+    path,
+    square_name,
+)
 from games.raubritter.scoring import result_msg, score
 from games.raubritter.state import RaubRitterState
 from games.raubritter.tiles import (
@@ -136,12 +146,10 @@ class RaubRitter:
         lay from a larger hand are never reported (the faces are secret)."""
         if seat not in self.to_act(state):
             return None
+        if not (state.phase == "knights" or (state.phase == "lay" and len(state.hands[seat]) == 1)):
+            return None  # asked before the legal actions: the bot asks it after every move
         legal = self.legal_actions(state, seat)
-        if len(legal) != 1:
-            return None
-        if state.phase == "knights" or (state.phase == "lay" and len(state.hands[seat]) == 1):
-            return legal[0]
-        return None
+        return legal[0] if len(legal) == 1 else None
 
     def legal_actions(self, state: RaubRitterState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
@@ -153,11 +161,11 @@ class RaubRitter:
                     for direction, counts in _knight_options(state)]
         actions: list[Action] = []
         if state.lays_this_turn < MAX_LAYS_PER_TURN:
-            squares = [state.geometry.name(sq) for sq in legal_squares(state.board, state.geometry)]
+            squares = legal_squares(state.board, state.geometry)
             for face in _distinct_faces(state.hands[seat]):
-                actions.extend(Action("lay", (face, square)) for square in squares)
+                actions.extend(_lay(face, square) for square in squares)
         if state.lays_this_turn >= 1:
-            actions.append(Action("end"))
+            actions.append(_END)
         return actions
 
     # ------------------------------------------------------------------------------------
@@ -165,7 +173,7 @@ class RaubRitter:
 
     def apply(self, state: RaubRitterState, seat: int,
               action: Action | Checked) -> tuple[RaubRitterState, list[Event]]:
-        action = admitted(self, state, seat, action, lambda plain: self._canonical(state, plain))
+        action = admitted(self, state, seat, action, lambda plain: _canonical(state.geometry, plain))
         new = state.clone()
         events: list[Event] = []
         if action.verb == "keep":
@@ -275,53 +283,17 @@ class RaubRitter:
         assert finished is not None  # the phase is over just above
         events.append(Event(msg("raubritter.event.over", result=result_msg(finished)), kind="end"))
 
-    def _canonical(self, state: RaubRitterState, action: Action) -> Action:
-        """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
-        check_turn compares like with like. Unreadable text is left for check_turn to refuse."""
-        args = action.args
-        if action.verb in ("keep", "lay") and args:
-            face = args[0][:1].upper() + args[0][1:].lower()
-            args = (face, *args[1:])
-            if action.verb == "lay" and len(args) == 2:
-                square = state.geometry.parse(args[1])
-                if square is not None:
-                    args = (face, state.geometry.name(square))
-        elif action.verb == "knights" and len(args) == 2:
-            direction = args[0].upper()
-            try:
-                counts = [int(n) for n in args[1].split(",")]
-            except ValueError:
-                return Action(action.verb, args)
-            if len(counts) == 1:
-                direction = "-"  # a single count never moves: everything stays on the castle
-            args = (direction, ",".join(map(str, counts)))
-        return Action(action.verb, args)
-
     # ------------------------------------------------------------------------------------
     # Labels, views, results
 
     def describe(self, state: RaubRitterState, seat: int, action: Action) -> Msg:
-        action = self._canonical(state, action)
-        args = action.args
-        if action.verb == "keep" and args and _is_face(args[0]):
-            return msg("raubritter.label.keep", face=face_msg(args[0]))
-        if action.verb == "lay" and len(args) == 2 and _is_face(args[0]):
-            return msg("raubritter.label.lay", face=face_msg(args[0]), square=args[1])
-        if action.verb == "end":
-            return msg("raubritter.label.end")
-        if action.verb == "knights" and len(args) == 2 and state.pending_castle is not None \
-                and args[0] in ("-", *DIRECTION_NAMES) and all(n.isdigit() for n in args[1].split(",")):
-            counts = [int(n) for n in args[1].split(",")]
-            total = sum(counts)
-            if total == 0:
-                return msg("raubritter.label.no_knights")
-            if args[0] == "-":
-                return msg("raubritter.label.knights_stay", count=total)
-            squares = path(state.pending_castle, args[0], len(counts))
-            spread = " ".join(f"{state.geometry.name(sq)}:{n}" for sq, n in zip(squares, counts))
-            return msg("raubritter.label.knights_move", count=total, direction=msg(f"raubritter.direction.{args[0]}"),
-                       spread=spread)
-        return msg("raubritter.label.unknown", text=action.encode()[:60])
+        """The label depends on the grid and the castle awaiting knights alone: kept by those
+        (the bot describes every legal move several times a move: a seat's choices, the
+        public-move probes of hidden variants)."""
+        try:
+            return _label(state.geometry, state.pending_castle, action)
+        except TypeError:  # arguments that are no tuple of texts: not kept
+            return _described(state.geometry, state.pending_castle, action)
 
     def suggest(self, state: RaubRitterState, seat: int, rng: random.Random, *, strength: str = "normal",
                 clock: Callable[[], float] | None = None) -> Action:
@@ -406,6 +378,69 @@ class RaubRitter:
 
 # ----------------------------------------------------------------------------------------
 # Helpers
+
+
+_END = Action("end")
+
+
+@functools.lru_cache(maxsize=4096)
+def _lay(face: str, square: Square) -> Action:
+    """The action laying `face` on `square` (made once: a legal-move list holds a few dozen)."""
+    return Action("lay", (face, square_name(square)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(geometry: Geometry, pending_castle: Square | None, action: Action) -> Msg:
+    """`_described`, kept (labels are shared: never changed)."""
+    return _described(geometry, pending_castle, action)
+
+
+def _described(geometry: Geometry, pending_castle: Square | None, action: Action) -> Msg:
+    """`RaubRitter.describe` of a state with that grid and castle awaiting knights."""
+    action = _canonical(geometry, action)
+    args = action.args
+    if action.verb == "keep" and args and _is_face(args[0]):
+        return msg("raubritter.label.keep", face=face_msg(args[0]))
+    if action.verb == "lay" and len(args) == 2 and _is_face(args[0]):
+        return msg("raubritter.label.lay", face=face_msg(args[0]), square=args[1])
+    if action.verb == "end":
+        return msg("raubritter.label.end")
+    if action.verb == "knights" and len(args) == 2 and pending_castle is not None \
+            and args[0] in ("-", *DIRECTION_NAMES) and all(n.isdigit() for n in args[1].split(",")):
+        counts = [int(n) for n in args[1].split(",")]
+        total = sum(counts)
+        if total == 0:
+            return msg("raubritter.label.no_knights")
+        if args[0] == "-":
+            return msg("raubritter.label.knights_stay", count=total)
+        squares = path(pending_castle, args[0], len(counts))
+        spread = " ".join(f"{geometry.name(sq)}:{n}" for sq, n in zip(squares, counts))
+        return msg("raubritter.label.knights_move", count=total, direction=msg(f"raubritter.direction.{args[0]}"),
+                   spread=spread)
+    return msg("raubritter.label.unknown", text=action.encode()[:60])
+
+
+def _canonical(geometry: Geometry, action: Action) -> Action:
+    """The canonical spelling of a typed action ("lay fv d5" -> "lay Fv D5"), so that
+    check_turn compares like with like. Unreadable text is left for check_turn to refuse."""
+    args = action.args
+    if action.verb in ("keep", "lay") and args:
+        face = args[0][:1].upper() + args[0][1:].lower()
+        args = (face, *args[1:])
+        if action.verb == "lay" and len(args) == 2:
+            square = geometry.parse(args[1])
+            if square is not None:
+                args = (face, geometry.name(square))
+    elif action.verb == "knights" and len(args) == 2:
+        direction = args[0].upper()
+        try:
+            counts = [int(n) for n in args[1].split(",")]
+        except ValueError:
+            return Action(action.verb, args)
+        if len(counts) == 1:
+            direction = "-"  # a single count never moves: everything stays on the castle
+        args = (direction, ",".join(map(str, counts)))
+    return Action(action.verb, args)
 
 
 def _distinct_faces(hand: list[str]) -> list[str]:

@@ -11,9 +11,10 @@ def score(state: RaubRitterState) -> list[int]:
     """Points per seat for the top knights now on the board."""
     points = [0] * state.seats
     for laid in state.board.values():
-        scored = top_points(laid)
-        if scored is not None:
-            points[scored[0]] += scored[1]
+        if laid.stack:  # `top_points`, asked only of tiles with knights (every view scores the table)
+            scored = top_points(laid)
+            if scored is not None:
+                points[scored[0]] += scored[1]
     return points
 
 

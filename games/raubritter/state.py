@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import InvalidState, Msg, StoredState
-from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares
+from games.raubritter.board import Geometry, Laid, Square, extent, legal_squares, square_name
 from games.raubritter.tiles import (
     AREA_CHOICES,
     AREA_LIMIT,
@@ -87,8 +87,7 @@ class RaubRitterState:
 
 
 def to_dict(state: RaubRitterState) -> dict[str, Any]:
-    geometry = state.geometry
-    name = geometry.name
+    name = square_name
     return {
         "game": "raubritter",
         "version": FORMAT_VERSION,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from games.core import Msg, Outcome, SeatRef, msg
-from games.raubritter.board import bounds, legal_squares
+from games.raubritter.board import Laid, Square, bounds, legal_squares, square_name
 from games.raubritter.scoring import result_msg, score
 from games.raubritter.tiles import COLOURS, MAX_LAYS_PER_TURN, building_of, face_msg, terrain_of, tile_msg
 
@@ -47,10 +47,10 @@ def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> di
                                last=name((allowed.max_col, 0))[0], top=allowed.min_row + 1,
                                bottom=allowed.max_row + 1).to_json()},
         "tiles": [
-            {"square": name(sq), "col": sq[0], "row": sq[1], "terrain": laid.terrain,
+            {"square": square_name(sq), "col": sq[0], "row": sq[1], "terrain": laid.terrain,
              "building": laid.building, "owner": laid.owner, "colour": COLOURS[laid.owner],
              "knights": list(laid.stack)}
-            for sq, laid in sorted(state.board.items(), key=lambda item: (item[0][1], item[0][0]))
+            for sq, laid in sorted(state.board.items(), key=_row_major)
         ],
         "open_squares": ([name(sq) for sq in legal_squares(state.board, geometry)]
                          if state.phase == "lay" else []),
@@ -84,6 +84,11 @@ def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> di
             "deciding": seat in to_act,
         }
     return view
+
+
+def _row_major(item: tuple[Square, Laid]) -> tuple[int, int]:
+    """Tiles row by row, each row from the left."""
+    return item[0][1], item[0][0]
 
 
 def _commas(tiles: list[str]) -> Msg:
