@@ -46,6 +46,7 @@ from games.raubritter import state as state_io
 from games.raubritter.ai import ranked, standing_scores, suggest
 from games.raubritter.board import (
     DIRECTION_NAMES,
+    DIRECTIONS,
     Geometry,
     Laid,
     Square,
@@ -157,8 +158,7 @@ class RaubRitter:
         if state.phase == "keep":
             return [Action("keep", (face,)) for face in _keep_choices(state.hands[seat])]
         if state.phase == "knights":
-            return [Action("knights", (direction, ",".join(map(str, counts))))
-                    for direction, counts in _knight_options(state)]
+            return list(_knights_actions(state))
         actions: list[Action] = []
         if state.lays_this_turn < MAX_LAYS_PER_TURN:
             squares = legal_squares(state.board, state.geometry)
@@ -451,6 +451,33 @@ def _keep_choices(hand: list[str]) -> list[str]:
     """Faces of the A tiles a player may keep besides the (first) castle."""
     castle_index = next(i for i, t in enumerate(hand) if building_of(t[1:]) == "castle")
     return _distinct_faces([t for i, t in enumerate(hand) if i != castle_index])
+
+
+def _knights_actions(state: RaubRitterState) -> tuple[Action, ...]:
+    """The knights actions of the state (`_knight_options`), kept by all they depend on: the
+    castle, how many knights may go, and the tiles a stack of that many can reach (the bot asks
+    for them from its choices, the forced-move check, the move's check and the probes)."""
+    most = min(MAX_KNIGHTS_PLACED, state.knights_left[state.turn])
+    if most < 1:
+        return tuple(_knights_action(direction, counts) for direction, counts in _knight_options(state))
+    castle = state.castle_awaiting_knights
+    key = (castle, most, state.board[castle], tuple(
+        state.board.get((castle[0] + dc * step, castle[1] + dr * step))
+        for dc, dr in DIRECTIONS.values() for step in range(1, most)))
+    actions = _kept_knights_actions.get(key)
+    if actions is None:
+        actions = tuple(_knights_action(direction, counts) for direction, counts in _knight_options(state))
+        if len(_kept_knights_actions) >= 256:
+            _kept_knights_actions.clear()
+        _kept_knights_actions[key] = actions
+    return actions
+
+
+_kept_knights_actions: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+
+def _knights_action(direction: str, counts: tuple[int, ...]) -> Action:
+    return Action("knights", (direction, ",".join(map(str, counts))))
 
 
 def _knight_options(state: RaubRitterState) -> list[tuple[str, tuple[int, ...]]]:
