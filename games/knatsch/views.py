@@ -5,6 +5,7 @@ appears: a view holds stack sizes and top cards only.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games.core import Action, InvalidState, Msg, SeatRef, msg
@@ -258,15 +259,8 @@ def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: A
         if verb == "roll":
             return msg("knatsch.label.roll", allowed=state.rolling.rolls_allowed)
         if verb == "reroll":
-            positions = [int(p) for p in args[0].split(",")]
             roll = state.rolling
-            showing = dice_text(roll.dice[p - 1] for p in positions)
-            kept = [d for i, d in enumerate(roll.dice) if i + 1 not in positions]
-            common = dict(positions=", ".join(map(str, positions)), showing=showing,
-                          used=roll.rolls_used + 1, allowed=roll.rolls_allowed, count=len(positions))
-            if kept:
-                return msg("knatsch.label.reroll_keep", keep=dice_text(kept), **common)
-            return msg("knatsch.label.reroll", **common)
+            return _reroll_label(args[0], tuple(roll.dice), roll.rolls_used, roll.rolls_allowed)
         if verb == "stop":
             return msg("knatsch.label.stop", result=result_msg(game.roll_result(state, state.rolling)),
                        verdict=_verdict(game, state))
@@ -275,6 +269,21 @@ def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: A
     except (KeyError, IndexError, ValueError, AttributeError, InvalidState):  # not an action of this state
         pass
     return _unknown(action)
+
+
+@lru_cache(maxsize=1024)
+def _reroll_label(chosen: str, dice: tuple[int, ...], rolls_used: int, rolls_allowed: int) -> Msg:
+    """A reroll's label, kept by what it says: a roll has up to 63 ways to roll again, which the
+    bot describes for the roller's choices and again for each hidden variant it probes (labels
+    are shared: never changed)."""
+    positions = [int(p) for p in chosen.split(",")]
+    showing = dice_text(dice[p - 1] for p in positions)
+    kept = [d for i, d in enumerate(dice) if i + 1 not in positions]
+    common = dict(positions=", ".join(map(str, positions)), showing=showing,
+                  used=rolls_used + 1, allowed=rolls_allowed, count=len(positions))
+    if kept:
+        return msg("knatsch.label.reroll_keep", keep=dice_text(kept), **common)
+    return msg("knatsch.label.reroll", **common)
 
 
 def _unknown(action: Action) -> Msg:
