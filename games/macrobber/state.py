@@ -132,13 +132,17 @@ def _copied(value: Any) -> Any:
     times). Like a JSON round trip, and unlike deepcopy, it keeps no list shared by two places:
     a state never shares one (stored states are JSON)."""
     kind = type(value)
-    if kind is list:
-        return [_copied(item) for item in value]
+    if kind is list:  # the scalars taken as they are, without a call each (a deck is some 60 numbers)
+        return [item if type(item) in _SCALARS else _copied(item) for item in value]
     if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else _copied(item) for key, item in value.items()}
     if kind is tuple:
         return tuple(_copied(item) for item in value)
     return value
+
+
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+"""What `_copied` gives back as it is (as it does any value that is no list, dict or tuple)."""
 
 
 STORED = StoredState("Mac Robber")
