@@ -686,3 +686,43 @@ def test_every_label_fits_a_button_in_both_languages():
                     label = translate(GAME.describe(state, seat, action), lang, ["W" * 32] * seats, strict=True)
                     assert 0 < len(label) <= 80, label
             state, _ = act(state, seat, rng.choice(legal(state, seat)))
+
+
+# ----------------------------------------------------------------------------------------
+# What the engine keeps between calls (the bot asks for it several times a move): kept by
+# what it depends on, so a table that differs, even the same state object changed, gets its own
+
+
+def test_the_knights_options_follow_the_tiles_in_reach_and_the_knights_left():
+    state = build(2, {"F6": (1, "P", []), "G6": (1, "Pt", [])}, hands={0: ["Pc", "P"]})
+    state, _ = act(state, 0, "lay Pc E6")
+    assert "knights E 1,1,1" in legal(state, 0) and "knights - 4" in legal(state, 0)
+    full = build(2, {"F6": (1, "P", [1, 1, 1, 1]), "G6": (1, "Pt", [])}, hands={0: ["Pc", "P"]})
+    full, _ = act(full, 0, "lay Pc E6")
+    assert not any(a.startswith("knights E") for a in legal(full, 0))  # the full plain closes the way
+    # The first state changed in place: a full stack now in reach, then two knights left.
+    f6 = state.geometry.parse("F6")
+    state.board[f6] = state.board[f6]._replace(stack=(1, 1, 1, 1))
+    assert legal(state, 0) == legal(full, 0)
+    state.knights_left[0] = 2
+    assert legal(state, 0) == ["knights - 0", "knights - 1", "knights - 2"]
+
+
+def test_the_open_squares_follow_the_tiles_laid_in_the_same_board():
+    state = build(2, {"E6": (0, "P", []), "F6": (1, "P", [])}, hands={0: ["Pc", "P"]})
+    before = [a for a in legal(state, 0) if a.startswith("lay P ")]
+    assert "lay P G6" in before and "lay P H6" not in before
+    state.board[state.geometry.parse("G6")] = Laid(state.piles[1].pop(0), 1)
+    after = [a for a in legal(state, 0) if a.startswith("lay P ")]
+    assert "lay P G6" not in after and "lay P H6" in after
+    assert GAME.view(state, None)["open_squares"] == [a.split()[-1] for a in after]
+
+
+def test_a_knights_label_names_the_squares_from_its_own_castle():
+    state = build(2, {"F6": (1, "P", []), "G6": (1, "Pt", []), "F7": (1, "P", [])}, hands={0: ["Pc", "Pc"]})
+    at_e6, _ = act(state, 0, "lay Pc E6")
+    at_e7, _ = act(state, 0, "lay Pc E7")
+    move = Action.parse("knights E 1,1")
+    assert en(GAME.describe(at_e6, 0, move)) == "2 knights east: E6:1 F6:1"
+    assert en(GAME.describe(at_e7, 0, move)) == "2 knights east: E7:1 F7:1"
+    assert en(GAME.describe(at_e6, 0, move)) == "2 knights east: E6:1 F6:1"
