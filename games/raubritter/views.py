@@ -46,12 +46,7 @@ def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> di
                    "text": msg("raubritter.bounds", first=name((allowed.min_col, 0))[0],
                                last=name((allowed.max_col, 0))[0], top=allowed.min_row + 1,
                                bottom=allowed.max_row + 1).to_json()},
-        "tiles": [
-            {"square": square_name(sq), "col": sq[0], "row": sq[1], "terrain": laid.terrain,
-             "building": laid.building, "owner": laid.owner, "colour": COLOURS[laid.owner],
-             "knights": list(laid.stack)}
-            for sq, laid in sorted(state.board.items(), key=_row_major)
-        ],
+        "tiles": [_tile_json(item) for item in sorted(state.board.items(), key=_row_major)],
         "open_squares": ([name(sq) for sq in legal_squares(state.board, geometry)]
                          if state.phase == "lay" else []),
         "pending_castle": name(state.pending_castle) if state.pending_castle else None,
@@ -84,6 +79,29 @@ def build_view(game: RaubRitter, state: RaubRitterState, seat: int | None) -> di
             "deciding": seat in to_act,
         }
     return view
+
+
+def _tile_json(item: tuple[Square, Laid]) -> dict[str, Any]:
+    """A laid tile as the view shows it: a fresh dict with a fresh list of knights, copied from
+    one made once for that tile on that square with that stack (a view lists every laid tile,
+    and a move asks for five views or so of tables that differ by a tile or a stack; copying a
+    dict costs a fraction of filling a new one)."""
+    made = _tile_entries.get(item)
+    if made is None:
+        square, laid = item
+        made = {"square": square_name(square), "col": square[0], "row": square[1], "terrain": laid.terrain,
+                "building": laid.building, "owner": laid.owner, "colour": COLOURS[laid.owner], "knights": []}
+        if len(_tile_entries) >= TILE_ENTRIES_KEPT:
+            _tile_entries.clear()
+        _tile_entries[item] = made
+    entry = made.copy()
+    entry["knights"] = list(item[1].stack)
+    return entry
+
+
+TILE_ENTRIES_KEPT = 2048
+"""Tiles kept as `_tile_json` made them (some 250 a four-player game; about 1 MiB when full)."""
+_tile_entries: dict[tuple[Square, Laid], dict[str, Any]] = {}
 
 
 def _row_major(item: tuple[Square, Laid]) -> tuple[int, int]:

@@ -726,3 +726,13 @@ def test_a_knights_label_names_the_squares_from_its_own_castle():
     assert en(GAME.describe(at_e6, 0, move)) == "2 knights east: E6:1 F6:1"
     assert en(GAME.describe(at_e7, 0, move)) == "2 knights east: E7:1 F7:1"
     assert en(GAME.describe(at_e6, 0, move)) == "2 knights east: E6:1 F6:1"
+
+
+def test_views_share_no_tile_or_stack_that_a_reader_could_change():
+    state = build(2, {"E6": (0, "Pc", [0, 1]), "F6": (1, "Fv", [])}, hands={0: ["Pc", "P"]})
+    first = GAME.view(state, None)
+    tile = next(t for t in first["tiles"] if t["square"] == "E6")
+    tile["knights"].append(1)
+    tile["owner"] = 1
+    again = next(t for t in GAME.view(state, 0)["tiles"] if t["square"] == "E6")
+    assert again["knights"] == [0, 1] and again["owner"] == 0
