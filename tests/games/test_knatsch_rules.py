@@ -783,11 +783,14 @@ def test_a_rerolls_label_follows_the_dice_and_the_rolls_of_its_own_state():
     game = engine(5, 6, 2, 5, 6, 1, 6, 3, 5)
     state = table(4, [["C01"], ["C04"], ["C07"], ["C10"]], stack1=["C05"], stack2=["S01"])
     state, _ = play(game, state, (ANNA, "target C05"))
-    first = game.describe(state, ANNA, Action.parse("reroll 3,6"))
-    assert en(first) == "Reroll dice 3, 6 (showing 2 1); keep 5 6 5 6 (roll 2 of 3)"
+
+    def label(state, text):
+        return en(game.describe(state, ANNA, Action.parse(text)))
+
+    assert label(state, "reroll 3,6") == "Reroll dice 3, 6 (showing 2 1); keep 5 6 5 6 (roll 2 of 3)"
     after, _ = play(game, state, (ANNA, "reroll 3,6"))
-    assert en(game.describe(after, ANNA, Action.parse("reroll 6"))) == "Reroll die 6 (showing 3); keep 5 6 6 5 6 (roll 3 of 3)"
+    assert label(after, "reroll 6") == "Reroll die 6 (showing 3); keep 5 6 6 5 6 (roll 3 of 3)"
     state.roll.dice[2] = 4  # the first state changed in place: its label says so
-    assert en(game.describe(state, ANNA, Action.parse("reroll 3,6"))) == "Reroll dice 3, 6 (showing 4 1); keep 5 6 5 6 (roll 2 of 3)"
+    assert label(state, "reroll 3,6") == "Reroll dice 3, 6 (showing 4 1); keep 5 6 5 6 (roll 2 of 3)"
     state.roll.rolls_used = 2
-    assert en(game.describe(state, ANNA, Action.parse("reroll 6,3"))) == "Reroll dice 3, 6 (showing 4 1); keep 5 6 5 6 (roll 3 of 3)"
+    assert label(state, "reroll 6,3") == "Reroll dice 3, 6 (showing 4 1); keep 5 6 5 6 (roll 3 of 3)"
