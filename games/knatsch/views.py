@@ -271,7 +271,7 @@ def describe_action(game: KnatschGame, state: KnatschState, seat: int, action: A
     return _unknown(action)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # up to 63 labels a roll's dice
 def _reroll_label(chosen: str, dice: tuple[int, ...], rolls_used: int, rolls_allowed: int) -> Msg:
     """A reroll's label, kept by what it says: a roll has up to 63 ways to roll again, which the
     bot describes for the roller's choices and again for each hidden variant it probes (labels

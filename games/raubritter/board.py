@@ -167,7 +167,7 @@ def bounds(board: Board, geometry: Geometry) -> Bounds:
     return _bounds(frozenset(board), geometry)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)  # a move asks of one table (some 4 KiB a table kept)
 def _bounds(laid: frozenset[Square], geometry: Geometry) -> Bounds:
     """`bounds` of a display covering `laid`, kept by the squares (every view asks it)."""
     return bounds_of(extent(laid), geometry)
@@ -199,7 +199,7 @@ def legal_squares(board: Board, geometry: Geometry) -> list[Square]:
     return list(_open_squares(frozenset(board), geometry))
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)  # a move asks of one table (some 4 KiB a table kept)
 def _open_squares(laid: frozenset[Square], geometry: Geometry) -> tuple[Square, ...]:
     """`legal_squares` of a display covering `laid`, kept by the squares themselves: a move's
     legal actions, its views, its forced-move check and the move itself each ask it of the

@@ -383,15 +383,16 @@ class RaubRitter:
 _END = Action("end")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _lay(face: str, square: Square) -> Action:
     """The action laying `face` on `square` (made once: a legal-move list holds a few dozen)."""
     return Action("lay", (face, square_name(square)))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _label(geometry: Geometry, pending_castle: Square | None, action: Action) -> Msg:
-    """`_described`, kept (labels are shared: never changed)."""
+    """`_described`, kept (labels are shared: never changed). A move's labels are some 75 (a
+    seat's choices and the probes'); 1,024 of them, about 1.4 MiB, cover a few tables' moves."""
     return _described(geometry, pending_castle, action)
 
 
@@ -467,7 +468,7 @@ def _knights_actions(state: RaubRitterState) -> tuple[Action, ...]:
     actions = _kept_knights_actions.get(key)
     if actions is None:
         actions = tuple(_knights_action(direction, counts) for direction, counts in _knight_options(state))
-        if len(_kept_knights_actions) >= 256:
+        if len(_kept_knights_actions) >= 64:
             _kept_knights_actions.clear()
         _kept_knights_actions[key] = actions
     return actions

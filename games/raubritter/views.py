@@ -99,8 +99,8 @@ def _tile_json(item: tuple[Square, Laid]) -> dict[str, Any]:
     return entry
 
 
-TILE_ENTRIES_KEPT = 2048
-"""Tiles kept as `_tile_json` made them (some 250 a four-player game; about 1 MiB when full)."""
+TILE_ENTRIES_KEPT = 1024
+"""Tiles kept as `_tile_json` made them (some 250 a four-player game; about 0.4 MiB when full)."""
 _tile_entries: dict[tuple[Square, Laid], dict[str, Any]] = {}
 
 
