@@ -29,7 +29,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from i18n.messages import Msg, SeatRef, fill_seats
+from i18n.messages import Msg, SeatRef, fill_seats, msg
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
 
 def t(lang: str, message_id: str, /, **params: Any) -> str:
     """The bot's and renderers' own words: ``t("de", "bot.refusal.not_your_turn", who=...)``."""
-    return translate(Msg(message_id, params), lang)
+    return translate(msg(message_id, **params), lang)
 
 
 def game_title(game: Any) -> Any:
