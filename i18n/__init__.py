@@ -251,13 +251,25 @@ def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
     if kind is SeatRef:
         seat = value.seat
         return _WORD_IN.get(lang, _Word)(names[seat] if 0 <= seat < len(names) else f"P{seat + 1}")
-    if kind is Msg and not value.params:
-        term = _TERMS.get((lang, value.id, strict))
-        if term is None:
-            term = _Term(_format(value, lang, names, strict), value, lang, names, strict)
-            if (lang, value.id) in _FOUND:
-                _TERMS[(lang, value.id, strict)] = term
-        return term
+    if kind is Msg:
+        if not value.params:
+            term = _TERMS.get((lang, value.id, strict))
+            if term is None:
+                term = _Term(_format(value, lang, names, strict), value, lang, names, strict)
+                if (lang, value.id) in _FOUND:
+                    _TERMS[(lang, value.id, strict)] = term
+            return term
+        plain = _plain_params(value.params)
+        if plain is not None:  # a term of words and numbers alone ("forest+village" in every label of a tile)
+            key = (lang, value.id, strict, plain)
+            term = _TERMS_WITH.get(key)
+            if term is None:
+                term = _Term(_format(value, lang, names, strict), value, lang, names, strict)
+                if (lang, value.id) in _FOUND and all((lang, said) in _FOUND for _, kind, said in plain if kind == 2):
+                    if len(_TERMS_WITH) >= TERMS_WITH_KEPT:
+                        _TERMS_WITH.clear()
+                    _TERMS_WITH[key] = term
+            return term
     if isinstance(value, dict) and set(value) == {"seat"}:
         value = SeatRef(int(value["seat"]))
     elif isinstance(value, dict) and "id" in value:
@@ -280,6 +292,32 @@ _TERMS: dict[tuple[str, str, bool], _Term] = {}
 """Terms without parameters found in their own language (a terrain, a card), by (language, id,
 strict), put into messages as they are: neither their words nor their other forms depend on the
 names of the message they are put in. At most every message of both languages twice."""
+
+
+def _plain_params(params: Mapping[str, Any]) -> tuple[tuple[str, int, Any], ...] | None:
+    """A term's parameters as a key, where each is a str, an int or a term without parameters of
+    its own (by its id), none naming a player: (name, kind, value); None for any other."""
+    plain = []
+    for name, value in params.items():
+        kind = type(value)
+        if kind is str:
+            plain.append((name, 0, value))
+        elif kind is int:
+            plain.append((name, 1, value))
+        elif kind is Msg and not value.params:
+            plain.append((name, 2, value.id))
+        else:
+            return None
+    return tuple(plain)
+
+
+TERMS_WITH_KEPT = 1024
+"""Terms with parameters (`_plain_params`) kept in `_TERMS_WITH` (some 200 bytes each): emptied
+when full."""
+_TERMS_WITH: dict[tuple[str, str, bool, tuple[tuple[str, int, Any], ...]], _Term] = {}
+"""Terms whose parameters are words, numbers and terms of their own (`_plain_params`) found in
+their own language, theirs too, by (language, id, strict, parameters): neither their words nor
+their other forms depend on names."""
 
 
 def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
