@@ -92,7 +92,7 @@ def private_delta(mine: Any, public: Any) -> Any:
     return mine
 
 
-def seat_secrets(view: dict[str, Any], public: dict[str, Any]) -> Any:
+def seat_secrets(view: Any, public: Any) -> Any:
     """`private_delta(view, public)` of a seat's view and the public view of the same state,
     worked out once for the same view objects (`SECRETS_KEPT`): a move's plan asks it of each
     seat's views before and after the move, its delivery of those after again (whether a DM has
@@ -113,7 +113,7 @@ def seat_secrets(view: dict[str, Any], public: dict[str, Any]) -> Any:
 SECRETS_KEPT = 32
 """Views whose `seat_secrets` is kept: those of a move's states before and after it, each seat's
 (the views themselves are kept with their states: `KEPT_STATES`)."""
-_secrets: dict[int, tuple[dict[str, Any], dict[str, Any], Any]] = {}
+_secrets: dict[int, tuple[Any, Any, Any]] = {}
 
 
 def has_secrets(game: Game, state: Any, seats: int) -> bool:
