@@ -92,6 +92,30 @@ def private_delta(mine: Any, public: Any) -> Any:
     return mine
 
 
+def seat_secrets(view: Any, public: Any) -> Any:
+    """`private_delta(view, public)` of a seat's view and the public view of the same state,
+    worked out once for the same view objects (`SECRETS_KEPT`): a move's plan asks it of each
+    seat's views before and after the move, its delivery of those after again (whether a DM has
+    a picture, which to draw), the next move's plan of them as the views before it; views are
+    never changed once made, and those of the states kept are shared (`KeptViews`). The delta
+    handed out is shared: read it, never change it."""
+    kept = _secrets.get(id(view))
+    if kept is not None and kept[0] is view and kept[1] is public:
+        return kept[2]
+    delta = private_delta(view, public)
+    # Held with the delta, so that no other view takes its id while it is kept.
+    _secrets[id(view)] = (view, public, delta)
+    if len(_secrets) > SECRETS_KEPT:
+        del _secrets[next(iter(_secrets))]
+    return delta
+
+
+SECRETS_KEPT = 32
+"""Views whose `seat_secrets` is kept: those of a move's states before and after it, each seat's
+(the views themselves are kept with their states: `KEPT_STATES`)."""
+_secrets: dict[int, tuple[Any, Any, Any]] = {}
+
+
 def has_secrets(game: Game, state: Any, seats: int) -> bool:
     """A game shows secrets now if some seat's view holds more than the public view. Without
     secrets every move is a board button: no 'My hand' button and no DMs."""
@@ -174,7 +198,8 @@ class KeptViews:
         self.game = game
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.game, name)
+        value = self.__dict__[name] = getattr(self.game, name)  # found on the instance when asked again
+        return value
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         known = _digests.get(id(state))
@@ -229,7 +254,7 @@ def state_fingerprint(game: Game, state: Any) -> bytes | None:
 
 def _has_secrets(game: Game, state: Any, seats: int) -> bool:
     public = game.view(state, None)
-    return any(private_delta(game.view(state, seat), public) for seat in range(seats))
+    return any(seat_secrets(game.view(state, seat), public) for seat in range(seats))
 
 
 def _public_moves(game: Game, state: Any, seats: int) -> list[tuple[str, Any]]:
@@ -248,7 +273,7 @@ def _public_moves(game: Game, state: Any, seats: int) -> list[tuple[str, Any]]:
     if game.features.public_moves:
         if not hooks(game).moves_are_public(state, seat):
             return []
-    elif private_delta(game.view(state, seat), game.view(state, None)):
+    elif seat_secrets(game.view(state, seat), game.view(state, None)):
         return []
     actions = game.legal_actions(state, seat)
     raw = [game.describe(state, seat, action) for action in actions]
@@ -256,7 +281,7 @@ def _public_moves(game: Game, state: Any, seats: int) -> list[tuple[str, Any]]:
     public = game.view(state, None)
     # Seats whose view shows nothing beyond the public view hold no secrets to re-deal.
     owners = [None, *(other for other in range(seats)
-                      if other != seat and private_delta(game.view(state, other), public))]
+                      if other != seat and seat_secrets(game.view(state, other), public))]
     try:
         for owner in owners:
             for _ in range(PROBES_PER_OWNER):

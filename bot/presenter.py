@@ -25,7 +25,14 @@ MENTION = re.compile(r"<@!?(-?\d+)>")
 
 
 def bold_names(names: Sequence[str]) -> list[str]:
-    return [f"**{discord.utils.escape_markdown(name)}**" for name in names]
+    return list(_bold(tuple(names)))
+
+
+@lru_cache(maxsize=256)
+def _bold(names: tuple[str, ...]) -> tuple[str, ...]:
+    """`bold_names`, escaped once a table's names (a move's messages ask for them some 15 times,
+    once for each text put into words and each name shortened to fit a line)."""
+    return tuple(f"**{discord.utils.escape_markdown(name)}**" for name in names)
 
 
 def waiting_for(table: GameRow, seats) -> str:
@@ -525,10 +532,23 @@ def board_text(headline: Sequence[str], status: str, footer: str) -> str:
 def dm_header(table: GameRow, game: Game, *, guild_name: str, channel_name: str, jump_url: str,
               lang: str = "en") -> str:
     """Every DM says where it belongs: game, server, channel, and a short link back (a masked
-    link, not a long raw address)."""
-    return t(lang, "bot.table.dm_header", title=game_title(game), game_id=table.id,
-             guild=discord.utils.escape_markdown(guild_name), channel=discord.utils.escape_markdown(channel_name),
-             url=jump_url)
+    link, not a long raw address). Said once for a table's seats in a language (`HEADERS_KEPT`):
+    a move's every DM begins with it, each of them built again at each edit."""
+    key = (lang, table.id, game.name, game.title, guild_name, channel_name, jump_url)
+    header = _headers.get(key)
+    if header is None:
+        header = _headers[key] = t(
+            lang, "bot.table.dm_header", title=game_title(game), game_id=table.id,
+            guild=discord.utils.escape_markdown(guild_name), channel=discord.utils.escape_markdown(channel_name),
+            url=jump_url)
+        if len(_headers) > HEADERS_KEPT:
+            del _headers[next(iter(_headers))]
+    return header
+
+
+HEADERS_KEPT = 256
+"""`dm_header`s kept: a table's in each language its players read (some 200 bytes each)."""
+_headers: dict[tuple[str, int, str, str, str, str, str], str] = {}
 
 
 def private_text(header: str, private_lines: Sequence[str], status: str, may_act: bool, has_components: bool,

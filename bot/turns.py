@@ -16,7 +16,7 @@ from typing import Any
 
 from bot import presenter
 from bot.changes import Change, Done, End, LobbyChange, Move, Note, Replace, Repost, SeatSetting, Start, Undo, states
-from bot.choices import label_names, private_delta, public_choices
+from bot.choices import label_names, public_choices, seat_secrets
 from bot.delivery.content import has_picture
 from bot.delivery.storage import DmRow, Owed, OwedDm
 from bot.locale import table_language
@@ -236,10 +236,10 @@ def _plan_dms(change: Change, done: Done, dm_rows: dict[int, DmRow],
             public = game.view(after, None)
             changed_before = game.view(before, None) if before is not None else None
             for seat in seats:
-                mine = private_delta(game.view(after, seat), public)
+                mine = seat_secrets(game.view(after, seat), public)
                 if isinstance(change, Start) and mine:
                     dms[seat] = OwedDm(fresh=True)
-                elif isinstance(change, Undo) and (seat == change.seat or mine != private_delta(
+                elif isinstance(change, Undo) and (seat == change.seat or mine != seat_secrets(
                         game.view(before, seat), changed_before)):
                     dms[seat] = OwedDm(fresh=True)
                 elif isinstance(change, Replace) and seat == change.seat:
@@ -290,7 +290,10 @@ class Remembering:
         self._fingerprints: dict[int, bytes | None] = {}
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.game, name)
+        # Kept on the instance: asked again, it is found there, not through this (a failed
+        # lookup first) and the game's own proxy (`bot.choices.KeptViews`). A game never changes.
+        value = self.__dict__[name] = getattr(self.game, name)
+        return value
 
     def known_to_act(self, state: Any, seats: frozenset[Any]) -> None:
         """Whom the game waits for in `state`, already worked out (bot.changes.Done)."""
@@ -305,28 +308,34 @@ class Remembering:
     def _known(self, state: Any) -> bool:
         return self._states.get(id(state)) is state
 
+    # What is remembered is looked up first: only a state remembered has any, and while it is
+    # held no other state can have its id.
+
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        if not self._known(state):
-            return self.game.view(state, seat)
         key = (id(state), seat)
-        if key not in self._views:
-            self._views[key] = self.game.view(state, seat)
-        return self._views[key]
+        found = self._views.get(key)
+        if found is None:
+            if not self._known(state):
+                return self.game.view(state, seat)
+            found = self._views[key] = self.game.view(state, seat)
+        return found
 
     def to_act(self, state: Any) -> frozenset[Any]:
-        if not self._known(state):
-            return self.game.to_act(state)
-        if id(state) not in self._to_act:
-            self._to_act[id(state)] = self.game.to_act(state)
-        return self._to_act[id(state)]
+        found = self._to_act.get(id(state))
+        if found is None:
+            if not self._known(state):
+                return self.game.to_act(state)
+            found = self._to_act[id(state)] = self.game.to_act(state)
+        return found
 
     def legal_actions(self, state: Any, seat: int) -> list[Any]:
-        if not self._known(state):
-            return self.game.legal_actions(state, seat)
         key = (id(state), seat)
-        if key not in self._legal:
-            self._legal[key] = self.game.legal_actions(state, seat)
-        return self._legal[key]
+        found = self._legal.get(key)
+        if found is None:
+            if not self._known(state):
+                return self.game.legal_actions(state, seat)
+            found = self._legal[key] = self.game.legal_actions(state, seat)
+        return found
 
     def remembered_fingerprint(self, state: Any, digest: Callable[[Game, Any], bytes | None]) -> bytes | None:
         """`digest(game, state)` (bot.choices: what its choices in words are kept by), once a state."""
@@ -368,8 +377,8 @@ def needs_private_update(game: Game | Remembering, before: Any, after: Any, seat
     """A seat hears privately when its hidden view changed or it faces a new decision that the
     public board does not already offer. `public_views`: the public views before and after."""
     public_before, public_after = public_views
-    mine_after = private_delta(game.view(after, seat), public_after)
-    if private_delta(game.view(before, seat), public_before) != mine_after:
+    mine_after = seat_secrets(game.view(after, seat), public_after)
+    if seat_secrets(game.view(before, seat), public_before) != mine_after:
         return True
     if seat not in game.to_act(after) or board_serves_actor:
         return False

@@ -29,7 +29,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from i18n.messages import Msg, SeatRef, fill_seats
+from i18n.messages import Msg, SeatRef, fill_seats, msg
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,17 @@ def entries(lang: str, domain: str) -> Mapping[str, Any]:
     return _catalogue(lang, domain)
 
 
+_FOUND: dict[tuple[str, str], Any] = {}
+"""Texts of messages found in their own language's catalogue, by (language, id): looked up once
+each (a move's messages ask `template` some 200-300 times). The catalogues never change while
+the process runs, so this holds at most every message of both languages once. A text that
+falls back to English is not kept here: it is looked up (and warned of) each time."""
+
+
 def template(lang: str, message_id: str, *, strict: bool = False) -> Any:
+    found = _FOUND.get((lang, message_id))
+    if found is not None:
+        return found
     domain = message_id.split(".", 1)[0]
     for candidate in (lang, DEFAULT_LANGUAGE):
         text = _catalogue(candidate, domain).get(message_id)
@@ -99,6 +109,8 @@ def template(lang: str, message_id: str, *, strict: bool = False) -> Any:
                 if strict:
                     raise MissingMessage(f"{message_id} has no {lang} text")
                 log.warning("No %s text for %s; using English", lang, message_id)
+            else:
+                _FOUND[(lang, message_id)] = text
             return text
         if strict:
             raise MissingMessage(f"{message_id} has no {candidate} text")
@@ -140,14 +152,27 @@ def translate(text: Any, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()
 
 
 def _format(message: Msg, lang: str, names: Sequence[str], strict: bool) -> str:
+    params = message.params
+    if not params:  # a term, a label, a heading: the same words every time
+        said = _SAID.get((lang, message.id))
+        if said is not None:
+            return said
     pattern = template(lang, message.id, strict=strict)
     if isinstance(pattern, tuple):
-        count = message.params.get(plural_selector(lang, message.id), 0)
+        # `template` read the language's catalogue, and with it the plural's selector (`plural_selector`).
+        count = params.get(_SELECTORS.get((lang, message.id), "count"), 0)
         if isinstance(count, (list, tuple)):
             count = len(count)  # a list of players: "Anna kann", "Anna und Bo können"
         pattern = pattern[0] if count == 1 else pattern[1]
-    values = _Params({key: _value(value, lang, names, strict) for key, value in message.params.items()})
-    return str(pattern.format_map(values))
+    said = str(pattern.format_map(_Params({key: _value(value, lang, names, strict) for key, value in params.items()})))
+    if not params and (lang, message.id) in _FOUND:
+        _SAID[(lang, message.id)] = said
+    return said
+
+
+_SAID: dict[tuple[str, str], str] = {}
+"""The words of messages without parameters found in their own language (`_FOUND`), by (language,
+id): the same whoever reads them. At most every message of both languages once."""
 
 
 class _Term(str):
@@ -218,6 +243,33 @@ _WORD_IN: dict[str, type[_Word]] = {"en": _EnglishWord, "de": _GermanWord}
 
 
 def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
+    kind = type(value)
+    if kind is str:  # the most common kinds first: a square, a number, a player, a term
+        return _WORD_IN.get(lang, _Word)(value)
+    if kind is int:
+        return value
+    if kind is SeatRef:
+        seat = value.seat
+        return _WORD_IN.get(lang, _Word)(names[seat] if 0 <= seat < len(names) else f"P{seat + 1}")
+    if kind is Msg:
+        if not value.params:
+            term = _TERMS.get((lang, value.id, strict))
+            if term is None:
+                term = _Term(_format(value, lang, names, strict), value, lang, names, strict)
+                if (lang, value.id) in _FOUND:
+                    _TERMS[(lang, value.id, strict)] = term
+            return term
+        plain = _plain_params(value.params)
+        if plain is not None:  # a term of words and numbers alone ("forest+village" in every label of a tile)
+            key = (lang, value.id, strict, plain)
+            term = _TERMS_WITH.get(key)
+            if term is None:
+                term = _Term(_format(value, lang, names, strict), value, lang, names, strict)
+                if (lang, value.id) in _FOUND and all((lang, said) in _FOUND for _, kind, said in plain if kind == 2):
+                    if len(_TERMS_WITH) >= TERMS_WITH_KEPT:
+                        _TERMS_WITH.clear()
+                    _TERMS_WITH[key] = term
+            return term
     if isinstance(value, dict) and set(value) == {"seat"}:
         value = SeatRef(int(value["seat"]))
     elif isinstance(value, dict) and "id" in value:
@@ -236,6 +288,38 @@ def _value(value: Any, lang: str, names: Sequence[str], strict: bool) -> Any:
     return value
 
 
+_TERMS: dict[tuple[str, str, bool], _Term] = {}
+"""Terms without parameters found in their own language (a terrain, a card), by (language, id,
+strict), put into messages as they are: neither their words nor their other forms depend on the
+names of the message they are put in. At most every message of both languages twice."""
+
+
+def _plain_params(params: Mapping[str, Any]) -> tuple[tuple[str, int, Any], ...] | None:
+    """A term's parameters as a key, where each is a str, an int or a term without parameters of
+    its own (by its id), none naming a player: (name, kind, value); None for any other."""
+    plain = []
+    for name, value in params.items():
+        kind = type(value)
+        if kind is str:
+            plain.append((name, 0, value))
+        elif kind is int:
+            plain.append((name, 1, value))
+        elif kind is Msg and not value.params:
+            plain.append((name, 2, value.id))
+        else:
+            return None
+    return tuple(plain)
+
+
+TERMS_WITH_KEPT = 1024
+"""Terms with parameters (`_plain_params`) kept in `_TERMS_WITH` (some 200 bytes each): emptied
+when full."""
+_TERMS_WITH: dict[tuple[str, str, bool, tuple[tuple[str, int, Any], ...]], _Term] = {}
+"""Terms whose parameters are words, numbers and terms of their own (`_plain_params`) found in
+their own language, theirs too, by (language, id, strict, parameters): neither their words nor
+their other forms depend on names."""
+
+
 def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """"a, b and c" / "a, b und c"."""
     words = [str(item) for item in items]
@@ -247,7 +331,7 @@ def join_list(items: Iterable[Any], lang: str = DEFAULT_LANGUAGE) -> str:
 
 def t(lang: str, message_id: str, /, **params: Any) -> str:
     """The bot's and renderers' own words: ``t("de", "bot.refusal.not_your_turn", who=...)``."""
-    return translate(Msg(message_id, params), lang)
+    return translate(msg(message_id, **params), lang)
 
 
 def game_title(game: Any) -> Any:

@@ -43,8 +43,10 @@ class Msg:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Msg:
-        params = dict(data.get("params") or {})
-        return cls(str(data["id"]), {key: _param_from_json(value) for key, value in params.items()})
+        params = data.get("params") or {}
+        made = _new_msg(cls)  # as `msg`: without the frozen dataclass's slower __init__
+        made.__dict__.update(id=str(data["id"]), params={key: _param_from_json(value) for key, value in params.items()})
+        return made
 
     def __hash__(self) -> int:  # params is a dict; hash on the id and a stable rendering
         return hash((self.id, repr(sorted(self.to_json()["params"].items(), key=lambda kv: kv[0]))))

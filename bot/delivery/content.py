@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot import presenter
-from bot.choices import choices_offered, has_secrets, label_names, private_delta, public_choices, toggles_for
+from bot.choices import choices_offered, has_secrets, label_names, public_choices, seat_secrets, toggles_for
 from bot.components import Choice, board_view, private_toggled, private_view
 from bot.locale import table_language
 from bot.records import running_scores
@@ -111,7 +111,7 @@ _picture_keys: dict[int, tuple[dict[str, Any], dict[str, Any], str, tuple[str, .
 def has_picture(view: dict[str, Any], public: dict[str, Any]) -> bool:
     """Whether a seat's DM carries a picture: only when it shows something of the seat's own
     (the public board is in the channel)."""
-    return bool(private_delta(view, public)) and private_shown(view)
+    return bool(seat_secrets(view, public)) and private_shown(view)
 
 
 def buttons_key(view: discord.ui.View | None) -> int:
@@ -227,7 +227,7 @@ class Content:
         by_language: dict[str, list[tuple[int | None, dict[str, Any]]]] = {}
         for seat in seats:
             view = game.view(state, seat)
-            if private_delta(view, public) and private_shown(view):
+            if seat_secrets(view, public) and private_shown(view):
                 lang = langs[seat] if langs is not None and seat in langs else await self.private_language(table, seat)
                 if langs is not None:
                     langs[seat] = lang
@@ -328,7 +328,8 @@ class Content:
         may_act = table.status == "active" and seat in game.to_act(state)
         components, offers, toggles, given = await self._private_components(table, game, state, seat, lang, may_act)
         secrets = (view.get("private") or {}).get("summary")
-        said = [*lines, *([presenter.named(secrets, table, lang)] if secrets else [])]
+        secrets_said = presenter.named(secrets, table, lang) if secrets else ""  # in its words and its picture's
+        said = [*lines, *([secrets_said] if secrets else [])]
         if given:  # only this player sees their standing orders
             said.append(t(lang, "bot.days.orders_list", kinds=join_list(
                 [translate(msg(kind), lang) for kind in game.features.reactions if kind in given], lang)))
@@ -346,7 +347,7 @@ class Content:
             # around them, by the table's status as the DM's words have it (while it is kept current).
             description = presenter.clip(" ".join(part for part in (
                 t(lang, "bot.table.alt_title", game=game_title(game), id=table.id),
-                presenter.named(secrets, table, lang) if secrets else "",
+                secrets_said,
                 "" if hand_alone(view) else status) if part).replace("**", ""), presenter.ALT_TEXT_LIMIT)
             file = await self.image(view, table.names, "hand.png", lang, description,
                                     drawn=(drawn or {}).get((seat, lang)))
