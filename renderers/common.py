@@ -867,6 +867,54 @@ def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[Ro
     return finished
 
 
+def board_of_parts(size: tuple[int, int], parts: Sequence[RowsPart], palette: Image.Image,
+                   drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+                   background: Ink = BACKGROUND) -> Image.Image:
+    """A board of `size` in `palette` put together from full-width `parts` that tile it from its
+    top row to its foot, straight into the palette image: a part kept before (`KEPT_PARTS`, as
+    `kept_part` keeps it) is pasted; any other is drawn on an RGB image of its own rows (with
+    `drawing(image)`, its top at row 0) and quantized alone, then kept, unless its key is None
+    (a part new at every move: the status, the newest events). So a move costs the filling and
+    quantizing of the parts it changed, not of the whole board; quantizing goes pixel by pixel,
+    so the pixels are those of the board drawn whole, as long as each part draws within its own
+    rows. While the layout tests record what is drawn, or the tests verify kept parts, the parts
+    are drawn in place on the whole board, and there each must draw nothing outside its rows."""
+    width, height = size
+    parts = [part for part in parts if part.bottom > part.top]
+    if [0, *(part.bottom for part in parts)] != [*(part.top for part in parts), height]:
+        raise ValueError(f"parts that do not tile the board: {parts!r}")
+    if _drawn_texts or VERIFY_KEPT_PARTS:
+        whole = Image.new("RGB", size, background)
+        draw = drawing(whole)
+        for part in parts:
+            box = (0, part.top, width, part.bottom)
+            before = whole.copy() if VERIFY_KEPT_PARTS else None
+            if part.key is None:
+                part.draw_rows(draw, part.top)
+            else:
+                kept_part(whole, box, part.key, partial(part.draw_rows, draw, part.top))
+            if before is not None:
+                before.paste(whole.crop(box), box[:2])
+                if before.tobytes() != whole.tobytes():
+                    raise AssertionError(f"a board's part drew outside its rows: {part.key!r} at {box}")
+        return to_palette(whole, palette)
+    finished = Image.new("P", size, None)  # not filled: every row is pasted over
+    finished.putpalette(palette.getpalette() or [])
+    for part in parts:
+        full_key = (part.key, (0, part.top, width, part.bottom), "RGB")  # as `kept_part` keeps it
+        found: Image.Image | None = None if part.key is None else KEPT_PARTS.get(full_key)
+        if found is None:
+            drawn = Image.new("RGB", (width, part.bottom - part.top), background)
+            part.draw_rows(drawing(drawn), 0)
+            found = to_palette(drawn, palette)
+            if part.key is not None:
+                KEPT_PARTS.put(full_key, found)
+        elif found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {part.key!r}")
+        finished.paste(found, (0, part.top))
+    return finished
+
+
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
     pairs = []
