@@ -878,7 +878,8 @@ def board_of_parts(size: tuple[int, int], parts: Sequence[RowsPart], palette: Im
     quantizing of the parts it changed, not of the whole board; quantizing goes pixel by pixel,
     so the pixels are those of the board drawn whole, as long as each part draws within its own
     rows. While the layout tests record what is drawn, or the tests verify kept parts, the parts
-    are drawn in place on the whole board, and there each must draw nothing outside its rows."""
+    are drawn in place on the whole board; verifying, each is drawn alone as well and must give
+    its rows of the whole board."""
     width, height = size
     parts = [part for part in parts if part.bottom > part.top]
     if [0, *(part.bottom for part in parts)] != [*(part.top for part in parts), height]:
@@ -887,17 +888,19 @@ def board_of_parts(size: tuple[int, int], parts: Sequence[RowsPart], palette: Im
         whole = Image.new("RGB", size, background)
         draw = drawing(whole)
         for part in parts:
-            box = (0, part.top, width, part.bottom)
-            before = whole.copy() if VERIFY_KEPT_PARTS else None
             if part.key is None:
                 part.draw_rows(draw, part.top)
             else:
-                kept_part(whole, box, part.key, partial(part.draw_rows, draw, part.top))
-            if before is not None:
-                before.paste(whole.crop(box), box[:2])
-                if before.tobytes() != whole.tobytes():
-                    raise AssertionError(f"a board's part drew outside its rows: {part.key!r} at {box}")
-        return to_palette(whole, palette)
+                kept_part(whole, (0, part.top, width, part.bottom), part.key, partial(part.draw_rows, draw, part.top))
+        finished = to_palette(whole, palette)
+        if VERIFY_KEPT_PARTS and not _drawn_texts:  # each part drawn alone as well: its rows of the whole board
+            for part in parts:
+                alone = Image.new("RGB", (width, part.bottom - part.top), background)
+                part.draw_rows(drawing(alone), 0)
+                if to_palette(alone, palette).tobytes() != finished.crop((0, part.top, width, part.bottom)).tobytes():
+                    raise AssertionError(f"a board's part drawn alone differs from its rows drawn whole (drawn "
+                                         f"outside its rows?): {part.key!r} at rows {part.top} to {part.bottom}")
+        return finished
     finished = Image.new("P", size, None)  # not filled: every row is pasted over
     finished.putpalette(palette.getpalette() or [])
     for part in parts:

@@ -127,8 +127,8 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     return image
 
 
-TOP_ROOM = 600
-"""The rows drawn for the status and the display (they take some 150 to 400)."""
+TOP_ROOM = 400
+"""The rows drawn for the status and the display (they take some 180 to 360)."""
 
 
 def _paste_rows(drawn: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
