@@ -417,12 +417,12 @@ FIELD_ROW = FIELD_H + FIELD_GAP
 def _field_parts(view: dict[str, Any], lang: str, fields_top: int, top: int) -> list[RowsPart]:
     """The fields' three rows as parts of the board from row `top` (each with the gap under it,
     the last with the room above the players): the first the same on every board of a language
-    and header height; the second changes with the knights in the dungeon; the third with the coins on
-    fields 5 and 6 and what this round's Ducat card added to them."""
-    jailed = tuple(s for s, p in enumerate(view["players"]) if p["dungeon"])
-    coins = (tuple(view["fields"]["5"]), tuple(view["fields"]["6"]), tuple(view.get("ducat_card") or ()))
-    keys = [("gluecksritter.fields", lang), ("gluecksritter.dungeon", lang, jailed), ("gluecksritter.coins", lang,
-                                                                                     coins)]
+    and header height; the second and the third, drawn anew, with the knights in the dungeon and
+    the coins on fields 5 and 6 and what this round's Ducat card added to them."""
+    # The dungeon and the coins belong to a table (the coins change about every other move): kept,
+    # they would take the room of the players' rows in `KEPT_PARTS` (some 130 KB each, found again
+    # less often than a row).
+    keys = [("gluecksritter.fields", lang), None, None]
     bottoms = [fields_top + FIELD_ROW, fields_top + 2 * FIELD_ROW, fields_top + 3 * FIELD_H + 2 * FIELD_GAP + 10]
     tops = [top, *bottoms[:2]]
     return [RowsPart(top, bottom, key, partial(_field_row, view, lang, fields_top, row, top, bottom))

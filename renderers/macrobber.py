@@ -165,10 +165,8 @@ def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Ima
 def _band_part(view: View, lang: str, top: int) -> RowsPart:
     """The band at the bottom, from row `top` (PRIVATE_TOP on the board): a seat's own cards, or
     on the public board the legend (the same on every public board in a language)."""
-    if private_shown(view):
-        private = view["private"]
-        key: tuple[Any, ...] = ("macrobber.hand", tuple(private.get("hand") or ()), private.get("face_down"), lang)
-        return RowsPart(top, top + BAND + MARGIN, key, partial(_hand_rows, private, lang))
+    if private_shown(view):  # drawn once in the seat's DM, as a rule: not kept
+        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang))
     return RowsPart(top, top + BAND + MARGIN, ("macrobber.legend", lang), partial(_legend_rows, view, lang))
 
 
