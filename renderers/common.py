@@ -883,6 +883,84 @@ def kept_piece(key: Hashable, make_piece: Callable[[], Image.Image]) -> Image.Im
     return found
 
 
+def board_of_parts(size: tuple[int, int], parts: Sequence[RowsPart], palette: Image.Image,
+                   drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+                   background: Ink = BACKGROUND) -> Image.Image:
+    """A board of `size` in `palette` put together from full-width `parts` that tile it from its
+    top row to its foot, straight into the palette image: a part kept before (`KEPT_PARTS`) is
+    pasted; any other is drawn on an RGB image of its own rows (with `drawing(image)`, its top at
+    row 0) and quantized alone, then kept, unless its key is None (a part new at every move: the
+    status, the newest events). So a move costs the filling and quantizing of the parts it
+    changed, not of the whole board; quantizing goes pixel by pixel, so the pixels are those of
+    the board drawn whole, as long as each part draws within its own rows. A part is kept by its
+    key and its height, wherever it stands: drawn on its own image, a part moved up or down
+    (under a taller status, say) is the same part. While the layout tests record what is drawn,
+    or the tests verify kept parts, the parts are drawn in place on the whole board; verifying,
+    each is drawn alone as well and must give its rows of the whole board, and a part kept must
+    be what drawing it gives."""
+    width, height = size
+    parts = [part for part in parts if part.bottom > part.top]
+    if [0, *(part.bottom for part in parts)] != [*(part.top for part in parts), height]:
+        raise ValueError(f"parts that do not tile the board: {parts!r}")
+    if _drawn_texts or VERIFY_KEPT_PARTS:
+        whole = Image.new("RGB", size, background)
+        draw = drawing(whole)
+        for part in parts:
+            part.draw_rows(draw, part.top)
+        finished = to_palette(whole, palette)
+        if VERIFY_KEPT_PARTS and not _drawn_texts:
+            for part in parts:
+                _verify_part(part, width, palette, drawing, background, finished)
+        return finished
+    finished = Image.new("P", size, None)  # not filled: every row is pasted over
+    finished.putpalette(palette.getpalette() or [])
+    # Every part looked up before any is kept: a part kept first could push out a later part of
+    # the same board, the least recently used since the board before.
+    kept: list[Image.Image | None] = [None if part.key is None else KEPT_PARTS.get(_part_key(part, width))
+                                      for part in parts]
+    for part, found in zip(parts, kept):
+        if found is None:
+            found = _part_alone(part, width, palette, drawing, background)
+        elif found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {part.key!r}")
+        finished.paste(found, (0, part.top))
+    for part, found in zip(parts, kept):
+        if found is None and part.key is not None:
+            KEPT_PARTS.put(_part_key(part, width), finished.crop((0, part.top, width, part.bottom)))
+    return finished
+
+
+def _part_key(part: RowsPart, width: int) -> tuple[Hashable, int, int, str]:
+    """What `board_of_parts` keeps a part by: its key and its size, not where it stands."""
+    return (part.key, width, part.bottom - part.top, "board part")
+
+
+def _part_alone(part: RowsPart, width: int, palette: Image.Image,
+                drawing: Callable[[Image.Image], ImageDraw.ImageDraw], background: Ink) -> Image.Image:
+    """A part of a board drawn on an image of its own rows and quantized alone."""
+    alone = Image.new("RGB", (width, part.bottom - part.top), background)
+    part.draw_rows(drawing(alone), 0)
+    return to_palette(alone, palette)
+
+
+def _verify_part(part: RowsPart, width: int, palette: Image.Image,
+                 drawing: Callable[[Image.Image], ImageDraw.ImageDraw], background: Ink,
+                 finished: Image.Image) -> None:
+    """That a part drawn alone is its rows of the board `finished` drawn whole, and is the part
+    kept under its key (kept now if none is)."""
+    alone = _part_alone(part, width, palette, drawing, background)
+    if alone.tobytes() != finished.crop((0, part.top, width, part.bottom)).tobytes():
+        raise AssertionError(f"a board's part drawn alone differs from its rows drawn whole (drawn outside "
+                             f"its rows?): {part.key!r} at rows {part.top} to {part.bottom}")
+    if part.key is None:
+        return
+    found = KEPT_PARTS.get(_part_key(part, width))
+    if found is None:
+        KEPT_PARTS.put(_part_key(part, width), alone)
+    elif found.tobytes() != alone.tobytes():
+        raise AssertionError(f"a kept part differs from its drawing: {part.key!r}")
+
+
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:
     """Pairs of drawn texts whose boxes overlap by more than `margin` pixels."""
     pairs = []

@@ -47,11 +47,12 @@ from renderers.common import (
     WHITE,
     Ink,
     KeptImages,
+    RowsPart,
+    board_of_parts,
     fit,
     fixed_palette,
     font,
     ink_box,
-    kept_part,
     mark_text,
     note_text,
     recording_texts,
@@ -97,15 +98,18 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     status = _status_lines(translate(view["status"], lang, seat_names))
     fields_top = _fields_top(len(status))
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    base, at = _base_for(lang, fields_top)
-    image.paste(base, at)  # the rest of the base is background: a whole copy of it costs three times as much
-    draw = ImageDraw.Draw(image)
-    _header(draw, view, status, lang)
-    table_top = _fields(draw, view, lang, fields_top) + 10
-    y = _players(draw, view, seat_names, lang, table_top)
-    _bottom(draw, view, seat_names, lang, y + 4)
-    image = to_palette(image, _palette())
+    table_top = fields_top + 3 * FIELD_H + 2 * FIELD_GAP + 10
+    row_h = _row_height(view, lang, table_top)
+    y = table_top + view["seats"] * row_h
+    # The board from parts, each drawn and quantized only when it changed (`board_of_parts`): the
+    # header (new at every move), the fields' three rows, the players' rows, then the strip.
+    header_bottom = fields_top + HEADER_SPILL
+    parts = [RowsPart(0, header_bottom, None, partial(_header_rows, view, status, lang, fields_top, header_bottom))]
+    parts += _field_parts(view, lang, fields_top, header_bottom)
+    parts += _player_parts(view, seat_names, lang, table_top, row_h)
+    parts.append(RowsPart(y, y + 4, ("gluecksritter.gap",), _nothing))
+    parts += _bottom_parts(view, seat_names, lang, y + 4, HEIGHT)
+    image = board_of_parts((WIDTH, HEIGHT), parts, _palette())
     # Below it the seat's documents and the events (private_rows); on the public board the
     # legend and the events, under the same board, so a move's public board and DM images share
     # its drawing.
@@ -160,10 +164,8 @@ def _hand_alone_image(view: dict[str, Any], lang: str) -> Image.Image:
 def private_rows(view: dict[str, Any], names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its documents and secret choice, the raid
     line, the events), as `render` draws them."""
-    image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone: nothing of the base there
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
-    _bottom(ImageDraw.Draw(image), view, seat_names, lang, 0, HEIGHT - top)
-    return to_palette(image, _palette())
+    return board_of_parts((WIDTH, HEIGHT - top), _bottom_parts(view, seat_names, lang, 0, HEIGHT - top), _palette())
 
 
 _BASES: dict[tuple[str, int], tuple[Image.Image, tuple[int, int], list[Any]]] = {}
@@ -193,8 +195,15 @@ def _base(lang: str, fields_top: int) -> Image.Image:
     drawings, prices and the dungeon's word (drawn once per language and header height)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
+    for row in range(3):
+        _base_row(draw, lang, fields_top, row)
+    return image
+
+
+def _base_row(draw: ImageDraw.ImageDraw, lang: str, fields_top: int, row: int) -> None:
+    """The base's row `row` of two fields (0: fields 1 and 2), with the fields at `fields_top`."""
     prices = {1: DOCUMENT_PRICE, 2: WALL_PRICE, 3: TOWER_PRICE}
-    for number in range(1, 7):
+    for number in (2 * row + 1, 2 * row + 2):
         x, y, box_w, box_h = _field_box(number, fields_top)
         draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=14, fill=FIELD_FILL, outline=STONE, width=2)
         draw.ellipse((x + 8, y + 3, x + 66, y + 61), fill=INK)
@@ -208,13 +217,15 @@ def _base(lang: str, fields_top: int) -> Image.Image:
         elif number == 4:
             draw.text((x + 16, y + FIELD_LINE2), t(lang, P + "board.dungeon"), font=font(SMALL), fill=DUNGEON,
                       anchor="lm")
-    return image
 
 
 HEADER_STATUS = 116   # the status's first line (under the title and the facts)
 FIELD_GAP = 8
 FIELD_H = 116
 FIELD_LINE2 = 86      # the middle of a field's second line, from its top
+HEADER_SPILL = sum(font(SMALL).getmetrics()) - LINE - 8 + 2
+"""How far the status's last line may reach into the fields' first row (its descenders): the
+header, drawn anew at every move, takes these rows of the fields with it."""
 
 
 def _fields_top(status_lines: int) -> int:
@@ -313,6 +324,19 @@ def _status_lines(status: str) -> list[str]:
     return lines
 
 
+def _header_rows(view: dict[str, Any], status: list[str], lang: str, fields_top: int, bottom: int,
+                 draw: ImageDraw.ImageDraw, y: int) -> None:
+    """The header as the board's first part (`y`, its top on `draw`'s image, is the board's top),
+    down to `bottom`: with the base's first rows, which the status's last line may reach."""
+    if not texts_recorded():
+        _paste_base(draw, lang, fields_top, fields_top, bottom, y)
+    _header(draw, view, status, lang)
+
+
+def _nothing(draw: ImageDraw.ImageDraw, y: int) -> None:
+    """Rows of plain background."""
+
+
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str], lang: str) -> None:
     """Title and round; the sack and the document pile in words; the status."""
     title = t(lang, P + "board.title")
@@ -387,15 +411,60 @@ def _tower(draw: ImageDraw.ImageDraw, left: float, top: float, width: int, heigh
                  outline=INK)
 
 
-def _fields(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int) -> int:
-    """The changing parts of the fields (the frames come from `_base`): the knights in the
-    dungeon, the coins on fields 5 and 6 and what this round's Ducat card added to them."""
-    players = view["players"]
+FIELD_ROW = FIELD_H + FIELD_GAP
+
+
+def _field_parts(view: dict[str, Any], lang: str, fields_top: int, top: int) -> list[RowsPart]:
+    """The fields' three rows as parts of the board from row `top` (each with the gap under it,
+    the last with the room above the players): the first the same on every board of a language
+    and header height; the second and the third, drawn anew, with the knights in the dungeon and
+    the coins on fields 5 and 6 and what this round's Ducat card added to them."""
+    # The dungeon and the coins belong to a table (the coins change about every other move): kept,
+    # they would take the room of the players' rows in `KEPT_PARTS` (some 130 KB each, found again
+    # less often than a row).
+    keys = [("gluecksritter.fields", lang), None, None]
+    bottoms = [fields_top + FIELD_ROW, fields_top + 2 * FIELD_ROW, fields_top + 3 * FIELD_H + 2 * FIELD_GAP + 10]
+    tops = [top, *bottoms[:2]]
+    return [RowsPart(top, bottom, key, partial(_field_row, view, lang, fields_top, row, top, bottom))
+            for row, (top, bottom, key) in enumerate(zip(tops, bottoms, keys))]
+
+
+def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: int, bottom: int,
+               draw: ImageDraw.ImageDraw, at_y: int) -> None:
+    """The fields' row `row` (rows `top` to `bottom` of the board) drawn with its top at row
+    `at_y` of `draw`'s image: its rows of the base, then what changes on it."""
+    shift = at_y - top  # from the board's rows to the image's
+    if texts_recorded():  # its texts recorded where they stand
+        _base_row(draw, lang, fields_top + shift, row)
+    else:
+        _paste_base(draw, lang, fields_top, top, bottom, shift)
+    if row == 1:
+        _dungeon(draw, view, lang, fields_top + shift)
+    elif row == 2:
+        _field_coins(draw, view, lang, fields_top + shift)
+
+
+def _paste_base(draw: ImageDraw.ImageDraw, lang: str, fields_top: int, top: int, bottom: int, shift: int) -> None:
+    """The base's rows `top` to `bottom` (of the board with the fields at `fields_top`), pasted
+    `shift` rows lower on `draw`'s image."""
+    base, (left, base_top) = _base_for(lang, fields_top)
+    first, last = max(top, base_top), min(bottom, base_top + base.height)
+    if first < last:
+        draw._image.paste(base.crop((0, first - base_top, base.width, last - base_top)), (left, first + shift))
+
+
+def _dungeon(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int) -> None:
+    """The knights in the dungeon (field 4), the fields at `top`."""
     x, y, box_w, _ = _field_box(4, top)
-    jailed = [s for s, p in enumerate(players) if p["dungeon"]]
+    jailed = [s for s, p in enumerate(view["players"]) if p["dungeon"]]
     left = x + 16 + _length(t(lang, P + "board.dungeon"), SMALL) + 14
     for k, seat in enumerate(jailed):
         _marker(draw, (left + 30 + k * 64, y + FIELD_LINE2), seat, MARK_RADIUS - 1)
+
+
+def _field_coins(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int) -> None:
+    """The coins on fields 5 and 6 and what this round's Ducat card added to them, the fields at
+    `top`."""
     for number in (5, 6):
         x, y, box_w, _ = _field_box(number, top)
         silver, gold = view["fields"][str(number)]
@@ -408,7 +477,6 @@ def _fields(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, top: int
             words_x = gold_x + max(COIN, _coin_half(gold)) + 10
             _text(draw, (words_x, y + FIELD_LINE2), t(lang, P + "board.card_added", count=added), SMALL,
                   x + box_w - 12 - words_x, fill=MUTED, anchor="lm")
-    return top + 3 * FIELD_H + 2 * FIELD_GAP
 
 
 # The player rows' columns (x on the image): the seat's disc, the name, the coins and their
@@ -431,19 +499,23 @@ def _row_height(view: dict[str, Any], lang: str, top: int) -> int:
     return max(ROW_MIN, min(ROW_MAX, room // seats))
 
 
-def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str, top: int) -> int:
-    players = view["players"]
-    row_h = _row_height(view, lang, top)
+def _player_parts(view: dict[str, Any], names: list[str], lang: str, top: int, row_h: int) -> list[RowsPart]:
+    """The players' rows from `top`, each a part of the board."""
     acting = set(view["to_act"])
     winners = set(view.get("winners") or [])
-    for seat, p in enumerate(players):
+    parts = []
+    for seat, p in enumerate(view["players"]):
         y = top + seat * row_h
         # A player's row depends on its own part of the view alone: kept for the moves that leave it be.
         key = ("gluecksritter.row", repr(p), names[seat], lang, row_h, seat in acting, seat in winners, view["phase"])
-        kept_part(draw._image, (0, y, WIDTH, y + row_h), key,
-                  partial(_player, draw, view, p, seat, names[seat], lang, y, row_h, seat in acting, seat in winners))
-    seats: int = view["seats"]
-    return top + seats * row_h
+        parts.append(RowsPart(y, y + row_h, key, partial(_player_row, view, p, seat, names[seat], lang, row_h,
+                                                         seat in acting, seat in winners)))
+    return parts
+
+
+def _player_row(view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str, row_h: int, acting: bool,
+                winner: bool, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _player(draw, view, p, seat, name, lang, y, row_h, acting, winner)
 
 
 def _player(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str,
@@ -563,26 +635,41 @@ def _own_choice(view: dict[str, Any]) -> list[Any]:
     return []
 
 
-def _bottom(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lang: str, top: int,
-            height: int = HEIGHT) -> None:
-    """From `top` down to `height`: on a seat's own image its secret choice and documents first
-    (they always fit: the rows above made room); on the public board the legend. Then the haggle
-    or raid lines where they fit, and the newest events that fit whole, oldest first (the order
-    of the turn message)."""
-    width = WIDTH - 2 * MARGIN
-    y = top
+def _bottom_parts(view: dict[str, Any], names: list[str], lang: str, top: int, height: int) -> list[RowsPart]:
+    """From `top` down to `height`, as parts of a board: on a seat's own image its secret choice
+    and documents first (they always fit: the rows above made room); on the public board the
+    legend. Then the haggle or raid lines where they fit, and the newest events that fit whole
+    (`_events`, new at every move)."""
     if private_shown(view):
         # A seat's documents and secret cards change far less often than the board above them
         # and the events below: kept for the moves that leave them be (to the row under the
         # last card, where nothing else is drawn).
-        end = y + DOC_ROW * max(1, _document_rows(view, lang)) - 8
+        end = top + DOC_ROW * max(1, _document_rows(view, lang)) - 8
         key = ("gluecksritter.private", repr(view["private"]), tuple(_own_choice(view)), lang, view["seats"])
-        kept_part(draw._image, (0, y, WIDTH, end + 2), key, partial(_private, draw, view, view["private"], lang, y))
-        y = end + 4
+        kept = RowsPart(top, end + 2, key, partial(_private_rows, view, lang))
+        events_top = end + 4
     else:  # the same on every public board in a language
-        kept_part(draw._image, (0, y, WIDTH, y + LEGEND_H), ("gluecksritter.legend", lang),
-                  partial(_legend, draw, y, lang))
-        y += LEGEND_H
+        kept = RowsPart(top, top + LEGEND_H, ("gluecksritter.legend", lang), partial(_legend_rows, lang))
+        events_top = top + LEGEND_H
+    events = RowsPart(kept.bottom, height, None,
+                      partial(_events, view, names, lang, events_top - kept.bottom, height - kept.bottom))
+    return [kept, events]
+
+
+def _private_rows(view: dict[str, Any], lang: str, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _private(draw, view, view["private"], lang, y)
+
+
+def _legend_rows(lang: str, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _legend(draw, y, lang)
+
+
+def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height: int, draw: ImageDraw.ImageDraw,
+            at_y: int) -> None:
+    """The haggle or raid lines where they fit, then the newest events that fit whole, oldest
+    first (the order of the turn message), from row `top` to `height` below the row `at_y`."""
+    width = WIDTH - 2 * MARGIN
+    y, height = at_y + top, at_y + height
     lines = []
     haggle, shown_raid = view.get("haggle"), _raid(view)
     if haggle:

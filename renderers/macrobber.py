@@ -39,12 +39,13 @@ from renderers.common import (
     PLATE,
     SEAT_COLOURS,
     WHITE,
+    RowsPart,
+    board_of_parts,
     fit,
     fixed_palette,
     font,
     ink_box,
     keep_drawn,
-    kept_part,
     marks,
     note_text,
     seat_names,
@@ -94,25 +95,49 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
         image = Image.new("RGB", (WIDTH, HAND_ALONE_HEIGHT), BACKGROUND)
         _hand(_Canvas(image), view["private"], lang, MARGIN)
         return to_palette(image, _palette())
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = _Canvas(image)
     who = seat_names(names, view["seats"])
-    y = _header(draw, view, who, lang)
-    y = _display(draw, view, who, lang, y)
-    y = _track(draw, view, lang, y)
-    y = _scoring(draw, view, lang, y)
+    # The board from parts, each drawn and quantized only when it changed (`board_of_parts`): the
+    # status and the display (new at almost every move), the track, the last scoring, the clans'
+    # panels, the raid, and the band at the bottom.
+    header = Image.new("RGB", (WIDTH, TOP_ROOM), BACKGROUND)
+    y = _display(_Canvas(header), view, who, lang, _header(_Canvas(header), view, who, lang))
+    if y > TOP_ROOM:  # never so far: drawn again on an image tall enough
+        header = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+        y = _display(_Canvas(header), view, who, lang, _header(_Canvas(header), view, who, lang))
+    parts = [RowsPart(0, y, None, partial(_paste_rows, header.crop((0, 0, WIDTH, y))))]
+    scores = tuple(player["score"] for player in view["players"])
+    parts.append(RowsPart(y, y + TRACK_H, ("macrobber.track", lang, view["red_zone"], scores),
+                          partial(_track_rows, view, lang)))
+    y += TRACK_H
+    scoring = view["last_scoring"]
+    parts.append(RowsPart(y, y + (LINE + 4 if scoring else 0), ("macrobber.scoring", lang, repr(scoring)),
+                          partial(_scoring_rows, view, lang)))
+    y += LINE + 4 if scoring else 0
     raid_lines = _raid_lines(view, who, lang)
     bottom = PRIVATE_TOP - 8 - (LINE * len(raid_lines) + 6 if raid_lines else 0)
-    y = _players(draw, view, who, lang, y, bottom) + 6  # the raid right under the panels
-    for line in raid_lines:
-        _raid_line(draw, line, y)
-        y += LINE
+    panels, y = _panel_parts(view, who, lang, y, bottom)
+    parts += panels
+    # the raid right under the panels
+    parts.append(RowsPart(y, PRIVATE_TOP, ("macrobber.raid", tuple(raid_lines)), partial(_raid_rows, raid_lines)))
     # The board above the band is the same on every image, so a move's public board and DM
     # images share its drawing.
-    _band(draw, view, lang)
-    image = to_palette(image, _palette())
+    parts.append(_band_part(view, lang, PRIVATE_TOP))
+    image = board_of_parts((WIDTH, HEIGHT), parts, _palette(), _Canvas)
     image.info["private_top"] = PRIVATE_TOP  # below it only the band (private_rows)
     return image
+
+
+TOP_ROOM = 400
+"""The rows drawn for the status and the display (they take some 180 to 360)."""
+
+
+def _paste_rows(drawn: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    """Rows drawn before (the status and the display), put at row `y`."""
+    draw._image.paste(drawn, (0, y))
+
+
+def _nothing(draw: ImageDraw.ImageDraw, y: int) -> None:
+    """Rows of plain background."""
 
 
 def private_layout(view: View, lang: str) -> bool:
@@ -133,19 +158,24 @@ def hand_alone(view: View) -> bool:
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its cards, or the legend), as `render`
     draws them."""
-    image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)  # those rows alone
-    _band(_Canvas(image), view, lang, top)
-    return to_palette(image, _palette())
+    parts = [RowsPart(0, PRIVATE_TOP - top, ("macrobber.blank",), _nothing), _band_part(view, lang, PRIVATE_TOP - top)]
+    return board_of_parts((WIDTH, HEIGHT - top), parts, _palette(), _Canvas)
 
 
-def _band(draw: _Canvas, view: View, lang: str, top: int = 0) -> None:
-    """The band at the bottom: a seat's own cards, or on the public board the legend (on an
-    image whose first row is the board's row `top`)."""
-    if private_shown(view):
-        _hand(draw, view["private"], lang, PRIVATE_TOP + 4 - top)
-    else:  # the same on every public board in a language
-        kept_part(draw.image, (0, PRIVATE_TOP - top, WIDTH, HEIGHT - top), ("macrobber.legend", lang),
-                  partial(_legend, draw, view, lang, PRIVATE_TOP + 8 - top))
+def _band_part(view: View, lang: str, top: int) -> RowsPart:
+    """The band at the bottom, from row `top` (PRIVATE_TOP on the board): a seat's own cards, or
+    on the public board the legend (the same on every public board in a language)."""
+    if private_shown(view):  # drawn once in the seat's DM, as a rule: not kept
+        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang))
+    return RowsPart(top, top + BAND + MARGIN, ("macrobber.legend", lang), partial(_legend_rows, view, lang))
+
+
+def _hand_rows(private: dict[str, Any], lang: str, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _hand(draw, private, lang, y + 4)
+
+
+def _legend_rows(view: View, lang: str, draw: _Canvas, y: int) -> None:
+    _legend(draw, view, lang, y + 8)
 
 
 def private_shown(view: View) -> bool:
@@ -553,6 +583,18 @@ def _track(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> int:
     return top + bar + 4 + PLATE[1] + 6
 
 
+TRACK_H = 44 + 4 + PLATE[1] + 6
+"""The rows the track takes with the clans' plates under it (`_track`)."""
+
+
+def _track_rows(view: View, lang: str, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _track(draw, view, lang, y)
+
+
+def _scoring_rows(view: View, lang: str, draw: ImageDraw.ImageDraw, y: int) -> None:
+    _scoring(draw, view, lang, y)
+
+
 def _scoring(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> int:
     """The last round's scoring in one line: "Round 2 scoring:" and each clan's disc with its
     points."""
@@ -572,11 +614,12 @@ def _scoring(draw: ImageDraw.ImageDraw, view: View, lang: str, y: int) -> int:
     return y + LINE + 4
 
 
-def _players(draw: _Canvas, view: View, who: list[str], lang: str, top: int, bottom: int) -> int:
-    """One panel per clan: on the top line its disc, the Biggest Following flag, the name, the
-    courtyard's cubes with their counts, the cards held and the score; under it the six estate
-    places, and in words the start player and why the panel is highlighted: the clans who must
-    act now (at the end: the winners)."""
+def _panel_parts(view: View, who: list[str], lang: str, top: int, bottom: int) -> tuple[list[RowsPart], int]:
+    """One panel per clan, as parts of the board from `top` (and where they end, above `bottom`):
+    on the top line its disc, the Biggest Following flag, the name, the courtyard's cubes with
+    their counts, the cards held and the score; under it the six estate places, and in words
+    the start player and why the panel is highlighted: the clans who must act now (at the end:
+    the winners)."""
     seats: int = view["seats"]
     step = min(190, (bottom - top) // seats)
     height = step - 6
@@ -585,16 +628,22 @@ def _players(draw: _Canvas, view: View, who: list[str], lang: str, top: int, bot
     inset = (height - TOP_LINE - pad - estate_height) // 2  # the two lines stand in the middle of the panel
     marked = set(view["winners"] or []) if view["over"] else set(view["to_act"])
     cube_w = _cube_width(lang)
+    parts = []
     for seat, player in enumerate(view["players"]):
         y = top + seat * step
         lit = seat in marked
         # A clan's panel depends on its own part of the view alone: kept for the moves that leave it be.
         key = ("macrobber.panel", repr(player), who[seat], lang, step, height, pad, estate_height, inset, lit,
                view["over"], seat == view["follower"], seat == view["start"])
-        kept_part(draw.image, (0, y, WIDTH, y + step), key,
-                  partial(_panel, draw, seat, player, who[seat], lang, y, height, pad, estate_height, inset, lit,
-                          view["over"], seat == view["follower"], seat == view["start"], cube_w))
-    return top + seats * step
+        parts.append(RowsPart(y, y + step, key, partial(_panel_rows, seat, player, who[seat], lang, height, pad,
+                                                        estate_height, inset, lit, view["over"],
+                                                        seat == view["follower"], seat == view["start"], cube_w)))
+    return parts, top + seats * step
+
+
+def _panel_rows(seat: int, player: View, name: str, lang: str, height: int, pad: int, estate_height: int, inset: int,
+                lit: bool, over: bool, follower: bool, start: bool, cube_w: int, draw: _Canvas, y: int) -> None:
+    _panel(draw, seat, player, name, lang, y, height, pad, estate_height, inset, lit, over, follower, start, cube_w)
 
 
 def _panel(draw: _Canvas, seat: int, player: View, name: str, lang: str, y: int, height: int, pad: int,
@@ -682,6 +731,14 @@ def _raid_lines(view: View, who: list[str], lang: str) -> list[RaidLine]:
     head = t(lang, P + "board.last_raid", attacker=who[attacker], defender=who[defender])
     return [RaidLine(head, (attacker, defender))] + [RaidLine(line, None)
                                                      for line in _lines(rounds, WIDTH - 2 * MARGIN)]
+
+
+def _raid_rows(lines: list[RaidLine], draw: ImageDraw.ImageDraw, y: int) -> None:
+    """The raid's lines, under the panels from their foot at row `y` down to the band."""
+    y += 6
+    for line in lines:
+        _raid_line(draw, line, y)
+        y += LINE
 
 
 def _raid_line(draw: ImageDraw.ImageDraw, line: RaidLine, y: int) -> None:

@@ -223,13 +223,13 @@ def test_the_panels_keep_room_for_their_two_lines_in_whole_games(monkeypatch):
     import renderers.macrobber as macrobber
 
     steps = []
-    real = macrobber._players
+    real = macrobber._panel_parts
 
-    def spy(draw, view, who, lang, top, bottom):
+    def spy(view, who, lang, top, bottom):
         steps.append((bottom - top) // view["seats"])
-        return real(draw, view, who, lang, top, bottom)
+        return real(view, who, lang, top, bottom)
 
-    monkeypatch.setattr(macrobber, "_players", spy)
+    monkeypatch.setattr(macrobber, "_panel_parts", spy)
     for seed in (1, 2, 3):
         for state in _states(seed)[::3]:
             for lang in ("en", "de"):

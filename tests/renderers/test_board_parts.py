@@ -1,0 +1,96 @@
+"""Boards put together from parts (`renderers.common.board_of_parts`): each part drawn on an
+image of its own rows and quantized alone, or pasted as kept, gives the very pixels of the board
+drawn whole; Mac Robber's and Die Glücksritter's boards and seat strips, drawn so move after
+move over whole games, are the boards drawn whole, each part within its own rows."""
+from __future__ import annotations
+
+import random
+from functools import partial
+
+import pytest
+from PIL import Image, ImageDraw
+
+from games import REGISTRY
+from renderers import common, render_image, render_pngs
+from renderers.common import RowsPart, board_of_parts, forget_kept
+
+NAMES = ["Anna", "Bernd", "Çelik", "Dora", "Эмиль", "李华"]
+PALETTE = common.fixed_palette(common.BACKGROUND, common.INK, (200, 30, 90))
+
+
+def _row(label: str, drawn: list[str], draw: ImageDraw.ImageDraw, y: int) -> None:
+    drawn.append(label)
+    draw.rounded_rectangle((10.5, y + 3.25, 300.7, y + 40.5), radius=9, fill=(200, 30, 90), outline=common.INK)
+    draw.ellipse((320.3, y + 2.6, 360.8, y + 43.1), outline=common.INK, width=3)
+    draw.text((380.5, y + 22.3), label, font=common.font(40), fill=common.INK, anchor="lm")
+
+
+def _board(drawn: list[str], status: str) -> Image.Image:
+    parts = [RowsPart(0, 50, None, partial(_row, status, drawn))]  # new at every move: never kept
+    parts += [RowsPart(50 + 50 * i, 100 + 50 * i, ("row", label), partial(_row, label, drawn))
+              for i, label in enumerate(("Anna", "Bernd", "李华"))]
+    parts.append(RowsPart(200, 200, ("empty",), partial(_row, "never", drawn)))  # no rows: left out
+    parts.append(RowsPart(200, 230, None, partial(_row, "foot", drawn)))
+    return board_of_parts((600, 230), parts, PALETTE)
+
+
+def test_a_board_of_parts_is_the_board_drawn_whole_and_draws_a_kept_part_once(monkeypatch):
+    forget_kept()
+    drawn: list[str] = []
+    first, second = _board(drawn, "move 1"), _board(drawn, "move 2")
+    assert drawn == ["move 1", "Anna", "Bernd", "李华", "foot", "move 2", "foot"]  # the kept rows pasted
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+    for board, status in ((first, "move 1"), (second, "move 2")):
+        whole = _board([], status)
+        assert board.size == whole.size and board.getpalette() == whole.getpalette()
+        assert board.tobytes() == whole.tobytes()
+    assert first.tobytes() != second.tobytes()
+
+
+def test_a_part_that_draws_outside_its_rows_or_parts_that_leave_rows_out_are_refused(monkeypatch):
+    def spilling(draw: ImageDraw.ImageDraw, y: int) -> None:
+        draw.rectangle((0, y + 40, 20, y + 60), fill=common.INK)  # 10 rows into the next part
+
+    blank = partial(_row, "", [])
+    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+    with pytest.raises(AssertionError, match="drawn alone differs"):
+        board_of_parts((100, 100), [RowsPart(0, 50, None, spilling), RowsPart(50, 100, None, blank)], PALETTE)
+    with pytest.raises(ValueError):  # rows 50 to 60 would be left unpainted
+        board_of_parts((100, 100), [RowsPart(0, 50, None, blank), RowsPart(60, 100, None, blank)], PALETTE)
+
+
+def _states(game, players: int, seed: int):
+    state = game.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    while game.outcome(state) is None:
+        yield state
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.suggest(state, seat, rng))
+    yield state
+
+
+@pytest.mark.parametrize("name, players", [("macrobber", 3), ("macrobber", 5), ("gluecksritter", 3),
+                                           ("gluecksritter", 5)])
+def test_boards_drawn_as_parts_over_whole_games_are_the_boards_drawn_whole(name, players, monkeypatch):
+    """The bot's way (the public board and the seats' strips under it, parts kept from move to
+    move) against every part drawn in place on the whole board, where each must draw within its
+    own rows and the parts kept must be what drawing them gives."""
+    game = REGISTRY[name]
+    forget_kept()
+    hits = common.KEPT_PARTS.hits
+    compared = 0
+    for step, state in enumerate(_states(game, players, seed=players)):
+        if step > 150:  # past the first rounds and into the late game: the boards' every part has changed
+            break
+        lang = ("en", "de")[step // 5 % 2]
+        views = [game.view(state, None)] + [game.view(state, seat) for seat in range(players)]
+        apart = render_pngs(views, NAMES[:players], lang)
+        if step % 5:
+            continue
+        monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
+        whole = [render_image(view, NAMES[:players], lang) for view in views]
+        monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", False)
+        for png, image in zip(apart, whole):
+            assert common.encode_png(image) == png, (name, step)
+            compared += 1
+    assert compared >= 40 and common.KEPT_PARTS.hits - hits >= 100  # parts found and pasted too
