@@ -522,20 +522,37 @@ def _knights_and_tiles(player: dict[str, Any], lang: str) -> str:
 def _draw_panel(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, layout: Layout) -> None:
     """One box per player, two to a row: seat disc, name, points, then knights and tiles left
     (at the end: how the points were made)."""
+    box_w, box_h = _box_width(), layout.box_h
+    for box in _boxes(view, layout):
+        player, seat = box.player, box.player["seat"]
+        # A player's box depends on its own part of the view alone: kept for the moves that leave it be.
+        key = ("raubritter.box", repr(player), names[seat], lang, box.active, box.won, view["phase"],
+               tuple(box.details), box_w, box_h)
+        kept_part(draw._image, (box.x, box.y, box.x + box_w + 1, box.y + box_h + 1), key,
+                  partial(_draw_box, draw, player, names[seat], lang, box.x, box.y, box_w, box_h, box.active,
+                          box.won, view["phase"], box.details))
+
+
+@dataclass(frozen=True)
+class _Box:
+    """Where a player's box stands in the panel, and what of the view it shows beside the player."""
+
+    player: View
+    x: int
+    y: int
+    active: bool
+    won: bool
+    details: list[str]
+
+
+def _boxes(view: View, layout: Layout) -> list[_Box]:
+    """The players' boxes, two to a row, in seat order."""
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
     box_w, box_h = _box_width(), layout.box_h
-    for index, player in enumerate(view["players"]):
-        seat = player["seat"]
-        x = 8 + (index % 2) * (box_w + GAP)
-        y = layout.panel_top + (index // 2) * (box_h + GAP)
-        active, won = seat in view["to_act"], seat in winners
-        # A player's box depends on its own part of the view alone: kept for the moves that leave it be.
-        key = ("raubritter.box", repr(player), names[seat], lang, active, won, view["phase"],
-               tuple(layout.details[index]), box_w, box_h)
-        kept_part(draw._image, (x, y, x + box_w + 1, y + box_h + 1), key,
-                  partial(_draw_box, draw, player, names[seat], lang, x, y, box_w, box_h, active, won, view["phase"],
-                          layout.details[index]))
+    return [_Box(player, 8 + (index % 2) * (box_w + GAP), layout.panel_top + (index // 2) * (box_h + GAP),
+                 player["seat"] in view["to_act"], player["seat"] in winners, layout.details[index])
+            for index, player in enumerate(view["players"])]
 
 
 def _draw_box(draw: ImageDraw.ImageDraw, player: View, name: str, lang: str, x: int, y: int, box_w: int, box_h: int,
@@ -944,18 +961,13 @@ def _header_piece(layout: Layout) -> Image.Image:
 
 def _compose_panel(image: Image.Image, view: View, names: list[str], lang: str, layout: Layout) -> None:
     """`_draw_panel`'s boxes, each a piece kept for the moves that leave its player be."""
-    outcome = view.get("outcome")
-    winners = set(outcome["winners"]) if outcome else set()
     box_w, box_h = _box_width(), layout.box_h
-    for index, player in enumerate(view["players"]):
-        seat = player["seat"]
-        x = 8 + (index % 2) * (box_w + GAP)
-        y = layout.panel_top + (index // 2) * (box_h + GAP)
-        active, won = seat in view["to_act"], seat in winners
-        key = ("raubritter.box piece", repr(player), names[seat], lang, active, won, view["phase"],
-               tuple(layout.details[index]), box_w, box_h)
-        image.paste(kept_piece(key, partial(_box_piece, player, names[seat], lang, box_w, box_h, active, won,
-                                            view["phase"], layout.details[index])), (x, y))
+    for box in _boxes(view, layout):
+        player, seat = box.player, box.player["seat"]
+        key = ("raubritter.box piece", repr(player), names[seat], lang, box.active, box.won, view["phase"],
+               tuple(box.details), box_w, box_h)
+        image.paste(kept_piece(key, partial(_box_piece, player, names[seat], lang, box_w, box_h, box.active, box.won,
+                                            view["phase"], box.details)), (box.x, box.y))
 
 
 def _box_piece(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
