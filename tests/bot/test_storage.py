@@ -157,6 +157,19 @@ async def test_a_change_is_one_hand_over_and_its_writes_keep_their_order(storage
     assert (await storage.games.get_game(game_id)).version == 1
 
 
+async def test_nothing_to_write_goes_nowhere(storage, monkeypatch):
+    """An empty list of writes (a pass with nothing to store) hands nothing to SQLite's thread:
+    no empty transaction, whose commit alone is a disk sync."""
+    game_id = await started_game(storage)
+    handed = count_hand_overs(storage, monkeypatch)
+
+    await storage.apply([])
+    assert await storage.database.batch([], guarded=True) == []
+    assert handed == []
+    await storage.apply(timers_writes(game_id, {0: 300}, []))
+    assert handed == ["_batch_here"]
+
+
 async def test_a_change_whose_write_fails_is_not_stored_at_all(storage):
     """A statement that fails anywhere in a change's batch rolls back the whole change: the
     version, the state, the log row and the writes before it; the store goes on."""
