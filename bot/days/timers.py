@@ -117,13 +117,15 @@ class Timers:
                 timers.append((seat, "deadline", due))
             if window is not None:
                 timers.append((seat, "react", started + window))
-        return writes + self._stored(done, since, timers)
+        return writes + self._stored(done, since, timers, seats, existing_timers)
 
-    def _stored(self, done: Done, since: dict[int, int | None], timers: list[tuple[int, str, int]]) -> list[Write]:
-        """`timers_writes` of the change's game, noting the earliest timer for `after`'s poke."""
+    def _stored(self, done: Done, since: dict[int, int | None], timers: list[tuple[int, str, int]],
+                seats: dict[int, dict[str, Any]], existing: list[tuple[int, str, int]]) -> list[Write]:
+        """`timers_writes` of the change's game (what changed of the seats' rows and timers as
+        read), noting the earliest timer for `after`'s poke."""
         if timers:
             self._earliest = (done, min(due for _, _, due in timers))
-        return timers_writes(done.change.table.id, since, timers)
+        return timers_writes(done.change.table.id, since, timers, seats_before=seats, timers_before=existing)
 
     async def _inputs(self, done: Done, mover: int | None) -> tuple[dict[str, Any], list[tuple[int, str, int]]]:
         """The table's settings and timers, read at once with the absence of the person who moved

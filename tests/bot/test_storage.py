@@ -123,6 +123,18 @@ async def test_a_games_timers_are_replaced_whole(storage):
     assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
+def test_waits_and_timers_as_stored_are_not_written_again():
+    """Given the seats' rows and the timers as read, only what changed is written: the waits of
+    seats that changed, and the game's timers only if the set differs."""
+    seats = {0: {"since": 100, "computer": None}, 1: {"since": None}}
+    timers = [(0, "reminder", 1000), (0, "deadline", 2000)]
+    same = timers_writes(7, {0: 100, 1: None}, list(reversed(timers)), seats_before=seats, timers_before=timers)
+    assert same == []
+    moved = timers_writes(7, {0: None, 1: 300, 2: None}, [(1, "reminder", 1300)], seats_before=seats,
+                          timers_before=timers)
+    assert [params for _, params in moved] == [(7, 0, None), (7, 1, 300), (7, 2, None), (7,), (7, 1, "reminder", 1300)]
+
+
 def count_hand_overs(storage: Storage, monkeypatch) -> list[str]:
     """The names of the functions the store hands to aiosqlite's thread from now on (each
     statement, fetch, BEGIN and COMMIT that goes through aiosqlite is one)."""
