@@ -9,7 +9,7 @@ the timers on a fake one.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.database import Database, Write
@@ -101,12 +101,21 @@ class DaysRepository:
         """What a change's timers are worked out from, read together (one hand-over to SQLite's
         thread): the table's settings (`table`), its timers (`timers`) and, for a person's move,
         the mover's absence and reminder choice (`user`; None without `user_id`)."""
+        return self.change_inputs_from(await self.db.reads(self.change_reads(game_id, user_id)))
+
+    def change_reads(self, game_id: int, user_id: int | None) -> list[Write]:
+        """The reads behind `change_inputs`, to read with others at once (`change_inputs_from`
+        their rows)."""
         reads = [self.table_read(game_id), self._timers_read(game_id)]
         if user_id is not None:
             reads.append(self._user_read(user_id))
-        settings, timers, *user = await self.db.reads(reads)
-        return (self.table_from(settings), self._timers_from(timers),
-                self._user_from(user[0]) if user_id is not None else None)
+        return reads
+
+    def change_inputs_from(self, rows: Sequence[list[Any]]
+                           ) -> tuple[dict[str, Any], list[tuple[int, str, int]], dict[str, Any] | None]:
+        """`change_inputs` from the rows of `change_reads`."""
+        settings, timers, *user = rows
+        return self.table_from(settings), self._timers_from(timers), self._user_from(user[0]) if user else None
 
     async def set_table(self, game_id: int, **settings: Any) -> None:
         await self.db.apply([table_settings_write(game_id, settings)])

@@ -1,7 +1,8 @@
-"""What a move asks of the store besides the game, asked once: a turn message's recap once a
-turn (bot.league), the tournaments' gate once a game that is no tournament table's
-(bot.tournaments). The board's deadlines and Hint come with the delivery pass's one read of the
-game (tests/bot/test_days_timers.py, tests/bot/test_practice.py)."""
+"""What a move asks of the store besides the game, asked once: its DM rows and its timers' inputs
+together (one hand-over), a turn message's recap once a turn (bot.league), the tournaments' gate
+once a game that is no tournament table's (bot.tournaments). The board's deadlines and Hint come
+with the delivery pass's one read of the game (tests/bot/test_days_timers.py,
+tests/bot/test_practice.py)."""
 from __future__ import annotations
 
 import random
@@ -53,6 +54,41 @@ async def test_a_turns_recap_is_read_once_however_many_moves_the_turn_has(world,
     assert any(sum(1 for turn, _ in made if turn == key) > 1 for key in recaps)
     assert all(recap == recaps[turn] for turn, recap in made if turn in recaps)
     assert len(made) > len(read)
+
+
+async def test_a_moves_dm_rows_and_timers_inputs_are_read_in_one_hand_over(world, monkeypatch):
+    # Once its game is read, a move reads its seats' DM rows and what its timers are worked out
+    # from (the table's settings, its timers, the mover's absence) together, not one by one;
+    # and its waits and timers are stored as before.
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, game="raubritter")
+    storage = world.parts.storage
+    apart: list[str] = []
+    together: list[int] = []
+    reads, dm_rows, change_inputs = storage.database.reads, storage.delivery.dm_rows, storage.days.change_inputs
+
+    async def counted_reads(statements):
+        if any("FROM seat_dms" in sql for sql, _ in statements):
+            together.append(sum(1 for sql, _ in statements if "FROM timers" in sql or "FROM day_tables" in sql))
+        return await reads(statements)
+
+    async def dm_rows_apart(game):
+        apart.append("dm_rows")
+        return await dm_rows(game)
+
+    async def inputs_apart(game, user):
+        apart.append("change_inputs")
+        return await change_inputs(game, user)
+
+    monkeypatch.setattr(storage.database, "reads", counted_reads)
+    monkeypatch.setattr(storage.delivery, "dm_rows", dm_rows_apart)
+    monkeypatch.setattr(storage.days, "change_inputs", inputs_apart)
+    rng = random.Random(3)
+    for _ in range(6):
+        await take_turn(world, to_act(world, players)[0], rng)
+    assert apart == [] and together and all(count == 2 for count in together)
+    waiting = {seat for seat, row in (await storage.days.seats(game_id)).items() if row["since"] is not None}
+    assert waiting and {seat for seat, _, _ in await storage.days.timers(game_id)} == waiting
 
 
 class Tournaments:
