@@ -552,6 +552,10 @@ class Deliveries:
             else:
                 await self.storage.delivery.delivered(delivery_id)
         if table.id in self._late or any(kind == "late" for _, kind, _ in owed):
+            if stored is not None and table.id in self._board_held:
+                # The board's edit stored first: the board shown once more (`board_again`) after it.
+                shown = await self._store_pass(table, stored) or shown
+                stored.clear()
             await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
