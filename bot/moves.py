@@ -382,7 +382,7 @@ class Moves:
     async def _read_for(self, done: Done, game_change: bool) -> dict[int, DmRow]:
         """What a change reads of the store once its game is read: its seats' DM rows (of a game
         being played) and what its listeners read (`ReadingListener`), handed to them; all in
-        one hand-over to SQLite's thread (three a move before)."""
+        one hand-over to SQLite's thread (two before: the DM rows, then the timers' inputs)."""
         table = done.table
         wants_rows = game_change and table.status == "active"
         reading = [listener for listener in self._listeners if isinstance(listener, ReadingListener)] \
