@@ -477,6 +477,25 @@ class Deliveries:
         await self.storage.delivery.board_again(table.id)
         self._again.add(table.id)
 
+    async def _close_delivered(self, delivery_id: int, stored: list[Write] | None) -> None:
+        """An older message made history: its delivery done, stored with the pass's end (into
+        `stored`), else at once."""
+        if stored is not None:
+            stored.append(delivered_write(delivery_id))
+        else:
+            await self.storage.delivery.delivered(delivery_id)
+
+    async def _late_of_pass(self, table: GameRow, stored: list[Write] | None) -> GameRow | None:
+        """`_late_edits` in a pass; the board's edit it holds (and what it collected so far)
+        stored first, so that the board owed once more (`board_again`) stays owed after it. The
+        game with its board's fields as that left them, if it stored them."""
+        shown = None
+        if stored is not None and table.id in self._board_held:
+            shown = await self._store_pass(table, stored)
+            stored.clear()
+        await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
+        return shown
+
     def _hold_late_of_earlier_run(self, owed: list[tuple[int, str, dict[str, Any]]]) -> None:
         """Edits an earlier run (killed, or another process) made that got no answer in time may
         still land until `LATE_LANDING` after it stored them: their messages get no other edit
@@ -499,10 +518,9 @@ class Deliveries:
                        stored: list[Write] | None = None) -> tuple[Failure | None, GameRow | None]:
         """The channel's side of a game: posts, the board, then older messages made history.
         `owed`, `facts`: its owed deliveries and what its board asks of the store, read with the
-        game; `stored`: collects what the pass stores at its end (the older messages made
-        history), else stored at once. Returns what failed, and the game with its board's fields
-        as stored once a board was shown (None: no board shown; as the pass will store them, for
-        an edit whose storing waits for the pass's end)."""
+        game; `stored`: collects what the pass stores at its end (older messages made history),
+        else stored at once. Returns what failed, and the game with its board's fields as stored
+        once a board was shown (None: none shown; as they will be, for an edit stored at the end)."""
         channel = self._channel_of(table)
         shown: GameRow | None = None
         self._hold_late_of_earlier_run(owed)
@@ -547,16 +565,9 @@ class Deliveries:
             await self.storage.apply([late_closed_write(late_id, {**late, "lines": payload["lines"]})
                                       for late_id, kind, late in owed
                                       if kind == "late" and late["message_id"] == payload["message_id"]])
-            if stored is not None:
-                stored.append(delivered_write(delivery_id))
-            else:
-                await self.storage.delivery.delivered(delivery_id)
+            await self._close_delivered(delivery_id, stored)
         if table.id in self._late or any(kind == "late" for _, kind, _ in owed):
-            if stored is not None and table.id in self._board_held:
-                # The board's edit stored first: the board shown once more (`board_again`) after it.
-                shown = await self._store_pass(table, stored) or shown
-                stored.clear()
-            await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
+            shown = await self._late_of_pass(table, stored) or shown
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
         return None, shown
