@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -48,7 +48,7 @@ from bot.choices import KeptViews, label_names, stored_form, stored_state
 from bot.collector import QuietCollector
 from bot.components import Choice
 from bot.delivery.content import board_url
-from bot.delivery.storage import lobby_write, owed_writes
+from bot.delivery.storage import DmRow, dm_rows_from, dm_rows_read, lobby_write, owed_writes
 from bot.delivery.worker import Deliveries
 from bot.errors import Refusal, echo
 from bot.locale import table_language
@@ -76,6 +76,18 @@ class Listener(Protocol):
 
     async def after(self, done: Done) -> None:
         """Once the change is stored (still under the game's lock; no Discord)."""
+
+
+@runtime_checkable
+class ReadingListener(Listener, Protocol):
+    """A listener whose `prepare` reads the store: what it reads is read with the change's own
+    reads (its seats' DM rows), in one hand-over to SQLite's thread, and handed to it first."""
+
+    def reads(self, done: Done) -> Sequence[Write]:
+        """The reads `prepare` makes for the change."""
+
+    def read(self, done: Done, rows: Sequence[list[Any]]) -> None:
+        """Their rows, read for `done` just before its `prepare`."""
 
 
 Gate = Callable[[Snapshot, int], Awaitable[None]]
@@ -330,7 +342,7 @@ class Moves:
         # The new state's stored text, made once: for the plan's questions about it and the row.
         stored = stored_form(change.game, states(change)[1]) if isinstance(change, (Move, Undo, Replace)) else ""
         game_change = not isinstance(change, (LobbyChange, Repost, Note))  # those owe no DM
-        rows = await self.storage.delivery.dm_rows(table.id) if game_change and table.status == "active" else {}
+        rows = await self._read_for(done, game_change)
         writes = owed_writes(table, plan(done, rows), rows, version=done.version)
         if game_change:
             for listener in self._listeners:
@@ -366,6 +378,25 @@ class Moves:
             for listener in self._listeners:
                 await listener.after(done)
         return done
+
+    async def _read_for(self, done: Done, game_change: bool) -> dict[int, DmRow]:
+        """What a change reads of the store once its game is read: its seats' DM rows (of a game
+        being played) and what its listeners read (`ReadingListener`), handed to them; all in
+        one hand-over to SQLite's thread (two before: the DM rows, then the timers' inputs)."""
+        table = done.table
+        wants_rows = game_change and table.status == "active"
+        reading = [listener for listener in self._listeners if isinstance(listener, ReadingListener)] \
+            if game_change else []
+        asked = [list(listener.reads(done)) for listener in reading]
+        statements = [*([dm_rows_read(table.id)] if wants_rows else []), *(read for reads in asked for read in reads)]
+        if not statements:
+            return {}
+        answers = await self.storage.database.reads(statements)
+        rows = dm_rows_from(answers.pop(0)) if wants_rows else {}
+        for listener, reads in zip(reading, asked, strict=True):
+            listener.read(done, answers[:len(reads)])
+            del answers[:len(reads)]
+        return rows
 
     async def _store_lobby(self, change: LobbyChange, writes: list[Write]) -> None:
         """A lobby's change: its seat and what it owes (the lobby message's edit), in one

@@ -52,6 +52,8 @@ class Timers:
         self._mover_away: tuple[Done, int | None] | None = None
         # (the change, the earliest of the timers it stores) as `prepare` made them, for `after`'s poke.
         self._earliest: tuple[Done, int] | None = None
+        # (the change, the rows of `reads`) read with the change's own reads, for `prepare`.
+        self._read: tuple[Done, Sequence[list[Any]]] | None = None
 
     def now(self) -> int:
         return int(self.scheduler.clock.now())
@@ -68,7 +70,7 @@ class Timers:
         mover = change.seat if isinstance(change, (Move, Undo)) else None
         by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
         person = by_person and mover is not None
-        settings, existing_timers = await self._inputs(done, mover if person else None)
+        settings, existing_timers = await self._inputs(done, person_mover(done))
         seats, writes = seat_rows(done, mover if person else None)
         to_act, made_at_once = done.waiting_after, done.at_once
         # A seat that goes on waiting keeps its timers as they are (a reminder already sent is
@@ -117,20 +119,41 @@ class Timers:
                 timers.append((seat, "deadline", due))
             if window is not None:
                 timers.append((seat, "react", started + window))
-        return writes + self._stored(done, since, timers)
+        return writes + self._stored(done, since, timers, seats, existing_timers)
 
-    def _stored(self, done: Done, since: dict[int, int | None], timers: list[tuple[int, str, int]]) -> list[Write]:
-        """`timers_writes` of the change's game, noting the earliest timer for `after`'s poke."""
+    def _stored(self, done: Done, since: dict[int, int | None], timers: list[tuple[int, str, int]],
+                seats: dict[int, dict[str, Any]], existing: list[tuple[int, str, int]]) -> list[Write]:
+        """`timers_writes` of the change's game (what changed of the seats' rows and timers as
+        read), noting the earliest timer for `after`'s poke."""
         if timers:
             self._earliest = (done, min(due for _, _, due in timers))
-        return timers_writes(done.change.table.id, since, timers)
+        return timers_writes(done.change.table.id, since, timers, seats_before=seats, timers_before=existing)
+
+    def reads(self, done: Done) -> Sequence[Write]:
+        """What `prepare` reads of the store for the change (`_inputs`), to read with the change's
+        other reads (`bot.moves.ReadingListener`): one hand-over to SQLite's thread less a move."""
+        if isinstance(done.change, End) or done.outcome is not None:
+            return []
+        return self.storage.days.change_reads(done.table.id, self._mover_id(done, person_mover(done)))
+
+    def read(self, done: Done, rows: Sequence[list[Any]]) -> None:
+        """The rows of `reads`, read for this change: `prepare` takes them instead of reading."""
+        self._read = (done, rows)
+
+    @staticmethod
+    def _mover_id(done: Done, mover: int | None) -> int | None:
+        return None if mover is None else done.table.player_at(mover).user_id
 
     async def _inputs(self, done: Done, mover: int | None) -> tuple[dict[str, Any], list[tuple[int, str, int]]]:
         """The table's settings and timers, read at once with the absence of the person who moved
-        (`mover`), which `after` ends."""
+        (`mover`), which `after` ends (as read with the change's reads, when they were)."""
         table = done.change.table
-        mover_id = None if mover is None else table.player_at(mover).user_id
-        settings, timers, mover_user = await self.storage.days.change_inputs(table.id, mover_id)
+        mover_id = self._mover_id(done, mover)
+        read, self._read = self._read, None
+        if read is not None and read[0] is done:
+            settings, timers, mover_user = self.storage.days.change_inputs_from(read[1])
+        else:
+            settings, timers, mover_user = await self.storage.days.change_inputs(table.id, mover_id)
         if mover_user is not None:
             self._mover_away = (done, mover_user["away_until"])
         return settings, timers
@@ -187,6 +210,13 @@ class Timers:
                 lines.append(words(lang, "status_computer", who=names[seat]))
         return lines
 
+
+
+def person_mover(done: Done) -> int | None:
+    """The seat whose own player made the change (a person's move or undo), if one did."""
+    change = done.change
+    by_person = isinstance(change, Undo) or (isinstance(change, Move) and change.by_person)
+    return change.seat if by_person and isinstance(change, (Move, Undo)) else None
 
 
 def seat_rows(done: Done, person: int | None) -> tuple[dict[int, dict[str, Any]], list[Write]]:

@@ -98,9 +98,11 @@ def owed_writes(table: GameRow, owed: Owed, dm_rows: dict[int, DmRow], *, versio
         row = dm_rows.get(seat)
         pending = list(row.lines) if row is not None and row.owed is not None else []
         fresh = dm.fresh or bool(row is not None and row.owed is not None and row.fresh)
-        writes.append(("INSERT OR IGNORE INTO seat_dms (game_id, seat) VALUES (?, ?)", (table.id, seat)))
-        writes.append(("UPDATE seat_dms SET owed = ?, fresh = ?, lines = ? WHERE game_id = ? AND seat = ?",
-                       (version, int(fresh), json.dumps(pending + list(dm.lines)), table.id, seat)))
+        # The seat's row made or what it owes set in one upsert (two statements a seat before).
+        writes.append(("INSERT INTO seat_dms (game_id, seat, owed, fresh, lines) VALUES (?, ?, ?, ?, ?) "
+                       "ON CONFLICT (game_id, seat) DO UPDATE SET owed = excluded.owed, fresh = excluded.fresh, "
+                       "lines = excluded.lines",
+                       (table.id, seat, version, int(fresh), json.dumps(pending + list(dm.lines)))))
     return writes
 
 
@@ -283,10 +285,11 @@ class DeliveryRepository:
         return answers[0].rowcount != 1  # a row changed: the turn is over, its message loses its buttons
 
     async def board_shown(self, table: GameRow, *, message_id: int, version: int | None,
-                          turn: int) -> tuple[bool, GameRow | None]:
+                          turn: int, writes: Sequence[Write] = ()) -> tuple[bool, GameRow | None]:
         """`board_delivered` for `table`, and `table` with its board's fields as that left them
-        (`board_now`), in the same hand-over. None for the game if it is gone."""
-        answers = await self.db.batch([*_board_delivered_writes(table.id, message_id, version, turn),
+        (`board_now`), in the same hand-over. None for the game if it is gone. `writes`: more that
+        the delivery pass stores (older messages made history, DMs shown), in the same transaction."""
+        answers = await self.db.batch([*_board_delivered_writes(table.id, message_id, version, turn), *writes,
                                        (BOARD_FIELDS, (table.id,))])
         assert answers is not None  # not guarded
         fields = answers[-1].rows

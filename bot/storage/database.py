@@ -284,7 +284,11 @@ class Database:
 
         On SQLite the whole list goes to aiosqlite's thread as one function: one hand-over
         (20-25 us of CPU each way) instead of one a statement plus two for BEGIN and COMMIT.
-        Any other connection (PostgreSQL's, `bot.postgres`) runs the statements one by one."""
+        Any other connection (PostgreSQL's, `bot.postgres`) runs the statements one by one.
+        No statements: nothing to do, no hand-over and no empty transaction (a BEGIN and COMMIT
+        are some 0.3 ms of SQLite's thread, nearly all the commit's `fdatasync`)."""
+        if not statements:
+            return []
         async with self.lock:
             return await self.held_batch(statements, transaction=transaction, guarded=guarded)
 

@@ -84,10 +84,12 @@ class GamesRepository:
                          more: Sequence[Write]) -> tuple[GameRow | None, list[list[Any]]]:
         """The newest game `where` says, and the rows of the reads `more` (another feature's rows
         of the game), all read in one hand-over (the caller holds the lock)."""
+        # A game asked for by its id: its seats by that id (not by a look-up of the game again).
+        game = "?" if where == "id = ?" else f"(SELECT id FROM games WHERE {where} ORDER BY id DESC LIMIT 1)"
         found, seats, *others = await self.db.held_reads([
             (f"SELECT * FROM games WHERE {where} ORDER BY id DESC LIMIT 1", params),
-            (f"SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = (SELECT id FROM games WHERE {where} "
-             "ORDER BY id DESC LIMIT 1) ORDER BY seat IS NULL, seat, joined_at, rowid", params),
+            (f"SELECT user_id, name, seat, dm_ok FROM seats WHERE game_id = {game} "
+             "ORDER BY seat IS NULL, seat, joined_at, rowid", params),
             *more])
         return self._game_row(found, seats), others
 

@@ -1,7 +1,8 @@
-"""What a move asks of the store besides the game, asked once: a turn message's recap once a
-turn (bot.league), the tournaments' gate once a game that is no tournament table's
-(bot.tournaments). The board's deadlines and Hint come with the delivery pass's one read of the
-game (tests/bot/test_days_timers.py, tests/bot/test_practice.py)."""
+"""What a move asks of the store besides the game, asked once: its DM rows and its timers' inputs
+together (one hand-over), a turn message's recap once a turn (bot.league), the tournaments' gate
+once a game that is no tournament table's (bot.tournaments). The board's deadlines and Hint come
+with the delivery pass's one read of the game (tests/bot/test_days_timers.py,
+tests/bot/test_practice.py)."""
 from __future__ import annotations
 
 import random
@@ -53,6 +54,77 @@ async def test_a_turns_recap_is_read_once_however_many_moves_the_turn_has(world,
     assert any(sum(1 for turn, _ in made if turn == key) > 1 for key in recaps)
     assert all(recap == recaps[turn] for turn, recap in made if turn in recaps)
     assert len(made) > len(read)
+
+
+async def test_a_moves_dm_rows_and_timers_inputs_are_read_in_one_hand_over(world, monkeypatch):
+    # Once its game is read, a move reads its seats' DM rows and what its timers are worked out
+    # from (the table's settings, its timers, the mover's absence) together, not one by one;
+    # and its waits and timers are stored as before.
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, game="raubritter")
+    storage = world.parts.storage
+    apart: list[str] = []
+    together: list[int] = []
+    reads, dm_rows, change_inputs = storage.database.reads, storage.delivery.dm_rows, storage.days.change_inputs
+
+    async def counted_reads(statements):
+        if any("FROM seat_dms" in sql for sql, _ in statements):
+            together.append(sum(1 for sql, _ in statements if "FROM timers" in sql or "FROM day_tables" in sql))
+        return await reads(statements)
+
+    async def dm_rows_apart(game):
+        apart.append("dm_rows")
+        return await dm_rows(game)
+
+    async def inputs_apart(game, user):
+        apart.append("change_inputs")
+        return await change_inputs(game, user)
+
+    monkeypatch.setattr(storage.database, "reads", counted_reads)
+    monkeypatch.setattr(storage.delivery, "dm_rows", dm_rows_apart)
+    monkeypatch.setattr(storage.days, "change_inputs", inputs_apart)
+    rng = random.Random(3)
+    for _ in range(6):
+        await take_turn(world, to_act(world, players)[0], rng)
+    assert apart == [] and together and all(count == 2 for count in together)
+    waiting = {seat for seat, row in (await storage.days.seats(game_id)).items() if row["since"] is not None}
+    assert waiting and {seat for seat, _, _ in await storage.days.timers(game_id)} == waiting
+
+
+async def test_a_pass_that_edits_the_turns_message_stores_it_with_its_dms_in_one_transaction(world, monkeypatch):
+    # A move within the open turn owes an edit of the turn's message and the seats' DMs: the
+    # delivery pass stores the board shown and the DMs shown together, once Discord took them
+    # (one commit, where two were). A move that begins a new turn stores its message at once.
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, game="raubritter")
+    database = world.parts.storage.database
+    held_batch = database.held_batch
+    committed: list[list[str]] = []  # each transaction's statements, by their start
+
+    async def counted(statements, **kwargs):
+        if kwargs.get("transaction", True) and statements:
+            committed.append([sql for sql, _ in statements])
+        return await held_batch(statements, **kwargs)
+
+    monkeypatch.setattr(database, "held_batch", counted)
+    rng = random.Random(3)
+    edits_with_dms = 0
+    for _ in range(30):
+        if world.stored(game_id).status != "active" or not to_act(world, players):
+            break
+        committed.clear()
+        await take_turn(world, to_act(world, players)[0], rng)
+        move, *passes = committed
+        assert move[0].startswith("UPDATE games SET state")
+        if any("turn_number = turn_number + 1" in sql for sql in move):
+            continue
+        assert len(passes) == 1  # the pass: its board shown and its DMs shown in one transaction
+        (stored,) = passes
+        assert stored[0].startswith("UPDATE games SET post_turn = NULL")  # the board's, first
+        edits_with_dms += any(sql.startswith("UPDATE seat_dms SET user_id") for sql in stored)
+    assert edits_with_dms
+    assert world.query("SELECT board_owed, board_version = version FROM games WHERE id = ?", (game_id,)) == [(0, 1)]
+    assert world.query("SELECT COUNT(*) FROM seat_dms WHERE game_id = ? AND owed IS NOT NULL", (game_id,)) == [(0,)]
 
 
 class Tournaments:

@@ -123,6 +123,18 @@ async def test_a_games_timers_are_replaced_whole(storage):
     assert (await storage.days.seats(game_id))[1]["since"] == 300
 
 
+def test_waits_and_timers_as_stored_are_not_written_again():
+    """Given the seats' rows and the timers as read, only what changed is written: the waits of
+    seats that changed, and the game's timers only if the set differs."""
+    seats = {0: {"since": 100, "computer": None}, 1: {"since": None}}
+    timers = [(0, "reminder", 1000), (0, "deadline", 2000)]
+    same = timers_writes(7, {0: 100, 1: None}, list(reversed(timers)), seats_before=seats, timers_before=timers)
+    assert same == []
+    moved = timers_writes(7, {0: None, 1: 300, 2: None}, [(1, "reminder", 1300)], seats_before=seats,
+                          timers_before=timers)
+    assert [params for _, params in moved] == [(7, 0, None), (7, 1, 300), (7, 2, None), (7,), (7, 1, "reminder", 1300)]
+
+
 def count_hand_overs(storage: Storage, monkeypatch) -> list[str]:
     """The names of the functions the store hands to aiosqlite's thread from now on (each
     statement, fetch, BEGIN and COMMIT that goes through aiosqlite is one)."""
@@ -155,6 +167,19 @@ async def test_a_change_is_one_hand_over_and_its_writes_keep_their_order(storage
     assert [seat["since"] for seat in (await storage.days.seats(game_id)).values()] == [300, None]
     assert await storage.days.timers(game_id) == [(0, "reminder", 3000)]
     assert (await storage.games.get_game(game_id)).version == 1
+
+
+async def test_nothing_to_write_goes_nowhere(storage, monkeypatch):
+    """An empty list of writes (a pass with nothing to store) hands nothing to SQLite's thread:
+    no empty transaction, whose commit alone is a disk sync."""
+    game_id = await started_game(storage)
+    handed = count_hand_overs(storage, monkeypatch)
+
+    await storage.apply([])
+    assert await storage.database.batch([], guarded=True) == []
+    assert handed == []
+    await storage.apply(timers_writes(game_id, {0: 300}, []))
+    assert handed == ["_batch_here"]
 
 
 async def test_a_change_whose_write_fails_is_not_stored_at_all(storage):
