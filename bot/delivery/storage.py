@@ -285,11 +285,10 @@ class DeliveryRepository:
         return answers[0].rowcount != 1  # a row changed: the turn is over, its message loses its buttons
 
     async def board_shown(self, table: GameRow, *, message_id: int, version: int | None,
-                          turn: int, writes: Sequence[Write] = ()) -> tuple[bool, GameRow | None]:
+                          turn: int) -> tuple[bool, GameRow | None]:
         """`board_delivered` for `table`, and `table` with its board's fields as that left them
-        (`board_now`), in the same hand-over. None for the game if it is gone. `writes`: more that
-        the delivery pass stores (older messages made history, DMs shown), in the same transaction."""
-        answers = await self.db.batch([*_board_delivered_writes(table.id, message_id, version, turn), *writes,
+        (`board_now`), in the same hand-over. None for the game if it is gone."""
+        answers = await self.db.batch([*_board_delivered_writes(table.id, message_id, version, turn),
                                        (BOARD_FIELDS, (table.id,))])
         assert answers is not None  # not guarded
         fields = answers[-1].rows

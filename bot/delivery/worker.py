@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -185,10 +185,6 @@ class Deliveries:
         # game id -> the game with its board's fields as the board just shown left them (read in
         # the same hand-over as the board's delivery is stored), for the rest of the pass.
         self._board_fields: dict[int, GameRow] = {}
-        # game id -> what its pass under way stores at its end (`_store_pass`), and the edit of its
-        # open turn's message it stores with it (message id, version, turn).
-        self._pass_writes: dict[int, list[Write]] = {}
-        self._board_held: dict[int, tuple[int, int | None, int]] = {}
         self._host_told: set[int] = set()
         self.stopping = False
         self.requests = 0  # Discord requests made (the benches count them)
@@ -402,26 +398,21 @@ class Deliveries:
             drawn = await self.content.images_of(table, game, state, pictured, shown=shown, langs=langs,
                                                  board=public and table.board_owed and table.status == "active")
         waits = []
-        # What the pass stores once Discord confirmed it, in one transaction at its end: an edit
-        # of the open turn's message, the older messages made history, the DMs shown (a crash
-        # before leaves them owed: shown once more, edits as before, posts under their nonces).
-        # A new turn's message is stored at once: the next move must know it (bot.turns).
+        if public:
+            failure, board_read = await self._channel(table, game, state, drawn, owed, read.board)
+            await self._answer_movers(game_id, failure, table, board_read=board_read)
+            if failure is not None:
+                waits.append(failure.after)
+        # What the DMs' deliveries store, in one hand-over once they are all done: each only after
+        # Discord confirmed it (a crash before leaves them owed: sent once more, edits as before).
         stored: list[Write] = []
-        self._pass_writes[game_id] = stored
-        channel_failure, board_read = None, None
         try:
-            if public:
-                channel_failure, board_read = await self._channel(table, game, state, drawn, owed, read.board, stored)
-                if channel_failure is not None:
-                    waits.append(channel_failure.after)
             failures = await asyncio.gather(*(
                 self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat), left, stored,
                                  last_moves=read.last_moves) for seat in due))
         finally:
-            del self._pass_writes[game_id]
-            board_read = await self._store_pass(table, stored) or board_read
-        if public:
-            await self._answer_movers(game_id, channel_failure, table, board_read=board_read)
+            if stored:
+                await self.storage.apply(stored)
         for failure in failures:
             if failure is not None and failure.kind == "retry":
                 waits.append(failure.after)
@@ -477,25 +468,6 @@ class Deliveries:
         await self.storage.delivery.board_again(table.id)
         self._again.add(table.id)
 
-    async def _close_delivered(self, delivery_id: int, stored: list[Write] | None) -> None:
-        """An older message made history: its delivery done, stored with the pass's end (into
-        `stored`), else at once."""
-        if stored is not None:
-            stored.append(delivered_write(delivery_id))
-        else:
-            await self.storage.delivery.delivered(delivery_id)
-
-    async def _late_of_pass(self, table: GameRow, stored: list[Write] | None) -> GameRow | None:
-        """`_late_edits` in a pass; the board's edit it holds (and what it collected so far)
-        stored first, so that the board owed once more (`board_again`) stays owed after it. The
-        game with its board's fields as that left them, if it stored them."""
-        shown = None
-        if stored is not None and table.id in self._board_held:
-            shown = await self._store_pass(table, stored)
-            stored.clear()
-        await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
-        return shown
-
     def _hold_late_of_earlier_run(self, owed: list[tuple[int, str, dict[str, Any]]]) -> None:
         """Edits an earlier run (killed, or another process) made that got no answer in time may
         still land until `LATE_LANDING` after it stored them: their messages get no other edit
@@ -514,13 +486,11 @@ class Deliveries:
 
     async def _channel(self, table: GameRow, game: Game, state: Any, drawn: Images,
                        owed: list[tuple[int, str, dict[str, Any]]],
-                       facts: BoardFacts | None = None,
-                       stored: list[Write] | None = None) -> tuple[Failure | None, GameRow | None]:
+                       facts: BoardFacts | None = None) -> tuple[Failure | None, GameRow | None]:
         """The channel's side of a game: posts, the board, then older messages made history.
         `owed`, `facts`: its owed deliveries and what its board asks of the store, read with the
-        game; `stored`: collects what the pass stores at its end (older messages made history),
-        else stored at once. Returns what failed, and the game with its board's fields as stored
-        once a board was shown (None: none shown; as they will be, for an edit stored at the end)."""
+        game. Returns what failed, and the game with its board's fields as stored once a board
+        was shown (None: no board shown)."""
         channel = self._channel_of(table)
         shown: GameRow | None = None
         self._hold_late_of_earlier_run(owed)
@@ -565,9 +535,9 @@ class Deliveries:
             await self.storage.apply([late_closed_write(late_id, {**late, "lines": payload["lines"]})
                                       for late_id, kind, late in owed
                                       if kind == "late" and late["message_id"] == payload["message_id"]])
-            await self._close_delivered(delivery_id, stored)
+            await self.storage.delivery.delivered(delivery_id)
         if table.id in self._late or any(kind == "late" for _, kind, _ in owed):
-            shown = await self._late_of_pass(table, stored) or shown
+            await self._late_edits(table, await self.storage.delivery.deliveries(table.id))
         self._blocked.pop(table.id, None)
         self._host_told.discard(table.id)
         return None, shown
@@ -655,22 +625,8 @@ class Deliveries:
         return text, file, view, people
 
     async def _shown(self, table: GameRow, message_id: int, version: int | None, turn: int) -> None:
-        if table.id in self._pass_writes and table.turn_posted and message_id == table.board_message_id \
-                and turn == table.turn_number:
-            # The open turn's message edited: stored with the rest of the pass, at its end (no
-            # move reads more of it than that it is posted, which it was). Until then the pass
-            # goes on with the fields as they will be.
-            self._board_held[table.id] = (message_id, version, turn)
-            self._board_fields[table.id] = replace(table, board_version=version, board_owed=version != table.version)
-            return
-        await self._board_stored(table, message_id, version, turn)
-
-    async def _board_stored(self, table: GameRow, message_id: int, version: int | None, turn: int,
-                            writes: Sequence[Write] = ()) -> GameRow | None:
-        """The board message shown stored (with `writes`, in the same transaction); the game with
-        its board's fields as that left them (None: gone)."""
         turn_open, fields = await self.storage.delivery.board_shown(table, message_id=message_id, version=version,
-                                                                    turn=turn, writes=writes)
+                                                                    turn=turn)
         if fields is not None:
             self._board_fields[table.id] = fields
         if not turn_open:
@@ -678,19 +634,6 @@ class Deliveries:
             log.info("board game=%s channel=%s message of turn %s shown after that turn ended: its buttons go",
                      table.id, table.channel_id, turn)
             self._again.add(table.id)
-        return fields
-
-    async def _store_pass(self, table: GameRow, stored: list[Write]) -> GameRow | None:
-        """What the pass stores at its end, in one transaction: the open turn's message edited
-        (if it was), then `stored`. The game with its board's fields as that left them, if the
-        board was stored here."""
-        held = self._board_held.pop(table.id, None)
-        if held is None:
-            await self.storage.apply(stored)  # nothing at all: no hand-over (bot.storage.database)
-            return None
-        fields = await self._board_stored(table, *held, writes=stored)
-        self._board_fields.pop(table.id, None)
-        return fields
 
     async def _made_unseen(self, table: GameRow, game: Game, state: Any, drawn: Images, message: discord.Message,
                            posting: int) -> discord.Message | Failure:

@@ -91,42 +91,6 @@ async def test_a_moves_dm_rows_and_timers_inputs_are_read_in_one_hand_over(world
     assert waiting and {seat for seat, _, _ in await storage.days.timers(game_id)} == waiting
 
 
-async def test_a_pass_that_edits_the_turns_message_stores_it_with_its_dms_in_one_transaction(world, monkeypatch):
-    # A move within the open turn owes an edit of the turn's message and the seats' DMs: the
-    # delivery pass stores the board shown and the DMs shown together, once Discord took them
-    # (one commit, where two were). A move that begins a new turn stores its message at once.
-    players = [world.player(name) for name in ("alice", "bob", "carol")]
-    game_id = await start_table(world, *players, game="raubritter")
-    database = world.parts.storage.database
-    held_batch = database.held_batch
-    committed: list[list[str]] = []  # each transaction's statements, by their start
-
-    async def counted(statements, **kwargs):
-        if kwargs.get("transaction", True) and statements:
-            committed.append([sql for sql, _ in statements])
-        return await held_batch(statements, **kwargs)
-
-    monkeypatch.setattr(database, "held_batch", counted)
-    rng = random.Random(3)
-    edits_with_dms = 0
-    for _ in range(30):
-        if world.stored(game_id).status != "active" or not to_act(world, players):
-            break
-        committed.clear()
-        await take_turn(world, to_act(world, players)[0], rng)
-        move, *passes = committed
-        assert move[0].startswith("UPDATE games SET state")
-        if any("turn_number = turn_number + 1" in sql for sql in move):
-            continue
-        assert len(passes) == 1  # the pass: its board shown and its DMs shown in one transaction
-        (stored,) = passes
-        assert stored[0].startswith("UPDATE games SET post_turn = NULL")  # the board's, first
-        edits_with_dms += any(sql.startswith("UPDATE seat_dms SET user_id") for sql in stored)
-    assert edits_with_dms
-    assert world.query("SELECT board_owed, board_version = version FROM games WHERE id = ?", (game_id,)) == [(0, 1)]
-    assert world.query("SELECT COUNT(*) FROM seat_dms WHERE game_id = ? AND owed IS NOT NULL", (game_id,)) == [(0,)]
-
-
 class Tournaments:
     """The tournaments' store as the gate asks it: game id -> (tournament, status, overtime)."""
 
