@@ -185,6 +185,16 @@ class World:
     def dms(self, member: simcord.MemberActor) -> list[discord.Message]:
         return member.user.dm_channel.history()
 
+    def dm_count(self, member: simcord.MemberActor) -> int:
+        """How many DMs `member` has had, without reading them (`dms` converts every one)."""
+        return len(self.env.backend.messages.get(member.user.dm_channel.id, {}))
+
+    def latest_dm(self, member: simcord.MemberActor) -> discord.Message | None:
+        """`member`'s newest DM, the only one converted (a long game's DMs read whole each step
+        made the tests that read them quadratic)."""
+        stored = self.env.backend.messages.get(member.user.dm_channel.id, {})
+        return to_discord_message(self.env, stored[max(stored)]) if stored else None
+
     def png(self, message: discord.Message | simcord.ResponseMessage) -> bytes | None:
         for attachment in message.attachments:
             if attachment.filename.endswith(".png"):

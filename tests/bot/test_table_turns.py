@@ -41,7 +41,7 @@ class Reader:
                       if m.author_id == self.world.bot.user.id and not m.is_ephemeral)
 
     def dm_counts(self) -> list[int]:
-        return [len(self.world.dms(player)) for player in self.players]
+        return [self.world.dm_count(player) for player in self.players]
 
     def waiting(self) -> frozenset[int]:
         game = self.game
@@ -137,10 +137,9 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
         # every other change edits the DM of the decision it belongs to.
         counts = reader.dm_counts()
         for seat, (now, before) in enumerate(zip(counts, last_dms)):
-            earlier = world.dms(players[seat])[:-1]
             assert now - before <= 1 and (now == before or seat in newcomers or not any(
-                button["custom_id"].startswith("rk:move:") for dm in earlier for button in buttons(dm))), (
-                seat, now - before, newcomers)
+                button["custom_id"].startswith("rk:move:")
+                for dm in world.dms(players[seat])[:-1] for button in buttons(dm))), (seat, now - before, newcomers)
         last_dms = counts
         waiting = now_waiting
         reader.check_message(world.latest_board())
@@ -152,9 +151,9 @@ async def play_and_count(world, game_name: str, names: tuple[str, ...], seed: in
             assert phone_lines(content, shown) <= PHONE_TEXT_LINES, content
             assert len([line for line in content.splitlines() if line.startswith("• ")]) <= 2, content
         for player in players:
-            dms = world.dms(player)
-            if dms:
-                reader.check_message(dms[-1])
+            newest_dm = world.latest_dm(player)
+            if newest_dm is not None:
+                reader.check_message(newest_dm)
     reader.check_message(world.latest_board())
     dms = [after - before for after, before in zip(reader.dm_counts(), dms_before)]
     print(f"{game_name}: {moves} moves, {posts} posts, {pings} pings, DMs {dms}, {new_decisions} new waits")
