@@ -312,29 +312,24 @@ class Remembering:
     # held no other state can have its id.
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        key = (id(state), seat)
-        found = self._views.get(key)
-        if found is None:
-            if not self._known(state):
-                return self.game.view(state, seat)
-            found = self._views[key] = self.game.view(state, seat)
+        found: dict[str, Any] = self._asked(self._views, (id(state), seat), self.game.view, state, seat)
         return found
 
     def to_act(self, state: Any) -> frozenset[Any]:
-        found = self._to_act.get(id(state))
-        if found is None:
-            if not self._known(state):
-                return self.game.to_act(state)
-            found = self._to_act[id(state)] = self.game.to_act(state)
+        found: frozenset[Any] = self._asked(self._to_act, id(state), self.game.to_act, state)
         return found
 
     def legal_actions(self, state: Any, seat: int) -> list[Any]:
-        key = (id(state), seat)
-        found = self._legal.get(key)
+        found: list[Any] = self._asked(self._legal, (id(state), seat), self.game.legal_actions, state, seat)
+        return found
+
+    def _asked(self, kept: dict[Any, Any], key: Any, ask: Callable[..., Any], state: Any, *args: Any) -> Any:
+        """`ask(state, *args)`, kept under `key` while `state` is remembered."""
+        found = kept.get(key)
         if found is None:
-            if not self._known(state):
-                return self.game.legal_actions(state, seat)
-            found = self._legal[key] = self.game.legal_actions(state, seat)
+            found = ask(state, *args)
+            if self._known(state):
+                kept[key] = found
         return found
 
     def remembered_fingerprint(self, state: Any, digest: Callable[[Game, Any], bytes | None]) -> bytes | None:

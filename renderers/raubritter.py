@@ -402,10 +402,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, view: View, layout: Layout,
                                 FACE_DOWN_LETTER)
 
     # The last turn of each player: a frame in the layer's colour and a tag with the seat number.
-    last = {}
-    for turn in view.get("recent_turns", []):
-        for square in turn["squares"]:
-            last[square] = turn["seat"]
+    last = _last_turns(view)
     letter_key = tuple(sorted(letters.items()))
     colours = tuple(view["colours"])
     with marks():  # a tile's letter and numbers: as large as its quarters hold (MIN_MARK from 125 px)
@@ -871,10 +868,7 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
                 x, y = origin(c, r)
                 image.im.paste(back.im, (x + 2, y + 2, x + 2 + back.width, y + 2 + back.height))
 
-    last = {}
-    for turn in view.get("recent_turns", []):
-        for square in turn["squares"]:
-            last[square] = turn["seat"]
+    last = _last_turns(view)
     letter_key = tuple(sorted(letters.items()))
     colours = tuple(view["colours"])
     for (c, r), tile in laid.items():
@@ -957,6 +951,15 @@ def _header_piece(layout: Layout) -> Image.Image:
     image = Image.new("RGB", (WIDTH, _header_height(layout.header) + 1), BACKGROUND)
     _draw_header(ImageDraw.Draw(image), layout)
     return to_palette(image, _palette())
+
+
+def _last_turns(view: View) -> dict[str, int]:
+    """Square -> the seat whose last turn laid or moved onto it (its frame and tag)."""
+    last = {}
+    for turn in view.get("recent_turns", []):
+        for square in turn["squares"]:
+            last[square] = turn["seat"]
+    return last
 
 
 def _compose_panel(image: Image.Image, view: View, names: list[str], lang: str, layout: Layout) -> None:
