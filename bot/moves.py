@@ -140,6 +140,9 @@ class Moves:
         self.collector = collector  # full garbage collections between moves (`python -m bot`)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
+        # Those that read the store with a change (`ReadingListener`), told apart once: a
+        # runtime-checkable protocol's isinstance looks through its members each time it is asked.
+        self._reading: list[ReadingListener] = []
         self._gates: list[Gate] = []
         self.automatic = automatic  # the decisions nobody must be asked for (bot.days.orders)
         self.automatic_move = automatic_move  # and the moves that make them
@@ -151,6 +154,8 @@ class Moves:
 
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
+        if isinstance(listener, ReadingListener):
+            self._reading.append(listener)
 
     def gate(self, check: Gate) -> None:
         self._gates.append(check)
@@ -385,8 +390,7 @@ class Moves:
         one hand-over to SQLite's thread (two before: the DM rows, then the timers' inputs)."""
         table = done.table
         wants_rows = game_change and table.status == "active"
-        reading = [listener for listener in self._listeners if isinstance(listener, ReadingListener)] \
-            if game_change else []
+        reading = self._reading if game_change else []
         asked = [list(listener.reads(done)) for listener in reading]
         statements = [*([dm_rows_read(table.id)] if wants_rows else []), *(read for reads in asked for read in reads)]
         if not statements:
