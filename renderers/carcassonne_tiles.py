@@ -319,10 +319,31 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
-@keep_drawn(8 * 2**20)
+SMALL_TILE = 40  # an overview's tiles (20-32 px) and the smallest halving they are scaled from
+
+
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
-    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
+    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again).
+    The small tiles (an overview's) are kept apart from the large: at a hundred tables each
+    board's close-up pushed every kind's small tiles out (a large tile is 25 to 40 small ones),
+    and a small tile missed was scaled anew from halvings pushed out too, down from a master
+    drawn anew (some 1 ms)."""
+    return _small_tile(code, rot, size) if size <= SMALL_TILE else _large_tile(code, rot, size)
+
+
+@keep_drawn(2**20)  # every kind at an overview's size or two (4 KB each at 32 px)
+def _small_tile(code: str, rot: int, size: int) -> Image.Image:
+    return _scaled(code, rot, size)
+
+
+# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
+@keep_drawn(7 * 2**20)
+def _large_tile(code: str, rot: int, size: int) -> Image.Image:
+    return _scaled(code, rot, size)
+
+
+def _scaled(code: str, rot: int, size: int) -> Image.Image:
+    """The tile's art scaled to `size` px square."""
     if size == MASTER:
         return _master(code, rot)
     if size <= MASTER // 2:
@@ -333,13 +354,24 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
         while source // 2 >= size and source > 40:
             source //= 2
         smooth = Image.Resampling.BOX if source >= 2 * size else Image.Resampling.LANCZOS
-        return _halved(code, rot, source).resize((size, size), smooth)
+        return halving(code, rot, source).resize((size, size), smooth)
     smooth = Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC
     return _master(code, rot).resize((size, size), smooth)
 
 
-@keep_drawn(6 * 2**20)  # every kind and rotation on a board at 160 px (100 KB each) or 80 px (25 KB)
+def halving(code: str, rot: int, size: int) -> Image.Image:
+    """The master halved (and halved again) down to `size`: what the small sizes are scaled from.
+    The smallest (an overview's source) are kept apart from the larger, as the small tiles are
+    (`tile_image`)."""
+    return _smallest_halved(code, rot, size) if size <= SMALL_TILE else _halved(code, rot, size)
+
+
+@keep_drawn(2**20)  # every kind and rotation at 40 px (6 KB each)
+def _smallest_halved(code: str, rot: int, size: int) -> Image.Image:
+    return _halved(code, rot, size * 2).reduce(2)
+
+
+@keep_drawn(5 * 2**20)  # the kinds on a board at 160 px (100 KB each) or 80 px (25 KB)
 def _halved(code: str, rot: int, size: int) -> Image.Image:
-    """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
     source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)
     return source.reduce(2)

@@ -63,6 +63,16 @@ def test_tile_art_is_kept_per_kind_rotation_and_size():
     assert tile_image("D", 1, 80).size == (80, 80)
 
 
+def test_an_overviews_small_tiles_stay_kept_while_close_ups_scale_many_large_ones():
+    """At a hundred tables every board's close-up scales large tiles anew: they must not push out
+    the small tiles every overview pastes (nor the halvings those are scaled from)."""
+    small = tile_image("D", 1, 32)
+    for code in sorted(TILES)[:16]:  # 64 large tiles: more bytes than every tile was kept in
+        for rot in range(4):
+            tile_image(code, rot, 200)
+    assert tile_image("D", 1, 32) is small
+
+
 def robber_step_view(seats: int) -> dict:
     """A view of the robber step (where the track is drawn), made from a new game's."""
     view = GAME.view(GAME.new_game(seats, seed=1), None)
