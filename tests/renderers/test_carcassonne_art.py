@@ -138,3 +138,36 @@ def test_a_mask_is_read_as_one_band_and_a_colour_image_is_refused():
     assert art.mask_value(mask, (art.MASTER // 2, art.MASTER // 2)) == 255
     with pytest.raises(TypeError, match="one band"):
         art.mask_value(mask.convert("RGB"), (0, 0))
+
+
+def test_a_packed_master_unpacks_to_the_master_drawn_pixel_for_pixel():
+    from renderers.common import forget_kept
+
+    forget_kept()
+    for code, rot in sorted(ORIENTED):
+        drawn = art._master(code, rot)  # drawn, and packed
+        art._master.cache_clear()
+        unpacked = art._master(code, rot)  # unpacked
+        assert unpacked is not drawn and unpacked.mode == drawn.mode and unpacked.tobytes() == drawn.tobytes()
+    assert art.PACKED_MASTERS.used <= art.PACKED_MASTERS.budget and len(art.PACKED_MASTERS) >= len(ORIENTED) * 9 // 10
+
+
+def test_a_packed_large_tile_unpacks_to_the_tile_scaled_pixel_for_pixel():
+    from renderers.common import forget_kept
+
+    forget_kept()
+    for size in (134, 148, 200, 240):
+        for code, rot in sorted(ORIENTED)[::9]:
+            scaled = tile_image(code, rot, size)  # scaled, and packed
+            art._large_tile.cache_clear()
+            unpacked = tile_image(code, rot, size)
+            assert unpacked is not scaled and unpacked.tobytes() == scaled.tobytes()
+            assert unpacked.tobytes() == art._scaled(code, rot, size).tobytes()
+    for size in (160, 80, 40):  # the halvings, unpacked, are the master halved
+        for code, rot in sorted(ORIENTED)[::9]:
+            art._halved.cache_clear()
+            art._smallest_halved.cache_clear()
+            expected = art._drawn_master(code, rot)
+            while expected.width > size:
+                expected = expected.reduce(2)
+            assert art.halving(code, rot, size).tobytes() == expected.tobytes()
