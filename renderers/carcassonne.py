@@ -38,7 +38,7 @@ the players (points, followers at home, where their robber stands) and a legend 
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NotRequired, TypedDict, final
 
 from PIL import Image, ImageDraw
@@ -93,6 +93,8 @@ from renderers.common import (
     MUTED,
     SEAT_COLOURS,
     Line,
+    RowsPart,
+    board_with_rows,
     fit,
     fixed_palette,
     font,
@@ -208,11 +210,44 @@ class Plan(TypedDict):
 
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
-    _legend(draw, plan["legend"], plan["legend_top"])
+    if not _legend_apart(view, names, lang, plan):
+        image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        _legend(draw, plan["legend"], plan["legend_top"])
+        _draw_above_legend(draw, view, names, lang, plan)
+        return to_palette(image, _palette())
+    # The legend at the foot is the same on every table's board of a language and phase: its
+    # rows are kept in the palette, neither drawn nor quantized again (`board_with_rows`).
+    image = Image.new("RGB", (WIDTH, plan["legend_top"]), BACKGROUND)
+    _draw_above_legend(ImageDraw.Draw(image), view, names, lang, plan)
+    legend = RowsPart(plan["legend_top"], HEIGHT, ("carcassonne.legend", tuple(map(tuple, plan["legend"]))),
+                      partial(_legend_at, plan["legend"]))
+    return board_with_rows(image, (WIDTH, HEIGHT), [legend], _palette())
+
+
+def _legend_apart(view: View, names: list[str], lang: str, plan: Plan) -> bool:
+    """Whether the legend stands at the board's foot with nothing else drawn in its rows: the
+    players' table's last row over it leaves them be, unless a name's ink reaches down into them
+    (a name's marks under its letters)."""
+    rows = len(plan["legend"])
+    if plan["legend_top"] != HEIGHT - MARGIN - rows * LINE + 4 or plan["table_beside"] is not None:
+        return False
+    last = view["players"][-1]
+    y = plan["table_top"] + TABLE_HEADING + (len(view["players"]) - 1) * TABLE_ROW + TABLE_ROW // 2
+    name = _fit_text(names[last["seat"]], MIN_TEXT, _columns(lang)["name_width"])
+    return y + font(MIN_TEXT).getbbox(name, anchor="lm")[3] <= plan["legend_top"]
+
+
+def _legend_at(rows: list[list[LegendItem]], draw: ImageDraw.ImageDraw, top: int) -> None:
+    """`_legend` with its rows given first (a `RowsPart`'s drawing, its top at `top`)."""
+    _legend(draw, rows, top)
+
+
+def _draw_above_legend(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, plan: Plan) -> None:
+    """Everything but the legend: the players' table, the track, the rotations, the landscape, the
+    header and the overview."""
     _table(draw, view, names, lang, plan["table_top"], plan["table_beside"])
     if plan["track"] and plan["track_top"] is not None:  # set together in the robber step
         _track(draw, view, plan["track"], plan["track_top"])
@@ -237,7 +272,6 @@ def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
             max(in_header, default=0), plan["drawn_at"])
     if overview and slot is not None:
         _overview_in_slot(draw, view, plan["window"], slot)
-    return to_palette(image, _palette())
 
 
 def layout(view: View, names: list[str], lang: str = "en") -> Plan:

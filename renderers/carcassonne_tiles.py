@@ -14,7 +14,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from games.carcassonne.data import ORIENTED, TILES
-from renderers.common import INK, Ink, keep_drawn
+from renderers.common import INK, Ink, PackedImages, keep_drawn
 
 Point = tuple[float, float]
 """A point in unit coordinates of a tile (0..1 west to east, north to south), or in pixels."""
@@ -242,10 +242,20 @@ def city_mask(code: str, rot: int) -> Image.Image:
     return _cities(code, rot)[0]
 
 
-@keep_drawn(2 * 2**20)  # 400 KB each: the kinds of the last few turns (redrawing one takes ~1 ms)
+PACKED_MASTERS = PackedImages(2**20, "carcassonne_tiles.packed masters")
+"""The masters packed (some 8 KB each: 124 of the 128 kinds and rotations): at a hundred tables the
+masters kept as pixels were found 4 % of the time, and unpacking one takes a fourth of drawing it."""
+
+
+@keep_drawn(2**20)  # 400 KB each: the kinds of the last turn or two (the others unpacked, PACKED_MASTERS)
 def _master(code: str, rot: int) -> Image.Image:
     """The tile drawn large from its segments (sides of cities and roads, pennants, cloister,
     robber and crop-circle marks), for scaling down."""
+    found = PACKED_MASTERS.unpacked((code, rot))
+    return found if found is not None else PACKED_MASTERS.pack((code, rot), _drawn_master(code, rot))
+
+
+def _drawn_master(code: str, rot: int) -> Image.Image:
     o = ORIENTED[(code, rot)]
     tile_type = TILES[code]
     s = MASTER
@@ -319,10 +329,39 @@ def _master(code: str, rot: int) -> Image.Image:
     return image
 
 
-# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
-@keep_drawn(8 * 2**20)
+SMALL_TILE = 40  # an overview's tiles (20-32 px) and the smallest halving they are scaled from
+
+
 def tile_image(code: str, rot: int, size: int) -> Image.Image:
-    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again)."""
+    """The tile's art at `size` px square (kept: a board pastes the same kinds again and again).
+    The small tiles (an overview's) are kept apart from the large: at a hundred tables each
+    board's close-up pushed every kind's small tiles out (a large tile is 25 to 40 small ones),
+    and a small tile missed was scaled anew from halvings pushed out too, down from a master
+    drawn anew (some 1 ms)."""
+    return _small_tile(code, rot, size) if size <= SMALL_TILE else _large_tile(code, rot, size)
+
+
+@keep_drawn(2**20)  # every kind at an overview's size or two (4 KB each at 32 px)
+def _small_tile(code: str, rot: int, size: int) -> Image.Image:
+    return _scaled(code, rot, size)
+
+
+PACKED_TILES = PackedImages(3 * 2**20, "carcassonne_tiles.packed large tiles")
+"""The large tiles of the boards before, packed (9-17 KB each at 134-240 px, a tenth of their
+pixels): at a hundred tables a table's kinds at its sizes come back after the other tables'
+boards, long pushed out of the tiles kept as pixels; unpacking one takes a tenth to a twentieth
+of scaling it from its master."""
+
+
+# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
+@keep_drawn(4 * 2**20)
+def _large_tile(code: str, rot: int, size: int) -> Image.Image:
+    found = PACKED_TILES.unpacked((code, rot, size))
+    return found if found is not None else PACKED_TILES.pack((code, rot, size), _scaled(code, rot, size))
+
+
+def _scaled(code: str, rot: int, size: int) -> Image.Image:
+    """The tile's art scaled to `size` px square."""
     if size == MASTER:
         return _master(code, rot)
     if size <= MASTER // 2:
@@ -333,13 +372,32 @@ def tile_image(code: str, rot: int, size: int) -> Image.Image:
         while source // 2 >= size and source > 40:
             source //= 2
         smooth = Image.Resampling.BOX if source >= 2 * size else Image.Resampling.LANCZOS
-        return _halved(code, rot, source).resize((size, size), smooth)
+        return halving(code, rot, source).resize((size, size), smooth)
     smooth = Image.Resampling.LANCZOS if size < MASTER else Image.Resampling.BICUBIC
     return _master(code, rot).resize((size, size), smooth)
 
 
-@keep_drawn(6 * 2**20)  # every kind and rotation on a board at 160 px (100 KB each) or 80 px (25 KB)
+def halving(code: str, rot: int, size: int) -> Image.Image:
+    """The master halved (and halved again) down to `size`: what the small sizes are scaled from.
+    The smallest (an overview's source) are kept apart from the larger, as the small tiles are
+    (`tile_image`)."""
+    return _smallest_halved(code, rot, size) if size <= SMALL_TILE else _halved(code, rot, size)
+
+
+@keep_drawn(2**20)  # every kind and rotation at 40 px (6 KB each)
+def _smallest_halved(code: str, rot: int, size: int) -> Image.Image:
+    return _halved(code, rot, size * 2).reduce(2)
+
+
+PACKED_HALVINGS = PackedImages(2**20, "carcassonne_tiles.packed halvings")
+"""The 160 and 80 px halvings of the boards before, packed (some 10 KB at 160 px, a tenth of their
+pixels), as the large tiles are (`PACKED_TILES`)."""
+
+
+@keep_drawn(4 * 2**20)  # the kinds on a board at 160 px (100 KB each) or 80 px (25 KB)
 def _halved(code: str, rot: int, size: int) -> Image.Image:
-    """The master halved (and halved again) down to `size`: what the small sizes are scaled from."""
+    found = PACKED_HALVINGS.unpacked((code, rot, size))
+    if found is not None:
+        return found
     source = _master(code, rot) if size * 2 == MASTER else _halved(code, rot, size * 2)
-    return source.reduce(2)
+    return PACKED_HALVINGS.pack((code, rot, size), source.reduce(2))

@@ -78,3 +78,34 @@ def test_a_png_scaled_to_phone_width_is_still_an_upright_image():
     image = Image.open(io.BytesIO(png))
     small = image.convert("RGB").resize((400, 500))
     assert small.size[1] > small.size[0]
+
+
+def test_boards_with_the_legend_kept_apart_are_the_boards_drawn_whole(monkeypatch):
+    """The legend at the board's foot, drawn on rows of its own and pasted as kept in the palette
+    (`renderers.carcassonne._legend_apart`), gives the very pixels of the board drawn whole on one
+    image, the legend first: whole games, both languages, every phase, a name reaching down."""
+    import renderers.carcassonne as carcassonne
+    from renderers.common import forget_kept
+
+    forget_kept()
+    apart = 0
+    for seats, seed in ((3, 4), (5, 2)):
+        names = ["Çelik", "gjpqy", "王小明", "Ярослав", "Anna"][:seats]
+        rng = random.Random(seed)
+        state = GAME.new_game(seats, seed=seed)
+        for step in range(400):
+            view = GAME.view(state, None)
+            if step % 3 == 0 or GAME.outcome(state) is not None:
+                lang = ("en", "de")[step // 3 % 2]
+                drawn = render(view, names, lang)
+                apart += carcassonne._legend_apart(view, carcassonne.seat_names(names, seats), lang,
+                                                   carcassonne.layout(view, names, lang))
+                with monkeypatch.context() as whole:
+                    whole.setattr(carcassonne, "_legend_apart", lambda *_: False)
+                    expected = render(view, names, lang)
+                assert drawn.tobytes() == expected.tobytes() and drawn.getpalette() == expected.getpalette(), step
+            if GAME.outcome(state) is not None:
+                break
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert apart >= 40

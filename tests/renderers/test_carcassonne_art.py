@@ -63,6 +63,16 @@ def test_tile_art_is_kept_per_kind_rotation_and_size():
     assert tile_image("D", 1, 80).size == (80, 80)
 
 
+def test_an_overviews_small_tiles_stay_kept_while_close_ups_scale_many_large_ones():
+    """At a hundred tables every board's close-up scales large tiles anew: they must not push out
+    the small tiles every overview pastes (nor the halvings those are scaled from)."""
+    small = tile_image("D", 1, 32)
+    for code in sorted(TILES)[:16]:  # 64 large tiles: more bytes than every tile was kept in
+        for rot in range(4):
+            tile_image(code, rot, 200)
+    assert tile_image("D", 1, 32) is small
+
+
 def robber_step_view(seats: int) -> dict:
     """A view of the robber step (where the track is drawn), made from a new game's."""
     view = GAME.view(GAME.new_game(seats, seed=1), None)
@@ -128,3 +138,36 @@ def test_a_mask_is_read_as_one_band_and_a_colour_image_is_refused():
     assert art.mask_value(mask, (art.MASTER // 2, art.MASTER // 2)) == 255
     with pytest.raises(TypeError, match="one band"):
         art.mask_value(mask.convert("RGB"), (0, 0))
+
+
+def test_a_packed_master_unpacks_to_the_master_drawn_pixel_for_pixel():
+    from renderers.common import forget_kept
+
+    forget_kept()
+    for code, rot in sorted(ORIENTED):
+        drawn = art._master(code, rot)  # drawn, and packed
+        art._master.cache_clear()
+        unpacked = art._master(code, rot)  # unpacked
+        assert unpacked is not drawn and unpacked.mode == drawn.mode and unpacked.tobytes() == drawn.tobytes()
+    assert art.PACKED_MASTERS.used <= art.PACKED_MASTERS.budget and len(art.PACKED_MASTERS) >= len(ORIENTED) * 9 // 10
+
+
+def test_a_packed_large_tile_unpacks_to_the_tile_scaled_pixel_for_pixel():
+    from renderers.common import forget_kept
+
+    forget_kept()
+    for size in (134, 148, 200, 240):
+        for code, rot in sorted(ORIENTED)[::9]:
+            scaled = tile_image(code, rot, size)  # scaled, and packed
+            art._large_tile.cache_clear()
+            unpacked = tile_image(code, rot, size)
+            assert unpacked is not scaled and unpacked.tobytes() == scaled.tobytes()
+            assert unpacked.tobytes() == art._scaled(code, rot, size).tobytes()
+    for size in (160, 80, 40):  # the halvings, unpacked, are the master halved
+        for code, rot in sorted(ORIENTED)[::9]:
+            art._halved.cache_clear()
+            art._smallest_halved.cache_clear()
+            expected = art._drawn_master(code, rot)
+            while expected.width > size:
+                expected = expected.reduce(2)
+            assert art.halving(code, rot, size).tobytes() == expected.tobytes()
