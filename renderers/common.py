@@ -24,7 +24,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont, _imaging
 from zlib_ng import zlib_ng
 
 if TYPE_CHECKING:
@@ -459,7 +459,20 @@ def text_mask(text: str, size: int, anchor: str = "la", stroke_width: int = 0) -
 
 def stamp_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], mask: ImagingCore, fill: Ink) -> None:
     """A text's coverage (`text_mask`) stamped in `fill` with its top-left corner at `xy`, as
-    `ImageDraw.text` stamps it (the layout tests learn of it by `note_text`)."""
+    `ImageDraw.text` stamps it (the layout tests learn of it by `note_text`). On an RGB image the
+    ink is pasted through the coverage from a plain image of it: the same blend of each channel
+    (`BLEND` of Pillow's Paste.c), at half the CPU of `draw_bitmap`, whose fill compares the
+    image's mode for every channel of every pixel (some 5 ns a pixel: Knatsch stamps 35 texts, some
+    400,000 pixels of coverage, a board)."""
+    width, height = mask.size
+    if isinstance(draw, PaletteDraw):
+        draw.stamp(xy, mask, fill)
+        return
+    if draw._image.mode == "RGB" and width and height:
+        colour = ImageColor.getrgb(fill) if isinstance(fill, str) else tuple(fill[:3])
+        draw._image.im.paste(_imaging.fill("RGB", (width, height), colour),
+                             (xy[0], xy[1], xy[0] + width, xy[1] + height), mask)
+        return
     ink, fill_ink = draw._getink(fill)
     draw.draw.draw_bitmap(xy, mask, fill_ink if ink is None else ink)
 
@@ -982,6 +995,200 @@ def _verify_part(part: RowsPart, width: int, palette: Image.Image,
         KEPT_PARTS.put(_part_key(part, width), alone)
     elif found.tobytes() != alone.tobytes():
         raise AssertionError(f"a kept part differs from its drawing: {part.key!r}")
+
+
+class NotComposable(Exception):
+    """A drawing on a palette image (`PaletteDraw`) that might come out otherwise than the board
+    drawn in RGB and quantized: the caller draws the board in RGB instead."""
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Draws straight onto a board in its palette what drawing it in RGB and quantizing it
+    (`to_palette`) gives, pixel for pixel, so the board is never quantized whole (some 2 ms for a
+    1080 x 1350 board, most of it flat paint). Shapes (not anti-aliased: each pixel takes the ink
+    or is left) take the index their colour quantizes to, and only colours the palette holds
+    exactly are allowed, so every pixel not inked by text has its RGB colour as its palette entry.
+    A text's pixels are its coverage blended over that colour and quantized, as in RGB: over one
+    colour, a table of the 256 blends (`_blend_table`, shared by every board); over several, the
+    text's box drawn in RGB and quantized alone. Text over another text's ink (whose blend the
+    palette lost) raises `NotComposable`, as does any colour or call it cannot give exactly."""
+
+    def __init__(self, image: Image.Image, palette: Image.Image) -> None:
+        super().__init__(image)
+        self.palette = None  # colours are mapped here (`index`), never added to the image's palette
+        self.board_palette = palette
+        self._colours = bytes(palette.getpalette() or [])
+        self._exact = _exact_indices(self._colours)
+        self._texts: list[tuple[Box, ImagingCore]] = []
+
+    def index(self, colour: Ink) -> int:
+        """The palette index of a colour the palette holds exactly."""
+        rgb = ImageColor.getrgb(colour) if isinstance(colour, str) else tuple(colour)
+        found = self._exact.get(rgb[:3]) if len(rgb) == 3 or (len(rgb) == 4 and rgb[3] == 255) else None
+        if found is None:
+            raise NotComposable(f"a colour the palette does not hold exactly: {colour!r}")
+        return found
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if ink is None and fill is None:
+            raise NotComposable("a drawing in the default ink")
+        return (None if ink is None else self.draw.draw_ink(self.index(ink)),
+                None if fill is None else self.draw.draw_ink(self.index(fill)))
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        """A line of text as `ImageDraw.text` sets it on an RGB image (its bitmap from the face at
+        the fraction of a pixel `xy` asks, stamped at the whole pixel), stamped in the palette."""
+        if args or kwargs or not isinstance(font, ImageFont.FreeTypeFont) or not isinstance(text, str) \
+                or "\n" in text or fill is None:
+            raise NotComposable("text set otherwise than one line in a face")
+        start = (xy[0] - int(xy[0]), xy[1] - int(xy[1]))  # math.modf's fractions, as `ImageDraw.text` takes them
+        mask, (left, top) = font.getmask2(text, "L", None, None, None, 0, anchor or "la", 0, start,
+                                          stroke_filled=True)
+        self.stamp((int(xy[0]) + left, int(xy[1]) + top), mask, fill)
+
+    def stamp(self, xy: tuple[int, int], mask: ImagingCore, fill: Ink) -> None:
+        """A text's coverage stamped at `xy` in `fill` (`stamp_text`)."""
+        width, height = mask.size
+        if not width or not height:
+            return
+        x, y = xy
+        box = (max(0, x), max(0, y), min(self._image.width, x + width), min(self._image.height, y + height))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        if box != (x, y, x + width, y + height):  # clipped at the edges, as a paste clips it
+            mask = mask.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
+            width, height = mask.size
+        self._alone(box, mask)
+        ink = ImageColor.getrgb(fill) if isinstance(fill, str) else tuple(fill[:3])
+        under = self.im.crop(box)
+        lowest, highest = under.getextrema()
+        ground: int | None = lowest
+        if lowest != highest:
+            counts = under.histogram((0, 0), mask)  # the colours under the ink alone (a digit's plate, not its rim)
+            ground = counts.index(max(counts)) if counts.count(0) == len(counts) - 1 else None
+        if ground is not None:
+            table = _blend_table(self.board_palette, self._colours, tuple(self._colours[3 * ground:3 * ground + 3]),
+                                 ink)
+            if lowest == highest and table[0] == ground:  # what no ink covers comes out as it was
+                self.im.paste(mask.point(table, "L"), box)
+            else:
+                self.im.paste(mask.point(table, "L"), box, mask.point(_INKED, "L"))
+            return
+        drawn = Image.Image()._new(under).convert("RGB")
+        drawn.im.paste(_imaging.fill("RGB", (width, height), ink), (0, 0, width, height), mask)
+        self.im.paste(drawn.quantize(palette=self.board_palette, dither=Image.Dither.NONE).im, box,
+                      mask.point(_INKED, "L"))
+
+    def _alone(self, box: Box, mask: ImagingCore) -> None:
+        """That no ink of `mask` at `box` falls on ink of a text stamped before (whose blended
+        colour the palette lost); kept for the texts after it."""
+        x0, y0, x1, y1 = box
+        for other_box, other in self._texts:
+            if other_box[0] >= x1 or x0 >= other_box[2] or other_box[1] >= y1 or y0 >= other_box[3]:
+                continue
+            left, top = max(x0, other_box[0]), max(y0, other_box[1])
+            right, bottom = min(x1, other_box[2]), min(y1, other_box[3])
+            mine = mask.crop((left - box[0], top - box[1], right - box[0], bottom - box[1]))
+            theirs = other.crop((left - other_box[0], top - other_box[1], right - other_box[0], bottom - other_box[1]))
+            if Image.Image()._new(mine.chop_darker(theirs)).getbbox() is not None:
+                raise NotComposable("a text over another text's ink")
+        self._texts.append((box, mask))
+
+
+_INKED = [0] + [255] * 255
+"""A coverage's pixels that a stamp changes (any coverage above 0): a paste through 255 is a copy."""
+
+
+@lru_cache(maxsize=4)
+def _exact_indices(palette: bytes) -> dict[tuple[int, ...], int]:
+    """The colours a palette holds exactly, each with the index it quantizes to (its own, or its
+    twin's where a colour stands twice)."""
+    colours = [tuple(palette[i:i + 3]) for i in range(0, min(len(palette), 768), 3)]
+    swatch = Image.new("RGB", (len(colours), 1))
+    swatch.putdata(colours)
+    board = Image.new("P", (1, 1))
+    board.putpalette(palette)
+    indices = swatch.quantize(palette=board, dither=Image.Dither.NONE).tobytes()
+    return {colour: index for colour, index in zip(colours, indices) if colours[index] == colour}
+
+
+BLEND_TABLES = KeptWithin(2**17, lambda table: 256 + 200, "BLEND_TABLES")
+"""The palette index of each of the 256 blends of an ink over a ground (`_blend_table`), for some 280
+pairs (a table's bytes and the key): a board's texts come in a few inks over a few grounds, the same
+at every table."""
+
+
+def _blend_table(palette: Image.Image, colours: bytes, background: tuple[int, ...], ink: tuple[int, ...]) -> bytes:
+    """What a text's coverage 0-255 in `ink` over `background` quantizes to in `palette` (its
+    `colours`): the coverage pasted from a plain image of the ink, as `stamp_text` blends it, and
+    quantized, as `to_palette` does."""
+    key = (colours, background, ink)
+    found: bytes | None = BLEND_TABLES.get(key)
+    if found is None:
+        blends = Image.new("RGB", (256, 1), background)
+        blends.im.paste(_imaging.fill("RGB", (256, 1), ink), (0, 0, 256, 1),
+                        Image.frombytes("L", (256, 1), bytes(range(256))).im)
+        found = BLEND_TABLES.put(key, blends.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+    return found
+
+
+def palette_board(size: tuple[int, int], palette: Image.Image,
+                  background: Ink = BACKGROUND) -> tuple[Image.Image, PaletteDraw]:
+    """A board of `size` in `palette`, filled with `background` (a colour it holds exactly), and a
+    `PaletteDraw` on it; finish it with `settled`."""
+    board = Image.new("P", size)
+    board.putpalette(palette.getpalette() or [])
+    draw = PaletteDraw(board, palette)
+    board.paste(draw.index(background), (0, 0, *size))
+    return board, draw
+
+
+def rows_in_palette(image: Image.Image, size: tuple[int, int], rows: Sequence[RowsPart], palette: Image.Image,
+                    background: Ink = BACKGROUND) -> Image.Image:
+    """`board_with_rows` for a board drawn in its palette: `image` (a `palette_board`, the board
+    down to where `rows` start) with the full-width parts `rows` under it, each pasted as it was
+    kept or drawn on a palette board of its own rows (so, as there, nothing drawn above a row
+    reaches into it, nor a row out of its own rows) and kept."""
+    width, height = size
+    if [image.height, *(part.bottom for part in rows)] != [*(part.top for part in rows), height]:
+        raise ValueError(f"rows that do not tile the board from row {image.height} down: {rows!r}")
+    finished = Image.new("P", size, None)  # not filled: every row is pasted over
+    finished.putpalette(palette.getpalette() or [])
+    if image.height:
+        finished.paste(settled(image), (0, 0))
+    for part in rows:
+        full_key = (part.key, (0, part.top, width, part.bottom), "P")  # as `kept_part` keeps it
+        found: Image.Image | None = KEPT_PARTS.get(full_key)
+        if found is None:
+            drawn, draw = palette_board((width, part.bottom - part.top), palette, background)
+            part.draw_rows(draw, 0)
+            found = KEPT_PARTS.put(full_key, settled(drawn))
+        elif found.getpalette() != finished.getpalette():
+            raise AssertionError(f"a kept part of another palette: {part.key!r}")
+        finished.paste(found, (0, part.top))
+    return finished
+
+
+def settled(board: Image.Image) -> Image.Image:
+    """A board drawn in its palette (`palette_board`) with the parts it drew kept and the kept parts
+    it left out (`kept_part`) pasted: what `to_palette` does for a board drawn in RGB."""
+    _settle_parts(board, board)
+    return board
+
+
+def piece_in_palette(piece: Image.Image, palette: Image.Image) -> tuple[Image.Image, Image.Image]:
+    """An RGBA piece (a die's face) in `palette` and its opacity, to paste through it on a
+    `palette_board` as `Image.paste(piece, xy, piece)` pastes it on an RGB board: its pixels wholly
+    opaque or wholly clear, in colours `palette` holds exactly."""
+    opacity = piece.getchannel("A")
+    if any(level not in (0, 255) for _, level in opacity.getcolors() or []):
+        raise NotComposable("a piece partly transparent")
+    exact = _exact_indices(bytes(palette.getpalette() or []))
+    colours = cast(list[tuple[int, tuple[int, int, int, int]]], piece.getcolors(piece.width * piece.height) or [])
+    if any(colour[3] and colour[:3] not in exact for _, colour in colours):
+        raise NotComposable("a piece in colours the palette does not hold exactly")
+    return piece.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE), opacity
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

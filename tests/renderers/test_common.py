@@ -272,6 +272,21 @@ def test_a_text_stamped_from_its_kept_bitmap_is_the_text_drawn():
         assert stamped.tobytes() == drawn.tobytes(), text
 
 
+def test_a_text_stamped_from_its_kept_bitmap_over_the_edge_and_on_any_ground_is_the_text_drawn():
+    """`stamp_text` pastes the ink through the coverage on an RGB image: the blend `ImageDraw.text`
+    gives, clipped at the image's edges as it clips."""
+    from renderers.common import stamp_text, text_mask
+
+    ground = Image.effect_noise((300, 90), 80).convert("RGB")
+    for xy in ((-20, -15), (250, 60), (40, 20)):
+        for colour in ((187, 34, 102), "white", (0, 0, 0, 255)):
+            drawn, stamped = ground.copy(), ground.copy()
+            ImageDraw.Draw(drawn).text(xy, "Knatsch 4-4", font=font(48), fill=colour)
+            mask, left, top = text_mask("Knatsch 4-4", 48)
+            stamp_text(ImageDraw.Draw(stamped), (xy[0] + left, xy[1] + top), mask, colour)
+            assert stamped.tobytes() == drawn.tobytes(), (xy, colour)
+
+
 def test_a_text_bitmap_gone_from_the_kept_ones_is_unpacked_not_drawn_again():
     from renderers import common
 
