@@ -24,7 +24,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
 
 if TYPE_CHECKING:
@@ -826,6 +826,10 @@ class RowsPart:
     bottom: int
     key: Hashable
     draw_rows: Callable[[ImageDraw.ImageDraw, int], object]
+    compose: Callable[[], Image.Image | None] | None = None
+    """Its rows put together straight in the board's palette, the very pixels `draw_rows` gives
+    once quantized (None where they cannot be: then they are drawn): `board_of_parts` uses it for
+    a part it does not keep, and the tests that verify kept parts compare the two."""
 
 
 def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[RowsPart], palette: Image.Image,
@@ -937,7 +941,11 @@ def _part_key(part: RowsPart, width: int) -> tuple[Hashable, int, int, str]:
 
 def _part_alone(part: RowsPart, width: int, palette: Image.Image,
                 drawing: Callable[[Image.Image], ImageDraw.ImageDraw], background: Ink) -> Image.Image:
-    """A part of a board drawn on an image of its own rows and quantized alone."""
+    """A part of a board drawn on an image of its own rows and quantized alone (or composed in
+    the palette, where the part can be: `RowsPart.compose`)."""
+    composed = part.compose() if part.compose is not None else None
+    if composed is not None:
+        return composed
     alone = Image.new("RGB", (width, part.bottom - part.top), background)
     part.draw_rows(drawing(alone), 0)
     return to_palette(alone, palette)
@@ -959,6 +967,56 @@ def _verify_part(part: RowsPart, width: int, palette: Image.Image,
         KEPT_PARTS.put(_part_key(part, width), alone)
     elif found.tobytes() != alone.tobytes():
         raise AssertionError(f"a kept part differs from its drawing: {part.key!r}")
+
+
+PIECES_ON_PLAIN = KeptImages(400 * 2**10, "PIECES_ON_PLAIN")
+"""Small things drawn on a plain ground (a cube, a number, a word, an estate) as the pixels they
+change, in a board's palette (`ink_piece`): the same few hundred at every table of a game, so a
+board composed of them at a table's cold move finds them (400 KiB: some 200 pieces)."""
+
+
+def ink_piece(key: Hashable, at: tuple[float, float], reach: Box, background: Ink, palette: Image.Image,
+              draw_item: Callable[[ImageDraw.ImageDraw, float, float], object],
+              drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+              ) -> tuple[Image.Image, int, int] | None:
+    """What `draw_item(draw, x, y)` changes of a plain `background` when it draws at `at`: the
+    box of the pixels it changes, quantized alone into `palette`, and where that box's corner
+    stands, or None if it changes none. Pasted over that plain ground in the palette image, the
+    pixels are those of drawing the item there and quantizing (pixel by pixel) the whole, as long
+    as nothing else is drawn into its box. Drawn once at the same fraction of a pixel (a text's
+    rasterising depends on it) and whole pixels translate it: kept in `PIECES_ON_PLAIN` under
+    `key`, which must tell all the item and the palette depend on (say, the game's name, the
+    words and the size) but its place. `reach` (left, top, right, bottom from `at`) is where the
+    item is drawn, roughly: it is drawn again with more room if its ink reaches the edge."""
+    floor_x, floor_y = int(at[0] // 1), int(at[1] // 1)
+    full_key = (key, at[0] - floor_x, at[1] - floor_y, background)
+    found: tuple[Image.Image | None, int, int] | None = PIECES_ON_PLAIN.get(full_key)
+    if found is None:
+        found = PIECES_ON_PLAIN.put(full_key, _ink_piece(at[0] - floor_x, at[1] - floor_y, reach, background,
+                                                         palette, draw_item, drawing))
+    piece, left, top = found
+    return None if piece is None else (piece, floor_x + left, floor_y + top)
+
+
+def _ink_piece(fraction_x: float, fraction_y: float, reach: Box, background: Ink, palette: Image.Image,
+               draw_item: Callable[[ImageDraw.ImageDraw, float, float], object],
+               drawing: Callable[[Image.Image], ImageDraw.ImageDraw]) -> tuple[Image.Image | None, int, int]:
+    left, top, right, bottom = reach
+    room = 8
+    while True:
+        size = (right - left + 2 * room, bottom - top + 2 * room)
+        plain = Image.new("RGB", size, background)
+        scratch = plain.copy()
+        draw_item(drawing(scratch), fraction_x - left + room, fraction_y - top + room)
+        box = ImageChops.difference(scratch, plain).getbbox()
+        if box is None:
+            return None, 0, 0
+        if 0 < box[0] and 0 < box[1] and box[2] < size[0] and box[3] < size[1]:
+            piece = to_palette(scratch.crop(box), palette)
+            return piece, box[0] + left - room, box[1] + top - room
+        if room > 512:
+            raise ValueError(f"an item drawn far beyond its reach {reach}")
+        room *= 4
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

@@ -94,3 +94,35 @@ def test_boards_drawn_as_parts_over_whole_games_are_the_boards_drawn_whole(name,
             assert common.encode_png(image) == png, (name, step)
             compared += 1
     assert compared >= 40 and common.KEPT_PARTS.hits - hits >= 100  # parts found and pasted too
+
+
+def _drawn_alone(part: RowsPart, palette: Image.Image, drawing) -> Image.Image:
+    alone = Image.new("RGB", (1080, part.bottom - part.top), common.BACKGROUND)
+    part.draw_rows(drawing(alone), 0)
+    return common.to_palette(alone, palette)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_mac_robbers_panels_composed_in_the_palette_are_the_panels_drawn(players):
+    """A clan's panel put together from pieces in the palette (its box painted, its cubes, words
+    and estates pasted) against the panel drawn in RGB and quantized, on boards of a whole game,
+    lit and not, in both languages; with the pieces kept from table to table."""
+    from renderers import macrobber
+
+    game = REGISTRY["macrobber"]
+    composed = 0
+    for step, state in enumerate(_states(game, players, seed=players + 10)):
+        if step % 3:
+            continue
+        lang = ("en", "de")[step // 3 % 2]
+        view = game.view(state, None)
+        who = common.seat_names(NAMES[:players], players)
+        parts, _ = macrobber._panel_parts(view, who, lang, 300, 1100)
+        for part in parts:
+            assert part.compose is not None
+            image = part.compose()
+            assert image is not None, (step, part.key)  # nothing on a panel meets another thing or its rim
+            drawn = _drawn_alone(part, macrobber._palette(), macrobber._Canvas)
+            assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
+            composed += 1
+    assert composed >= 60
