@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -1017,6 +1017,47 @@ def _ink_piece(fraction_x: float, fraction_y: float, reach: Box, background: Ink
         if room > 512:
             raise ValueError(f"an item drawn far beyond its reach {reach}")
         room *= 4
+
+
+class PieceOnPlain(NamedTuple):
+    """A thing drawn on a plain ground (a disc, a word, a cube): by `draw(draw, x, y)` at `at`,
+    told apart from others by `key` (`ink_piece`), roughly within `reach` of `at`."""
+
+    key: Hashable
+    at: tuple[float, float]
+    reach: Box
+    draw: Callable[[Any, float, float], object]
+
+
+def composed_on_plain(size: tuple[int, int], palette: Image.Image, index: Callable[[Ink], int],
+                      paint: Callable[[Image.Image], object], plain: Ink, pieces: Sequence[PieceOnPlain],
+                      key: Hashable, drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+                      background: Ink = BACKGROUND) -> Image.Image | None:
+    """A part of a board put together in its palette: an image of `size` in the palette index
+    quantizing gives the background (`index(colour)`), `paint`ed (with ImageDraw's shapes, which
+    have no anti-aliasing, in the indices of their colours: the pixels quantizing gives), then
+    each of `pieces` pasted as the pixels it changes on the `plain` colour (`ink_piece`, under
+    `key` and its own key). The same as drawing it all in RGB and quantizing, pixel by pixel, as
+    long as each piece lands on the plain colour alone and no two pieces meet: where one would
+    not (None), the part is to be drawn."""
+    image = Image.new("P", size, index(background))
+    image.putpalette(palette.getpalette() or [])
+    paint(image)
+    boxes: list[Box] = []
+    extrema = (index(plain), index(plain))
+    for piece_on in pieces:
+        found = ink_piece((key, piece_on.key), piece_on.at, piece_on.reach, plain, palette, piece_on.draw, drawing)
+        if found is None:
+            continue
+        piece, left, top = found
+        box = (left, top, left + piece.width, top + piece.height)
+        if any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3] for other in boxes):
+            return None
+        if image.crop(box).getextrema() != extrema:
+            return None
+        boxes.append(box)
+        image.paste(piece, box[:2])
+    return image
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

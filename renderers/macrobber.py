@@ -39,13 +39,15 @@ from renderers.common import (
     PLATE,
     SEAT_COLOURS,
     WHITE,
+    Ink,
+    PieceOnPlain,
     RowsPart,
     board_of_parts,
+    composed_on_plain,
     fit,
     fixed_palette,
     font,
     ink_box,
-    ink_piece,
     keep_drawn,
     marks,
     note_text,
@@ -672,65 +674,55 @@ def _panel_rim(lit: bool) -> int:
     return 5 if lit else 2
 
 
-class PanelItem(NamedTuple):
-    """One thing on a clan's panel (a plate, a word, a cube, an estate): drawn by `draw(draw, x,
-    y)` at `at` (from the panel's top), which tells it apart from the panel's other things by
-    `key`, roughly within `reach` of `at` (`renderers.common.ink_piece`)."""
-
-    key: tuple[Any, ...]
-    at: tuple[float, float]
-    reach: tuple[int, int, int, int]
-    draw: Any
-
-
 def _panel_items(seat: int, player: View, name: str, lang: str, height: int, pad: int, estate_height: int,
-                 inset: int, lit: bool, over: bool, follower: bool, start: bool, cube_w: int) -> list[PanelItem]:
+                 inset: int, lit: bool, over: bool, follower: bool, start: bool, cube_w: int) -> list[PieceOnPlain]:
     """The things on a clan's panel in the order they are drawn, each at its place from the
     panel's top: on the top line its disc, the Biggest Following flag, the score, the name, the
     courtyard's cubes with their counts and the cards held; under it the six estate places, and
     the notes."""
     items = []
     line = inset + TOP_LINE // 2
-    items.append(PanelItem(("plate", seat), (MARGIN + 30, line), (-30, -30, 30, 30),
-                           lambda draw, x, y: seat_plate(draw, (x, y), seat)))
+    items.append(PieceOnPlain(("plate", seat), (MARGIN + 30, line), (-30, -30, 30, 30),
+                              lambda draw, x, y: seat_plate(draw, (x, y), seat)))
     x: float = MARGIN + 60
     if follower:
-        items.append(PanelItem(("flag",), (x, line - 22), (-4, -4, 44, 48), lambda draw, x, y: _flag(draw, x, y, 44)))
+        items.append(PieceOnPlain(("flag",), (x, line - 22), (-4, -4, 44, 48),
+                                  lambda draw, x, y: _flag(draw, x, y, 44)))
         x += 46
     score = str(player["score"])
     score_left = WIDTH - MARGIN - 14 - _width(score, 56)
-    items.append(PanelItem(("score", score), (WIDTH - MARGIN - 14, line), (-120, -40, 4, 40),
-                           lambda draw, x, y: draw.text((x, y), score, font=font(56), fill=INK, anchor="rm")))
+    items.append(PieceOnPlain(("score", score), (WIDTH - MARGIN - 14, line), (-120, -40, 4, 40),
+                              lambda draw, x, y: draw.text((x, y), score, font=font(56), fill=INK, anchor="rm")))
     shown, size = _fit(name, SMALL, COURTYARD_X - 12 - x)
-    items.append(PanelItem(("text", shown, size), (x, line), (-4, -40, int(COURTYARD_X - x), 40),
-                           partial(_line_text, shown, size)))
+    items.append(PieceOnPlain(("text", shown, size), (x, line), (-4, -40, int(COURTYARD_X - x), 40),
+                              partial(_line_text, shown, size)))
     x = COURTYARD_X
     for c, colour in enumerate(("y", "b", "g")):
         letter = _letter(lang, colour)
-        items.append(PanelItem(("cube", colour, cube_w, letter), (x, line - CUBE_H / 2),
-                               (-2, -2, cube_w + 4, CUBE_H + 4), partial(_courtyard_cube, cube_w, colour, letter)))
+        items.append(PieceOnPlain(("cube", colour, cube_w, letter), (x, line - CUBE_H / 2),
+                                  (-2, -2, cube_w + 4, CUBE_H + 4), partial(_courtyard_cube, cube_w, colour, letter)))
         count = str(player["courtyard"][c])
-        items.append(PanelItem(("count", count), (x + cube_w + 4, line), (-4, -40, 120, 40), partial(_count, count)))
+        items.append(PieceOnPlain(("count", count), (x + cube_w + 4, line), (-4, -40, 120, 40), partial(_count, count)))
         x += cube_w + 4 + max(_width(count, MARK_TEXT), _width("88", MARK_TEXT)) + 12
     cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
-    items.append(PanelItem(("text", cards, size), (x, line), (-4, -40, int(score_left - x), 40),
-                           partial(_line_text, cards, size)))
+    items.append(PieceOnPlain(("text", cards, size), (x, line), (-4, -40, int(score_left - x), 40),
+                              partial(_line_text, cards, size)))
     row_top = inset + TOP_LINE + pad
     estates = player["estates"]
     for index in range(6):
         ex = MARGIN + 12 + index * ESTATE_STEP
         kind = estates[index] if index < len(estates) else None
-        items.append(PanelItem(("estate", kind, ESTATE_STEP - 6, estate_height, lang if kind == "" else ""),
-                               (ex, row_top), (-2, -2, ESTATE_STEP, estate_height + 4),
-                               partial(_estate_at, kind, ESTATE_STEP - 6, estate_height, lang)))
+        items.append(PieceOnPlain(("estate", kind, ESTATE_STEP - 6, estate_height, lang if kind == "" else ""),
+                                  (ex, row_top), (-2, -2, ESTATE_STEP, estate_height + 4),
+                                  partial(_estate_at, kind, ESTATE_STEP - 6, estate_height, lang)))
     notes = [t(lang, P + "board.start")] if start else []
     if lit:
         notes.append(t(lang, P + ("board.lit_won" if over else "board.lit_to_act")))
     if notes:
         notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
         text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
-        items.append(PanelItem(("text", text, size), (notes_x, row_top + estate_height / 2),
-                               (-4, -40, WIDTH - MARGIN - notes_x, 40), partial(_line_text, text, size)))
+        items.append(PieceOnPlain(("text", text, size), (notes_x, row_top + estate_height / 2),
+                                  (-4, -40, WIDTH - MARGIN - notes_x, 40), partial(_line_text, text, size)))
     return items
 
 
@@ -755,37 +747,17 @@ def _composed_panel(step: int, seat: int, player: View, name: str, lang: str, he
                     estate_height: int, inset: int, lit: bool, over: bool, follower: bool, start: bool,
                     cube_w: int) -> Image.Image | None:
     """The rows of a clan's panel (`_panel_rows`) put together in the palette: the box painted
-    in it, each thing on it pasted as the pixels it changes on the panel's plain fill
-    (`ink_piece`: the same cubes, estates, numbers and words at every table). None (to be
-    drawn) where two things' pixels would meet or one would reach beyond the plain fill (its rim
-    or round corners)."""
-    palette = _palette()
-    fill = ACTIVE if lit else PANEL
-    image = Image.new("P", (WIDTH, step), _index(BACKGROUND))
-    image.putpalette(palette.getpalette() or [])
-    _panel_frame(ImageDraw.Draw(image), 0, height, lit, in_palette=True)
-    plain = (_index(fill), _index(fill))
-    boxes: list[tuple[int, int, int, int]] = []
-    for item in _panel_items(seat, player, name, lang, height, pad, estate_height, inset, lit, over, follower, start,
-                             cube_w):
-        found = ink_piece(("macrobber",) + item.key, item.at, item.reach, fill, palette, item.draw, _Canvas)
-        if found is None:
-            continue
-        piece, left, top = found
-        box = (left, top, left + piece.width, top + piece.height)
-        if any(_meet(box, other) for other in boxes) or image.crop(box).getextrema() != plain:
-            return None
-        boxes.append(box)
-        image.paste(piece, box[:2])
-    return image
-
-
-def _meet(first: tuple[int, int, int, int], second: tuple[int, int, int, int]) -> bool:
-    return first[0] < second[2] and second[0] < first[2] and first[1] < second[3] and second[1] < first[3]
+    in it, each thing on it pasted as the pixels it changes on the panel's plain fill (the same
+    cubes, estates, numbers and words at every table: `renderers.common.composed_on_plain`)."""
+    items = _panel_items(seat, player, name, lang, height, pad, estate_height, inset, lit, over, follower, start,
+                         cube_w)
+    return composed_on_plain((WIDTH, step), _palette(), _index,
+                             lambda image: _panel_frame(ImageDraw.Draw(image), 0, height, lit, in_palette=True),
+                             ACTIVE if lit else PANEL, items, "macrobber.panel", _Canvas)
 
 
 @lru_cache(maxsize=16)
-def _index(colour: tuple[int, int, int]) -> int:
+def _index(colour: Ink) -> int:
     """The palette index quantizing gives `colour`."""
     index: int = to_palette(Image.new("RGB", (1, 1), colour), _palette()).getpixel((0, 0))  # type: ignore[assignment]
     return index

@@ -126,3 +126,27 @@ def test_mac_robbers_panels_composed_in_the_palette_are_the_panels_drawn(players
             assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
             composed += 1
     assert composed >= 60
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_glücksritters_rows_composed_in_the_palette_are_the_rows_drawn(players):
+    """A player's row put together from pieces in the palette (its box painted, its disc, coins,
+    castle, documents and cards pasted) against the row drawn in RGB and quantized, over a game
+    (to its end), in both languages; a row whose pieces would reach its rim is drawn."""
+    from renderers import gluecksritter
+
+    game = REGISTRY["gluecksritter"]
+    composed = 0
+    for step, state in enumerate(_states(game, players, seed=players + 20)):
+        lang = ("en", "de")[step // 4 % 2]
+        view = game.view(state, None)
+        who = common.seat_names(NAMES[:players], players)
+        for part in gluecksritter._player_parts(view, who, lang, 500, 100):
+            assert part.compose is not None
+            image = part.compose()
+            if image is None:
+                continue
+            drawn = _drawn_alone(part, gluecksritter._palette(), ImageDraw.Draw)
+            assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
+            composed += 1
+    assert composed >= 200
