@@ -95,6 +95,9 @@ HAND_ALONE_HEIGHT = BAND + 2 * MARGIN
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if hand_alone(view):
+        composed = _composed_hand(view["private"], lang, HAND_ALONE_HEIGHT, MARGIN)
+        if composed is not None:
+            return composed
         image = Image.new("RGB", (WIDTH, HAND_ALONE_HEIGHT), BACKGROUND)
         _hand(_Canvas(image), view["private"], lang, MARGIN)
         return to_palette(image, _palette())
@@ -169,7 +172,8 @@ def _band_part(view: View, lang: str, top: int) -> RowsPart:
     """The band at the bottom, from row `top` (PRIVATE_TOP on the board): a seat's own cards, or
     on the public board the legend (the same on every public board in a language)."""
     if private_shown(view):  # drawn once in the seat's DM, as a rule: not kept
-        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang))
+        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang),
+                        partial(_composed_hand, view["private"], lang, BAND + MARGIN, 4))
     return RowsPart(top, top + BAND + MARGIN, ("macrobber.legend", lang), partial(_legend_rows, view, lang))
 
 
@@ -896,25 +900,55 @@ def _legend(draw: _Canvas, view: View, lang: str, top: int) -> None:
 
 def _hand(draw: ImageDraw.ImageDraw, private: dict[str, Any], lang: str, y: int) -> None:
     """The viewer's raid cards, drawn large as cards with their values (a seat's own image only)."""
+    for item in _hand_items(private, lang, y):
+        item.draw(draw, *item.at)
+
+
+def _hand_items(private: dict[str, Any], lang: str, y: int) -> list[PieceOnPlain]:
+    """The things `_hand` draws from row `y`, in order: the label, the card played face down (in
+    words), and the cards (or a dash for none)."""
     label = t(lang, P + "board.your_cards")
-    draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
+    items = [PieceOnPlain(("text", label, SMALL, INK), (MARGIN, y + 22), (-4, -40, WIDTH - MARGIN, 40),
+                          partial(_words, label, SMALL, INK))]
     face_down = private.get("face_down")
     if face_down is not None:
         x = MARGIN + _width(label) + 30
         text, size = _fit(t(lang, P + "board.your_face_down", card=face_down), SMALL, WIDTH - MARGIN - x)
-        draw.text((x, y + 22), text, font=font(size), fill=MUTED, anchor="lm")
+        items.append(PieceOnPlain(("text", text, size, MUTED), (x, y + 22), (-4, -40, int(WIDTH - MARGIN - x), 40),
+                                  partial(_words, text, size, MUTED)))
     hand = private.get("hand") or []
     top = y + LINE + 4
     bottom = y + BAND - 10
     if not hand:
-        draw.text((MARGIN, (top + bottom) / 2), "–", font=font(64), fill=MUTED, anchor="lm")
-        return
+        items.append(PieceOnPlain(("text", "–", 64, MUTED), (MARGIN, (top + bottom) / 2), (-4, -60, 80, 60),
+                                  partial(_words, "–", 64, MUTED)))
+        return items
     gap = 12
     width = min(116, (WIDTH - 2 * MARGIN + gap) / len(hand) - gap)
     size = 80 if width >= 70 else 64
     x = MARGIN
     for value in hand:
-        draw.rounded_rectangle((x, top, x + width, bottom), radius=10, fill=CARD, outline=INK, width=3)
-        with marks():
-            draw.text((x + width / 2, (top + bottom) / 2), str(value), font=font(size), fill=INK, anchor="mm")
+        items.append(PieceOnPlain(("card", value, width, size, bottom - top), (x, top),
+                                  (-4, -4, int(width) + 6, bottom - top + 6),
+                                  partial(_card, str(value), width, bottom - top, size)))
         x += width + gap
+    return items
+
+
+def _words(text: str, size: int, fill: Ink, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    draw.text((x, y), text, font=font(size), fill=fill, anchor="lm")
+
+
+def _card(value: str, width: float, height: int, size: int, draw: ImageDraw.ImageDraw, x: float, top: float) -> None:
+    """A raid card from (x, top): its value large in the middle."""
+    draw.rounded_rectangle((x, top, x + width, top + height), radius=10, fill=CARD, outline=INK, width=3)
+    with marks():
+        draw.text((x + width / 2, (top + top + height) / 2), value, font=font(size), fill=INK, anchor="mm")
+
+
+def _composed_hand(private: dict[str, Any], lang: str, height: int, y: int) -> Image.Image | None:
+    """Rows of plain background `height` tall with the viewer's cards (`_hand` from row `y`) put
+    together in the palette: the same labels and cards at every table
+    (`renderers.common.composed_on_plain`)."""
+    return composed_on_plain((WIDTH, height), _palette(), _index, lambda image: None, BACKGROUND,
+                             _hand_items(private, lang, y), "macrobber.hand", _Canvas)

@@ -150,3 +150,32 @@ def test_glücksritters_rows_composed_in_the_palette_are_the_rows_drawn(players)
             assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
             composed += 1
     assert composed >= 200
+
+
+def _hand_from(private: dict, lang: str, y: int, draw: ImageDraw.ImageDraw, top: int) -> None:
+    from renderers import macrobber
+
+    macrobber._hand(draw, private, lang, top + y)
+
+
+def test_mac_robbers_hands_composed_in_the_palette_are_the_hands_drawn():
+    """A seat's raid cards (its image of its cards alone, and the band under its board) put
+    together from pieces in the palette against the cards drawn in RGB and quantized, for hands
+    of none to twelve cards (wider hands' cards stand at fractions of a pixel), with a card face
+    down or not, in both languages."""
+    from renderers import macrobber
+
+    composed = 0
+    for count in range(13):
+        for face_down in (None, 3):
+            for lang in ("en", "de"):
+                private = {"hand": [(count * 7 + k * 3) % 15 + 1 for k in range(count)], "face_down": face_down}
+                for height, y in ((macrobber.HAND_ALONE_HEIGHT, macrobber.MARGIN),
+                                  (macrobber.BAND + macrobber.MARGIN, 4)):
+                    image = macrobber._composed_hand(private, lang, height, y)
+                    assert image is not None, (count, face_down, lang)
+                    part = RowsPart(0, height, None, partial(_hand_from, private, lang, y))
+                    drawn = _drawn_alone(part, macrobber._palette(), macrobber._Canvas)
+                    assert image.tobytes() == drawn.tobytes(), (count, face_down, lang, height)
+                    composed += 1
+    assert composed == 13 * 2 * 2 * 2
