@@ -1045,6 +1045,7 @@ def composed_on_plain(size: tuple[int, int], palette: Image.Image, index: Callab
     paint(image)
     boxes: list[Box] = []
     extrema = (index(plain), index(plain))
+    pixels = image.im  # the core's crop and paste: the Image's copy the palette each time (a third of the time)
     for piece_on in pieces:
         found = ink_piece((key, piece_on.key), piece_on.at, piece_on.reach, plain, palette, piece_on.draw, drawing)
         if found is None:
@@ -1053,10 +1054,11 @@ def composed_on_plain(size: tuple[int, int], palette: Image.Image, index: Callab
         box = (left, top, left + piece.width, top + piece.height)
         if any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3] for other in boxes):
             return None
-        if image.crop(box).getextrema() != extrema:
+        if box[0] < 0 or box[1] < 0 or box[2] > size[0] or box[3] > size[1] or \
+                pixels.crop(box).getextrema() != extrema:
             return None
         boxes.append(box)
-        image.paste(piece, box[:2])
+        pixels.paste(piece.im, box)
     return image
 
 
