@@ -31,6 +31,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,6 +214,7 @@ async def main_async(args) -> None:
                     figures = window_figures(standin, window, cpu_seconds(bot.pid) - cpu_before
                                              - phases.get("sampler", 0.0), time.process_time() - own_before)
                     figures["phases"] = phases
+                    figures["by_game"] = moves_by_game(standin, window, runs)
                     figures["kept"] = (kept_before, read_kept(phases_out))
                     results.append((rate, figures))
                     print_row(rate, figures)
@@ -228,6 +230,13 @@ async def main_async(args) -> None:
                 tables.close()
                 await bot.stop()
     print(f"\n(all in {time.monotonic() - started:.0f} s)")
+
+
+def moves_by_game(standin: StandIn, window: dict, runs: list[Run]) -> Counter:
+    """The moves made in the window, by game (a move's click names its table's channel)."""
+    game_of = {run.table.channel_id: run.table.game for run in runs}
+    return Counter(game_of.get(r.watch_channel or 0, "?") for r in
+                   standin.recorder.interactions_between(window["started"], window["end"]) if r.outcome == "moved")
 
 
 def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: StandIn, bot: BotProcess) -> None:
@@ -265,6 +274,8 @@ def summarize(results: list[tuple[float, dict]], runs: list[Run], standin: Stand
     print(f"boards in order in every channel: {'yes' if in_order else 'NO: ' + '; '.join(wrong[:3])}")
     dead = [run.dead for run in runs if run.dead]
     finished = sum(run.games_finished for run in runs)
+    by_game = sum((f["by_game"] for _, f in measured), start=Counter())
+    print("moves by game: " + ", ".join(f"{game} {count}" for game, count in sorted(by_game.items())))
     print(f"games finished and reopened: {finished}; tables given up: {len(dead)}"
           + (f" ({dead[0][:120]})" if dead else ""))
     gap = standin.gateway.longest_heartbeat_gap

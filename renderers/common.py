@@ -21,10 +21,10 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, cast
 
 import noto_cjk_sans_otc
-from PIL import Image, ImageColor, ImageDraw, ImageFont, _imaging
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont, _imaging
 from zlib_ng import zlib_ng
 
 if TYPE_CHECKING:
@@ -862,6 +862,10 @@ class RowsPart:
     bottom: int
     key: Hashable
     draw_rows: Callable[[ImageDraw.ImageDraw, int], object]
+    compose: Callable[[], Image.Image | None] | None = None
+    """Its rows put together straight in the board's palette, the very pixels `draw_rows` gives
+    once quantized (None where they cannot be: then they are drawn): `board_of_parts` uses it for
+    a part it does not keep, and the tests that verify kept parts compare the two."""
 
 
 def board_with_rows(image: Image.Image, size: tuple[int, int], rows: Sequence[RowsPart], palette: Image.Image,
@@ -973,7 +977,11 @@ def _part_key(part: RowsPart, width: int) -> tuple[Hashable, int, int, str]:
 
 def _part_alone(part: RowsPart, width: int, palette: Image.Image,
                 drawing: Callable[[Image.Image], ImageDraw.ImageDraw], background: Ink) -> Image.Image:
-    """A part of a board drawn on an image of its own rows and quantized alone."""
+    """A part of a board drawn on an image of its own rows and quantized alone (or composed in
+    the palette, where the part can be: `RowsPart.compose`)."""
+    composed = part.compose() if part.compose is not None else None
+    if composed is not None:
+        return composed
     alone = Image.new("RGB", (width, part.bottom - part.top), background)
     part.draw_rows(drawing(alone), 0)
     return to_palette(alone, palette)
@@ -1189,6 +1197,100 @@ def piece_in_palette(piece: Image.Image, palette: Image.Image) -> tuple[Image.Im
     if any(colour[3] and colour[:3] not in exact for _, colour in colours):
         raise NotComposable("a piece in colours the palette does not hold exactly")
     return piece.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE), opacity
+
+
+PIECES_ON_PLAIN = KeptImages(400 * 2**10, "PIECES_ON_PLAIN")
+"""Small things drawn on a plain ground (a cube, a number, a word, an estate) as the pixels they
+change, in a board's palette (`ink_piece`): the same few hundred at every table of a game, so a
+board composed of them at a table's cold move finds them (400 KiB: some 200 pieces)."""
+
+
+def ink_piece(key: Hashable, at: tuple[float, float], reach: Box, background: Ink, palette: Image.Image,
+              draw_item: Callable[[ImageDraw.ImageDraw, float, float], object],
+              drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+              ) -> tuple[Image.Image, int, int] | None:
+    """What `draw_item(draw, x, y)` changes of a plain `background` when it draws at `at`: the
+    box of the pixels it changes, quantized alone into `palette`, and where that box's corner
+    stands, or None if it changes none. Pasted over that plain ground in the palette image, the
+    pixels are those of drawing the item there and quantizing (pixel by pixel) the whole, as long
+    as nothing else is drawn into its box. Drawn once at the same fraction of a pixel (a text's
+    rasterising depends on it) and whole pixels translate it: kept in `PIECES_ON_PLAIN` under
+    `key`, which must tell all the item and the palette depend on (say, the game's name, the
+    words and the size) but its place. `reach` (left, top, right, bottom from `at`) is where the
+    item is drawn, roughly: it is drawn again with more room if its ink reaches the edge."""
+    floor_x, floor_y = int(at[0] // 1), int(at[1] // 1)
+    full_key = (key, at[0] - floor_x, at[1] - floor_y, background)
+    found: tuple[Image.Image | None, int, int] | None = PIECES_ON_PLAIN.get(full_key)
+    if found is None:
+        found = PIECES_ON_PLAIN.put(full_key, _ink_piece(at[0] - floor_x, at[1] - floor_y, reach, background,
+                                                         palette, draw_item, drawing))
+    piece, left, top = found
+    return None if piece is None else (piece, floor_x + left, floor_y + top)
+
+
+def _ink_piece(fraction_x: float, fraction_y: float, reach: Box, background: Ink, palette: Image.Image,
+               draw_item: Callable[[ImageDraw.ImageDraw, float, float], object],
+               drawing: Callable[[Image.Image], ImageDraw.ImageDraw]) -> tuple[Image.Image | None, int, int]:
+    left, top, right, bottom = reach
+    room = 8
+    while True:
+        size = (right - left + 2 * room, bottom - top + 2 * room)
+        plain = Image.new("RGB", size, background)
+        scratch = plain.copy()
+        with unrecorded():  # drawn off the board: no text of it stands where the layout tests look
+            draw_item(drawing(scratch), fraction_x - left + room, fraction_y - top + room)
+        box = ImageChops.difference(scratch, plain).getbbox()
+        if box is None:
+            return None, 0, 0
+        if 0 < box[0] and 0 < box[1] and box[2] < size[0] and box[3] < size[1]:
+            piece = to_palette(scratch.crop(box), palette)
+            return piece, box[0] + left - room, box[1] + top - room
+        if room > 512:
+            raise ValueError(f"an item drawn far beyond its reach {reach}")
+        room *= 4
+
+
+class PieceOnPlain(NamedTuple):
+    """A thing drawn on a plain ground (a disc, a word, a cube): by `draw(draw, x, y)` at `at`,
+    told apart from others by `key` (`ink_piece`), roughly within `reach` of `at`."""
+
+    key: Hashable
+    at: tuple[float, float]
+    reach: Box
+    draw: Callable[[Any, float, float], object]
+
+
+def composed_on_plain(size: tuple[int, int], palette: Image.Image, index: Callable[[Ink], int],
+                      paint: Callable[[Image.Image], object], plain: Ink, pieces: Sequence[PieceOnPlain],
+                      key: Hashable, drawing: Callable[[Image.Image], ImageDraw.ImageDraw] = ImageDraw.Draw,
+                      background: Ink = BACKGROUND) -> Image.Image | None:
+    """A part of a board put together in its palette: an image of `size` in the palette index
+    quantizing gives the background (`index(colour)`), `paint`ed (with ImageDraw's shapes, which
+    have no anti-aliasing, in the indices of their colours: the pixels quantizing gives), then
+    each of `pieces` pasted as the pixels it changes on the `plain` colour (`ink_piece`, under
+    `key` and its own key). The same as drawing it all in RGB and quantizing, pixel by pixel, as
+    long as each piece lands on the plain colour alone and no two pieces meet: where one would
+    not (None), the part is to be drawn."""
+    image = Image.new("P", size, index(background))
+    image.putpalette(palette.getpalette() or [])
+    paint(image)
+    boxes: list[Box] = []
+    extrema = (index(plain), index(plain))
+    pixels = image.im  # the core's crop and paste: the Image's copy the palette each time (a third of the time)
+    for piece_on in pieces:
+        found = ink_piece((key, piece_on.key), piece_on.at, piece_on.reach, plain, palette, piece_on.draw, drawing)
+        if found is None:
+            continue
+        piece, left, top = found
+        box = (left, top, left + piece.width, top + piece.height)
+        if any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3] for other in boxes):
+            return None
+        if box[0] < 0 or box[1] < 0 or box[2] > size[0] or box[3] > size[1] or \
+                pixels.crop(box).getextrema() != extrema:
+            return None
+        boxes.append(box)
+        pixels.paste(piece.im, box)
+    return image
 
 
 def overlapping_texts(records: list[DrawnText], margin: int = 1) -> list[tuple[DrawnText, DrawnText]]:

@@ -47,8 +47,10 @@ from renderers.common import (
     WHITE,
     Ink,
     KeptImages,
+    PieceOnPlain,
     RowsPart,
     board_of_parts,
+    composed_on_plain,
     fit,
     fixed_palette,
     font,
@@ -508,8 +510,9 @@ def _player_parts(view: dict[str, Any], names: list[str], lang: str, top: int, r
         y = top + seat * row_h
         # A player's row depends on its own part of the view alone: kept for the moves that leave it be.
         key = ("gluecksritter.row", repr(p), names[seat], lang, row_h, seat in acting, seat in winners, view["phase"])
-        parts.append(RowsPart(y, y + row_h, key, partial(_player_row, view, p, seat, names[seat], lang, row_h,
-                                                         seat in acting, seat in winners)))
+        arguments = (view, p, seat, names[seat], lang, row_h, seat in acting, seat in winners)
+        parts.append(RowsPart(y, y + row_h, key, partial(_player_row, *arguments),
+                              partial(_composed_player, *arguments)))
     return parts
 
 
@@ -521,23 +524,75 @@ def _player_row(view: dict[str, Any], p: dict[str, Any], seat: int, name: str, l
 def _player(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str,
             y: int, row_h: int, acting: bool, winner: bool) -> None:
     """A player's row from its top at `y` (of the view it reads the phase alone)."""
+    _player_frame(draw, y, row_h, acting, winner)
+    for item in _player_items(view, p, seat, name, lang, row_h, winner):
+        item.draw(draw, item.at[0], item.at[1] + y)
+
+
+def _player_frame(draw: ImageDraw.ImageDraw, y: int, row_h: int, acting: bool, winner: bool,
+                  in_palette: bool = False) -> None:
+    """A player's row's rounded box (in the palette's indices of its colours, on a palette image)."""
     fill = ACTIVE if acting else PANEL
     outline = HIGHLIGHT if acting or winner else STONE
-    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=fill, outline=outline,
+    inks: tuple[int | Ink, int | Ink] = (_index(fill), _index(outline)) if in_palette else (fill, outline)
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + row_h - 6), radius=14, fill=inks[0], outline=inks[1],
                            width=4 if acting or winner else 2)
-    mid = y + (row_h - 6) // 2
-    _marker(draw, (SEAT_X, mid), seat, MARK_RADIUS - 1)
-    _text(draw, (NAME_X, mid), name, SMALL, NAME_W, anchor="lm")
-    _coin(draw, (SILVER_X, mid), p["silver"], False)
-    _coin(draw, (GOLD_X, mid), p["gold"], True)
-    draw.text((DUCATS_X, mid), f"= {p['ducats']}", font=font(SMALL), fill=INK, anchor="lm")
-    _castle(draw, CASTLE_X, mid, p["walls"], p["towers"], seat)
-    _parchment(draw, DOCUMENTS_X, mid, 26, 32)
-    mark_text(draw, (DOCUMENTS_X - 3, mid - 3), str(p["documents"]), INK)
-    _choice(draw, view, p, seat, mid, lang, winner)
 
 
-def _castle(draw: ImageDraw.ImageDraw, x: int, mid: int, walls: int, towers: int, seat: int) -> None:
+def _player_items(view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str, row_h: int,
+                  winner: bool) -> list[PieceOnPlain]:
+    """The things in a player's row in the order they are drawn, each at its place from the row's
+    top: the seat's disc, the name, the coins, the Ducats, the castle, the documents and the cards."""
+    mid = (row_h - 6) // 2
+    silver, gold, ducats = p["silver"], p["gold"], f"= {p['ducats']}"
+    walls, towers, documents = p["walls"], p["towers"], str(p["documents"])
+    cards, chosen = tuple(p["cards"] or ()), p.get("chosen")
+    choosing = view["phase"] == "choose"
+    return [
+        PieceOnPlain(("marker", seat), (SEAT_X, mid), (-34, -34, 34, 34),
+                     lambda draw, x, y: _marker(draw, (x, y), seat, MARK_RADIUS - 1)),
+        PieceOnPlain(("name", name), (NAME_X, mid), (-4, -40, NAME_W + 4, 40),
+                     lambda draw, x, y: _text(draw, (x, y), name, SMALL, NAME_W, anchor="lm")),
+        PieceOnPlain(("coin", silver, False), (SILVER_X, mid), (-60, -34, 60, 34),
+                     lambda draw, x, y: _coin(draw, (x, y), silver, False)),
+        PieceOnPlain(("coin", gold, True), (GOLD_X, mid), (-60, -34, 60, 34),
+                     lambda draw, x, y: _coin(draw, (x, y), gold, True)),
+        PieceOnPlain(("text", ducats), (DUCATS_X, mid), (-4, -40, 90, 40),
+                     lambda draw, x, y: draw.text((x, y), ducats, font=font(SMALL), fill=INK, anchor="lm")),
+        PieceOnPlain(("castle", walls, towers, seat), (CASTLE_X, mid), (-4, -40, 270, 40),
+                     lambda draw, x, y: _castle(draw, x, y, walls, towers, seat)),
+        PieceOnPlain(("documents", documents), (DOCUMENTS_X, mid), (-30, -36, 36, 36),
+                     lambda draw, x, y: _documents(draw, x, y, documents)),
+        PieceOnPlain(("choice", winner, cards, choosing, chosen, lang), (CARDS_X, mid), (-4, -36, 190, 36),
+                     lambda draw, x, y: _choice(draw, view, p, seat, y, lang, winner, x)),
+    ]
+
+
+def _documents(draw: ImageDraw.ImageDraw, x: float, mid: float, documents: str) -> None:
+    """The parchment with how many documents a player holds."""
+    _parchment(draw, x, mid, 26, 32)
+    mark_text(draw, (x - 3, mid - 3), documents, INK)
+
+
+def _composed_player(view: dict[str, Any], p: dict[str, Any], seat: int, name: str, lang: str, row_h: int,
+                     acting: bool, winner: bool) -> Image.Image | None:
+    """A player's row (`_player_row`) put together in the palette: its box painted in it, each
+    thing in it pasted as the pixels it changes on the row's plain fill (the same discs, coins,
+    castles and cards at every table: `renderers.common.composed_on_plain`)."""
+    return composed_on_plain((WIDTH, row_h), _palette(), _index,
+                             lambda image: _player_frame(ImageDraw.Draw(image), 0, row_h, acting, winner, True),
+                             ACTIVE if acting else PANEL, _player_items(view, p, seat, name, lang, row_h, winner),
+                             "gluecksritter.row")
+
+
+@lru_cache(maxsize=16)
+def _index(colour: Ink) -> int:
+    """The palette index quantizing gives `colour`."""
+    index: int = to_palette(Image.new("RGB", (1, 1), colour), _palette()).getpixel((0, 0))  # type: ignore[assignment]
+    return index
+
+
+def _castle(draw: ImageDraw.ImageDraw, x: float, mid: float, walls: int, towers: int, seat: int) -> None:
     """A wall and a tower, each followed by how many the seat has built of the four of each that
     complete the castle ("3/4"): the count a digit at the marks' standard, the piece filled in the
     seat's colour once one is built (the row's disc carries the seat number), empty before."""
@@ -549,7 +604,7 @@ def _castle(draw: ImageDraw.ImageDraw, x: int, mid: int, walls: int, towers: int
     _castle_count(draw, tower_x + TOWER_W + COUNT_GAP, mid, towers, CASTLE_TOWERS)
 
 
-def _castle_count(draw: ImageDraw.ImageDraw, left: float, mid: int, built: int, needed: int) -> float:
+def _castle_count(draw: ImageDraw.ImageDraw, left: float, mid: float, built: int, needed: int) -> float:
     """"3/4" from `left`: the pieces built as a mark, of how many are needed in muted words; where
     it ends (the same for every count, so the rows' castles line up)."""
     _, ink_top, _, ink_bottom = ink_box(str(built), MARK_TEXT)
@@ -561,21 +616,21 @@ def _castle_count(draw: ImageDraw.ImageDraw, left: float, mid: int, built: int, 
     return left + _length(of, SMALL)
 
 
-def _choice(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, mid: int, lang: str,
-            winner: bool) -> None:
+def _choice(draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], seat: int, mid: float, lang: str,
+            winner: bool, x: float = CARDS_X) -> None:
     """The two cards once revealed; while choosing, whether the player has chosen; at the end,
-    the winners in words (the others' last cards, if revealed)."""
+    the winners in words (the others' last cards, if revealed); from `x` (CARDS_X on the row)."""
     if winner:
-        _text(draw, (CARDS_X, mid), t(lang, P + "board.winner"), SMALL, WIDTH - MARGIN - 8 - CARDS_X, anchor="lm")
+        _text(draw, (x, mid), t(lang, P + "board.winner"), SMALL, WIDTH - MARGIN - 8 - CARDS_X, anchor="lm")
     elif p["cards"]:
         for k, card in enumerate(p["cards"]):
-            left = CARDS_X + k * 88
+            left = x + k * 88
             draw.rounded_rectangle((left, mid - 32, left + 78, mid + 32), radius=10, fill=CARD_FILL, outline=INK,
                                    width=3)
             mark_text(draw, (left + 39, mid), str(card), INK)
     elif view["phase"] == "choose":
         word = t(lang, P + ("board.chosen" if p["chosen"] else "board.choosing"))
-        _text(draw, (CARDS_X, mid), word, SMALL, WIDTH - MARGIN - 8 - CARDS_X, fill=INK if p["chosen"] else MUTED,
+        _text(draw, (x, mid), word, SMALL, WIDTH - MARGIN - 8 - CARDS_X, fill=INK if p["chosen"] else MUTED,
               anchor="lm")
 
 

@@ -39,8 +39,11 @@ from renderers.common import (
     PLATE,
     SEAT_COLOURS,
     WHITE,
+    Ink,
+    PieceOnPlain,
     RowsPart,
     board_of_parts,
+    composed_on_plain,
     fit,
     fixed_palette,
     font,
@@ -50,6 +53,7 @@ from renderers.common import (
     note_text,
     seat_names,
     seat_plate,
+    texts_recorded,
     to_palette,
     unrecorded,
     wrap,
@@ -92,6 +96,10 @@ HAND_ALONE_HEIGHT = BAND + 2 * MARGIN
 
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     if hand_alone(view):
+        # Drawn while the layout tests record the texts drawn (a composed image pastes them).
+        composed = None if texts_recorded() else _composed_hand(view["private"], lang, HAND_ALONE_HEIGHT, MARGIN)
+        if composed is not None:
+            return composed
         image = Image.new("RGB", (WIDTH, HAND_ALONE_HEIGHT), BACKGROUND)
         _hand(_Canvas(image), view["private"], lang, MARGIN)
         return to_palette(image, _palette())
@@ -166,7 +174,8 @@ def _band_part(view: View, lang: str, top: int) -> RowsPart:
     """The band at the bottom, from row `top` (PRIVATE_TOP on the board): a seat's own cards, or
     on the public board the legend (the same on every public board in a language)."""
     if private_shown(view):  # drawn once in the seat's DM, as a rule: not kept
-        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang))
+        return RowsPart(top, top + BAND + MARGIN, None, partial(_hand_rows, view["private"], lang),
+                        partial(_composed_hand, view["private"], lang, BAND + MARGIN, 4))
     return RowsPart(top, top + BAND + MARGIN, ("macrobber.legend", lang), partial(_legend_rows, view, lang))
 
 
@@ -635,9 +644,10 @@ def _panel_parts(view: View, who: list[str], lang: str, top: int, bottom: int) -
         # A clan's panel depends on its own part of the view alone: kept for the moves that leave it be.
         key = ("macrobber.panel", repr(player), who[seat], lang, step, height, pad, estate_height, inset, lit,
                view["over"], seat == view["follower"], seat == view["start"])
-        parts.append(RowsPart(y, y + step, key, partial(_panel_rows, seat, player, who[seat], lang, height, pad,
-                                                        estate_height, inset, lit, view["over"],
-                                                        seat == view["follower"], seat == view["start"], cube_w)))
+        arguments = (seat, player, who[seat], lang, height, pad, estate_height, inset, lit, view["over"],
+                     seat == view["follower"], seat == view["start"], cube_w)
+        parts.append(RowsPart(y, y + step, key, partial(_panel_rows, *arguments),
+                              partial(_composed_panel, step, *arguments)))
     return parts, top + seats * step
 
 
@@ -649,41 +659,114 @@ def _panel_rows(seat: int, player: View, name: str, lang: str, height: int, pad:
 def _panel(draw: _Canvas, seat: int, player: View, name: str, lang: str, y: int, height: int, pad: int,
            estate_height: int, inset: int, lit: bool, over: bool, follower: bool, start: bool, cube_w: int) -> None:
     """A clan's panel, from its top at `y`."""
-    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=14, fill=ACTIVE if lit else PANEL,
-                           outline=HIGHLIGHT if lit else STONE, width=5 if lit else 2)
-    line = y + inset + TOP_LINE / 2
-    seat_plate(draw, (MARGIN + 30, line), seat)
+    _panel_frame(draw, y, height, lit)
+    for item in _panel_items(seat, player, name, lang, height, pad, estate_height, inset, lit, over, follower, start,
+                             cube_w):
+        item.draw(draw, item.at[0], item.at[1] + y)
+
+
+def _panel_frame(draw: ImageDraw.ImageDraw, y: int, height: int, lit: bool, in_palette: bool = False) -> None:
+    """The panel's rounded box (in the palette's indices of its colours, on a palette image)."""
+    colours = (ACTIVE, HIGHLIGHT) if lit else (PANEL, STONE)
+    fill, outline = (_index(colours[0]), _index(colours[1])) if in_palette else colours
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=PANEL_RADIUS, fill=fill, outline=outline,
+                           width=_panel_rim(lit))
+
+
+PANEL_RADIUS = 14
+
+
+def _panel_rim(lit: bool) -> int:
+    return 5 if lit else 2
+
+
+def _panel_items(seat: int, player: View, name: str, lang: str, height: int, pad: int, estate_height: int,
+                 inset: int, lit: bool, over: bool, follower: bool, start: bool, cube_w: int) -> list[PieceOnPlain]:
+    """The things on a clan's panel in the order they are drawn, each at its place from the
+    panel's top: on the top line its disc, the Biggest Following flag, the score, the name, the
+    courtyard's cubes with their counts and the cards held; under it the six estate places, and
+    the notes."""
+    items = []
+    line = inset + TOP_LINE // 2
+    items.append(PieceOnPlain(("plate", seat), (MARGIN + 30, line), (-30, -30, 30, 30),
+                              lambda draw, x, y: seat_plate(draw, (x, y), seat)))
     x: float = MARGIN + 60
     if follower:
-        _flag(draw, x, line - 22, 44)
+        items.append(PieceOnPlain(("flag",), (x, line - 22), (-4, -4, 44, 48),
+                                  lambda draw, x, y: _flag(draw, x, y, 44)))
         x += 46
     score = str(player["score"])
     score_left = WIDTH - MARGIN - 14 - _width(score, 56)
-    draw.text((WIDTH - MARGIN - 14, line), score, font=font(56), fill=INK, anchor="rm")
+    items.append(PieceOnPlain(("score", score), (WIDTH - MARGIN - 14, line), (-120, -40, 4, 40),
+                              lambda draw, x, y: draw.text((x, y), score, font=font(56), fill=INK, anchor="rm")))
     shown, size = _fit(name, SMALL, COURTYARD_X - 12 - x)
-    draw.text((x, line), shown, font=font(size), fill=INK, anchor="lm")
+    items.append(PieceOnPlain(("text", shown, size), (x, line), (-4, -40, int(COURTYARD_X - x), 40),
+                              partial(_line_text, shown, size)))
     x = COURTYARD_X
     for c, colour in enumerate(("y", "b", "g")):
-        _cube(draw, x, line - CUBE_H / 2, cube_w, CUBE_H, colour, _letter(lang, colour))
+        letter = _letter(lang, colour)
+        items.append(PieceOnPlain(("cube", colour, cube_w, letter), (x, line - CUBE_H / 2),
+                                  (-2, -2, cube_w + 4, CUBE_H + 4), partial(_courtyard_cube, cube_w, colour, letter)))
         count = str(player["courtyard"][c])
-        with marks():  # how many of the cube's character the clan has: as large as the cube's letter
-            draw.text((x + cube_w + 4, line), count, font=font(MARK_TEXT), fill=INK, anchor="lm")
+        items.append(PieceOnPlain(("count", count), (x + cube_w + 4, line), (-4, -40, 120, 40), partial(_count, count)))
         x += cube_w + 4 + max(_width(count, MARK_TEXT), _width("88", MARK_TEXT)) + 12
     cards, size = _fit(t(lang, P + "board.cards", count=player["cards"]), SMALL, score_left - 14 - x)
-    draw.text((x, line), cards, font=font(size), fill=INK, anchor="lm")
-    row_top = y + inset + TOP_LINE + pad
+    items.append(PieceOnPlain(("text", cards, size), (x, line), (-4, -40, int(score_left - x), 40),
+                              partial(_line_text, cards, size)))
+    row_top = inset + TOP_LINE + pad
     estates = player["estates"]
     for index in range(6):
         ex = MARGIN + 12 + index * ESTATE_STEP
-        box = (ex, row_top, ex + ESTATE_STEP - 6, row_top + estate_height)
-        _estate(draw, box, estates[index] if index < len(estates) else None, lang)
+        kind = estates[index] if index < len(estates) else None
+        items.append(PieceOnPlain(("estate", kind, ESTATE_STEP - 6, estate_height, lang if kind == "" else ""),
+                                  (ex, row_top), (-2, -2, ESTATE_STEP, estate_height + 4),
+                                  partial(_estate_at, kind, ESTATE_STEP - 6, estate_height, lang)))
     notes = [t(lang, P + "board.start")] if start else []
     if lit:
         notes.append(t(lang, P + ("board.lit_won" if over else "board.lit_to_act")))
     if notes:
         notes_x = MARGIN + 12 + 6 * ESTATE_STEP + 8
         text, size = _fit(" · ".join(notes), SMALL, WIDTH - MARGIN - 14 - notes_x)
-        draw.text((notes_x, row_top + estate_height / 2), text, font=font(size), fill=INK, anchor="lm")
+        items.append(PieceOnPlain(("text", text, size), (notes_x, row_top + estate_height / 2),
+                                  (-4, -40, WIDTH - MARGIN - notes_x, 40), partial(_line_text, text, size)))
+    return items
+
+
+def _line_text(text: str, size: int, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    draw.text((x, y), text, font=font(size), fill=INK, anchor="lm")
+
+
+def _count(count: str, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    with marks():  # how many of the cube's character the clan has: as large as the cube's letter
+        draw.text((x, y), count, font=font(MARK_TEXT), fill=INK, anchor="lm")
+
+
+def _courtyard_cube(cube_w: int, colour: str, letter: str, draw: _Canvas, x: float, y: float) -> None:
+    _cube(draw, x, y, cube_w, CUBE_H, colour, letter)
+
+
+def _estate_at(kind: str | None, width: int, height: int, lang: str, draw: _Canvas, x: float, y: float) -> None:
+    _estate(draw, (x, y, x + width, y + height), kind, lang)
+
+
+def _composed_panel(step: int, seat: int, player: View, name: str, lang: str, height: int, pad: int,
+                    estate_height: int, inset: int, lit: bool, over: bool, follower: bool, start: bool,
+                    cube_w: int) -> Image.Image | None:
+    """The rows of a clan's panel (`_panel_rows`) put together in the palette: the box painted
+    in it, each thing on it pasted as the pixels it changes on the panel's plain fill (the same
+    cubes, estates, numbers and words at every table: `renderers.common.composed_on_plain`)."""
+    items = _panel_items(seat, player, name, lang, height, pad, estate_height, inset, lit, over, follower, start,
+                         cube_w)
+    return composed_on_plain((WIDTH, step), _palette(), _index,
+                             lambda image: _panel_frame(ImageDraw.Draw(image), 0, height, lit, in_palette=True),
+                             ACTIVE if lit else PANEL, items, "macrobber.panel", _Canvas)
+
+
+@lru_cache(maxsize=16)
+def _index(colour: Ink) -> int:
+    """The palette index quantizing gives `colour`."""
+    index: int = to_palette(Image.new("RGB", (1, 1), colour), _palette()).getpixel((0, 0))  # type: ignore[assignment]
+    return index
 
 
 class RaidLine(NamedTuple):
@@ -819,25 +902,55 @@ def _legend(draw: _Canvas, view: View, lang: str, top: int) -> None:
 
 def _hand(draw: ImageDraw.ImageDraw, private: dict[str, Any], lang: str, y: int) -> None:
     """The viewer's raid cards, drawn large as cards with their values (a seat's own image only)."""
+    for item in _hand_items(private, lang, y):
+        item.draw(draw, *item.at)
+
+
+def _hand_items(private: dict[str, Any], lang: str, y: int) -> list[PieceOnPlain]:
+    """The things `_hand` draws from row `y`, in order: the label, the card played face down (in
+    words), and the cards (or a dash for none)."""
     label = t(lang, P + "board.your_cards")
-    draw.text((MARGIN, y + 22), label, font=font(SMALL), fill=INK, anchor="lm")
+    items = [PieceOnPlain(("text", label, SMALL, INK), (MARGIN, y + 22), (-4, -40, WIDTH - MARGIN, 40),
+                          partial(_words, label, SMALL, INK))]
     face_down = private.get("face_down")
     if face_down is not None:
         x = MARGIN + _width(label) + 30
         text, size = _fit(t(lang, P + "board.your_face_down", card=face_down), SMALL, WIDTH - MARGIN - x)
-        draw.text((x, y + 22), text, font=font(size), fill=MUTED, anchor="lm")
+        items.append(PieceOnPlain(("text", text, size, MUTED), (x, y + 22), (-4, -40, int(WIDTH - MARGIN - x), 40),
+                                  partial(_words, text, size, MUTED)))
     hand = private.get("hand") or []
     top = y + LINE + 4
     bottom = y + BAND - 10
     if not hand:
-        draw.text((MARGIN, (top + bottom) / 2), "–", font=font(64), fill=MUTED, anchor="lm")
-        return
+        items.append(PieceOnPlain(("text", "–", 64, MUTED), (MARGIN, (top + bottom) / 2), (-4, -60, 80, 60),
+                                  partial(_words, "–", 64, MUTED)))
+        return items
     gap = 12
     width = min(116, (WIDTH - 2 * MARGIN + gap) / len(hand) - gap)
     size = 80 if width >= 70 else 64
     x = MARGIN
     for value in hand:
-        draw.rounded_rectangle((x, top, x + width, bottom), radius=10, fill=CARD, outline=INK, width=3)
-        with marks():
-            draw.text((x + width / 2, (top + bottom) / 2), str(value), font=font(size), fill=INK, anchor="mm")
+        items.append(PieceOnPlain(("card", value, width, size, bottom - top), (x, top),
+                                  (-4, -4, int(width) + 6, bottom - top + 6),
+                                  partial(_card, str(value), width, bottom - top, size)))
         x += width + gap
+    return items
+
+
+def _words(text: str, size: int, fill: Ink, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    draw.text((x, y), text, font=font(size), fill=fill, anchor="lm")
+
+
+def _card(value: str, width: float, height: int, size: int, draw: ImageDraw.ImageDraw, x: float, top: float) -> None:
+    """A raid card from (x, top): its value large in the middle."""
+    draw.rounded_rectangle((x, top, x + width, top + height), radius=10, fill=CARD, outline=INK, width=3)
+    with marks():
+        draw.text((x + width / 2, (top + top + height) / 2), value, font=font(size), fill=INK, anchor="mm")
+
+
+def _composed_hand(private: dict[str, Any], lang: str, height: int, y: int) -> Image.Image | None:
+    """Rows of plain background `height` tall with the viewer's cards (`_hand` from row `y`) put
+    together in the palette: the same labels and cards at every table
+    (`renderers.common.composed_on_plain`)."""
+    return composed_on_plain((WIDTH, height), _palette(), _index, lambda image: None, BACKGROUND,
+                             _hand_items(private, lang, y), "macrobber.hand", _Canvas)

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.standin.botview import Control, controls, mentioned
+from bench.standin.botview import MOVE_ID, Control, controls, mentioned
 from bench.standin.recorder import InteractionRecord
 from bench.standin.server import Player, StandIn
 
 UPDATE_MESSAGE = 7
+TOGGLES_IN_ONE_STEP = 12  # a decision's toggles and its confirm clicked in one step, at most
 
 
 class Store:
@@ -94,6 +95,8 @@ class Table:
     stuck: str = ""
     records: list[InteractionRecord] = field(default_factory=list)
     _refused: set[tuple[int, str, str | None, int | None]] = field(default_factory=set)
+    _actors: tuple[int, ...] = ()  # who the newest board names as acting
+    _made_in_secret: set[tuple[int, str]] = field(default_factory=set)  # since _actors changed
 
     @property
     def host(self) -> Player:
@@ -105,6 +108,13 @@ class Candidate:
     player: Player
     message: dict
     control: Control
+    secret: bool = False  # offered in a DM or a 'My hand' reply, not on the board
+
+    @property
+    def made_key(self) -> tuple[int, str]:
+        """Who makes which kind of move (its action's verb: "ransom", "veto", ...)."""
+        action = self.control.value if self.control.value is not None else MOVE_ID.sub("", self.control.custom_id)
+        return self.player.id, action.split(" ", 1)[0]
 
 
 class Tables:
@@ -173,7 +183,11 @@ class Tables:
         return table
 
     async def step(self, table: Table) -> str:
-        """One click by one player: "moved", "toggled", "refused", "nothing" or "unanswered"."""
+        """One click by one player: "moved", "toggled", "refused", "nothing" or "unanswered".
+        A toggle is a sub-step of that player's decision (which dice, which two cards): the same
+        player then goes on clicking until the decision is made or refused, as a person would,
+        so that a decision made only of toggles and a confirm (Die Glücksritter's secret two
+        cards) is one step like any other game's move."""
         row = self.store.row(table.game_id)
         if row is None or row[1] != "active":
             table.finished = True
@@ -183,6 +197,17 @@ class Tables:
         if candidate is None:
             await asyncio.sleep(0.1)  # the bot may be between two messages
             return "nothing"
+        outcome = await self._click(table, candidate, version)
+        for _ in range(TOGGLES_IN_ONE_STEP):
+            if outcome != "toggled":
+                break
+            candidate = await self.choose(table, version, player=candidate.player)
+            if candidate is None:
+                break
+            outcome = await self._click(table, candidate, version)
+        return outcome
+
+    async def _click(self, table: Table, candidate: Candidate, version: int) -> str:
         record = await candidate.player.click(candidate.message, candidate.control, watch_channel=table.channel_id)
         table.records.append(record)
         if not await self._answered(record, table):
@@ -196,6 +221,8 @@ class Tables:
             table._refused.add((candidate.player.id, candidate.control.custom_id, candidate.control.value, version))
         elif outcome == "toggled":
             table.toggles += 1
+        elif outcome == "moved" and candidate.secret:
+            table._made_in_secret.add(candidate.made_key)
         return outcome
 
     async def _outcome(self, table: Table, record: InteractionRecord, version: int) -> str:
@@ -244,8 +271,9 @@ class Tables:
                 return
             await asyncio.sleep(quiet - (now - latest) + 0.005)
 
-    async def choose(self, table: Table, version: int) -> Candidate | None:
-        candidates = self.candidates(table, version)
+    async def choose(self, table: Table, version: int, player: Player | None = None) -> Candidate | None:
+        """A candidate at random (of `player` only, if given)."""
+        candidates = [c for c in self.candidates(table, version) if player is None or c.player is player]
         if not candidates:
             return None
         current = [c for c in candidates if c.control.version in (None, version)]
@@ -262,6 +290,11 @@ class Tables:
         board = self._newest_with(table.channel_id, table.game_id)
         if board is not None:
             actors = [seated[user_id] for user_id in mentioned(board) if user_id in seated] or table.players
+        else:
+            actors = table.players
+        if (named := tuple(player.id for player in actors)) != table._actors:
+            table._actors, table._made_in_secret = named, set()
+        if board is not None:
             for control in controls(board):
                 if control.game_id != table.game_id:
                     continue
@@ -276,10 +309,17 @@ class Tables:
             for source in [message, *self._ephemeral.get(player.id, [])[-1:]]:
                 for control in controls(source):
                     if control.game_id == table.game_id and control.is_move:
-                        found.append(Candidate(player, source, control))
+                        found.append(Candidate(player, source, control, secret=True))
         found = [c for c in found if (c.player.id, c.control.custom_id, c.control.value, version) not in table._refused]
+        # A secret decision may offer flags a click turns on and off (Die Glücksritter's ransom,
+        # documents to play): a player sets each once while the same seats are to act, not
+        # again and again, so that the game goes on as people play it.
+        found = [c for c in found if c.made_key not in table._made_in_secret] or found
+        # Those the board names as acting move first: a seat done choosing may still take its
+        # choice back (Die Glücksritter's "change"), which nobody keeps doing while others choose.
+        acting = {player.id for player in actors}
         if found:
-            return found
+            return [c for c in found if c.player.id in acting] or found
         return [c for c in hands if (c.player.id, c.control.custom_id, None, version) not in table._refused]
 
     def _newest_with(self, channel_id: int, game_id: int | None) -> dict | None:

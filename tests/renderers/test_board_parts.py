@@ -94,3 +94,88 @@ def test_boards_drawn_as_parts_over_whole_games_are_the_boards_drawn_whole(name,
             assert common.encode_png(image) == png, (name, step)
             compared += 1
     assert compared >= 40 and common.KEPT_PARTS.hits - hits >= 100  # parts found and pasted too
+
+
+def _drawn_alone(part: RowsPart, palette: Image.Image, drawing) -> Image.Image:
+    alone = Image.new("RGB", (1080, part.bottom - part.top), common.BACKGROUND)
+    part.draw_rows(drawing(alone), 0)
+    return common.to_palette(alone, palette)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_mac_robbers_panels_composed_in_the_palette_are_the_panels_drawn(players):
+    """A clan's panel put together from pieces in the palette (its box painted, its cubes, words
+    and estates pasted) against the panel drawn in RGB and quantized, on boards of a whole game,
+    lit and not, in both languages; with the pieces kept from table to table."""
+    from renderers import macrobber
+
+    game = REGISTRY["macrobber"]
+    composed = 0
+    for step, state in enumerate(_states(game, players, seed=players + 10)):
+        if step % 3:
+            continue
+        lang = ("en", "de")[step // 3 % 2]
+        view = game.view(state, None)
+        who = common.seat_names(NAMES[:players], players)
+        parts, _ = macrobber._panel_parts(view, who, lang, 300, 1100)
+        for part in parts:
+            assert part.compose is not None
+            image = part.compose()
+            assert image is not None, (step, part.key)  # nothing on a panel meets another thing or its rim
+            drawn = _drawn_alone(part, macrobber._palette(), macrobber._Canvas)
+            assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
+            composed += 1
+    assert composed >= 60
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_glücksritters_rows_composed_in_the_palette_are_the_rows_drawn(players):
+    """A player's row put together from pieces in the palette (its box painted, its disc, coins,
+    castle, documents and cards pasted) against the row drawn in RGB and quantized, over a game
+    (to its end), in both languages; a row whose pieces would reach its rim is drawn."""
+    from renderers import gluecksritter
+
+    game = REGISTRY["gluecksritter"]
+    composed = 0
+    for step, state in enumerate(_states(game, players, seed=players + 20)):
+        lang = ("en", "de")[step // 4 % 2]
+        view = game.view(state, None)
+        who = common.seat_names(NAMES[:players], players)
+        for part in gluecksritter._player_parts(view, who, lang, 500, 100):
+            assert part.compose is not None
+            image = part.compose()
+            if image is None:
+                continue
+            drawn = _drawn_alone(part, gluecksritter._palette(), ImageDraw.Draw)
+            assert image.getpalette() == drawn.getpalette() and image.tobytes() == drawn.tobytes(), (step, part.key)
+            composed += 1
+    assert composed >= 200
+
+
+def _hand_from(private: dict, lang: str, y: int, draw: ImageDraw.ImageDraw, top: int) -> None:
+    from renderers import macrobber
+
+    macrobber._hand(draw, private, lang, top + y)
+
+
+def test_mac_robbers_hands_composed_in_the_palette_are_the_hands_drawn():
+    """A seat's raid cards (its image of its cards alone, and the band under its board) put
+    together from pieces in the palette against the cards drawn in RGB and quantized, for hands
+    of none to twelve cards (wider hands' cards stand at fractions of a pixel), with a card face
+    down or not, in both languages."""
+    from renderers import macrobber
+
+    composed = 0
+    for count in range(13):
+        for face_down in (None, 3):
+            for lang in ("en", "de"):
+                private = {"hand": [(count * 7 + k * 3) % 15 + 1 for k in range(count)], "face_down": face_down}
+                for height, y in ((macrobber.HAND_ALONE_HEIGHT, macrobber.MARGIN),
+                                  (macrobber.BAND + macrobber.MARGIN, 4)):
+                    image = macrobber._composed_hand(private, lang, height, y)
+                    assert image is not None, (count, face_down, lang)
+                    part = RowsPart(0, height, None, partial(_hand_from, private, lang, y))
+                    drawn = _drawn_alone(part, macrobber._palette(), macrobber._Canvas)
+                    assert image.tobytes() == drawn.tobytes(), (count, face_down, lang, height)
+                    composed += 1
+    assert composed == 13 * 2 * 2 * 2
