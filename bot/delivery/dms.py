@@ -32,6 +32,7 @@ from bot.delivery.storage import (
 from bot.locale import table_language
 from bot.storage import GameRow
 from bot.storage.database import Write
+from bot.storage.games import dm_ok_write
 from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game
@@ -341,11 +342,12 @@ class PrivateDeliveries:
         """A seat's DM shows `version` now: remembered, stored, and its player's DMs known to be open."""
         player = table.player_at(seat)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
+        # That DMs reach the player is stored with the DM's row: one commit for both (its own,
+        # before, at the first DM of each seat).
         await self._store(stored, dm_delivered_write(
             table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
-            message_id=message.id, buttons=payload.moves, done_text=payload.done))
-        if player.dm_ok is not True:
-            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
+            message_id=message.id, buttons=payload.moves, done_text=payload.done),
+            *([dm_ok_write(table.id, player.user_id, True)] if player.dm_ok is not True else []))
 
     async def _finish(self, row: DmRow, done: str | None) -> Failure | None:
         """An open DM whose decision is over keeps what it showed and loses its buttons. The failure

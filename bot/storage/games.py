@@ -41,6 +41,12 @@ def seat_holder_write(game_id: int, old_user_id: int, new_user_id: int, name: st
             (new_user_id, name, game_id, old_user_id))
 
 
+def dm_ok_write(game_id: int, user_id: int, ok: bool) -> Write:
+    """Whether DMs reach a seated user (`GamesRepository.set_dm_ok`), to store with others: a
+    DM's delivery stores it with the DM's row."""
+    return "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
+
+
 def language_read(user_id: int) -> Write:
     """The read of a user's language (`GamesRepository.language_of_user`), to read with others."""
     return "SELECT lang FROM user_languages WHERE user_id = ?", (user_id,)
@@ -353,9 +359,7 @@ class GamesRepository:
         return languages_from(rows, user_ids, default)
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
-        await self.db.update(
-            "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
-        )
+        await self.db.update(*dm_ok_write(game_id, user_id, ok))
 
     async def set_table_language(self, game_id: int, lang: str) -> None:
         """The language of a table's channel posts (chosen at `/game new`)."""
