@@ -306,14 +306,21 @@ class GamesRepository:
         """
         new_version = expected_version + 1
         now = _now()
-        status = "active" if finished_result is None else "finished"
-        result = None if finished_result is None else json.dumps(finished_result)
+        text = state if isinstance(state, str) else json.dumps(state)
         # One batch (one hand-over to SQLite's thread), its first statement the compare-and-swap.
+        # A move that ends nothing leaves `status` out: an UPDATE that sets an indexed column
+        # rewrites its index entries even to the same value (two index pages more in the commit,
+        # games_by_guild and games_one_open_per_channel); the WHERE keeps it 'active'.
+        swap: Write = (
+            "UPDATE games SET state = ?, version = ?, result = NULL, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (text, new_version, now, game_id, expected_version),
+        ) if finished_result is None else (
+            "UPDATE games SET state = ?, version = ?, status = 'finished', result = ?, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (text, new_version, json.dumps(finished_result), now, game_id, expected_version))
         stored = await self.db.batch([
-            ("UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
-             "WHERE id = ? AND version = ? AND status = 'active'",
-             (state if isinstance(state, str) else json.dumps(state), new_version, status, result, now, game_id,
-              expected_version)),
+            swap,
             ("INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
              (game_id, new_version, seat, action, now, int(answered))),
             *writes,
