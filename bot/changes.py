@@ -160,11 +160,14 @@ def version_after(change: Change) -> int:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The game as read once under its lock for one change: its row, and its seats' rows of
-    days play (seat -> {since, computer, timeouts}) that gates and listeners judge by."""
+    """The game as read once under its lock for one change: its row, its seats' rows of days
+    play (seat -> {since, computer, timeouts}) that gates and listeners judge by, and its
+    seats' standing orders (seat -> the kinds of decision the computer answers for it,
+    bot.days.orders) that the decisions made at once after the change judge by."""
 
     table: GameRow
     seats: Mapping[int, Mapping[str, Any]]
+    orders: Mapping[int, frozenset[str]]
 
 
 @dataclass(frozen=True)

@@ -94,9 +94,10 @@ Gate = Callable[[Snapshot, int], Awaitable[None]]
 """A check before a seat's move is applied, on the game as read for it: raises `Refusal` to
 refuse it."""
 
-AutomaticDecision = Callable[[GameRow, Game, Any], Awaitable[Automatic | None]]
-"""(table, game, state) -> the decision the game makes at once in `state` (publicly forced, or
-a standing order's), or None when the game waits for people."""
+AutomaticDecision = Callable[[GameRow, Game, Any, Mapping[int, frozenset[str]]], Awaitable[Automatic | None]]
+"""(table, game, state, standing orders as read with the game: `Snapshot.orders`) -> the
+decision the game makes at once in `state` (publicly forced, or a standing order's), or None
+when the game waits for people."""
 
 AutomaticMove = Callable[[GameRow, Game, Any, Automatic], Awaitable["tuple[int, Action, str]"]]
 """(table, game, state, decision) -> the move that makes the decision, with the word that says
@@ -212,13 +213,15 @@ class Moves:
         return (await self.snapshot_with(game_id, ()))[0]
 
     async def snapshot_with(self, game_id: int, more: Sequence[Write]) -> tuple[Snapshot, list[list[Any]]]:
-        """`snapshot`, and the rows of the reads `more`, in the same hand-over."""
+        """`snapshot`, and the rows of the reads `more`, in the same hand-over. The standing
+        orders are read with it (an empty look-up in most games) rather than by the decision
+        made at once after each change, a hand-over of their own."""
         days = self.storage.days
-        table, (seats, *others) = await self.storage.games.get_game_with(
-            check_id(game_id), [days.seats_read(game_id), *more])
+        table, (seats, orders, *others) = await self.storage.games.get_game_with(
+            check_id(game_id), [days.seats_read(game_id), days.orders_read(game_id), *more])
         if table is None:
             raise Refusal.of("bot.errors.game_gone")
-        return Snapshot(table, days.seats_from(seats)), others
+        return Snapshot(table, days.seats_from(seats), days.orders_from(orders)), others
 
     # ------------------------------------------------------------------------ changing
 
@@ -279,7 +282,7 @@ class Moves:
                 table = snapshot.table
                 if table.status == "active" and self.automatic is not None:
                     game = self.engine(table.game)
-                    decision = await self.automatic(table, game, stored_state(game, table))
+                    decision = await self.automatic(table, game, stored_state(game, table), snapshot.orders)
                     await self._made_at_once(snapshot, game, decision, None)
             self.deliveries.kick(game_id)
 
@@ -338,7 +341,7 @@ class Moves:
                                                                                  SeatSetting)):
             # The row as the change leaves it, as far as the question needs (its id, seed,
             # language and new version; the state is the one given).
-            at_once = await self.automatic(replace(change.table, version=version), game, after)
+            at_once = await self.automatic(replace(change.table, version=version), game, after, snapshot.orders)
         return Done(change, version, outcome, waiting_before, waiting_after, at_once, snapshot.seats)
 
     async def _store(self, snapshot: Snapshot, change: Change) -> Done:

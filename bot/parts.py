@@ -91,7 +91,8 @@ class Parts:
                           seats_left=partial(seats_left, storage),
                           left_read=storage.days.seats_read,
                           left_from=lambda rows: left_of(storage.days.seats_from(rows)),
-                          standing_orders=partial(standing_orders, storage), turn_recap=league.turn_recap)
+                          standing_orders=partial(standing_orders, storage), orders_read=storage.days.orders_read,
+                          orders_from=storage.days.orders_from, turn_recap=league.turn_recap)
         deliveries = Deliveries(client, storage, games, content, owns_guild=settings.owns_guild,
                                 end_message=league.end_message(EndMessages(content, storage)),
                                 now=scheduler.clock.now, durations=durations)

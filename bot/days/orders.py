@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -50,11 +51,11 @@ class ComputerChoices:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    async def automatic_decision(self, table: GameRow, game: Game, state: Any) -> Automatic | None:
+    async def automatic_decision(self, table: GameRow, game: Game, state: Any,
+                                 standing: Mapping[int, frozenset[str]]) -> Automatic | None:
         """The decision the game makes at once in `state` (publicly forced, or a standing
-        order's), or None when it waits for people."""
-        standing = await self.storage.days.standing_orders(table.id) if game.features.reactions else {}
-        return automatic_decision(game, state, standing)
+        order's: `standing`, the seats' orders read with the game), or None when it waits for people."""
+        return automatic_decision(game, state, standing if game.features.reactions else {})
 
     async def automatic_move(self, table: GameRow, game: Game, state: Any, made: Automatic) -> tuple[int, Action, str]:
         """The move that makes the decision, with the word that says so after its account line

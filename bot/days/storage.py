@@ -258,8 +258,17 @@ class DaysRepository:
 
     async def standing_orders(self, game_id: int) -> dict[int, frozenset[str]]:
         """seat -> the kinds of decisions outside its turn the computer answers for it."""
+        return self.orders_from(await self.db.rows(*self.orders_read(game_id)))
+
+    @staticmethod
+    def orders_read(game_id: int) -> Write:
+        """The read behind `standing_orders`, to read with others at once (`orders_from` its rows)."""
+        return "SELECT seat, kind FROM standing_orders WHERE game_id = ?", (game_id,)
+
+    @staticmethod
+    def orders_from(rows: Iterable[Any]) -> dict[int, frozenset[str]]:
         orders: dict[int, set[str]] = {}
-        for row in await self.db.rows("SELECT seat, kind FROM standing_orders WHERE game_id = ?", (game_id,)):
+        for row in rows:
             orders.setdefault(row["seat"], set()).add(row["kind"])
         return {seat: frozenset(kinds) for seat, kinds in orders.items()}
 

@@ -13,7 +13,7 @@ import asyncio
 import io
 import logging
 import marshal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +44,9 @@ seats' views of one state (the board they share drawn once)."""
 
 Images = dict[tuple[int | None, str], bytes]
 """Drawn PNGs by (seat, language); seat None is the public board."""
+
+StandingOrders = Mapping[int, frozenset[str]]
+"""Seat -> the kinds of decision the computer answers for it (bot.days.orders)."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,8 @@ class Content:
     to read with the game at once (a delivery pass's);
     `seats_left(table) -> frozenset[int]`: the seats whose players resigned and hear nothing more
     (`left_read(game id)`, `left_from(its rows)`: the same read with others, a delivery pass's);
-    `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat;
+    `standing_orders(table, seat) -> frozenset[str]`: the kinds the computer answers for the seat
+    (`orders_read(game id)`, `orders_from(its rows)`: every seat's, read with others, a delivery pass's);
     `turn_recap(table, people, lines) -> str`: what a turn message says first to whom it calls, in at
     most `lines` lines of a phone, its heading included (bot.league).
     """
@@ -180,6 +184,8 @@ class Content:
                  seats_left: Callable[[GameRow], Awaitable[frozenset[int]]],
                  left_read: Callable[[int], Write], left_from: Callable[[list[Any]], frozenset[int]],
                  standing_orders: Callable[[GameRow, int], Awaitable[frozenset[str]]],
+                 orders_read: Callable[[int], Write],
+                 orders_from: Callable[[list[Any]], StandingOrders],
                  turn_recap: Callable[[GameRow, Sequence[int], int], Awaitable[str]]) -> None:
         self.client = client
         self.storage = storage
@@ -192,6 +198,8 @@ class Content:
         self.left_read = left_read
         self.left_from = left_from
         self.standing_orders = standing_orders
+        self.orders_read = orders_read
+        self.orders_from = orders_from
         self.turn_recap = turn_recap
 
     # ------------------------------------------------------------------------- images
@@ -308,12 +316,14 @@ class Content:
     async def private_payload(self, table: GameRow, game: Game, state: Any, seat: int,
                               lines: Sequence[Any] = (), *, drawn: Images | None = None,
                               shown: int | None = None, lang: str | None = None,
-                              with_picture: bool = True) -> PrivatePayload:
+                              with_picture: bool = True,
+                              orders: StandingOrders | None = None) -> PrivatePayload:
         """A seat's private view for a DM or 'My hand', in its player's language (that of their last
         interaction with the bot; the table's until then). `lines`: engine texts to add; `drawn`: DM images
         of this state already drawn (`images_of`); `shown`: the `picture_key` the DM shows now, if known:
         none is drawn while it stays (`picture_kept`); `lang`: the player's language, if read already;
-        `with_picture` False: a view offering no move goes out as words alone (a DM's done text), undrawn."""
+        `with_picture` False: a view offering no move goes out as words alone (a DM's done text), undrawn;
+        `orders`: the seats' standing orders, if read already (`orders_read`)."""
         lang = lang or await self.private_language(table, seat)
         lines = [presenter.named(text, table, lang) for text in lines]
         guild = self.client.get_guild(table.guild_id)
@@ -326,7 +336,8 @@ class Content:
         )
         view = game.view(state, seat)
         may_act = table.status == "active" and seat in game.to_act(state)
-        components, offers, toggles, given = await self._private_components(table, game, state, seat, lang, may_act)
+        components, offers, toggles, given = await self._private_components(table, game, state, seat, lang, may_act,
+                                                                            standing=orders)
         secrets = (view.get("private") or {}).get("summary")
         secrets_said = presenter.named(secrets, table, lang) if secrets else ""  # in its words and its picture's
         said = [*lines, *([secrets_said] if secrets else [])]
@@ -359,7 +370,8 @@ class Content:
                               alone=picture is None or hand_alone(view))
 
     async def _private_components(self, table: GameRow, game: Game, state: Any, seat: int, lang: str,
-                                  may_act: bool) -> tuple[discord.ui.View | None, bool, bool, frozenset[str]]:
+                                  may_act: bool, standing: StandingOrders | None = None,
+                                  ) -> tuple[discord.ui.View | None, bool, bool, frozenset[str]]:
         """A seat's private components in `lang`; whether it has any move, whether it has toggles
         (`may_act`: it must act now), and the kinds of decision its standing orders answer.
 
@@ -369,7 +381,10 @@ class Content:
         active = table.status == "active"
         names = label_names(table)
         toggles = toggles_for(game, state, seat, names, lang) if may_act else []
-        given = await self.standing_orders(table, seat) if active and game.features.reactions else frozenset()
+        if not (active and game.features.reactions):
+            given: frozenset[str] = frozenset()
+        else:
+            given = standing.get(seat, frozenset()) if standing is not None else await self.standing_orders(table, seat)
         orders = [(t(lang, "bot.days.order_button_on" if kind in given else "bot.days.order_button_off",
                      kind=translate(msg(kind), lang)), kind in given)
                   for kind in game.features.reactions] if active else []

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot import presenter
-from bot.delivery.content import Content, Images, PrivatePayload
+from bot.delivery.content import Content, Images, PrivatePayload, StandingOrders
 from bot.delivery.requests import REQUEST_TIMEOUT, Failure, nonce_for, shows_sent
 from bot.delivery.storage import (
     DmRow,
@@ -32,6 +32,7 @@ from bot.delivery.storage import (
 from bot.locale import table_language
 from bot.storage import GameRow
 from bot.storage.database import Write
+from bot.storage.games import dm_ok_write
 from bot.store import Storage
 from bot.timing import Durations
 from games.core import Game
@@ -188,10 +189,10 @@ class PrivateDeliveries:
 
     async def deliver(self, table: GameRow, game: Game, state: Any, row: DmRow, drawn: Images,
                       lang: str | None = None, left: frozenset[int] | None = None, stored: list[Write] | None = None,
-                      *, last_moves: Mapping[int, int | None]) -> Failure | None:
+                      *, last_moves: Mapping[int, int | None], orders: StandingOrders | None = None) -> Failure | None:
         """A seat's owed DM: its open DM edited, or a new one for a new decision. `lang`: its player's language,
-        `left`: the seats whose players resigned, if read already, `last_moves`: each seat's newest move's version
-        (`last_moves_read`); `stored`: collects what it stores once Discord confirmed it, for the pass to store."""
+        `left`, `orders`: the seats whose players resigned, their standing orders, if read already; `last_moves`:
+        each seat's newest move's version; `stored`: what it stores once Discord confirmed it, for the pass."""
         seat, version = row.seat, row.owed
         if version is None:
             raise ValueError(f"seat {seat}'s DM owes nothing: nothing to deliver")
@@ -209,7 +210,7 @@ class PrivateDeliveries:
         shown = self.shown(table.id, row)
         payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn,
                                                      shown=shown.picture if shown is not None else None, lang=lang,
-                                                     with_picture=not closing_only(row))
+                                                     with_picture=not closing_only(row), orders=orders)
         if row.message_id is not None and not row.fresh:
             message = self._open_dm(row)
             if not payload.moves and closing_only(row):
@@ -245,7 +246,7 @@ class PrivateDeliveries:
             # sent, for the row forgets the old one then and nothing would take them off later.
             if unfinished := await self._finish(row, row.done_text):
                 return await self._dm_failed(table, seat, unfinished)
-        return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored)
+        return await self._send_new(table, game, state, row, version, payload, drawn, lang, stored, orders=orders)
 
     async def _buttons_coming(self, table: GameRow, row: DmRow, message: discord.PartialMessage,
                               payload: PrivatePayload) -> None:
@@ -276,7 +277,8 @@ class PrivateDeliveries:
 
     async def _send_new(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
                         payload: PrivatePayload, drawn: Images, lang: str | None,
-                        stored: list[Write] | None = None) -> Failure | None:
+                        stored: list[Write] | None = None, *,
+                        orders: StandingOrders | None = None) -> Failure | None:
         """A new DM for the seat's owed `version` (there is no open one, or it could not be edited)."""
         seat = row.seat
         player = table.player_at(seat)
@@ -293,7 +295,8 @@ class PrivateDeliveries:
             if isinstance(dm, Failure):
                 return await self._dm_failed(table, seat, dm)
         if payload.picture_kept or payload.picture_left:  # a new DM draws its picture anew
-            payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
+            payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang,
+                                                         orders=orders)
             kwargs = {key: value for key, value in kwargs.items() if key != "file"}
             if payload.file is not None:
                 kwargs["file"] = payload.file
@@ -306,14 +309,15 @@ class PrivateDeliveries:
         if isinstance(message, Failure):
             return await self._dm_failed(table, seat, message)
         if not shows_sent(message, payload.content, payload.view):
-            return await self._made_unseen(table, game, state, row, version, message, drawn, lang, stored)
+            return await self._made_unseen(table, game, state, row, version, message, drawn, lang, stored, orders)
         self.channels.learn(player.user_id, message.channel.id)
         await self._now_shows(table, seat, version, message, payload, stored)
         return None
 
     async def _made_unseen(self, table: GameRow, game: Game, state: Any, row: DmRow, version: int,
                            message: discord.Message, drawn: Images, lang: str | None,
-                           stored: list[Write] | None) -> Failure | None:
+                           stored: list[Write] | None,
+                           orders: StandingOrders | None = None) -> Failure | None:
         """Discord answered a new DM's post with the one it had made earlier under the same nonce
         (the seat's DM slot), as it was then: an earlier post's answer was lost. It is the seat's
         DM, edited to what the seat is owed now. Should that edit fail, the seat's row names it
@@ -323,7 +327,8 @@ class PrivateDeliveries:
         log.info("DM game=%s seat=%s post had been made unseen (message %s): brought up to date", table.id, seat,
                  message.id)
         self.channels.learn(player.user_id, message.channel.id)
-        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang)
+        payload = await self.content.private_payload(table, game, state, seat, row.lines, drawn=drawn, lang=lang,
+                                                     orders=orders)
         made = self.client.get_partial_messageable(message.channel.id).get_partial_message(message.id)
         result = await self.edit(made, content=payload.content, view=payload.view,
                                  attachments=[payload.file] if payload.file is not None else [])
@@ -341,11 +346,12 @@ class PrivateDeliveries:
         """A seat's DM shows `version` now: remembered, stored, and its player's DMs known to be open."""
         player = table.player_at(seat)
         self._remember(table.id, seat, Shown(message.id, payload.picture, payload.buttons, table.version))
+        # That DMs reach the player is stored with the DM's row: one commit for both (its own,
+        # before, at the first DM of each seat).
         await self._store(stored, dm_delivered_write(
             table.id, seat, version=version, user_id=player.user_id, channel_id=message.channel.id,
-            message_id=message.id, buttons=payload.moves, done_text=payload.done))
-        if player.dm_ok is not True:
-            await self.storage.games.set_dm_ok(table.id, player.user_id, True)
+            message_id=message.id, buttons=payload.moves, done_text=payload.done),
+            *([dm_ok_write(table.id, player.user_id, True)] if player.dm_ok is not True else []))
 
     async def _finish(self, row: DmRow, done: str | None) -> Failure | None:
         """An open DM whose decision is over keeps what it showed and loses its buttons. The failure

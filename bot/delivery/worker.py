@@ -45,7 +45,15 @@ from bot import presenter
 from bot.choices import KeptViews, stored_state
 from bot.components import lobby_view
 from bot.delivery.answers import Answers
-from bot.delivery.content import BoardFacts, Content, Images, board_url, channel_url, status_line
+from bot.delivery.content import (
+    BoardFacts,
+    Content,
+    Images,
+    StandingOrders,
+    board_url,
+    channel_url,
+    status_line,
+)
 from bot.delivery.dms import PrivateDeliveries, sends_picture
 from bot.delivery.requests import LATE_LANDING, Failure, attempt, nonce_for, release_global_wait, shows_sent
 from bot.delivery.storage import (
@@ -127,7 +135,8 @@ class PassRead:
     and its owed channel deliveries, and what its DMs ask of the store: the seats whose players
     resigned (`Content.seats_left`), its players' languages (rows of `languages_read`) and the
     version of each seat's newest move (`last_moves_read`: whether a DM's toggles may stay); and
-    what its board's message asks of the store (`Content.board_read`: deadlines, the Hint)."""
+    what its board's message asks of the store (`Content.board_read`: deadlines, the Hint); and
+    the seats' standing orders its DMs show (`Content.orders_read`)."""
 
     table: GameRow | None
     rows: dict[int, DmRow]
@@ -136,6 +145,7 @@ class PassRead:
     languages: list[Any] = field(default_factory=list)
     last_moves: dict[int, int | None] = field(default_factory=dict)
     board: BoardFacts | None = None
+    orders: StandingOrders = field(default_factory=dict)
 
 
 @dataclass
@@ -409,7 +419,7 @@ class Deliveries:
         try:
             failures = await asyncio.gather(*(
                 self.dms.deliver(table, game, state, rows[seat], drawn, langs.get(seat), left, stored,
-                                 last_moves=read.last_moves) for seat in due))
+                                 last_moves=read.last_moves, orders=read.orders) for seat in due))
         finally:
             if stored:
                 await self.storage.apply(stored)
@@ -426,16 +436,19 @@ class Deliveries:
         DM still ahead of the game (a change stored since, on a store that reads them apart) is
         left to the next pass (that change kicks one)."""
         for _ in range(3):
-            table, (dm_rows, deliveries, left, languages, last_moves, *board) = await self.storage.games.get_game_with(
-                game_id, [dm_rows_read(game_id), deliveries_read(game_id), self.content.left_read(game_id),
-                          languages_read(game_id), last_moves_read(game_id), *self.content.board_read(game_id)])
+            table, (dm_rows, deliveries, left, languages, last_moves, orders, *board) = \
+                await self.storage.games.get_game_with(game_id, [
+                    dm_rows_read(game_id), deliveries_read(game_id), self.content.left_read(game_id),
+                    languages_read(game_id), last_moves_read(game_id), self.content.orders_read(game_id),
+                    *self.content.board_read(game_id)])
             if table is None:
                 return PassRead(None, {}, [])
             rows = dm_rows_from(dm_rows)
             self.dms.channels.learn_rows(rows.values())
             ahead = {seat for seat, row in rows.items() if row.owed is not None and not _has_state_of(table, row.owed)}
             read = PassRead(table, rows, deliveries_from(deliveries), self.content.left_from(left), languages,
-                            last_moves_from(last_moves), self.content.board_from(table, board))
+                            last_moves_from(last_moves), self.content.board_from(table, board),
+                            self.content.orders_from(orders))
             if not ahead:
                 return read
         return replace(read, rows={seat: row for seat, row in rows.items() if seat not in ahead})

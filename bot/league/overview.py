@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 EVERY = 5.0          # seconds between two edits of one server's overview, at least
 SETTLE = 2.0         # seconds an edit waits after the first change it shows (the change's board is posted meanwhile)
 SHARDED_CHECK = 2.0  # seconds between looks for overviews owed by another process's changes
+WITHOUT_KEPT = 4_096  # servers known to keep no overview (some 0.3 MiB at most)
 
 
 def _not_kept(guild_id: int) -> None:
@@ -62,13 +63,18 @@ class Overviews:
         self._shown_at: dict[int, float] = {}  # guild id -> loop time of the last edit or post
         self._owed_at: dict[int, float] = {}   # guild id -> loop time of the first change not shown yet
         self._check_at = 0.0                   # the first scheduler pass looks for owed overviews
+        # Servers whose look found no overview: most keep none, and nearly every move kicks its
+        # server's overview, so each move would read the missing row once more (a hand-over to
+        # the store's thread). Only `place` makes a server's overview (its row), and it takes the
+        # server out of here; another process's row shows up in `run_due`'s owed overviews.
+        self._without: dict[int, None] = {}
 
     # -------------------------------------------------------------------- kicking
 
     def kick(self, guild_id: int) -> None:
         """Something the server's overview shows changed: edit it (now, or once the pause between
         edits is over)."""
-        if self.stopping or not self.owns_guild(guild_id):
+        if self.stopping or not self.owns_guild(guild_id) or guild_id in self._without:
             return
         self._owed_at.setdefault(guild_id, asyncio.get_running_loop().time())
         self._wake(guild_id)
@@ -88,6 +94,7 @@ class Overviews:
             return
         self._check_at = now + SHARDED_CHECK if self.sharded else math.inf
         for guild_id in await self.storage.league.overviews_owed():
+            self._without.pop(guild_id, None)
             self.kick(guild_id)
 
     async def stop(self) -> None:
@@ -100,7 +107,11 @@ class Overviews:
         """One look at a server's overview: None when it shows everything, a pause before the
         next look, or the failure that stopped it."""
         row = await self.storage.league.overview(guild_id)
-        if row is None or row.shown >= row.wanted:
+        if row is None:
+            self._known_without(guild_id)
+            return None
+        self._without.pop(guild_id, None)  # a look begun before `place` made the row may have put it there
+        if row.shown >= row.wanted:
             return None
         loop = asyncio.get_running_loop()
         due = max(self._shown_at.get(guild_id, -math.inf) + self.every,
@@ -132,6 +143,12 @@ class Overviews:
         log.info("overview guild=%s channel=%s %s", guild_id, row.channel_id,
                  "edited" if row.message_id is not None else "posted")
         return 0.0
+
+    def _known_without(self, guild_id: int) -> None:
+        """The server keeps no overview: its kicks look no more until `place` makes one."""
+        self._without[guild_id] = None
+        if len(self._without) > WITHOUT_KEPT:
+            del self._without[next(iter(self._without))]
 
     async def _request(self, call):
         self.requests += 1
@@ -182,6 +199,7 @@ class Overviews:
         """`/game overview here`: the server's overview lives in this channel from now on (a
         message elsewhere is removed), and is shown at once."""
         old = await self.storage.league.overview_here(guild_id, channel_id, lang)
+        self._without.pop(guild_id, None)
         if old is not None and old.channel_id != channel_id and old.message_id is not None:
             await self._remove(old, old.message_id)
         self._shown_at.pop(guild_id, None)

@@ -41,6 +41,12 @@ def seat_holder_write(game_id: int, old_user_id: int, new_user_id: int, name: st
             (new_user_id, name, game_id, old_user_id))
 
 
+def dm_ok_write(game_id: int, user_id: int, ok: bool) -> Write:
+    """Whether DMs reach a seated user (`GamesRepository.set_dm_ok`), to store with others: a
+    DM's delivery stores it with the DM's row."""
+    return "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
+
+
 def language_read(user_id: int) -> Write:
     """The read of a user's language (`GamesRepository.language_of_user`), to read with others."""
     return "SELECT lang FROM user_languages WHERE user_id = ?", (user_id,)
@@ -300,14 +306,21 @@ class GamesRepository:
         """
         new_version = expected_version + 1
         now = _now()
-        status = "active" if finished_result is None else "finished"
-        result = None if finished_result is None else json.dumps(finished_result)
+        text = state if isinstance(state, str) else json.dumps(state)
         # One batch (one hand-over to SQLite's thread), its first statement the compare-and-swap.
+        # A move that ends nothing leaves `status` out: an UPDATE that sets an indexed column
+        # rewrites its index entries even to the same value (two index pages more in the commit,
+        # games_by_guild and games_one_open_per_channel); the WHERE keeps it 'active'.
+        swap: Write = (
+            "UPDATE games SET state = ?, version = ?, result = NULL, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (text, new_version, now, game_id, expected_version),
+        ) if finished_result is None else (
+            "UPDATE games SET state = ?, version = ?, status = 'finished', result = ?, updated_at = ? "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (text, new_version, json.dumps(finished_result), now, game_id, expected_version))
         stored = await self.db.batch([
-            ("UPDATE games SET state = ?, version = ?, status = ?, result = ?, updated_at = ? "
-             "WHERE id = ? AND version = ? AND status = 'active'",
-             (state if isinstance(state, str) else json.dumps(state), new_version, status, result, now, game_id,
-              expected_version)),
+            swap,
             ("INSERT INTO actions (game_id, version, seat, action, at, answered) VALUES (?, ?, ?, ?, ?, ?)",
              (game_id, new_version, seat, action, now, int(answered))),
             *writes,
@@ -353,9 +366,7 @@ class GamesRepository:
         return languages_from(rows, user_ids, default)
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
-        await self.db.update(
-            "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
-        )
+        await self.db.update(*dm_ok_write(game_id, user_id, ok))
 
     async def set_table_language(self, game_id: int, lang: str) -> None:
         """The language of a table's channel posts (chosen at `/game new`)."""

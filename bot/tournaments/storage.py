@@ -377,9 +377,11 @@ class TournamentRepository:
 
     async def next_due(self) -> int | None:
         """When the next sign-up closes or the next table runs out of time."""
-        signup = (await self.db.row("SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'"))[0]
-        table = (await self.db.row("SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' "
-                                   "AND overtime = 0"))[0]
+        # One read (one hand-over to the store's thread) for both: the scheduler asks before
+        # each of its sleeps, and a game's timers wake it often.
+        signup, table = await self.db.row(
+            "SELECT (SELECT MIN(signup_until) FROM tournaments WHERE status = 'signup'), "
+            "(SELECT MIN(due_at) FROM tournament_tables WHERE status = 'playing' AND overtime = 0)")
         due = [when for when in (signup, table) if when is not None]
         return min(due) if due else None
 

@@ -175,3 +175,49 @@ async def test_after_a_restart_the_same_message_is_edited(world, places):
     await take_turn(world, to_act(world, [alice, bob])[0], random.Random(2))
     await shown(world, overview)
     assert len(overview_messages(world, overview)) == 1 and posts_in(world, overview) == posts + 1
+
+
+async def test_a_server_without_an_overview_is_read_for_once_until_one_is_placed(world, places, monkeypatch):
+    overview, _ = places
+    mod = world.player("mod", manage_server=True)
+    alice, bob = world.player("alice"), world.player("bob")
+    league = world.parts.league.overviews.storage.league
+    reads: list[int] = []
+    read = league.overview
+
+    async def counted(guild_id):
+        reads.append(guild_id)
+        return await read(guild_id)
+
+    monkeypatch.setattr(league, "overview", counted)
+    game_id = await start_table(world, alice, bob, options="rounds=3")
+    rng = random.Random(5)
+    for _ in range(4):
+        await take_turn(world, to_act(world, [alice, bob])[0], rng)
+    await world.env.advance_time(WAIT)
+    # The start's look found no overview; the moves after it (each one kicks it) read nothing.
+    assert reads == [world.guild.id]
+
+    # Placed: shown, and kept current by the moves after it as before.
+    await world.slash(mod, "game overview here", channel=overview)
+    await shown(world, overview)
+    (message,) = overview_messages(world, overview)
+    before = edits_of(world, message)
+    for _ in range(2):
+        await take_turn(world, to_act(world, [alice, bob])[0], rng)
+    content = await shown(world, overview)
+    assert edits_of(world, message) == before + 1
+    waiting = sorted(name for (name,) in world.query(
+        "SELECT s.name FROM seats s JOIN day_seats d ON d.game_id = s.game_id AND d.seat = s.seat "
+        "WHERE s.game_id = ? AND d.since IS NOT NULL", (game_id,)))
+    assert waiting and all(f"**{name}**" in line_of(content, game_id) for name in waiting)
+
+    # Off, then moves: read once more (the look that finds it gone), then no more.
+    await world.slash(mod, "game overview off", channel=overview)
+    for _ in range(2):
+        await take_turn(world, to_act(world, [alice, bob])[0], rng)
+    await world.env.advance_time(WAIT)
+    after_off = len(reads)
+    await take_turn(world, to_act(world, [alice, bob])[0], rng)
+    await world.env.advance_time(WAIT)
+    assert len(reads) == after_off

@@ -121,3 +121,30 @@ async def test_the_tournaments_gate_asks_once_of_a_game_no_tournament_table_play
     tournaments.tables[7] = (1, "cancelled", True)
     with pytest.raises(Refusal):
         await gate(snapshot(7), 0)  # type: ignore[arg-type]
+
+
+async def test_a_passs_dms_show_the_standing_orders_read_with_its_game(world, monkeypatch):
+    # A DM shows its seat's standing orders (on its toggles, in its words): the pass reads them
+    # with the game for all its DMs, never one seat's apart.
+    players = [world.player(name) for name in ("alice", "bob", "carol")]
+    game_id = await start_table(world, *players, game="macrobber")
+    delegator = players[1]
+    answer = await world.slash(delegator, "game orders", kind="macrobber.reaction.defence", setting="on")
+    assert "the computer answers for you" in answer.response.content
+    days = world.parts.storage.days
+    read_apart = []
+
+    async def standing_orders(game):
+        read_apart.append(game)
+        return await type(days).standing_orders(days, game)
+
+    monkeypatch.setattr(days, "standing_orders", standing_orders)
+    dms_before = world.dm_count(delegator)
+    rng = random.Random(2)
+    for _ in range(12):
+        if world.stored(game_id).status != "active" or not to_act(world, players):
+            break
+        await take_turn(world, to_act(world, players)[0], rng)
+    assert read_apart == []
+    shown = [message for message in world.dms(delegator)[dms_before:] if message.components]
+    assert shown and all("the computer answers for you" in (message.content or "") for message in shown)

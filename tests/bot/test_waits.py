@@ -122,7 +122,7 @@ async def test_knatsch_first_rolls_are_made_at_once_and_the_turn_message_says_so
     assert rolls > 0 and said and pinged_for_a_forced_roll == []
 
 
-async def test_standing_orders_answer_for_a_seat_and_nobody_else_learns_of_them(world):
+async def test_standing_orders_answer_for_a_seat_and_nobody_else_learns_of_them(world, monkeypatch):
     players = [world.player(n) for n in ("alice", "bob", "carol")]
     await start_table(world, *players, game="knatsch")
     players = seat_order(world, 1, players)
@@ -131,6 +131,15 @@ async def test_standing_orders_answer_for_a_seat_and_nobody_else_learns_of_them(
     seat = 1
     assert orders(world) == {seat: {"knatsch.reaction.defence", "knatsch.reaction.tournament"}}
     answered_for = []
+    # The moves judge by the orders read with the game (`Snapshot.orders`), never read apart.
+    days = world.parts.moves.storage.days
+    read_apart = []
+
+    async def standing_orders(game_id):
+        read_apart.append(game_id)
+        return await type(days).standing_orders(days, game_id)
+
+    monkeypatch.setattr(days, "standing_orders", standing_orders)
 
     def check(state):
         # The game never waits on the delegating seat for a decision outside its turn...
@@ -142,6 +151,7 @@ async def test_standing_orders_answer_for_a_seat_and_nobody_else_learns_of_them(
         answered_for.append(1)
 
     await play(world, KNATSCH, players, max_moves=200, check=check)
+    assert read_apart == []
     with sqlite3.connect(world.database_path) as db:
         theirs = [action for (action,) in db.execute(
             "SELECT action FROM actions WHERE game_id = 1 AND seat = ?", (seat,))]
