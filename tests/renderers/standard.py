@@ -52,7 +52,7 @@ def mark_problems(records: list[DrawnText], *, smallest: int = MIN_MARK) -> list
 
 @dataclass
 class _Drawn:
-    image: int  # the id of the core image drawn on
+    image: object  # the core image drawn on, held: an id alone may be a freed image's, reused by the next
     box: tuple[int, int, int, int]
     text: str = ""
     ink: object = None  # a text's ink as a mask of its box
@@ -86,7 +86,7 @@ def recording_covers():
             ink = Image.new("L", (max(1, box[2] - box[0]), max(1, box[3] - box[1])), 0)
             originals["text"](ImageDraw.Draw(ink), (xy[0] - box[0], xy[1] - box[1]), text, 255, font, anchor,
                               **{k: v for k, v in kwargs.items() if k in ("stroke_width",)})
-            drawn.append(_Drawn(id(self.im), box, str(text), ink.point(lambda v: 255 if v > 100 else 0)))
+            drawn.append(_Drawn(self.im, box, str(text), ink.point(lambda v: 255 if v > 100 else 0)))
         return originals["text"](self, xy, text, fill, font, anchor, *args, **kwargs)
 
     def shape_of(name):
@@ -103,7 +103,7 @@ def recording_covers():
             def again(mask_draw, dx, dy):  # as drawn, on a transparent mask: what it paints is opaque
                 moved = [(x - dx, y - dy) for x, y in points]
                 getattr(mask_draw, name)(moved, *call_args, **call_kwargs)
-            drawn.append(_Drawn(id(self.im), box, shape=again))
+            drawn.append(_Drawn(self.im, box, shape=again))
             return originals[name](self, xy, *args, **kwargs)
         return shape
 
@@ -117,7 +117,7 @@ def recording_covers():
                 solid = Image.new("RGBA", size, (0, 0, 0, 255))
                 mask_draw._image.paste(solid, (left - dx, top - dy), piece.point(lambda v: 255 if v > 128 else 0))
             original_paste(self, im, box, mask)
-            drawn.append(_Drawn(id(self.im), (left, top, left + im.width, top + im.height), shape=again))
+            drawn.append(_Drawn(self.im, (left, top, left + im.width, top + im.height), shape=again))
             return None
         return original_paste(self, im, box, mask)
 
@@ -142,7 +142,7 @@ def covered_texts(drawn: list[_Drawn], *, allowed: int = 2) -> list[str]:
             continue
         left, top, right, bottom = item.box
         for later in drawn[index + 1:]:
-            if later.image != item.image or later.shape is None:
+            if later.image is not item.image or later.shape is None:
                 continue
             l2, t2, r2, b2 = later.box
             if l2 >= right or r2 <= left or t2 >= bottom or b2 <= top:
@@ -178,7 +178,7 @@ def recording_covers_and_stamps():
         def bitmap(self, xy, bitmap, fill=None):
             left, top = int(round(xy[0])), int(round(xy[1]))
             ink = bitmap.convert("L").point(lambda v: 255 if v > 100 else 0)
-            drawn.append(_Drawn(id(self.im), (left, top, left + bitmap.width, top + bitmap.height),
+            drawn.append(_Drawn(self.im, (left, top, left + bitmap.width, top + bitmap.height),
                                 f"the text stamped at {(left, top)}", ink))
             return original(self, xy, bitmap, fill)
 
