@@ -140,10 +140,15 @@ async def test_a_burst_of_moves_edits_it_a_bounded_number_of_times(world, places
     content = await shown(world, overview)
     assert edits_of(world, message) == before + 1
     # It shows where the game is now.
-    waiting = sorted(name for (name,) in world.query(
+    waiting = waiting_names(world, game_id)
+    assert waiting and all(f"**{name}**" in line_of(content, game_id) for name in waiting)
+
+
+def waiting_names(world, game_id):
+    """The names of the seats the game waits for, as the store holds them (sorted)."""
+    return sorted(name for (name,) in world.query(
         "SELECT s.name FROM seats s JOIN day_seats d ON d.game_id = s.game_id AND d.seat = s.seat "
         "WHERE s.game_id = ? AND d.since IS NOT NULL", (game_id,)))
-    assert waiting and all(f"**{name}**" in line_of(content, game_id) for name in waiting)
 
 
 @pg.on_both_stores
@@ -207,9 +212,7 @@ async def test_a_server_without_an_overview_is_read_for_once_until_one_is_placed
         await take_turn(world, to_act(world, [alice, bob])[0], rng)
     content = await shown(world, overview)
     assert edits_of(world, message) == before + 1
-    waiting = sorted(name for (name,) in world.query(
-        "SELECT s.name FROM seats s JOIN day_seats d ON d.game_id = s.game_id AND d.seat = s.seat "
-        "WHERE s.game_id = ? AND d.since IS NOT NULL", (game_id,)))
+    waiting = waiting_names(world, game_id)
     assert waiting and all(f"**{name}**" in line_of(content, game_id) for name in waiting)
 
     # Off, then moves: read once more (the look that finds it gone), then no more.
