@@ -25,12 +25,14 @@ Python's garbage collections during the moves (`CollectorTimes`: how many of eac
 their time per move and the longest pause; a collection has no Python frame of its own, so the
 phases count its CPU wherever it fell).
 
+With `--without-pictures` every picture is a one-pixel PNG (bench.without_pictures): the handling
+and CPU a move costs besides drawing and encoding its images.
 With `--no-phases` the sampler is left out (no figures by phase; nothing reads the threads' stacks).
 With `--statements`, what the store costs in aiosqlite's thread per move, statement by statement
 (bench.store_statements: BEGIN and COMMIT, the reads, the writes and the hand-overs themselves).
 
     python bench/bot_moves.py [GAME [PLAYERS ...]] [--moves 150] [--detail] [--slowest] [--no-phases]
-        [--statements]
+        [--statements] [--without-pictures]
 """
 from __future__ import annotations
 
@@ -50,21 +52,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.phases import PhaseSampler, bot_seconds, table
 from bench.store_statements import StatementTimes
+from bench.without_pictures import WithoutPictures
 from games import REGISTRY
 from renderers import render_png, render_pngs
 from tests.bot.harness import seat_order, simulated_discord, take_turn, to_act
 
 
 class TimedRenderer:
-    """The production renderer, timed (renders run in worker threads)."""
+    """The production renderer, timed (renders run in worker threads); or, with `drawing`, another
+    in its shape (`bench.without_pictures.WithoutPictures`: every picture a one-pixel PNG)."""
 
-    def __init__(self) -> None:
+    def __init__(self, drawing: WithoutPictures | None = None) -> None:
         self.seconds: list[float] = []
         self._lock = threading.Lock()
+        self._one = drawing or render_png
+        self._many = drawing.many if drawing is not None else render_pngs
 
     def __call__(self, view, names, lang="en"):
         started = time.perf_counter()
-        png = render_png(view, names, lang)
+        png = self._one(view, names, lang)
         with self._lock:
             self.seconds.append(time.perf_counter() - started)
         return png
@@ -73,7 +79,7 @@ class TimedRenderer:
         """Several seats' DM images of one move, and its public board, drawn together (each
         counted as its share)."""
         started = time.perf_counter()
-        pngs = render_pngs(views, names, lang)
+        pngs = self._many(views, names, lang)
         with self._lock:
             self.seconds.extend([(time.perf_counter() - started) / len(views)] * len(views))
         return pngs
@@ -82,6 +88,7 @@ class TimedRenderer:
 DETAIL = False  # --detail: the frames that decided the most CPU
 SLOWEST = False  # --slowest: what the costliest 1 % of moves held
 PHASES = True  # --no-phases: without the sampler
+PICTURES = True  # --without-pictures: every picture a one-pixel PNG
 STATEMENTS = False  # --statements: the store's statements timed in aiosqlite's thread
 
 
@@ -175,7 +182,7 @@ async def play(game: str, players: int, moves: int, seed: int, *, target: str | 
                render=None) -> tuple[list[float], list[float], TimedRenderer]:
     """Play `moves` moves; returns (handling times, whole-turn times, the renderer). `target`: the
     store (a PostgreSQL URL; default a fresh SQLite file); `render`: instead of the timed real one."""
-    renderer = render or TimedRenderer()
+    renderer = render or TimedRenderer(None if PICTURES else WithoutPictures())
     with tempfile.TemporaryDirectory() as folder:
         async with simulated_discord(target or Path(folder) / "bench.sqlite3", games={game: REGISTRY[game]},
                                      seed=seed, render=renderer, collect_when_quiet=True) as world:
@@ -362,11 +369,14 @@ def main() -> None:
     parser.add_argument("--detail", action="store_true", help="the functions that took the most CPU, per run")
     parser.add_argument("--slowest", action="store_true", help="what the costliest 1 %% of moves held, per run")
     parser.add_argument("--no-phases", action="store_true", help="leave the sampler of the CPU by phase out")
+    parser.add_argument("--without-pictures", action="store_true",
+                        help="every picture a one-pixel PNG: what a move costs besides drawing and encoding")
     parser.add_argument("--statements", action="store_true",
                         help="the store's CPU in aiosqlite's thread per move, statement by statement")
     args = parser.parse_args()
-    global DETAIL, SLOWEST, PHASES, STATEMENTS
+    global DETAIL, SLOWEST, PHASES, STATEMENTS, PICTURES
     DETAIL, SLOWEST, PHASES, STATEMENTS = args.detail, args.slowest, not args.no_phases, args.statements
+    PICTURES = not args.without_pictures
     if args.game is None:
         runs = [(game, players, moves or args.moves) for game, players, moves in DEFAULT_RUNS]
     else:

@@ -16,10 +16,13 @@ before Discord's limits bind, against what its CPU allows. Nothing is asserted.
 
 With `--phases` the bot runs under bench.phases, and the bot's CPU per move is also shown by
 phase (the store, the engine, drawing, encoding, building and sending messages, discord.py's
-handling of the clicks and the gateway, ...) per rate and over all.
+handling of the clicks and the gateway, ...) per rate and over all. With `--without-pictures`
+every picture is a one-pixel PNG (bench.without_pictures): the CPU a move costs besides its
+images, the floor no drawing saving goes under.
 
     python bench/discord_load.py [--tables 200] [--rates 1,2,4,8,16] [--seconds 60] [--game all]
         [--guilds 20] [--latency 0.05] [--route-limit "POST /users/@me/channels=5/1" ...] [--phases]
+        [--without-pictures]
 """
 from __future__ import annotations
 
@@ -190,7 +193,7 @@ async def main_async(args) -> None:
         async with StandIn(config, limiter=limiter) as standin:
             bot = BotProcess(api_url=standin.api_url, token=standin.world.token, database_path=database,
                              log_path=Path(args.logs) / "bot-discord-load.log" if args.logs else None,
-                             module=("bench.phases", "bot") if args.phases else ("bot",),
+                             module=bot_module(args),
                              extra_env={"PHASES_OUT": phases_out} if args.phases else None)
             await bot.start()
             tables = Tables(standin, database, seed=args.seed)
@@ -308,6 +311,15 @@ def print_kept(before: dict[str, list[int]], after: dict[str, list[int]]) -> Non
               f"{used / 2**20:5.2f} of {budget / 2**20:5.2f} MiB")
 
 
+def bot_module(args: argparse.Namespace) -> tuple[str, ...]:
+    """How the bot process is started: `python -m bot`, under the sampler (`--phases`), with
+    every picture a one-pixel PNG (`--without-pictures`), or both."""
+    module: tuple[str, ...] = ("bot",)
+    if args.without_pictures:
+        module = ("bench.without_pictures", *module)
+    return ("bench.phases", *module) if args.phases else module
+
+
 def limiter_global(standin: StandIn) -> float:
     return standin.limiter.global_limit / standin.limiter.global_per
 
@@ -329,6 +341,9 @@ def main() -> None:
     parser.add_argument("--logs", default=None, help="a folder for the bot's log")
     parser.add_argument("--phases", action="store_true",
                         help="run the bot under bench.phases and print where its CPU goes, by phase")
+    parser.add_argument("--without-pictures", action="store_true",
+                        help="every picture a one-pixel PNG (bench.without_pictures): what a move costs "
+                        "besides drawing and encoding its images")
     parser.add_argument("--heaviest", type=int, default=30,
                         help="with --phases: list this many functions that decided the most CPU")
     asyncio.run(main_async(parser.parse_args()))
