@@ -18,7 +18,7 @@ has neither, so the bot can leave the DM without an image).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -47,6 +47,8 @@ from renderers.common import (
     WHITE,
     Ink,
     KeptImages,
+    NotComposable,
+    PaletteDraw,
     PieceOnPlain,
     RowsPart,
     board_of_parts,
@@ -57,6 +59,7 @@ from renderers.common import (
     ink_box,
     mark_text,
     note_text,
+    palette_board,
     recording_texts,
     texts_recorded,
     to_palette,
@@ -106,7 +109,8 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     # The board from parts, each drawn and quantized only when it changed (`board_of_parts`): the
     # header (new at every move), the fields' three rows, the players' rows, then the strip.
     header_bottom = fields_top + HEADER_SPILL
-    parts = [RowsPart(0, header_bottom, None, partial(_header_rows, view, status, lang, fields_top, header_bottom))]
+    header = partial(_header_rows, view, status, lang, fields_top, header_bottom)
+    parts = [RowsPart(0, header_bottom, None, header, partial(_in_palette, header_bottom, header))]
     parts += _field_parts(view, lang, fields_top, header_bottom)
     parts += _player_parts(view, seat_names, lang, table_top, row_h)
     parts.append(RowsPart(y, y + 4, ("gluecksritter.gap",), _nothing))
@@ -245,11 +249,13 @@ def _field_box(number: int, top: int) -> tuple[int, int, int, int]:
     return x, y, box_w, FIELD_H
 
 
+_PALETTE_EXACT = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, FIELD_FILL, SILVER_FILL, GOLD_FILL, STONE,
+                  EMPTY_SLOT, DUNGEON, CARD_FILL, SEAL, SEAL_YELLOW, PARCHMENT, *SEAT_COLOURS]
+
+
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, FIELD_FILL, SILVER_FILL, GOLD_FILL, STONE,
-             EMPTY_SLOT, DUNGEON, CARD_FILL, SEAL, SEAL_YELLOW, PARCHMENT, *SEAT_COLOURS]
-    return fixed_palette(*exact)
+    return fixed_palette(*_PALETTE_EXACT)
 
 
 # ----------------------------------------------------------------------------------------
@@ -330,9 +336,41 @@ def _header_rows(view: dict[str, Any], status: list[str], lang: str, fields_top:
                  draw: ImageDraw.ImageDraw, y: int) -> None:
     """The header as the board's first part (`y`, its top on `draw`'s image, is the board's top),
     down to `bottom`: with the base's first rows, which the status's last line may reach."""
-    if not texts_recorded():
+    if isinstance(draw, PaletteDraw):
+        draw._image.paste(_spill_in_palette(lang, fields_top, bottom), (0, fields_top + y))
+    elif not texts_recorded():
         _paste_base(draw, lang, fields_top, fields_top, bottom, y)
     _header(draw, view, status, lang)
+
+
+def _in_palette(rows: int, draw_rows: Callable[[ImageDraw.ImageDraw, int], object]) -> Image.Image | None:
+    """A part of the board (`draw_rows`, `rows` tall) drawn straight in the palette (`PaletteDraw`):
+    the pixels drawing it in RGB and quantizing gives, without filling and quantizing its pixels
+    (the header, the events and a seat's documents are new at almost every move of a table).
+    None where it cannot be drawn so exactly (then it is drawn in RGB)."""
+    image, draw = palette_board((WIDTH, rows), _palette())
+    try:
+        draw_rows(draw, 0)
+    except NotComposable:
+        return None
+    return image
+
+
+@lru_cache(maxsize=8)
+def _spill_in_palette(lang: str, fields_top: int, bottom: int) -> Image.Image:
+    """The base's rows from `fields_top` to `bottom` (the fields' top edge, where the status's
+    last line may reach) across the board, in the palette (a few KB). Only colours the palette
+    holds exactly may stand there, so that the status is blended over them as in RGB; otherwise
+    the header is drawn in RGB (`NotComposable`)."""
+    rows = Image.new("RGB", (WIDTH, bottom - fields_top), BACKGROUND)
+    base, (left, base_top) = _base_for(lang, fields_top)
+    first, last = max(fields_top, base_top), min(bottom, base_top + base.height)
+    if first < last:
+        rows.paste(base.crop((0, first - base_top, base.width, last - base_top)), (left, first - fields_top))
+    exact = {colour[:3] for colour in _PALETTE_EXACT}
+    if any(colour not in exact for _, colour in rows.getcolors(WIDTH * rows.height) or [(0, (-1, -1, -1))]):
+        raise NotComposable("the fields' edge in colours the palette does not hold exactly")
+    return to_palette(rows, _palette())
 
 
 def _nothing(draw: ImageDraw.ImageDraw, y: int) -> None:
@@ -701,13 +739,14 @@ def _bottom_parts(view: dict[str, Any], names: list[str], lang: str, top: int, h
         # last card, where nothing else is drawn).
         end = top + DOC_ROW * max(1, _document_rows(view, lang)) - 8
         key = ("gluecksritter.private", repr(view["private"]), tuple(_own_choice(view)), lang, view["seats"])
-        kept = RowsPart(top, end + 2, key, partial(_private_rows, view, lang))
+        private = partial(_private_rows, view, lang)
+        kept = RowsPart(top, end + 2, key, private, partial(_in_palette, end + 2 - top, private))
         events_top = end + 4
     else:  # the same on every public board in a language
         kept = RowsPart(top, top + LEGEND_H, ("gluecksritter.legend", lang), partial(_legend_rows, lang))
         events_top = top + LEGEND_H
-    events = RowsPart(kept.bottom, height, None,
-                      partial(_events, view, names, lang, events_top - kept.bottom, height - kept.bottom))
+    newest = partial(_events, view, names, lang, events_top - kept.bottom, height - kept.bottom)
+    events = RowsPart(kept.bottom, height, None, newest, partial(_in_palette, height - kept.bottom, newest))
     return [kept, events]
 
 
