@@ -34,7 +34,6 @@ from games.gluecksritter.data import (
     YELLOW,
 )
 from i18n import t, translate
-from renderers import common
 from renderers.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -46,7 +45,6 @@ from renderers.common import (
     SEAT_COLOURS,
     WHITE,
     Ink,
-    KeptImages,
     NotComposable,
     PaletteDraw,
     PieceOnPlain,
@@ -87,19 +85,9 @@ P = "gluecksritter."
 COIN = MARK_RADIUS  # a coin's radius: its count's digits are MIN_MARK tall
 
 
-BOARDS = KeptImages(2**21, "gluecksritter.BOARDS")
-"""The boards last drawn above the seats' strips, in their palette (about 1 MB each; 2 MiB): a
-seat's image of a state whose board was just drawn (a DM drawn alone after the move's board, or
-again after a card tapped) is that board with the seat's own strip under it."""
-
-
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     if hand_alone(view):
         return _hand_alone_image(view, lang)
-    key = board_key(view, names, lang)
-    kept = None if texts_recorded() else BOARDS.get(key)
-    if kept is not None and not common.VERIFY_KEPT_PARTS:
-        return _on_board(kept, view, names, lang)
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     status = _status_lines(translate(view["status"], lang, seat_names))
     fields_top = _fields_top(len(status))
@@ -120,28 +108,6 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     # legend and the events, under the same board, so a move's public board and DM images share
     # its drawing.
     image.info["private_top"] = y + 4
-    board = image.crop((0, 0, WIDTH, y + 4))
-    if kept is not None and kept.tobytes() != board.tobytes():
-        raise AssertionError("a kept board differs from its drawing")
-    BOARDS.put(key, board)
-    return image
-
-
-def board_key(view: dict[str, Any], names: list[str], lang: str) -> str:
-    """What the board above a view's strip depends on: the view's public part, the room its
-    strip takes, the names and the language (as renderers.render_pngs groups views)."""
-    public = {key: value for key, value in view.items() if key not in ("viewer", "private")}
-    return repr((public, private_layout(view, lang), names, lang))
-
-
-def _on_board(board: Image.Image, view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
-    """The view's image from the board kept above its strip: the strip drawn alone under it."""
-    top = board.height
-    image = Image.new("P", (WIDTH, HEIGHT))
-    image.putpalette(board.getpalette() or [])
-    image.paste(board, (0, 0))
-    image.paste(private_rows(view, names, lang, top), (0, top))
-    image.info["private_top"] = top
     return image
 
 
