@@ -46,6 +46,7 @@ from renderers.common import (
     WHITE,
     Ink,
     NotComposable,
+    PackedImages,
     PaletteDraw,
     PieceOnPlain,
     RowsPart,
@@ -431,8 +432,10 @@ def _field_parts(view: dict[str, Any], lang: str, fields_top: int, top: int) -> 
     keys = [("gluecksritter.fields", lang), None, None]
     bottoms = [fields_top + FIELD_ROW, fields_top + 2 * FIELD_ROW, fields_top + 3 * FIELD_H + 2 * FIELD_GAP + 10]
     tops = [top, *bottoms[:2]]
-    return [RowsPart(top, bottom, key, partial(_field_row, view, lang, fields_top, row, top, bottom))
-            for row, (top, bottom, key) in enumerate(zip(tops, bottoms, keys))]
+    rows = [partial(_field_row, view, lang, fields_top, row, top, bottom) for row, (top, bottom) in
+            enumerate(zip(tops, bottoms))]
+    return [RowsPart(top, bottom, key, draw_rows, partial(_in_palette, bottom - top, draw_rows))
+            for top, bottom, key, draw_rows in zip(tops, bottoms, keys, rows)]
 
 
 def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: int, bottom: int,
@@ -440,7 +443,10 @@ def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: 
     """The fields' row `row` (rows `top` to `bottom` of the board) drawn with its top at row
     `at_y` of `draw`'s image: its rows of the base, then what changes on it."""
     shift = at_y - top  # from the board's rows to the image's
-    if texts_recorded():  # its texts recorded where they stand
+    if isinstance(draw, PaletteDraw):
+        rows = _base_rows_in_palette(lang, fields_top, top, bottom)
+        draw._image.im.paste(rows.im, (0, at_y, WIDTH, at_y + rows.height))
+    elif texts_recorded():  # its texts recorded where they stand
         _base_row(draw, lang, fields_top + shift, row)
     else:
         _paste_base(draw, lang, fields_top, top, bottom, shift)
@@ -448,6 +454,25 @@ def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: 
         _dungeon(draw, view, lang, fields_top + shift)
     elif row == 2:
         _field_coins(draw, view, lang, fields_top + shift)
+
+
+FIELD_ROWS = PackedImages(2**18, "gluecksritter.FIELD_ROWS")
+"""The base's rows of each row of fields in the palette, packed (some 10 KB each, 256 KiB): the
+same on every board of a language and header height, under the dungeon and the coins, which are
+drawn anew at every move straight in the palette (`_field_row` on a `PaletteDraw`); a row
+unpacked costs a tenth of one filled, pasted and quantized."""
+
+
+def _base_rows_in_palette(lang: str, fields_top: int, top: int, bottom: int) -> Image.Image:
+    """The base's rows `top` to `bottom` across the board (with the fields at `fields_top`), in
+    the palette (its indices only: pasted into a board's core)."""
+    key = (lang, fields_top, top, bottom)
+    found = FIELD_ROWS.unpacked(key)
+    if found is None:
+        rows = Image.new("RGB", (WIDTH, bottom - top), BACKGROUND)
+        _paste_base(ImageDraw.Draw(rows), lang, fields_top, top, bottom, -top)
+        found = FIELD_ROWS.pack(key, to_palette(rows, _palette()))
+    return found
 
 
 def _paste_base(draw: ImageDraw.ImageDraw, lang: str, fields_top: int, top: int, bottom: int, shift: int) -> None:
