@@ -129,7 +129,12 @@ def hand_alone(view: dict[str, Any]) -> bool:
 def _hand_alone_image(view: dict[str, Any], lang: str) -> Image.Image:
     """The seat's documents alone, as they stand under the board on its image while it decides."""
     rows = max(1, _document_rows(view, lang))
-    image = Image.new("RGB", (WIDTH, DOC_ROW * rows - 8 + 2 * MARGIN), BACKGROUND)
+    height = DOC_ROW * rows - 8 + 2 * MARGIN
+    if not texts_recorded():  # straight in the palette, as `_in_palette` draws a part
+        composed = _in_palette(height, lambda draw, y: _private(draw, view, view["private"], lang, y + MARGIN))
+        if composed is not None:
+            return composed
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     _private(ImageDraw.Draw(image), view, view["private"], lang, MARGIN)
     return to_palette(image, _palette())
 

@@ -158,8 +158,8 @@ def test_glücksritters_header_events_and_documents_composed_in_the_palette_are_
     """The parts new at almost every move (the header with the fields' top edge, the fields' rows
     with the dungeon and the coins, the newest events, a seat's documents and secret cards) drawn
     straight in the palette against the same parts drawn in RGB and quantized, on the public
-    board and every seat's image over a whole game, in both languages, with long names (the
-    status on three lines)."""
+    board and every seat's image over a whole game (a seat's documents alone too), in both
+    languages, with long names (the status on three lines)."""
     from renderers import gluecksritter
 
     game = REGISTRY["gluecksritter"]
@@ -177,8 +177,16 @@ def test_glücksritters_header_events_and_documents_composed_in_the_palette_are_
         lang = ("en", "de")[step // 3 % 2]
         names = (long_names if step % 2 else NAMES)[:players]
         for viewer in (None, *range(players)):
+            view = game.view(state, viewer)
+            if gluecksritter.hand_alone(view):  # its documents alone: composed against drawn
+                alone = gluecksritter._hand_alone_image(view, lang)
+                drawn_alone = Image.new("RGB", alone.size, common.BACKGROUND)
+                gluecksritter._private(ImageDraw.Draw(drawn_alone), view, view["private"], lang, gluecksritter.MARGIN)
+                assert alone.tobytes() == common.to_palette(drawn_alone, gluecksritter._palette()).tobytes()
+                composed += 1
+                continue
             built.clear()
-            gluecksritter.render(game.view(state, viewer), names, lang)
+            gluecksritter.render(view, names, lang)
             for part in built:
                 if part.compose is None or part.key is not None and part.key[0] == "gluecksritter.row":
                     continue  # the players' rows: above
