@@ -741,8 +741,8 @@ def _bottom_parts(view: dict[str, Any], names: list[str], lang: str, top: int, h
     else:  # the same on every public board in a language
         kept = RowsPart(top, top + LEGEND_H, ("gluecksritter.legend", lang), partial(_legend_rows, lang))
         events_top = top + LEGEND_H
-    newest = partial(_events, view, names, lang, events_top - kept.bottom, height - kept.bottom)
-    events = RowsPart(kept.bottom, height, None, newest, partial(_in_palette, height - kept.bottom, newest))
+    arguments = (view, names, lang, events_top - kept.bottom, height - kept.bottom)
+    events = RowsPart(kept.bottom, height, None, partial(_events, *arguments), partial(_composed_events, *arguments))
     return [kept, events]
 
 
@@ -758,8 +758,18 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
             at_y: int) -> None:
     """The haggle or raid lines where they fit, then the newest events that fit whole, oldest
     first (the order of the turn message), from row `top` to `height` below the row `at_y`."""
+    for y, line, fill in _event_lines(view, names, lang, top, height):
+        draw.text((MARGIN, at_y + y), line, font=font(SMALL), fill=fill)
+
+
+EventLine = tuple[int, str, Ink]
+"""A line under the board: the row it is drawn from, its words, its ink."""
+
+
+def _event_lines(view: dict[str, Any], names: list[str], lang: str, top: int, height: int) -> tuple[EventLine, ...]:
+    """The lines `_events` draws, from row `top` down to `height`."""
     width = WIDTH - 2 * MARGIN
-    y, height = at_y + top, at_y + height
+    y = top
     lines = []
     haggle, shown_raid = view.get("haggle"), _raid(view)
     if haggle:
@@ -774,9 +784,10 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
         lines.append(f"{t(lang, P + said, thief=names[raid['thief']], victim=names[raid['victim']])} · "
                      f"{t(lang, P + die)}")
     lines = [line for text in lines for line in _wrapped(text, SMALL, width)]  # long names: more lines, never cut
+    placed: list[EventLine] = []
     if y + LINE * len(lines) + DEPTH - LINE <= height:
         for line in lines:
-            draw.text((MARGIN, y), line, font=font(SMALL), fill=INK)
+            placed.append((y, line, INK))
             y += LINE
     shown: list[tuple[str, ...]] = []
     for entry in reversed(view.get("log") or []):  # the newest that fit whole ...
@@ -786,8 +797,32 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
         shown.append(wrapped)
     for wrapped in reversed(shown):  # ... oldest first, as the turn message tells them
         for line in wrapped:
-            draw.text((MARGIN, y), line, font=font(SMALL), fill=MUTED)
+            placed.append((y, line, MUTED))
             y += LINE
+    return tuple(placed)
+
+
+_LAST_EVENTS: list[tuple[tuple[tuple[EventLine, ...], int], Image.Image | None]] = []
+"""The events' rows last composed (at most one, some 250 KB), by their lines and height: the
+public board and the seats' strips of a move show the same lines, mostly at the same rows."""
+
+
+def _composed_events(view: dict[str, Any], names: list[str], lang: str, top: int, height: int) -> Image.Image | None:
+    """The events' rows (`_events`) straight in the palette (`_in_palette`), shared by the images
+    of a move whose lines stand alike (the composed rows are only ever pasted, never drawn on)."""
+    lines = _event_lines(view, names, lang, top, height)
+    key = (lines, height)
+    last = _LAST_EVENTS[:1]  # one read: boards are drawn in worker threads
+    if last and last[0][0] == key:
+        return last[0][1]
+    composed = _in_palette(height, lambda draw, at_y: _draw_lines(draw, lines, at_y))
+    _LAST_EVENTS[:] = [(key, composed)]
+    return composed
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[EventLine, ...], at_y: int) -> None:
+    for y, line, fill in lines:
+        draw.text((MARGIN, at_y + y), line, font=font(SMALL), fill=fill)
 
 
 def _legend(draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:
