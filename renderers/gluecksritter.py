@@ -18,7 +18,7 @@ has neither, so the bot can leave the DM without an image).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -34,7 +34,6 @@ from games.gluecksritter.data import (
     YELLOW,
 )
 from i18n import t, translate
-from renderers import common
 from renderers.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -46,7 +45,9 @@ from renderers.common import (
     SEAT_COLOURS,
     WHITE,
     Ink,
-    KeptImages,
+    NotComposable,
+    PackedImages,
+    PaletteDraw,
     PieceOnPlain,
     RowsPart,
     board_of_parts,
@@ -57,6 +58,7 @@ from renderers.common import (
     ink_box,
     mark_text,
     note_text,
+    palette_board,
     recording_texts,
     texts_recorded,
     to_palette,
@@ -84,19 +86,9 @@ P = "gluecksritter."
 COIN = MARK_RADIUS  # a coin's radius: its count's digits are MIN_MARK tall
 
 
-BOARDS = KeptImages(2**21, "gluecksritter.BOARDS")
-"""The boards last drawn above the seats' strips, in their palette (about 1 MB each; 2 MiB): a
-seat's image of a state whose board was just drawn (a DM drawn alone after the move's board, or
-again after a card tapped) is that board with the seat's own strip under it."""
-
-
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Image:
     if hand_alone(view):
         return _hand_alone_image(view, lang)
-    key = board_key(view, names, lang)
-    kept = None if texts_recorded() else BOARDS.get(key)
-    if kept is not None and not common.VERIFY_KEPT_PARTS:
-        return _on_board(kept, view, names, lang)
     seat_names = [names[s] if s < len(names) else f"P{s + 1}" for s in range(view["seats"])]
     status = _status_lines(translate(view["status"], lang, seat_names))
     fields_top = _fields_top(len(status))
@@ -106,7 +98,8 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     # The board from parts, each drawn and quantized only when it changed (`board_of_parts`): the
     # header (new at every move), the fields' three rows, the players' rows, then the strip.
     header_bottom = fields_top + HEADER_SPILL
-    parts = [RowsPart(0, header_bottom, None, partial(_header_rows, view, status, lang, fields_top, header_bottom))]
+    header = partial(_header_rows, view, status, lang, fields_top, header_bottom)
+    parts = [RowsPart(0, header_bottom, None, header, partial(_in_palette, header_bottom, header))]
     parts += _field_parts(view, lang, fields_top, header_bottom)
     parts += _player_parts(view, seat_names, lang, table_top, row_h)
     parts.append(RowsPart(y, y + 4, ("gluecksritter.gap",), _nothing))
@@ -116,28 +109,6 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> Image.Im
     # legend and the events, under the same board, so a move's public board and DM images share
     # its drawing.
     image.info["private_top"] = y + 4
-    board = image.crop((0, 0, WIDTH, y + 4))
-    if kept is not None and kept.tobytes() != board.tobytes():
-        raise AssertionError("a kept board differs from its drawing")
-    BOARDS.put(key, board)
-    return image
-
-
-def board_key(view: dict[str, Any], names: list[str], lang: str) -> str:
-    """What the board above a view's strip depends on: the view's public part, the room its
-    strip takes, the names and the language (as renderers.render_pngs groups views)."""
-    public = {key: value for key, value in view.items() if key not in ("viewer", "private")}
-    return repr((public, private_layout(view, lang), names, lang))
-
-
-def _on_board(board: Image.Image, view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
-    """The view's image from the board kept above its strip: the strip drawn alone under it."""
-    top = board.height
-    image = Image.new("P", (WIDTH, HEIGHT))
-    image.putpalette(board.getpalette() or [])
-    image.paste(board, (0, 0))
-    image.paste(private_rows(view, names, lang, top), (0, top))
-    image.info["private_top"] = top
     return image
 
 
@@ -158,7 +129,12 @@ def hand_alone(view: dict[str, Any]) -> bool:
 def _hand_alone_image(view: dict[str, Any], lang: str) -> Image.Image:
     """The seat's documents alone, as they stand under the board on its image while it decides."""
     rows = max(1, _document_rows(view, lang))
-    image = Image.new("RGB", (WIDTH, DOC_ROW * rows - 8 + 2 * MARGIN), BACKGROUND)
+    height = DOC_ROW * rows - 8 + 2 * MARGIN
+    if not texts_recorded():  # straight in the palette, as `_in_palette` draws a part
+        composed = _in_palette(height, lambda draw, y: _private(draw, view, view["private"], lang, y + MARGIN))
+        if composed is not None:
+            return composed
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     _private(ImageDraw.Draw(image), view, view["private"], lang, MARGIN)
     return to_palette(image, _palette())
 
@@ -245,11 +221,13 @@ def _field_box(number: int, top: int) -> tuple[int, int, int, int]:
     return x, y, box_w, FIELD_H
 
 
+_PALETTE_EXACT = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, FIELD_FILL, SILVER_FILL, GOLD_FILL, STONE,
+                  EMPTY_SLOT, DUNGEON, CARD_FILL, SEAL, SEAL_YELLOW, PARCHMENT, *SEAT_COLOURS]
+
+
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    exact = [BACKGROUND, INK, MUTED, HIGHLIGHT, WHITE, PANEL, ACTIVE, FIELD_FILL, SILVER_FILL, GOLD_FILL, STONE,
-             EMPTY_SLOT, DUNGEON, CARD_FILL, SEAL, SEAL_YELLOW, PARCHMENT, *SEAT_COLOURS]
-    return fixed_palette(*exact)
+    return fixed_palette(*_PALETTE_EXACT)
 
 
 # ----------------------------------------------------------------------------------------
@@ -330,9 +308,41 @@ def _header_rows(view: dict[str, Any], status: list[str], lang: str, fields_top:
                  draw: ImageDraw.ImageDraw, y: int) -> None:
     """The header as the board's first part (`y`, its top on `draw`'s image, is the board's top),
     down to `bottom`: with the base's first rows, which the status's last line may reach."""
-    if not texts_recorded():
+    if isinstance(draw, PaletteDraw):
+        draw._image.paste(_spill_in_palette(lang, fields_top, bottom), (0, fields_top + y))
+    elif not texts_recorded():
         _paste_base(draw, lang, fields_top, fields_top, bottom, y)
     _header(draw, view, status, lang)
+
+
+def _in_palette(rows: int, draw_rows: Callable[[ImageDraw.ImageDraw, int], object]) -> Image.Image | None:
+    """A part of the board (`draw_rows`, `rows` tall) drawn straight in the palette (`PaletteDraw`):
+    the pixels drawing it in RGB and quantizing gives, without filling and quantizing its pixels
+    (the header, the events and a seat's documents are new at almost every move of a table).
+    None where it cannot be drawn so exactly (then it is drawn in RGB)."""
+    image, draw = palette_board((WIDTH, rows), _palette())
+    try:
+        draw_rows(draw, 0)
+    except NotComposable:
+        return None
+    return image
+
+
+@lru_cache(maxsize=8)
+def _spill_in_palette(lang: str, fields_top: int, bottom: int) -> Image.Image:
+    """The base's rows from `fields_top` to `bottom` (the fields' top edge, where the status's
+    last line may reach) across the board, in the palette (a few KB). Only colours the palette
+    holds exactly may stand there, so that the status is blended over them as in RGB; otherwise
+    the header is drawn in RGB (`NotComposable`)."""
+    rows = Image.new("RGB", (WIDTH, bottom - fields_top), BACKGROUND)
+    base, (left, base_top) = _base_for(lang, fields_top)
+    first, last = max(fields_top, base_top), min(bottom, base_top + base.height)
+    if first < last:
+        rows.paste(base.crop((0, first - base_top, base.width, last - base_top)), (left, first - fields_top))
+    exact = {colour[:3] for colour in _PALETTE_EXACT}
+    if any(colour not in exact for _, colour in rows.getcolors(WIDTH * rows.height) or [(0, (-1, -1, -1))]):
+        raise NotComposable("the fields' edge in colours the palette does not hold exactly")
+    return to_palette(rows, _palette())
 
 
 def _nothing(draw: ImageDraw.ImageDraw, y: int) -> None:
@@ -427,8 +437,10 @@ def _field_parts(view: dict[str, Any], lang: str, fields_top: int, top: int) -> 
     keys = [("gluecksritter.fields", lang), None, None]
     bottoms = [fields_top + FIELD_ROW, fields_top + 2 * FIELD_ROW, fields_top + 3 * FIELD_H + 2 * FIELD_GAP + 10]
     tops = [top, *bottoms[:2]]
-    return [RowsPart(top, bottom, key, partial(_field_row, view, lang, fields_top, row, top, bottom))
-            for row, (top, bottom, key) in enumerate(zip(tops, bottoms, keys))]
+    rows = [partial(_field_row, view, lang, fields_top, row, top, bottom) for row, (top, bottom) in
+            enumerate(zip(tops, bottoms))]
+    return [RowsPart(top, bottom, key, draw_rows, partial(_in_palette, bottom - top, draw_rows))
+            for top, bottom, key, draw_rows in zip(tops, bottoms, keys, rows)]
 
 
 def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: int, bottom: int,
@@ -436,7 +448,10 @@ def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: 
     """The fields' row `row` (rows `top` to `bottom` of the board) drawn with its top at row
     `at_y` of `draw`'s image: its rows of the base, then what changes on it."""
     shift = at_y - top  # from the board's rows to the image's
-    if texts_recorded():  # its texts recorded where they stand
+    if isinstance(draw, PaletteDraw):
+        rows = _base_rows_in_palette(lang, fields_top, top, bottom)
+        draw._image.im.paste(rows.im, (0, at_y, WIDTH, at_y + rows.height))
+    elif texts_recorded():  # its texts recorded where they stand
         _base_row(draw, lang, fields_top + shift, row)
     else:
         _paste_base(draw, lang, fields_top, top, bottom, shift)
@@ -444,6 +459,25 @@ def _field_row(view: dict[str, Any], lang: str, fields_top: int, row: int, top: 
         _dungeon(draw, view, lang, fields_top + shift)
     elif row == 2:
         _field_coins(draw, view, lang, fields_top + shift)
+
+
+FIELD_ROWS = PackedImages(2**18, "gluecksritter.FIELD_ROWS")
+"""The base's rows of each row of fields in the palette, packed (some 10 KB each, 256 KiB): the
+same on every board of a language and header height, under the dungeon and the coins, which are
+drawn anew at every move straight in the palette (`_field_row` on a `PaletteDraw`); a row
+unpacked costs a tenth of one filled, pasted and quantized."""
+
+
+def _base_rows_in_palette(lang: str, fields_top: int, top: int, bottom: int) -> Image.Image:
+    """The base's rows `top` to `bottom` across the board (with the fields at `fields_top`), in
+    the palette (its indices only: pasted into a board's core)."""
+    key = (lang, fields_top, top, bottom)
+    found = FIELD_ROWS.unpacked(key)
+    if found is None:
+        rows = Image.new("RGB", (WIDTH, bottom - top), BACKGROUND)
+        _paste_base(ImageDraw.Draw(rows), lang, fields_top, top, bottom, -top)
+        found = FIELD_ROWS.pack(key, to_palette(rows, _palette()))
+    return found
 
 
 def _paste_base(draw: ImageDraw.ImageDraw, lang: str, fields_top: int, top: int, bottom: int, shift: int) -> None:
@@ -701,13 +735,14 @@ def _bottom_parts(view: dict[str, Any], names: list[str], lang: str, top: int, h
         # last card, where nothing else is drawn).
         end = top + DOC_ROW * max(1, _document_rows(view, lang)) - 8
         key = ("gluecksritter.private", repr(view["private"]), tuple(_own_choice(view)), lang, view["seats"])
-        kept = RowsPart(top, end + 2, key, partial(_private_rows, view, lang))
+        private = partial(_private_rows, view, lang)
+        kept = RowsPart(top, end + 2, key, private, partial(_in_palette, end + 2 - top, private))
         events_top = end + 4
     else:  # the same on every public board in a language
         kept = RowsPart(top, top + LEGEND_H, ("gluecksritter.legend", lang), partial(_legend_rows, lang))
         events_top = top + LEGEND_H
-    events = RowsPart(kept.bottom, height, None,
-                      partial(_events, view, names, lang, events_top - kept.bottom, height - kept.bottom))
+    arguments = (view, names, lang, events_top - kept.bottom, height - kept.bottom)
+    events = RowsPart(kept.bottom, height, None, partial(_events, *arguments), partial(_composed_events, *arguments))
     return [kept, events]
 
 
@@ -723,8 +758,18 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
             at_y: int) -> None:
     """The haggle or raid lines where they fit, then the newest events that fit whole, oldest
     first (the order of the turn message), from row `top` to `height` below the row `at_y`."""
+    for y, line, fill in _event_lines(view, names, lang, top, height):
+        draw.text((MARGIN, at_y + y), line, font=font(SMALL), fill=fill)
+
+
+EventLine = tuple[int, str, Ink]
+"""A line under the board: the row it is drawn from, its words, its ink."""
+
+
+def _event_lines(view: dict[str, Any], names: list[str], lang: str, top: int, height: int) -> tuple[EventLine, ...]:
+    """The lines `_events` draws, from row `top` down to `height`."""
     width = WIDTH - 2 * MARGIN
-    y, height = at_y + top, at_y + height
+    y = top
     lines = []
     haggle, shown_raid = view.get("haggle"), _raid(view)
     if haggle:
@@ -739,9 +784,10 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
         lines.append(f"{t(lang, P + said, thief=names[raid['thief']], victim=names[raid['victim']])} · "
                      f"{t(lang, P + die)}")
     lines = [line for text in lines for line in _wrapped(text, SMALL, width)]  # long names: more lines, never cut
+    placed: list[EventLine] = []
     if y + LINE * len(lines) + DEPTH - LINE <= height:
         for line in lines:
-            draw.text((MARGIN, y), line, font=font(SMALL), fill=INK)
+            placed.append((y, line, INK))
             y += LINE
     shown: list[tuple[str, ...]] = []
     for entry in reversed(view.get("log") or []):  # the newest that fit whole ...
@@ -751,8 +797,32 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
         shown.append(wrapped)
     for wrapped in reversed(shown):  # ... oldest first, as the turn message tells them
         for line in wrapped:
-            draw.text((MARGIN, y), line, font=font(SMALL), fill=MUTED)
+            placed.append((y, line, MUTED))
             y += LINE
+    return tuple(placed)
+
+
+_LAST_EVENTS: list[tuple[tuple[tuple[EventLine, ...], int], Image.Image | None]] = []
+"""The events' rows last composed (at most one, some 250 KB), by their lines and height: the
+public board and the seats' strips of a move show the same lines, mostly at the same rows."""
+
+
+def _composed_events(view: dict[str, Any], names: list[str], lang: str, top: int, height: int) -> Image.Image | None:
+    """The events' rows (`_events`) straight in the palette (`_in_palette`), shared by the images
+    of a move whose lines stand alike (the composed rows are only ever pasted, never drawn on)."""
+    lines = _event_lines(view, names, lang, top, height)
+    key = (lines, height)
+    last = _LAST_EVENTS[:1]  # one read: boards are drawn in worker threads
+    if last and last[0][0] == key:
+        return last[0][1]
+    composed = _in_palette(height, lambda draw, at_y: _draw_lines(draw, lines, at_y))
+    _LAST_EVENTS[:] = [(key, composed)]
+    return composed
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, lines: tuple[EventLine, ...], at_y: int) -> None:
+    for y, line, fill in lines:
+        draw.text((MARGIN, at_y + y), line, font=font(SMALL), fill=fill)
 
 
 def _legend(draw: ImageDraw.ImageDraw, y: int, lang: str) -> None:

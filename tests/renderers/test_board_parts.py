@@ -152,6 +152,52 @@ def test_glücksritters_rows_composed_in_the_palette_are_the_rows_drawn(players)
     assert composed >= 200
 
 
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_glücksritters_header_events_and_documents_composed_in_the_palette_are_the_parts_drawn(players, monkeypatch):
+    """The parts new at almost every move (the header with the fields' top edge, the fields' rows
+    with the dungeon and the coins, the newest events, a seat's documents and secret cards) drawn
+    straight in the palette against the same parts drawn in RGB and quantized, on the public
+    board and every seat's image over a whole game (a seat's documents alone too), in both
+    languages, with long names (the status on three lines)."""
+    from renderers import gluecksritter
+
+    game = REGISTRY["gluecksritter"]
+    long_names = ["Maximiliane von Hohenstein", "Bartholomäus", "Çelik", "Wolfgang Amadeus", "Эмиль", "李华明"]
+    built: list[RowsPart] = []
+    real = gluecksritter.board_of_parts
+
+    def capturing(size, parts, palette, *args):
+        built.extend(parts)
+        return real(size, parts, palette, *args)
+
+    monkeypatch.setattr(gluecksritter, "board_of_parts", capturing)
+    composed = 0
+    for step, state in enumerate(_states(game, players, seed=players + 30)):
+        lang = ("en", "de")[step // 3 % 2]
+        names = (long_names if step % 2 else NAMES)[:players]
+        for viewer in (None, *range(players)):
+            view = game.view(state, viewer)
+            if gluecksritter.hand_alone(view):  # its documents alone: composed against drawn
+                alone = gluecksritter._hand_alone_image(view, lang)
+                drawn_alone = Image.new("RGB", alone.size, common.BACKGROUND)
+                gluecksritter._private(ImageDraw.Draw(drawn_alone), view, view["private"], lang, gluecksritter.MARGIN)
+                assert alone.tobytes() == common.to_palette(drawn_alone, gluecksritter._palette()).tobytes()
+                composed += 1
+                continue
+            built.clear()
+            gluecksritter.render(view, names, lang)
+            for part in built:
+                if part.compose is None or part.key is not None and part.key[0] == "gluecksritter.row":
+                    continue  # the players' rows: above
+                image = part.compose()
+                assert image is not None, (step, viewer, part.key)  # every text on a plain ground
+                drawn = _drawn_alone(part, gluecksritter._palette(), ImageDraw.Draw)
+                assert image.getpalette() == drawn.getpalette(), (step, viewer, part.key)
+                assert image.tobytes() == drawn.tobytes(), (step, viewer, part.key)
+                composed += 1
+    assert composed >= 300
+
 def _hand_from(private: dict, lang: str, y: int, draw: ImageDraw.ImageDraw, top: int) -> None:
     from renderers import macrobber
 
