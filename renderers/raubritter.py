@@ -186,6 +186,8 @@ def _hand_alone_image(view: View, lang: str) -> Image.Image:
     them, or on a line below them where the tiles leave no room."""
     below = not _counts_beside(view, lang)
     height = 2 * HAND_ALONE_PAD + HAND_TILE + (LINE if below else 0)
+    if not texts_recorded():
+        return _hand_composed(view, lang, height, HAND_ALONE_PAD, below)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     _draw_hand(ImageDraw.Draw(image), view, lang, HAND_ALONE_PAD, counts_below=below)
     return to_palette(image, _palette())
@@ -194,6 +196,8 @@ def _hand_alone_image(view: View, lang: str) -> Image.Image:
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its hand), as `render` draws them (drawn
     on an image of those rows alone: a whole one per seat was most of the memory drawing took)."""
+    if not texts_recorded():
+        return _hand_composed(view, lang, HEIGHT - top, PRIVATE_TOP - top, False)
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)
     _draw_band(ImageDraw.Draw(image), view, lang, top)
     return to_palette(image, _palette())
@@ -984,3 +988,86 @@ def _legend_piece(layout: Layout, colours: list[str], lang: str, top: int, botto
     image = Image.new("RGB", (WIDTH, bottom - top), BACKGROUND)
     _draw_legend(ImageDraw.Draw(image), replace(layout, legend_top=layout.legend_top - top), colours, lang)
     return to_palette(image, _palette())
+
+
+# ----------------------------------------------------------------------------------------
+# The hand composed in its palette
+#
+# A seat's hand (the strip under its board, or its image of the hand alone) changes with every
+# tile it lays, so it is drawn anew for most of its images: not on an RGB image quantized whole
+# (some 170,000 pixels filled and quantized each time), but composed in the palette from pieces
+# that every table shares (a seat's disc, a word, a tile of the hand at its size), each drawn on
+# the background of its own box and quantized alone, as `_draw_hand` draws them apart on the
+# background, and the tiles' frames painted in colours the palette holds exactly.
+
+
+def _hand_composed(view: View, lang: str, height: int, y: int, counts_below: bool) -> Image.Image:
+    """What `_draw_hand` draws at row `y` on the background of an image `height` rows tall, in the
+    palette."""
+    image = Image.new("P", (WIDTH, height), _index(BACKGROUND))
+    image.putpalette(_palette().getpalette() or [])
+    private, seat = view["private"], view["viewer"]
+    mid = y + HAND_TILE // 2
+    disc = _disc_piece(seat, view["colours"][seat])
+    left, top = 12 - DISC_MARGIN, mid - DISC - DISC_MARGIN
+    image.im.paste(disc.im, (left, top, left + disc.width, top + disc.height))
+    lx = 12 + 2 * DISC + 12
+    _paste_hand_text(image, t(lang, "raubritter.board.your_hand"), lx, mid)
+    tx, size = _hand_geometry(view, lang)
+    letter_key = tuple(sorted(_letters(lang).items()))
+    draw = ImageDraw.Draw(image)
+    for tile in private["hand"]:
+        patch = _hand_tile_piece(size, tile["terrain"], tile["building"], letter_key)
+        image.im.paste(patch.im, (tx, y, tx + patch.width, y + patch.height))
+        chosen = private.get("keep_choice") == tile["code"]
+        draw.rectangle((tx, y, tx + size, y + size), outline=_index(HIGHLIGHT if chosen else INK),
+                       width=7 if chosen else 2)
+        tx += size + 12
+    player = next((p for p in view["players"] if p["seat"] == seat), None)
+    if player is None:
+        return image
+    if counts_below:
+        _paste_hand_text(image, _fitted(_knights_and_tiles(player, lang), TEXT, WIDTH - 12 - lx), lx,
+                         y + HAND_TILE + LINE // 2 + 4)
+        return image
+    counts = _knights_and_tiles(player, lang).split(" · ")
+    room = WIDTH - 12 - (tx + 12)
+    if len(counts) == 2 and all(_width(part, TEXT) <= room for part in counts):
+        for i, part in enumerate(counts):  # mid -/+ half a line, as `_draw_hand` puts them
+            _paste_hand_text(image, part, tx + 12, mid + (2 * i - 1) * LINE // 2)
+    return image
+
+
+DISC_MARGIN = 4  # background round a hand's seat disc on its piece (its number stays inside the disc)
+
+
+@keep_drawn(2**16)  # the four seats' discs in their colours
+def _disc_piece(seat: int, colour: str) -> Image.Image:
+    """A seat's disc with its number as `_draw_hand` draws it, on a piece of its box and a margin
+    of the background, in the palette."""
+    side = 2 * DISC + 2 * DISC_MARGIN + 1
+    image = Image.new("RGB", (side, side), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    low, high = DISC_MARGIN, DISC_MARGIN + 2 * DISC
+    draw.ellipse((low, low, high, high), fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=3)
+    mark_text(draw, (low + DISC, low + DISC), str(seat + 1), TEXT_ON[colour])
+    return to_palette(image, _palette())
+
+
+def _paste_hand_text(image: Image.Image, text: str, x: int, y: int) -> None:
+    """A word of the hand as `_draw_hand` draws it at (x, y), anchored left and middle."""
+    piece, left, top = _hand_text_piece(text)
+    image.im.paste(piece.im, (x + left, y + top, x + left + piece.width, y + top + piece.height))
+
+
+@keep_drawn(3 * 2**16)  # "Your hand:" and the seats' knights and tiles left, in a language or two
+def _hand_text_piece(text: str) -> tuple[Image.Image, int, int]:
+    """A word of the hand, as `_label_piece` draws a label, anchored left and middle."""
+    return _label_piece.__wrapped__(text, "lm")
+
+
+@keep_drawn(2**19)  # the tiles in the hands of a few tables, at their sizes (a third of their RGB bytes)
+def _hand_tile_piece(size: int, terrain: str, building: str | None,
+                     letters: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A tile of a seat's hand (`hand_tile_image`, not kept in RGB) in the palette."""
+    return to_palette(hand_tile_image.__wrapped__(size, terrain, building, letters), _palette())

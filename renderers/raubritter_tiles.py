@@ -261,7 +261,8 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
-@keep_drawn(2**20)  # a hand's few tiles stay from one of its images to the next
+@keep_drawn(2**18)  # the hands drawn whole (the layout tests); the usual ones keep their tiles in the palette
+# (renderers.raubritter._hand_tile_piece 512 KiB, _hand_text_piece 192 KiB, _disc_piece 64 KiB: what this kept)
 def hand_tile_image(size: int, terrain: str, building: str | None,
                     letters: tuple[tuple[str, str], ...]) -> Image.Image:
     """A tile of a seat's hand as `draw_tile` draws it there (`in_hand`: no knight, no owner's

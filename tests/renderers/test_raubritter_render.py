@@ -297,6 +297,35 @@ def test_boards_composed_in_their_palette_are_the_boards_drawn_whole(seats, monk
     assert boards - len(wholes) >= 40 and len(wholes) < boards / 4  # composed but for the first moves
 
 
+@pytest.mark.parametrize("seats", [2, 4])
+def test_hands_composed_in_their_palette_are_the_hands_drawn(seats):
+    """A seat's hand (its image of the hand alone, the strip under its board) is composed in the
+    palette from pieces every table shares; it must be, pixel for pixel, the hand drawn on one
+    RGB image and quantized (as while the layout tests record texts), every seat's, in both
+    languages, over a whole game, and on a strip that starts above the hand too."""
+    hands = alone = 0
+    for step, state in enumerate(states_of(seats, seed=seats + 7)):
+        lang = ("en", "de")[step % 2]
+        for viewer in range(seats):
+            view = GAME.view(state, viewer)
+            if not rr.private_shown(view):
+                continue
+            if hand_alone(view):
+                alone += 1
+                drawing = partial(render, view, LAYOUT_NAMES[:seats], lang)
+            else:
+                top = rr.PRIVATE_TOP - (step % 3) * 10
+                drawing = partial(rr.private_rows, view, LAYOUT_NAMES[:seats], lang, top)
+            composed = drawing()
+            with recording_texts():
+                drawn = drawing()
+            assert (composed.mode, composed.size, composed.getpalette()) == \
+                (drawn.mode, drawn.size, drawn.getpalette()), (step, viewer)
+            assert composed.tobytes() == drawn.tobytes(), (step, viewer, lang)
+            hands += 1
+    assert hands >= 60 and alone >= 20
+
+
 def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
     """`common.kept_piece`, what the composed board's status, boxes and legend are kept by."""
     made = []
