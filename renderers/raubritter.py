@@ -50,6 +50,7 @@ from renderers.common import (
     fit,
     fixed_palette,
     font,
+    ink_box,
     keep_drawn,
     kept_part,
     kept_piece,
@@ -860,7 +861,10 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
                 left, top = x + cell // 2 + corner_x, y + cell // 2 + corner_y
                 if not (left >= x + 5 and top >= y + 5 and left + piece.width <= x + cell - 4 and
                         top + piece.height <= y + cell - 4):  # `_draw_name` draws it on the square
-                    return False
+                    if not _name_inside(name, name_size, cell):
+                        return False
+                    image.im.paste(_named_square_piece(cell, name).im, (x, y, x + cell + 1, y + cell + 1))
+                    continue
                 image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
 
     if not laid and view["phase"] == "keep":
@@ -936,7 +940,27 @@ def _label_piece(text: str, anchor: str) -> tuple[Image.Image, int, int]:
     return to_palette(image, _palette()), left, top
 
 
-@keep_drawn(2**19)  # a board's open squares' names: the same few dozen from move to move
+def _name_inside(name: str, size: int, cell: int) -> bool:
+    """Whether an open square's name, its ink centred on the square, stays inside the square's box
+    with a pixel or two to spare (the widest names on a full area's smallest squares cross its
+    frame, never its edge)."""
+    left, top, right, bottom = ink_box(name, size)
+    return max(right - left, bottom - top) + 6 <= cell
+
+
+@keep_drawn(2**18)  # the open squares whose names cross their frames on a full area's smallest squares
+def _named_square_piece(cell: int, name: str) -> Image.Image:
+    """An open square whose name crosses its frame, its whole box as `_draw_board` draws it (the
+    square, its frame, then its name drawn over them), in the palette."""
+    image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, cell, cell), fill=EMPTY_FILL, outline=GRID_LINE)
+    draw.rectangle((3, 3, cell - 3, cell - 3), outline=INK, width=2)
+    _draw_name(draw, 0, 0, cell, name)
+    return to_palette(image, _palette())
+
+
+@keep_drawn(2**18)  # a board's open squares' names: the same few dozen from move to move
 def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
     """An open square's name as `_draw_name` pastes it, in the palette."""
     image, corner_x, corner_y = centred_text_image.__wrapped__(text, size, INK, EMPTY_FILL)

@@ -326,6 +326,33 @@ def test_hands_composed_in_their_palette_are_the_hands_drawn(seats):
     assert hands >= 60 and alone >= 20
 
 
+def test_open_squares_whose_names_cross_their_frames_are_composed_as_drawn_whole(monkeypatch):
+    """On a full area's smallest squares a long name ("J10") crosses its square's frame: that
+    square is composed as a piece of its own (square, frame, name); the board must still be,
+    pixel for pixel, the board drawn whole."""
+    named = []
+    piece = rr._named_square_piece
+
+    def counted(*args):
+        named.append(args)
+        return piece(*args)
+
+    monkeypatch.setattr(rr, "_named_square_piece", counted)
+    boards = 0
+    for seed in (12, 16):
+        for step, state in enumerate(states_of(4, seed=seed)):
+            view = GAME.view(state, None)
+            before = len(named)
+            composed = render(view, NAMES, "en")
+            if len(named) == before:
+                continue
+            with recording_texts():
+                whole = render(view, NAMES, "en")
+            assert composed.tobytes() == whole.tobytes(), (seed, step)
+            boards += 1
+    assert boards >= 3
+
+
 def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
     """`common.kept_piece`, what the composed board's status, boxes and legend are kept by."""
     made = []
