@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.core import msg
 from i18n import t, translate
@@ -60,6 +60,7 @@ from renderers.common import (
     seat_names,
     texts_recorded,
     to_palette,
+    unrecorded,
     wrap,
 )
 from renderers.raubritter_tiles import (
@@ -970,9 +971,73 @@ def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
 @keep_drawn(2 * 2**20)  # the same few dozen tiles stand on every turn's board (a quarter of their RGB bytes)
 def _tile_piece(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...], last_seat: int | None) -> Image.Image:
-    """A laid tile's picture (`tile_image`, not kept in RGB) in the palette."""
-    patch, _ = tile_image.__wrapped__(cell, terrain, building, top_knight, height, colours, letters, last_seat)
-    return to_palette(patch, _palette())
+    """A laid tile's picture (`tile_image`, not kept in RGB) in the palette: its ground (all but the
+    stack), which tiles alike share at this size, with its stack's plates pasted on it (when the
+    window grows, every tile comes anew at the new size: some 40 tiles, 20 grounds)."""
+    ground = _tile_ground_piece(cell, terrain, building, height > 0, last_seat,
+                                None if last_seat is None else colours[last_seat], letters)
+    if not height:
+        return ground
+    g = geometry(cell)
+    plates = [(g["knight"], _plate_piece(g["knight"], g["size"], top_knight[0], colours[top_knight[0]]))]
+    if height > 1:
+        plates.append((g["height"], _plate_piece(g["height"], g["size"], height, None)))
+    if any(plate is None for _, plate in plates):  # a plate's ink spills over its edge: drawn whole
+        patch, _ = tile_image.__wrapped__(cell, terrain, building, top_knight, height, colours, letters, last_seat)
+        return to_palette(patch, _palette())
+    image = ground.copy()
+    for (left, top, _, _), plate in plates:
+        assert plate is not None
+        piece, mask = plate
+        image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height), mask.im)
+    return image
+
+
+@keep_drawn(3 * 2**18)  # the grounds of the tiles of a few boards, at their sizes
+def _tile_ground_piece(cell: int, terrain: str, building: str | None, occupied: bool, last_seat: int | None,
+                       last_colour: str | None, letters: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A laid tile as `draw_tile` draws it before its stack (terrain, scenery, building, the last
+    turn's tag or frame; `occupied`: knights stand on it, which leaves a full area's building its
+    letter out), in the palette."""
+    image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+    colours = [last_colour or ""] * (1 + (last_seat or 0))
+    with unrecorded():
+        draw_tile(ImageDraw.Draw(image), 0, 0, cell, {"terrain": terrain, "building": building,
+                                                      "knights": [0] if occupied else []},
+                  colours, dict(letters), last_seat, stack=False)
+    return to_palette(image, _palette())
+
+
+PLATE_GROUNDS = ((0, 0, 0), (255, 255, 255))
+"""Two grounds a plate is drawn on: where both drawings agree the plate covers the pixel."""
+
+
+@keep_drawn(2**18)  # the seats' knights and the stacks' heights at a board's two or three square sizes
+def _plate_piece(box: tuple[int, int, int, int], size: int, number: int,
+                 colour: str | None) -> tuple[Image.Image, Image.Image] | None:
+    """A stack's plate as `draw_tile` draws it over its ground in `box` (the top knight of seat
+    `number` in `colour`, or the stack's height `number` with `colour` None), in the palette, with
+    the mask of the pixels it paints (a knight's plate has rounded corners); None where a pixel
+    is a blend of the plate's ink and the ground under it (then no piece gives it)."""
+    left, top, right, bottom = box
+    drawn = []
+    for ground in PLATE_GROUNDS:
+        image = Image.new("RGB", (right - left + 1, bottom - top + 1), ground)
+        draw = ImageDraw.Draw(image)
+        inside = (0, 0, right - left, bottom - top)
+        with unrecorded():
+            if colour is None:
+                draw_height(draw, inside, number, size)
+            else:
+                draw_knight(draw, inside, number, colour, size)
+        drawn.append(image)
+    on_black, on_white = drawn
+    # Black against white where the plate leaves its ground be, nothing where it paints: any
+    # other difference is a pixel of both.
+    difference = ImageChops.difference(on_black, on_white)
+    if not {colour for _, colour in difference.getcolors(2) or [(0, None)]} <= {(0, 0, 0), (255, 255, 255)}:
+        return None
+    return to_palette(on_black, _palette()), ImageChops.invert(difference.convert("L"))
 
 
 def _header_piece(layout: Layout) -> Image.Image:

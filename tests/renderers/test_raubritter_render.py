@@ -353,6 +353,25 @@ def test_open_squares_whose_names_cross_their_frames_are_composed_as_drawn_whole
     assert boards >= 3
 
 
+def test_tiles_composed_of_a_ground_and_plates_are_the_tiles_drawn_whole():
+    """A laid tile in the palette is its ground (kept for every tile alike at its size) with its
+    stack's plates pasted on it; it must be, pixel for pixel, the tile drawn whole and quantized,
+    at every square size, on every terrain, with every stack and last turn."""
+    rng = random.Random(5)
+    colours = ("blue", "yellow", "green", "red")
+    letters = tuple(sorted(rr._letters("de").items()))
+    for _ in range(400):
+        cell = rng.choice((84, 88, 93, 104, 110, 118, 125, 140, 168, 200, 240))
+        terrain = rng.choice(("plain", "forest", "mountain", "lake"))
+        building = rng.choice((None, "castle", "village", "town"))
+        height = rng.choice((0, 1, 2, 3, 7))
+        top_knight = (rng.randrange(4),) if height else ()
+        last_seat = rng.choice((None, 0, 1, 3))
+        args = (cell, terrain, building, top_knight, height, colours, letters, last_seat)
+        patch, _ = rr_tiles.tile_image.__wrapped__(*args)
+        assert rr._tile_piece.__wrapped__(*args).tobytes() == common.to_palette(patch, rr._palette()).tobytes(), args
+
+
 def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
     """`common.kept_piece`, what the composed board's status, boxes and legend are kept by."""
     made = []
