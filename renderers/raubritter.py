@@ -47,6 +47,7 @@ from renderers.common import (
     MIN_TEXT,
     PHONE_SIZE,
     WHITE,
+    Ink,
     fit,
     fixed_palette,
     font,
@@ -949,7 +950,7 @@ def _name_inside(name: str, size: int, cell: int) -> bool:
     return max(right - left, bottom - top) + 6 <= cell
 
 
-@keep_drawn(2**18)  # the open squares whose names cross their frames on a full area's smallest squares
+@keep_drawn(2**17)  # the open squares whose names cross their frames on a full area's smallest squares
 def _named_square_piece(cell: int, name: str) -> Image.Image:
     """An open square whose name crosses its frame, its whole box as `_draw_board` draws it (the
     square, its frame, then its name drawn over them), in the palette."""
@@ -961,7 +962,7 @@ def _named_square_piece(cell: int, name: str) -> Image.Image:
     return to_palette(image, _palette())
 
 
-@keep_drawn(2**18)  # a board's open squares' names: the same few dozen from move to move
+@keep_drawn(3 * 2**17)  # a board's open squares' names: the same few dozen from move to move
 def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
     """An open square's name as `_draw_name` pastes it, in the palette."""
     image, corner_x, corner_y = centred_text_image.__wrapped__(text, size, INK, EMPTY_FILL)
@@ -1068,6 +1069,9 @@ def _compose_panel(image: Image.Image, view: View, names: list[str], lang: str, 
 
 def _box_piece(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
                details: list[str]) -> Image.Image:
+    composed = _box_composed(player, name, lang, box_w, box_h, active, won, phase, details)
+    if composed is not None:
+        return composed
     image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
     _draw_box(ImageDraw.Draw(image), player, name, lang, 0, 0, box_w, box_h, active, won, phase, details)
     return to_palette(image, _palette())
@@ -1160,3 +1164,98 @@ def _hand_tile_piece(size: int, terrain: str, building: str | None,
                      letters: tuple[tuple[str, str], ...]) -> Image.Image:
     """A tile of a seat's hand (`hand_tile_image`, not kept in RGB) in the palette."""
     return to_palette(hand_tile_image.__wrapped__(size, terrain, building, letters), _palette())
+
+
+# ----------------------------------------------------------------------------------------
+# A player's box composed in its palette
+#
+# A box changes with its player's turn, points and knights, so at many tables most boxes a move
+# shows are new. Composed in the palette it is its panel (a rounded rectangle in colours the
+# palette holds exactly, painted in it), its seat's disc and its words, each drawn over the panel
+# in a box of its own that nothing else touches, as `_draw_box` draws them there; the pieces are
+# kept by what they show and where, so the boxes of every table share them.
+
+
+def _box_composed(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
+                  details: list[str]) -> Image.Image | None:
+    """`_draw_box`'s box at (0, 0) in the palette; None where a word's box would touch another's or
+    the disc (then it is drawn whole)."""
+    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
+    if phase == "keep":
+        corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
+    else:
+        corner = t(lang, "raubritter.board.points", count=player["points"])
+    name_x = cx + DISC + 10
+    words = [(corner, "rm", box_w - BOX_PAD - 6, cy),
+             (_fitted(name, TEXT, box_w - BOX_PAD - 6 - _width(corner, TEXT) - 16 - name_x), "lm", name_x, cy),
+             *((line, "lm", BOX_PAD + 6, BOX_TOP + i * DETAIL_LINE + DETAIL_LINE // 2)
+               for i, line in enumerate(details))]
+    if len({_index(colour) for colour in _panel_colours(active, won)}) < 3:
+        return None  # the panel's colours could not be told apart in it (`_box_word_piece`)
+    taken = [(cx - DISC, cy - DISC, cx + DISC + 1, cy + DISC + 1)]
+    pieces = []
+    for text, anchor, x, y in words:
+        piece, box = _box_word_piece(text, anchor, x, y, box_w, box_h, active, won)
+        if any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+               for other in taken):
+            return None
+        taken.append(box)
+        pieces.append((piece, box))
+    image = _panel(box_w, box_h, active, won).copy()
+    image.paste(_box_disc_piece(box_w, box_h, active, won, player["seat"], player["colour"]), taken[0][:2])
+    for piece, box in pieces:
+        image.im.paste(piece.im, box)
+    return image
+
+
+def _panel_colours(active: bool, won: bool) -> tuple[Ink, Ink, Ink]:
+    """A box's panel's colours: the background round its corners, its fill and its frame."""
+    frame = HIGHLIGHT if active else (INK if won else GRID_LINE)
+    return BACKGROUND, PANEL_ACTIVE if active or won else PANEL_IDLE, frame
+
+
+@keep_drawn(2**17)  # the panels of a board's boxes: idle and to act (each box's is a copy)
+def _panel(box_w: int, box_h: int, active: bool, won: bool) -> Image.Image:
+    """A player's box before its disc and words, in the palette: its rounded rectangle painted in
+    the indices quantizing gives its colours."""
+    background, fill, frame = _panel_colours(active, won)
+    image = Image.new("P", (box_w + 1, box_h + 1), _index(background))
+    image.putpalette(_palette().getpalette() or [])
+    ImageDraw.Draw(image).rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=_index(fill), outline=_index(frame),
+                                            width=6 if active or won else 2)
+    return image
+
+
+@keep_drawn(2**16)  # the seats' discs on their boxes, idle, to act or won
+def _box_disc_piece(box_w: int, box_h: int, active: bool, won: bool, seat: int, colour: str) -> Image.Image:
+    """A box's seat disc with its number, and the panel under the disc's corners, as `_draw_box`
+    draws them, in the palette."""
+    image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _, fill, frame = _panel_colours(active, won)
+    draw.rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=fill, outline=frame, width=6 if active or won else 2)
+    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
+    draw.ellipse((cx - DISC, cy - DISC, cx + DISC, cy + DISC), fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=3)
+    mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[colour])
+    return to_palette(image.crop((cx - DISC, cy - DISC, cx + DISC + 1, cy + DISC + 1)), _palette())
+
+
+@keep_drawn(3 * 2**16)  # the boxes' words: points, names, knights and tiles left
+def _box_word_piece(text: str, anchor: str, x: int, y: int, box_w: int, box_h: int, active: bool,
+                    won: bool) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """A word of a player's box as `_draw_box` draws it at (x, y) over its panel (the last line's
+    lowest ink may touch the panel's frame), on the box of its line and a margin, within the
+    box, in the palette, with that box."""
+    left, top, right, bottom = (int(v) for v in font(TEXT).getbbox(text, anchor=anchor))
+    box = (max(0, x + left - LABEL_MARGIN), max(0, y + top - LABEL_MARGIN),
+           min(box_w + 1, x + right + LABEL_MARGIN + 1), min(box_h + 1, y + bottom + LABEL_MARGIN + 1))
+    image = _panel(box_w, box_h, active, won).crop(box)
+    # The panel's pixels in the colours it was painted in (quantizing takes PANEL_ACTIVE for a
+    # neighbour of it: the word's edges are blended with the colour drawn, not the one kept).
+    palette = _palette().getpalette() or []
+    for colour in _panel_colours(active, won):
+        palette[3 * _index(colour):3 * _index(colour) + 3] = [int(value) for value in colour]
+    image.putpalette(palette)
+    image = image.convert("RGB")
+    ImageDraw.Draw(image).text((x - box[0], y - box[1]), text, font=font(TEXT), fill=INK, anchor=anchor)
+    return to_palette(image, _palette()), box

@@ -5,7 +5,7 @@ import random
 from functools import partial
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games.core import Action
 from games.raubritter import GAME
@@ -370,6 +370,31 @@ def test_tiles_composed_of_a_ground_and_plates_are_the_tiles_drawn_whole():
         args = (cell, terrain, building, top_knight, height, colours, letters, last_seat)
         patch, _ = rr_tiles.tile_image.__wrapped__(*args)
         assert rr._tile_piece.__wrapped__(*args).tobytes() == common.to_palette(patch, rr._palette()).tobytes(), args
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_players_boxes_composed_in_their_palette_are_the_boxes_drawn_whole(seats):
+    """A player's box is composed in the palette from its panel, its disc and its words (drawn over
+    the panel, whose colours quantizing does not all keep exactly); it must be, pixel for pixel,
+    the box drawn on one RGB image and quantized: to act, idle, won, in every phase, in both
+    languages, with long names and names in other scripts."""
+    composed = 0
+    for step, state in enumerate(states_of(seats, seed=seats + 3)):
+        lang = ("en", "de")[step % 2]
+        view = GAME.view(state, None)
+        names = common.seat_names(LAYOUT_NAMES[:seats], seats)
+        layout = rr._layout(view, names, lang)
+        for box in rr._boxes(view, layout):
+            args = (box.player, names[box.player["seat"]], lang, rr._box_width(), layout.box_h, box.active, box.won,
+                    view["phase"], box.details)
+            image = Image.new("RGB", (args[3] + 1, args[4] + 1), common.BACKGROUND)
+            rr._draw_box(ImageDraw.Draw(image), box.player, args[1], lang, 0, 0, *args[3:])
+            piece = rr._box_composed(*args)
+            assert piece is not None, (step, box.player["seat"])
+            drawn = common.to_palette(image, rr._palette())
+            assert piece.tobytes() == drawn.tobytes(), (step, box.player["seat"], lang)
+            composed += 1
+    assert composed >= 100
 
 
 def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
