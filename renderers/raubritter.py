@@ -994,7 +994,7 @@ def _tile_piece(cell: int, terrain: str, building: str | None, top_knight: tuple
     return image
 
 
-@keep_drawn(3 * 2**18)  # the grounds of the tiles of a few boards, at their sizes
+@keep_drawn(2**19)  # the grounds of a board's tiles (some 20 kinds), at its sizes
 def _tile_ground_piece(cell: int, terrain: str, building: str | None, occupied: bool, last_seat: int | None,
                        last_colour: str | None, letters: tuple[tuple[str, str], ...]) -> Image.Image:
     """A laid tile as `draw_tile` draws it before its stack (terrain, scenery, building, the last
@@ -1013,7 +1013,7 @@ PLATE_GROUNDS = ((0, 0, 0), (255, 255, 255))
 """Two grounds a plate is drawn on: where both drawings agree the plate covers the pixel."""
 
 
-@keep_drawn(2**18)  # the seats' knights and the stacks' heights at a board's two or three square sizes
+@keep_drawn(2**17)  # the seats' knights and the stacks' heights at a board's two or three square sizes
 def _plate_piece(box: tuple[int, int, int, int], size: int, number: int,
                  colour: str | None) -> tuple[Image.Image, Image.Image] | None:
     """A stack's plate as `draw_tile` draws it over its ground in `box` (the top knight of seat

@@ -247,8 +247,9 @@ def _draw_scenery(draw: ImageDraw.ImageDraw, terrain: str, mark: Ink, box: Box) 
 
 
 @keep_drawn(2**17)  # the boards drawn whole (the layout tests, a hatched window); the usual ones keep their
-# tiles in the palette (renderers.raubritter._tile_piece 2 MiB, _square_piece 512 KiB, _tile_ground_piece 768 KiB
-# and _plate_piece 256 KiB: what this kept; and _box_word_piece 192 KiB, _panel 128 KiB, _box_disc_piece 64 KiB)
+# tiles in the palette (renderers.raubritter._tile_piece 2 MiB, _square_piece 512 KiB, _tile_ground_piece 512 KiB
+# and _plate_piece 128 KiB: what this kept; and _box_word_piece 192 KiB, _panel 128 KiB, _box_disc_piece 64 KiB;
+# the other 384 KiB it gave up)
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple[TileText, ...]]:
