@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.core import msg
 from i18n import t, translate
@@ -47,9 +47,11 @@ from renderers.common import (
     MIN_TEXT,
     PHONE_SIZE,
     WHITE,
+    Ink,
     fit,
     fixed_palette,
     font,
+    ink_box,
     keep_drawn,
     kept_part,
     kept_piece,
@@ -59,6 +61,7 @@ from renderers.common import (
     seat_names,
     texts_recorded,
     to_palette,
+    unrecorded,
     wrap,
 )
 from renderers.raubritter_tiles import (
@@ -186,6 +189,8 @@ def _hand_alone_image(view: View, lang: str) -> Image.Image:
     them, or on a line below them where the tiles leave no room."""
     below = not _counts_beside(view, lang)
     height = 2 * HAND_ALONE_PAD + HAND_TILE + (LINE if below else 0)
+    if not texts_recorded():
+        return _hand_composed(view, lang, height, HAND_ALONE_PAD, below)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     _draw_hand(ImageDraw.Draw(image), view, lang, HAND_ALONE_PAD, counts_below=below)
     return to_palette(image, _palette())
@@ -194,6 +199,8 @@ def _hand_alone_image(view: View, lang: str) -> Image.Image:
 def private_rows(view: View, names: list[str], lang: str, top: int) -> Image.Image:
     """The rows from `top` down of this seat's image (its hand), as `render` draws them (drawn
     on an image of those rows alone: a whole one per seat was most of the memory drawing took)."""
+    if not texts_recorded():
+        return _hand_composed(view, lang, HEIGHT - top, PRIVATE_TOP - top, False)
     image = Image.new("RGB", (WIDTH, HEIGHT - top), BACKGROUND)
     _draw_band(ImageDraw.Draw(image), view, lang, top)
     return to_palette(image, _palette())
@@ -856,7 +863,10 @@ def _compose_board(image: Image.Image, view: View, layout: Layout, letters: dict
                 left, top = x + cell // 2 + corner_x, y + cell // 2 + corner_y
                 if not (left >= x + 5 and top >= y + 5 and left + piece.width <= x + cell - 4 and
                         top + piece.height <= y + cell - 4):  # `_draw_name` draws it on the square
-                    return False
+                    if not _name_inside(name, name_size, cell):
+                        return False
+                    image.im.paste(_named_square_piece(cell, name).im, (x, y, x + cell + 1, y + cell + 1))
+                    continue
                 image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height))
 
     if not laid and view["phase"] == "keep":
@@ -932,7 +942,27 @@ def _label_piece(text: str, anchor: str) -> tuple[Image.Image, int, int]:
     return to_palette(image, _palette()), left, top
 
 
-@keep_drawn(2**19)  # a board's open squares' names: the same few dozen from move to move
+def _name_inside(name: str, size: int, cell: int) -> bool:
+    """Whether an open square's name, its ink centred on the square, stays inside the square's box
+    with a pixel or two to spare (the widest names on a full area's smallest squares cross its
+    frame, never its edge)."""
+    left, top, right, bottom = ink_box(name, size)
+    return max(right - left, bottom - top) + 6 <= cell
+
+
+@keep_drawn(2**17)  # the open squares whose names cross their frames on a full area's smallest squares
+def _named_square_piece(cell: int, name: str) -> Image.Image:
+    """An open square whose name crosses its frame, its whole box as `_draw_board` draws it (the
+    square, its frame, then its name drawn over them), in the palette."""
+    image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, cell, cell), fill=EMPTY_FILL, outline=GRID_LINE)
+    draw.rectangle((3, 3, cell - 3, cell - 3), outline=INK, width=2)
+    _draw_name(draw, 0, 0, cell, name)
+    return to_palette(image, _palette())
+
+
+@keep_drawn(3 * 2**17)  # a board's open squares' names: the same few dozen from move to move
 def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
     """An open square's name as `_draw_name` pastes it, in the palette."""
     image, corner_x, corner_y = centred_text_image.__wrapped__(text, size, INK, EMPTY_FILL)
@@ -942,9 +972,73 @@ def _name_piece(text: str, size: int) -> tuple[Image.Image, int, int]:
 @keep_drawn(2 * 2**20)  # the same few dozen tiles stand on every turn's board (a quarter of their RGB bytes)
 def _tile_piece(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...], last_seat: int | None) -> Image.Image:
-    """A laid tile's picture (`tile_image`, not kept in RGB) in the palette."""
-    patch, _ = tile_image.__wrapped__(cell, terrain, building, top_knight, height, colours, letters, last_seat)
-    return to_palette(patch, _palette())
+    """A laid tile's picture (`tile_image`, not kept in RGB) in the palette: its ground (all but the
+    stack), which tiles alike share at this size, with its stack's plates pasted on it (when the
+    window grows, every tile comes anew at the new size: some 40 tiles, 20 grounds)."""
+    ground = _tile_ground_piece(cell, terrain, building, height > 0, last_seat,
+                                None if last_seat is None else colours[last_seat], letters)
+    if not height:
+        return ground
+    g = geometry(cell)
+    plates = [(g["knight"], _plate_piece(g["knight"], g["size"], top_knight[0], colours[top_knight[0]]))]
+    if height > 1:
+        plates.append((g["height"], _plate_piece(g["height"], g["size"], height, None)))
+    if any(plate is None for _, plate in plates):  # a plate's ink spills over its edge: drawn whole
+        patch, _ = tile_image.__wrapped__(cell, terrain, building, top_knight, height, colours, letters, last_seat)
+        return to_palette(patch, _palette())
+    image = ground.copy()
+    for (left, top, _, _), plate in plates:
+        assert plate is not None
+        piece, mask = plate
+        image.im.paste(piece.im, (left, top, left + piece.width, top + piece.height), mask.im)
+    return image
+
+
+@keep_drawn(2**19)  # the grounds of a board's tiles (some 20 kinds), at its sizes
+def _tile_ground_piece(cell: int, terrain: str, building: str | None, occupied: bool, last_seat: int | None,
+                       last_colour: str | None, letters: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A laid tile as `draw_tile` draws it before its stack (terrain, scenery, building, the last
+    turn's tag or frame; `occupied`: knights stand on it, which leaves a full area's building its
+    letter out), in the palette."""
+    image = Image.new("RGB", (cell + 1, cell + 1), BACKGROUND)
+    colours = [last_colour or ""] * (1 + (last_seat or 0))
+    with unrecorded():
+        draw_tile(ImageDraw.Draw(image), 0, 0, cell, {"terrain": terrain, "building": building,
+                                                      "knights": [0] if occupied else []},
+                  colours, dict(letters), last_seat, stack=False)
+    return to_palette(image, _palette())
+
+
+PLATE_GROUNDS = ((0, 0, 0), (255, 255, 255))
+"""Two grounds a plate is drawn on: where both drawings agree the plate covers the pixel."""
+
+
+@keep_drawn(2**17)  # the seats' knights and the stacks' heights at a board's two or three square sizes
+def _plate_piece(box: tuple[int, int, int, int], size: int, number: int,
+                 colour: str | None) -> tuple[Image.Image, Image.Image] | None:
+    """A stack's plate as `draw_tile` draws it over its ground in `box` (the top knight of seat
+    `number` in `colour`, or the stack's height `number` with `colour` None), in the palette, with
+    the mask of the pixels it paints (a knight's plate has rounded corners); None where a pixel
+    is a blend of the plate's ink and the ground under it (then no piece gives it)."""
+    left, top, right, bottom = box
+    drawn = []
+    for ground in PLATE_GROUNDS:
+        image = Image.new("RGB", (right - left + 1, bottom - top + 1), ground)
+        draw = ImageDraw.Draw(image)
+        inside = (0, 0, right - left, bottom - top)
+        with unrecorded():
+            if colour is None:
+                draw_height(draw, inside, number, size)
+            else:
+                draw_knight(draw, inside, number, colour, size)
+        drawn.append(image)
+    on_black, on_white = drawn
+    # Black against white where the plate leaves its ground be, nothing where it paints: any
+    # other difference is a pixel of both.
+    difference = ImageChops.difference(on_black, on_white)
+    if not {colour for _, colour in difference.getcolors(2) or [(0, None)]} <= {(0, 0, 0), (255, 255, 255)}:
+        return None
+    return to_palette(on_black, _palette()), ImageChops.invert(difference.convert("L"))
 
 
 def _header_piece(layout: Layout) -> Image.Image:
@@ -975,6 +1069,9 @@ def _compose_panel(image: Image.Image, view: View, names: list[str], lang: str, 
 
 def _box_piece(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
                details: list[str]) -> Image.Image:
+    composed = _box_composed(player, name, lang, box_w, box_h, active, won, phase, details)
+    if composed is not None:
+        return composed
     image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
     _draw_box(ImageDraw.Draw(image), player, name, lang, 0, 0, box_w, box_h, active, won, phase, details)
     return to_palette(image, _palette())
@@ -984,3 +1081,181 @@ def _legend_piece(layout: Layout, colours: list[str], lang: str, top: int, botto
     image = Image.new("RGB", (WIDTH, bottom - top), BACKGROUND)
     _draw_legend(ImageDraw.Draw(image), replace(layout, legend_top=layout.legend_top - top), colours, lang)
     return to_palette(image, _palette())
+
+
+# ----------------------------------------------------------------------------------------
+# The hand composed in its palette
+#
+# A seat's hand (the strip under its board, or its image of the hand alone) changes with every
+# tile it lays, so it is drawn anew for most of its images: not on an RGB image quantized whole
+# (some 170,000 pixels filled and quantized each time), but composed in the palette from pieces
+# that every table shares (a seat's disc, a word, a tile of the hand at its size), each drawn on
+# the background of its own box and quantized alone, as `_draw_hand` draws them apart on the
+# background, and the tiles' frames painted in colours the palette holds exactly.
+
+
+def _hand_composed(view: View, lang: str, height: int, y: int, counts_below: bool) -> Image.Image:
+    """What `_draw_hand` draws at row `y` on the background of an image `height` rows tall, in the
+    palette."""
+    image = Image.new("P", (WIDTH, height), _index(BACKGROUND))
+    image.putpalette(_palette().getpalette() or [])
+    private, seat = view["private"], view["viewer"]
+    mid = y + HAND_TILE // 2
+    disc = _disc_piece(seat, view["colours"][seat])
+    left, top = 12 - DISC_MARGIN, mid - DISC - DISC_MARGIN
+    image.im.paste(disc.im, (left, top, left + disc.width, top + disc.height))
+    lx = 12 + 2 * DISC + 12
+    _paste_hand_text(image, t(lang, "raubritter.board.your_hand"), lx, mid)
+    tx, size = _hand_geometry(view, lang)
+    letter_key = tuple(sorted(_letters(lang).items()))
+    draw = ImageDraw.Draw(image)
+    for tile in private["hand"]:
+        patch = _hand_tile_piece(size, tile["terrain"], tile["building"], letter_key)
+        image.im.paste(patch.im, (tx, y, tx + patch.width, y + patch.height))
+        chosen = private.get("keep_choice") == tile["code"]
+        draw.rectangle((tx, y, tx + size, y + size), outline=_index(HIGHLIGHT if chosen else INK),
+                       width=7 if chosen else 2)
+        tx += size + 12
+    player = next((p for p in view["players"] if p["seat"] == seat), None)
+    if player is None:
+        return image
+    if counts_below:
+        _paste_hand_text(image, _fitted(_knights_and_tiles(player, lang), TEXT, WIDTH - 12 - lx), lx,
+                         y + HAND_TILE + LINE // 2 + 4)
+        return image
+    counts = _knights_and_tiles(player, lang).split(" · ")
+    room = WIDTH - 12 - (tx + 12)
+    if len(counts) == 2 and all(_width(part, TEXT) <= room for part in counts):
+        for i, part in enumerate(counts):  # mid -/+ half a line, as `_draw_hand` puts them
+            _paste_hand_text(image, part, tx + 12, mid + (2 * i - 1) * LINE // 2)
+    return image
+
+
+DISC_MARGIN = 4  # background round a hand's seat disc on its piece (its number stays inside the disc)
+
+
+@keep_drawn(2**16)  # the four seats' discs in their colours
+def _disc_piece(seat: int, colour: str) -> Image.Image:
+    """A seat's disc with its number as `_draw_hand` draws it, on a piece of its box and a margin
+    of the background, in the palette."""
+    side = 2 * DISC + 2 * DISC_MARGIN + 1
+    image = Image.new("RGB", (side, side), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    low, high = DISC_MARGIN, DISC_MARGIN + 2 * DISC
+    draw.ellipse((low, low, high, high), fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=3)
+    mark_text(draw, (low + DISC, low + DISC), str(seat + 1), TEXT_ON[colour])
+    return to_palette(image, _palette())
+
+
+def _paste_hand_text(image: Image.Image, text: str, x: int, y: int) -> None:
+    """A word of the hand as `_draw_hand` draws it at (x, y), anchored left and middle."""
+    piece, left, top = _hand_text_piece(text)
+    image.im.paste(piece.im, (x + left, y + top, x + left + piece.width, y + top + piece.height))
+
+
+@keep_drawn(3 * 2**16)  # "Your hand:" and the seats' knights and tiles left, in a language or two
+def _hand_text_piece(text: str) -> tuple[Image.Image, int, int]:
+    """A word of the hand, as `_label_piece` draws a label, anchored left and middle."""
+    return _label_piece.__wrapped__(text, "lm")
+
+
+@keep_drawn(2**19)  # the tiles in the hands of a few tables, at their sizes (a third of their RGB bytes)
+def _hand_tile_piece(size: int, terrain: str, building: str | None,
+                     letters: tuple[tuple[str, str], ...]) -> Image.Image:
+    """A tile of a seat's hand (`hand_tile_image`, not kept in RGB) in the palette."""
+    return to_palette(hand_tile_image.__wrapped__(size, terrain, building, letters), _palette())
+
+
+# ----------------------------------------------------------------------------------------
+# A player's box composed in its palette
+#
+# A box changes with its player's turn, points and knights, so at many tables most boxes a move
+# shows are new. Composed in the palette it is its panel (a rounded rectangle in colours the
+# palette holds exactly, painted in it), its seat's disc and its words, each drawn over the panel
+# in a box of its own that nothing else touches, as `_draw_box` draws them there; the pieces are
+# kept by what they show and where, so the boxes of every table share them.
+
+
+def _box_composed(player: View, name: str, lang: str, box_w: int, box_h: int, active: bool, won: bool, phase: str,
+                  details: list[str]) -> Image.Image | None:
+    """`_draw_box`'s box at (0, 0) in the palette; None where a word's box would touch another's or
+    the disc (then it is drawn whole)."""
+    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
+    if phase == "keep":
+        corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
+    else:
+        corner = t(lang, "raubritter.board.points", count=player["points"])
+    name_x = cx + DISC + 10
+    words = [(corner, "rm", box_w - BOX_PAD - 6, cy),
+             (_fitted(name, TEXT, box_w - BOX_PAD - 6 - _width(corner, TEXT) - 16 - name_x), "lm", name_x, cy),
+             *((line, "lm", BOX_PAD + 6, BOX_TOP + i * DETAIL_LINE + DETAIL_LINE // 2)
+               for i, line in enumerate(details))]
+    if len({_index(colour) for colour in _panel_colours(active, won)}) < 3:
+        return None  # the panel's colours could not be told apart in it (`_box_word_piece`)
+    taken = [(cx - DISC, cy - DISC, cx + DISC + 1, cy + DISC + 1)]
+    pieces = []
+    for text, anchor, x, y in words:
+        piece, box = _box_word_piece(text, anchor, x, y, box_w, box_h, active, won)
+        if any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+               for other in taken):
+            return None
+        taken.append(box)
+        pieces.append((piece, box))
+    image = _panel(box_w, box_h, active, won).copy()
+    image.paste(_box_disc_piece(box_w, box_h, active, won, player["seat"], player["colour"]), taken[0][:2])
+    for piece, box in pieces:
+        image.im.paste(piece.im, box)
+    return image
+
+
+def _panel_colours(active: bool, won: bool) -> tuple[Ink, Ink, Ink]:
+    """A box's panel's colours: the background round its corners, its fill and its frame."""
+    frame = HIGHLIGHT if active else (INK if won else GRID_LINE)
+    return BACKGROUND, PANEL_ACTIVE if active or won else PANEL_IDLE, frame
+
+
+@keep_drawn(2**17)  # the panels of a board's boxes: idle and to act (each box's is a copy)
+def _panel(box_w: int, box_h: int, active: bool, won: bool) -> Image.Image:
+    """A player's box before its disc and words, in the palette: its rounded rectangle painted in
+    the indices quantizing gives its colours."""
+    background, fill, frame = _panel_colours(active, won)
+    image = Image.new("P", (box_w + 1, box_h + 1), _index(background))
+    image.putpalette(_palette().getpalette() or [])
+    ImageDraw.Draw(image).rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=_index(fill), outline=_index(frame),
+                                            width=6 if active or won else 2)
+    return image
+
+
+@keep_drawn(2**16)  # the seats' discs on their boxes, idle, to act or won
+def _box_disc_piece(box_w: int, box_h: int, active: bool, won: bool, seat: int, colour: str) -> Image.Image:
+    """A box's seat disc with its number, and the panel under the disc's corners, as `_draw_box`
+    draws them, in the palette."""
+    image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    _, fill, frame = _panel_colours(active, won)
+    draw.rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=fill, outline=frame, width=6 if active or won else 2)
+    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
+    draw.ellipse((cx - DISC, cy - DISC, cx + DISC, cy + DISC), fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=3)
+    mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[colour])
+    return to_palette(image.crop((cx - DISC, cy - DISC, cx + DISC + 1, cy + DISC + 1)), _palette())
+
+
+@keep_drawn(3 * 2**16)  # the boxes' words: points, names, knights and tiles left
+def _box_word_piece(text: str, anchor: str, x: int, y: int, box_w: int, box_h: int, active: bool,
+                    won: bool) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """A word of a player's box as `_draw_box` draws it at (x, y) over its panel (the last line's
+    lowest ink may touch the panel's frame), on the box of its line and a margin, within the
+    box, in the palette, with that box."""
+    left, top, right, bottom = (int(v) for v in font(TEXT).getbbox(text, anchor=anchor))
+    box = (max(0, x + left - LABEL_MARGIN), max(0, y + top - LABEL_MARGIN),
+           min(box_w + 1, x + right + LABEL_MARGIN + 1), min(box_h + 1, y + bottom + LABEL_MARGIN + 1))
+    image = _panel(box_w, box_h, active, won).crop(box)
+    # The panel's pixels in the colours it was painted in (quantizing takes PANEL_ACTIVE for a
+    # neighbour of it: the word's edges are blended with the colour drawn, not the one kept).
+    palette = _palette().getpalette() or []
+    for colour in _panel_colours(active, won):
+        palette[3 * _index(colour):3 * _index(colour) + 3] = [int(value) for value in colour]
+    image.putpalette(palette)
+    image = image.convert("RGB")
+    ImageDraw.Draw(image).text((x - box[0], y - box[1]), text, font=font(TEXT), fill=INK, anchor=anchor)
+    return to_palette(image, _palette()), box

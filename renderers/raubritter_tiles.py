@@ -145,9 +145,9 @@ def geometry(cell: int) -> TileGeometry:
 
 def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: Mapping[str, Any], seat_colours: list[str],
                letters: dict[str, str] = BUILDING_LETTER, last_seat: int | None = None, *,
-               in_hand: bool = False, texts: list[TileText] | None = None) -> None:
+               in_hand: bool = False, texts: list[TileText] | None = None, stack: bool = True) -> None:
     """A laid tile; `in_hand`: a tile of the viewer's hand, where no knight will stand, so its
-    building fills the tile."""
+    building fills the tile; `stack` False: all but its knights' plates (drawn last, on top)."""
     terrain = tile["terrain"]
     draw.rectangle((x, y, x + cell, y + cell), fill=TERRAIN_FILL[terrain], outline=GRID_LINE)
     g = geometry(cell)
@@ -169,7 +169,7 @@ def draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, tile: Mappin
     if last_seat is not None:
         draw.rectangle((x, y, x + cell, y + cell), outline=PLAYER_COLOURS[seat_colours[last_seat]],
                        width=frame_width(cell))
-    if knights:
+    if knights and stack:
         _draw_stack(draw, x, y, cell, knights, seat_colours, texts)
 
 
@@ -246,8 +246,10 @@ def _draw_scenery(draw: ImageDraw.ImageDraw, terrain: str, mark: Ink, box: Box) 
                          200, 340, fill=mark, width=width)
 
 
-@keep_drawn(3 * 2**19)  # the boards drawn whole (the layout tests, a hatched window); the usual ones keep their
-# tiles in the palette (renderers.raubritter._tile_piece 2 MiB and _square_piece 512 KiB: what this kept)
+@keep_drawn(2**17)  # the boards drawn whole (the layout tests, a hatched window); the usual ones keep their
+# tiles in the palette (renderers.raubritter._tile_piece 2 MiB, _square_piece 512 KiB, _tile_ground_piece 512 KiB
+# and _plate_piece 128 KiB: what this kept; and _box_word_piece 192 KiB, _panel 128 KiB, _box_disc_piece 64 KiB;
+# the other 384 KiB it gave up)
 def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[int, ...], height: int,
                 colours: tuple[str, ...], letters: tuple[tuple[str, str], ...],
                 last_seat: int | None) -> tuple[Image.Image, tuple[TileText, ...]]:
@@ -261,7 +263,8 @@ def tile_image(cell: int, terrain: str, building: str | None, top_knight: tuple[
     return image, tuple(texts)
 
 
-@keep_drawn(2**20)  # a hand's few tiles stay from one of its images to the next
+@keep_drawn(2**18)  # the hands drawn whole (the layout tests); the usual ones keep their tiles in the palette
+# (renderers.raubritter._hand_tile_piece 512 KiB, _hand_text_piece 192 KiB, _disc_piece 64 KiB: what this kept)
 def hand_tile_image(size: int, terrain: str, building: str | None,
                     letters: tuple[tuple[str, str], ...]) -> Image.Image:
     """A tile of a seat's hand as `draw_tile` draws it there (`in_hand`: no knight, no owner's

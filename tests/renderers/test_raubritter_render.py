@@ -5,7 +5,7 @@ import random
 from functools import partial
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games.core import Action
 from games.raubritter import GAME
@@ -295,6 +295,106 @@ def test_boards_composed_in_their_palette_are_the_boards_drawn_whole(seats, monk
             assert composed.tobytes() == whole.tobytes(), (step, viewer, lang)
             boards += 1
     assert boards - len(wholes) >= 40 and len(wholes) < boards / 4  # composed but for the first moves
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_hands_composed_in_their_palette_are_the_hands_drawn(seats):
+    """A seat's hand (its image of the hand alone, the strip under its board) is composed in the
+    palette from pieces every table shares; it must be, pixel for pixel, the hand drawn on one
+    RGB image and quantized (as while the layout tests record texts), every seat's, in both
+    languages, over a whole game, and on a strip that starts above the hand too."""
+    hands = alone = 0
+    for step, state in enumerate(states_of(seats, seed=seats + 7)):
+        lang = ("en", "de")[step % 2]
+        for viewer in range(seats):
+            view = GAME.view(state, viewer)
+            if not rr.private_shown(view):
+                continue
+            if hand_alone(view):
+                alone += 1
+                drawing = partial(render, view, LAYOUT_NAMES[:seats], lang)
+            else:
+                top = rr.PRIVATE_TOP - (step % 3) * 10
+                drawing = partial(rr.private_rows, view, LAYOUT_NAMES[:seats], lang, top)
+            composed = drawing()
+            with recording_texts():
+                drawn = drawing()
+            assert (composed.mode, composed.size, composed.getpalette()) == \
+                (drawn.mode, drawn.size, drawn.getpalette()), (step, viewer)
+            assert composed.tobytes() == drawn.tobytes(), (step, viewer, lang)
+            hands += 1
+    assert hands >= 60 and alone >= 20
+
+
+def test_open_squares_whose_names_cross_their_frames_are_composed_as_drawn_whole(monkeypatch):
+    """On a full area's smallest squares a long name ("J10") crosses its square's frame: that
+    square is composed as a piece of its own (square, frame, name); the board must still be,
+    pixel for pixel, the board drawn whole."""
+    named = []
+    piece = rr._named_square_piece
+
+    def counted(*args):
+        named.append(args)
+        return piece(*args)
+
+    monkeypatch.setattr(rr, "_named_square_piece", counted)
+    boards = 0
+    for seed in (12, 16):
+        for step, state in enumerate(states_of(4, seed=seed)):
+            view = GAME.view(state, None)
+            before = len(named)
+            composed = render(view, NAMES, "en")
+            if len(named) == before:
+                continue
+            with recording_texts():
+                whole = render(view, NAMES, "en")
+            assert composed.tobytes() == whole.tobytes(), (seed, step)
+            boards += 1
+    assert boards >= 3
+
+
+def test_tiles_composed_of_a_ground_and_plates_are_the_tiles_drawn_whole():
+    """A laid tile in the palette is its ground (kept for every tile alike at its size) with its
+    stack's plates pasted on it; it must be, pixel for pixel, the tile drawn whole and quantized,
+    at every square size, on every terrain, with every stack and last turn."""
+    rng = random.Random(5)
+    colours = ("blue", "yellow", "green", "red")
+    letters = tuple(sorted(rr._letters("de").items()))
+    for _ in range(400):
+        cell = rng.choice((84, 88, 93, 104, 110, 118, 125, 140, 168, 200, 240))
+        terrain = rng.choice(("plain", "forest", "mountain", "lake"))
+        building = rng.choice((None, "castle", "village", "town"))
+        height = rng.choice((0, 1, 2, 3, 7))
+        top_knight = (rng.randrange(4),) if height else ()
+        last_seat = rng.choice((None, 0, 1, 3))
+        args = (cell, terrain, building, top_knight, height, colours, letters, last_seat)
+        patch, _ = rr_tiles.tile_image.__wrapped__(*args)
+        assert rr._tile_piece.__wrapped__(*args).tobytes() == common.to_palette(patch, rr._palette()).tobytes(), args
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_players_boxes_composed_in_their_palette_are_the_boxes_drawn_whole(seats):
+    """A player's box is composed in the palette from its panel, its disc and its words (drawn over
+    the panel, whose colours quantizing does not all keep exactly); it must be, pixel for pixel,
+    the box drawn on one RGB image and quantized: to act, idle, won, in every phase, in both
+    languages, with long names and names in other scripts."""
+    composed = 0
+    for step, state in enumerate(states_of(seats, seed=seats + 3)):
+        lang = ("en", "de")[step % 2]
+        view = GAME.view(state, None)
+        names = common.seat_names(LAYOUT_NAMES[:seats], seats)
+        layout = rr._layout(view, names, lang)
+        for box in rr._boxes(view, layout):
+            args = (box.player, names[box.player["seat"]], lang, rr._box_width(), layout.box_h, box.active, box.won,
+                    view["phase"], box.details)
+            image = Image.new("RGB", (args[3] + 1, args[4] + 1), common.BACKGROUND)
+            rr._draw_box(ImageDraw.Draw(image), box.player, args[1], lang, 0, 0, *args[3:])
+            piece = rr._box_composed(*args)
+            assert piece is not None, (step, box.player["seat"])
+            drawn = common.to_palette(image, rr._palette())
+            assert piece.tobytes() == drawn.tobytes(), (step, box.player["seat"], lang)
+            composed += 1
+    assert composed >= 100
 
 
 def test_a_kept_piece_is_made_once_and_a_changed_drawing_under_its_key_is_caught(monkeypatch):
