@@ -46,7 +46,7 @@ from PIL import Image, ImageDraw
 from games.carcassonne.closeup import CLOSE_UP, rows_shown
 from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
-from renderers import View, common
+from renderers import View
 from renderers.carcassonne_landscape import (
     CAPS,
     EMPTY,
@@ -93,9 +93,7 @@ from renderers.common import (
     MUTED,
     SEAT_COLOURS,
     Line,
-    NotComposable,
     RowsPart,
-    board_with_composed_rows,
     board_with_rows,
     fit,
     fixed_palette,
@@ -103,11 +101,9 @@ from renderers.common import (
     ink_on,
     mark_text,
     number_plate,
-    palette_board,
     plate_size,
     seat_names,
     seat_plate,
-    texts_recorded,
     to_palette,
 )
 
@@ -216,71 +212,19 @@ class Plan(TypedDict):
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
-    # The legend at the foot is the same on every table's board of a language and phase: its
-    # rows are kept in the palette, neither drawn nor quantized again (`board_with_rows`).
-    legend = RowsPart(plan["legend_top"], HEIGHT, ("carcassonne.legend", tuple(map(tuple, plan["legend"]))),
-                      partial(_legend_at, plan["legend"])) if _legend_apart(view, names, lang, plan) else None
-    composed = None if texts_recorded() else _table_composed(view, names, lang, plan, legend)
-    if composed is not None and not common.VERIFY_KEPT_PARTS:
-        return composed
-    drawn = _drawn_whole(view, names, lang, plan, legend)
-    if composed is not None and (composed.tobytes() != drawn.tobytes() or composed.getpalette() != drawn.getpalette()):
-        raise AssertionError("the board with its players' table composed in the palette differs from the board drawn")
-    return drawn
-
-
-def _drawn_whole(view: View, names: list[str], lang: str, plan: Plan, legend: RowsPart | None) -> Image.Image:
-    """The board drawn in RGB and quantized, the legend at its foot (`legend`) kept as rows."""
-    if legend is None:
+    if not _legend_apart(view, names, lang, plan):
         image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
         draw = ImageDraw.Draw(image)
         _legend(draw, plan["legend"], plan["legend_top"])
         _draw_above_legend(draw, view, names, lang, plan)
         return to_palette(image, _palette())
+    # The legend at the foot is the same on every table's board of a language and phase: its
+    # rows are kept in the palette, neither drawn nor quantized again (`board_with_rows`).
     image = Image.new("RGB", (WIDTH, plan["legend_top"]), BACKGROUND)
     _draw_above_legend(ImageDraw.Draw(image), view, names, lang, plan)
+    legend = RowsPart(plan["legend_top"], HEIGHT, ("carcassonne.legend", tuple(map(tuple, plan["legend"]))),
+                      partial(_legend_at, plan["legend"]))
     return board_with_rows(image, (WIDTH, HEIGHT), [legend], _palette())
-
-
-TABLE_GAP = 4  # rows over the players' table drawn with it: the landscape over it reaches 1-2 rows under its window
-UNDRAWN = (0, 0, 0)
-"""What the players' table's rows hold on the RGB image of the rest of the board before it is
-drawn: no drawing of the board's gives pure black (its darkest ink is ROBBER_MARK), so any pixel
-of the rest drawn into those rows tells itself."""
-
-
-def _table_composed(view: View, names: list[str], lang: str, plan: Plan, legend: RowsPart | None) -> Image.Image | None:
-    """The board with its players' table at the foot drawn straight in the palette
-    (`PaletteDraw`), so its rows (a fifth of the board, new at every move) are never quantized:
-    the rest over it is drawn in RGB and quantized, the legend kept as rows where it stands at the
-    foot (`legend`). None where the pixels could differ from the board drawn whole: the table
-    beside the overview or over a legend drawn with it, the table drawing what the palette cannot
-    give exactly or reaching out of its rows, the rest reaching into them (then the board is
-    drawn whole)."""
-    table_top = plan["table_top"]
-    bottom = HEIGHT if legend is None else legend.top
-    if plan["table_beside"] is not None or (legend is None and plan["legend_top"] >= table_top):
-        return None
-    part_top = table_top - TABLE_GAP
-    above = 4 * TABLE_GAP  # rows over the table's own, to see that nothing of it stands there
-    table, draw = palette_board((WIDTH, bottom - part_top + above), _palette())
-    try:
-        _table(draw, view, names, lang, table_top - part_top + above)
-    except NotComposable:
-        return None
-    ground = draw.index(BACKGROUND)
-    if table.im.crop((0, 0, WIDTH, above)).getextrema() != (ground, ground):
-        return None
-    image = Image.new("RGB", (WIDTH, bottom), BACKGROUND)
-    image.paste(UNDRAWN, (0, part_top, WIDTH, bottom))
-    draw_rgb = ImageDraw.Draw(image)
-    if legend is None:
-        _legend(draw_rgb, plan["legend"], plan["legend_top"])
-    _draw_above_legend(draw_rgb, view, names, lang, plan, table=False)
-    if image.im.crop((0, part_top, WIDTH, bottom)).getbbox() is not None:
-        return None
-    return board_with_composed_rows(image.crop((0, 0, WIDTH, part_top)), table.crop((0, above, WIDTH, table.height)),
-                                    (WIDTH, HEIGHT), [] if legend is None else [legend], _palette())
 
 
 def _legend_apart(view: View, names: list[str], lang: str, plan: Plan) -> bool:
@@ -301,12 +245,10 @@ def _legend_at(rows: list[list[LegendItem]], draw: ImageDraw.ImageDraw, top: int
     _legend(draw, rows, top)
 
 
-def _draw_above_legend(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, plan: Plan,
-                       table: bool = True) -> None:
-    """Everything but the legend: the players' table (unless drawn apart), the track, the
-    rotations, the landscape, the header and the overview."""
-    if table:
-        _table(draw, view, names, lang, plan["table_top"], plan["table_beside"])
+def _draw_above_legend(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str, plan: Plan) -> None:
+    """Everything but the legend: the players' table, the track, the rotations, the landscape, the
+    header and the overview."""
+    _table(draw, view, names, lang, plan["table_top"], plan["table_beside"])
     if plan["track"] and plan["track_top"] is not None:  # set together in the robber step
         _track(draw, view, plan["track"], plan["track_top"])
     if plan["strip_top"] is not None:

@@ -1526,32 +1526,3 @@ def encode_pngs(first: Image.Image, shared_rows: int, strips: list[Image.Image])
     shared = _bands(_rows(first, 0, shared_rows), first.width)
     return [palette_png(first.width, first.height, palette, shared + _bands(_rows(strip), strip.width))
             for strip in strips]
-
-
-def board_with_composed_rows(image: Image.Image, composed: Image.Image, size: tuple[int, int],
-                             rows: Sequence[RowsPart], palette: Image.Image,
-                             background: Ink = BACKGROUND) -> Image.Image:
-    """`board_with_rows` with rows already in `palette` between: `image` (RGB, the board's top,
-    quantized here), then `composed` (the rows under it, drawn straight in the palette with
-    `PaletteDraw`, never quantized), then the full-width parts `rows`, pasted as they were kept
-    or drawn and kept as `board_with_rows` keeps them (so the two find each other's rows)."""
-    width, height = size
-    top = image.height + composed.height
-    if [top, *(part.bottom for part in rows)] != [*(part.top for part in rows), height]:
-        raise ValueError(f"rows that do not tile the board from row {top} down: {rows!r}")
-    finished = Image.new("P", size, None)  # not filled: every row is pasted over
-    finished.putpalette(palette.getpalette() or [])
-    if image.height:
-        finished.paste(to_palette(image, palette), (0, 0))
-    finished.paste(composed, (0, image.height))
-    for part in rows:
-        full_key = (part.key, (0, part.top, width, part.bottom), image.mode)  # as `board_with_rows` keeps it
-        found: Image.Image | None = KEPT_PARTS.get(full_key)
-        if found is None:
-            drawn = Image.new(image.mode, (width, part.bottom - part.top), background)
-            part.draw_rows(ImageDraw.Draw(drawn), 0)
-            found = KEPT_PARTS.put(full_key, to_palette(drawn, palette))
-        elif found.getpalette() != finished.getpalette():
-            raise AssertionError(f"a kept part of another palette: {part.key!r}")
-        finished.paste(found, (0, part.top))
-    return finished

@@ -109,34 +109,3 @@ def test_boards_with_the_legend_kept_apart_are_the_boards_drawn_whole(monkeypatc
             seat = min(GAME.to_act(state))
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert apart >= 40
-
-
-def test_boards_with_the_players_table_composed_in_the_palette_are_the_boards_drawn_whole(monkeypatch):
-    """The players' table drawn straight in the palette (`renderers.carcassonne._table_composed`)
-    under the rest drawn in RGB and quantized gives the very pixels of the board drawn whole:
-    whole games, both languages, every phase, names in several scripts, one reaching down."""
-    import renderers.carcassonne as carcassonne
-    from renderers import common
-    from renderers.common import forget_kept
-
-    forget_kept()
-    composed = []
-    real = carcassonne._table_composed
-    monkeypatch.setattr(carcassonne, "_table_composed", lambda *args: composed.append(real(*args)) or composed[-1])
-    for seats, seed in ((2, 5), (4, 1)):
-        names = ["gjpqy", "王小明", "Ярослав", "Ngô Bảo Châu"][:seats]
-        rng = random.Random(seed)
-        state = GAME.new_game(seats, seed=seed)
-        for step in range(400):
-            view = GAME.view(state, None)
-            if step % 3 == 0 or GAME.outcome(state) is not None:
-                lang = ("en", "de")[step // 3 % 2]
-                found = render(view, names, lang)
-                with monkeypatch.context() as whole:
-                    whole.setattr(common, "VERIFY_KEPT_PARTS", True)  # drawn whole as well, and compared
-                    assert render(view, names, lang).tobytes() == found.tobytes(), step
-            if GAME.outcome(state) is not None:
-                break
-            seat = min(GAME.to_act(state))
-            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    assert sum(board is not None for board in composed) >= 40
