@@ -739,15 +739,32 @@ def overview_tag_places(frames: dict[int, Frame], ground: Frame) -> dict[int, tu
         # (each place once: on a small overview most of the steps stop at its edges)
         xs = {min(max(mid_x + i * step, low_x), high_x) for i in range(-40, 41)}
         ys = {min(max(mid_y + j * step, low_y), high_y) for j in range(-40, 41)}
-        spots = sorted(((x, y) for x in xs for y in ys),
-                       key=lambda spot: (not (fx0 <= spot[0] <= fx1 and fy0 <= spot[1] <= fy1),
-                                         abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
-        x, y = next(((x, y) for x, y in spots
-                     if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
-                            for b in boxes)), spots[0])
+        # The places inside the frame come first, nearest its middle first; those outside it (all
+        # the rest of up to 81 x 81, some 4 ms to order) are ordered only where none inside is clear.
+        inside = _nearest([(x, y) for x in xs if fx0 <= x <= fx1 for y in ys if fy0 <= y <= fy1], mid_x, mid_y)
+        found = _clear_spot(inside, half_w, half_h, boxes)
+        if found is None:
+            outside = _nearest([(x, y) for x in xs for y in ys if not (fx0 <= x <= fx1 and fy0 <= y <= fy1)],
+                               mid_x, mid_y)
+            found = _clear_spot(outside, half_w, half_h, boxes) or (inside or outside)[0]
+        x, y = found
         places[k] = (x, y)
         boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
     return places
+
+
+def _nearest(spots: list[tuple[float, float]], mid_x: float, mid_y: float) -> list[tuple[float, float]]:
+    """`spots` nearest (mid_x, mid_y) first (the sum of the distances across and down), then top
+    to bottom, left to right."""
+    return sorted(spots, key=lambda spot: (abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
+
+
+def _clear_spot(spots: list[tuple[float, float]], half_w: float, half_h: float,
+                boxes: list[Frame]) -> tuple[float, float] | None:
+    """The first of `spots` where a plate of half_w x half_h either side stays clear of `boxes`."""
+    return next(((x, y) for x, y in spots
+                 if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
+                        for b in boxes)), None)
 
 
 def _framed(frame: Frame, ground: Frame) -> Frame:

@@ -213,3 +213,53 @@ def test_on_the_tallest_landscape_the_players_table_stands_beside_the_overview(t
         assert set(names) <= words  # short names whole
     legend = {r.text for r in texts if plan["legend_top"] <= r.box[1] < plan["header"]}
     assert t(lang, "carcassonne.board.legend.last_tile") in legend
+
+
+def _tag_places_ordering_every_spot(frames: dict[int, board.Frame],
+                                    ground: board.Frame) -> dict[int, tuple[float, float]]:
+    """`overview_tag_places` as it was written first: every place round a frame ordered at once
+    (inside the frame first, then nearest its middle, then top to bottom, left to right)."""
+    places: dict[int, tuple[float, float]] = {}
+    boxes: list[board.Frame] = []
+    for k, (fx0, fy0, fx1, fy1) in sorted(frames.items(), key=lambda item: ((item[1][2] - item[1][0])
+                                                                              * (item[1][3] - item[1][1]), item[0])):
+        width, height = board.plate_size(str(k + 1))
+        half_w, half_h = width / 2 + 3, height / 2 + 3
+        mid_x, mid_y = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+        step = height / 4
+        xs = {min(max(mid_x + i * step, ground[0] + half_w), ground[2] - half_w) for i in range(-40, 41)}
+        ys = {min(max(mid_y + j * step, ground[1] + half_h), ground[3] - half_h) for j in range(-40, 41)}
+        spots = sorted(((x, y) for x in xs for y in ys),
+                       key=lambda spot: (not (fx0 <= spot[0] <= fx1 and fy0 <= spot[1] <= fy1),
+                                         abs(spot[0] - mid_x) + abs(spot[1] - mid_y), spot[1], spot[0]))
+        x, y = next(((x, y) for x, y in spots
+                     if all(x + half_w <= b[0] or b[2] <= x - half_w or y + half_h <= b[1] or b[3] <= y - half_h
+                            for b in boxes)), spots[0])
+        places[k] = (x, y)
+        boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
+    return places
+
+
+def test_the_groups_numbers_stand_where_ordering_every_place_at_once_puts_them():
+    """The overview's group numbers, looked for inside each frame first (the places outside it
+    ordered only where none inside is clear), stand where ordering every place at once put them:
+    frames far apart, crowded, overlapping, tiny and reaching the overview's edges."""
+    import random
+
+    rng = random.Random(5)
+    outside = 0
+    for _ in range(300):
+        ground = (rng.uniform(0, 300), rng.uniform(0, 100), 0.0, 0.0)
+        ground = (ground[0], ground[1], ground[0] + rng.uniform(60, 600), ground[1] + rng.uniform(60, 420))
+        frames = {}
+        for k in range(rng.randint(1, 12)):
+            w, h = rng.choice([(8.0, 8.0), (40.0, 40.0)]) if rng.random() < 0.3 else (rng.uniform(5, 200),
+                                                                                     rng.uniform(5, 200))
+            x0 = rng.uniform(ground[0] - 10, ground[2] - w / 2)
+            y0 = rng.uniform(ground[1] - 10, ground[3] - h / 2)
+            frames[k] = (x0, y0, x0 + w, y0 + h)
+        expected = _tag_places_ordering_every_spot(frames, ground)
+        assert board.overview_tag_places(frames, ground) == expected
+        outside += any(not (f[0] <= expected[k][0] <= f[2] and f[1] <= expected[k][1] <= f[3])
+                       for k, f in frames.items())
+    assert outside >= 30  # the places outside a frame were looked for too
