@@ -445,9 +445,26 @@ def _spread(points: list[tuple[float, float]], gap: float, size: float) -> list[
 
 
 def box(mark: Mark) -> Rect:
-    w, h = mark["half"] if "half" in mark else _mark_extent(mark)
-    extra = 6 if mark["count"] > 1 else 0  # the figure behind
+    w, h, extra = _box_shape(mark)
     return mark["x"] - w, mark["y"] - h - extra, mark["x"] + w + extra, mark["y"] + h
+
+
+def _box_shape(mark: Mark) -> tuple[float, float, int]:
+    """A mark's box round its centre: half its width and height, and the room of the figure
+    drawn behind a mark of several followers (above and to the right)."""
+    w, h = mark["half"] if "half" in mark else _mark_extent(mark)
+    return w, h, 6 if mark["count"] > 1 else 0  # the figure behind
+
+
+def _kept_within(mark: Mark, window: Window) -> tuple[float, float, float, float]:
+    """The lowest and highest x and y a mark's centre is kept within when marks are pushed
+    apart: on the landscape shown, clear of the grid's letters and numbers (east of it where
+    the image has room)."""
+    size = window["size"]
+    w, h = _mark_extent(mark)
+    east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
+    return (window["left"] + w + 2, east - w - 2,
+            window["top"] + h + 2, window["top"] + window["rows"] * size - h - 2)
 
 
 def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> None:
@@ -468,6 +485,11 @@ def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> 
         return  # every mark lies inside its own tile: none can touch another tile's
     reach = 2 * max(max(_mark_extent(mark)) for mark in marks) + 20 if marks else 0
     everything = marks + list(fixed)
+    # What stays the same while the marks are pushed: each one's box round its centre (`box`),
+    # whether it is settled, and the bounds it is kept within.
+    shapes = {id(mark): _box_shape(mark) for mark in everything}
+    settled = {id(mark): _settled(mark) for mark in everything}
+    bounds = {id(mark): _kept_within(mark, window) for mark in marks}
     fresh = -6
     for step in range(80):
         # only marks near each other can touch (as they are pushed, others come near: the pairs
@@ -478,8 +500,13 @@ def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> 
             fresh = step
         moved = False
         for a, b in pairs:
-            ax0, ay0, ax1, ay1 = box(a)
-            bx0, by0, bx1, by1 = box(b)
+            # `box(a)` and `box(b)`, from the marks' shapes worked out once (some 9,000 boxes a
+            # crowded board): the same sums in the same order, so the same floats
+            aw, ah, a_extra = shapes[id(a)]
+            bw, bh, b_extra = shapes[id(b)]
+            ax, ay, bx, by = a["x"], a["y"], b["x"], b["y"]
+            ax0, ay0, ax1, ay1 = ax - aw, ay - ah - a_extra, ax + aw + a_extra, ay + ah
+            bx0, by0, bx1, by1 = bx - bw, by - bh - b_extra, bx + bw + b_extra, by + bh
             over_x, over_y = min(ax1, bx1) - max(ax0, bx0) + 2, min(ay1, by1) - max(ay0, by0) + 2
             if over_x <= 0 or over_y <= 0:
                 continue
@@ -491,20 +518,19 @@ def _separate(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> 
             # and a free spot spilling round the tile just laid goes the whole way
             if b.get("fixed"):  # a square's number never moves
                 share_a, share_b = 1.0, 0.0
-            elif _settled(a) == _settled(b):
+            elif settled[id(a)] == settled[id(b)]:
                 share_a, share_b = 0.5, 0.5
             else:
-                share_a, share_b = (0.0, 1.0) if _settled(a) else (1.0, 0.0)
+                share_a, share_b = (0.0, 1.0) if settled[id(a)] else (1.0, 0.0)
             a[key] -= sign * (over * share_a + 0.5 * (share_a > 0))
             b[key] += sign * (over * share_b + 0.5 * (share_b > 0))
             moved = True
         for mark in marks:  # marks pushed apart (spots spilling round a small tile, followers on
             # small tiles at the edge) stay on the landscape shown, clear of the grid's letters and
             # numbers (east of it where the image has room: a crowded landscape drawn small)
-            w, h = _mark_extent(mark)
-            east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
-            x = min(max(mark["x"], window["left"] + w + 2), east - w - 2)
-            y = min(max(mark["y"], window["top"] + h + 2), window["top"] + window["rows"] * size - h - 2)
+            low_x, high_x, low_y, high_y = bounds[id(mark)]
+            x = min(max(mark["x"], low_x), high_x)
+            y = min(max(mark["y"], low_y), high_y)
             moved = moved or (x, y) != (mark["x"], mark["y"])
             mark["x"], mark["y"] = x, y
         if not moved and fresh == step:
@@ -532,10 +558,14 @@ def _unjam(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> Non
     within the bounds the pushes keep to. A mark that finds none after three looks (a landscape
     drawn so small, the robber step's track under it, that its marks jam) is drawn smaller, its
     number under the marks' standard but clear (never over another)."""
+    everything = marks + list(fixed)
     for look in range(3):  # a second and third look: one moved may have left another its only place
-        for mark in marks:
-            others = [box(other) for other in marks + list(fixed) if other is not mark]
-            if all(_apart(box(mark), other) for other in others):
+        # every box worked out once a look, and a mark's again when it moves (not each mark's
+        # boxes of all the others: thousands a crowded board)
+        boxes = [box(mark) for mark in everything]
+        for index, mark in enumerate(marks):
+            others = [boxes[at] for at, other in enumerate(everything) if other is not mark]
+            if all(_apart(boxes[index], other) for other in others):
                 continue
             for m in (mark["m"], *(JAMMED_MARKS if look == 2 else ())):
                 if m > mark["m"]:
@@ -543,6 +573,7 @@ def _unjam(marks: list[Mark], window: Window, fixed: Sequence[Mark] = ()) -> Non
                 place = _free_place({**mark, "m": m}, window, others)
                 if place is not None:
                     mark["x"], mark["y"], mark["m"] = place[0], place[1], m
+                    boxes[index] = box(mark)
                     break
 
 
@@ -568,10 +599,23 @@ def _free_place(mark: Mark, window: Window, others: list[Rect]) -> tuple[float, 
             beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
         for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
             beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+    blocker = near[0] if near else None
     for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
         if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
             continue
-        if all(_apart((x0 + dx, y0 + dy, x1 + dx, y1 + dy), other) for other in near):
+        # `_apart` of the moved box and each of `near`, written out (thousands of places a jammed
+        # mark: the same sums and comparisons, without a call for each): the box that was in the
+        # way of the place before is looked at first, as it is often in the way of the next one
+        # too; whether any is in the way does not depend on the order they are looked at in.
+        a0, a1, a2, a3 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+        if blocker is not None and not (a2 + 2 <= blocker[0] or blocker[2] + 2 <= a0 or a3 + 2 <= blocker[1]
+                                        or blocker[3] + 2 <= a1):
+            continue
+        for other in near:
+            if not (a2 + 2 <= other[0] or other[2] + 2 <= a0 or a3 + 2 <= other[1] or other[3] + 2 <= a1):
+                blocker = other
+                break
+        else:
             return mark["x"] + dx, mark["y"] + dy
     return None
 
