@@ -12,7 +12,7 @@ type).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Literal, NotRequired, TypedDict, final
 
@@ -583,26 +583,9 @@ JAMMED_MARKS = (56, 46)  # the smaller marks a jammed one tries (their numbers 4
 def _free_place(mark: Mark, window: Window, others: list[Rect]) -> tuple[float, float] | None:
     """The nearest place for `mark` (its centre) touching none of `others`, within the bounds
     the pushes keep to and 180 px of where it stands; None if there is none."""
-    size = window["size"]
-    x0, y0, x1, y1 = box(mark)
-    w, h = _mark_extent(mark)
-    east = window["left"] + window["cols"] * size + min(window.get("room_right", 0), w)
-    low_x, high_x = window["left"] + w + 2 - mark["x"], east - w - 2 - mark["x"]
-    low_y = window["top"] + h + 2 - mark["y"]
-    high_y = window["top"] + window["rows"] * size - h - 2 - mark["y"]
-    near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
-    # the nearest free place lies mostly against another mark: beside it (its top, middle or
-    # bottom level with the mark's) or over or under it; failing those, anywhere round
-    beside: set[tuple[float, float]] = set()
-    for o in near:
-        for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
-            beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
-        for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
-            beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+    (x0, y0, x1, y1), near, places = places_round(mark, window, others)
     blocker = near[0] if near else None
-    for dx, dy in sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND:
-        if not (low_x <= dx <= high_x and low_y <= dy <= high_y) or dx * dx + dy * dy > 180 * 180:
-            continue
+    for dx, dy in places:
         # `_apart` of the moved box and each of `near`, written out (thousands of places a jammed
         # mark: the same sums and comparisons, without a call for each): the box that was in the
         # way of the place before is looked at first, as it is often in the way of the next one
@@ -618,6 +601,29 @@ def _free_place(mark: Mark, window: Window, others: list[Rect]) -> tuple[float, 
         else:
             return mark["x"] + dx, mark["y"] + dy
     return None
+
+
+def places_round(mark: Mark, window: Window,
+                 others: list[Rect]) -> tuple[Rect, list[Rect], Iterator[tuple[float, float]]]:
+    """Where `_free_place` looks for `mark`: its box, the boxes of `others` near enough to be in
+    the way, and the moves (dx, dy) it tries, the nearest first, within the bounds the pushes
+    keep to (`_kept_within`) and 180 px."""
+    x0, y0, x1, y1 = box(mark)
+    low_x, high_x, low_y, high_y = _kept_within(mark, window)
+    low_x, high_x, low_y, high_y = low_x - mark["x"], high_x - mark["x"], low_y - mark["y"], high_y - mark["y"]
+    near = [o for o in others if o[2] >= x0 - 190 and o[0] <= x1 + 190 and o[3] >= y0 - 190 and o[1] <= y1 + 190]
+    # the nearest free place lies mostly against another mark: beside it (its top, middle or
+    # bottom level with the mark's) or over or under it; failing those, anywhere round
+    beside: set[tuple[float, float]] = set()
+    for o in near:
+        for dx in (o[0] - 3 - x1, o[2] + 3 - x0):
+            beside.update((dx, dy) for dy in (0, o[1] - y0, o[3] - y1))
+        for dy in (o[1] - 3 - y1, o[3] + 3 - y0):
+            beside.update((dx, dy) for dx in (0, o[0] - x0, o[2] - x1))
+    moves = sorted(beside, key=lambda d: d[0] * d[0] + d[1] * d[1]) + _AROUND
+    places = ((dx, dy) for dx, dy in moves
+              if low_x <= dx <= high_x and low_y <= dy <= high_y and dx * dx + dy * dy <= 180 * 180)
+    return (x0, y0, x1, y1), near, places
 
 
 def _apart(a: Rect, b: Rect, gap: float = 2) -> bool:
