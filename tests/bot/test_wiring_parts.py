@@ -13,7 +13,7 @@ from tests.bot.harness import start_table
 
 
 def registered_items(world) -> list[type]:
-    return list(world.bot._connection._view_store._dynamic_items.values())
+    return list(world.bot.click_router.items)
 
 
 async def test_the_parts_are_built_together_and_stay_as_built(world):
