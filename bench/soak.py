@@ -860,6 +860,7 @@ class Checks:
         by_game: dict[int, dict[int, tuple[int, str]]] = {}
         seats: dict[tuple[int, int], int | None] = {}
         lost, unclear, twice = [], [], []
+        made_by_the_bot = automatic_moves(self.soak.logs)
         clicked = Counter()
         for record in clicks:
             game_id, version, action = move_of(record)
@@ -882,7 +883,10 @@ class Checks:
                 (unclear if self.soak.windows.excuses_answer(record.sent_at, record.channel_id) else lost).append(where)
                 continue
             first = made[0]
-            if first + 1 in made and not clicked[(game_id, record.user_id, action, first)]:
+            # The second is a click's, or the bot's own for the seat (a decision made at once, a
+            # standing order, the reaction window: the second of two discards owed, say).
+            if first + 1 in made and not clicked[(game_id, record.user_id, action, first)] \
+                    and (game_id, first + 1) not in made_by_the_bot:
                 twice.append(f"{where}: stored at versions {first} and {first + 1}")
         return lost, unclear, twice
 
@@ -1084,6 +1088,19 @@ def tracebacks(logs: list[Path]) -> dict[str, dict[str, Any]]:
             entry = found.setdefault(ending[:200], {"count": 0, "logged": logged[:200],
                                                     "where": frames[-1][:200] if frames else ""})
             entry["count"] += 1
+    return found
+
+
+AUTOMATIC_MOVE = re.compile(r"move game=(\d+) .* version=(\d+) (?:made at once|by the computer)")
+
+
+def automatic_moves(logs: list[Path]) -> set[tuple[int, int]]:
+    """(game id, version) of every move the bot's log says the bot made itself for a seat."""
+    found: set[tuple[int, int]] = set()
+    for path in logs:
+        if path.exists():
+            for match in AUTOMATIC_MOVE.finditer(path.read_text(encoding="utf-8", errors="replace")):
+                found.add((int(match[1]), int(match[2])))
     return found
 
 

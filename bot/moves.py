@@ -498,6 +498,9 @@ class Moves:
             return False
         if done is None:
             return False
+        if isinstance(move := done.change, Move):  # a player's moves and those made at once are logged too
+            log.info("move game=%s channel=%s seat=%s action=%r version=%s by the computer", move.table.id,
+                     move.table.channel_id, seat, move.action.encode(), done.version)
         # Go on only while this seat alone is to act: the rest of a turn of several steps
         # (Knatsch re-rolls), never a new decision shared with others.
         return done.outcome is None and done.waiting_after == frozenset({seat})
