@@ -758,8 +758,7 @@ def _events(view: dict[str, Any], names: list[str], lang: str, top: int, height:
             at_y: int) -> None:
     """The haggle or raid lines where they fit, then the newest events that fit whole, oldest
     first (the order of the turn message), from row `top` to `height` below the row `at_y`."""
-    for y, line, fill in _event_lines(view, names, lang, top, height):
-        draw.text((MARGIN, at_y + y), line, font=font(SMALL), fill=fill)
+    _draw_lines(draw, _event_lines(view, names, lang, top, height), at_y)
 
 
 EventLine = tuple[int, str, Ink]

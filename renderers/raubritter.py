@@ -29,6 +29,7 @@ colour; the move history is in the message text.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
@@ -561,28 +562,51 @@ def _boxes(view: View, layout: Layout) -> list[_Box]:
 
 def _draw_box(draw: ImageDraw.ImageDraw, player: View, name: str, lang: str, x: int, y: int, box_w: int, box_h: int,
               active: bool, won: bool, phase: str, details: list[str]) -> None:
-    seat = player["seat"]
-    colour = PLAYER_COLOURS[player["colour"]]
-    draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=12,
-                           fill=PANEL_ACTIVE if active or won else PANEL_IDLE,
-                           outline=HIGHLIGHT if active else (INK if won else GRID_LINE),
-                           width=6 if active or won else 2)
-    radius = DISC
-    cx, cy = x + BOX_PAD + 4 + radius, y + BOX_TOP // 2 + 3
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=OUTLINE, width=3)
-    mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[player["colour"]])
-    if phase == "keep":
-        corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
-    else:
-        corner = t(lang, "raubritter.board.points", count=player["points"])
+    _draw_box_panel(draw, (x, y, x + box_w, y + box_h), active, won)
+    cx, cy = _disc_centre(x, y)
+    _draw_disc(draw, cx, cy, player)
+    corner = _corner_words(player, lang, phase)
     corner_w = _width(corner, TEXT)
     draw.text((x + box_w - BOX_PAD - 6, cy), corner, font=font(TEXT), fill=INK, anchor="rm")
-    name_x = cx + radius + 10
+    name_x = cx + DISC + 10
     draw.text((name_x, cy), _fitted(name, TEXT, x + box_w - BOX_PAD - 6 - corner_w - 16 - name_x),
               font=font(TEXT), fill=INK, anchor="lm")
     for i, line in enumerate(details):
         draw.text((x + BOX_PAD + 6, y + BOX_TOP + i * DETAIL_LINE + DETAIL_LINE // 2), line, font=font(TEXT),
                   fill=INK, anchor="lm")
+
+
+def _draw_box_panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], active: bool, won: bool,
+                    ink: Callable[[Ink], Any] = lambda colour: colour) -> None:
+    """A player's box's panel: a rounded rectangle in `_panel_colours` (each given as `ink` has it:
+    the colour, or its index in the palette)."""
+    _, fill, frame = _panel_colours(active, won)
+    draw.rounded_rectangle(box, radius=12, fill=ink(fill), outline=ink(frame), width=6 if active or won else 2)
+
+
+def _panel_colours(active: bool, won: bool) -> tuple[Ink, Ink, Ink]:
+    """A box's panel's colours: the background round its corners, its fill and its frame."""
+    frame = HIGHLIGHT if active else (INK if won else GRID_LINE)
+    return BACKGROUND, PANEL_ACTIVE if active or won else PANEL_IDLE, frame
+
+
+def _disc_centre(x: int, y: int) -> tuple[int, int]:
+    """The centre of the seat's disc on a player's box whose corner is at (x, y)."""
+    return x + BOX_PAD + 4 + DISC, y + BOX_TOP // 2 + 3
+
+
+def _draw_disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, player: View) -> None:
+    """A box's seat disc round (cx, cy), with the seat's number."""
+    draw.ellipse((cx - DISC, cy - DISC, cx + DISC, cy + DISC), fill=PLAYER_COLOURS[player["colour"]], outline=OUTLINE,
+                 width=3)
+    mark_text(draw, (cx, cy), str(player["seat"] + 1), TEXT_ON[player["colour"]])
+
+
+def _corner_words(player: View, lang: str, phase: str) -> str:
+    """The words in a box's top right corner: whether the player chose, or their points."""
+    if phase == "keep":
+        return t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
+    return t(lang, "raubritter.board.points", count=player["points"])
 
 
 # ----------------------------------------------------------------------------------------
@@ -1180,11 +1204,8 @@ def _box_composed(player: View, name: str, lang: str, box_w: int, box_h: int, ac
                   details: list[str]) -> Image.Image | None:
     """`_draw_box`'s box at (0, 0) in the palette; None where a word's box would touch another's or
     the disc (then it is drawn whole)."""
-    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
-    if phase == "keep":
-        corner = t(lang, "raubritter.board.chosen" if player["chosen"] else "raubritter.board.choosing")
-    else:
-        corner = t(lang, "raubritter.board.points", count=player["points"])
+    cx, cy = _disc_centre(0, 0)
+    corner = _corner_words(player, lang, phase)
     name_x = cx + DISC + 10
     words = [(corner, "rm", box_w - BOX_PAD - 6, cy),
              (_fitted(name, TEXT, box_w - BOX_PAD - 6 - _width(corner, TEXT) - 16 - name_x), "lm", name_x, cy),
@@ -1208,21 +1229,13 @@ def _box_composed(player: View, name: str, lang: str, box_w: int, box_h: int, ac
     return image
 
 
-def _panel_colours(active: bool, won: bool) -> tuple[Ink, Ink, Ink]:
-    """A box's panel's colours: the background round its corners, its fill and its frame."""
-    frame = HIGHLIGHT if active else (INK if won else GRID_LINE)
-    return BACKGROUND, PANEL_ACTIVE if active or won else PANEL_IDLE, frame
-
-
 @keep_drawn(2**17)  # the panels of a board's boxes: idle and to act (each box's is a copy)
 def _panel(box_w: int, box_h: int, active: bool, won: bool) -> Image.Image:
     """A player's box before its disc and words, in the palette: its rounded rectangle painted in
     the indices quantizing gives its colours."""
-    background, fill, frame = _panel_colours(active, won)
-    image = Image.new("P", (box_w + 1, box_h + 1), _index(background))
+    image = Image.new("P", (box_w + 1, box_h + 1), _index(_panel_colours(active, won)[0]))
     image.putpalette(_palette().getpalette() or [])
-    ImageDraw.Draw(image).rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=_index(fill), outline=_index(frame),
-                                            width=6 if active or won else 2)
+    _draw_box_panel(ImageDraw.Draw(image), (0, 0, box_w, box_h), active, won, _index)
     return image
 
 
@@ -1232,11 +1245,9 @@ def _box_disc_piece(box_w: int, box_h: int, active: bool, won: bool, seat: int, 
     draws them, in the palette."""
     image = Image.new("RGB", (box_w + 1, box_h + 1), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    _, fill, frame = _panel_colours(active, won)
-    draw.rounded_rectangle((0, 0, box_w, box_h), radius=12, fill=fill, outline=frame, width=6 if active or won else 2)
-    cx, cy = BOX_PAD + 4 + DISC, BOX_TOP // 2 + 3
-    draw.ellipse((cx - DISC, cy - DISC, cx + DISC, cy + DISC), fill=PLAYER_COLOURS[colour], outline=OUTLINE, width=3)
-    mark_text(draw, (cx, cy), str(seat + 1), TEXT_ON[colour])
+    _draw_box_panel(draw, (0, 0, box_w, box_h), active, won)
+    cx, cy = _disc_centre(0, 0)
+    _draw_disc(draw, cx, cy, {"seat": seat, "colour": colour})
     return to_palette(image.crop((cx - DISC, cy - DISC, cx + DISC + 1, cy + DISC + 1)), _palette())
 
 
