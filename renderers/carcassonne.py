@@ -46,7 +46,7 @@ from PIL import Image, ImageDraw
 from games.carcassonne.closeup import CLOSE_UP, rows_shown
 from games.carcassonne.grid import column_name, row_name
 from i18n import t, translate
-from renderers import View
+from renderers import View, common
 from renderers.carcassonne_landscape import (
     CAPS,
     EMPTY,
@@ -59,6 +59,7 @@ from renderers.carcassonne_landscape import (
     choose_window,
     draw_landscape,
     groups_shown,
+    paste_tile,
     seat_colour,
     shape,
     square_group_boxes,
@@ -82,7 +83,6 @@ from renderers.carcassonne_tiles import (
     WALL,
     WALL_EDGE,
     WHITE,
-    tile_image,
 )
 from renderers.common import (
     BACKGROUND,
@@ -93,6 +93,7 @@ from renderers.common import (
     MUTED,
     SEAT_COLOURS,
     Line,
+    NotComposable,
     RowsPart,
     board_with_rows,
     fit,
@@ -101,9 +102,13 @@ from renderers.common import (
     ink_on,
     mark_text,
     number_plate,
+    palette_board,
     plate_size,
+    rows_in_palette,
     seat_names,
     seat_plate,
+    settled,
+    texts_recorded,
     to_palette,
 )
 
@@ -212,18 +217,42 @@ class Plan(TypedDict):
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
-    if not _legend_apart(view, names, lang, plan):
-        image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-        draw = ImageDraw.Draw(image)
-        _legend(draw, plan["legend"], plan["legend_top"])
-        _draw_above_legend(draw, view, names, lang, plan)
-        return to_palette(image, _palette())
+    if texts_recorded():  # the layout tests record the texts `ImageDraw` draws in RGB
+        return _board(view, names, lang, plan, composed=False)
+    try:
+        composed = _board(view, names, lang, plan, composed=True)
+    except NotComposable:  # a drawing the palette cannot give exactly: drawn in RGB
+        return _board(view, names, lang, plan, composed=False)
+    if common.VERIFY_KEPT_PARTS:
+        drawn = _board(view, names, lang, plan, composed=False)
+        if composed.tobytes() != drawn.tobytes() or composed.getpalette() != drawn.getpalette():
+            raise AssertionError("the board composed in its palette differs from the board drawn in RGB")
+    return composed
+
+
+def _board(view: View, names: list[str], lang: str, plan: Plan, composed: bool) -> Image.Image:
+    """The board drawn in RGB and quantized, or `composed` straight in its palette (`PaletteDraw`,
+    the tiles' art quantized alone and kept: no quantizing of the whole board, some 2-3 ms of a
+    Carcassonne move at a hundred tables), the same pixels."""
     # The legend at the foot is the same on every table's board of a language and phase: its
     # rows are kept in the palette, neither drawn nor quantized again (`board_with_rows`).
-    image = Image.new("RGB", (WIDTH, plan["legend_top"]), BACKGROUND)
-    _draw_above_legend(ImageDraw.Draw(image), view, names, lang, plan)
+    apart = _legend_apart(view, names, lang, plan)
+    size = (WIDTH, plan["legend_top"] if apart else HEIGHT)
+    draw: ImageDraw.ImageDraw
+    if composed:
+        image, draw = palette_board(size, _palette())
+    else:
+        image = Image.new("RGB", size, BACKGROUND)
+        draw = ImageDraw.Draw(image)
+    if not apart:
+        _legend(draw, plan["legend"], plan["legend_top"])
+    _draw_above_legend(draw, view, names, lang, plan)
+    if not apart:
+        return settled(image) if composed else to_palette(image, _palette())
     legend = RowsPart(plan["legend_top"], HEIGHT, ("carcassonne.legend", tuple(map(tuple, plan["legend"]))),
                       partial(_legend_at, plan["legend"]))
+    if composed:
+        return rows_in_palette(image, (WIDTH, HEIGHT), [legend], _palette())
     return board_with_rows(image, (WIDTH, HEIGHT), [legend], _palette())
 
 
@@ -632,7 +661,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, names: list[str], lang: str,
     right = WIDTH - MARGIN
     if _drawn_shown(view):
         x, top = drawn_at or (right - DRAWN_TILE, 12)
-        draw._image.paste(tile_image(view["drawn"], 0, DRAWN_TILE), (x, top))
+        paste_tile(draw, view["drawn"], 0, DRAWN_TILE, (x, top))
         draw.rectangle((x, top, x + DRAWN_TILE, top + DRAWN_TILE), outline=INK, width=3)
         if drawn_at is None:
             right = x - MARGIN
@@ -682,7 +711,7 @@ def _overview(draw: ImageDraw.ImageDraw, view: View, window: Window | Overview, 
     for tile in view["tiles"]:
         px, py = left + (tile["x"] - x0) * s, top + (tile["y"] - y0) * s
         if s >= 6:
-            draw._image.paste(tile_image(tile["code"], tile["rot"], s), (px, py))
+            paste_tile(draw, tile["code"], tile["rot"], s, (px, py))
         else:
             draw.rectangle((px, py, px + s - 1, py + s - 1), fill=FIELD)
     for tile in view["tiles"][-view["seats"]:]:
@@ -866,7 +895,7 @@ def _rotation_strip(draw: ImageDraw.ImageDraw, view: View, top: int) -> None:
     for k, rot in enumerate(rots):
         x = left + k * (number_w + size + gap)
         draw.text((x + number_w / 2, top + size / 2), str(k + 1), font=font(48), fill=INK, anchor="mm")
-        draw._image.paste(tile_image(view["drawn"], rot, size), (x + number_w, top))
+        paste_tile(draw, view["drawn"], rot, size, (x + number_w, top))
         draw.rectangle((x + number_w, top, x + number_w + size, top + size), outline=INK, width=3)
 
 

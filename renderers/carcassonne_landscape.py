@@ -16,14 +16,28 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Literal, NotRequired, TypedDict, final
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from games.carcassonne.closeup import COLUMNS, rows_shown
 from games.carcassonne.data import ORIENTED
 from games.carcassonne.grid import column_name, row_name
 from renderers import View
 from renderers.carcassonne_tiles import MASTER, WHITE, city_mask, mask_value, shield_boxes, tile_image
-from renderers.common import HIGHLIGHT, INK, MARK_TEXT, MIN_TEXT, MUTED, SEAT_COLOURS, Ink, font, ink_on, mark_text
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MARK_TEXT,
+    MIN_TEXT,
+    MUTED,
+    SEAT_COLOURS,
+    Ink,
+    PaletteDraw,
+    font,
+    ink_on,
+    keep_drawn,
+    mark_text,
+    quantized_piece,
+)
 from renderers.common import marks as marks_drawn
 
 Cell = tuple[int, int]  # a square of the landscape (x, y)
@@ -174,6 +188,20 @@ def origin(window: Window, x: int, y: int) -> tuple[int, int]:
 # The landscape
 
 
+def paste_tile(draw: ImageDraw.ImageDraw, code: str, rot: int, size: int, xy: tuple[int, int]) -> None:
+    """A tile's art at `size` px with its top left corner at `xy`: on a board composed in its
+    palette (`PaletteDraw`), the art quantized alone, as quantizing the whole board gives it."""
+    if isinstance(draw, PaletteDraw):
+        draw.paste_quantized(_tile_in_palette(code, rot, size, draw.colours), xy)
+    else:
+        draw._image.paste(tile_image(code, rot, size), xy)
+
+
+@keep_drawn(2 * 2**20)  # a third of the tiles' RGB (`tile_image`): a landscape's kinds at its size, a close-up's
+def _tile_in_palette(code: str, rot: int, size: int, colours: bytes) -> Image.Image:
+    return quantized_piece(tile_image(code, rot, size), colours)
+
+
 def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
                    candidate: dict[str, Any] | None = None) -> None:
     """The part of the landscape in `window`, its grid labels, the squares offered or chosen,
@@ -190,7 +218,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, view: View, window: Window,
     for tile in tiles:
         codes[(tile["x"], tile["y"])] = (tile["code"], tile["rot"])
         if inside(window, tile["x"], tile["y"]):
-            draw._image.paste(tile_image(tile["code"], tile["rot"], size), origin(window, tile["x"], tile["y"]))
+            paste_tile(draw, tile["code"], tile["rot"], size, origin(window, tile["x"], tile["y"]))
     for tile in tiles:
         if inside(window, tile["x"], tile["y"]):
             px, py = origin(window, tile["x"], tile["y"])

@@ -1028,6 +1028,14 @@ class PaletteDraw(ImageDraw.ImageDraw):
         self._colours = bytes(palette.getpalette() or [])
         self._exact = _exact_indices(self._colours)
         self._texts: list[tuple[Box, ImagingCore]] = []
+        # Where pieces quantized alone lie (`paste_quantized`) and no shape has painted since: 255.
+        self._quantized: Image.Image | None = None
+        self._quantized_draw: ImageDraw.ImageDraw | None = None
+
+    @property
+    def colours(self) -> bytes:
+        """The board's palette, three bytes a colour (what `quantized_piece` quantizes to)."""
+        return self._colours
 
     def index(self, colour: Ink) -> int:
         """The palette index of a colour the palette holds exactly."""
@@ -1040,20 +1048,100 @@ class PaletteDraw(ImageDraw.ImageDraw):
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
         if ink is None and fill is None:
             raise NotComposable("a drawing in the default ink")
+        if type(ink) is int and ink == 1 and fill is None:  # Pillow's polygon with a wide outline, for its mask
+            return self.draw.draw_ink(1), None
         return (None if ink is None else self.draw.draw_ink(self.index(ink)),
                 None if fill is None else self.draw.draw_ink(self.index(fill)))
 
     def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
              anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
         """A line of text as `ImageDraw.text` sets it on an RGB image (its bitmap from the face at
-        the fraction of a pixel `xy` asks, stamped at the whole pixel), stamped in the palette."""
+        the fraction of a pixel `xy` asks, stamped at the whole pixel), stamped in the palette; with
+        a stroke, the stroke's bitmap first and the text's over it (`stamp_stroked`)."""
+        stroke_width, stroke_fill = kwargs.pop("stroke_width", 0), kwargs.pop("stroke_fill", None)
         if args or kwargs or not isinstance(font, ImageFont.FreeTypeFont) or not isinstance(text, str) \
-                or "\n" in text or fill is None:
+                or "\n" in text or fill is None or (stroke_width and stroke_fill is None):
             raise NotComposable("text set otherwise than one line in a face")
         start = (xy[0] - int(xy[0]), xy[1] - int(xy[1]))  # math.modf's fractions, as `ImageDraw.text` takes them
         mask, (left, top) = font.getmask2(text, "L", None, None, None, 0, anchor or "la", 0, start,
                                           stroke_filled=True)
-        self.stamp((int(xy[0]) + left, int(xy[1]) + top), mask, fill)
+        if not stroke_width:
+            self.stamp((int(xy[0]) + left, int(xy[1]) + top), mask, fill)
+            return
+        stroke, (stroke_left, stroke_top) = font.getmask2(text, "L", None, None, None, stroke_width, anchor or "la",
+                                                          0, start, stroke_filled=True)
+        self.stamp_stroked((int(xy[0]) + stroke_left, int(xy[1]) + stroke_top), stroke, stroke_fill,
+                           (int(xy[0]) + left, int(xy[1]) + top), mask, fill)
+
+    def stamp_stroked(self, stroke_xy: tuple[int, int], stroke: ImagingCore, stroke_fill: Ink,
+                      xy: tuple[int, int], mask: ImagingCore, fill: Ink) -> None:
+        """A stroked text: its stroke's coverage in `stroke_fill`, then the text's in `fill` over it, as
+        `ImageDraw.text` blends them on an RGB image one after the other; the two blends are made in
+        RGB on the text's box alone and quantized (a text's box: some 20 us)."""
+        width, height = stroke.size
+        box = (stroke_xy[0], stroke_xy[1], stroke_xy[0] + width, stroke_xy[1] + height)
+        inner = (xy[0] - box[0], xy[1] - box[1], xy[0] - box[0] + mask.size[0], xy[1] - box[1] + mask.size[1])
+        if not width or not height or box[0] < 0 or box[1] < 0 or box[2] > self._image.width \
+                or box[3] > self._image.height or inner[0] < 0 or inner[1] < 0 or inner[2] > width \
+                or inner[3] > height:
+            raise NotComposable("a stroked text clipped, or its text outside its stroke")
+        if self._quantized is not None and self._quantized.im.crop(box).histogram((0, 0), stroke)[255]:
+            raise NotComposable("a stroked text over a piece quantized alone")
+        self._alone(box, stroke)
+        stroke_ink = ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else tuple(stroke_fill[:3])
+        ink = ImageColor.getrgb(fill) if isinstance(fill, str) else tuple(fill[:3])
+        # Under the ink every pixel is in a colour the palette holds exactly (no text's, no piece's):
+        # the box in RGB is what the board drawn in RGB holds there.
+        blended = Image.Image()._new(self.im.crop(box)).convert("RGB").im
+        blended.paste(_imaging.fill("RGB", (width, height), stroke_ink), (0, 0, width, height), stroke)
+        if ink != stroke_ink:  # as `ImageDraw.text`: a text in its stroke's ink is the stroke alone
+            blended.paste(_imaging.fill("RGB", mask.size, ink), inner, mask)
+        quantized = Image.Image()._new(blended).quantize(palette=self.board_palette, dither=Image.Dither.NONE)
+        self.im.paste(quantized.im, box, stroke.point(_INKED, "L"))
+
+    def paste_quantized(self, piece: Image.Image, xy: tuple[int, int]) -> None:
+        """A piece already in the board's palette, quantized alone (`quantized_piece`), pasted with its
+        top left corner at `xy`: quantizing is pixel by pixel, so these are the indices the board
+        drawn in RGB takes there. Its pixels are no colours the palette holds exactly, so no text is
+        stamped over them (`stamp`) unless a shape has painted them since."""
+        if piece.mode != "P":
+            raise NotComposable(f"a piece of mode {piece.mode} pasted on a palette board")
+        box = (xy[0], xy[1], xy[0] + piece.width, xy[1] + piece.height)
+        self.im.paste(piece.im, box)
+        if self._quantized is None:
+            self._quantized = Image.new("L", self._image.size, 0)
+            self._quantized_draw = ImageDraw.Draw(self._quantized)
+        self._quantized.paste(255, box)
+
+    # Shapes paint colours the palette holds exactly: where they paint over a piece quantized
+    # alone, a text may be stamped again (their pixels cleared in `_quantized` as well).
+
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        super().rectangle(xy, fill, outline, width)
+        if self._quantized_draw is not None:
+            self._quantized_draw.rectangle(xy, _painted(fill), _painted(outline), width)
+
+    def rounded_rectangle(self, xy: Any, radius: float = 0, fill: Any = None, outline: Any = None,
+                          width: int = 1, *, corners: tuple[bool, bool, bool, bool] | None = None) -> None:
+        super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
+        if self._quantized_draw is not None:
+            self._quantized_draw.rounded_rectangle(xy, radius, _painted(fill), _painted(outline), width,
+                                                   corners=corners)
+
+    def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        super().ellipse(xy, fill, outline, width)
+        if self._quantized_draw is not None:
+            self._quantized_draw.ellipse(xy, _painted(fill), _painted(outline), width)
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        super().polygon(xy, fill, outline, width)
+        if self._quantized_draw is not None:
+            self._quantized_draw.polygon(xy, _painted(fill), _painted(outline), width)
+
+    def line(self, xy: Any, fill: Any = None, width: int = 0, joint: str | None = None) -> None:
+        super().line(xy, fill, width, joint)
+        if self._quantized_draw is not None:
+            self._quantized_draw.line(xy, _painted(fill), width, joint)
 
     def stamp(self, xy: tuple[int, int], mask: ImagingCore, fill: Ink) -> None:
         """A text's coverage stamped at `xy` in `fill` (`stamp_text`)."""
@@ -1067,6 +1155,8 @@ class PaletteDraw(ImageDraw.ImageDraw):
         if box != (x, y, x + width, y + height):  # clipped at the edges, as a paste clips it
             mask = mask.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
             width, height = mask.size
+        if self._quantized is not None and self._quantized.im.crop(box).histogram((0, 0), mask)[255]:
+            raise NotComposable("a text over a piece quantized alone (its blend needs the piece's own colours)")
         self._alone(box, mask)
         ink = ImageColor.getrgb(fill) if isinstance(fill, str) else tuple(fill[:3])
         under = self.im.crop(box)
@@ -1106,6 +1196,24 @@ class PaletteDraw(ImageDraw.ImageDraw):
 
 _INKED = [0] + [255] * 255
 """A coverage's pixels that a stamp changes (any coverage above 0): a paste through 255 is a copy."""
+
+
+def _painted(colour: Any) -> int | None:
+    """A shape's fill or outline as it clears `PaletteDraw._quantized` (0 where it paints)."""
+    return None if colour is None else 0
+
+
+@lru_cache(maxsize=4)
+def _palette_of(colours: bytes) -> Image.Image:
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours)
+    return palette
+
+
+def quantized_piece(piece: Image.Image, colours: bytes) -> Image.Image:
+    """An RGB piece (a tile's art) quantized alone to the palette of `colours` (a `PaletteDraw`'s
+    `colours`), to be pasted by `PaletteDraw.paste_quantized`."""
+    return piece.quantize(palette=_palette_of(colours), dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=4)
