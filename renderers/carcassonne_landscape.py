@@ -197,7 +197,7 @@ def paste_tile(draw: ImageDraw.ImageDraw, code: str, rot: int, size: int, xy: tu
         draw._image.paste(tile_image(code, rot, size), xy)
 
 
-@keep_drawn(2 * 2**20)  # a third of the tiles' RGB (`tile_image`): a landscape's kinds at its size, a close-up's
+@keep_drawn(3 * 2**20)  # a third of their RGB's bytes (`tile_image`): the kinds of some twenty tables' landscapes
 def _tile_in_palette(code: str, rot: int, size: int, colours: bytes) -> Image.Image:
     return quantized_piece(tile_image(code, rot, size), colours)
 

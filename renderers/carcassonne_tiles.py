@@ -353,8 +353,10 @@ boards, long pushed out of the tiles kept as pixels; unpacking one takes a tenth
 of scaling it from its master."""
 
 
-# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px).
-@keep_drawn(4 * 2**20)
+# The kinds on the board at its current size (some 13 KB each), and a close-up's (97 KB at 180 px):
+# a board composed in its palette pastes them quantized (`carcassonne_landscape.paste_tile`, kept
+# apart, a third of the bytes), so these are asked for only when a quantized one is not kept.
+@keep_drawn(2**20)
 def _large_tile(code: str, rot: int, size: int) -> Image.Image:
     found = PACKED_TILES.unpacked((code, rot, size))
     return found if found is not None else PACKED_TILES.pack((code, rot, size), _scaled(code, rot, size))
