@@ -217,7 +217,9 @@ class Plan(TypedDict):
 def render(view: View, names: list[str], lang: str = "en") -> Image.Image:
     names = seat_names(names, view["seats"])
     plan = layout(view, names, lang)
-    if texts_recorded():  # the layout tests record the texts `ImageDraw` draws in RGB
+    # The layout tests record the texts `ImageDraw` draws in RGB; the score track's free spaces
+    # (the robber's step) are in a colour the palette lacks (`PaletteDraw` would refuse them).
+    if texts_recorded() or plan["track"]:
         return _board(view, names, lang, plan, composed=False)
     try:
         composed = _board(view, names, lang, plan, composed=True)
