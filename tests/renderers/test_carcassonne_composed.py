@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from PIL import Image, ImageDraw
 
 from games import REGISTRY
 from renderers import carcassonne as carcassonne_renderer
@@ -16,16 +15,14 @@ from renderers import common
 from renderers.carcassonne_landscape import paste_tile
 from renderers.carcassonne_tiles import tile_image
 from renderers.common import (
-    BACKGROUND,
     INK,
     WHITE,
     NotComposable,
     font,
     forget_kept,
     palette_board,
-    settled,
-    to_palette,
 )
+from tests.renderers.composed import boards_render_draws, painted_both_ways
 
 GAME = REGISTRY["carcassonne"]
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος"],
@@ -77,24 +74,8 @@ def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, 
 
 def test_render_checks_the_composed_board_against_the_rgb_board_while_parts_are_verified(monkeypatch):
     state = list(whole_game(3, 5))[12]
-    view = GAME.view(state, None)
-    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
-    calls = []
-    original = carcassonne_renderer._board
-    monkeypatch.setattr(carcassonne_renderer, "_board",
-                        lambda *args, composed: calls.append(composed) or original(*args, composed=composed))
-    carcassonne_renderer.render(view, NAMES[0][:3], "de")
-    assert calls == [True, False]
-
-
-def drawn_both_ways(paint, size=(500, 300)):
-    """`paint(draw)` on an RGB image quantized, and on a palette image (`PaletteDraw`)."""
-    palette = carcassonne_renderer._palette()
-    rgb = Image.new("RGB", size, BACKGROUND)
-    paint(ImageDraw.Draw(rgb))
-    board, draw = palette_board(size, palette)
-    paint(draw)
-    return to_palette(rgb, palette), settled(board)
+    assert boards_render_draws(monkeypatch, carcassonne_renderer, GAME.view(state, None), NAMES[0][:3], "de") \
+        == [True, False]
 
 
 def test_tiles_and_stroked_numbers_over_shapes_on_them_composed_are_the_rgb_board_quantized():
@@ -111,7 +92,7 @@ def test_tiles_and_stroked_numbers_over_shapes_on_them_composed_are_the_rgb_boar
                   stroke_fill=INK)
         draw.text((340.5, 250.5), "Zoë 7", font=font(40), fill=INK, anchor="mm", stroke_width=2, stroke_fill=INK)
 
-    rgb, composed = drawn_both_ways(paint)
+    rgb, composed = painted_both_ways(paint, carcassonne_renderer._palette(), (500, 300))
     assert composed.tobytes() == rgb.tobytes()
 
 

@@ -7,22 +7,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from PIL import Image, ImageDraw
 
 from renderers import common
 from renderers import knatsch as knatsch_renderer
 from renderers.common import (
-    BACKGROUND,
     INK,
     NotComposable,
     font,
     forget_kept,
     palette_board,
-    settled,
     stamp_text,
     text_mask,
-    to_palette,
 )
+from tests.renderers.composed import boards_render_draws, painted_both_ways
 from tests.renderers.test_knatsch_render import GAME, phases
 
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"],
@@ -89,24 +86,13 @@ def test_render_checks_the_composed_board_against_the_rgb_board_while_parts_are_
     """`render` under `VERIFY_KEPT_PARTS` draws both and compares them (the whole-game tests of
     kept pictures then check every board composed)."""
     state = dict(phases(3))["defence"]
-    view = GAME.view(state, None)
-    monkeypatch.setattr(common, "VERIFY_KEPT_PARTS", True)
-    calls = []
-    original = knatsch_renderer._board
-    monkeypatch.setattr(knatsch_renderer, "_board",
-                        lambda *args, composed: calls.append(composed) or original(*args, composed=composed))
-    knatsch_renderer.render(view, NAMES[0][:3], "de")
-    assert calls == [True, False]
+    assert boards_render_draws(monkeypatch, knatsch_renderer, GAME.view(state, None), NAMES[0][:3], "de") \
+        == [True, False]
 
 
 def drawn_in_rgb_and_in_palette(paint, size=(600, 300)):
     """`paint(draw)` on an RGB image quantized, and on a palette image (`PaletteDraw`)."""
-    palette = knatsch_renderer._palette()
-    rgb = Image.new("RGB", size, BACKGROUND)
-    paint(ImageDraw.Draw(rgb))
-    board, draw = palette_board(size, palette)
-    paint(draw)
-    return to_palette(rgb, palette), settled(board)
+    return painted_both_ways(paint, knatsch_renderer._palette(), size)
 
 
 def test_texts_stamped_in_the_palette_over_one_or_many_colours_are_the_rgb_texts_quantized():
