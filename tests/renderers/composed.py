@@ -2,7 +2,8 @@
 share: a drawing made both ways, and `render` drawing both under `VERIFY_KEPT_PARTS`."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -33,3 +34,22 @@ def boards_render_draws(monkeypatch: Any, renderer: ModuleType, view: dict[str, 
                         lambda *args, composed: calls.append(composed) or original(*args, composed=composed))
     renderer.render(view, names, lang)
     return calls
+
+
+def assert_same(composed: Image.Image, drawn: Image.Image, what: object) -> None:
+    """The board composed in its palette is the board drawn in RGB and quantized, pixel for pixel."""
+    assert composed.size == drawn.size and composed.mode == drawn.mode == "P", what
+    assert composed.getpalette() == drawn.getpalette(), what
+    assert composed.tobytes() == drawn.tobytes(), what
+
+
+def random_game(game: Any, seats: int, seed: int) -> Iterator[Any]:
+    """Every state of a game played at random (the first seat to act takes a legal action)."""
+    rng = random.Random(seed)
+    state = game.new_game(seats, seed=seed)
+    while True:
+        yield state
+        if game.outcome(state) is not None:
+            return
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))

@@ -5,8 +5,6 @@ art (whose blend needs the art's own colours) is refused (`NotComposable`) unles
 painted there since, so such a board is drawn in RGB instead."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games import REGISTRY
@@ -22,7 +20,7 @@ from renderers.common import (
     forget_kept,
     palette_board,
 )
-from tests.renderers.composed import boards_render_draws, painted_both_ways
+from tests.renderers.composed import assert_same, boards_render_draws, painted_both_ways, random_game
 
 GAME = REGISTRY["carcassonne"]
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος"],
@@ -40,23 +38,12 @@ def both_ways(view, names, lang):
     return composed, carcassonne_renderer._board(view, names, lang, plan, composed=False)
 
 
-def whole_game(seats, seed):
-    rng = random.Random(seed)
-    state = GAME.new_game(seats, seed=seed)
-    while True:
-        yield state
-        if GAME.outcome(state) is not None:
-            return
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-
-
 @pytest.mark.parametrize("seats, seed", [(2, 4), (3, 1), (4, 2), (5, 7)])
 def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, seed):
     """With the tiles kept as a game leaves them and without (`forget_kept`): composed, every board
     of a game (all but the robber's score track, drawn in RGB) is the RGB board."""
     composed_count = compared = 0
-    for step, state in enumerate(whole_game(seats, seed)):
+    for step, state in enumerate(random_game(GAME, seats, seed)):
         if step % 4:
             continue
         if step % 7 == 0:
@@ -66,14 +53,12 @@ def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, 
         compared += 1
         if composed is not None:
             composed_count += 1
-            assert composed.mode == drawn.mode == "P" and composed.size == drawn.size
-            assert composed.getpalette() == drawn.getpalette()
-            assert composed.tobytes() == drawn.tobytes(), (seats, seed, step, lang)
+            assert_same(composed, drawn, (seats, seed, step, lang))
     assert composed_count >= 0.9 * compared > 0
 
 
 def test_render_checks_the_composed_board_against_the_rgb_board_while_parts_are_verified(monkeypatch):
-    state = list(whole_game(3, 5))[12]
+    state = list(random_game(GAME, 3, 5))[12]
     assert boards_render_draws(monkeypatch, carcassonne_renderer, GAME.view(state, None), NAMES[0][:3], "de") \
         == [True, False]
 

@@ -4,8 +4,6 @@ several scripts and names cut short; and a drawing the palette cannot give exact
 (`NotComposable`), so the board is drawn in RGB instead."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from renderers import common
@@ -19,7 +17,7 @@ from renderers.common import (
     stamp_text,
     text_mask,
 )
-from tests.renderers.composed import boards_render_draws, painted_both_ways
+from tests.renderers.composed import assert_same, boards_render_draws, painted_both_ways, random_game
 from tests.renderers.test_knatsch_render import GAME, phases
 
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"],
@@ -34,23 +32,6 @@ def both_ways(view, names, lang):
     except NotComposable:
         composed = None
     return composed, knatsch_renderer._board(view, say, lang, composed=False)
-
-
-def assert_same(composed, drawn, what):
-    assert composed.size == drawn.size and composed.mode == drawn.mode == "P", what
-    assert composed.getpalette() == drawn.getpalette(), what
-    assert composed.tobytes() == drawn.tobytes(), what
-
-
-def whole_game(seats, seed):
-    rng = random.Random(seed)
-    state = GAME.new_game(seats, seed=seed)
-    while True:
-        yield state
-        if GAME.outcome(state) is not None:
-            return
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
 
 
 @pytest.mark.parametrize("seats", [2, 6])
@@ -68,7 +49,7 @@ def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, 
     """With the kept parts as a game leaves them (a row or a stack found again is pasted) and
     without (`forget_kept`): composed, every board of a game (most of them) is the RGB board."""
     composed_count = compared = 0
-    for step, state in enumerate(whole_game(seats, seed)):
+    for step, state in enumerate(random_game(GAME, seats, seed)):
         if step % 3:
             continue
         if step % 7 == 0:
