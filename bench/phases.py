@@ -9,9 +9,9 @@ drawing in the drawing thread or SQLite in aiosqlite's thread count where they r
 
 Phases (PHASES, in this order): the store (reading and writing it: bot.storage, aiosqlite,
 sqlite3), the engine (games/), drawing (renderers/), encoding the images (palette and PNG:
-`renderers._png`, `_palette_image`, `renderers.common.encode_png(s)` and its bands, `to_palette`), building the
-messages (bot.delivery.content, presenter, i18n, bot.components, bot.turns' planning,
-discord.ui), sending them (the delivery worker, discord.py's HTTP), discord.py's own handling of
+`renderers._png`, `_palette_image`, `renderers.common.encode_png(s)` and its bands, `to_palette`,
+`quantized_piece`), building the messages (bot.delivery.content, presenter, i18n, bot.components,
+bot.turns' planning, discord.ui), sending them (the delivery worker, discord.py's HTTP), discord.py's own handling of
 the click and the gateway (the rest of discord/), the bot's move pipeline and commands (the rest
 of bot/), logging, and the event loop with whatever else. Frames of the simulated Discord and of
 the bench's players are "not the bot" and left out of the bot's figures.
@@ -60,7 +60,8 @@ ENCODING = {("renderers/__init__.py", "_png"), ("renderers/__init__.py", "_palet
             ("renderers/common.py", "encode_png"), ("renderers/common.py", "palette_png"),
             ("renderers/common.py", "deflated_band"), ("renderers/common.py", "_bands"),
             ("renderers/common.py", "_scanlines"), ("renderers/common.py", "_chunk"),
-            ("renderers/common.py", "band_key"), ("renderers/common.py", "_rows"), ("renderers/common.py", "get_all")}
+            ("renderers/common.py", "band_key"), ("renderers/common.py", "_rows"), ("renderers/common.py", "get_all"),
+            ("renderers/common.py", "quantized_piece")}
 MESSAGES = ("bot/delivery/content.py", "bot/presenter.py", "bot/components.py", "bot/choices.py", "bot/turns.py",
             "bot/records.py", "bot/info.py", "bot/translator.py", "bot/locale.py", "i18n/")
 SENDING = ("bot/delivery/", "discord/http.py", "discord/webhook/")
