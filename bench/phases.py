@@ -7,6 +7,16 @@ is in now, judged from its stack: the innermost frame of a file that belongs to 
 through). So the figures add up to the CPU the process used (less the sampler's own), and
 drawing in the drawing thread or SQLite in aiosqlite's thread count where they run.
 
+The main thread (the event loop's) is looked at differently where the system allows it (Linux):
+a timer on its own CPU clock interrupts it every `interval` of CPU it uses, and the look is made
+in the signal's handler, in the middle of whatever Python code it runs (`MainThreadClock`). A
+look from the sampler's thread can only be made when the looked-at thread lets go of Python's
+lock, and a thread running short bursts of Python between system calls (an event loop: a socket
+written, a log line, a store call handed over) lets go of it mostly at those calls; such looks
+charged the bursts before them to the calls (in a test, 85-99 % of a loop's CPU went to a write
+that took 5 % of it). Other threads mostly wait in long C calls (Pillow, zlib, SQLite), where
+a look from the sampler's thread finds them rightly.
+
 Phases (PHASES, in this order): the store (reading and writing it: bot.storage, aiosqlite,
 sqlite3), the engine (games/), drawing (renderers/), encoding the images (palette and PNG:
 `renderers._png`, `_palette_image`, `renderers.common.encode_png(s)` and its bands, `to_palette`,
@@ -25,10 +35,12 @@ measured window (`read_totals`, `difference`, `heaviest_lines`).
 """
 from __future__ import annotations
 
+import ctypes
 import gc
 import json
 import os
 import runpy
+import signal
 import sys
 import threading
 import time
@@ -36,6 +48,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType, FrameType
+from typing import Any
 
 REPO = str(Path(__file__).resolve().parents[1])
 
@@ -133,13 +146,78 @@ def collections_held() -> Iterator[None]:
             gc.enable()
 
 
+class _Sigevent(ctypes.Structure):
+    """Linux's `struct sigevent` with the thread to signal (`SIGEV_THREAD_ID`)."""
+    _fields_ = [("value", ctypes.c_void_p), ("signo", ctypes.c_int), ("notify", ctypes.c_int),
+                ("thread_id", ctypes.c_int), ("padding", ctypes.c_int * 11)]
+
+
+class _Timespec(ctypes.Structure):
+    _fields_ = [("seconds", ctypes.c_long), ("nanoseconds", ctypes.c_long)]
+
+
+class _Itimerspec(ctypes.Structure):
+    _fields_ = [("interval", _Timespec), ("value", _Timespec)]
+
+
+SIGEV_THREAD_ID = 4
+CLOCK_THREAD_CPUTIME_ID = 3  # the calling thread's CPU clock
+
+
+class MainThreadClock:
+    """A SIGPROF each `interval` of the main thread's own CPU, handled in the main thread: the
+    handler gets the frame it interrupted. Only while the main thread uses CPU, so an idle
+    event loop is not woken. `start` says whether the system has such timers (Linux)."""
+
+    def __init__(self, interval: float, handler: Any) -> None:
+        self.interval = interval
+        self.handler = handler
+        self._timer = ctypes.c_void_p()
+        self._previous: Any = None
+        self._libc: Any = None
+
+    def start(self) -> bool:
+        if threading.current_thread() is not threading.main_thread() or not sys.platform.startswith("linux"):
+            return False
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            create, arm = libc.timer_create, libc.timer_settime
+        except (OSError, AttributeError):
+            return False
+        event = _Sigevent(signo=signal.SIGPROF, notify=SIGEV_THREAD_ID, thread_id=threading.get_native_id())
+        if create(CLOCK_THREAD_CPUTIME_ID, ctypes.byref(event), ctypes.byref(self._timer)) != 0:
+            return False
+        self._libc = libc
+        self._previous = signal.signal(signal.SIGPROF, self.handler)
+        signal.siginterrupt(signal.SIGPROF, False)  # system calls it interrupts go on
+        seconds, fraction = divmod(self.interval, 1.0)
+        every = _Timespec(int(seconds), int(fraction * 1e9))
+        arm(self._timer, 0, ctypes.byref(_Itimerspec(every, every)), None)
+        return True
+
+    def stop(self) -> None:
+        if self._libc is None:
+            return
+        self._libc.timer_delete(self._timer)
+        self._libc = None
+        signal.signal(signal.SIGPROF, self._previous if self._previous is not None else signal.SIG_DFL)
+
+
+OTHER_THREADS_EVERY = 0.004
+"""How often the sampler's thread looks at the other threads once the main thread looks at itself:
+each look takes Python's lock from the main thread at its next system call, which costs it some
+3 µs of CPU there (charged to that call); its drawing and store threads wait in long C calls,
+where looks this far apart still find them often enough (60 a block)."""
+
+
 class PhaseSampler:
     """Samples the process's other threads (see the module). Each look notes the phase every
     thread that does not wait is in; every `block` seconds each thread's CPU of that block is
     shared out over the phases its looks found it in. (Charging a whole block to where a thread
     is at the moment of a look would charge the work of its short bursts to the wait after them.)
     While sampling, threads hand over Python's lock every 100 µs at most, so a look lands in the
-    middle of a burst of Python code rather than at its end."""
+    middle of a burst of Python code rather than at its end. The main thread's looks are made by
+    `MainThreadClock` where it works (see the module), the sampler's thread leaving it alone."""
 
     def __init__(self, interval: float = 0.001, block: float = 0.25) -> None:
         self.interval = interval
@@ -158,31 +236,53 @@ class PhaseSampler:
         self._switch = sys.getswitchinterval()
         self._own = 0.0
         self.on_block = None  # called by the sampler's thread after each block (the wrapper's dumps)
+        self._main = threading.main_thread().ident
+        self._main_clock = MainThreadClock(interval, self._look_at_main)
+        self._by_clock = False  # the main thread looked at by its clock's signal (`by_clock`)
+        self._main_seen: dict[tuple[str, CodeType | None], int] = {}
+        self._main_own = 0.0  # CPU of the looks made in the main thread
+        self._main_own_shared = 0.0
 
     def start(self) -> PhaseSampler:
         self._switch = sys.getswitchinterval()
         sys.setswitchinterval(float(os.environ.get("PHASES_SWITCH", "0.0001")))
         self._share(skip=None)  # each thread's CPU so far is not counted
+        self._by_clock = self._main_clock.start()
         self._thread = threading.Thread(target=self._run, name="phase-sampler", daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        self._main_clock.stop()
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
         sys.setswitchinterval(self._switch)
 
+    @property
+    def by_clock(self) -> bool:
+        """Whether the main thread is looked at by its own CPU clock (see the module)."""
+        return self._by_clock
+
     def own_seconds(self) -> float:
-        """The sampler's own CPU so far (not in the totals)."""
-        return self._own
+        """The sampler's own CPU so far (not in the totals), the looks made in the main thread too."""
+        return self._own + self._main_own
+
+    def _look_at_main(self, signum: int, frame: FrameType | None) -> None:
+        """A look at the main thread, from inside it (`MainThreadClock`'s signal)."""
+        started = time.thread_time()
+        found = self._phase(frame)
+        if found is not None:
+            seen = self._main_seen
+            seen[found] = seen.get(found, 0) + 1
+        self._main_own += time.thread_time() - started
 
     def _run(self) -> None:
         me = threading.get_ident()
         clock = time.pthread_getcpuclockid(me)
         shared = time.monotonic()
         while True:
-            stopping = self._stop.wait(self.interval)
+            stopping = self._stop.wait(max(self.interval, OTHER_THREADS_EVERY) if self._by_clock else self.interval)
             self._look(skip=me)
             if stopping or time.monotonic() - shared >= self.block:
                 self._share(skip=me)
@@ -223,7 +323,7 @@ class PhaseSampler:
             with collections_held():
                 frames = sys._current_frames()
                 for ident, frame in frames.items():
-                    if ident == skip:
+                    if ident == skip or (self._by_clock and ident == self._main):
                         continue
                     try:
                         found = self._phase(frame)
@@ -259,6 +359,14 @@ class PhaseSampler:
                     known = (clock, used if skip is None else 0.0)
                 spent = used - known[1]
                 self._clocks[ident] = (known[0], used)
+                if ident == self._main:
+                    # The looks the main thread made itself are the sampler's CPU, not the bot's.
+                    own, self._main_own_shared = self._main_own - self._main_own_shared, self._main_own
+                    spent = max(0.0, spent - own)
+                    if self._by_clock:
+                        # Its signal adds to a new dict from here on (a look under way may still
+                        # count in this one).
+                        self._seen[ident], self._main_seen = self._main_seen, {}
                 seen = self._seen.pop(ident, None) or {("loop/other", None): 1}
                 looks = sum(seen.values())
                 for (phase, code), count in seen.items():

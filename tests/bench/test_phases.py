@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.phases import collections_held
 
 REPO = Path(__file__).resolve().parents[2]
@@ -21,6 +23,19 @@ def test_sampling_survives_collections_that_hand_the_gil_to_other_threads():
     assert figures["samples"] > 0
     assert figures["missed"] == 0  # no walk of a stack went wrong
     assert figures["not_the_bot"] > 0  # the busy threads were seen (their frames are the tests')
+
+
+def test_the_main_threads_cpu_is_charged_to_the_code_that_used_it():
+    # Looked at from the sampler's thread, nearly all of it went to the system call after each
+    # burst of Python (where the main thread lets go of Python's lock), which costs a tenth of it.
+    child = subprocess.run([sys.executable, "-m", "tests.bench.sampler_bursts_child", "1.5"], cwd=REPO,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr[-3000:]
+    shares = json.loads(child.stdout)
+    if not shares["by_clock"]:
+        pytest.skip("this system has no timers on a thread's CPU clock (Linux's timer_create)")
+    assert shares["burst"] > 0.6, shares
+    assert shares["system_call"] < 0.3, shares
 
 
 def test_collections_held_restores_what_it_found():
