@@ -182,6 +182,66 @@ async def test_nothing_to_write_goes_nowhere(storage, monkeypatch):
     assert handed == ["_batch_here"]
 
 
+async def test_a_games_reads_are_read_on_the_event_loops_thread_and_see_every_commit(storage, monkeypatch):
+    """A game's reads hand nothing to SQLite's thread: they are read through the event loop's own
+    read-only connection, and see each change the moment it is committed."""
+    game_id = await started_game(storage)
+    handed = count_hand_overs(storage, monkeypatch)
+
+    for version in range(1, 4):
+        await storage.games.record_change(game_id, expected_version=version - 1, seat=0, action="roll",
+                                          state={"n": version})
+        read = await storage.games.get_game(game_id)
+        assert (read.version, read.state) == (version, {"n": version})
+    assert handed == ["_batch_here"] * 3  # the changes alone
+    seats, actions = await storage.database.reads([("SELECT * FROM seats WHERE game_id = ?", (game_id,)),
+                                                   ("SELECT * FROM actions WHERE game_id = ?", (game_id,))])
+    assert (len(seats), len(actions)) == (2, 3)
+    assert handed == ["_batch_here"] * 3
+
+
+async def test_a_read_the_reader_cannot_make_goes_to_sqlites_thread(storage, monkeypatch):
+    """A busy database (or a statement the read-only connection refuses) does not fail a read:
+    it is made in aiosqlite's thread instead, as every read was before."""
+    game_id = await started_game(storage)
+    import bot.storage.database as database
+    here = database._batch_here
+
+    def busy_on_the_loops_thread(connection, statements, transaction, guarded):
+        if connection is storage.database._reader:
+            raise sqlite3.OperationalError("database is locked")
+        return here(connection, statements, transaction, guarded)
+
+    monkeypatch.setattr(database, "_batch_here", busy_on_the_loops_thread)
+    handed = count_hand_overs(storage, monkeypatch)
+    assert (await storage.games.get_game(game_id)).state == {"n": 0}
+    assert handed == ["busy_on_the_loops_thread"]
+
+
+async def test_reads_inside_the_writers_open_transaction_see_its_writes(storage):
+    """While the writer's transaction is open its reads go to the writer, which sees what the
+    transaction wrote so far (the reader would not)."""
+    game_id = await started_game(storage)
+    database = storage.database
+    async with database.lock, database.held_transaction() as db:
+        await db.execute("UPDATE games SET lang = 'de' WHERE id = ?", (game_id,))
+        (row,), = await database.held_reads([("SELECT lang FROM games WHERE id = ?", (game_id,))])
+        assert row["lang"] == "de"
+    assert (await storage.games.get_game(game_id)).lang == "de"
+
+
+async def test_closing_the_store_closes_the_reader(tmp_path):
+    storage = await Storage.open(tmp_path / "bot.sqlite3")
+    game_id = await started_game(storage)
+    assert (await storage.games.get_game(game_id)).version == 0
+    reader = storage.database._reader
+    assert reader is not None
+    await storage.close()
+    assert storage.database._reader is None
+    with pytest.raises(sqlite3.ProgrammingError):
+        reader.execute("SELECT 1")
+
+
 async def test_a_change_whose_write_fails_is_not_stored_at_all(storage):
     """A statement that fails anywhere in a change's batch rolls back the whole change: the
     version, the state, the log row and the writes before it; the store goes on."""
