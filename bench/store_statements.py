@@ -2,8 +2,9 @@
 BEGIN IMMEDIATE and COMMIT of the store's batches (`bot.storage.database._batch_here`) and every
 other call handed to that thread, each timed with the thread's own CPU clock; and the thread's
 CPU in all, whose rest is the hand-overs themselves (taking the call off the queue, waking the
-event loop through its self-pipe, taking Python's lock back). `bench/bot_moves.py --statements`
-prints it per move.
+event loop through its self-pipe, taking Python's lock back). A game's reads are made on the event
+loop's own thread (`Database.held_reads`): their statements are timed the same way, and counted
+apart. `bench/bot_moves.py --statements` prints it per move.
 
 Timing costs some 1 us a statement, which the figures include.
 """
@@ -40,6 +41,10 @@ def worker_seconds() -> float:
     return seconds
 
 
+def _in_worker() -> bool:
+    return "_connection_worker_thread" in threading.current_thread().name
+
+
 class StatementTimes:
     """Times the store's statements in aiosqlite's thread from `start` to `stop` (see the
     module's docstring). Replaces `_batch_here` and `Connection._execute` until `close`."""
@@ -49,6 +54,8 @@ class StatementTimes:
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.calls = 0
         self.worker = 0.0  # the threads' CPU between start and stop
+        self.here = 0.0  # the statements' CPU on the event loop's thread (a game's reads)
+        self.here_batches = 0
         self.timing = False
         self._batch_here = database._batch_here
         self._execute = Connection._execute
@@ -58,6 +65,8 @@ class StatementTimes:
         def timed_batch(connection: Any, statements: Sequence[database.Write], transaction: bool,
                         guarded: bool) -> list[database.Answer] | None:
             # `_batch_here`'s steps, each timed (the same statements in the same order).
+            if times.timing and not _in_worker():
+                times.here_batches += 1
             if transaction:
                 times._run(connection, "BEGIN IMMEDIATE", ())
             try:
@@ -103,8 +112,11 @@ class StatementTimes:
         answer = database.Answer(cursor.fetchall(), cursor.rowcount)
         if self.timing:
             name = statement_name(sql)
-            self.seconds[name] += time.thread_time() - started
+            spent = time.thread_time() - started
+            self.seconds[name] += spent
             self.counts[name] += 1
+            if not _in_worker():
+                self.here += spent
         return answer
 
     def start(self) -> None:
@@ -121,17 +133,20 @@ class StatementTimes:
 
     def lines(self, moves: int, most: int = 25) -> list[str]:
         """The figures per move: the thread's CPU, its parts, and the dearest statements."""
-        timed = sum(self.seconds.values())
+        timed = sum(self.seconds.values()) - self.here  # in aiosqlite's thread
         transactions = sum(self.seconds[name] for name in TRANSACTION)
         reads = sum(seconds for name, seconds in self.seconds.items() if name.upper().startswith("SELECT"))
+        reads -= self.here
         counted = sum(count for name, count in self.counts.items() if name not in TRANSACTION)
         lines = [
             f"  aiosqlite's thread: {self.worker * 1000 / moves:.2f} ms of CPU per move: BEGIN and COMMIT "
             f"{transactions * 1000 / moves:.2f} ({self.counts['COMMIT'] / moves:.2f} transactions), "
-            f"{counted / moves:.1f} statements {(timed - transactions) * 1000 / moves:.2f} (reads "
+            f"statements {(timed - transactions) * 1000 / moves:.2f} (reads "
             f"{reads * 1000 / moves:.2f}), the {self.calls / moves:.1f} hand-overs themselves "
             f"{(self.worker - timed) * 1000 / moves:.2f}",
-            "  us of CPU per move, statements per move, us each:",
+            f"  the event loop's thread: {self.here_batches / moves:.1f} reads of a game per move, "
+            f"{self.here * 1000 / moves:.2f} ms of CPU; {counted / moves:.1f} statements per move in all",
+            "  us of CPU per move, statements per move, us each (in either thread):",
         ]
         for name in sorted(self.seconds, key=lambda name: -self.seconds[name])[:most]:
             lines.append(f"    {self.seconds[name] * 1e6 / moves:7.0f} {self.counts[name] / moves:6.2f} "
