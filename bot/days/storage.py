@@ -79,7 +79,7 @@ class DaysRepository:
     async def table(self, game_id: int) -> dict[str, Any]:
         """The table's deadline (seconds or None), timeout choice, reminder time, whether it is a
         practice table or gives hints, its computer players' strength and its reaction window."""
-        return self.table_from(await self.db.rows(*self.table_read(game_id)))
+        return self.table_from(await self.db.rows_by_key(*self.table_read(game_id)))
 
     @staticmethod
     def table_read(game_id: int) -> Write:

@@ -298,8 +298,8 @@ class DeliveryRepository:
         """`table` with its board's fields as stored now (which message, whether it is owed, the
         version and turns): what the worker needs after a board is shown, without reading and
         decoding the whole game again. None if the game is gone."""
-        row = await self.db.row(BOARD_FIELDS, (table.id,))
-        return None if row is None else with_board_fields(table, row)
+        rows = await self.db.rows_by_key(BOARD_FIELDS, (table.id,))
+        return with_board_fields(table, rows[0]) if rows else None
 
     async def board_again(self, game_id: int) -> None:
         """The open turn's message is edited once more (an older edit may have landed after the

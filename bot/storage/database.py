@@ -24,7 +24,8 @@ writer's transaction is open, so they see exactly what the one connection would 
 WAL mode a read sees every commit made before it. A read the reader cannot make at once (the
 database busy, which WAL mode leaves to rare moments such as a recovery) goes to aiosqlite's
 thread after all, which waits for it as every statement there does (`busy_timeout`). Reads of
-unknown size (`rows`, `row`) stay in that thread, so that no long read holds up the event loop.
+unknown size (`rows`, `row`) stay in that thread, so that no long read holds up the event loop;
+a single read by key is `rows_by_key`.
 
 Migrations. Each feature numbers its own migrations 1, 2, 3, ...; the table
 `schema_migrations(feature, version)` records which have run, each in the transaction of its
@@ -271,6 +272,11 @@ class Database:
         """The first row the statement answers (None: none)."""
         rows = await self.rows(sql, params)
         return rows[0] if rows else None
+
+    async def rows_by_key(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """The rows of a read by key (a game's row of a feature): few, so read as `reads` are,
+        on the event loop's thread."""
+        return (await self.reads([(sql, params)]))[0]
 
     async def update(self, sql: str, params: tuple[Any, ...]) -> None:
         """One statement in a transaction of its own."""
