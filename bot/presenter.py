@@ -260,12 +260,9 @@ def _shown_mentions(line: str, mentions: Sequence[tuple[int, str]]) -> str:
     return MENTION.sub(shown, line)
 
 
-def _char_width(char: str, bold: bool) -> float:
-    if char == _PILL:
-        return MENTION_PADDING
-    widths = phone_widths.BOLD if bold else phone_widths.REGULAR
-    width = widths.get(char)
-    return phone_widths.fallback_width(char) if width is None else width
+_REGULAR_WIDTHS = {**phone_widths.REGULAR, _PILL: MENTION_PADDING}
+_BOLD_WIDTHS = {**phone_widths.BOLD, _PILL: MENTION_PADDING}
+"""Each measured character's width, and a mention's padding (`_PILL`), regular and bold."""
 
 
 def _words(line: str) -> list[tuple[float, float]]:
@@ -279,14 +276,19 @@ def _words(line: str) -> list[tuple[float, float]]:
     words: list[tuple[float, float]] = []
     space = word = 0.0
     for part, is_bold in parts:
+        # Every character of every message a move sends passes here: one look-up each.
+        widths = _BOLD_WIDTHS if is_bold else _REGULAR_WIDTHS
         for char in ESCAPED.sub(r"\1", part):
+            width = widths.get(char)
+            if width is None:
+                width = phone_widths.fallback_width(char)
             if char != " ":
-                word += _char_width(char, is_bold)
+                word += width
                 continue
             if word:
                 words.append((space, word))
                 space = word = 0.0
-            space += _char_width(char, is_bold)
+            space += width
     if word or not words:
         words.append((space, word))  # spaces after the last word hang past the line's end
     return words
