@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers import common
-from renderers.common import BACKGROUND, palette_board, settled, to_palette
+from renderers.common import BACKGROUND, forget_kept, palette_board, settled, to_palette
 
 
 def painted_both_ways(paint: Callable[[ImageDraw.ImageDraw], None], palette: Image.Image,
@@ -53,3 +53,26 @@ def random_game(game: Any, seats: int, seed: int) -> Iterator[Any]:
             return
         seat = min(game.to_act(state))
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+
+def whole_game_compared(game: Any, seats: int, seed: int, every: int, names: list[list[str]],
+                        both_ways: Callable[[dict[str, Any], list[str], str], tuple[Image.Image | None, Image.Image]]
+                        ) -> tuple[int, int]:
+    """Every `every`-th public board of a random game drawn both ways (`both_ways(view, names, lang)`:
+    composed, or None where not composable, and drawn in RGB) and each composed one checked to be
+    the RGB one (`assert_same`); the languages take turns, the two lists of `names` every other
+    time, and the kept pictures are forgotten at every seventh state. (Boards composed, boards
+    compared.)"""
+    composed_count = compared = 0
+    for step, state in enumerate(random_game(game, seats, seed)):
+        if step % every:
+            continue
+        if step % 7 == 0:
+            forget_kept()
+        lang = ("en", "de")[step // every % 2]
+        composed, drawn = both_ways(game.view(state, None), names[step // (2 * every) % 2][:seats], lang)
+        compared += 1
+        if composed is not None:
+            composed_count += 1
+            assert_same(composed, drawn, (seats, seed, step, lang))
+    return composed_count, compared

@@ -17,10 +17,14 @@ from renderers.common import (
     WHITE,
     NotComposable,
     font,
-    forget_kept,
     palette_board,
 )
-from tests.renderers.composed import assert_same, boards_render_draws, painted_both_ways, random_game
+from tests.renderers.composed import (
+    boards_render_draws,
+    painted_both_ways,
+    random_game,
+    whole_game_compared,
+)
 
 GAME = REGISTRY["carcassonne"]
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος"],
@@ -42,18 +46,7 @@ def both_ways(view, names, lang):
 def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, seed):
     """With the tiles kept as a game leaves them and without (`forget_kept`): composed, every board
     of a game (all but the robber's score track, drawn in RGB) is the RGB board."""
-    composed_count = compared = 0
-    for step, state in enumerate(random_game(GAME, seats, seed)):
-        if step % 4:
-            continue
-        if step % 7 == 0:
-            forget_kept()
-        lang = ("en", "de")[step // 4 % 2]
-        composed, drawn = both_ways(GAME.view(state, None), NAMES[step // 8 % 2][:seats], lang)
-        compared += 1
-        if composed is not None:
-            composed_count += 1
-            assert_same(composed, drawn, (seats, seed, step, lang))
+    composed_count, compared = whole_game_compared(GAME, seats, seed, 4, NAMES, both_ways)
     assert composed_count >= 0.9 * compared > 0
 
 

@@ -12,12 +12,16 @@ from renderers.common import (
     INK,
     NotComposable,
     font,
-    forget_kept,
     palette_board,
     stamp_text,
     text_mask,
 )
-from tests.renderers.composed import assert_same, boards_render_draws, painted_both_ways, random_game
+from tests.renderers.composed import (
+    assert_same,
+    boards_render_draws,
+    painted_both_ways,
+    whole_game_compared,
+)
 from tests.renderers.test_knatsch_render import GAME, phases
 
 NAMES = [["Anna", "王小明", "Дмитрий", "김민준", "Αλέξανδρος", "さくら"],
@@ -48,18 +52,7 @@ def test_every_phase_composed_in_the_palette_is_the_board_drawn_in_rgb(seats):
 def test_whole_games_composed_in_the_palette_are_the_boards_drawn_in_rgb(seats, seed):
     """With the kept parts as a game leaves them (a row or a stack found again is pasted) and
     without (`forget_kept`): composed, every board of a game (most of them) is the RGB board."""
-    composed_count = compared = 0
-    for step, state in enumerate(random_game(GAME, seats, seed)):
-        if step % 3:
-            continue
-        if step % 7 == 0:
-            forget_kept()
-        lang = ("en", "de")[step // 3 % 2]
-        composed, drawn = both_ways(GAME.view(state, None), NAMES[step // 6 % 2][:seats], lang)
-        compared += 1
-        if composed is not None:
-            composed_count += 1
-            assert_same(composed, drawn, (seats, seed, step, lang))
+    composed_count, compared = whole_game_compared(GAME, seats, seed, 3, NAMES, both_ways)
     assert composed_count >= 0.9 * compared > 0
 
 
