@@ -435,6 +435,8 @@ def table(columns: list[tuple[str, dict[str, float], int]]) -> str:
 
 def _run_module() -> None:
     """`python -m bench.phases MODULE [ARGS]`: the module run as __main__ under a sampler."""
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        raise SystemExit("usage: python -m bench.phases MODULE [ARGS]  (the module run as __main__ under the sampler)")
     out = os.environ.get("PHASES_OUT")
     sampler = PhaseSampler(float(os.environ.get("PHASES_INTERVAL", "0.001"))).start()
     if out:
@@ -453,7 +455,12 @@ def _run_module() -> None:
         sampler.on_block = dump
     module = sys.argv[1]
     sys.argv = sys.argv[1:]
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    finally:
+        # The clock's signals must end first: at exit Python gives SIGPROF back its default,
+        # which ends the process ("Profiling timer expired") instead of letting it exit.
+        sampler.stop()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ encoding, and the PNG's size, medians of 20 runs.
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import random
 import statistics
@@ -82,7 +83,11 @@ def time_renders(name: str, view: dict, names: list[str], lang: str) -> tuple[fl
 
 
 def main() -> None:
-    names = sys.argv[1:] or sorted(REGISTRY)
+    parser = argparse.ArgumentParser(description="Render time and PNG size of every game's boards, phone-sized.")
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"one of {', '.join(sorted(REGISTRY))} (default: all)")
+    names = parser.parse_args().games or sorted(REGISTRY)
+    if unknown := [name for name in names if name not in REGISTRY]:
+        parser.error(f"no such game: {', '.join(unknown)} (the games: {', '.join(sorted(REGISTRY))})")
     print(f"{'board':42} {'lang':4} {'draw ms':>8} {'+png ms':>8} {'PNG KB':>7}   (median of {RUNS})")
     for name in names:
         for label, seats, view in boards(name):

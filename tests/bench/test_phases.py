@@ -38,6 +38,15 @@ def test_the_main_threads_cpu_is_charged_to_the_code_that_used_it():
     assert shares["system_call"] < 0.3, shares
 
 
+def test_a_module_run_under_the_sampler_exits_as_it_would_alone():
+    # With the main thread's clock still armed at exit, its next signal found SIGPROF's default
+    # action again and ended the process ("Profiling timer expired", exit status 155).
+    child = subprocess.run([sys.executable, "-m", "bench.phases", "tests.bench.busy_child", "0.2"], cwd=REPO,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr[-3000:]
+    assert child.stdout.strip() == "done"
+
+
 def test_collections_held_restores_what_it_found():
     assert gc.isenabled()
     with collections_held():
