@@ -47,10 +47,10 @@ def leave_pictures_out() -> None:
 
 
 def _run_module() -> None:
-    leave_pictures_out()
     if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         raise SystemExit("usage: python -m bench.without_pictures MODULE [ARGS]  "
                          "(the module run as __main__, every picture a one-pixel PNG)")
+    leave_pictures_out()
     module = sys.argv[1]
     sys.argv = sys.argv[1:]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
